@@ -1,0 +1,75 @@
+//! `foreman-cli`: the Foreman engine without a window.
+//!
+//! For now it knows the workspace store; `exec` (a whole agent task as JSON lines) arrives with
+//! the agent loop.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use foreman_core::store::{DATABASE_FILE, Store};
+use foreman_core::workspace::WorkspaceDir;
+
+const USAGE: &str = "usage: foreman-cli recent [--db FILE]\n       foreman-cli check-workspace DIR";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("foreman-cli: cannot start: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(&args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("foreman-cli: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(args: &[String]) -> Result<(), String> {
+    match args.first().map(String::as_str) {
+        Some("recent") => {
+            let db = match (args.get(1).map(String::as_str), args.get(2)) {
+                (Some("--db"), Some(file)) => PathBuf::from(file),
+                (None, _) => default_database()?,
+                _ => return Err(USAGE.to_owned()),
+            };
+            let store = Store::open(&db).await.map_err(|e| e.to_string())?;
+            let recent = store
+                .recent_workspaces(50)
+                .await
+                .map_err(|e| e.to_string())?;
+            for ws in recent {
+                let line = serde_json::json!({"path": ws.path, "name": ws.name, "last_opened": ws.last_opened});
+                println!("{line}");
+            }
+            store.close().await;
+            Ok(())
+        }
+        Some("check-workspace") => {
+            let raw = args.get(1).ok_or_else(|| USAGE.to_owned())?;
+            let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+            let ws = WorkspaceDir::resolve(raw, &cwd).map_err(|e| e.to_string())?;
+            println!("{}", ws.path.display());
+            Ok(())
+        }
+        _ => Err(USAGE.to_owned()),
+    }
+}
+
+/// The database the desktop app uses: `$XDG_DATA_HOME/dev.foreman.app/foreman.db` on Linux.
+fn default_database() -> Result<PathBuf, String> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .ok_or_else(|| {
+            "cannot find the data directory: neither XDG_DATA_HOME nor HOME is set".to_owned()
+        })?;
+    Ok(base.join("dev.foreman.app").join(DATABASE_FILE))
+}

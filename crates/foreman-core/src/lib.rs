@@ -1,0 +1,9 @@
+//! The Foreman engine.
+//!
+//! Everything the desktop app and the headless CLI share lives here, with no dependency on Tauri
+//! or a webview: the protocol (`Op` in, `Event` out), model providers, streaming parsers, tools,
+//! the scheduler with approvals, and the SQLite store. See `docs/ARCHITECTURE.md`.
+
+pub mod bindings;
+pub mod store;
+pub mod workspace;

@@ -1,0 +1,24 @@
+//! Build script of the desktop app: resolves the root `tauri.conf.json`, the capabilities under
+//! `src-tauri/capabilities/`, and the permissions of the app's own commands (each must be allowed
+//! explicitly by a capability).
+
+/// Every command the UI may call. Each gets an `allow-<command>` / `deny-<command>` permission.
+const COMMANDS: &[&str] = &[
+    "startup",
+    "open_workspace",
+    "choose_folder",
+    "recent_workspaces",
+    "forget_workspace",
+    "move_database_aside",
+];
+
+fn main() {
+    println!("cargo:rerun-if-changed=src-tauri/capabilities");
+    let attributes = tauri_build::Attributes::new()
+        .capabilities_path_pattern("./src-tauri/capabilities/**/*")
+        .app_manifest(tauri_build::AppManifest::new().commands(COMMANDS));
+    if let Err(error) = tauri_build::try_build(attributes) {
+        eprintln!("tauri-build failed: {error:#}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,161 @@
+//! The commands the UI may call. Each is listed in `build.rs` and allowed in `capabilities/`.
+
+use foreman_core::store::{RecentWorkspace, move_aside};
+use foreman_core::workspace::WorkspaceDir;
+use tauri::{AppHandle, State};
+use tauri_plugin_dialog::DialogExt;
+
+use crate::state::{AppState, StoreSlot, database_path, open_store};
+use crate::view::{CommandError, StartupView, WorkspaceView};
+
+const RECENT_LIMIT: u32 = 20;
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// Decides the first screen: the command-line folder if there was one (once), else welcome.
+#[tauri::command]
+pub async fn startup(state: State<'_, AppState>) -> Result<StartupView, CommandError> {
+    let store = state.store.lock().await;
+    let store = match &*store {
+        StoreSlot::Open(store) => store,
+        StoreSlot::Failed {
+            path,
+            message,
+            corrupt,
+        } => {
+            return Ok(StartupView::StoreError {
+                path: path.display().to_string(),
+                message: message.clone(),
+                can_move_aside: *corrupt,
+            });
+        }
+    };
+    let launch = state.launch.lock().await.take();
+    let mut error = None;
+    if let Some(launch) = launch {
+        if let Some(raw) = launch.workspace {
+            match WorkspaceDir::resolve(&raw, &launch.cwd) {
+                Ok(dir) => {
+                    let workspace = remember(store, &dir).await?;
+                    return Ok(StartupView::Workspace { workspace });
+                }
+                Err(e) => {
+                    log::warn!("command-line workspace refused: {e}");
+                    error = Some(e.to_string());
+                }
+            }
+        }
+    }
+    let recent = store.recent_workspaces(RECENT_LIMIT).await?;
+    Ok(StartupView::Welcome { recent, error })
+}
+
+async fn remember(
+    store: &foreman_core::store::Store,
+    dir: &WorkspaceDir,
+) -> Result<WorkspaceView, CommandError> {
+    let path = dir.path.display().to_string();
+    store.touch_workspace(&path, &dir.name, now_ms()).await?;
+    log::info!("opened workspace {path}");
+    Ok(WorkspaceView {
+        name: dir.name.clone(),
+        path,
+    })
+}
+
+/// Opens a folder as the workspace, remembering it in the recent list.
+#[tauri::command]
+pub async fn open_workspace(
+    state: State<'_, AppState>,
+    path: String,
+) -> Result<WorkspaceView, CommandError> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("/"));
+    let dir = WorkspaceDir::resolve(&path, &cwd)?;
+    match &*state.store.lock().await {
+        StoreSlot::Open(store) => remember(store, &dir).await,
+        StoreSlot::Failed { message, .. } => Err(CommandError {
+            message: message.clone(),
+        }),
+    }
+}
+
+/// Shows the native folder picker. `None` when the person cancels.
+#[tauri::command]
+pub async fn choose_folder(app: AppHandle) -> Result<Option<String>, CommandError> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_title("Open a workspace folder")
+        .pick_folder(move |folder| {
+            let _ = tx.send(folder);
+        });
+    let picked = rx.await.map_err(|_| CommandError {
+        message: "The folder picker closed unexpectedly.".into(),
+    })?;
+    match picked {
+        None => Ok(None),
+        Some(folder) => {
+            let path = folder.into_path()?;
+            Ok(Some(path.display().to_string()))
+        }
+    }
+}
+
+#[tauri::command]
+pub async fn recent_workspaces(
+    state: State<'_, AppState>,
+) -> Result<Vec<RecentWorkspace>, CommandError> {
+    match &*state.store.lock().await {
+        StoreSlot::Open(store) => Ok(store.recent_workspaces(RECENT_LIMIT).await?),
+        StoreSlot::Failed { message, .. } => Err(CommandError {
+            message: message.clone(),
+        }),
+    }
+}
+
+/// Removes a workspace from the recent list; the folder is untouched.
+#[tauri::command]
+pub async fn forget_workspace(
+    state: State<'_, AppState>,
+    path: String,
+) -> Result<Vec<RecentWorkspace>, CommandError> {
+    match &*state.store.lock().await {
+        StoreSlot::Open(store) => {
+            store.forget_workspace(&path).await?;
+            Ok(store.recent_workspaces(RECENT_LIMIT).await?)
+        }
+        StoreSlot::Failed { message, .. } => Err(CommandError {
+            message: message.clone(),
+        }),
+    }
+}
+
+/// Renames a damaged database aside (never deletes it) and opens a fresh one.
+#[tauri::command]
+pub async fn move_database_aside(
+    app: AppHandle,
+    state: State<'_, AppState>,
+) -> Result<StartupView, CommandError> {
+    let path = database_path(&app)?;
+    {
+        let mut slot = state.store.lock().await;
+        if let StoreSlot::Open(_) = &*slot {
+            return Err(CommandError {
+                message: "The database is open; there is nothing to move.".into(),
+            });
+        }
+        let moved = move_aside(&path)?;
+        log::warn!(
+            "moved damaged database {} to {}",
+            path.display(),
+            moved.display()
+        );
+        *slot = open_store(&path).await;
+    }
+    startup(state).await
+}

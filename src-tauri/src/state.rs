@@ -1,0 +1,69 @@
+//! The app's shared state: the store (or why it could not be opened) and the launch request.
+
+use std::path::PathBuf;
+
+use foreman_core::store::{DATABASE_FILE, Store, StoreError};
+use tauri::{AppHandle, Manager};
+use tokio::sync::Mutex;
+
+use crate::launch::LaunchRequest;
+
+pub struct AppState {
+    pub store: Mutex<StoreSlot>,
+    pub launch: Mutex<Option<LaunchRequest>>,
+}
+
+/// The store, or the error that kept it closed (shown on the error screen).
+pub enum StoreSlot {
+    Open(Store),
+    Failed {
+        path: PathBuf,
+        message: String,
+        corrupt: bool,
+    },
+}
+
+impl AppState {
+    pub async fn load(app: &AppHandle, launch: LaunchRequest) -> Self {
+        let slot = match database_path(app) {
+            Ok(path) => open_store(&path).await,
+            Err(message) => StoreSlot::Failed {
+                path: PathBuf::new(),
+                message,
+                corrupt: false,
+            },
+        };
+        Self {
+            store: Mutex::new(slot),
+            launch: Mutex::new(Some(launch)),
+        }
+    }
+}
+
+pub fn database_path(app: &AppHandle) -> Result<PathBuf, String> {
+    app.path()
+        .app_data_dir()
+        .map(|dir| dir.join(DATABASE_FILE))
+        .map_err(|e| format!("Cannot find the app data directory: {e}"))
+}
+
+pub async fn open_store(path: &std::path::Path) -> StoreSlot {
+    match Store::open(path).await {
+        Ok(store) => {
+            log::info!("store opened at {}", path.display());
+            StoreSlot::Open(store)
+        }
+        Err(error) => {
+            log::error!("store failed to open: {error}");
+            let corrupt = matches!(
+                error,
+                StoreError::Corrupt { .. } | StoreError::TooNew { .. }
+            );
+            StoreSlot::Failed {
+                path: error.path().to_path_buf(),
+                message: error.to_string(),
+                corrupt,
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import { useCallback, useEffect, useState } from "react";
+import type { Backend } from "./backend";
+import { errorMessage } from "./backend";
+import type { RecentWorkspace } from "./protocol/RecentWorkspace";
+import type { WorkspaceView } from "./protocol/WorkspaceView";
+import { Welcome } from "./screens/Welcome";
+import { Workspace } from "./screens/Workspace";
+import { StoreError } from "./screens/StoreError";
+
+type Screen =
+  | { kind: "loading" }
+  | { kind: "welcome"; recent: RecentWorkspace[]; error: string | null }
+  | { kind: "workspace"; workspace: WorkspaceView }
+  | { kind: "store_error"; path: string; message: string; canMoveAside: boolean };
+
+export function App({ backend }: { backend: Backend }) {
+  const [screen, setScreen] = useState<Screen>({ kind: "loading" });
+
+  const showStartup = useCallback(
+    (view: Awaited<ReturnType<Backend["startup"]>>) => {
+      switch (view.screen) {
+        case "workspace":
+          setScreen({ kind: "workspace", workspace: view.workspace });
+          break;
+        case "welcome":
+          setScreen({ kind: "welcome", recent: view.recent, error: view.error });
+          break;
+        case "store_error":
+          setScreen({
+            kind: "store_error",
+            path: view.path,
+            message: view.message,
+            canMoveAside: view.can_move_aside,
+          });
+          break;
+      }
+    },
+    [],
+  );
+
+  useEffect(() => {
+    backend.startup().then(showStartup, (e: unknown) =>
+      setScreen({ kind: "welcome", recent: [], error: errorMessage(e) }),
+    );
+  }, [backend, showStartup]);
+
+  const backToWelcome = useCallback(async () => {
+    try {
+      setScreen({ kind: "welcome", recent: await backend.recentWorkspaces(), error: null });
+    } catch (e) {
+      setScreen({ kind: "welcome", recent: [], error: errorMessage(e) });
+    }
+  }, [backend]);
+
+  switch (screen.kind) {
+    case "loading":
+      return <div className="loading" aria-busy="true" />;
+    case "welcome":
+      return (
+        <Welcome
+          backend={backend}
+          recent={screen.recent}
+          initialError={screen.error}
+          onOpened={(workspace) => setScreen({ kind: "workspace", workspace })}
+        />
+      );
+    case "workspace":
+      return <Workspace workspace={screen.workspace} onClose={backToWelcome} />;
+    case "store_error":
+      return (
+        <StoreError
+          path={screen.path}
+          message={screen.message}
+          canMoveAside={screen.canMoveAside}
+          onMoveAside={async () => showStartup(await backend.moveDatabaseAside())}
+        />
+      );
+  }
+}

@@ -1,0 +1,17 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./App";
+import { ErrorBoundary } from "./components/ErrorBoundary";
+import { tauriBackend } from "./backend";
+import "./styles.css";
+
+const root = document.getElementById("root");
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <ErrorBoundary>
+        <App backend={tauriBackend} />
+      </ErrorBoundary>
+    </StrictMode>,
+  );
+}
