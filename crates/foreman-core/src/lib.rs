@@ -7,3 +7,6 @@
 pub mod bindings;
 pub mod store;
 pub mod workspace;
+pub mod providers;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
