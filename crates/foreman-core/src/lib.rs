@@ -5,5 +5,7 @@
 //! the scheduler with approvals, and the SQLite store. See `docs/ARCHITECTURE.md`.
 
 pub mod bindings;
+pub mod boundary;
+pub mod builtin_tools;
 pub mod store;
 pub mod workspace;
