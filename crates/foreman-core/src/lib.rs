@@ -5,6 +5,8 @@
 //! the scheduler with approvals, and the SQLite store. See `docs/ARCHITECTURE.md`.
 
 pub mod bindings;
+pub mod boundary;
+pub mod builtin_tools;
 pub mod partial_json;
 pub mod sse;
 pub mod store;
