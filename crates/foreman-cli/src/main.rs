@@ -1,7 +1,11 @@
 //! `foreman-cli`: the Foreman engine without a window.
 //!
-//! For now it knows the workspace store; `exec` (a whole agent task as JSON lines) arrives with
-//! the agent loop.
+//! `exec` runs one agent task (readable output, or JSON lines with `--json`); `recent` and
+//! `check-workspace` look at the workspace store.
+
+mod args;
+mod exec;
+mod render;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,7 +13,7 @@ use std::process::ExitCode;
 use foreman_core::store::{DATABASE_FILE, Store};
 use foreman_core::workspace::WorkspaceDir;
 
-const USAGE: &str = "usage: foreman-cli recent [--db FILE]\n       foreman-cli check-workspace DIR";
+use crate::args::USAGE;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,6 +38,7 @@ fn main() -> ExitCode {
 
 async fn run(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
+        Some("exec") => exec::run(args::parse_exec(&args[1..])?).await,
         Some("recent") => {
             let db = match (args.get(1).map(String::as_str), args.get(2)) {
                 (Some("--db"), Some(file)) => PathBuf::from(file),
@@ -64,7 +69,7 @@ async fn run(args: &[String]) -> Result<(), String> {
 }
 
 /// The database the desktop app uses: `$XDG_DATA_HOME/dev.foreman.app/foreman.db` on Linux.
-fn default_database() -> Result<PathBuf, String> {
+pub(crate) fn default_database() -> Result<PathBuf, String> {
     let base = std::env::var_os("XDG_DATA_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))

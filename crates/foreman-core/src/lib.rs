@@ -14,3 +14,5 @@ pub mod workspace;
 pub mod providers;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod protocol;
+pub mod session;

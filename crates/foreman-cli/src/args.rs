@@ -1,0 +1,135 @@
+//! Command-line parsing for `foreman-cli` (no dependencies: the grammar is small and fixed).
+
+use std::path::PathBuf;
+
+use foreman_core::protocol::ApprovalMode;
+
+/// Usage text.
+pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|yolo] [--max-iterations N] [--text-protocol] [--json] [--db FILE] [--resume ID] PROMPT
+       foreman-cli sessions --workspace DIR [--db FILE]
+       foreman-cli recent [--db FILE]
+       foreman-cli check-workspace DIR";
+
+/// Which wire format the model speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProviderKind {
+    Anthropic,
+    OpenAi,
+}
+
+/// `foreman-cli exec` options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExecArgs {
+    pub workspace: PathBuf,
+    pub provider: ProviderKind,
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    pub approval: ApprovalMode,
+    pub max_iterations: Option<u32>,
+    pub text_protocol: bool,
+    pub json: bool,
+    pub db: Option<PathBuf>,
+    pub resume: Option<String>,
+    pub prompt: String,
+}
+
+fn value<'a>(it: &mut impl Iterator<Item = &'a String>, flag: &str) -> Result<&'a String, String> {
+    it.next().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
+}
+
+/// Parses the arguments after `exec`.
+pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
+    let mut workspace = None;
+    let mut provider = ProviderKind::Anthropic;
+    let mut out = ExecArgs {
+        workspace: PathBuf::new(),
+        provider,
+        base_url: None,
+        model: None,
+        approval: ApprovalMode::Ask,
+        max_iterations: None,
+        text_protocol: false,
+        json: false,
+        db: None,
+        resume: None,
+        prompt: String::new(),
+    };
+    let mut prompt: Vec<String> = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--workspace" => workspace = Some(PathBuf::from(value(&mut it, arg)?)),
+            "--provider" => {
+                provider = match value(&mut it, arg)?.as_str() {
+                    "anthropic" => ProviderKind::Anthropic,
+                    "openai" => ProviderKind::OpenAi,
+                    other => return Err(format!("unknown provider `{other}` (anthropic|openai)")),
+                }
+            }
+            "--base-url" => out.base_url = Some(value(&mut it, arg)?.clone()),
+            "--model" => out.model = Some(value(&mut it, arg)?.clone()),
+            "--approval" => {
+                let v = value(&mut it, arg)?;
+                out.approval = ApprovalMode::parse(v).ok_or_else(|| {
+                    format!("unknown approval mode `{v}` (read-only|ask|auto-edit|yolo)")
+                })?;
+            }
+            "--max-iterations" => {
+                let v = value(&mut it, arg)?;
+                let n: u32 = v
+                    .parse()
+                    .map_err(|_| format!("--max-iterations needs a positive number, not `{v}`"))?;
+                if n == 0 {
+                    return Err("--max-iterations must be at least 1".into());
+                }
+                out.max_iterations = Some(n);
+            }
+            "--text-protocol" => out.text_protocol = true,
+            "--json" => out.json = true,
+            "--db" => out.db = Some(PathBuf::from(value(&mut it, arg)?)),
+            "--resume" => out.resume = Some(value(&mut it, arg)?.clone()),
+            flag if flag.starts_with("--") => return Err(format!("unknown option {flag}\n{USAGE}")),
+            text => prompt.push(text.to_owned()),
+        }
+    }
+    out.provider = provider;
+    out.workspace = workspace.ok_or_else(|| format!("--workspace is required\n{USAGE}"))?;
+    out.prompt = prompt.join(" ");
+    if out.prompt.is_empty() && out.resume.is_none() {
+        return Err(format!("a PROMPT is required\n{USAGE}"));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn exec_parses_every_option() {
+        let a = parse_exec(&args(&[
+            "--workspace", "/w", "--provider", "openai", "--base-url", "http://x", "--model", "m",
+            "--approval", "yolo", "--max-iterations", "3", "--text-protocol", "--json", "do", "it",
+        ]))
+        .unwrap();
+        assert_eq!(a.provider, ProviderKind::OpenAi);
+        assert_eq!(a.approval, ApprovalMode::Yolo);
+        assert_eq!(a.max_iterations, Some(3));
+        assert!(a.text_protocol && a.json);
+        assert_eq!(a.prompt, "do it");
+        assert_eq!(a.base_url.as_deref(), Some("http://x"));
+    }
+
+    #[test]
+    fn exec_refuses_bad_input() {
+        assert!(parse_exec(&args(&["PROMPT"])).unwrap_err().contains("--workspace"));
+        assert!(parse_exec(&args(&["--workspace", "/w"])).is_err());
+        assert!(parse_exec(&args(&["--workspace", "/w", "--approval", "x", "p"])).is_err());
+        assert!(parse_exec(&args(&["--workspace", "/w", "--max-iterations", "0", "p"])).is_err());
+        assert!(parse_exec(&args(&["--workspace", "/w", "--bogus", "p"])).is_err());
+    }
+}

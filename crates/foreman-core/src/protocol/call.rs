@@ -1,0 +1,162 @@
+//! The life of one tool call: [`CallState`] with the only transitions allowed, and the full
+//! accumulated state a [`Snapshot`](super::Op::Snapshot) returns.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use thiserror::Error;
+use ts_rs::TS;
+
+/// Where a tool call is.
+///
+/// `Streaming → Validating → AwaitingApproval → Scheduled → Executing → Succeeded | Failed`,
+/// with shortcuts (no approval needed: `Validating → Scheduled`; invalid parameters:
+/// `Validating → Failed`; a deny rule: `Validating → Rejected`) and `Cancelled` / `Interrupted`
+/// from any unfinished state. [`CallState::transition`] refuses everything else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum CallState {
+    Streaming,
+    Validating,
+    AwaitingApproval,
+    Scheduled,
+    Executing,
+    Succeeded,
+    Failed,
+    Cancelled,
+    Rejected,
+    /// The process ended (crash, kill) while the call was unfinished.
+    Interrupted,
+}
+
+/// A transition the state machine does not allow.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("a tool call cannot go from {from:?} to {to:?}")]
+pub struct InvalidTransition {
+    pub from: CallState,
+    pub to: CallState,
+}
+
+impl CallState {
+    /// True for the states a call never leaves.
+    pub fn is_terminal(self) -> bool {
+        matches!(
+            self,
+            Self::Succeeded | Self::Failed | Self::Cancelled | Self::Rejected | Self::Interrupted
+        )
+    }
+
+    /// The state after moving to `to`, or an error when the move is not allowed.
+    pub fn transition(self, to: CallState) -> Result<CallState, InvalidTransition> {
+        use CallState::*;
+        let allowed = match (self, to) {
+            (from, Cancelled | Interrupted) => !from.is_terminal(),
+            (Streaming, Validating | Failed) => true,
+            (Validating, AwaitingApproval | Scheduled | Failed | Rejected) => true,
+            (AwaitingApproval, Scheduled | Rejected) => true,
+            (Scheduled, Executing) => true,
+            (Executing, Succeeded | Failed) => true,
+            _ => false,
+        };
+        if allowed {
+            Ok(to)
+        } else {
+            Err(InvalidTransition { from: self, to })
+        }
+    }
+}
+
+/// The diff a file-changing call would make.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct FilePreview {
+    /// Path relative to the workspace root.
+    pub path: String,
+    /// True when the file does not exist yet.
+    pub created: bool,
+    pub lines_added: u32,
+    pub lines_removed: u32,
+    /// Unified diff text; empty in the throttled live previews sent while the call streams
+    /// (those carry only the counts, so bytes on the wire stay linear in the content).
+    pub diff: String,
+}
+
+/// Everything known about one call: what a [`Snapshot`](super::Op::Snapshot) returns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct CallSnapshot {
+    pub call_id: String,
+    pub name: String,
+    pub state: CallState,
+    /// The arguments parsed so far (complete once past `Streaming`).
+    #[ts(type = "unknown")]
+    pub arguments: Value,
+    pub preview: Option<FilePreview>,
+    pub preview_hash: Option<String>,
+    /// Short progress or outcome line for the card.
+    pub status: Option<String>,
+    /// What the model was told.
+    pub result: Option<String>,
+    pub is_error: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CallState::*;
+    use super::*;
+
+    const ALL: [CallState; 10] = [
+        Streaming,
+        Validating,
+        AwaitingApproval,
+        Scheduled,
+        Executing,
+        Succeeded,
+        Failed,
+        Cancelled,
+        Rejected,
+        Interrupted,
+    ];
+
+    #[test]
+    fn the_happy_path_is_allowed() {
+        let mut s = Streaming;
+        for next in [Validating, AwaitingApproval, Scheduled, Executing, Succeeded] {
+            s = s.transition(next).unwrap();
+        }
+        assert_eq!(s, Succeeded);
+    }
+
+    #[test]
+    fn terminal_states_never_move() {
+        for from in ALL.into_iter().filter(|s| s.is_terminal()) {
+            for to in ALL {
+                assert_eq!(
+                    from.transition(to),
+                    Err(InvalidTransition { from, to }),
+                    "{from:?} -> {to:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn skipping_approval_or_execution_is_refused() {
+        assert!(Streaming.transition(Executing).is_err());
+        assert!(Streaming.transition(Succeeded).is_err());
+        assert!(AwaitingApproval.transition(Executing).is_err());
+        assert!(Scheduled.transition(Succeeded).is_err());
+        assert!(Validating.transition(Executing).is_err());
+        assert!(Executing.transition(Rejected).is_err());
+        assert!(Executing.transition(Cancelled).is_ok());
+        assert!(AwaitingApproval.transition(Interrupted).is_ok());
+    }
+
+    #[test]
+    fn exactly_the_documented_edges_exist() {
+        let count = ALL
+            .iter()
+            .flat_map(|f| ALL.iter().map(move |t| (f, t)))
+            .filter(|(f, t)| f.transition(**t).is_ok())
+            .count();
+        // 5 unfinished states × {Cancelled, Interrupted} + 2 + 4 + 2 + 1 + 2.
+        assert_eq!(count, 10 + 11);
+    }
+}

@@ -1,0 +1,208 @@
+//! [`Event`]: every state change of a session, in order.
+//!
+//! Tool-call updates are merge patches: only the fields that changed, and the arguments as
+//! partial-JSON [`Patch`]es (text appended to a string), so the bytes sent for one call stay
+//! linear in its size however the model chunks it. [`EventMsg::Snapshot`] has the full state.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::call::{CallSnapshot, CallState, FilePreview};
+use super::op::{ApprovalMode, RuleScope};
+use crate::partial_json::Patch;
+
+/// One event with its per-session sequence number (1, 2, 3...).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct Event {
+    pub seq: u64,
+    #[serde(flatten)]
+    pub msg: EventMsg,
+}
+
+/// Why a task ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TaskEndReason {
+    /// The model called `attempt_completion`.
+    Completed { summary: String },
+    /// The model answered without calling a tool.
+    FinalAnswer { text: String },
+    /// The person cancelled.
+    Cancelled,
+    /// The task used its model-request budget.
+    IterationCap { max_iterations: u32 },
+    /// The person chose to stop after a pause.
+    Stopped,
+    /// The model could not be reached or refused the request.
+    Error { message: String },
+}
+
+impl TaskEndReason {
+    /// True when the task did what was asked.
+    pub fn is_success(&self) -> bool {
+        matches!(self, Self::Completed { .. } | Self::FinalAnswer { .. })
+    }
+
+    /// One line for a person.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Completed { .. } => "task completed".into(),
+            Self::FinalAnswer { .. } => "task answered".into(),
+            Self::Cancelled => "task cancelled".into(),
+            Self::IterationCap { max_iterations } => {
+                format!("stopped after {max_iterations} model requests (the iteration cap)")
+            }
+            Self::Stopped => "stopped after repeated tool failures".into(),
+            Self::Error { message } => message.clone(),
+        }
+    }
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventMsg {
+    /// The session is ready.
+    SessionStarted {
+        session_id: String,
+        model: String,
+        workspace: String,
+        mode: ApprovalMode,
+    },
+    /// A task (one user request, possibly many model turns) began.
+    TaskStarted,
+    /// A model request began (1-based within the task).
+    TurnStarted { iteration: u32 },
+    /// A model turn and its tool calls are done.
+    TurnEnded { iteration: u32 },
+    TextDelta { text: String },
+    ThinkingDelta { text: String },
+    /// The model began a tool call; its card shows at once.
+    ToolCallCreated {
+        call_id: String,
+        name: String,
+        state: CallState,
+    },
+    /// A merge patch of a call: only what changed.
+    ToolCallUpdated {
+        call_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        state: Option<CallState>,
+        /// Partial-JSON patches of the arguments, in order.
+        #[serde(default)]
+        #[ts(type = "Array<unknown>")]
+        args: Vec<Patch>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        preview: Option<FilePreview>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        status: Option<String>,
+    },
+    /// A call reached a final state; `result` is what the model is told.
+    ToolCallFinished {
+        call_id: String,
+        state: CallState,
+        result: String,
+        is_error: bool,
+    },
+    /// A call waits for the person. Answer with `approve`/`reject`/`edit_and_approve` quoting
+    /// `preview_hash`; a new request with a new hash replaces this one if the file changes.
+    ApprovalRequested {
+        call_id: String,
+        tool: String,
+        preview_hash: String,
+        reason: String,
+        #[ts(type = "unknown")]
+        arguments: serde_json::Value,
+        preview: Option<FilePreview>,
+        suggested_rule: Option<String>,
+    },
+    /// An answer was refused (stale hash, unknown call...); the request stands.
+    ApprovalRefused { call_id: String, reason: String },
+    /// An "always allow" rule was added.
+    RuleAdded { rule: String, scope: RuleScope },
+    ApprovalModeChanged { mode: ApprovalMode },
+    /// Tokens of the last model request and the task's running totals.
+    Usage {
+        input: u64,
+        output: u64,
+        cache_read: u64,
+        cache_write: u64,
+        total_input: u64,
+        total_output: u64,
+    },
+    /// The provider is retrying a failed request.
+    Retrying {
+        attempt: u32,
+        max_attempts: u32,
+        delay_ms: u64,
+        message: String,
+    },
+    /// Something failed that the person should see; the session goes on.
+    Error { message: String },
+    /// The same tool failed `failures` times in a row: `continue` or `cancel`.
+    Paused {
+        call_id: String,
+        tool: String,
+        failures: u32,
+        message: String,
+    },
+    /// The task goes on after a pause.
+    Resumed,
+    /// The task ended, and why.
+    TaskEnded { reason: TaskEndReason },
+    /// The full state (answer to `snapshot`).
+    Snapshot {
+        session_id: String,
+        mode: ApprovalMode,
+        running: bool,
+        messages: u32,
+        calls: Vec<CallSnapshot>,
+    },
+    /// The session ended; no more events follow.
+    ShutdownComplete,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn events_are_flat_tagged_json() {
+        let event = Event {
+            seq: 7,
+            msg: EventMsg::TaskEnded {
+                reason: TaskEndReason::IterationCap { max_iterations: 3 },
+            },
+        };
+        let value = serde_json::to_value(&event).unwrap();
+        assert_eq!(
+            value,
+            json!({"seq": 7, "type": "task_ended", "reason": {"kind": "iteration_cap", "max_iterations": 3}})
+        );
+        let back: Event = serde_json::from_value(value).unwrap();
+        assert_eq!(back, event);
+    }
+
+    #[test]
+    fn updates_carry_only_what_changed() {
+        let event = Event {
+            seq: 1,
+            msg: EventMsg::ToolCallUpdated {
+                call_id: "c".into(),
+                state: Some(CallState::Validating),
+                args: Vec::new(),
+                preview: None,
+                status: None,
+            },
+        };
+        let text = serde_json::to_string(&event).unwrap();
+        assert_eq!(
+            text,
+            r#"{"seq":1,"type":"tool_call_updated","call_id":"c","state":"validating","args":[]}"#
+        );
+    }
+}

@@ -1,0 +1,36 @@
+//! The one protocol between a front end (the app, the CLI) and a running [`Session`]:
+//! [`Op`]s go in, [`Event`]s come out.
+//!
+//! Both are serde-tagged enums so they travel as JSON unchanged (Tauri events, `--json` lines),
+//! and both have generated TypeScript in `ui/src/protocol/`. Every event carries the session's
+//! `seq`, strictly increasing, so a front end can detect gaps and order what it renders.
+//!
+//! [`Session`]: crate::session::Session
+
+pub mod call;
+pub mod event;
+pub mod op;
+
+pub use call::{CallSnapshot, CallState, FilePreview, InvalidTransition};
+pub use event::{Event, EventMsg, TaskEndReason};
+pub use op::{ApprovalMode, ApprovalScope, Op, RuleScope};
+
+#[cfg(test)]
+mod bindings_tests {
+    use super::*;
+    use crate::bindings::assert_bindings_current;
+
+    #[test]
+    fn protocol_bindings_are_current() {
+        assert_bindings_current::<Op>();
+        assert_bindings_current::<ApprovalScope>();
+        assert_bindings_current::<RuleScope>();
+        assert_bindings_current::<ApprovalMode>();
+        assert_bindings_current::<Event>();
+        assert_bindings_current::<EventMsg>();
+        assert_bindings_current::<TaskEndReason>();
+        assert_bindings_current::<CallState>();
+        assert_bindings_current::<CallSnapshot>();
+        assert_bindings_current::<FilePreview>();
+    }
+}

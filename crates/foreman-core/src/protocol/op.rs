@@ -1,0 +1,143 @@
+//! [`Op`]: what a front end asks a session to do.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// How much the agent may do without asking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum ApprovalMode {
+    /// Reads only; every change or command is refused.
+    ReadOnly,
+    /// Reads run; everything else asks.
+    #[default]
+    Ask,
+    /// Reads and file edits run; commands and network ask.
+    AutoEdit,
+    /// Everything runs without asking (deny rules still apply).
+    Yolo,
+}
+
+impl ApprovalMode {
+    /// Parses the CLI spelling (`read-only`, `ask`, `auto-edit`, `yolo`).
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "read-only" => Some(Self::ReadOnly),
+            "ask" => Some(Self::Ask),
+            "auto-edit" => Some(Self::AutoEdit),
+            "yolo" => Some(Self::Yolo),
+            _ => None,
+        }
+    }
+}
+
+/// Where an "always allow" rule lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleScope {
+    /// Until the session ends.
+    #[default]
+    Session,
+    /// For every session in this workspace.
+    Workspace,
+}
+
+/// How far an approval reaches.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ApprovalScope {
+    /// This call only.
+    #[default]
+    Once,
+    /// This call, and from now on every call matching `rule` (e.g. `bash(cargo test*)`).
+    Always {
+        rule: String,
+        #[serde(default)]
+        scope: RuleScope,
+    },
+}
+
+/// A request to a running session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Op {
+    /// The person's message: starts a task (or, while one runs, is queued for the next turn).
+    UserMessage { text: String },
+    /// Runs a call that awaits approval. Refused when `preview_hash` is not the current one.
+    Approve {
+        call_id: String,
+        preview_hash: String,
+        #[serde(default)]
+        scope: ApprovalScope,
+    },
+    /// Refuses a call; the model is told, with the feedback when there is some.
+    Reject {
+        call_id: String,
+        #[serde(default)]
+        feedback: Option<String>,
+    },
+    /// Writes the person's version of the file instead of the model's, and tells the model the
+    /// difference.
+    EditAndApprove {
+        call_id: String,
+        preview_hash: String,
+        new_content: String,
+    },
+    /// Stops the running task: the stream, queued calls and running processes.
+    Cancel,
+    /// Resumes a task paused after repeated tool failures.
+    Continue,
+    /// Changes the approval mode from the next decision on.
+    SetApprovalMode { mode: ApprovalMode },
+    /// Asks for an [`EventMsg::Snapshot`](super::EventMsg::Snapshot) of the full state.
+    Snapshot,
+    /// Ends the session after cancelling any running task.
+    Shutdown,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn cli_approval_lines_parse() {
+        let op: Op = serde_json::from_value(
+            json!({"op": "approve", "call_id": "c1", "preview_hash": "h"}),
+        )
+        .unwrap();
+        assert_eq!(
+            op,
+            Op::Approve {
+                call_id: "c1".into(),
+                preview_hash: "h".into(),
+                scope: ApprovalScope::Once
+            }
+        );
+        let op: Op =
+            serde_json::from_value(json!({"op": "reject", "call_id": "c1", "feedback": "no"}))
+                .unwrap();
+        assert_eq!(
+            op,
+            Op::Reject {
+                call_id: "c1".into(),
+                feedback: Some("no".into())
+            }
+        );
+        let op: Op = serde_json::from_value(json!({"op": "approve", "call_id": "c", "preview_hash": "h",
+            "scope": {"kind": "always", "rule": "bash(cargo test*)", "scope": "workspace"}}))
+        .unwrap();
+        assert!(matches!(op, Op::Approve { scope: ApprovalScope::Always { scope: RuleScope::Workspace, .. }, .. }));
+    }
+
+    #[test]
+    fn modes_parse_from_cli_spelling() {
+        assert_eq!(ApprovalMode::parse("auto-edit"), Some(ApprovalMode::AutoEdit));
+        assert_eq!(ApprovalMode::parse("read-only"), Some(ApprovalMode::ReadOnly));
+        assert_eq!(ApprovalMode::parse("nope"), None);
+        assert_eq!(
+            serde_json::to_value(ApprovalMode::Yolo).unwrap(),
+            json!("yolo")
+        );
+    }
+}

@@ -1,0 +1,216 @@
+//! Waiting for the person's decision on one call.
+//!
+//! The request carries a `preview_hash` over the tool, its arguments and the target file's
+//! bytes; an answer quoting another hash is refused. While the request waits, the file is
+//! re-checked every [`Engine::poll`]: when it changed on disk, the preview is recomputed and the
+//! request re-sent with a new hash, so the person always approves what will actually happen.
+
+use serde_json::Value;
+
+use super::policy::{Rule, suggest_rule};
+use super::preview::{file_preview, preview_hash};
+use super::tools::{ActionClass, ToolFacts};
+use super::{Engine, recv_op};
+use crate::protocol::{ApprovalScope, CallState, EventMsg, FilePreview, Op, RuleScope};
+
+/// What the person decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ApprovalOutcome {
+    Run,
+    /// Write the person's `content` to `path` instead; `proposed` is what the model wanted.
+    RunEdited {
+        path: String,
+        content: String,
+        proposed: String,
+    },
+    /// Refused; the text is the model's result.
+    Rejected(String),
+    Cancelled,
+}
+
+struct Pending {
+    hash: String,
+    file: Option<Vec<u8>>,
+    preview: Option<FilePreview>,
+    proposed: Option<String>,
+}
+
+/// The model's result for a rejection.
+pub fn rejection_text(class: ActionClass, feedback: Option<&str>) -> String {
+    let feedback = feedback.map(str::trim).filter(|f| !f.is_empty());
+    match (class, feedback) {
+        (ActionClass::Edit, Some(f)) => {
+            format!("The user rejected this change: {f}. The file was not modified.")
+        }
+        (ActionClass::Edit, None) => "The user rejected this change. The file was not modified.".into(),
+        (_, Some(f)) => format!("The user rejected this call: {f}. Nothing was done."),
+        (_, None) => "The user rejected this call. Nothing was done.".into(),
+    }
+}
+
+impl Engine {
+    fn compute_pending(&self, name: &str, arguments: &Value) -> Pending {
+        match self.tools.proposed_change(name, arguments) {
+            Some(change) => {
+                let file = std::fs::read(&change.path).ok();
+                Pending {
+                    hash: preview_hash(name, arguments, file.as_deref()),
+                    preview: Some(file_preview(&change, true)),
+                    proposed: Some(change.new),
+                    file,
+                }
+            }
+            None => Pending {
+                hash: preview_hash(name, arguments, None),
+                file: None,
+                preview: None,
+                proposed: None,
+            },
+        }
+    }
+
+    fn request(&mut self, id: &str, name: &str, arguments: &Value, reason: &str, p: &Pending, facts: &ToolFacts) {
+        self.calls.set_preview(id, p.preview.clone(), p.hash.clone());
+        self.events.emit(EventMsg::ApprovalRequested {
+            call_id: id.to_owned(),
+            tool: name.to_owned(),
+            preview_hash: p.hash.clone(),
+            reason: reason.to_owned(),
+            arguments: arguments.clone(),
+            preview: p.preview.clone(),
+            suggested_rule: suggest_rule(name, facts),
+        });
+    }
+
+    /// Asks the person about `id` and waits for the answer.
+    pub(crate) async fn await_approval(
+        &mut self,
+        id: &str,
+        name: &str,
+        arguments: &Value,
+        facts: &ToolFacts,
+        reason: String,
+    ) -> ApprovalOutcome {
+        let mut pending = self.compute_pending(name, arguments);
+        self.calls
+            .transition(&mut self.events, id, CallState::AwaitingApproval, None);
+        self.request(id, name, arguments, &reason, &pending, facts);
+        let watched = self
+            .tools
+            .proposed_change(name, arguments)
+            .map(|c| c.path);
+        let mut tick = tokio::time::interval(self.poll);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let op = tokio::select! {
+                op = recv_op(&mut self.ops, &mut self.ops_closed) => op,
+                _ = tick.tick() => {
+                    if let Some(path) = &watched {
+                        let now = std::fs::read(path).ok();
+                        if now != pending.file {
+                            pending = self.compute_pending(name, arguments);
+                            self.request(id, name, arguments, &reason, &pending, facts);
+                        }
+                    }
+                    continue;
+                }
+            };
+            match op {
+                Op::Approve {
+                    call_id,
+                    preview_hash,
+                    scope,
+                } if call_id == id => {
+                    if preview_hash != pending.hash {
+                        self.refuse_stale(id, &pending.hash);
+                        continue;
+                    }
+                    if let ApprovalScope::Always { rule, scope } = scope {
+                        match Rule::parse(&rule) {
+                            Some(parsed) => {
+                                self.policy.allow.push(parsed);
+                                // Workspace rules are kept for the session until the store
+                                // holds them; the event says which scope was applied.
+                                let _ = scope;
+                                self.events.emit(EventMsg::RuleAdded {
+                                    rule,
+                                    scope: RuleScope::Session,
+                                });
+                            }
+                            None => {
+                                self.events.emit(EventMsg::ApprovalRefused {
+                                    call_id: id.to_owned(),
+                                    reason: format!("`{rule}` is not a rule like bash(cargo test*)"),
+                                });
+                                continue;
+                            }
+                        }
+                    }
+                    return ApprovalOutcome::Run;
+                }
+                Op::Reject { call_id, feedback } if call_id == id => {
+                    return ApprovalOutcome::Rejected(rejection_text(facts.class, feedback.as_deref()));
+                }
+                Op::EditAndApprove {
+                    call_id,
+                    preview_hash,
+                    new_content,
+                } if call_id == id => {
+                    let (Some(proposed), Some(path)) = (&pending.proposed, &facts.path) else {
+                        self.events.emit(EventMsg::ApprovalRefused {
+                            call_id: id.to_owned(),
+                            reason: "only file changes can be edited before approval".into(),
+                        });
+                        continue;
+                    };
+                    if preview_hash != pending.hash {
+                        self.refuse_stale(id, &pending.hash);
+                        continue;
+                    }
+                    return ApprovalOutcome::RunEdited {
+                        path: path.clone(),
+                        content: new_content,
+                        proposed: proposed.clone(),
+                    };
+                }
+                Op::Cancel => {
+                    self.cancel.cancel();
+                    return ApprovalOutcome::Cancelled;
+                }
+                Op::Shutdown => {
+                    self.handle_side_op(Op::Shutdown);
+                    return ApprovalOutcome::Cancelled;
+                }
+                op => self.handle_side_op(op),
+            }
+        }
+    }
+
+    fn refuse_stale(&mut self, id: &str, current: &str) {
+        self.events.emit(EventMsg::ApprovalRefused {
+            call_id: id.to_owned(),
+            reason: format!(
+                "the preview changed since this answer was given; answer the latest request \
+                 (preview_hash {current})"
+            ),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejection_texts_tell_the_model_what_happened() {
+        assert_eq!(
+            rejection_text(ActionClass::Edit, Some("use tabs")),
+            "The user rejected this change: use tabs. The file was not modified."
+        );
+        assert_eq!(
+            rejection_text(ActionClass::Edit, Some("  ")),
+            "The user rejected this change. The file was not modified."
+        );
+        assert!(rejection_text(ActionClass::Execute, Some("no")).contains("no"));
+    }
+}

@@ -1,0 +1,352 @@
+//! [`BuiltinBackend`]: the built-in tools behind the session's [`ToolBackend`] boundary.
+
+use std::path::PathBuf;
+
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::tools::{ActionClass, ProposedChange, ToolBackend, ToolFacts, ToolOutcome};
+use crate::boundary::WorkspaceBoundary;
+use crate::builtin_tools::bash::{BashParams, bash_tip, run_bash};
+use crate::builtin_tools::edit::{EditParams, edit_tip, run_edit};
+use crate::builtin_tools::glob::{GlobParams, run_glob};
+use crate::builtin_tools::grep::{GrepParams, run_grep};
+use crate::builtin_tools::http_fetch::{HttpFetchParams, parse_fetch_url, run_http_fetch};
+use crate::builtin_tools::ls::{LsParams, ls_tip, run_ls};
+use crate::builtin_tools::multi_edit::{MultiEditParams, run_multi_edit};
+use crate::builtin_tools::read::{ReadParams, read_tip, run_read};
+use crate::builtin_tools::stale_guard::content_hash;
+use crate::builtin_tools::todo::{TodoWriteParams, run_todo_write};
+use crate::builtin_tools::write::{WriteParams, run_write, write_tip};
+use crate::builtin_tools::{BuiltinError, BuiltinSession};
+use crate::providers::ToolDefinition;
+
+/// The built-in tools over one workspace.
+#[derive(Debug, Clone)]
+pub struct BuiltinBackend {
+    session: BuiltinSession,
+}
+
+const TOOLS: [(&str, &str); 10] = [
+    (
+        "read",
+        "Read a text file from the workspace, with line numbers. Read a file before changing it.",
+    ),
+    (
+        "write",
+        "Create a file or replace its whole content. Prefer edit for small changes.",
+    ),
+    (
+        "edit",
+        "Replace an exact string in a file (old_string must match once unless replace_all).",
+    ),
+    (
+        "multi_edit",
+        "Several exact-string replacements in one file, applied in order, all or nothing.",
+    ),
+    ("ls", "List a directory of the workspace."),
+    ("glob", "Find files by glob pattern, e.g. src/**/*.rs."),
+    ("grep", "Search file contents with a regular expression."),
+    (
+        "bash",
+        "Run a shell command in the workspace root and return its output and exit code.",
+    ),
+    ("http_fetch", "Fetch a URL over HTTP(S) and return the response as text."),
+    ("todo_write", "Replace the session's task list."),
+];
+
+fn schema<T: JsonSchema>() -> Value {
+    serde_json::to_value(schemars::schema_for!(T)).unwrap_or(Value::Null)
+}
+
+fn parse<T: DeserializeOwned>(arguments: &Value) -> Result<T, String> {
+    serde_json::from_value(arguments.clone()).map_err(|e| format!("InvalidParams: {e}"))
+}
+
+fn error_text(error: BuiltinError) -> String {
+    format!("{}: {error}", error.code())
+}
+
+impl BuiltinBackend {
+    /// The built-ins over `root`, keeping artefacts (full command output) under `data_dir`.
+    pub fn new(root: &std::path::Path, data_dir: PathBuf) -> std::io::Result<Self> {
+        let boundary = WorkspaceBoundary::new(root)?;
+        Ok(Self {
+            session: BuiltinSession::new(boundary, data_dir),
+        })
+    }
+
+    fn path_facts(&self, class: ActionClass, raw: &str) -> Result<ToolFacts, String> {
+        let boundary = &self.session.boundary;
+        let resolved = boundary.resolve(raw).map_err(|e| e.to_string())?;
+        Ok(ToolFacts {
+            class,
+            path: Some(boundary.display_relative(&resolved)),
+            command: None,
+            host: None,
+            protected: boundary.is_protected(&resolved),
+        })
+    }
+
+    fn current(&self, raw: &str) -> Option<(PathBuf, String, Option<String>)> {
+        let boundary = &self.session.boundary;
+        let resolved = boundary.resolve(raw).ok()?;
+        let shown = boundary.display_relative(&resolved);
+        let old = std::fs::read(&resolved)
+            .ok()
+            .map(|b| String::from_utf8_lossy(&b).into_owned());
+        Some((resolved, shown, old))
+    }
+}
+
+fn apply_edit(text: &str, old: &str, new: &str, all: bool) -> Option<String> {
+    if old.is_empty() || !text.contains(old) {
+        return None;
+    }
+    Some(if all {
+        text.replace(old, new)
+    } else {
+        text.replacen(old, new, 1)
+    })
+}
+
+impl ToolBackend for BuiltinBackend {
+    fn definitions(&self) -> Vec<ToolDefinition> {
+        TOOLS
+            .iter()
+            .map(|(name, description)| ToolDefinition {
+                name: (*name).to_owned(),
+                description: (*description).to_owned(),
+                input_schema: match *name {
+                    "read" => schema::<ReadParams>(),
+                    "write" => schema::<WriteParams>(),
+                    "edit" => schema::<EditParams>(),
+                    "multi_edit" => schema::<MultiEditParams>(),
+                    "ls" => schema::<LsParams>(),
+                    "glob" => schema::<GlobParams>(),
+                    "grep" => schema::<GrepParams>(),
+                    "bash" => schema::<BashParams>(),
+                    "http_fetch" => schema::<HttpFetchParams>(),
+                    _ => schema::<TodoWriteParams>(),
+                },
+            })
+            .collect()
+    }
+
+    fn facts(&self, name: &str, arguments: &Value) -> Result<ToolFacts, String> {
+        let read = |path: Option<&str>| self.path_facts(ActionClass::Read, path.unwrap_or("."));
+        match name {
+            "read" => read(Some(&parse::<ReadParams>(arguments)?.path)),
+            "ls" => read(parse::<LsParams>(arguments)?.path.as_deref()),
+            "glob" => read(parse::<GlobParams>(arguments)?.path.as_deref()),
+            "grep" => read(parse::<GrepParams>(arguments)?.path.as_deref()),
+            "write" => self.path_facts(ActionClass::Edit, &parse::<WriteParams>(arguments)?.path),
+            "edit" => self.path_facts(ActionClass::Edit, &parse::<EditParams>(arguments)?.path),
+            "multi_edit" => {
+                self.path_facts(ActionClass::Edit, &parse::<MultiEditParams>(arguments)?.path)
+            }
+            "todo_write" => {
+                parse::<TodoWriteParams>(arguments)?;
+                Ok(ToolFacts {
+                    class: ActionClass::Read,
+                    path: None,
+                    command: None,
+                    host: None,
+                    protected: false,
+                })
+            }
+            "bash" => Ok(ToolFacts {
+                class: ActionClass::Execute,
+                path: None,
+                command: Some(parse::<BashParams>(arguments)?.command),
+                host: None,
+                protected: false,
+            }),
+            "http_fetch" => {
+                let params = parse::<HttpFetchParams>(arguments)?;
+                let url = parse_fetch_url(&params.url).map_err(error_text)?;
+                Ok(ToolFacts {
+                    class: ActionClass::Fetch,
+                    path: None,
+                    command: None,
+                    host: url.host_str().map(str::to_owned),
+                    protected: false,
+                })
+            }
+            other => Err(format!(
+                "Unknown tool `{other}`. Available tools: {}, attempt_completion.",
+                TOOLS.map(|(n, _)| n).join(", ")
+            )),
+        }
+    }
+
+    fn proposed_change(&self, name: &str, arguments: &Value) -> Option<ProposedChange> {
+        let (path, shown, old, new) = match name {
+            "write" => {
+                let p: WriteParams = parse(arguments).ok()?;
+                let (path, shown, old) = self.current(&p.path)?;
+                (path, shown, old, p.content)
+            }
+            "edit" => {
+                let p: EditParams = parse(arguments).ok()?;
+                let (path, shown, old) = self.current(&p.path)?;
+                let new = apply_edit(old.as_deref()?, &p.old_string, &p.new_string, p.replace_all)?;
+                (path, shown, old, new)
+            }
+            "multi_edit" => {
+                let p: MultiEditParams = parse(arguments).ok()?;
+                let (path, shown, old) = self.current(&p.path)?;
+                let mut text = old.clone()?;
+                for e in &p.edits {
+                    text = apply_edit(&text, &e.old_string, &e.new_string, e.replace_all)?;
+                }
+                (path, shown, old, text)
+            }
+            _ => return None,
+        };
+        Some(ProposedChange {
+            path,
+            shown,
+            old,
+            new,
+        })
+    }
+
+    fn status(&self, name: &str, arguments: &Value) -> Option<String> {
+        match name {
+            "read" => parse(arguments).ok().map(|p| read_tip(&p)),
+            "write" => parse(arguments).ok().map(|p| write_tip(&p)),
+            "edit" => parse(arguments).ok().map(|p| edit_tip(&p)),
+            "ls" => parse(arguments).ok().map(|p| ls_tip(&p)),
+            "bash" => parse(arguments).ok().map(|p| bash_tip(&p)),
+            _ => None,
+        }
+    }
+
+    fn execute(
+        &self,
+        name: &str,
+        arguments: Value,
+        cancel: CancellationToken,
+    ) -> BoxFuture<'static, ToolOutcome> {
+        let session = self.session.clone();
+        let name = name.to_owned();
+        async move {
+            let s = &session;
+            match name.as_str() {
+                "read" => run_read(s, parse(&arguments)?).await.map(|o| o.render()),
+                "write" => run_write(s, parse(&arguments)?).await.map(|o| o.render()),
+                "edit" => run_edit(s, parse(&arguments)?).await.map(|o| o.render()),
+                "multi_edit" => run_multi_edit(s, parse(&arguments)?).await.map(|o| o.render()),
+                "ls" => run_ls(s, parse(&arguments)?).await.map(|o| o.render()),
+                "glob" => run_glob(s, parse(&arguments)?).await.map(|o| o.render()),
+                "grep" => run_grep(s, parse(&arguments)?).await.map(|o| o.render()),
+                "todo_write" => run_todo_write(s, parse(&arguments)?)
+                    .await
+                    .map(|o| o.render()),
+                "http_fetch" => run_http_fetch(parse(&arguments)?, cancel)
+                    .await
+                    .map(|o| o.render()),
+                "bash" => {
+                    let output = run_bash(s, parse(&arguments)?, cancel, |_| {}).await;
+                    match output {
+                        Ok(o) if o.exit_code == Some(0) => Ok(o.render()),
+                        Ok(o) => return Err(o.render()),
+                        Err(e) => Err(e),
+                    }
+                }
+                other => return Err(format!("Unknown tool `{other}`.")),
+            }
+            .map_err(error_text)
+        }
+        .boxed()
+    }
+
+    fn write_as_person(&self, path: &str, content: String) -> BoxFuture<'static, ToolOutcome> {
+        let session = self.session.clone();
+        let path = path.to_owned();
+        async move {
+            let boundary = &session.boundary;
+            let resolved = boundary.resolve(&path).map_err(|e| e.to_string())?;
+            if let Ok(current) = std::fs::read(&resolved) {
+                // The person saw the file and chose this content: the stale-read guard is theirs.
+                session.reads.record(&resolved, content_hash(&current));
+            }
+            run_write(&session, WriteParams { path, content })
+                .await
+                .map(|o| o.render())
+                .map_err(error_text)
+        }
+        .boxed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn backend() -> (tempfile::TempDir, BuiltinBackend) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "one\ntwo\n").unwrap();
+        let data = dir.path().join(".foreman-data");
+        let backend = BuiltinBackend::new(dir.path(), data).unwrap();
+        (dir, backend)
+    }
+
+    #[test]
+    fn facts_classify_and_validate() {
+        let (_dir, b) = backend();
+        let f = b.facts("read", &json!({"path": "a.txt"})).unwrap();
+        assert_eq!(f.class, ActionClass::Read);
+        assert_eq!(f.path.as_deref(), Some("a.txt"));
+        let f = b.facts("bash", &json!({"command": "ls"})).unwrap();
+        assert_eq!((f.class, f.command.as_deref()), (ActionClass::Execute, Some("ls")));
+        assert!(b.facts("read", &json!({})).unwrap_err().starts_with("InvalidParams"));
+        assert!(b.facts("nope", &json!({})).unwrap_err().contains("Unknown tool"));
+        assert!(b.facts("write", &json!({"path": "../x", "content": ""})).is_err());
+        assert_eq!(b.definitions().len(), 10);
+    }
+
+    #[test]
+    fn edits_propose_the_new_content() {
+        let (_dir, b) = backend();
+        let change = b
+            .proposed_change("edit", &json!({"path": "a.txt", "old_string": "two", "new_string": "2"}))
+            .unwrap();
+        assert_eq!(change.old.as_deref(), Some("one\ntwo\n"));
+        assert_eq!(change.new, "one\n2\n");
+        let change = b
+            .proposed_change("write", &json!({"path": "b.txt", "content": "new"}))
+            .unwrap();
+        assert_eq!((change.old, change.new.as_str()), (None, "new"));
+    }
+
+    #[tokio::test]
+    async fn execute_runs_the_builtins() {
+        let (dir, b) = backend();
+        let cancel = CancellationToken::new();
+        let out = b
+            .execute("read", json!({"path": "a.txt"}), cancel.clone())
+            .await
+            .unwrap();
+        assert!(out.contains("two"));
+        b.execute(
+            "edit",
+            json!({"path": "a.txt", "old_string": "two", "new_string": "2"}),
+            cancel.clone(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(std::fs::read_to_string(dir.path().join("a.txt")).unwrap(), "one\n2\n");
+        let err = b
+            .execute("bash", json!({"command": "exit 3"}), cancel)
+            .await
+            .unwrap_err();
+        assert!(err.contains('3'), "{err}");
+    }
+}

@@ -1,0 +1,163 @@
+//! [`CallRegistry`]: every tool call of the session with its accumulated state; each transition
+//! goes through [`CallState::transition`] and becomes an event.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::events::EventSink;
+use crate::protocol::{CallSnapshot, CallState, EventMsg, FilePreview};
+
+/// The calls of a session, in the order they were created.
+#[derive(Debug, Default)]
+pub struct CallRegistry {
+    calls: Vec<CallSnapshot>,
+    index: HashMap<String, usize>,
+}
+
+impl CallRegistry {
+    /// Registers a call that started streaming and announces it.
+    pub fn create(&mut self, events: &mut EventSink, call_id: &str, name: &str) {
+        self.index.insert(call_id.to_owned(), self.calls.len());
+        self.calls.push(CallSnapshot {
+            call_id: call_id.to_owned(),
+            name: name.to_owned(),
+            state: CallState::Streaming,
+            arguments: Value::Null,
+            preview: None,
+            preview_hash: None,
+            status: None,
+            result: None,
+            is_error: false,
+        });
+        events.emit(EventMsg::ToolCallCreated {
+            call_id: call_id.to_owned(),
+            name: name.to_owned(),
+            state: CallState::Streaming,
+        });
+    }
+
+    pub fn get(&self, call_id: &str) -> Option<&CallSnapshot> {
+        self.index.get(call_id).and_then(|i| self.calls.get(*i))
+    }
+
+    fn get_mut(&mut self, call_id: &str) -> Option<&mut CallSnapshot> {
+        self.index.get(call_id).and_then(|i| self.calls.get_mut(*i))
+    }
+
+    /// The state of `call_id`.
+    pub fn state(&self, call_id: &str) -> Option<CallState> {
+        self.get(call_id).map(|c| c.state)
+    }
+
+    /// Records the complete arguments (no event: the patches already carried them).
+    pub fn set_arguments(&mut self, call_id: &str, arguments: Value) {
+        if let Some(call) = self.get_mut(call_id) {
+            call.arguments = arguments;
+        }
+    }
+
+    /// Records a preview and its hash (the approval request carries them).
+    pub fn set_preview(&mut self, call_id: &str, preview: Option<FilePreview>, hash: String) {
+        if let Some(call) = self.get_mut(call_id) {
+            call.preview = preview;
+            call.preview_hash = Some(hash);
+        }
+    }
+
+    /// Moves `call_id` to `to` and announces it with `status`. Refused moves change nothing and
+    /// are reported as an error event (they are engine bugs, never silent).
+    pub fn transition(
+        &mut self,
+        events: &mut EventSink,
+        call_id: &str,
+        to: CallState,
+        status: Option<String>,
+    ) -> bool {
+        let Some(call) = self.get_mut(call_id) else {
+            return false;
+        };
+        match call.state.transition(to) {
+            Ok(next) => {
+                call.state = next;
+                if status.is_some() {
+                    call.status.clone_from(&status);
+                }
+                events.emit(EventMsg::ToolCallUpdated {
+                    call_id: call_id.to_owned(),
+                    state: Some(next),
+                    args: Vec::new(),
+                    preview: None,
+                    status,
+                });
+                true
+            }
+            Err(e) => {
+                events.emit(EventMsg::Error {
+                    message: format!("{call_id}: {e}"),
+                });
+                false
+            }
+        }
+    }
+
+    /// Moves `call_id` to a final state with the result the model gets.
+    pub fn finish(
+        &mut self,
+        events: &mut EventSink,
+        call_id: &str,
+        to: CallState,
+        result: &str,
+        is_error: bool,
+    ) {
+        let Some(call) = self.get_mut(call_id) else {
+            return;
+        };
+        match call.state.transition(to) {
+            Ok(next) => {
+                call.state = next;
+                call.result = Some(result.to_owned());
+                call.is_error = is_error;
+                events.emit(EventMsg::ToolCallFinished {
+                    call_id: call_id.to_owned(),
+                    state: next,
+                    result: result.to_owned(),
+                    is_error,
+                });
+            }
+            Err(e) => events.emit(EventMsg::Error {
+                message: format!("{call_id}: {e}"),
+            }),
+        }
+    }
+
+    /// Every call, for a snapshot.
+    pub fn snapshot(&self) -> Vec<CallSnapshot> {
+        self.calls.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transitions_emit_and_invalid_ones_are_refused() {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut events = EventSink::new(tx);
+        let mut calls = CallRegistry::default();
+        calls.create(&mut events, "c1", "read");
+        assert!(calls.transition(&mut events, "c1", CallState::Validating, None));
+        assert!(!calls.transition(&mut events, "c1", CallState::Executing, None));
+        calls.finish(&mut events, "c1", CallState::Failed, "bad", true);
+        assert_eq!(calls.state("c1"), Some(CallState::Failed));
+        let kinds: Vec<String> = std::iter::from_fn(|| rx.try_recv().ok())
+            .map(|e| serde_json::to_value(e).unwrap()["type"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(
+            kinds,
+            ["tool_call_created", "tool_call_updated", "error", "tool_call_finished"]
+        );
+        assert_eq!(calls.snapshot()[0].result.as_deref(), Some("bad"));
+    }
+}

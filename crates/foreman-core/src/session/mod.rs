@@ -1,0 +1,308 @@
+//! A running agent session: [`Session::spawn`] gives an [`Op`] sender and an [`Event`] receiver.
+//!
+//! One Tokio task owns all session state (history, calls, policy) and is the only writer, so
+//! there are no locks: while a task runs it waits on the model stream, on tool futures and on the
+//! op channel at once (`tokio::select!`), which is how `cancel`, approvals and snapshots are
+//! answered at any moment.
+//!
+//! - [`turn`]: one model request, streamed, with tool-call cards and argument patches.
+//! - [`scheduler`]: the calls of a turn — validation, approval, execution, results in order.
+//! - [`approvals`]: waiting for the person, with previews pinned by hash.
+//! - [`task`]: the loop of turns and why it ends.
+
+pub mod approvals;
+pub mod args_stream;
+pub mod builtin_backend;
+pub mod call_state;
+pub mod events;
+pub mod policy;
+pub mod preview;
+pub mod prompt;
+pub mod scheduler;
+pub mod task;
+pub mod tools;
+pub mod turn;
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use thiserror::Error;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio_util::sync::CancellationToken;
+
+use self::builtin_backend::BuiltinBackend;
+use self::call_state::CallRegistry;
+use self::events::EventSink;
+use self::policy::{Policy, Rule};
+use self::tools::ToolBackend;
+use crate::protocol::{ApprovalMode, Event, EventMsg, Op};
+use crate::providers::{
+    Limits, Message, Provider, TextProtocolProvider, ToolDefinition, UsageAccumulator,
+};
+
+/// Everything a session needs.
+#[derive(Debug, Clone)]
+pub struct SessionConfig {
+    pub provider: Arc<dyn Provider>,
+    pub model: String,
+    /// The workspace root.
+    pub workspace: PathBuf,
+    /// Where session artefacts (full command output) go.
+    pub data_dir: PathBuf,
+    pub approval_mode: ApprovalMode,
+    /// Most model requests per task.
+    pub max_iterations: u32,
+    pub limits: Limits,
+    /// Rules like `bash(cargo test*)` that allow without asking.
+    pub allow_rules: Vec<String>,
+    /// Rules that refuse, whatever the mode.
+    pub deny_rules: Vec<String>,
+    /// The id to use (a resumed session keeps its id); a new one is made when `None`.
+    pub session_id: Option<String>,
+    /// History to continue from (resume).
+    pub history: Vec<Message>,
+    /// Tool calling through the text protocol, for models without native tools.
+    pub text_protocol: bool,
+    /// The tools; the built-ins over `workspace` when `None`.
+    pub tools: Option<Arc<dyn ToolBackend>>,
+    /// Consecutive failures of one tool that pause the task.
+    pub pause_after_failures: u32,
+    /// How often a pending approval re-checks its file on disk.
+    pub preview_poll: Duration,
+}
+
+/// The default cap on model requests per task.
+pub const DEFAULT_MAX_ITERATIONS: u32 = 25;
+
+impl SessionConfig {
+    /// A configuration with defaults: ask mode, 25 iterations, built-in tools.
+    pub fn new(provider: Arc<dyn Provider>, model: impl Into<String>, workspace: PathBuf) -> Self {
+        let data_dir = workspace.join(".foreman").join("data");
+        Self {
+            provider,
+            model: model.into(),
+            workspace,
+            data_dir,
+            approval_mode: ApprovalMode::Ask,
+            max_iterations: DEFAULT_MAX_ITERATIONS,
+            limits: Limits::default(),
+            allow_rules: Vec::new(),
+            deny_rules: Vec::new(),
+            session_id: None,
+            history: Vec::new(),
+            text_protocol: false,
+            tools: None,
+            pause_after_failures: 3,
+            preview_poll: Duration::from_millis(250),
+        }
+    }
+}
+
+/// Why a session could not start.
+#[derive(Debug, Error)]
+pub enum SessionError {
+    #[error("cannot open the workspace {path}: {source}")]
+    Workspace {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("invalid rule `{0}`; rules look like `bash(cargo test*)`")]
+    InvalidRule(String),
+}
+
+/// A handle type for [`Session::spawn`].
+#[derive(Debug)]
+pub struct Session;
+
+impl Session {
+    /// Starts a session on the current Tokio runtime. Send [`Op`]s; receive [`Event`]s until
+    /// [`EventMsg::ShutdownComplete`]. Dropping the sender shuts the session down.
+    pub fn spawn(
+        config: SessionConfig,
+    ) -> Result<(UnboundedSender<Op>, UnboundedReceiver<Event>), SessionError> {
+        let (op_tx, op_rx) = unbounded_channel();
+        let (event_tx, event_rx) = unbounded_channel();
+        let engine = Engine::new(config, op_rx, EventSink::new(event_tx))?;
+        tokio::spawn(engine.run());
+        Ok((op_tx, event_rx))
+    }
+}
+
+fn parse_rules(rules: &[String]) -> Result<Vec<Rule>, SessionError> {
+    rules
+        .iter()
+        .map(|r| Rule::parse(r).ok_or_else(|| SessionError::InvalidRule(r.clone())))
+        .collect()
+}
+
+fn new_session_id() -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or_default();
+    format!("s{now:x}{:08x}", fastrand::u32(..))
+}
+
+/// The catalogue of tools for the text protocol.
+fn catalogue(definitions: &[ToolDefinition]) -> String {
+    definitions
+        .iter()
+        .map(|d| format!("## {}\n{}\nParameters (JSON Schema): {}\n", d.name, d.description, d.input_schema))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Receives the next op; a closed channel reads as one `Shutdown`, then never again.
+pub(crate) async fn recv_op(ops: &mut UnboundedReceiver<Op>, closed: &mut bool) -> Op {
+    if *closed {
+        return std::future::pending().await;
+    }
+    match ops.recv().await {
+        Some(op) => op,
+        None => {
+            *closed = true;
+            Op::Shutdown
+        }
+    }
+}
+
+/// The session's state, owned by its task.
+#[derive(Debug)]
+pub(crate) struct Engine {
+    pub(crate) id: String,
+    pub(crate) provider: Arc<dyn Provider>,
+    pub(crate) model: String,
+    pub(crate) limits: Limits,
+    pub(crate) system: String,
+    pub(crate) tools: Arc<dyn ToolBackend>,
+    pub(crate) definitions: Vec<ToolDefinition>,
+    pub(crate) policy: Policy,
+    pub(crate) max_iterations: u32,
+    pub(crate) pause_after: u32,
+    pub(crate) poll: Duration,
+    pub(crate) workspace: PathBuf,
+    pub(crate) events: EventSink,
+    pub(crate) ops: UnboundedReceiver<Op>,
+    pub(crate) ops_closed: bool,
+    pub(crate) history: Vec<Message>,
+    pub(crate) calls: CallRegistry,
+    pub(crate) usage: UsageAccumulator,
+    pub(crate) failures: HashMap<String, u32>,
+    pub(crate) queued: VecDeque<String>,
+    pub(crate) cancel: CancellationToken,
+    pub(crate) running: bool,
+    pub(crate) shutdown: bool,
+}
+
+impl Engine {
+    fn new(
+        config: SessionConfig,
+        ops: UnboundedReceiver<Op>,
+        events: EventSink,
+    ) -> Result<Self, SessionError> {
+        let tools: Arc<dyn ToolBackend> = match config.tools {
+            Some(tools) => tools,
+            None => Arc::new(
+                BuiltinBackend::new(&config.workspace, config.data_dir.clone()).map_err(
+                    |source| SessionError::Workspace {
+                        path: config.workspace.clone(),
+                        source,
+                    },
+                )?,
+            ),
+        };
+        let mut definitions = tools.definitions();
+        definitions.push(task::attempt_completion_definition());
+        let provider: Arc<dyn Provider> = if config.text_protocol {
+            Arc::new(TextProtocolProvider::new(
+                config.provider,
+                catalogue(&definitions),
+            ))
+        } else {
+            config.provider
+        };
+        Ok(Self {
+            id: config.session_id.unwrap_or_else(new_session_id),
+            provider,
+            model: config.model,
+            limits: config.limits,
+            system: prompt::system_prompt(&config.workspace, &prompt::default_shell()),
+            tools,
+            definitions,
+            policy: Policy {
+                mode: config.approval_mode,
+                allow: parse_rules(&config.allow_rules)?,
+                deny: parse_rules(&config.deny_rules)?,
+            },
+            max_iterations: config.max_iterations.max(1),
+            pause_after: config.pause_after_failures.max(1),
+            poll: config.preview_poll,
+            workspace: config.workspace,
+            events,
+            ops,
+            ops_closed: false,
+            history: config.history,
+            calls: CallRegistry::default(),
+            usage: UsageAccumulator::new(),
+            failures: HashMap::new(),
+            queued: VecDeque::new(),
+            cancel: CancellationToken::new(),
+            running: false,
+            shutdown: false,
+        })
+    }
+
+    async fn run(mut self) {
+        self.events.emit(EventMsg::SessionStarted {
+            session_id: self.id.clone(),
+            model: self.model.clone(),
+            workspace: self.workspace.display().to_string(),
+            mode: self.policy.mode,
+        });
+        while !self.shutdown {
+            if let Some(text) = self.queued.pop_front() {
+                self.run_task(text).await;
+                continue;
+            }
+            match recv_op(&mut self.ops, &mut self.ops_closed).await {
+                Op::UserMessage { text } => self.run_task(text).await,
+                op => self.handle_side_op(op),
+            }
+        }
+        self.events.emit(EventMsg::ShutdownComplete);
+    }
+
+    /// Answers an op that does not belong to what the engine is waiting for right now.
+    pub(crate) fn handle_side_op(&mut self, op: Op) {
+        match op {
+            Op::UserMessage { text } => self.queued.push_back(text),
+            Op::Approve { call_id, .. }
+            | Op::Reject { call_id, .. }
+            | Op::EditAndApprove { call_id, .. } => self.events.emit(EventMsg::ApprovalRefused {
+                call_id,
+                reason: "no approval is pending for this call".into(),
+            }),
+            Op::Cancel => self.cancel.cancel(),
+            Op::Continue => self.events.emit(EventMsg::Error {
+                message: "nothing is paused".into(),
+            }),
+            Op::SetApprovalMode { mode } => {
+                self.policy.mode = mode;
+                self.events.emit(EventMsg::ApprovalModeChanged { mode });
+            }
+            Op::Snapshot => self.events.emit(EventMsg::Snapshot {
+                session_id: self.id.clone(),
+                mode: self.policy.mode,
+                running: self.running,
+                messages: u32::try_from(self.history.len()).unwrap_or(u32::MAX),
+                calls: self.calls.snapshot(),
+            }),
+            Op::Shutdown => {
+                self.shutdown = true;
+                self.cancel.cancel();
+            }
+        }
+    }
+}

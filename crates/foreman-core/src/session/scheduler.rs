@@ -1,0 +1,332 @@
+//! Running the calls of one model response.
+//!
+//! Calls are taken in the order the model made them. Consecutive read-only calls that need no
+//! approval run concurrently; every other call runs alone, in order, after the ones before it.
+//! Results go into history in call order, one per call, whatever happens (failure, rejection,
+//! cancel). A tool failing [`Engine::pause_after`] times in a row pauses the task until the
+//! person continues or cancels.
+
+use futures_util::future::join_all;
+use serde_json::Value;
+
+use super::approvals::ApprovalOutcome;
+use super::policy::Decision;
+use super::task::{ATTEMPT_COMPLETION, NOT_RUN_CANCELLED};
+use super::tools::{ActionClass, ToolOutcome};
+use super::turn::StreamedCall;
+use super::{Engine, recv_op};
+use crate::protocol::{CallState, EventMsg, Op};
+use crate::providers::Message;
+
+/// How the calls of a response ended the turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum CallsOutcome {
+    /// Ask the model again.
+    Continue,
+    /// `attempt_completion` was called with this summary.
+    Completed(String),
+    Cancelled,
+    /// The person stopped after a pause.
+    Stopped,
+}
+
+/// A call ready to run.
+struct Job {
+    index: usize,
+    id: String,
+    name: String,
+    arguments: Value,
+}
+
+type Results = Vec<Option<(String, bool)>>;
+
+impl Engine {
+    /// Validates, approves and runs `calls`; appends their results to history in order.
+    pub(crate) async fn run_calls(&mut self, calls: Vec<StreamedCall>) -> CallsOutcome {
+        let mut results: Results = vec![None; calls.len()];
+        let mut batch: Vec<Job> = Vec::new();
+        let mut outcome = CallsOutcome::Continue;
+        for (index, call) in calls.iter().enumerate() {
+            if outcome == CallsOutcome::Continue && self.cancel.is_cancelled() {
+                outcome = CallsOutcome::Cancelled;
+            }
+            if outcome != CallsOutcome::Continue {
+                self.not_run(&call.id, &outcome, &mut results[index]);
+                continue;
+            }
+            let arguments = match &call.arguments {
+                Ok(v) => v.clone(),
+                Err(message) => {
+                    self.calls
+                        .finish(&mut self.events, &call.id, CallState::Failed, message, true);
+                    results[index] = Some((message.clone(), true));
+                    continue;
+                }
+            };
+            self.calls
+                .transition(&mut self.events, &call.id, CallState::Validating, None);
+            if call.name == ATTEMPT_COMPLETION {
+                outcome = self.flush(&mut batch, &mut results).await;
+                if outcome != CallsOutcome::Continue {
+                    self.not_run(&call.id, &outcome, &mut results[index]);
+                    continue;
+                }
+                let summary = arguments
+                    .get("result")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                for state in [CallState::Scheduled, CallState::Executing] {
+                    self.calls.transition(&mut self.events, &call.id, state, None);
+                }
+                let text = "The task is marked complete.";
+                self.calls
+                    .finish(&mut self.events, &call.id, CallState::Succeeded, text, false);
+                results[index] = Some((text.to_owned(), false));
+                outcome = CallsOutcome::Completed(summary);
+                continue;
+            }
+            let facts = match self.tools.facts(&call.name, &arguments) {
+                Ok(facts) => facts,
+                Err(message) => {
+                    self.calls
+                        .finish(&mut self.events, &call.id, CallState::Failed, &message, true);
+                    results[index] = Some((message, true));
+                    outcome = self.count_failure(&call.id, &call.name).await;
+                    continue;
+                }
+            };
+            let job = Job {
+                index,
+                id: call.id.clone(),
+                name: call.name.clone(),
+                arguments,
+            };
+            match self.policy.decide(&call.name, &facts) {
+                Decision::Deny { reason } => {
+                    let text = format!("Refused by the approval policy: {reason}. Nothing was done.");
+                    self.calls
+                        .finish(&mut self.events, &call.id, CallState::Rejected, &text, true);
+                    results[index] = Some((text, true));
+                }
+                Decision::Allow if facts.class == ActionClass::Read => {
+                    self.calls
+                        .transition(&mut self.events, &call.id, CallState::Scheduled, None);
+                    batch.push(job);
+                }
+                Decision::Allow => {
+                    outcome = self.flush(&mut batch, &mut results).await;
+                    if outcome != CallsOutcome::Continue {
+                        self.not_run(&call.id, &outcome, &mut results[index]);
+                        continue;
+                    }
+                    self.calls
+                        .transition(&mut self.events, &call.id, CallState::Scheduled, None);
+                    outcome = self.run_jobs(vec![job], &mut results).await;
+                }
+                Decision::Ask { reason } => {
+                    outcome = self.flush(&mut batch, &mut results).await;
+                    if outcome != CallsOutcome::Continue {
+                        self.not_run(&call.id, &outcome, &mut results[index]);
+                        continue;
+                    }
+                    outcome = self.approve_and_run(job, &facts, reason, &mut results).await;
+                }
+            }
+        }
+        if outcome == CallsOutcome::Continue || matches!(outcome, CallsOutcome::Completed(_)) {
+            let after = self.flush(&mut batch, &mut results).await;
+            if after != CallsOutcome::Continue {
+                outcome = after;
+            }
+        }
+        for job in batch {
+            self.not_run(&job.id, &outcome, &mut results[job.index]);
+        }
+        for (call, result) in calls.iter().zip(results) {
+            let (text, is_error) =
+                result.unwrap_or_else(|| (NOT_RUN_CANCELLED.to_owned(), true));
+            self.history.push(Message::tool_result(&call.id, text, is_error));
+        }
+        if outcome == CallsOutcome::Continue && self.cancel.is_cancelled() {
+            outcome = CallsOutcome::Cancelled;
+        }
+        outcome
+    }
+
+    fn not_run(&mut self, id: &str, outcome: &CallsOutcome, slot: &mut Option<(String, bool)>) {
+        let text = match outcome {
+            CallsOutcome::Completed(_) => "Not run: the task was already marked complete.",
+            CallsOutcome::Stopped => "Not run: the person stopped the task.",
+            _ => NOT_RUN_CANCELLED,
+        };
+        self.calls
+            .finish(&mut self.events, id, CallState::Cancelled, text, true);
+        *slot = Some((text.to_owned(), true));
+    }
+
+    async fn flush(&mut self, batch: &mut Vec<Job>, results: &mut Results) -> CallsOutcome {
+        if batch.is_empty() {
+            return CallsOutcome::Continue;
+        }
+        let jobs = std::mem::take(batch);
+        self.run_jobs(jobs, results).await
+    }
+
+    async fn approve_and_run(
+        &mut self,
+        job: Job,
+        facts: &super::tools::ToolFacts,
+        reason: String,
+        results: &mut Results,
+    ) -> CallsOutcome {
+        match self
+            .await_approval(&job.id, &job.name, &job.arguments, facts, reason)
+            .await
+        {
+            ApprovalOutcome::Run => {
+                self.calls
+                    .transition(&mut self.events, &job.id, CallState::Scheduled, None);
+                self.run_jobs(vec![job], results).await
+            }
+            ApprovalOutcome::RunEdited {
+                path,
+                content,
+                proposed,
+            } => {
+                self.calls
+                    .transition(&mut self.events, &job.id, CallState::Scheduled, None);
+                self.calls.transition(
+                    &mut self.events,
+                    &job.id,
+                    CallState::Executing,
+                    Some(format!("Writing your version of {path}…")),
+                );
+                let written = self.tools.write_as_person(&path, content.clone()).await;
+                let (state, text, is_error) = match written {
+                    Ok(_) => {
+                        let diff = super::preview::unified(&path, &proposed, &content);
+                        (
+                            CallState::Succeeded,
+                            format!(
+                                "The user edited your change before applying it; {path} now has \
+                                 the user's version. What the user changed relative to your \
+                                 proposal:\n{diff}"
+                            ),
+                            false,
+                        )
+                    }
+                    Err(e) => (CallState::Failed, e, true),
+                };
+                self.calls
+                    .finish(&mut self.events, &job.id, state, &text, is_error);
+                results[job.index] = Some((text, is_error));
+                CallsOutcome::Continue
+            }
+            ApprovalOutcome::Rejected(text) => {
+                self.calls
+                    .finish(&mut self.events, &job.id, CallState::Rejected, &text, true);
+                results[job.index] = Some((text, true));
+                CallsOutcome::Continue
+            }
+            ApprovalOutcome::Cancelled => {
+                self.calls.finish(
+                    &mut self.events,
+                    &job.id,
+                    CallState::Cancelled,
+                    NOT_RUN_CANCELLED,
+                    true,
+                );
+                results[job.index] = Some((NOT_RUN_CANCELLED.to_owned(), true));
+                CallsOutcome::Cancelled
+            }
+        }
+    }
+
+    /// Runs `jobs` concurrently (a single job alone), answering ops meanwhile.
+    async fn run_jobs(&mut self, jobs: Vec<Job>, results: &mut Results) -> CallsOutcome {
+        let mut futures = Vec::with_capacity(jobs.len());
+        for job in &jobs {
+            let status = self.tools.status(&job.name, &job.arguments);
+            self.calls
+                .transition(&mut self.events, &job.id, CallState::Executing, status);
+            futures.push(self.tools.execute(
+                &job.name,
+                job.arguments.clone(),
+                self.cancel.child_token(),
+            ));
+        }
+        let mut all = join_all(futures);
+        let outcomes: Vec<ToolOutcome> = loop {
+            tokio::select! {
+                done = &mut all => break done,
+                op = recv_op(&mut self.ops, &mut self.ops_closed) => self.handle_side_op(op),
+            }
+        };
+        let mut outcome = CallsOutcome::Continue;
+        for (job, result) in jobs.into_iter().zip(outcomes) {
+            if self.cancel.is_cancelled() {
+                let text = match result {
+                    Ok(text) | Err(text) => format!("Cancelled by the user while running.\n{text}"),
+                };
+                self.calls
+                    .finish(&mut self.events, &job.id, CallState::Cancelled, &text, true);
+                results[job.index] = Some((text, true));
+                outcome = CallsOutcome::Cancelled;
+                continue;
+            }
+            match result {
+                Ok(text) => {
+                    self.failures.remove(&job.name);
+                    self.calls
+                        .finish(&mut self.events, &job.id, CallState::Succeeded, &text, false);
+                    results[job.index] = Some((text, false));
+                }
+                Err(text) => {
+                    self.calls
+                        .finish(&mut self.events, &job.id, CallState::Failed, &text, true);
+                    results[job.index] = Some((text, true));
+                    if outcome == CallsOutcome::Continue {
+                        outcome = self.count_failure(&job.id, &job.name).await;
+                    }
+                }
+            }
+        }
+        outcome
+    }
+
+    /// Counts a failure of `tool`; at the threshold, pauses until `continue` or `cancel`.
+    async fn count_failure(&mut self, call_id: &str, tool: &str) -> CallsOutcome {
+        let count = self.failures.entry(tool.to_owned()).or_insert(0);
+        *count += 1;
+        let failures = *count;
+        if failures < self.pause_after {
+            return CallsOutcome::Continue;
+        }
+        self.events.emit(EventMsg::Paused {
+            call_id: call_id.to_owned(),
+            tool: tool.to_owned(),
+            failures,
+            message: format!(
+                "`{tool}` failed {failures} times in a row. Continue, or stop the task?"
+            ),
+        });
+        loop {
+            if self.cancel.is_cancelled() {
+                return CallsOutcome::Stopped;
+            }
+            match recv_op(&mut self.ops, &mut self.ops_closed).await {
+                Op::Continue => {
+                    self.failures.remove(tool);
+                    self.events.emit(EventMsg::Resumed);
+                    return CallsOutcome::Continue;
+                }
+                Op::Cancel => {
+                    self.cancel.cancel();
+                    return CallsOutcome::Stopped;
+                }
+                op => self.handle_side_op(op),
+            }
+        }
+    }
+}

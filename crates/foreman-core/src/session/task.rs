@@ -1,0 +1,128 @@
+//! The task loop: model turn → tool calls → results → next turn, until the task ends, with an
+//! event saying why (completion, a final answer, cancel, the iteration cap, a stop after a pause,
+//! or a provider error).
+
+use serde_json::{Value, json};
+
+use super::Engine;
+use super::scheduler::CallsOutcome;
+use super::turn::StreamedCall;
+use crate::protocol::{CallState, EventMsg, TaskEndReason};
+use crate::providers::{Message, ProviderError, ToolCall, ToolDefinition};
+
+/// The system tool that ends a task.
+pub const ATTEMPT_COMPLETION: &str = "attempt_completion";
+
+/// The definition of `attempt_completion`.
+pub fn attempt_completion_definition() -> ToolDefinition {
+    ToolDefinition {
+        name: ATTEMPT_COMPLETION.into(),
+        description: "Call this when the task is done, with a short summary of what you did \
+                      for the person."
+            .into(),
+        input_schema: json!({
+            "type": "object",
+            "properties": {"result": {"type": "string", "description": "What was done."}},
+            "required": ["result"]
+        }),
+    }
+}
+
+/// The result a call gets when the task stops before it ran.
+pub const NOT_RUN_CANCELLED: &str = "Cancelled by the user before this call ran; nothing was done.";
+
+impl Engine {
+    /// Runs one task for the person's `text`.
+    pub(crate) async fn run_task(&mut self, text: String) {
+        self.running = true;
+        self.cancel = tokio_util::sync::CancellationToken::new();
+        self.failures.clear();
+        self.history.push(Message::user(text));
+        self.events.emit(EventMsg::TaskStarted);
+        let mut iteration = 0u32;
+        let reason = loop {
+            if self.cancel.is_cancelled() {
+                break TaskEndReason::Cancelled;
+            }
+            if iteration >= self.max_iterations {
+                break TaskEndReason::IterationCap {
+                    max_iterations: self.max_iterations,
+                };
+            }
+            while let Some(queued) = self.queued.pop_front() {
+                self.history.push(Message::user(queued));
+            }
+            iteration += 1;
+            self.events.emit(EventMsg::TurnStarted { iteration });
+            let turn = self.stream_turn().await;
+            self.record_assistant(&turn.text, &turn.calls);
+            if let Some(error) = turn.error {
+                let cancelled = matches!(error, ProviderError::Cancelled);
+                self.close_unrun(&turn.calls, cancelled);
+                self.events.emit(EventMsg::TurnEnded { iteration });
+                break if cancelled {
+                    TaskEndReason::Cancelled
+                } else {
+                    TaskEndReason::Error {
+                        message: error.to_string(),
+                    }
+                };
+            }
+            if turn.calls.is_empty() {
+                self.events.emit(EventMsg::TurnEnded { iteration });
+                break TaskEndReason::FinalAnswer { text: turn.text };
+            }
+            let outcome = self.run_calls(turn.calls).await;
+            self.events.emit(EventMsg::TurnEnded { iteration });
+            match outcome {
+                CallsOutcome::Continue => {}
+                CallsOutcome::Completed(summary) => {
+                    break TaskEndReason::Completed { summary };
+                }
+                CallsOutcome::Cancelled => break TaskEndReason::Cancelled,
+                CallsOutcome::Stopped => break TaskEndReason::Stopped,
+            }
+        };
+        self.running = false;
+        self.events.emit(EventMsg::TaskEnded { reason });
+    }
+
+    /// Appends the assistant message exactly as it will be sent back to the model.
+    fn record_assistant(&mut self, text: &str, calls: &[StreamedCall]) {
+        if text.is_empty() && calls.is_empty() {
+            return;
+        }
+        let tool_calls = calls
+            .iter()
+            .map(|c| ToolCall {
+                id: c.id.clone(),
+                name: c.name.clone(),
+                arguments: match &c.arguments {
+                    Ok(v) if v.is_object() => v.clone(),
+                    _ => Value::Object(Default::default()),
+                },
+            })
+            .collect();
+        self.history.push(Message::Assistant {
+            text: text.to_owned(),
+            tool_calls,
+        });
+    }
+
+    /// Gives every call of a failed or cancelled stream its one result.
+    fn close_unrun(&mut self, calls: &[StreamedCall], cancelled: bool) {
+        for call in calls {
+            let (state, result) = match (&call.arguments, cancelled) {
+                (_, true) => (CallState::Cancelled, NOT_RUN_CANCELLED.to_owned()),
+                (Err(message), false) => (CallState::Failed, message.clone()),
+                (Ok(_), false) => (
+                    CallState::Failed,
+                    "Not run: the response failed after this call.".to_owned(),
+                ),
+            };
+            self.calls
+                .finish(&mut self.events, &call.id, state, &result, true);
+            self.history.push(Message::tool_result(&call.id, result, true));
+        }
+    }
+}

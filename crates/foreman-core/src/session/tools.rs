@@ -1,0 +1,85 @@
+//! The boundary between the session and the tools it runs.
+//!
+//! The session needs four things from its tools: their definitions for the model, the facts an
+//! approval decision is made on, the file change a call proposes (for the diff preview), and a way
+//! to run a call. [`ToolBackend`] is exactly that, so the session does not depend on how tools are
+//! implemented ([`BuiltinBackend`](super::builtin_backend::BuiltinBackend) wraps the built-ins).
+
+use std::path::PathBuf;
+
+use futures_util::future::BoxFuture;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::providers::ToolDefinition;
+
+/// What kind of action a call is, for approvals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActionClass {
+    /// Reads the workspace; never changes anything.
+    Read,
+    /// Changes files in the workspace.
+    Edit,
+    /// Runs a command.
+    Execute,
+    /// Talks to the network.
+    Fetch,
+}
+
+/// What an approval decision looks at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolFacts {
+    pub class: ActionClass,
+    /// The workspace-relative path a file tool touches.
+    pub path: Option<String>,
+    /// The command line of `bash`.
+    pub command: Option<String>,
+    /// The host of a fetch.
+    pub host: Option<String>,
+    /// The path is protected (`.git`, `.env`...).
+    pub protected: bool,
+}
+
+/// The new content a file tool would write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProposedChange {
+    /// Absolute path.
+    pub path: PathBuf,
+    /// Workspace-relative path for display.
+    pub shown: String,
+    /// The current content, `None` when the file does not exist.
+    pub old: Option<String>,
+    /// The content after the call.
+    pub new: String,
+}
+
+/// A tool's answer: the text for the model, or an error for the model.
+pub type ToolOutcome = Result<String, String>;
+
+/// The tools a session can call.
+pub trait ToolBackend: Send + Sync + std::fmt::Debug {
+    /// Definitions sent to the model.
+    fn definitions(&self) -> Vec<ToolDefinition>;
+
+    /// Validates `arguments` and classifies the call; `Err` is the message for the model
+    /// (unknown tool, invalid parameters, path outside the workspace).
+    fn facts(&self, name: &str, arguments: &Value) -> Result<ToolFacts, String>;
+
+    /// For file-changing calls, what the file would become (`None` for other tools, or when the
+    /// change cannot be computed; the call itself will then report why).
+    fn proposed_change(&self, name: &str, arguments: &Value) -> Option<ProposedChange>;
+
+    /// A one-line progress text for the card while the call runs.
+    fn status(&self, name: &str, arguments: &Value) -> Option<String>;
+
+    /// Runs the call. Cancelling `cancel` stops it (running processes are killed).
+    fn execute(
+        &self,
+        name: &str,
+        arguments: Value,
+        cancel: CancellationToken,
+    ) -> BoxFuture<'static, ToolOutcome>;
+
+    /// Writes `content` to the workspace file `path` on the person's authority (edit-and-approve).
+    fn write_as_person(&self, path: &str, content: String) -> BoxFuture<'static, ToolOutcome>;
+}

@@ -1,0 +1,199 @@
+//! One model request: stream it, forward text and thinking, put up a card for every tool call
+//! at once and keep it growing with patches (and, for file changes, a throttled live preview).
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use serde_json::Value;
+
+use super::args_stream::ArgsStream;
+use super::preview::file_preview;
+use super::{Engine, recv_op};
+use crate::protocol::{CallState, EventMsg};
+use crate::providers::{ProviderError, ProviderEvent, ProviderRequest};
+
+/// How often a streaming file change recomputes its live preview.
+pub const LIVE_PREVIEW_INTERVAL: Duration = Duration::from_millis(250);
+
+/// A tool call as the model finished (or failed to finish) it.
+#[derive(Debug, Clone)]
+pub(crate) struct StreamedCall {
+    pub id: String,
+    pub name: String,
+    /// The complete arguments, or the message for the model when they are unusable.
+    pub arguments: Result<Value, String>,
+}
+
+/// What one model request produced.
+#[derive(Debug, Default)]
+pub(crate) struct TurnOutput {
+    pub text: String,
+    pub calls: Vec<StreamedCall>,
+    pub error: Option<ProviderError>,
+}
+
+struct Streaming {
+    args: ArgsStream,
+    last_preview: Instant,
+}
+
+fn changes_files(name: &str) -> bool {
+    matches!(name, "write" | "edit" | "multi_edit")
+}
+
+impl Engine {
+    /// Streams one request built from the current history.
+    pub(crate) async fn stream_turn(&mut self) -> TurnOutput {
+        let request = ProviderRequest::new(&self.model, &self.system, self.history.clone())
+            .with_tools(self.definitions.clone())
+            .with_limits(self.limits.clone());
+        let mut stream = self.provider.stream(request, self.cancel.child_token());
+        let mut out = TurnOutput::default();
+        let mut open: HashMap<String, Streaming> = HashMap::new();
+        loop {
+            let item = tokio::select! {
+                item = stream.next() => item,
+                op = recv_op(&mut self.ops, &mut self.ops_closed) => {
+                    self.handle_side_op(op);
+                    continue;
+                }
+            };
+            match item {
+                None => break,
+                Some(Err(e)) => {
+                    out.error = Some(e);
+                    break;
+                }
+                Some(Ok(event)) => self.on_provider_event(event, &mut out, &mut open),
+            }
+        }
+        // Calls the stream never finished.
+        let reason = match &out.error {
+            Some(ProviderError::Cancelled) => "Cancelled by the user while the call streamed.".to_owned(),
+            Some(e) => format!("The response ended before this call was complete: {e}"),
+            None => "The response ended before this call was complete.".to_owned(),
+        };
+        let mut unfinished: Vec<(String, String)> = Vec::new();
+        for (id, streaming) in open {
+            self.calls.set_arguments(&id, streaming.args.snapshot());
+            let name = self.calls.get(&id).map(|c| c.name.clone()).unwrap_or_default();
+            unfinished.push((id, name));
+        }
+        // Keep creation order.
+        unfinished.sort_by_key(|(id, _)| {
+            self.calls
+                .snapshot()
+                .iter()
+                .position(|c| &c.call_id == id)
+                .unwrap_or(usize::MAX)
+        });
+        for (id, name) in unfinished {
+            out.calls.push(StreamedCall {
+                id,
+                name,
+                arguments: Err(reason.clone()),
+            });
+        }
+        out
+    }
+
+    fn on_provider_event(
+        &mut self,
+        event: ProviderEvent,
+        out: &mut TurnOutput,
+        open: &mut HashMap<String, Streaming>,
+    ) {
+        match event {
+            ProviderEvent::TextDelta(text) => {
+                out.text.push_str(&text);
+                self.events.emit(EventMsg::TextDelta { text });
+            }
+            ProviderEvent::ThinkingDelta(text) => self.events.emit(EventMsg::ThinkingDelta { text }),
+            ProviderEvent::ToolCallStart { id, name } => {
+                self.calls.create(&mut self.events, &id, &name);
+                open.insert(
+                    id,
+                    Streaming {
+                        args: ArgsStream::new(),
+                        last_preview: Instant::now(),
+                    },
+                );
+            }
+            ProviderEvent::ToolCallArgsDelta { id, fragment } => {
+                let now = Instant::now();
+                let Some(streaming) = open.get_mut(&id) else {
+                    return;
+                };
+                let Some(args) = streaming.args.push(&fragment, now) else {
+                    return;
+                };
+                let name = self.calls.get(&id).map(|c| c.name.clone()).unwrap_or_default();
+                let preview = if changes_files(&name)
+                    && now.saturating_duration_since(streaming.last_preview) >= LIVE_PREVIEW_INTERVAL
+                {
+                    streaming.last_preview = now;
+                    self.tools
+                        .proposed_change(&name, &streaming.args.snapshot())
+                        .map(|c| file_preview(&c, false))
+                } else {
+                    None
+                };
+                self.events.emit(EventMsg::ToolCallUpdated {
+                    call_id: id,
+                    state: None,
+                    args,
+                    preview,
+                    status: None,
+                });
+            }
+            ProviderEvent::ToolCallEnd { id, arguments } => {
+                let name = self.calls.get(&id).map(|c| c.name.clone()).unwrap_or_default();
+                if let Some(mut streaming) = open.remove(&id) {
+                    let args = streaming.args.finish(Instant::now());
+                    if !args.is_empty() {
+                        self.events.emit(EventMsg::ToolCallUpdated {
+                            call_id: id.clone(),
+                            state: None,
+                            args,
+                            preview: None,
+                            status: None,
+                        });
+                    }
+                } else if self.calls.state(&id).is_none() {
+                    // A provider that sends whole calls without a start.
+                    self.calls.create(&mut self.events, &id, &name);
+                }
+                let arguments = arguments.into_result().map_err(|e| e.to_string());
+                if let Ok(value) = &arguments {
+                    self.calls.set_arguments(&id, value.clone());
+                }
+                debug_assert_eq!(self.calls.state(&id), Some(CallState::Streaming));
+                out.calls.push(StreamedCall {
+                    id,
+                    name,
+                    arguments,
+                });
+            }
+            ProviderEvent::Usage(usage) => {
+                self.usage.record(usage);
+                let total = self.usage.total();
+                self.events.emit(EventMsg::Usage {
+                    input: usage.input,
+                    output: usage.output,
+                    cache_read: usage.cache_read,
+                    cache_write: usage.cache_write,
+                    total_input: total.input,
+                    total_output: total.output,
+                });
+            }
+            ProviderEvent::Retrying(notice) => self.events.emit(EventMsg::Retrying {
+                attempt: notice.attempt,
+                max_attempts: notice.max_attempts,
+                delay_ms: u64::try_from(notice.delay.as_millis()).unwrap_or(u64::MAX),
+                message: notice.message(),
+            }),
+            ProviderEvent::Stop { .. } => {}
+        }
+    }
+}

@@ -1,0 +1,488 @@
+//! The session loop against the scripted SSE server, both wire formats: multi-step tasks,
+//! approvals (approve, reject with feedback, edit-and-approve, stale hash, file changed while
+//! waiting, always-allow, deny, compound commands), parallel reads, cancel, the iteration cap and
+//! the pause after repeated failures.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use foreman_core::protocol::{ApprovalMode, ApprovalScope, CallState, Event, EventMsg, Op, TaskEndReason};
+use foreman_core::providers::keys::static_key;
+use foreman_core::providers::{
+    AnthropicConfig, AnthropicProvider, HttpSettings, OpenAiConfig, OpenAiProvider, Provider, RetryPolicy,
+};
+use foreman_core::session::{Session, SessionConfig};
+use foreman_core::testing::scripts::{self, Step, call, text};
+use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer};
+use serde_json::{Value, json};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
+
+#[derive(Clone, Copy, Debug)]
+enum Wire {
+    Anthropic,
+    OpenAi,
+}
+
+const BOTH: [Wire; 2] = [Wire::Anthropic, Wire::OpenAi];
+
+fn http() -> HttpSettings {
+    HttpSettings {
+        retry: RetryPolicy {
+            max_attempts: 1,
+            base_delay: Duration::from_millis(5),
+            max_delay: Duration::from_millis(10),
+            max_retry_after: Duration::from_millis(10),
+            jitter: 0.0,
+        },
+        ..HttpSettings::default()
+    }
+}
+
+fn body(wire: Wire, steps: &[Step]) -> String {
+    match wire {
+        Wire::Anthropic => scripts::anthropic(steps, 7),
+        Wire::OpenAi => scripts::openai(steps, 7),
+    }
+}
+
+struct Harness {
+    server: ScriptedServer,
+    dir: tempfile::TempDir,
+    ops: UnboundedSender<Op>,
+    events: UnboundedReceiver<Event>,
+    wire: Wire,
+    seen: Vec<Event>,
+}
+
+async fn start_with(
+    wire: Wire,
+    responses: Vec<ScriptedResponse>,
+    configure: impl FnOnce(&mut SessionConfig),
+) -> Harness {
+    let server = ScriptedServer::start(responses).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "alpha\nbeta\n").unwrap();
+    let provider: Arc<dyn Provider> = match wire {
+        Wire::Anthropic => Arc::new(
+            AnthropicProvider::new(AnthropicConfig::new(static_key("k")).with_base_url(server.url()).with_http(http()))
+                .unwrap(),
+        ),
+        Wire::OpenAi => Arc::new(
+            OpenAiProvider::new(OpenAiConfig::new(format!("{}/v1", server.url()), static_key("k")).with_http(http()))
+                .unwrap(),
+        ),
+    };
+    let mut config = SessionConfig::new(provider, "test-model", dir.path().to_path_buf());
+    config.data_dir = dir.path().join(".foreman-data");
+    config.preview_poll = Duration::from_millis(20);
+    configure(&mut config);
+    let (ops, events) = Session::spawn(config).unwrap();
+    Harness { server, dir, ops, events, wire, seen: Vec::new() }
+}
+
+async fn start(wire: Wire, turns: &[Vec<Step>], mode: ApprovalMode) -> Harness {
+    let responses = turns.iter().map(|t| ScriptedResponse::sse(body(wire, t))).collect();
+    start_with(wire, responses, |c| c.approval_mode = mode).await
+}
+
+impl Harness {
+    fn send(&self, op: Op) {
+        self.ops.send(op).unwrap();
+    }
+
+    /// Waits for the first event matching `pred`.
+    async fn until(&mut self, pred: impl Fn(&EventMsg) -> bool) -> EventMsg {
+        loop {
+            let event = tokio::time::timeout(Duration::from_secs(20), self.events.recv())
+                .await
+                .expect("timed out waiting for an event")
+                .expect("the session ended");
+            let msg = event.msg.clone();
+            self.seen.push(event);
+            if pred(&msg) {
+                return msg;
+            }
+        }
+    }
+
+    async fn end(&mut self) -> TaskEndReason {
+        match self.until(|m| matches!(m, EventMsg::TaskEnded { .. })).await {
+            EventMsg::TaskEnded { reason } => reason,
+            _ => unreachable!(),
+        }
+    }
+
+    async fn approval(&mut self) -> (String, String) {
+        match self.until(|m| matches!(m, EventMsg::ApprovalRequested { .. })).await {
+            EventMsg::ApprovalRequested { call_id, preview_hash, .. } => (call_id, preview_hash),
+            _ => unreachable!(),
+        }
+    }
+
+    fn request_text(&self, n: usize) -> String {
+        String::from_utf8_lossy(&self.server.requests()[n].body).into_owned()
+    }
+
+    fn file(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.path().join(name)).unwrap_or_default()
+    }
+
+    fn finished(&self, id: &str) -> Option<(CallState, String)> {
+        self.seen.iter().find_map(|e| match &e.msg {
+            EventMsg::ToolCallFinished { call_id, state, result, .. } if call_id == id => Some((*state, result.clone())),
+            _ => None,
+        })
+    }
+
+    /// Every tool call id in the last request has exactly one result, right after its message.
+    fn assert_one_result_per_call(&self) {
+        let requests = self.server.requests();
+        let last = requests.last().unwrap().json();
+        let (calls, results) = match self.wire {
+            Wire::Anthropic => {
+                let mut calls = Vec::new();
+                let mut results = Vec::new();
+                for m in last["messages"].as_array().unwrap() {
+                    for block in m["content"].as_array().into_iter().flatten() {
+                        match block["type"].as_str() {
+                            Some("tool_use") => calls.push(block["id"].as_str().unwrap().to_owned()),
+                            Some("tool_result") => results.push(block["tool_use_id"].as_str().unwrap().to_owned()),
+                            _ => {}
+                        }
+                    }
+                }
+                (calls, results)
+            }
+            Wire::OpenAi => {
+                let mut calls = Vec::new();
+                let mut results = Vec::new();
+                for m in last["messages"].as_array().unwrap() {
+                    for c in m["tool_calls"].as_array().into_iter().flatten() {
+                        calls.push(c["id"].as_str().unwrap().to_owned());
+                    }
+                    if m["role"] == "tool" {
+                        results.push(m["tool_call_id"].as_str().unwrap().to_owned());
+                    }
+                }
+                (calls, results)
+            }
+        };
+        assert!(!calls.is_empty());
+        assert_eq!(calls, results, "every call has exactly one result, in order");
+    }
+}
+
+fn read(id: &str, path: &str) -> Step {
+    call(id, "read", json!({"path": path}))
+}
+
+fn done(id: &str) -> Vec<Step> {
+    vec![call(id, "attempt_completion", json!({"result": "all done"}))]
+}
+
+#[tokio::test]
+async fn multi_step_task_read_edit_bash_complete() {
+    for wire in BOTH {
+        let turns = vec![
+            vec![text("Reading."), read("c1", "notes.txt")],
+            vec![call("c2", "edit", json!({"path": "notes.txt", "old_string": "beta", "new_string": "gamma"}))],
+            vec![call("c3", "bash", json!({"command": "cat notes.txt"}))],
+            done("c4"),
+        ];
+        let mut h = start(wire, &turns, ApprovalMode::Yolo).await;
+        h.send(Op::UserMessage { text: "change beta".into() });
+        let reason = h.end().await;
+        assert_eq!(reason, TaskEndReason::Completed { summary: "all done".into() }, "{wire:?}");
+        assert_eq!(h.file("notes.txt"), "alpha\ngamma\n");
+        assert_eq!(h.finished("c1").unwrap().0, CallState::Succeeded);
+        assert!(h.finished("c3").unwrap().1.contains("gamma"), "{wire:?}");
+        assert_eq!(h.server.requests().len(), 4);
+        assert!(h.request_text(1).contains("alpha"), "the read result went back to the model");
+        h.assert_one_result_per_call();
+        let seqs: Vec<u64> = h.seen.iter().map(|e| e.seq).collect();
+        assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "seq is gapless");
+        // The system prompt is byte-stable across requests.
+        let system = |n: usize| {
+            let j = h.server.requests()[n].json();
+            match wire {
+                Wire::Anthropic => j["system"].to_string(),
+                Wire::OpenAi => j["messages"][0].to_string(),
+            }
+        };
+        assert_eq!(system(0), system(3));
+    }
+}
+
+#[tokio::test]
+async fn approve_runs_and_reject_tells_the_model_the_feedback() {
+    for wire in BOTH {
+        let edit = json!({"path": "notes.txt", "old_string": "beta", "new_string": "BETA"});
+        let turns = vec![vec![call("e1", "edit", edit.clone())], vec![call("e2", "edit", edit)], done("d")];
+        let mut h = start(wire, &turns, ApprovalMode::Ask).await;
+        h.send(Op::UserMessage { text: "go".into() });
+        let (id, hash) = h.approval().await;
+        assert_eq!(id, "e1");
+        h.send(Op::Reject { call_id: id, feedback: Some("keep it lowercase".into()) });
+        let (id, hash2) = h.approval().await;
+        assert_eq!(id, "e2");
+        assert_eq!(hash, hash2, "same change, same file: same hash");
+        assert_eq!(h.file("notes.txt"), "alpha\nbeta\n");
+        assert!(
+            h.request_text(1).contains("The user rejected this change: keep it lowercase. The file was not modified."),
+            "{wire:?}"
+        );
+        h.send(Op::Approve { call_id: id, preview_hash: hash2, scope: ApprovalScope::Once });
+        assert!(h.end().await.is_success());
+        assert_eq!(h.file("notes.txt"), "alpha\nBETA\n");
+        assert_eq!(h.finished("e1").unwrap().0, CallState::Rejected);
+        h.assert_one_result_per_call();
+    }
+}
+
+#[tokio::test]
+async fn approval_requests_carry_the_diff_and_a_suggested_rule() {
+    let turns = vec![
+        vec![call("e1", "edit", json!({"path": "notes.txt", "old_string": "beta", "new_string": "BETA"}))],
+        done("d"),
+    ];
+    let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Ask).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    let msg = h.until(|m| matches!(m, EventMsg::ApprovalRequested { .. })).await;
+    let EventMsg::ApprovalRequested { preview, suggested_rule, preview_hash, call_id, .. } = msg else { unreachable!() };
+    let preview = preview.unwrap();
+    assert!(preview.diff.contains("-beta") && preview.diff.contains("+BETA"), "{}", preview.diff);
+    assert_eq!(suggested_rule.as_deref(), Some("edit(*)"));
+    h.send(Op::Approve { call_id, preview_hash, scope: ApprovalScope::Once });
+    assert!(h.end().await.is_success());
+}
+
+#[tokio::test]
+async fn edit_and_approve_writes_the_persons_version_and_tells_the_model() {
+    for wire in BOTH {
+        let turns = vec![
+            vec![call("w1", "write", json!({"path": "new.txt", "content": "from the model\n"}))],
+            done("d"),
+        ];
+        let mut h = start(wire, &turns, ApprovalMode::Ask).await;
+        h.send(Op::UserMessage { text: "go".into() });
+        let (id, hash) = h.approval().await;
+        h.send(Op::EditAndApprove { call_id: id, preview_hash: hash, new_content: "from the person\n".into() });
+        assert!(h.end().await.is_success());
+        assert_eq!(h.file("new.txt"), "from the person\n");
+        let next = h.request_text(1);
+        assert!(next.contains("edited your change"), "{wire:?}");
+        assert!(next.contains("-from the model") && next.contains("+from the person"), "{next}");
+    }
+}
+
+#[tokio::test]
+async fn a_stale_hash_is_refused_and_a_changed_file_is_re_sent() {
+    let turns = vec![
+        vec![call("e1", "edit", json!({"path": "notes.txt", "old_string": "beta", "new_string": "BETA"}))],
+        done("d"),
+    ];
+    let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Ask).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    let (id, old_hash) = h.approval().await;
+    h.send(Op::Approve { call_id: id.clone(), preview_hash: "not-the-hash".into(), scope: ApprovalScope::Once });
+    h.until(|m| matches!(m, EventMsg::ApprovalRefused { .. })).await;
+    // The file changes on disk while the request waits: a new request with a new hash.
+    std::fs::write(h.dir.path().join("notes.txt"), "alpha\nbeta\nextra\n").unwrap();
+    let (_, new_hash) = h.approval().await;
+    assert_ne!(old_hash, new_hash);
+    h.send(Op::Approve { call_id: id.clone(), preview_hash: old_hash, scope: ApprovalScope::Once });
+    h.until(|m| matches!(m, EventMsg::ApprovalRefused { .. })).await;
+    h.send(Op::Approve { call_id: id, preview_hash: new_hash, scope: ApprovalScope::Once });
+    assert!(h.end().await.is_success());
+    assert_eq!(h.file("notes.txt"), "alpha\nBETA\nextra\n");
+}
+
+#[tokio::test]
+async fn always_allow_adds_a_rule_that_skips_the_next_question() {
+    let turns = vec![
+        vec![call("b1", "bash", json!({"command": "echo one"}))],
+        vec![call("b2", "bash", json!({"command": "echo two"}))],
+        done("d"),
+    ];
+    let mut h = start(Wire::OpenAi, &turns, ApprovalMode::Ask).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    let (id, hash) = h.approval().await;
+    h.send(Op::Approve {
+        call_id: id,
+        preview_hash: hash,
+        scope: ApprovalScope::Always { rule: "bash(echo*)".into(), scope: Default::default() },
+    });
+    assert!(h.end().await.is_success());
+    let approvals = h.seen.iter().filter(|e| matches!(e.msg, EventMsg::ApprovalRequested { .. })).count();
+    assert_eq!(approvals, 1);
+    assert!(h.finished("b2").unwrap().1.contains("two"));
+    assert!(h.seen.iter().any(|e| matches!(&e.msg, EventMsg::RuleAdded { rule, .. } if rule == "bash(echo*)")));
+}
+
+#[tokio::test]
+async fn deny_rules_and_compound_commands() {
+    let turns = vec![
+        vec![call("b1", "bash", json!({"command": "echo hi && rm -rf notes.txt"}))],
+        vec![call("b2", "bash", json!({"command": "echo ok; touch made.txt"}))],
+        done("d"),
+    ];
+    let responses = turns.iter().map(|t| ScriptedResponse::sse(body(Wire::Anthropic, t))).collect();
+    let mut h = start_with(Wire::Anthropic, responses, |c| {
+        c.approval_mode = ApprovalMode::Ask;
+        c.allow_rules = vec!["bash(echo*)".into()];
+        c.deny_rules = vec!["bash(rm *)".into()];
+    })
+    .await;
+    h.send(Op::UserMessage { text: "go".into() });
+    // b1 is denied outright (one part matches the deny rule); b2 asks (touch is not allowed).
+    let (id, _) = h.approval().await;
+    assert_eq!(id, "b2");
+    let (state, result) = h.finished("b1").unwrap();
+    assert_eq!(state, CallState::Rejected);
+    assert!(result.contains("rm -rf notes.txt"), "{result}");
+    assert_eq!(h.file("notes.txt"), "alpha\nbeta\n");
+    h.send(Op::Reject { call_id: id, feedback: None });
+    assert!(h.end().await.is_success());
+    assert!(!h.dir.path().join("made.txt").exists());
+}
+
+#[tokio::test]
+async fn read_only_calls_run_concurrently_and_results_keep_call_order() {
+    for wire in BOTH {
+        let turns = vec![
+            vec![read("r1", "notes.txt"), call("ls1", "ls", json!({})), read("r2", "notes.txt")],
+            done("d"),
+        ];
+        let mut h = start(wire, &turns, ApprovalMode::ReadOnly).await;
+        h.send(Op::UserMessage { text: "look".into() });
+        assert!(h.end().await.is_success());
+        let executing: Vec<usize> = h
+            .seen
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(e.msg, EventMsg::ToolCallUpdated { state: Some(CallState::Executing), .. }))
+            .map(|(i, _)| i)
+            .collect();
+        let first_finish = h.seen.iter().position(|e| matches!(e.msg, EventMsg::ToolCallFinished { .. })).unwrap();
+        assert_eq!(executing.len(), 4, "three reads and the completion");
+        assert!(executing[..3].iter().all(|i| *i < first_finish), "the reads were started together");
+        h.assert_one_result_per_call();
+    }
+}
+
+#[tokio::test]
+async fn cancel_mid_stream_stops_everything_and_closes_the_calls() {
+    for wire in BOTH {
+        let steps = vec![text("thinking about it"), call("w1", "write", json!({"path": "x.txt", "content": "y".repeat(4000)}))];
+        let slow = ScriptedResponse::sse(body(wire, &steps))
+            .split(foreman_core::testing::sse_server::Split::Every(64))
+            .piece_delay(Duration::from_millis(20));
+        let mut h = start_with(wire, vec![slow], |c| c.approval_mode = ApprovalMode::Yolo).await;
+        h.send(Op::UserMessage { text: "go".into() });
+        h.until(|m| matches!(m, EventMsg::ToolCallCreated { .. })).await;
+        h.send(Op::Cancel);
+        assert_eq!(h.end().await, TaskEndReason::Cancelled, "{wire:?}");
+        assert_eq!(h.finished("w1").unwrap().0, CallState::Cancelled);
+        assert!(!h.dir.path().join("x.txt").exists());
+        h.send(Op::Snapshot);
+        let snap = h.until(|m| matches!(m, EventMsg::Snapshot { .. })).await;
+        let EventMsg::Snapshot { calls, running, .. } = snap else { unreachable!() };
+        assert!(!running);
+        assert_eq!(calls[0].state, CallState::Cancelled);
+    }
+}
+
+#[tokio::test]
+async fn cancel_kills_a_running_command() {
+    let turns = vec![vec![call("b1", "bash", json!({"command": "sleep 30"}))]];
+    let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Yolo).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    h.until(|m| matches!(m, EventMsg::ToolCallUpdated { state: Some(CallState::Executing), .. })).await;
+    let started = std::time::Instant::now();
+    h.send(Op::Cancel);
+    assert_eq!(h.end().await, TaskEndReason::Cancelled);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let (state, result) = h.finished("b1").unwrap();
+    assert_eq!(state, CallState::Cancelled);
+    assert!(result.contains("Cancelled"), "{result}");
+}
+
+#[tokio::test]
+async fn the_iteration_cap_ends_the_task() {
+    let turns: Vec<Vec<Step>> = (0..3).map(|i| vec![read(&format!("r{i}"), "notes.txt")]).collect();
+    let responses = turns.iter().map(|t| ScriptedResponse::sse(body(Wire::OpenAi, t))).collect();
+    let mut h = start_with(Wire::OpenAi, responses, |c| {
+        c.approval_mode = ApprovalMode::Ask;
+        c.max_iterations = 2;
+    })
+    .await;
+    h.send(Op::UserMessage { text: "loop".into() });
+    assert_eq!(h.end().await, TaskEndReason::IterationCap { max_iterations: 2 });
+    assert_eq!(h.server.requests().len(), 2);
+}
+
+#[tokio::test]
+async fn the_third_consecutive_failure_pauses_until_continue() {
+    for wire in BOTH {
+        let mut turns: Vec<Vec<Step>> = (0..3).map(|i| vec![read(&format!("m{i}"), "missing.txt")]).collect();
+        turns.push(done("d"));
+        let mut h = start(wire, &turns, ApprovalMode::Ask).await;
+        h.send(Op::UserMessage { text: "go".into() });
+        let paused = h.until(|m| matches!(m, EventMsg::Paused { .. })).await;
+        let EventMsg::Paused { failures, call_id, .. } = paused else { unreachable!() };
+        assert_eq!((failures, call_id.as_str()), (3, "m2"));
+        assert_eq!(h.server.requests().len(), 3, "nothing more is asked while paused");
+        h.send(Op::Continue);
+        assert!(h.end().await.is_success());
+    }
+}
+
+#[tokio::test]
+async fn stopping_at_a_pause_ends_the_task() {
+    let turns: Vec<Vec<Step>> = (0..3).map(|i| vec![read(&format!("m{i}"), "missing.txt")]).collect();
+    let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Ask).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    h.until(|m| matches!(m, EventMsg::Paused { .. })).await;
+    h.send(Op::Cancel);
+    assert_eq!(h.end().await, TaskEndReason::Stopped);
+}
+
+#[tokio::test]
+async fn a_final_answer_without_tools_ends_the_task() {
+    let mut h = start(Wire::Anthropic, &[vec![text("Paris.")]], ApprovalMode::Ask).await;
+    h.send(Op::UserMessage { text: "capital of France?".into() });
+    assert_eq!(h.end().await, TaskEndReason::FinalAnswer { text: "Paris.".into() });
+    let deltas: String = h
+        .seen
+        .iter()
+        .filter_map(|e| match &e.msg {
+            EventMsg::TextDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deltas, "Paris.");
+}
+
+#[tokio::test]
+async fn streamed_write_arguments_rebuild_exactly_from_patches() {
+    let content: String = (0..2000).map(|i| format!("line {i} \"quoted\"\n")).collect();
+    let turns = vec![vec![call("w1", "write", json!({"path": "big.txt", "content": content}))], done("d")];
+    let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Yolo).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    assert!(h.end().await.is_success());
+    let mut value = Value::Null;
+    let mut bytes = 0usize;
+    for e in &h.seen {
+        if let EventMsg::ToolCallUpdated { call_id, args, .. } = &e.msg
+            && call_id == "w1"
+        {
+            bytes += serde_json::to_string(e).unwrap().len();
+            for p in args {
+                foreman_core::partial_json::apply_patch(&mut value, p);
+            }
+        }
+    }
+    assert_eq!(value["content"].as_str(), Some(content.as_str()));
+    assert!(bytes < content.len() * 3 / 2, "{bytes} bytes for {}", content.len());
+    assert_eq!(h.file("big.txt"), content);
+}
