@@ -217,7 +217,7 @@ async fn multi_step_task_read_edit_bash_complete() {
 async fn approve_runs_and_reject_tells_the_model_the_feedback() {
     for wire in BOTH {
         let edit = json!({"path": "notes.txt", "old_string": "beta", "new_string": "BETA"});
-        let turns = vec![vec![call("e1", "edit", edit.clone())], vec![call("e2", "edit", edit)], done("d")];
+        let turns = vec![vec![read("r", "notes.txt"), call("e1", "edit", edit.clone())], vec![call("e2", "edit", edit)], done("d")];
         let mut h = start(wire, &turns, ApprovalMode::Ask).await;
         h.send(Op::UserMessage { text: "go".into() });
         let (id, hash) = h.approval().await;
@@ -278,7 +278,7 @@ async fn edit_and_approve_writes_the_persons_version_and_tells_the_model() {
 #[tokio::test]
 async fn a_stale_hash_is_refused_and_a_changed_file_is_re_sent() {
     let turns = vec![
-        vec![call("e1", "edit", json!({"path": "notes.txt", "old_string": "beta", "new_string": "BETA"}))],
+        vec![read("r", "notes.txt"), call("e1", "edit", json!({"path": "notes.txt", "old_string": "beta", "new_string": "BETA"}))],
         done("d"),
     ];
     let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Ask).await;
@@ -292,9 +292,14 @@ async fn a_stale_hash_is_refused_and_a_changed_file_is_re_sent() {
     assert_ne!(old_hash, new_hash);
     h.send(Op::Approve { call_id: id.clone(), preview_hash: old_hash, scope: ApprovalScope::Once });
     h.until(|m| matches!(m, EventMsg::ApprovalRefused { .. })).await;
-    h.send(Op::Approve { call_id: id, preview_hash: new_hash, scope: ApprovalScope::Once });
+    h.send(Op::Approve { call_id: id.clone(), preview_hash: new_hash, scope: ApprovalScope::Once });
     assert!(h.end().await.is_success());
-    assert_eq!(h.file("notes.txt"), "alpha\nBETA\nextra\n");
+    // The approved call ran against the changed file; the stale-read guard told the model to
+    // read it again instead of editing blind.
+    let (state, result) = h.finished(&id).unwrap();
+    assert_eq!(state, CallState::Failed);
+    assert!(result.to_lowercase().contains("changed"), "{result}");
+    assert_eq!(h.file("notes.txt"), "alpha\nbeta\nextra\n");
 }
 
 #[tokio::test]

@@ -14,6 +14,7 @@ use crate::partial_json::Patch;
 /// One event with its per-session sequence number (1, 2, 3...).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Event {
+    #[ts(type = "number")]
     pub seq: u64,
     #[serde(flatten)]
     pub msg: EventMsg,
@@ -126,17 +127,24 @@ pub enum EventMsg {
     ApprovalModeChanged { mode: ApprovalMode },
     /// Tokens of the last model request and the task's running totals.
     Usage {
+        #[ts(type = "number")]
         input: u64,
+        #[ts(type = "number")]
         output: u64,
+        #[ts(type = "number")]
         cache_read: u64,
+        #[ts(type = "number")]
         cache_write: u64,
+        #[ts(type = "number")]
         total_input: u64,
+        #[ts(type = "number")]
         total_output: u64,
     },
     /// The provider is retrying a failed request.
     Retrying {
         attempt: u32,
         max_attempts: u32,
+        #[ts(type = "number")]
         delay_ms: u64,
         message: String,
     },
