@@ -4,6 +4,9 @@
 //! or a webview: the protocol (`Op` in, `Event` out), model providers, streaming parsers, tools,
 //! the scheduler with approvals, and the SQLite store. See `docs/ARCHITECTURE.md`.
 
+pub mod approval;
 pub mod bindings;
+pub mod diff;
 pub mod store;
+pub mod watcher;
 pub mod workspace;
