@@ -5,8 +5,8 @@
 //! the scheduler with approvals, and the SQLite store. See `docs/ARCHITECTURE.md`.
 
 pub mod bindings;
-pub mod store;
-pub mod workspace;
 pub mod providers;
+pub mod store;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod workspace;

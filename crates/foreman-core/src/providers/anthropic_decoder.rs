@@ -442,7 +442,9 @@ mod tests {
         let mut decoder = AnthropicDecoder::new();
         feed(
             &mut decoder,
-            &[json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}})],
+            &[
+                json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}),
+            ],
         );
         assert!(matches!(
             decoder.on_end(),

@@ -5,11 +5,11 @@
 
 use futures_util::StreamExt;
 
+use super::EventStream;
 use super::error::ProviderError;
 use super::event::{ProviderEvent, RetryNotice, StopReason, ToolArguments};
 use super::message::{Message, ToolCall};
 use super::usage::Usage;
-use super::EventStream;
 
 /// One tool call as assembled from the stream.
 #[derive(Debug, Clone, PartialEq)]
@@ -109,13 +109,33 @@ mod tests {
         for event in [
             ProviderEvent::TextDelta("Let me ".into()),
             ProviderEvent::TextDelta("look.".into()),
-            ProviderEvent::ToolCallStart { id: "a".into(), name: "ls".into() },
-            ProviderEvent::ToolCallArgsDelta { id: "a".into(), fragment: "{\"p\":".into() },
-            ProviderEvent::ToolCallArgsDelta { id: "a".into(), fragment: "1}".into() },
-            ProviderEvent::ToolCallEnd { id: "a".into(), arguments: ToolArguments::Parsed(json!({"p": 1})) },
-            ProviderEvent::ToolCallStart { id: "b".into(), name: "write".into() },
-            ProviderEvent::ToolCallEnd { id: "b".into(), arguments: ToolArguments::Truncated { raw: "{".into() } },
-            ProviderEvent::Stop { reason: StopReason::MaxTokens },
+            ProviderEvent::ToolCallStart {
+                id: "a".into(),
+                name: "ls".into(),
+            },
+            ProviderEvent::ToolCallArgsDelta {
+                id: "a".into(),
+                fragment: "{\"p\":".into(),
+            },
+            ProviderEvent::ToolCallArgsDelta {
+                id: "a".into(),
+                fragment: "1}".into(),
+            },
+            ProviderEvent::ToolCallEnd {
+                id: "a".into(),
+                arguments: ToolArguments::Parsed(json!({"p": 1})),
+            },
+            ProviderEvent::ToolCallStart {
+                id: "b".into(),
+                name: "write".into(),
+            },
+            ProviderEvent::ToolCallEnd {
+                id: "b".into(),
+                arguments: ToolArguments::Truncated { raw: "{".into() },
+            },
+            ProviderEvent::Stop {
+                reason: StopReason::MaxTokens,
+            },
         ] {
             collected.apply(&event);
         }

@@ -88,7 +88,10 @@ impl ProviderError {
         match self {
             Self::Unavailable { .. } | Self::Connect { .. } | Self::ConnectTimeout { .. } => true,
             Self::Api { kind, .. } => {
-                matches!(kind.as_str(), "overloaded_error" | "rate_limit_error" | "api_error")
+                matches!(
+                    kind.as_str(),
+                    "overloaded_error" | "rate_limit_error" | "api_error"
+                )
             }
             _ => false,
         }
@@ -122,7 +125,10 @@ mod tests {
             status: 401,
             message: "invalid x-api-key".into(),
         };
-        assert!(err.to_string().contains("Check the API key setting for Anthropic"));
+        assert!(
+            err.to_string()
+                .contains("Check the API key setting for Anthropic")
+        );
         assert!(!err.is_retryable());
     }
 

@@ -58,7 +58,11 @@ impl Message {
     }
 
     /// A tool result.
-    pub fn tool_result(call_id: impl Into<String>, content: impl Into<String>, is_error: bool) -> Self {
+    pub fn tool_result(
+        call_id: impl Into<String>,
+        content: impl Into<String>,
+        is_error: bool,
+    ) -> Self {
         Self::ToolResult(ToolResult {
             call_id: call_id.into(),
             content: content.into(),

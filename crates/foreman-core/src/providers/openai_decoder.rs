@@ -59,19 +59,21 @@ impl OpenAiDecoder {
         if call.ended {
             return;
         }
-        if let Some(id) = delta.get("id").and_then(Value::as_str).filter(|s| !s.is_empty()) {
-            if call.id.is_empty() {
-                call.id = id.to_string();
-            }
+        if let Some(id) = delta
+            .get("id")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            && call.id.is_empty()
+        {
+            call.id = id.to_string();
         }
         if let Some(name) = delta
             .pointer("/function/name")
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
+            && call.name.is_empty()
         {
-            if call.name.is_empty() {
-                call.name = name.to_string();
-            }
+            call.name = name.to_string();
         }
         let fragment = delta
             .pointer("/function/arguments")
@@ -195,10 +197,10 @@ impl WireDecoder for OpenAiDecoder {
                     break;
                 }
             }
-            if let Some(content) = delta.get("content").and_then(Value::as_str) {
-                if !content.is_empty() {
-                    events.push(ProviderEvent::TextDelta(content.to_string()));
-                }
+            if let Some(content) = delta.get("content").and_then(Value::as_str)
+                && !content.is_empty()
+            {
+                events.push(ProviderEvent::TextDelta(content.to_string()));
             }
             if let Some(calls) = delta.get("tool_calls").and_then(Value::as_array) {
                 for call in calls {
@@ -259,7 +261,10 @@ mod tests {
         let events = feed(
             &mut decoder,
             &[
-                chunk(json!({"role":"assistant","content":"","tool_calls":[]}), None),
+                chunk(
+                    json!({"role":"assistant","content":"","tool_calls":[]}),
+                    None,
+                ),
                 chunk(
                     json!({"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"ls","arguments":""}}]}),
                     None,
@@ -351,7 +356,10 @@ mod tests {
     fn in_stream_error_objects_and_early_end() {
         let mut decoder = OpenAiDecoder::new();
         let err = decoder
-            .on_event("", r#"{"error":{"message":"model not loaded","type":"server_error"}}"#)
+            .on_event(
+                "",
+                r#"{"error":{"message":"model not loaded","type":"server_error"}}"#,
+            )
             .unwrap_err();
         assert!(err.to_string().contains("model not loaded"));
         let mut decoder = OpenAiDecoder::new();

@@ -91,7 +91,10 @@ pub fn text_messages(messages: &[Message]) -> Vec<Message> {
                 for call in tool_calls {
                     names.insert(&call.id, &call.name);
                     let mut object = serde_json::Map::new();
-                    object.insert("action".into(), serde_json::Value::String(call.name.clone()));
+                    object.insert(
+                        "action".into(),
+                        serde_json::Value::String(call.name.clone()),
+                    );
                     if let serde_json::Value::Object(arguments) = &call.arguments {
                         object.extend(arguments.clone());
                     }
@@ -103,7 +106,10 @@ pub fn text_messages(messages: &[Message]) -> Vec<Message> {
                 Message::assistant(parts.join("\n\n"))
             }
             Message::ToolResult(result) => {
-                let name = names.get(result.call_id.as_str()).copied().unwrap_or("tool");
+                let name = names
+                    .get(result.call_id.as_str())
+                    .copied()
+                    .unwrap_or("tool");
                 let heading = if result.is_error {
                     format!("Error from `{name}`:")
                 } else {
@@ -135,36 +141,39 @@ impl Provider for TextProtocolProvider {
             pending: VecDeque::new(),
             done: false,
         };
-        Box::pin(futures_util::stream::unfold(state, |mut state| async move {
-            loop {
-                if let Some(item) = state.pending.pop_front() {
-                    return Some((item, state));
-                }
-                if state.done {
-                    return None;
-                }
-                match state.inner.next().await {
-                    None => state.done = true,
-                    Some(Err(error)) => {
-                        state.done = true;
-                        state.pending.push_back(Err(error));
+        Box::pin(futures_util::stream::unfold(
+            state,
+            |mut state| async move {
+                loop {
+                    if let Some(item) = state.pending.pop_front() {
+                        return Some((item, state));
                     }
-                    Some(Ok(ProviderEvent::TextDelta(text))) => {
-                        state
-                            .pending
-                            .extend(state.streamer.push(&text).into_iter().map(Ok));
+                    if state.done {
+                        return None;
                     }
-                    Some(Ok(ProviderEvent::Stop { reason })) => {
-                        let (closing, reason): (Vec<ProviderEvent>, StopReason) =
-                            state.streamer.finish(reason);
-                        state.pending.extend(closing.into_iter().map(Ok));
-                        state.pending.push_back(Ok(ProviderEvent::Stop { reason }));
-                        state.done = true;
+                    match state.inner.next().await {
+                        None => state.done = true,
+                        Some(Err(error)) => {
+                            state.done = true;
+                            state.pending.push_back(Err(error));
+                        }
+                        Some(Ok(ProviderEvent::TextDelta(text))) => {
+                            state
+                                .pending
+                                .extend(state.streamer.push(&text).into_iter().map(Ok));
+                        }
+                        Some(Ok(ProviderEvent::Stop { reason })) => {
+                            let (closing, reason): (Vec<ProviderEvent>, StopReason) =
+                                state.streamer.finish(reason);
+                            state.pending.extend(closing.into_iter().map(Ok));
+                            state.pending.push_back(Ok(ProviderEvent::Stop { reason }));
+                            state.done = true;
+                        }
+                        Some(Ok(other)) => state.pending.push_back(Ok(other)),
                     }
-                    Some(Ok(other)) => state.pending.push_back(Ok(other)),
                 }
-            }
-        }))
+            },
+        ))
     }
 }
 
@@ -214,16 +223,25 @@ mod tests {
         }]);
         let rewritten = provider.rewrite_request(&request);
         assert!(rewritten.tools.is_empty());
-        assert!(rewritten.system.starts_with("You are Foreman.\n\n# Using tools"));
+        assert!(
+            rewritten
+                .system
+                .starts_with("You are Foreman.\n\n# Using tools")
+        );
         assert!(rewritten.system.ends_with("## read_file\nReads a file.\n"));
         assert_eq!(
             rewritten.messages[1],
-            Message::assistant("Reading.\n\n```json\n{\"action\":\"read_file\",\"path\":\"main.rs\"}\n```")
+            Message::assistant(
+                "Reading.\n\n```json\n{\"action\":\"read_file\",\"path\":\"main.rs\"}\n```"
+            )
         );
         assert_eq!(
             rewritten.messages[2],
             Message::user("Result of `read_file`:\nfn main() {}")
         );
-        assert_eq!(rewritten.messages[3], Message::user("Error from `tool`:\nboom"));
+        assert_eq!(
+            rewritten.messages[3],
+            Message::user("Error from `tool`:\nboom")
+        );
     }
 }

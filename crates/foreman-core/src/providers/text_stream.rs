@@ -61,13 +61,19 @@ impl ObjectScan {
 enum Mode {
     Prose,
     /// A possible call; `held` is where unforwarded text starts, `start` the object's `{`.
-    Object { start: usize, scan: ObjectScan },
+    Object {
+        start: usize,
+        scan: ObjectScan,
+    },
 }
 
 /// What the prose scanner found at the unforwarded part of the text.
 enum Found {
     /// Object opening `{` at `start`, held text begins at `held`.
-    Object { held: usize, start: usize },
+    Object {
+        held: usize,
+        start: usize,
+    },
     /// Undecidable yet: hold from here.
     Hold(usize),
     Nothing,
@@ -194,15 +200,15 @@ impl TextCallStreamer {
             let start = *start;
             scan.advance(&self.text, start);
             let limit = scan.end.unwrap_or(self.text.len());
-            if !self.started {
-                if let Some(name) = action_name(&self.text[start..limit]) {
-                    self.started = true;
-                    self.args_sent = start;
-                    events.push(ProviderEvent::ToolCallStart {
-                        id: self.call_id.clone(),
-                        name,
-                    });
-                }
+            if !self.started
+                && let Some(name) = action_name(&self.text[start..limit])
+            {
+                self.started = true;
+                self.args_sent = start;
+                events.push(ProviderEvent::ToolCallStart {
+                    id: self.call_id.clone(),
+                    name,
+                });
             }
             if self.started && limit > self.args_sent {
                 events.push(ProviderEvent::ToolCallArgsDelta {
@@ -231,7 +237,7 @@ impl TextCallStreamer {
                         name: call.action.clone(),
                     });
                 }
-                let arguments = if self.tools.iter().any(|tool| *tool == call.action) {
+                let arguments = if self.tools.contains(&call.action) {
                     ToolArguments::Parsed(serde_json::Value::Object(call.params))
                 } else {
                     ToolArguments::Invalid {
@@ -258,9 +264,10 @@ impl TextCallStreamer {
                 let (arguments, stop) = if inner == StopReason::MaxTokens {
                     (ToolArguments::Truncated { raw }, StopReason::MaxTokens)
                 } else {
-                    let message = "the tool call is not a valid JSON object; reply with exactly one \
+                    let message =
+                        "the tool call is not a valid JSON object; reply with exactly one \
                                    JSON object {\"action\": \"<tool>\", ...parameters}"
-                        .to_string();
+                            .to_string();
                     (ToolArguments::Invalid { raw, message }, StopReason::ToolUse)
                 };
                 events.push(ProviderEvent::ToolCallEnd {
@@ -315,10 +322,17 @@ mod tests {
 
     #[test]
     fn plain_text_streams_through_unchanged() {
-        let (events, stop) = run(&["The answer", " is `x` and {braces}", " too."], StopReason::EndTurn);
+        let (events, stop) = run(
+            &["The answer", " is `x` and {braces}", " too."],
+            StopReason::EndTurn,
+        );
         assert_eq!(text_of(&events), "The answer is `x` and {braces} too.");
         assert_eq!(stop, StopReason::EndTurn);
-        assert!(events.iter().all(|e| matches!(e, ProviderEvent::TextDelta(_))));
+        assert!(
+            events
+                .iter()
+                .all(|e| matches!(e, ProviderEvent::TextDelta(_)))
+        );
         // The inline code was not held back until the end.
         assert_eq!(events.len(), 3);
     }
@@ -330,7 +344,9 @@ mod tests {
         assert_eq!(text_of(&first), "I'll read it.\n");
         assert!(streamer.push("on\n{\"act").is_empty());
         let started = streamer.push("ion\": \"read_file\", \"pa");
-        assert!(matches!(&started[0], ProviderEvent::ToolCallStart { name, .. } if name == "read_file"));
+        assert!(
+            matches!(&started[0], ProviderEvent::ToolCallStart { name, .. } if name == "read_file")
+        );
         assert_eq!(args_of(&started), "{\"action\": \"read_file\", \"pa");
         let more = streamer.push("th\": \"a}.txt\"}\n```\n");
         assert_eq!(args_of(&more), "th\": \"a}.txt\"}");
@@ -359,16 +375,25 @@ mod tests {
 
     #[test]
     fn broken_or_cut_calls_are_reported_not_dropped() {
-        let (events, stop) = run(&["{\"action\": \"grep\", \"pattern\": \"a"], StopReason::MaxTokens);
+        let (events, stop) = run(
+            &["{\"action\": \"grep\", \"pattern\": \"a"],
+            StopReason::MaxTokens,
+        );
         assert_eq!(stop, StopReason::MaxTokens);
         assert!(matches!(
             events.last(),
-            Some(ProviderEvent::ToolCallEnd { arguments: ToolArguments::Truncated { .. }, .. })
+            Some(ProviderEvent::ToolCallEnd {
+                arguments: ToolArguments::Truncated { .. },
+                ..
+            })
         ));
         let (events, _) = run(&["{\"action\": \"grep\", pattern: a}"], StopReason::EndTurn);
         assert!(matches!(
             events.last(),
-            Some(ProviderEvent::ToolCallEnd { arguments: ToolArguments::Invalid { .. }, .. })
+            Some(ProviderEvent::ToolCallEnd {
+                arguments: ToolArguments::Invalid { .. },
+                ..
+            })
         ));
     }
 
@@ -381,7 +406,10 @@ mod tests {
 
     #[test]
     fn repaired_escapes_reach_the_call() {
-        let (events, _) = run(&[r#"{"action": "grep", "pattern": "a\;b"}"#], StopReason::EndTurn);
+        let (events, _) = run(
+            &[r#"{"action": "grep", "pattern": "a\;b"}"#],
+            StopReason::EndTurn,
+        );
         assert!(matches!(
             events.last(),
             Some(ProviderEvent::ToolCallEnd { arguments: ToolArguments::Parsed(v), .. }) if *v == json!({"pattern": "a\\;b"})
