@@ -5,7 +5,9 @@
 //! the scheduler with approvals, and the SQLite store. See `docs/ARCHITECTURE.md`.
 
 pub mod bindings;
+pub mod partial_json;
 pub mod providers;
+pub mod sse;
 pub mod store;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
