@@ -172,3 +172,72 @@ proptest! {
         prop_assert_eq!(decode_cut(WireFormat::OpenAi, &body, &cuts), whole);
     }
 }
+
+/// The same stream, split by the scripted server at random byte offsets, through the real
+/// providers over HTTP.
+fn over_http(format: WireFormat, body: Vec<u8>, cuts: Vec<usize>) -> Vec<ProviderEvent> {
+    use foreman_core::providers::keys::static_key;
+    use foreman_core::providers::{
+        AnthropicConfig, AnthropicProvider, HttpSettings, Message, OpenAiConfig, OpenAiProvider,
+        Provider, ProviderRequest, RetryPolicy,
+    };
+    use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer, Split};
+    use futures_util::StreamExt;
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async move {
+        let cuts = cuts.into_iter().map(|c| c % (body.len() + 1)).collect();
+        let server =
+            ScriptedServer::start(vec![ScriptedResponse::sse(body).split(Split::At(cuts))])
+                .await
+                .unwrap();
+        let http = HttpSettings {
+            retry: RetryPolicy::none(),
+            ..HttpSettings::default()
+        };
+        let provider: Box<dyn Provider> = match format {
+            WireFormat::Anthropic => Box::new(
+                AnthropicProvider::new(
+                    AnthropicConfig::new(static_key("k"))
+                        .with_base_url(server.url())
+                        .with_http(http),
+                )
+                .unwrap(),
+            ),
+            WireFormat::OpenAi => Box::new(
+                OpenAiProvider::new(
+                    OpenAiConfig::new(server.url(), static_key("k")).with_http(http),
+                )
+                .unwrap(),
+            ),
+        };
+        let request = ProviderRequest::new("m", "", vec![Message::user("hi")]);
+        provider
+            .stream(request, tokio_util::sync::CancellationToken::new())
+            .map(|item| item.unwrap())
+            .collect()
+            .await
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[test]
+    fn any_chunking_over_http_gives_the_same_events(
+        cuts in proptest::collection::vec(any::<usize>(), 0..30),
+        anthropic in any::<bool>(),
+    ) {
+        let (format, name) = if anthropic {
+            (WireFormat::Anthropic, "anthropic-tool-use.sse")
+        } else {
+            (WireFormat::OpenAi, "openai-parallel-tool-calls.sse")
+        };
+        let body = fixture(name);
+        let whole = decode_cut(format, &body, &[]);
+        prop_assert_eq!(over_http(format, body, cuts), whole);
+    }
+}

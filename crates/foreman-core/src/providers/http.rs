@@ -461,6 +461,69 @@ mod tests {
     use super::*;
 
     #[test]
+    fn request_debug_redacts_credentials() {
+        let mut headers = HeaderMap::new();
+        let mut value = reqwest::header::HeaderValue::from_static("Bearer sk-dump-me-not");
+        value.set_sensitive(true);
+        headers.insert(reqwest::header::AUTHORIZATION, value);
+        let request = StreamRequest {
+            provider: "Test",
+            url: "http://127.0.0.1:1/v1/chat/completions".into(),
+            headers,
+            body: b"{}".to_vec(),
+            secret: Some(Secret::new("sk-dump-me-not")),
+            format: WireFormat::OpenAi,
+        };
+        let dump = format!("{request:?}");
+        assert!(!dump.contains("sk-dump-me-not"), "{dump}");
+        assert!(dump.contains("authorization: [REDACTED]"));
+    }
+
+    #[test]
+    fn status_errors_are_classified_and_scrubbed() {
+        let request = StreamRequest {
+            provider: "Test",
+            url: String::new(),
+            headers: HeaderMap::new(),
+            body: Vec::new(),
+            secret: Some(Secret::new("sk-echoed")),
+            format: WireFormat::Anthropic,
+        };
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "retry-after",
+            reqwest::header::HeaderValue::from_static("3"),
+        );
+        let failure = status_error(
+            &request,
+            StatusCode::TOO_MANY_REQUESTS,
+            &headers,
+            r#"{"error":{"message":"slow down sk-echoed"}}"#,
+            2,
+        );
+        assert_eq!(failure.retry_after, Some(Duration::from_secs(3)));
+        assert_eq!(failure.reason, "HTTP 429 Too Many Requests");
+        assert_eq!(
+            failure.error,
+            ProviderError::Unavailable {
+                provider: "Test".into(),
+                status: 429,
+                attempts: 2,
+                message: "slow down [REDACTED]".into(),
+            }
+        );
+        let overloaded = status_error(
+            &request,
+            StatusCode::from_u16(529).unwrap(),
+            &HeaderMap::new(),
+            "",
+            1,
+        );
+        assert_eq!(overloaded.reason, "HTTP 529 Overloaded");
+        assert!(overloaded.error.is_retryable());
+    }
+
+    #[test]
     fn error_bodies_are_reduced_to_their_message() {
         assert_eq!(
             error_message(

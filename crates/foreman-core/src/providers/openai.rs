@@ -45,6 +45,8 @@ pub struct OpenAiConfig {
 
 impl OpenAiConfig {
     pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
+    pub const OPENROUTER_BASE_URL: &str = "https://openrouter.ai/api/v1";
+    pub const OLLAMA_BASE_URL: &str = "http://localhost:11434/v1";
 
     pub fn new(base_url: impl Into<String>, key: SharedKeySource) -> Self {
         Self {
