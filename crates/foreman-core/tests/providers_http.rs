@@ -664,3 +664,27 @@ async fn debug_output_of_providers_never_shows_the_key() {
     assert_no_key(&format!("{:?}", anthropic(&server, settings(1))));
     assert_no_key(&format!("{:?}", openai(&server, settings(1))));
 }
+
+#[tokio::test]
+async fn dropping_the_stream_also_closes_the_connection() {
+    let body = anthropic_text_stream("abandoned");
+    let first_event_end = body.find("event: content_block_stop").unwrap();
+    let server = ScriptedServer::start(vec![
+        ScriptedResponse::sse(body).stall_after(first_event_end),
+    ])
+    .await
+    .unwrap();
+    let provider = anthropic(&server, settings(1));
+    let mut stream = provider.stream(request(), CancellationToken::new());
+    assert!(matches!(
+        stream.next().await,
+        Some(Ok(ProviderEvent::TextDelta(_)))
+    ));
+    let dropped_at = Instant::now();
+    drop(stream);
+    let closed_at = server
+        .wait_closed(1, Duration::from_secs(2))
+        .await
+        .expect("the connection was never closed");
+    assert!(closed_at.duration_since(dropped_at) < Duration::from_millis(100));
+}

@@ -308,7 +308,7 @@ fn status_error(
     }
 }
 
-/// Waits for `future` unless cancelled or silent for the idle timeout.
+/// Waits for `future` unless cancelled, abandoned by the consumer, or silent for the idle timeout.
 async fn guarded<F: std::future::Future>(
     sink: &Sink,
     request: &StreamRequest,
@@ -318,6 +318,8 @@ async fn guarded<F: std::future::Future>(
     tokio::select! {
         biased;
         () = sink.cancel.cancelled() => Err(ProviderError::Cancelled.into()),
+        // The consumer dropped the stream: stop as if cancelled.
+        () = sink.tx.closed() => Err(ProviderError::Cancelled.into()),
         result = tokio::time::timeout(settings.idle_timeout, future) => result.map_err(|_| {
             ProviderError::IdleTimeout {
                 provider: request.provider.to_string(),
