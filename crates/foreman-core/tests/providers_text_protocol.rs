@@ -179,14 +179,14 @@ async fn the_conversation_is_sent_as_protocol_text() {
         "",
         vec![
             Message::user("read it"),
-            Message::Assistant {
-                text: String::new(),
-                tool_calls: vec![foreman_core::providers::ToolCall {
+            Message::assistant_with_calls(
+                "",
+                vec![foreman_core::providers::ToolCall {
                     id: "textcall_1".into(),
                     name: "read_file".into(),
                     arguments: json!({"path": "a.txt"}),
                 }],
-            },
+            ),
             Message::tool_result("textcall_1", "hello", false),
         ],
     )

@@ -105,7 +105,18 @@ pub fn wire_messages(messages: &[Message]) -> Vec<Value> {
             Message::User { text } => {
                 push_block(&mut out, "user", json!({"type": "text", "text": text}));
             }
-            Message::Assistant { text, tool_calls } => {
+            Message::Assistant {
+                text,
+                tool_calls,
+                thinking,
+            } => {
+                for block in thinking {
+                    push_block(
+                        &mut out,
+                        "assistant",
+                        json!({"type": "thinking", "thinking": block.text, "signature": block.signature}),
+                    );
+                }
                 if !text.is_empty() {
                     push_block(&mut out, "assistant", json!({"type": "text", "text": text}));
                 }
@@ -234,7 +245,7 @@ impl Provider for AnthropicProvider {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::providers::message::ToolCall;
+    use crate::providers::message::{Thinking, ToolCall};
     use crate::providers::request::{Limits, ToolDefinition};
 
     fn tool(name: &str) -> ToolDefinition {
@@ -276,6 +287,10 @@ mod tests {
             Message::user("list and read"),
             Message::Assistant {
                 text: "Sure.".into(),
+                thinking: vec![Thinking {
+                    text: "plan".into(),
+                    signature: "sig-1".into(),
+                }],
                 tool_calls: vec![
                     ToolCall {
                         id: "t1".into(),
@@ -296,7 +311,11 @@ mod tests {
         let wire = wire_messages(&messages);
         assert_eq!(wire.len(), 3);
         assert_eq!(
-            wire[1]["content"][1],
+            wire[1]["content"][0],
+            json!({"type": "thinking", "thinking": "plan", "signature": "sig-1"})
+        );
+        assert_eq!(
+            wire[1]["content"][2],
             json!({"type": "tool_use", "id": "t1", "name": "ls", "input": {}})
         );
         assert_eq!(wire[2]["role"], "user");

@@ -20,6 +20,9 @@ pub enum ProviderEvent {
     TextDelta(String),
     /// Reasoning text ("thinking"), shown separately and never sent back as an answer.
     ThinkingDelta(String),
+    /// The signature that closes the current thinking block (Anthropic). The block must be sent
+    /// back with it in the assistant turn when that turn called tools.
+    ThinkingSignature(String),
     /// A tool call begins. `id` is the provider's call id (or a generated one for the text protocol).
     ToolCallStart { id: String, name: String },
     /// A raw fragment of the call's JSON arguments, in arrival order.

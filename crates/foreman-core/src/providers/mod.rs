@@ -47,7 +47,7 @@ pub use error::ProviderError;
 pub use event::{ProviderEvent, RetryNotice, StopReason, ToolArguments, ToolArgumentsError};
 pub use http::HttpSettings;
 pub use keys::{EnvKey, KeySource, SharedKeySource, StaticKey};
-pub use message::{Message, ToolCall, ToolResult};
+pub use message::{Message, Thinking, ToolCall, ToolResult};
 pub use openai::{MaxTokensField, OpenAiConfig, OpenAiProvider};
 pub use pricing::{ModelPrice, PriceTable};
 pub use replay::ReplayProvider;

@@ -96,7 +96,9 @@ pub fn wire_messages(system: &str, messages: &[Message]) -> Vec<Value> {
     for message in messages {
         out.push(match message {
             Message::User { text } => json!({"role": "user", "content": text}),
-            Message::Assistant { text, tool_calls } => {
+            Message::Assistant {
+                text, tool_calls, ..
+            } => {
                 let mut turn = json!({
                     "role": "assistant",
                     "content": if text.is_empty() { Value::Null } else { json!(text) },
@@ -264,14 +266,14 @@ mod tests {
         let wire = wire_messages(
             "",
             &[
-                Message::Assistant {
-                    text: String::new(),
-                    tool_calls: vec![ToolCall {
+                Message::assistant_with_calls(
+                    "",
+                    vec![ToolCall {
                         id: "c1".into(),
                         name: "ls".into(),
                         arguments: json!({"p": "."}),
                     }],
-                },
+                ),
                 Message::tool_result("c1", "denied", true),
             ],
         );

@@ -83,7 +83,9 @@ pub fn text_messages(messages: &[Message]) -> Vec<Message> {
         .iter()
         .map(|message| match message {
             Message::User { .. } => message.clone(),
-            Message::Assistant { text, tool_calls } => {
+            Message::Assistant {
+                text, tool_calls, ..
+            } => {
                 let mut parts: Vec<String> = Vec::new();
                 if !text.trim().is_empty() {
                     parts.push(text.trim_end().to_string());
@@ -204,14 +206,14 @@ mod tests {
             "You are Foreman.",
             vec![
                 Message::user("show main"),
-                Message::Assistant {
-                    text: "Reading.".into(),
-                    tool_calls: vec![ToolCall {
+                Message::assistant_with_calls(
+                    "Reading.",
+                    vec![ToolCall {
                         id: "c1".into(),
                         name: "read_file".into(),
                         arguments: json!({"path": "main.rs"}),
                     }],
-                },
+                ),
                 Message::tool_result("c1", "fn main() {}", false),
                 Message::tool_result("zz", "boom", true),
             ],
