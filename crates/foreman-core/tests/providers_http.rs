@@ -688,3 +688,133 @@ async fn dropping_the_stream_also_closes_the_connection() {
         .expect("the connection was never closed");
     assert!(closed_at.duration_since(dropped_at) < Duration::from_millis(100));
 }
+
+// ---------- The same failure cases for both providers ----------
+
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Anthropic,
+    OpenAi,
+}
+
+const KINDS: [Kind; 2] = [Kind::Anthropic, Kind::OpenAi];
+
+fn openai_text_stream(text: &str) -> String {
+    let chunk =
+        json!({"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": null}]});
+    format!(
+        "data: {chunk}\n\n\
+         data: {{\"choices\":[{{\"index\":0,\"delta\":{{}},\"finish_reason\":\"stop\"}}]}}\n\n\
+         data: {{\"choices\":[],\"usage\":{{\"prompt_tokens\":4,\"completion_tokens\":2}}}}\n\n\
+         data: [DONE]\n\n"
+    )
+}
+
+fn text_stream(kind: Kind, text: &str) -> String {
+    match kind {
+        Kind::Anthropic => anthropic_text_stream(text),
+        Kind::OpenAi => openai_text_stream(text),
+    }
+}
+
+fn provider(kind: Kind, server: &ScriptedServer, http: HttpSettings) -> Box<dyn Provider> {
+    match kind {
+        Kind::Anthropic => Box::new(anthropic(server, http)),
+        Kind::OpenAi => Box::new(openai(server, http)),
+    }
+}
+
+#[tokio::test]
+async fn both_providers_honour_retry_after_and_retry_5xx() {
+    for kind in KINDS {
+        let server = ScriptedServer::start(vec![
+            ScriptedResponse::json(429, "{}").header("retry-after-ms", "150"),
+            ScriptedResponse::json(503, "{}"),
+            ScriptedResponse::json(500, "{}"),
+            ScriptedResponse::sse(text_stream(kind, "recovered")),
+        ])
+        .await
+        .unwrap();
+        let started = Instant::now();
+        let (collected, error) = run(provider(kind, &server, settings(4)).as_ref()).await;
+        assert_eq!(error, None, "{kind:?}");
+        assert_eq!(collected.text, "recovered");
+        assert_eq!(collected.retries.len(), 3, "{kind:?}");
+        assert_eq!(collected.retries[0].delay, Duration::from_millis(150));
+        assert!(collected.retries[2].message().contains("attempt 4 of 4"));
+        assert!(started.elapsed() >= Duration::from_millis(150));
+        assert_eq!(collected.stop, Some(StopReason::EndTurn));
+        assert!(collected.usage.is_some());
+    }
+}
+
+#[tokio::test]
+async fn both_providers_retry_a_reset_and_report_a_late_drop() {
+    for kind in KINDS {
+        let body = text_stream(kind, "partial answer");
+        let cut = body.len() - 20;
+        let server = ScriptedServer::start(vec![
+            ScriptedResponse::reset(),
+            ScriptedResponse::sse(body)
+                .split(Split::Every(11))
+                .drop_after(cut),
+        ])
+        .await
+        .unwrap();
+        let (collected, error) = run(provider(kind, &server, settings(3)).as_ref()).await;
+        assert_eq!(collected.retries.len(), 1, "{kind:?}");
+        assert_eq!(collected.text, "partial answer", "{kind:?}");
+        assert!(
+            matches!(error, Some(ProviderError::StreamInterrupted { .. })),
+            "{kind:?}: {error:?}"
+        );
+        assert_eq!(server.requests().len(), 2);
+    }
+}
+
+#[tokio::test]
+async fn both_providers_time_out_idle_streams_and_cancel_promptly() {
+    for kind in KINDS {
+        let body = text_stream(kind, "then silence");
+        let first_event = body.find("\n\n").unwrap() + 2;
+        let server = ScriptedServer::start(vec![
+            ScriptedResponse::sse(body.clone()).stall_after(first_event),
+            ScriptedResponse::sse(body).stall_after(first_event),
+        ])
+        .await
+        .unwrap();
+        let http = HttpSettings {
+            idle_timeout: Duration::from_millis(250),
+            ..settings(1)
+        };
+        let (_, error) = run(provider(kind, &server, http).as_ref()).await;
+        assert!(
+            matches!(error, Some(ProviderError::IdleTimeout { .. })),
+            "{kind:?}: {error:?}"
+        );
+
+        let cancel = CancellationToken::new();
+        let streaming = provider(kind, &server, settings(1));
+        let mut stream = streaming.stream(request(), cancel.clone());
+        let canceller = cancel.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            canceller.cancel();
+        });
+        let mut items = Vec::new();
+        while let Some(item) = stream.next().await {
+            items.push(item);
+        }
+        let cancelled_at = Instant::now();
+        assert_eq!(
+            items.last(),
+            Some(&Err(ProviderError::Cancelled)),
+            "{kind:?}"
+        );
+        let closed_at = server.wait_closed(2, Duration::from_secs(2)).await.unwrap();
+        assert!(
+            closed_at.saturating_duration_since(cancelled_at) < Duration::from_millis(100),
+            "{kind:?}"
+        );
+    }
+}
