@@ -180,9 +180,8 @@ pub fn request_body(request: &ProviderRequest, prompt_caching: bool) -> Value {
 }
 
 fn header_value(value: &str, what: &str) -> Result<HeaderValue, ProviderError> {
-    HeaderValue::from_str(value).map_err(|_| ProviderError::InvalidRequest {
+    HeaderValue::from_str(value).map_err(|_| ProviderError::Config {
         provider: NAME.to_string(),
-        status: 0,
         message: format!("the {what} contains characters that cannot be sent in a header"),
     })
 }

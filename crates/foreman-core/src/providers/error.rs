@@ -76,6 +76,9 @@ pub enum ProviderError {
     /// Reading or writing a recording failed.
     #[error("Recording {path}: {message}")]
     Recording { path: String, message: String },
+    /// The provider settings cannot work (a key or header that cannot be sent, HTTP setup).
+    #[error("The {provider} settings are not usable: {message}")]
+    Config { provider: String, message: String },
     /// The request was cancelled.
     #[error("Cancelled")]
     Cancelled,

@@ -63,7 +63,7 @@ pub(crate) fn build_client(
     Client::builder()
         .connect_timeout(settings.connect_timeout)
         .build()
-        .map_err(|err| ProviderError::Protocol {
+        .map_err(|err| ProviderError::Config {
             provider: provider.to_string(),
             message: format!("cannot set up HTTP: {err}"),
         })

@@ -54,7 +54,7 @@ pub use replay::ReplayProvider;
 pub use request::{Limits, ProviderRequest, ToolDefinition};
 pub use retry::RetryPolicy;
 pub use secret::Secret;
-pub use text_protocol::TextProtocolProvider;
+pub use text_protocol::{TextProtocolProvider, ToolCalling, with_tool_calling};
 pub use usage::{Usage, UsageAccumulator};
 pub use wire::{WireDecoder, WireFormat, decode_chunks};
 

@@ -167,9 +167,8 @@ pub fn request_body(request: &ProviderRequest, max_tokens_field: MaxTokensField)
 }
 
 fn invalid(message: String) -> ProviderError {
-    ProviderError::InvalidRequest {
+    ProviderError::Config {
         provider: NAME.to_string(),
-        status: 0,
         message,
     }
 }

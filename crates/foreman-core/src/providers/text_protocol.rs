@@ -39,6 +39,30 @@ JSON strings. When you do not need a tool, reply in plain text: that is your ans
 # Tools
 ";
 
+/// How a model calls tools: a per-model provider setting.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolCalling {
+    /// The provider's native tool calling.
+    #[default]
+    Native,
+    /// The text protocol, for models without native tools.
+    TextProtocol,
+}
+
+/// `provider` as it should be used under `mode`: unchanged for native tool calling, wrapped in a
+/// [`TextProtocolProvider`] with `catalogue` (the Markdown tool catalogue) for the text protocol.
+pub fn with_tool_calling(
+    provider: Arc<dyn Provider>,
+    mode: ToolCalling,
+    catalogue: &str,
+) -> Arc<dyn Provider> {
+    match mode {
+        ToolCalling::Native => provider,
+        ToolCalling::TextProtocol => Arc::new(TextProtocolProvider::new(provider, catalogue)),
+    }
+}
+
 /// Wraps a provider so that its model calls tools through text.
 #[derive(Debug, Clone)]
 pub struct TextProtocolProvider {
@@ -196,6 +220,19 @@ mod tests {
         fn stream(&self, _: ProviderRequest, _: CancellationToken) -> EventStream {
             Box::pin(futures_util::stream::empty())
         }
+    }
+
+    #[test]
+    fn the_setting_selects_the_wrapper() {
+        let native = with_tool_calling(Arc::new(Unused), ToolCalling::Native, "cat");
+        assert_eq!(format!("{native:?}"), "Unused");
+        let text = with_tool_calling(Arc::new(Unused), ToolCalling::TextProtocol, "cat");
+        assert!(format!("{text:?}").starts_with("TextProtocolProvider"));
+        assert_eq!(text.name(), "unused");
+        assert_eq!(
+            serde_json::to_string(&ToolCalling::TextProtocol).unwrap(),
+            "\"text_protocol\""
+        );
     }
 
     #[test]
