@@ -2,6 +2,9 @@
 //! (`tests/fixtures/`, copied byte for byte from the shared fixtures; see their README).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
 
+// A test crate: its helpers may unwrap like the tests themselves.
+#![allow(clippy::unwrap_used)]
+
 use std::path::Path;
 
 use foreman_core::partial_json::PartialJsonParser;
