@@ -1,6 +1,5 @@
 //! The SSE decoder and the partial-JSON parser on real recorded provider streams
 //! (`tests/fixtures/`, copied byte for byte from the shared fixtures; see their README).
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
 
 // A test crate: its helpers may unwrap like the tests themselves.
 #![allow(clippy::unwrap_used)]
