@@ -36,7 +36,7 @@ else, with the tool's name in \"action\" and its parameters beside it, for examp
 Use one tool per reply; its result will be sent back to you. Escape backslashes and quotes inside \
 JSON strings. When you do not need a tool, reply in plain text: that is your answer.
 
-# Tools
+The available tools are described below.
 ";
 
 /// How a model calls tools: a per-model provider setting.
