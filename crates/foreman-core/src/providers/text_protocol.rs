@@ -4,7 +4,7 @@
 //! prompt carries the Markdown tool catalogue and asks the model to answer with exactly one JSON
 //! object `{"action": "<tool>", ...params}` to use a tool, or plain text for a direct answer.
 //! Past tool calls and results are written into the conversation as text in the same protocol.
-//! The answer is streamed through [`TextCallStreamer`](super::text_stream) so a call shows up as a
+//! The answer is streamed through the `text_stream` state machine so a call shows up as a
 //! partial call (`ToolCallStart`, `ToolCallArgsDelta`) like a native one, and is extracted at the
 //! end with [`extract_call`](super::text_extract::extract_call). An unknown action ends as
 //! [`ToolArguments::Invalid`](super::ToolArguments::Invalid) whose message lists the available tools.
