@@ -7,6 +7,11 @@
 pub mod approval;
 pub mod bindings;
 pub mod diff;
+pub mod partial_json;
+pub mod providers;
+pub mod sse;
 pub mod store;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod watcher;
 pub mod workspace;

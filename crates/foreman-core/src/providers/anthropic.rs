@@ -1,0 +1,359 @@
+//! The Anthropic Messages API provider (native tool calling).
+//!
+//! POSTs to `{base_url}/v1/messages` (base URL as the official SDKs take it:
+//! `https://api.anthropic.com`) with `x-api-key` and `anthropic-version`, `stream: true`.
+//! With prompt caching on (the default), `cache_control` breakpoints mark the end of the system
+//! prompt and of the tool list, so both are cached across the turns of a session.
+//! The stream is decoded by [`AnthropicDecoder`](super::anthropic_decoder::AnthropicDecoder).
+
+use reqwest::Client;
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::error::ProviderError;
+use super::http::{HttpSettings, StreamRequest, build_client, error_stream, spawn_stream};
+use super::keys::SharedKeySource;
+use super::message::Message;
+use super::request::ProviderRequest;
+use super::wire::WireFormat;
+use super::{EventStream, Provider};
+
+const NAME: &str = "Anthropic";
+
+/// Settings of the Anthropic provider.
+#[derive(Debug, Clone)]
+pub struct AnthropicConfig {
+    /// `https://api.anthropic.com`; the client appends `/v1/messages`.
+    pub base_url: String,
+    /// The `anthropic-version` header.
+    pub api_version: String,
+    pub key: SharedKeySource,
+    pub http: HttpSettings,
+    /// Adds `cache_control` breakpoints to the system prompt and the tool list.
+    pub prompt_caching: bool,
+}
+
+impl AnthropicConfig {
+    pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
+    pub const API_VERSION: &str = "2023-06-01";
+
+    /// The official endpoint with this key source.
+    pub fn new(key: SharedKeySource) -> Self {
+        Self {
+            base_url: Self::DEFAULT_BASE_URL.to_string(),
+            api_version: Self::API_VERSION.to_string(),
+            key,
+            http: HttpSettings::default(),
+            prompt_caching: true,
+        }
+    }
+
+    /// The same settings with another base URL.
+    pub fn with_base_url(mut self, base_url: impl Into<String>) -> Self {
+        self.base_url = base_url.into();
+        self
+    }
+
+    /// The same settings with other network settings.
+    pub fn with_http(mut self, http: HttpSettings) -> Self {
+        self.http = http;
+        self
+    }
+}
+
+/// Talks to the Anthropic Messages API.
+#[derive(Debug, Clone)]
+pub struct AnthropicProvider {
+    config: AnthropicConfig,
+    client: Client,
+}
+
+impl AnthropicProvider {
+    pub fn new(config: AnthropicConfig) -> Result<Self, ProviderError> {
+        let client = build_client(&config.http, NAME)?;
+        Ok(Self { config, client })
+    }
+
+    /// The URL requests go to.
+    pub fn endpoint(&self) -> String {
+        format!("{}/v1/messages", self.config.base_url.trim_end_matches('/'))
+    }
+}
+
+fn ephemeral() -> Value {
+    json!({"type": "ephemeral"})
+}
+
+/// Appends a content block to the conversation, merging consecutive blocks of the same role.
+fn push_block(messages: &mut Vec<Value>, role: &str, block: Value) {
+    if let Some(last) = messages.last_mut()
+        && last["role"] == role
+        && let Some(content) = last["content"].as_array_mut()
+    {
+        content.push(block);
+        return;
+    }
+    messages.push(json!({"role": role, "content": [block]}));
+}
+
+/// The conversation in the Messages API shape.
+pub fn wire_messages(messages: &[Message]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for message in messages {
+        match message {
+            Message::User { text } => {
+                push_block(&mut out, "user", json!({"type": "text", "text": text}));
+            }
+            Message::Assistant {
+                text,
+                tool_calls,
+                thinking,
+            } => {
+                for block in thinking {
+                    push_block(
+                        &mut out,
+                        "assistant",
+                        json!({"type": "thinking", "thinking": block.text, "signature": block.signature}),
+                    );
+                }
+                if !text.is_empty() {
+                    push_block(&mut out, "assistant", json!({"type": "text", "text": text}));
+                }
+                for call in tool_calls {
+                    push_block(
+                        &mut out,
+                        "assistant",
+                        json!({"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments}),
+                    );
+                }
+            }
+            Message::ToolResult(result) => push_block(
+                &mut out,
+                "user",
+                json!({
+                    "type": "tool_result",
+                    "tool_use_id": result.call_id,
+                    "content": result.content,
+                    "is_error": result.is_error,
+                }),
+            ),
+        }
+    }
+    out
+}
+
+/// The JSON body of a streaming Messages request.
+pub fn request_body(request: &ProviderRequest, prompt_caching: bool) -> Value {
+    let mut body = json!({
+        "model": request.model,
+        "max_tokens": request.limits.max_tokens,
+        "stream": true,
+        "messages": wire_messages(&request.messages),
+    });
+    if !request.system.is_empty() {
+        let mut block = json!({"type": "text", "text": request.system});
+        if prompt_caching {
+            block["cache_control"] = ephemeral();
+        }
+        body["system"] = json!([block]);
+    }
+    if !request.tools.is_empty() {
+        let mut tools: Vec<Value> = request
+            .tools
+            .iter()
+            .map(|tool| {
+                json!({"name": tool.name, "description": tool.description, "input_schema": tool.input_schema})
+            })
+            .collect();
+        if prompt_caching && let Some(last) = tools.last_mut() {
+            last["cache_control"] = ephemeral();
+        }
+        body["tools"] = Value::Array(tools);
+    }
+    if let Some(budget) = request.limits.thinking_budget {
+        body["thinking"] = json!({"type": "enabled", "budget_tokens": budget});
+    } else if let Some(temperature) = request.limits.temperature {
+        body["temperature"] = json!(temperature);
+    }
+    body
+}
+
+fn header_value(value: &str, what: &str) -> Result<HeaderValue, ProviderError> {
+    HeaderValue::from_str(value).map_err(|_| ProviderError::Config {
+        provider: NAME.to_string(),
+        message: format!("the {what} contains characters that cannot be sent in a header"),
+    })
+}
+
+impl AnthropicProvider {
+    fn prepare(&self, request: &ProviderRequest) -> Result<StreamRequest, ProviderError> {
+        let key = self
+            .config
+            .key
+            .api_key()
+            .ok_or_else(|| ProviderError::MissingKey {
+                provider: NAME.to_string(),
+                hint: self.config.key.describe(),
+            })?;
+        let mut headers = HeaderMap::new();
+        let mut key_value = header_value(key.expose(), "API key")?;
+        key_value.set_sensitive(true);
+        headers.insert("x-api-key", key_value);
+        headers.insert(
+            "anthropic-version",
+            header_value(&self.config.api_version, "API version")?,
+        );
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
+        let body = serde_json::to_vec(&request_body(request, self.config.prompt_caching)).map_err(
+            |err| ProviderError::Protocol {
+                provider: NAME.to_string(),
+                message: format!("cannot encode the request: {err}"),
+            },
+        )?;
+        Ok(StreamRequest {
+            provider: NAME,
+            url: self.endpoint(),
+            headers,
+            body,
+            secret: Some(key),
+            format: WireFormat::Anthropic,
+        })
+    }
+}
+
+impl Provider for AnthropicProvider {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn stream(&self, request: ProviderRequest, cancel: CancellationToken) -> EventStream {
+        match self.prepare(&request) {
+            Ok(prepared) => spawn_stream(
+                self.client.clone(),
+                self.config.http.clone(),
+                prepared,
+                cancel,
+            ),
+            Err(error) => error_stream(error),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::providers::message::{Thinking, ToolCall};
+    use crate::providers::request::{Limits, ToolDefinition};
+
+    fn tool(name: &str) -> ToolDefinition {
+        ToolDefinition {
+            name: name.into(),
+            description: format!("{name} things"),
+            input_schema: json!({"type": "object", "properties": {}}),
+        }
+    }
+
+    #[test]
+    fn body_has_cache_breakpoints_on_system_and_last_tool() {
+        let request = ProviderRequest::new(
+            "claude-sonnet-4",
+            "You are careful.",
+            vec![Message::user("hi")],
+        )
+        .with_tools(vec![tool("read_file"), tool("write_file")]);
+        let body = request_body(&request, true);
+        assert_eq!(body["stream"], true);
+        assert_eq!(
+            body["system"][0]["cache_control"],
+            json!({"type": "ephemeral"})
+        );
+        assert!(body["tools"][0].get("cache_control").is_none());
+        assert_eq!(
+            body["tools"][1]["cache_control"],
+            json!({"type": "ephemeral"})
+        );
+        assert_eq!(body["tools"][1]["input_schema"]["type"], "object");
+        let plain = request_body(&request, false);
+        assert!(plain["system"][0].get("cache_control").is_none());
+        assert!(plain["tools"][1].get("cache_control").is_none());
+    }
+
+    #[test]
+    fn conversation_groups_tool_results_into_one_user_turn() {
+        let messages = vec![
+            Message::user("list and read"),
+            Message::Assistant {
+                text: "Sure.".into(),
+                thinking: vec![Thinking {
+                    text: "plan".into(),
+                    signature: "sig-1".into(),
+                }],
+                tool_calls: vec![
+                    ToolCall {
+                        id: "t1".into(),
+                        name: "ls".into(),
+                        arguments: json!({}),
+                    },
+                    ToolCall {
+                        id: "t2".into(),
+                        name: "cat".into(),
+                        arguments: json!({"p": "a"}),
+                    },
+                ],
+            },
+            Message::tool_result("t1", "a b", false),
+            Message::tool_result("t2", "no such file", true),
+            Message::user("thanks"),
+        ];
+        let wire = wire_messages(&messages);
+        assert_eq!(wire.len(), 3);
+        assert_eq!(
+            wire[1]["content"][0],
+            json!({"type": "thinking", "thinking": "plan", "signature": "sig-1"})
+        );
+        assert_eq!(
+            wire[1]["content"][2],
+            json!({"type": "tool_use", "id": "t1", "name": "ls", "input": {}})
+        );
+        assert_eq!(wire[2]["role"], "user");
+        assert_eq!(
+            wire[2]["content"][1],
+            json!({"type": "tool_result", "tool_use_id": "t2", "content": "no such file", "is_error": true})
+        );
+        assert_eq!(
+            wire[2]["content"][2],
+            json!({"type": "text", "text": "thanks"})
+        );
+    }
+
+    #[test]
+    fn thinking_budget_and_limits() {
+        let request = ProviderRequest::new("claude-opus-4", "", vec![Message::user("x")])
+            .with_limits(Limits {
+                max_tokens: 1000,
+                temperature: Some(0.5),
+                thinking_budget: Some(512),
+            });
+        let body = request_body(&request, true);
+        assert_eq!(body["max_tokens"], 1000);
+        assert_eq!(
+            body["thinking"],
+            json!({"type": "enabled", "budget_tokens": 512})
+        );
+        assert!(body.get("temperature").is_none());
+        assert!(body.get("system").is_none());
+        assert!(body.get("tools").is_none());
+    }
+
+    #[test]
+    fn endpoint_appends_the_messages_path() {
+        let provider = AnthropicProvider::new(
+            AnthropicConfig::new(crate::providers::keys::no_key())
+                .with_base_url("http://127.0.0.1:9/"),
+        )
+        .unwrap();
+        assert_eq!(provider.endpoint(), "http://127.0.0.1:9/v1/messages");
+    }
+}

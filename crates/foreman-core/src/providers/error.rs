@@ -1,0 +1,148 @@
+//! The typed errors a provider stream can end with.
+//!
+//! Every message is written for the person supervising the agent and never contains an API key
+//! (server bodies are scrubbed by [`redact`](super::redact) before they land here).
+
+use std::time::Duration;
+
+use thiserror::Error;
+
+/// Why a provider request failed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ProviderError {
+    /// 401/403: the key is missing, wrong or lacks permission. Never retried.
+    #[error(
+        "{provider} rejected the API key (HTTP {status}): {message}. \
+         Check the API key setting for {provider}."
+    )]
+    Auth {
+        provider: String,
+        status: u16,
+        message: String,
+    },
+    /// No key is configured where one is required.
+    #[error("No API key for {provider}. Set {hint}.")]
+    MissingKey { provider: String, hint: String },
+    /// The conversation does not fit the model's context window.
+    #[error("The conversation is too long for the model's context window: {message}")]
+    ContextLength { message: String },
+    /// A rejected request that retrying will not fix (400, 404, 422...).
+    #[error("{provider} rejected the request (HTTP {status}): {message}")]
+    InvalidRequest {
+        provider: String,
+        status: u16,
+        message: String,
+    },
+    /// A retryable HTTP status (429, 5xx, 529) that persisted through every attempt.
+    #[error("{provider} is unavailable (HTTP {status}) after {attempts} attempts: {message}")]
+    Unavailable {
+        provider: String,
+        status: u16,
+        attempts: u32,
+        message: String,
+    },
+    /// The server could not be reached (refused, reset before the first byte, DNS...).
+    #[error("Cannot reach {provider} after {attempts} attempts: {message}")]
+    Connect {
+        provider: String,
+        attempts: u32,
+        message: String,
+    },
+    /// Connecting took longer than the connect timeout.
+    #[error("Connecting to {provider} timed out after {timeout:?}")]
+    ConnectTimeout { provider: String, timeout: Duration },
+    /// No byte arrived for the idle timeout.
+    #[error(
+        "{provider} sent nothing for {timeout:?}; the request was abandoned. \
+         What already arrived is kept; you can retry."
+    )]
+    IdleTimeout { provider: String, timeout: Duration },
+    /// The connection dropped after output had started. Everything already yielded stays valid.
+    #[error(
+        "The connection to {provider} dropped in the middle of the answer ({message}). \
+         What already arrived is kept; you can retry."
+    )]
+    StreamInterrupted { provider: String, message: String },
+    /// The provider reported an error inside the stream (e.g. Anthropic `overloaded_error`).
+    #[error("{provider} reported an error: {kind}: {message}")]
+    Api {
+        provider: String,
+        kind: String,
+        message: String,
+    },
+    /// The stream was not in the format we expect.
+    #[error("Unexpected data from {provider}: {message}")]
+    Protocol { provider: String, message: String },
+    /// Reading or writing a recording failed.
+    #[error("Recording {path}: {message}")]
+    Recording { path: String, message: String },
+    /// The provider settings cannot work (a key or header that cannot be sent, HTTP setup).
+    #[error("The {provider} settings are not usable: {message}")]
+    Config { provider: String, message: String },
+    /// The request was cancelled.
+    #[error("Cancelled")]
+    Cancelled,
+}
+
+impl ProviderError {
+    /// True for errors where sending the same request again may succeed (only used before any
+    /// output was yielded).
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Self::Unavailable { .. } | Self::Connect { .. } | Self::ConnectTimeout { .. } => true,
+            Self::Api { kind, .. } => {
+                matches!(
+                    kind.as_str(),
+                    "overloaded_error" | "rate_limit_error" | "api_error"
+                )
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Whether an error body from a provider says the prompt is too long for the context window.
+pub(crate) fn is_context_length_message(message: &str) -> bool {
+    let lowered = message.to_lowercase();
+    [
+        "context_length_exceeded",
+        "context length",
+        "context window",
+        "prompt is too long",
+        "maximum context",
+        "too many tokens",
+        "input is too long",
+    ]
+    .iter()
+    .any(|needle| lowered.contains(needle))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auth_error_points_to_the_key_setting() {
+        let err = ProviderError::Auth {
+            provider: "Anthropic".into(),
+            status: 401,
+            message: "invalid x-api-key".into(),
+        };
+        assert!(
+            err.to_string()
+                .contains("Check the API key setting for Anthropic")
+        );
+        assert!(!err.is_retryable());
+    }
+
+    #[test]
+    fn recognises_context_length_messages() {
+        assert!(is_context_length_message(
+            "prompt is too long: 210000 tokens > 200000 maximum"
+        ));
+        assert!(is_context_length_message(
+            "This model's maximum context length is 128000 tokens (context_length_exceeded)"
+        ));
+        assert!(!is_context_length_message("max_tokens: must be positive"));
+    }
+}

@@ -1,0 +1,131 @@
+//! Where API keys come from.
+//!
+//! A provider holds a [`KeySource`] and asks it for the key on every request, so a key changed
+//! in the settings applies to the next request. The CLI uses [`EnvKey`] with the conventional
+//! variables ([`ANTHROPIC_API_KEY`], [`OPENAI_API_KEY`], [`OPENROUTER_API_KEY`]).
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::secret::Secret;
+
+pub const ANTHROPIC_API_KEY: &str = "ANTHROPIC_API_KEY";
+pub const OPENAI_API_KEY: &str = "OPENAI_API_KEY";
+pub const OPENROUTER_API_KEY: &str = "OPENROUTER_API_KEY";
+
+/// Supplies an API key, or `None` when none is configured.
+pub trait KeySource: Send + Sync + fmt::Debug {
+    fn api_key(&self) -> Option<Secret>;
+    /// Where the person should set the key, completing "Set …" in error messages.
+    fn describe(&self) -> String;
+}
+
+/// A key read from an environment variable at request time.
+#[derive(Debug, Clone)]
+pub struct EnvKey {
+    var: String,
+}
+
+impl EnvKey {
+    pub fn new(var: impl Into<String>) -> Self {
+        Self { var: var.into() }
+    }
+
+    /// `ANTHROPIC_API_KEY`
+    pub fn anthropic() -> Self {
+        Self::new(ANTHROPIC_API_KEY)
+    }
+
+    /// `OPENAI_API_KEY`
+    pub fn openai() -> Self {
+        Self::new(OPENAI_API_KEY)
+    }
+
+    /// `OPENROUTER_API_KEY`
+    pub fn openrouter() -> Self {
+        Self::new(OPENROUTER_API_KEY)
+    }
+}
+
+impl KeySource for EnvKey {
+    fn api_key(&self) -> Option<Secret> {
+        std::env::var(&self.var)
+            .ok()
+            .map(Secret::new)
+            .filter(|secret| !secret.is_blank())
+    }
+
+    fn describe(&self) -> String {
+        format!("the {} environment variable", self.var)
+    }
+}
+
+/// A fixed key (from the app's settings or a test).
+#[derive(Debug, Clone)]
+pub struct StaticKey(pub Option<Secret>);
+
+impl KeySource for StaticKey {
+    fn api_key(&self) -> Option<Secret> {
+        self.0.clone().filter(|secret| !secret.is_blank())
+    }
+
+    fn describe(&self) -> String {
+        "the API key setting".to_string()
+    }
+}
+
+/// A shared key source.
+pub type SharedKeySource = Arc<dyn KeySource>;
+
+/// No key at all (local servers such as Ollama).
+pub fn no_key() -> SharedKeySource {
+    Arc::new(StaticKey(None))
+}
+
+/// A fixed key.
+pub fn static_key(key: impl Into<String>) -> SharedKeySource {
+    Arc::new(StaticKey(Some(Secret::new(key))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_key_reads_the_variable_and_ignores_blank_values() {
+        let var = "FOREMAN_TEST_KEY_SOURCE_VAR";
+        // SAFETY: this test is the only user of this variable name.
+        unsafe { std::env::set_var(var, "sk-test-123") };
+        let source = EnvKey::new(var);
+        assert_eq!(source.api_key().unwrap().expose(), "sk-test-123");
+        assert_eq!(
+            source.describe(),
+            "the FOREMAN_TEST_KEY_SOURCE_VAR environment variable"
+        );
+        unsafe { std::env::set_var(var, "   ") };
+        assert!(source.api_key().is_none());
+        unsafe { std::env::remove_var(var) };
+        assert!(source.api_key().is_none());
+    }
+
+    #[test]
+    fn cli_variables() {
+        assert_eq!(
+            EnvKey::anthropic().describe(),
+            "the ANTHROPIC_API_KEY environment variable"
+        );
+        assert!(EnvKey::openai().describe().contains("OPENAI_API_KEY"));
+        assert!(
+            EnvKey::openrouter()
+                .describe()
+                .contains("OPENROUTER_API_KEY")
+        );
+    }
+
+    #[test]
+    fn static_key_debug_is_redacted() {
+        let source = static_key("sk-hidden");
+        assert!(!format!("{source:?}").contains("sk-hidden"));
+        assert!(no_key().api_key().is_none());
+    }
+}

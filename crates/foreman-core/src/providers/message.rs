@@ -1,0 +1,120 @@
+//! The model-facing conversation: what both providers serialise to their wire formats.
+//!
+//! The system prompt is not a message; it travels in [`ProviderRequest::system`](super::ProviderRequest).
+//! A conversation is a list of [`Message`]s: the person's text, the assistant's text with the tool
+//! calls it made, and the results of those calls (matched by call id, flagged when they are errors).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One turn (or part of a turn) of the conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+pub enum Message {
+    /// Text from the person (or from the engine speaking for them).
+    User { text: String },
+    /// What the assistant said and which tools it called, in that order.
+    Assistant {
+        text: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        tool_calls: Vec<ToolCall>,
+        /// Signed thinking blocks to send back (Anthropic requires them in a turn that called
+        /// tools while extended thinking is on); other providers ignore them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        thinking: Vec<Thinking>,
+    },
+    /// The result of one tool call.
+    ToolResult(ToolResult),
+}
+
+/// One thinking block with the provider's signature.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Thinking {
+    pub text: String,
+    pub signature: String,
+}
+
+/// A tool call the assistant made.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    /// The arguments as a JSON object.
+    pub arguments: Value,
+}
+
+/// What running a tool call produced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// The id of the [`ToolCall`] this answers.
+    pub call_id: String,
+    pub content: String,
+    /// True when the tool failed (or was refused); the model sees it as an error.
+    #[serde(default)]
+    pub is_error: bool,
+}
+
+impl Message {
+    /// The person's text.
+    pub fn user(text: impl Into<String>) -> Self {
+        Self::User { text: text.into() }
+    }
+
+    /// Assistant text without tool calls.
+    pub fn assistant(text: impl Into<String>) -> Self {
+        Self::assistant_with_calls(text, Vec::new())
+    }
+
+    /// Assistant text and tool calls, without thinking.
+    pub fn assistant_with_calls(text: impl Into<String>, tool_calls: Vec<ToolCall>) -> Self {
+        Self::Assistant {
+            text: text.into(),
+            tool_calls,
+            thinking: Vec::new(),
+        }
+    }
+
+    /// A tool result.
+    pub fn tool_result(
+        call_id: impl Into<String>,
+        content: impl Into<String>,
+        is_error: bool,
+    ) -> Self {
+        Self::ToolResult(ToolResult {
+            call_id: call_id.into(),
+            content: content.into(),
+            is_error,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn messages_round_trip_through_json() {
+        let conversation = vec![
+            Message::user("hi"),
+            Message::Assistant {
+                text: "reading".into(),
+                tool_calls: vec![ToolCall {
+                    id: "c1".into(),
+                    name: "read_file".into(),
+                    arguments: json!({"path": "a.txt"}),
+                }],
+                thinking: vec![Thinking {
+                    text: "hmm".into(),
+                    signature: "sig".into(),
+                }],
+            },
+            Message::tool_result("c1", "contents", false),
+        ];
+        let encoded = serde_json::to_value(&conversation).unwrap();
+        assert_eq!(encoded[0], json!({"role": "user", "text": "hi"}));
+        assert_eq!(encoded[2]["role"], "tool_result");
+        let decoded: Vec<Message> = serde_json::from_value(encoded).unwrap();
+        assert_eq!(decoded, conversation);
+    }
+}

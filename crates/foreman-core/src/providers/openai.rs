@@ -1,0 +1,289 @@
+//! The OpenAI Chat Completions provider, also for compatible servers.
+//!
+//! Base URL like `https://api.openai.com/v1`, `https://openrouter.ai/api/v1` or
+//! `http://localhost:11434/v1` (Ollama); the client appends `/chat/completions`. The key is
+//! optional (local servers need none) and sent as `Authorization: Bearer`. Requests stream with
+//! `stream_options.include_usage` so the final chunk carries token usage.
+//! The stream is decoded by [`OpenAiDecoder`](super::openai_decoder::OpenAiDecoder).
+
+use reqwest::Client;
+use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::error::ProviderError;
+use super::http::{HttpSettings, StreamRequest, build_client, error_stream, spawn_stream};
+use super::keys::SharedKeySource;
+use super::message::Message;
+use super::request::ProviderRequest;
+use super::wire::WireFormat;
+use super::{EventStream, Provider};
+
+const NAME: &str = "OpenAI-compatible server";
+
+/// Which field carries the output limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MaxTokensField {
+    /// `max_tokens`: understood by every compatible server.
+    MaxTokens,
+    /// `max_completion_tokens`: required by OpenAI's reasoning models.
+    MaxCompletionTokens,
+}
+
+/// Settings of an OpenAI-compatible provider.
+#[derive(Debug, Clone)]
+pub struct OpenAiConfig {
+    /// E.g. `https://api.openai.com/v1`; the client appends `/chat/completions`.
+    pub base_url: String,
+    /// Optional: without a key no Authorization header is sent.
+    pub key: SharedKeySource,
+    pub http: HttpSettings,
+    pub max_tokens_field: MaxTokensField,
+    /// Extra headers (e.g. OpenRouter's `HTTP-Referer`, `X-Title`). Not for credentials.
+    pub extra_headers: Vec<(String, String)>,
+}
+
+impl OpenAiConfig {
+    pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
+    pub const OPENROUTER_BASE_URL: &str = "https://openrouter.ai/api/v1";
+    pub const OLLAMA_BASE_URL: &str = "http://localhost:11434/v1";
+
+    pub fn new(base_url: impl Into<String>, key: SharedKeySource) -> Self {
+        Self {
+            base_url: base_url.into(),
+            key,
+            http: HttpSettings::default(),
+            max_tokens_field: MaxTokensField::MaxTokens,
+            extra_headers: Vec::new(),
+        }
+    }
+
+    /// The same settings with other network settings.
+    pub fn with_http(mut self, http: HttpSettings) -> Self {
+        self.http = http;
+        self
+    }
+}
+
+/// Talks to `/chat/completions`.
+#[derive(Debug, Clone)]
+pub struct OpenAiProvider {
+    config: OpenAiConfig,
+    client: Client,
+}
+
+impl OpenAiProvider {
+    pub fn new(config: OpenAiConfig) -> Result<Self, ProviderError> {
+        let client = build_client(&config.http, NAME)?;
+        Ok(Self { config, client })
+    }
+
+    /// The URL requests go to.
+    pub fn endpoint(&self) -> String {
+        format!(
+            "{}/chat/completions",
+            self.config.base_url.trim_end_matches('/')
+        )
+    }
+}
+
+/// The conversation as Chat Completions messages (the system prompt first).
+pub fn wire_messages(system: &str, messages: &[Message]) -> Vec<Value> {
+    let mut out = Vec::new();
+    if !system.is_empty() {
+        out.push(json!({"role": "system", "content": system}));
+    }
+    for message in messages {
+        out.push(match message {
+            Message::User { text } => json!({"role": "user", "content": text}),
+            Message::Assistant {
+                text, tool_calls, ..
+            } => {
+                let mut turn = json!({
+                    "role": "assistant",
+                    "content": if text.is_empty() { Value::Null } else { json!(text) },
+                });
+                if !tool_calls.is_empty() {
+                    turn["tool_calls"] = tool_calls
+                        .iter()
+                        .map(|call| {
+                            json!({
+                                "id": call.id,
+                                "type": "function",
+                                "function": {"name": call.name, "arguments": call.arguments.to_string()},
+                            })
+                        })
+                        .collect();
+                }
+                turn
+            }
+            Message::ToolResult(result) => json!({
+                "role": "tool",
+                "tool_call_id": result.call_id,
+                "content": if result.is_error {
+                    format!("Error: {}", result.content)
+                } else {
+                    result.content.clone()
+                },
+            }),
+        });
+    }
+    out
+}
+
+/// The JSON body of a streaming Chat Completions request.
+pub fn request_body(request: &ProviderRequest, max_tokens_field: MaxTokensField) -> Value {
+    let mut body = json!({
+        "model": request.model,
+        "messages": wire_messages(&request.system, &request.messages),
+        "stream": true,
+        "stream_options": {"include_usage": true},
+    });
+    let field = match max_tokens_field {
+        MaxTokensField::MaxTokens => "max_tokens",
+        MaxTokensField::MaxCompletionTokens => "max_completion_tokens",
+    };
+    body[field] = json!(request.limits.max_tokens);
+    if let Some(temperature) = request.limits.temperature {
+        body["temperature"] = json!(temperature);
+    }
+    if !request.tools.is_empty() {
+        body["tools"] = request
+            .tools
+            .iter()
+            .map(|tool| {
+                json!({
+                    "type": "function",
+                    "function": {
+                        "name": tool.name,
+                        "description": tool.description,
+                        "parameters": tool.input_schema,
+                    },
+                })
+            })
+            .collect();
+    }
+    body
+}
+
+fn invalid(message: String) -> ProviderError {
+    ProviderError::Config {
+        provider: NAME.to_string(),
+        message,
+    }
+}
+
+impl OpenAiProvider {
+    fn prepare(&self, request: &ProviderRequest) -> Result<StreamRequest, ProviderError> {
+        let key = self.config.key.api_key();
+        let mut headers = HeaderMap::new();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
+        for (name, value) in &self.config.extra_headers {
+            let name = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| invalid(format!("`{name}` is not a valid header name")))?;
+            let value = HeaderValue::from_str(value)
+                .map_err(|_| invalid(format!("the value of header `{name}` is not valid")))?;
+            headers.insert(name, value);
+        }
+        if let Some(key) = &key {
+            let mut value =
+                HeaderValue::from_str(&format!("Bearer {}", key.expose())).map_err(|_| {
+                    invalid(
+                        "the API key contains characters that cannot be sent in a header".into(),
+                    )
+                })?;
+            value.set_sensitive(true);
+            headers.insert(AUTHORIZATION, value);
+        }
+        let body = serde_json::to_vec(&request_body(request, self.config.max_tokens_field))
+            .map_err(|err| ProviderError::Protocol {
+                provider: NAME.to_string(),
+                message: format!("cannot encode the request: {err}"),
+            })?;
+        Ok(StreamRequest {
+            provider: NAME,
+            url: self.endpoint(),
+            headers,
+            body,
+            secret: key,
+            format: WireFormat::OpenAi,
+        })
+    }
+}
+
+impl Provider for OpenAiProvider {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn stream(&self, request: ProviderRequest, cancel: CancellationToken) -> EventStream {
+        match self.prepare(&request) {
+            Ok(prepared) => spawn_stream(
+                self.client.clone(),
+                self.config.http.clone(),
+                prepared,
+                cancel,
+            ),
+            Err(error) => error_stream(error),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::providers::message::ToolCall;
+    use crate::providers::request::ToolDefinition;
+
+    #[test]
+    fn body_streams_with_usage_and_function_tools() {
+        let request = ProviderRequest::new("gpt-4o", "Be brief.", vec![Message::user("hi")])
+            .with_tools(vec![ToolDefinition {
+                name: "ls".into(),
+                description: "list".into(),
+                input_schema: json!({"type": "object"}),
+            }]);
+        let body = request_body(&request, MaxTokensField::MaxTokens);
+        assert_eq!(body["stream_options"], json!({"include_usage": true}));
+        assert_eq!(
+            body["messages"][0],
+            json!({"role": "system", "content": "Be brief."})
+        );
+        assert_eq!(
+            body["tools"][0]["function"]["parameters"],
+            json!({"type": "object"})
+        );
+        assert_eq!(body["max_tokens"], 8192);
+        let reasoning = request_body(&request, MaxTokensField::MaxCompletionTokens);
+        assert_eq!(reasoning["max_completion_tokens"], 8192);
+        assert!(reasoning.get("max_tokens").is_none());
+    }
+
+    #[test]
+    fn assistant_calls_and_tool_results_use_chat_shapes() {
+        let wire = wire_messages(
+            "",
+            &[
+                Message::assistant_with_calls(
+                    "",
+                    vec![ToolCall {
+                        id: "c1".into(),
+                        name: "ls".into(),
+                        arguments: json!({"p": "."}),
+                    }],
+                ),
+                Message::tool_result("c1", "denied", true),
+            ],
+        );
+        assert_eq!(wire[0]["content"], Value::Null);
+        assert_eq!(
+            wire[0]["tool_calls"][0]["function"]["arguments"],
+            "{\"p\":\".\"}"
+        );
+        assert_eq!(
+            wire[1],
+            json!({"role": "tool", "tool_call_id": "c1", "content": "Error: denied"})
+        );
+    }
+}

@@ -1,0 +1,116 @@
+//! Raw recording of a provider stream to a file.
+//!
+//! A recording is the response body byte for byte, preceded by `#` comment lines that say where
+//! it came from (provider, URL, request headers with credentials redacted) — the same layout as the
+//! fixtures in `tests/fixtures/`, whose first line is a `# source:` comment. [`ReplayProvider`]
+//! plays such a file back.
+//!
+//! [`ReplayProvider`]: super::replay::ReplayProvider
+
+use std::path::{Path, PathBuf};
+
+use reqwest::header::HeaderMap;
+use tokio::io::AsyncWriteExt;
+
+use super::error::ProviderError;
+use super::redact::dump_headers;
+
+/// Writes one response body to a file as it streams.
+#[derive(Debug)]
+pub struct Recorder {
+    file: tokio::fs::File,
+    path: PathBuf,
+}
+
+fn recording_error(path: &Path, err: std::io::Error) -> ProviderError {
+    ProviderError::Recording {
+        path: path.display().to_string(),
+        message: err.to_string(),
+    }
+}
+
+impl Recorder {
+    /// Creates (or truncates) `path` and writes the provenance header.
+    pub async fn create(
+        path: &Path,
+        provider: &str,
+        url: &str,
+        request_headers: &HeaderMap,
+    ) -> Result<Self, ProviderError> {
+        let mut file = tokio::fs::File::create(path)
+            .await
+            .map_err(|err| recording_error(path, err))?;
+        let mut header = format!("# recorded: {provider} POST {url}\n");
+        for line in dump_headers(request_headers) {
+            header.push_str(&format!("# request-header: {line}\n"));
+        }
+        file.write_all(header.as_bytes())
+            .await
+            .map_err(|err| recording_error(path, err))?;
+        Ok(Self {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Appends body bytes.
+    pub async fn write(&mut self, bytes: &[u8]) -> Result<(), ProviderError> {
+        self.file
+            .write_all(bytes)
+            .await
+            .map_err(|err| recording_error(&self.path, err))
+    }
+
+    /// Flushes the file.
+    pub async fn finish(mut self) -> Result<(), ProviderError> {
+        self.file
+            .flush()
+            .await
+            .map_err(|err| recording_error(&self.path, err))
+    }
+}
+
+/// The body of a recording: everything after the leading `#` comment lines.
+pub fn recording_body(bytes: &[u8]) -> &[u8] {
+    let mut rest = bytes;
+    while rest.first() == Some(&b'#') {
+        match rest.iter().position(|b| *b == b'\n') {
+            Some(newline) => rest = &rest[newline + 1..],
+            None => return &[],
+        }
+    }
+    rest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::HeaderValue;
+
+    #[tokio::test]
+    async fn recording_has_a_redacted_header_and_the_raw_body() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stream.sse");
+        let mut headers = HeaderMap::new();
+        headers.insert("x-api-key", HeaderValue::from_static("sk-ant-secret"));
+        headers.insert("anthropic-version", HeaderValue::from_static("2023-06-01"));
+        let mut recorder = Recorder::create(&path, "Anthropic", "http://x/v1/messages", &headers)
+            .await
+            .unwrap();
+        recorder.write(b"event: ping\n").await.unwrap();
+        recorder.write(b"data: {}\n\n").await.unwrap();
+        recorder.finish().await.unwrap();
+        let written = std::fs::read(&path).unwrap();
+        let text = String::from_utf8_lossy(&written);
+        assert!(!text.contains("sk-ant-secret"), "{text}");
+        assert!(text.contains("# request-header: x-api-key: [REDACTED]"));
+        assert_eq!(recording_body(&written), b"event: ping\ndata: {}\n\n");
+    }
+
+    #[test]
+    fn body_skips_only_leading_comments() {
+        assert_eq!(recording_body(b"# source: x\ndata: 1\n\n"), b"data: 1\n\n");
+        assert_eq!(recording_body(b"data: #1\n"), b"data: #1\n");
+        assert_eq!(recording_body(b"# only"), b"");
+    }
+}
