@@ -4,15 +4,18 @@
 //! or a webview: the protocol (`Op` in, `Event` out), model providers, streaming parsers, tools,
 //! the scheduler with approvals, and the SQLite store. See `docs/ARCHITECTURE.md`.
 
+pub mod approval;
 pub mod bindings;
 pub mod boundary;
 pub mod builtin_tools;
+pub mod diff;
 pub mod partial_json;
+pub mod protocol;
+pub mod providers;
+pub mod session;
 pub mod sse;
 pub mod store;
-pub mod workspace;
-pub mod providers;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
-pub mod protocol;
-pub mod session;
+pub mod watcher;
+pub mod workspace;

@@ -1,14 +1,17 @@
 //! Both native providers against the scripted SSE server on 127.0.0.1: wire requests, fixture
 //! streams, every failure and retry case, timeouts and cancellation.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
 use std::time::{Duration, Instant};
 
 use foreman_core::providers::keys::{no_key, static_key};
 use foreman_core::providers::recording::recording_body;
 use foreman_core::providers::{
-    AnthropicConfig, AnthropicProvider, Collected, EventStream, HttpSettings, Message, OpenAiConfig,
-    OpenAiProvider, Provider, ProviderError, ProviderEvent, ProviderRequest, ReplayProvider,
-    RetryPolicy, StopReason, ToolArguments, ToolDefinition, Usage, WireFormat, collect,
+    AnthropicConfig, AnthropicProvider, Collected, EventStream, HttpSettings, Message,
+    OpenAiConfig, OpenAiProvider, Provider, ProviderError, ProviderEvent, ProviderRequest,
+    ReplayProvider, RetryPolicy, StopReason, ToolArguments, ToolDefinition, Usage, WireFormat,
+    collect,
 };
 use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer, Split};
 use futures_util::StreamExt;
@@ -48,17 +51,23 @@ fn anthropic(server: &ScriptedServer, http: HttpSettings) -> AnthropicProvider {
 }
 
 fn openai(server: &ScriptedServer, http: HttpSettings) -> OpenAiProvider {
-    OpenAiProvider::new(OpenAiConfig::new(format!("{}/v1", server.url()), static_key(KEY)).with_http(http))
-        .unwrap()
+    OpenAiProvider::new(
+        OpenAiConfig::new(format!("{}/v1", server.url()), static_key(KEY)).with_http(http),
+    )
+    .unwrap()
 }
 
 fn request() -> ProviderRequest {
-    ProviderRequest::new("test-model", "You are a test.", vec![Message::user("Weather in Paris?")])
-        .with_tools(vec![ToolDefinition {
-            name: "get_weather".into(),
-            description: "Current weather".into(),
-            input_schema: json!({"type": "object", "properties": {"location": {"type": "string"}}}),
-        }])
+    ProviderRequest::new(
+        "test-model",
+        "You are a test.",
+        vec![Message::user("Weather in Paris?")],
+    )
+    .with_tools(vec![ToolDefinition {
+        name: "get_weather".into(),
+        description: "Current weather".into(),
+        input_schema: json!({"type": "object", "properties": {"location": {"type": "string"}}}),
+    }])
 }
 
 async fn run(provider: &dyn Provider) -> (Collected, Option<ProviderError>) {
@@ -92,16 +101,27 @@ async fn anthropic_fixture_through_the_server_in_small_pieces() {
     .unwrap();
     let (collected, error) = run(&anthropic(&server, settings(1))).await;
     assert_eq!(error, None);
-    assert_eq!(collected.text, "I'll check the current weather in Paris for you.");
+    assert_eq!(
+        collected.text,
+        "I'll check the current weather in Paris for you."
+    );
     assert_eq!(collected.tool_calls.len(), 1);
     let call = &collected.tool_calls[0];
     assert_eq!(call.name, "get_weather");
     assert_eq!(call.id, "toolu_01NRLabsLyVHZPKxbKvkfSMn");
-    assert_eq!(call.arguments, Some(ToolArguments::Parsed(json!({"location": "Paris"}))));
+    assert_eq!(
+        call.arguments,
+        Some(ToolArguments::Parsed(json!({"location": "Paris"})))
+    );
     assert_eq!(collected.stop, Some(StopReason::ToolUse));
     assert_eq!(
         collected.usage,
-        Some(Usage { input: 377, output: 65, cache_read: 0, cache_write: 0 })
+        Some(Usage {
+            input: 377,
+            output: 65,
+            cache_read: 0,
+            cache_write: 0
+        })
     );
 
     let requests = server.requests();
@@ -116,13 +136,19 @@ async fn anthropic_fixture_through_the_server_in_small_pieces() {
     assert_eq!(body["model"], "test-model");
     assert_eq!(body["system"][0]["cache_control"]["type"], "ephemeral");
     assert_eq!(body["tools"][0]["cache_control"]["type"], "ephemeral");
-    assert_eq!(body["messages"][0]["content"][0]["text"], "Weather in Paris?");
+    assert_eq!(
+        body["messages"][0]["content"][0]["text"],
+        "Weather in Paris?"
+    );
 }
 
 #[tokio::test]
 async fn anthropic_529_is_retried_with_an_announcement() {
     let server = ScriptedServer::start(vec![
-        ScriptedResponse::json(529, r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#),
+        ScriptedResponse::json(
+            529,
+            r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+        ),
         ScriptedResponse::json(500, r#"{"error":{"message":"oops"}}"#),
         ScriptedResponse::sse(anthropic_text_stream("Bonjour")),
     ])
@@ -134,7 +160,11 @@ async fn anthropic_529_is_retried_with_an_announcement() {
     assert_eq!(collected.retries.len(), 2);
     assert_eq!(collected.retries[0].attempt, 2);
     assert_eq!(collected.retries[0].max_attempts, 5);
-    assert!(collected.retries[0].reason.contains("529"), "{:?}", collected.retries[0]);
+    assert!(
+        collected.retries[0].reason.contains("529"),
+        "{:?}",
+        collected.retries[0]
+    );
     assert!(collected.retries[0].message().starts_with("Retrying in "));
     assert!(collected.retries[0].message().contains("attempt 2 of 5"));
     assert_eq!(collected.retries[1].attempt, 3);
@@ -144,8 +174,11 @@ async fn anthropic_529_is_retried_with_an_announcement() {
 #[tokio::test]
 async fn retry_after_is_honoured() {
     let server = ScriptedServer::start(vec![
-        ScriptedResponse::json(429, r#"{"error":{"type":"rate_limit_error","message":"slow down"}}"#)
-            .header("retry-after", "1"),
+        ScriptedResponse::json(
+            429,
+            r#"{"error":{"type":"rate_limit_error","message":"slow down"}}"#,
+        )
+        .header("retry-after", "1"),
         ScriptedResponse::sse(anthropic_text_stream("ok")),
     ])
     .await
@@ -154,7 +187,11 @@ async fn retry_after_is_honoured() {
     let (collected, error) = run(&anthropic(&server, settings(3))).await;
     assert_eq!(error, None);
     assert_eq!(collected.retries[0].delay, Duration::from_secs(1));
-    assert!(collected.retries[0].message().starts_with("Retrying in 1 s, attempt 2 of 3"));
+    assert!(
+        collected.retries[0]
+            .message()
+            .starts_with("Retrying in 1 s, attempt 2 of 3")
+    );
     assert!(started.elapsed() >= Duration::from_secs(1));
 }
 
@@ -167,7 +204,14 @@ async fn persistent_overload_gives_up_after_the_configured_attempts() {
     let (collected, error) = run(&anthropic(&server, settings(3))).await;
     assert_eq!(collected.retries.len(), 2);
     assert!(
-        matches!(&error, Some(ProviderError::Unavailable { status: 529, attempts: 3, .. })),
+        matches!(
+            &error,
+            Some(ProviderError::Unavailable {
+                status: 529,
+                attempts: 3,
+                ..
+            })
+        ),
         "{error:?}"
     );
     assert_eq!(server.requests().len(), 3);
@@ -175,11 +219,18 @@ async fn persistent_overload_gives_up_after_the_configured_attempts() {
 
 #[tokio::test]
 async fn unauthorized_is_not_retried_and_points_to_the_key_setting() {
-    let body = format!(r#"{{"type":"error","error":{{"type":"authentication_error","message":"invalid x-api-key {KEY}"}}}}"#);
-    let server = ScriptedServer::start(vec![ScriptedResponse::json(401, &body)]).await.unwrap();
+    let body = format!(
+        r#"{{"type":"error","error":{{"type":"authentication_error","message":"invalid x-api-key {KEY}"}}}}"#
+    );
+    let server = ScriptedServer::start(vec![ScriptedResponse::json(401, &body)])
+        .await
+        .unwrap();
     let (collected, error) = run(&anthropic(&server, settings(5))).await;
     let error = error.unwrap();
-    assert!(matches!(error, ProviderError::Auth { status: 401, .. }), "{error:?}");
+    assert!(
+        matches!(error, ProviderError::Auth { status: 401, .. }),
+        "{error:?}"
+    );
     let shown = error.to_string();
     assert!(shown.contains("API key setting"), "{shown}");
     assert_no_key(&shown);
@@ -187,9 +238,14 @@ async fn unauthorized_is_not_retried_and_points_to_the_key_setting() {
     assert!(collected.retries.is_empty());
     assert_eq!(server.requests().len(), 1);
 
-    let forbidden = ScriptedServer::start(vec![ScriptedResponse::json(403, "{}")]).await.unwrap();
+    let forbidden = ScriptedServer::start(vec![ScriptedResponse::json(403, "{}")])
+        .await
+        .unwrap();
     let (_, error) = run(&openai(&forbidden, settings(5))).await;
-    assert!(matches!(error, Some(ProviderError::Auth { status: 403, .. })), "{error:?}");
+    assert!(
+        matches!(error, Some(ProviderError::Auth { status: 403, .. })),
+        "{error:?}"
+    );
     assert_eq!(forbidden.requests().len(), 1);
 }
 
@@ -202,7 +258,10 @@ async fn context_length_errors_are_their_own_kind() {
     .await
     .unwrap();
     let (_, error) = run(&anthropic(&server, settings(3))).await;
-    assert!(matches!(error, Some(ProviderError::ContextLength { .. })), "{error:?}");
+    assert!(
+        matches!(error, Some(ProviderError::ContextLength { .. })),
+        "{error:?}"
+    );
 
     let server = ScriptedServer::start(vec![ScriptedResponse::json(
         400,
@@ -211,33 +270,58 @@ async fn context_length_errors_are_their_own_kind() {
     .await
     .unwrap();
     let (_, error) = run(&openai(&server, settings(3))).await;
-    assert!(matches!(error, Some(ProviderError::ContextLength { .. })), "{error:?}");
+    assert!(
+        matches!(error, Some(ProviderError::ContextLength { .. })),
+        "{error:?}"
+    );
 
-    let server = ScriptedServer::start(vec![ScriptedResponse::json(404, r#"{"error":{"message":"no such model"}}"#)])
-        .await
-        .unwrap();
+    let server = ScriptedServer::start(vec![ScriptedResponse::json(
+        404,
+        r#"{"error":{"message":"no such model"}}"#,
+    )])
+    .await
+    .unwrap();
     let (_, error) = run(&openai(&server, settings(3))).await;
-    assert!(matches!(error, Some(ProviderError::InvalidRequest { status: 404, .. })), "{error:?}");
+    assert!(
+        matches!(
+            error,
+            Some(ProviderError::InvalidRequest { status: 404, .. })
+        ),
+        "{error:?}"
+    );
     assert_eq!(server.requests().len(), 1);
 }
 
 #[tokio::test]
 async fn a_drop_after_output_keeps_what_arrived_and_is_not_retried() {
     let body = fixture("anthropic-tool-use.sse");
-    let cut = String::from_utf8_lossy(&body).find("\"partial_json\":\"ar\"").unwrap();
+    let cut = String::from_utf8_lossy(&body)
+        .find("\"partial_json\":\"ar\"")
+        .unwrap();
     let server = ScriptedServer::start(vec![
-        ScriptedResponse::sse(body.clone()).split(Split::Every(50)).drop_after(cut),
+        ScriptedResponse::sse(body.clone())
+            .split(Split::Every(50))
+            .drop_after(cut),
         ScriptedResponse::sse(body),
     ])
     .await
     .unwrap();
     let (collected, error) = run(&anthropic(&server, settings(5))).await;
-    assert_eq!(collected.text, "I'll check the current weather in Paris for you.");
+    assert_eq!(
+        collected.text,
+        "I'll check the current weather in Paris for you."
+    );
     assert_eq!(collected.tool_calls.len(), 1);
     assert_eq!(collected.tool_calls[0].raw_arguments, "{\"location\": \"P");
-    assert_eq!(collected.tool_calls[0].arguments, None, "an unfinished call never ends");
+    assert_eq!(
+        collected.tool_calls[0].arguments, None,
+        "an unfinished call never ends"
+    );
     let error = error.unwrap();
-    assert!(matches!(error, ProviderError::StreamInterrupted { .. }), "{error:?}");
+    assert!(
+        matches!(error, ProviderError::StreamInterrupted { .. }),
+        "{error:?}"
+    );
     assert!(error.to_string().contains("you can retry"));
     assert_eq!(server.requests().len(), 1);
 }
@@ -283,7 +367,10 @@ async fn connection_refused_is_retried_then_reported() {
     let (collected, error) = run(&provider).await;
     assert_eq!(collected.retries.len(), 2);
     assert!(collected.retries[0].message().contains("attempt 2 of 3"));
-    assert!(matches!(error, Some(ProviderError::Connect { attempts: 3, .. })), "{error:?}");
+    assert!(
+        matches!(error, Some(ProviderError::Connect { attempts: 3, .. })),
+        "{error:?}"
+    );
 }
 
 #[tokio::test]
@@ -301,12 +388,18 @@ async fn an_error_event_before_output_is_retried_and_after_output_is_reported() 
 
     let partial = anthropic_text_stream("half");
     let cut = partial.find("event: content_block_stop").unwrap();
-    let server = ScriptedServer::start(vec![ScriptedResponse::sse(format!("{}{overloaded}", &partial[..cut]))])
-        .await
-        .unwrap();
+    let server = ScriptedServer::start(vec![ScriptedResponse::sse(format!(
+        "{}{overloaded}",
+        &partial[..cut]
+    ))])
+    .await
+    .unwrap();
     let (collected, error) = run(&anthropic(&server, settings(3))).await;
     assert_eq!(collected.text, "half");
-    assert!(matches!(&error, Some(ProviderError::Api { kind, .. }) if kind == "overloaded_error"), "{error:?}");
+    assert!(
+        matches!(&error, Some(ProviderError::Api { kind, .. }) if kind == "overloaded_error"),
+        "{error:?}"
+    );
     assert_eq!(server.requests().len(), 1);
 }
 
@@ -331,9 +424,13 @@ async fn max_tokens_mid_tool_call_is_truncated_over_http() {
 #[tokio::test]
 async fn a_missing_key_is_reported_without_a_request() {
     let server = ScriptedServer::start(Vec::new()).await.unwrap();
-    let provider = AnthropicProvider::new(AnthropicConfig::new(no_key()).with_base_url(server.url())).unwrap();
+    let provider =
+        AnthropicProvider::new(AnthropicConfig::new(no_key()).with_base_url(server.url())).unwrap();
     let (_, error) = run(&provider).await;
-    assert!(matches!(error, Some(ProviderError::MissingKey { .. })), "{error:?}");
+    assert!(
+        matches!(error, Some(ProviderError::MissingKey { .. })),
+        "{error:?}"
+    );
     assert!(server.requests().is_empty());
 }
 
@@ -349,7 +446,10 @@ async fn an_idle_stream_times_out() {
     };
     let started = Instant::now();
     let (_, error) = run(&anthropic(&server, http)).await;
-    assert!(matches!(error, Some(ProviderError::IdleTimeout { .. })), "{error:?}");
+    assert!(
+        matches!(error, Some(ProviderError::IdleTimeout { .. })),
+        "{error:?}"
+    );
     assert!(started.elapsed() < Duration::from_secs(3));
 
     // Silence before the response head counts too.
@@ -363,16 +463,21 @@ async fn an_idle_stream_times_out() {
         ..settings(1)
     };
     let (_, error) = run(&anthropic(&server, http)).await;
-    assert!(matches!(error, Some(ProviderError::IdleTimeout { .. })), "{error:?}");
+    assert!(
+        matches!(error, Some(ProviderError::IdleTimeout { .. })),
+        "{error:?}"
+    );
 }
 
 #[tokio::test]
 async fn cancellation_closes_the_connection_within_100_ms() {
     let body = anthropic_text_stream("streaming forever");
     let first_event_end = body.find("event: content_block_stop").unwrap();
-    let server = ScriptedServer::start(vec![ScriptedResponse::sse(body).stall_after(first_event_end)])
-        .await
-        .unwrap();
+    let server = ScriptedServer::start(vec![
+        ScriptedResponse::sse(body).stall_after(first_event_end),
+    ])
+    .await
+    .unwrap();
     let provider = anthropic(&server, settings(1));
     let cancel = CancellationToken::new();
     let mut stream: EventStream = provider.stream(request(), cancel.clone());
@@ -432,19 +537,34 @@ async fn openai_fixture_with_parallel_calls_through_the_server() {
     assert_eq!(collected.tool_calls[0].name, "GetWeatherArgs");
     assert_eq!(
         collected.tool_calls[0].arguments,
-        Some(ToolArguments::Parsed(json!({"city": "Edinburgh", "country": "UK", "units": "c"})))
+        Some(ToolArguments::Parsed(
+            json!({"city": "Edinburgh", "country": "UK", "units": "c"})
+        ))
     );
     assert_eq!(collected.tool_calls[1].name, "get_stock_price");
     assert_eq!(
         collected.tool_calls[1].arguments,
-        Some(ToolArguments::Parsed(json!({"ticker": "AAPL", "exchange": "NASDAQ"})))
+        Some(ToolArguments::Parsed(
+            json!({"ticker": "AAPL", "exchange": "NASDAQ"})
+        ))
     );
     assert_eq!(collected.stop, Some(StopReason::ToolUse));
-    assert_eq!(collected.usage, Some(Usage { input: 149, output: 60, cache_read: 0, cache_write: 0 }));
+    assert_eq!(
+        collected.usage,
+        Some(Usage {
+            input: 149,
+            output: 60,
+            cache_read: 0,
+            cache_write: 0
+        })
+    );
 
     let sent = &server.requests()[0];
     assert_eq!(sent.path, "/v1/chat/completions");
-    assert_eq!(sent.header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+    assert_eq!(
+        sent.header("authorization"),
+        Some(format!("Bearer {KEY}").as_str())
+    );
     let body = sent.json();
     assert_eq!(body["stream"], true);
     assert_eq!(body["stream_options"]["include_usage"], true);
@@ -457,10 +577,13 @@ async fn openai_without_a_key_sends_no_authorization() {
     let stream = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":null}]}\n\n\
                   data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n\
                   data: [DONE]\n\n";
-    let server = ScriptedServer::start(vec![ScriptedResponse::sse(stream)]).await.unwrap();
-    let provider =
-        OpenAiProvider::new(OpenAiConfig::new(format!("{}/v1/", server.url()), no_key()).with_http(settings(1)))
-            .unwrap();
+    let server = ScriptedServer::start(vec![ScriptedResponse::sse(stream)])
+        .await
+        .unwrap();
+    let provider = OpenAiProvider::new(
+        OpenAiConfig::new(format!("{}/v1/", server.url()), no_key()).with_http(settings(1)),
+    )
+    .unwrap();
     let (collected, error) = run(&provider).await;
     assert_eq!(error, None);
     assert_eq!(collected.text, "hi");
@@ -472,7 +595,9 @@ async fn openai_without_a_key_sends_no_authorization() {
 #[tokio::test]
 async fn openai_5xx_retry_and_mid_stream_drop() {
     let body = fixture("openai-parallel-tool-calls.sse");
-    let cut = String::from_utf8_lossy(&body).find("get_stock_price").unwrap();
+    let cut = String::from_utf8_lossy(&body)
+        .find("get_stock_price")
+        .unwrap();
     let server = ScriptedServer::start(vec![
         ScriptedResponse::json(502, "Bad Gateway"),
         ScriptedResponse::json(504, ""),
@@ -483,8 +608,14 @@ async fn openai_5xx_retry_and_mid_stream_drop() {
     let (collected, error) = run(&openai(&server, settings(4))).await;
     assert_eq!(collected.retries.len(), 2);
     assert_eq!(collected.tool_calls[0].name, "GetWeatherArgs");
-    assert_eq!(collected.tool_calls[0].raw_arguments, r#"{"city": "Edinburgh", "country": "UK", "units": "c"}"#);
-    assert!(matches!(error, Some(ProviderError::StreamInterrupted { .. })), "{error:?}");
+    assert_eq!(
+        collected.tool_calls[0].raw_arguments,
+        r#"{"city": "Edinburgh", "country": "UK", "units": "c"}"#
+    );
+    assert!(
+        matches!(error, Some(ProviderError::StreamInterrupted { .. })),
+        "{error:?}"
+    );
     assert_eq!(server.requests().len(), 3);
 }
 
@@ -504,15 +635,27 @@ async fn a_recorded_stream_replays_to_the_same_events_and_hides_the_key() {
         ..settings(1)
     };
     let provider = anthropic(&server, http);
-    let live: Vec<_> = provider.stream(request(), CancellationToken::new()).collect().await;
+    let live: Vec<_> = provider
+        .stream(request(), CancellationToken::new())
+        .collect()
+        .await;
     let recorded = std::fs::read(&path).unwrap();
     assert_no_key(&String::from_utf8_lossy(&recorded));
-    assert_eq!(recording_body(&recorded), fixture("anthropic-tool-use.sse").as_slice());
+    assert_eq!(
+        recording_body(&recorded),
+        fixture("anthropic-tool-use.sse").as_slice()
+    );
 
     let replay = ReplayProvider::new(&path, WireFormat::Anthropic);
-    let replayed: Vec<_> = replay.stream(request(), CancellationToken::new()).collect().await;
+    let replayed: Vec<_> = replay
+        .stream(request(), CancellationToken::new())
+        .collect()
+        .await;
     assert_eq!(replayed, live);
-    assert!(live.iter().any(|e| matches!(e, Ok(ProviderEvent::ToolCallEnd { .. }))));
+    assert!(
+        live.iter()
+            .any(|e| matches!(e, Ok(ProviderEvent::ToolCallEnd { .. })))
+    );
 }
 
 #[tokio::test]
@@ -520,4 +663,158 @@ async fn debug_output_of_providers_never_shows_the_key() {
     let server = ScriptedServer::start(Vec::new()).await.unwrap();
     assert_no_key(&format!("{:?}", anthropic(&server, settings(1))));
     assert_no_key(&format!("{:?}", openai(&server, settings(1))));
+}
+
+#[tokio::test]
+async fn dropping_the_stream_also_closes_the_connection() {
+    let body = anthropic_text_stream("abandoned");
+    let first_event_end = body.find("event: content_block_stop").unwrap();
+    let server = ScriptedServer::start(vec![
+        ScriptedResponse::sse(body).stall_after(first_event_end),
+    ])
+    .await
+    .unwrap();
+    let provider = anthropic(&server, settings(1));
+    let mut stream = provider.stream(request(), CancellationToken::new());
+    assert!(matches!(
+        stream.next().await,
+        Some(Ok(ProviderEvent::TextDelta(_)))
+    ));
+    let dropped_at = Instant::now();
+    drop(stream);
+    let closed_at = server
+        .wait_closed(1, Duration::from_secs(2))
+        .await
+        .expect("the connection was never closed");
+    assert!(closed_at.duration_since(dropped_at) < Duration::from_millis(100));
+}
+
+// ---------- The same failure cases for both providers ----------
+
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Anthropic,
+    OpenAi,
+}
+
+const KINDS: [Kind; 2] = [Kind::Anthropic, Kind::OpenAi];
+
+fn openai_text_stream(text: &str) -> String {
+    let chunk =
+        json!({"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": null}]});
+    format!(
+        "data: {chunk}\n\n\
+         data: {{\"choices\":[{{\"index\":0,\"delta\":{{}},\"finish_reason\":\"stop\"}}]}}\n\n\
+         data: {{\"choices\":[],\"usage\":{{\"prompt_tokens\":4,\"completion_tokens\":2}}}}\n\n\
+         data: [DONE]\n\n"
+    )
+}
+
+fn text_stream(kind: Kind, text: &str) -> String {
+    match kind {
+        Kind::Anthropic => anthropic_text_stream(text),
+        Kind::OpenAi => openai_text_stream(text),
+    }
+}
+
+fn provider(kind: Kind, server: &ScriptedServer, http: HttpSettings) -> Box<dyn Provider> {
+    match kind {
+        Kind::Anthropic => Box::new(anthropic(server, http)),
+        Kind::OpenAi => Box::new(openai(server, http)),
+    }
+}
+
+#[tokio::test]
+async fn both_providers_honour_retry_after_and_retry_5xx() {
+    for kind in KINDS {
+        let server = ScriptedServer::start(vec![
+            ScriptedResponse::json(429, "{}").header("retry-after-ms", "150"),
+            ScriptedResponse::json(503, "{}"),
+            ScriptedResponse::json(500, "{}"),
+            ScriptedResponse::sse(text_stream(kind, "recovered")),
+        ])
+        .await
+        .unwrap();
+        let started = Instant::now();
+        let (collected, error) = run(provider(kind, &server, settings(4)).as_ref()).await;
+        assert_eq!(error, None, "{kind:?}");
+        assert_eq!(collected.text, "recovered");
+        assert_eq!(collected.retries.len(), 3, "{kind:?}");
+        assert_eq!(collected.retries[0].delay, Duration::from_millis(150));
+        assert!(collected.retries[2].message().contains("attempt 4 of 4"));
+        assert!(started.elapsed() >= Duration::from_millis(150));
+        assert_eq!(collected.stop, Some(StopReason::EndTurn));
+        assert!(collected.usage.is_some());
+    }
+}
+
+#[tokio::test]
+async fn both_providers_retry_a_reset_and_report_a_late_drop() {
+    for kind in KINDS {
+        let body = text_stream(kind, "partial answer");
+        let cut = body.len() - 20;
+        let server = ScriptedServer::start(vec![
+            ScriptedResponse::reset(),
+            ScriptedResponse::sse(body)
+                .split(Split::Every(11))
+                .drop_after(cut),
+        ])
+        .await
+        .unwrap();
+        let (collected, error) = run(provider(kind, &server, settings(3)).as_ref()).await;
+        assert_eq!(collected.retries.len(), 1, "{kind:?}");
+        assert_eq!(collected.text, "partial answer", "{kind:?}");
+        assert!(
+            matches!(error, Some(ProviderError::StreamInterrupted { .. })),
+            "{kind:?}: {error:?}"
+        );
+        assert_eq!(server.requests().len(), 2);
+    }
+}
+
+#[tokio::test]
+async fn both_providers_time_out_idle_streams_and_cancel_promptly() {
+    for kind in KINDS {
+        let body = text_stream(kind, "then silence");
+        let first_event = body.find("\n\n").unwrap() + 2;
+        let server = ScriptedServer::start(vec![
+            ScriptedResponse::sse(body.clone()).stall_after(first_event),
+            ScriptedResponse::sse(body).stall_after(first_event),
+        ])
+        .await
+        .unwrap();
+        let http = HttpSettings {
+            idle_timeout: Duration::from_millis(250),
+            ..settings(1)
+        };
+        let (_, error) = run(provider(kind, &server, http).as_ref()).await;
+        assert!(
+            matches!(error, Some(ProviderError::IdleTimeout { .. })),
+            "{kind:?}: {error:?}"
+        );
+
+        let cancel = CancellationToken::new();
+        let streaming = provider(kind, &server, settings(1));
+        let mut stream = streaming.stream(request(), cancel.clone());
+        let canceller = cancel.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            canceller.cancel();
+        });
+        let mut items = Vec::new();
+        while let Some(item) = stream.next().await {
+            items.push(item);
+        }
+        let cancelled_at = Instant::now();
+        assert_eq!(
+            items.last(),
+            Some(&Err(ProviderError::Cancelled)),
+            "{kind:?}"
+        );
+        let closed_at = server.wait_closed(2, Duration::from_secs(2)).await.unwrap();
+        assert!(
+            closed_at.saturating_duration_since(cancelled_at) < Duration::from_millis(100),
+            "{kind:?}"
+        );
+    }
 }

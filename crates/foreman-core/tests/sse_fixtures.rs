@@ -1,6 +1,9 @@
 //! The SSE decoder and the partial-JSON parser on real recorded provider streams
 //! (`tests/fixtures/`, copied byte for byte from the shared fixtures; see their README).
 
+// A test crate: its helpers may unwrap like the tests themselves.
+#![allow(clippy::unwrap_used)]
+
 use std::path::Path;
 
 use foreman_core::partial_json::PartialJsonParser;

@@ -87,13 +87,12 @@ fn ephemeral() -> Value {
 
 /// Appends a content block to the conversation, merging consecutive blocks of the same role.
 fn push_block(messages: &mut Vec<Value>, role: &str, block: Value) {
-    if let Some(last) = messages.last_mut() {
-        if last["role"] == role {
-            if let Some(content) = last["content"].as_array_mut() {
-                content.push(block);
-                return;
-            }
-        }
+    if let Some(last) = messages.last_mut()
+        && last["role"] == role
+        && let Some(content) = last["content"].as_array_mut()
+    {
+        content.push(block);
+        return;
     }
     messages.push(json!({"role": role, "content": [block]}));
 }
@@ -106,7 +105,18 @@ pub fn wire_messages(messages: &[Message]) -> Vec<Value> {
             Message::User { text } => {
                 push_block(&mut out, "user", json!({"type": "text", "text": text}));
             }
-            Message::Assistant { text, tool_calls } => {
+            Message::Assistant {
+                text,
+                tool_calls,
+                thinking,
+            } => {
+                for block in thinking {
+                    push_block(
+                        &mut out,
+                        "assistant",
+                        json!({"type": "thinking", "thinking": block.text, "signature": block.signature}),
+                    );
+                }
                 if !text.is_empty() {
                     push_block(&mut out, "assistant", json!({"type": "text", "text": text}));
                 }
@@ -156,10 +166,8 @@ pub fn request_body(request: &ProviderRequest, prompt_caching: bool) -> Value {
                 json!({"name": tool.name, "description": tool.description, "input_schema": tool.input_schema})
             })
             .collect();
-        if prompt_caching {
-            if let Some(last) = tools.last_mut() {
-                last["cache_control"] = ephemeral();
-            }
+        if prompt_caching && let Some(last) = tools.last_mut() {
+            last["cache_control"] = ephemeral();
         }
         body["tools"] = Value::Array(tools);
     }
@@ -172,9 +180,8 @@ pub fn request_body(request: &ProviderRequest, prompt_caching: bool) -> Value {
 }
 
 fn header_value(value: &str, what: &str) -> Result<HeaderValue, ProviderError> {
-    HeaderValue::from_str(value).map_err(|_| ProviderError::InvalidRequest {
+    HeaderValue::from_str(value).map_err(|_| ProviderError::Config {
         provider: NAME.to_string(),
-        status: 0,
         message: format!("the {what} contains characters that cannot be sent in a header"),
     })
 }
@@ -199,11 +206,12 @@ impl AnthropicProvider {
         );
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
-        let body = serde_json::to_vec(&request_body(request, self.config.prompt_caching))
-            .map_err(|err| ProviderError::Protocol {
+        let body = serde_json::to_vec(&request_body(request, self.config.prompt_caching)).map_err(
+            |err| ProviderError::Protocol {
                 provider: NAME.to_string(),
                 message: format!("cannot encode the request: {err}"),
-            })?;
+            },
+        )?;
         Ok(StreamRequest {
             provider: NAME,
             url: self.endpoint(),
@@ -236,7 +244,7 @@ impl Provider for AnthropicProvider {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::providers::message::ToolCall;
+    use crate::providers::message::{Thinking, ToolCall};
     use crate::providers::request::{Limits, ToolDefinition};
 
     fn tool(name: &str) -> ToolDefinition {
@@ -249,13 +257,23 @@ mod tests {
 
     #[test]
     fn body_has_cache_breakpoints_on_system_and_last_tool() {
-        let request = ProviderRequest::new("claude-sonnet-4", "You are careful.", vec![Message::user("hi")])
-            .with_tools(vec![tool("read_file"), tool("write_file")]);
+        let request = ProviderRequest::new(
+            "claude-sonnet-4",
+            "You are careful.",
+            vec![Message::user("hi")],
+        )
+        .with_tools(vec![tool("read_file"), tool("write_file")]);
         let body = request_body(&request, true);
         assert_eq!(body["stream"], true);
-        assert_eq!(body["system"][0]["cache_control"], json!({"type": "ephemeral"}));
+        assert_eq!(
+            body["system"][0]["cache_control"],
+            json!({"type": "ephemeral"})
+        );
         assert!(body["tools"][0].get("cache_control").is_none());
-        assert_eq!(body["tools"][1]["cache_control"], json!({"type": "ephemeral"}));
+        assert_eq!(
+            body["tools"][1]["cache_control"],
+            json!({"type": "ephemeral"})
+        );
         assert_eq!(body["tools"][1]["input_schema"]["type"], "object");
         let plain = request_body(&request, false);
         assert!(plain["system"][0].get("cache_control").is_none());
@@ -268,9 +286,21 @@ mod tests {
             Message::user("list and read"),
             Message::Assistant {
                 text: "Sure.".into(),
+                thinking: vec![Thinking {
+                    text: "plan".into(),
+                    signature: "sig-1".into(),
+                }],
                 tool_calls: vec![
-                    ToolCall { id: "t1".into(), name: "ls".into(), arguments: json!({}) },
-                    ToolCall { id: "t2".into(), name: "cat".into(), arguments: json!({"p": "a"}) },
+                    ToolCall {
+                        id: "t1".into(),
+                        name: "ls".into(),
+                        arguments: json!({}),
+                    },
+                    ToolCall {
+                        id: "t2".into(),
+                        name: "cat".into(),
+                        arguments: json!({"p": "a"}),
+                    },
                 ],
             },
             Message::tool_result("t1", "a b", false),
@@ -279,25 +309,39 @@ mod tests {
         ];
         let wire = wire_messages(&messages);
         assert_eq!(wire.len(), 3);
-        assert_eq!(wire[1]["content"][1], json!({"type": "tool_use", "id": "t1", "name": "ls", "input": {}}));
+        assert_eq!(
+            wire[1]["content"][0],
+            json!({"type": "thinking", "thinking": "plan", "signature": "sig-1"})
+        );
+        assert_eq!(
+            wire[1]["content"][2],
+            json!({"type": "tool_use", "id": "t1", "name": "ls", "input": {}})
+        );
         assert_eq!(wire[2]["role"], "user");
         assert_eq!(
             wire[2]["content"][1],
             json!({"type": "tool_result", "tool_use_id": "t2", "content": "no such file", "is_error": true})
         );
-        assert_eq!(wire[2]["content"][2], json!({"type": "text", "text": "thanks"}));
+        assert_eq!(
+            wire[2]["content"][2],
+            json!({"type": "text", "text": "thanks"})
+        );
     }
 
     #[test]
     fn thinking_budget_and_limits() {
-        let request = ProviderRequest::new("claude-opus-4", "", vec![Message::user("x")]).with_limits(Limits {
-            max_tokens: 1000,
-            temperature: Some(0.5),
-            thinking_budget: Some(512),
-        });
+        let request = ProviderRequest::new("claude-opus-4", "", vec![Message::user("x")])
+            .with_limits(Limits {
+                max_tokens: 1000,
+                temperature: Some(0.5),
+                thinking_budget: Some(512),
+            });
         let body = request_body(&request, true);
         assert_eq!(body["max_tokens"], 1000);
-        assert_eq!(body["thinking"], json!({"type": "enabled", "budget_tokens": 512}));
+        assert_eq!(
+            body["thinking"],
+            json!({"type": "enabled", "budget_tokens": 512})
+        );
         assert!(body.get("temperature").is_none());
         assert!(body.get("system").is_none());
         assert!(body.get("tools").is_none());
@@ -306,7 +350,8 @@ mod tests {
     #[test]
     fn endpoint_appends_the_messages_path() {
         let provider = AnthropicProvider::new(
-            AnthropicConfig::new(crate::providers::keys::no_key()).with_base_url("http://127.0.0.1:9/"),
+            AnthropicConfig::new(crate::providers::keys::no_key())
+                .with_base_url("http://127.0.0.1:9/"),
         )
         .unwrap();
         assert_eq!(provider.endpoint(), "http://127.0.0.1:9/v1/messages");

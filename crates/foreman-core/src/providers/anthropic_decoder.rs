@@ -223,7 +223,15 @@ impl WireDecoder for AnthropicDecoder {
                     (None, _) => Err(protocol(format!(
                         "content_block_delta for block {index}, which was never started"
                     ))),
-                    // signature_delta, citations and other deltas carry nothing we show.
+                    (Some(Block::Thinking), "signature_delta") => {
+                        let signature = text(&delta, "signature");
+                        Ok(if signature.is_empty() {
+                            Vec::new()
+                        } else {
+                            vec![ProviderEvent::ThinkingSignature(signature)]
+                        })
+                    }
+                    // citations and other deltas carry nothing we show.
                     _ => Ok(Vec::new()),
                 }
             }
@@ -418,6 +426,7 @@ mod tests {
             events,
             vec![
                 ProviderEvent::ThinkingDelta("hmm".into()),
+                ProviderEvent::ThinkingSignature("abc".into()),
                 ProviderEvent::TextDelta("Hi".into()),
                 ProviderEvent::Usage(Usage {
                     input: 12,
@@ -442,7 +451,9 @@ mod tests {
         let mut decoder = AnthropicDecoder::new();
         feed(
             &mut decoder,
-            &[json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}})],
+            &[
+                json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}),
+            ],
         );
         assert!(matches!(
             decoder.on_end(),

@@ -5,11 +5,11 @@
 
 use futures_util::StreamExt;
 
+use super::EventStream;
 use super::error::ProviderError;
 use super::event::{ProviderEvent, RetryNotice, StopReason, ToolArguments};
-use super::message::{Message, ToolCall};
+use super::message::{Message, Thinking, ToolCall};
 use super::usage::Usage;
-use super::EventStream;
 
 /// One tool call as assembled from the stream.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,7 +26,12 @@ pub struct CollectedCall {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Collected {
     pub text: String,
+    /// All thinking text, for display.
     pub thinking: String,
+    /// Thinking blocks closed by a signature, to send back with the assistant turn.
+    pub signed_thinking: Vec<Thinking>,
+    /// Thinking text since the last signature.
+    open_thinking: String,
     pub tool_calls: Vec<CollectedCall>,
     pub usage: Option<Usage>,
     pub stop: Option<StopReason>,
@@ -38,7 +43,14 @@ impl Collected {
     pub fn apply(&mut self, event: &ProviderEvent) {
         match event {
             ProviderEvent::TextDelta(text) => self.text.push_str(text),
-            ProviderEvent::ThinkingDelta(text) => self.thinking.push_str(text),
+            ProviderEvent::ThinkingDelta(text) => {
+                self.thinking.push_str(text);
+                self.open_thinking.push_str(text);
+            }
+            ProviderEvent::ThinkingSignature(signature) => self.signed_thinking.push(Thinking {
+                text: std::mem::take(&mut self.open_thinking),
+                signature: signature.clone(),
+            }),
             ProviderEvent::ToolCallStart { id, name } => self.tool_calls.push(CollectedCall {
                 id: id.clone(),
                 name: name.clone(),
@@ -65,11 +77,13 @@ impl Collected {
         self.tool_calls.iter_mut().rev().find(|call| call.id == id)
     }
 
-    /// The assistant message to append to the conversation. Calls whose arguments are not usable
-    /// (truncated, invalid, unfinished) carry `{}`; the caller answers them with an error result.
+    /// The assistant message to append to the conversation, with its signed thinking. Calls
+    /// whose arguments are not usable (truncated, invalid, unfinished) carry `{}`; the caller
+    /// answers them with an error result.
     pub fn assistant_message(&self) -> Message {
         Message::Assistant {
             text: self.text.clone(),
+            thinking: self.signed_thinking.clone(),
             tool_calls: self
                 .tool_calls
                 .iter()
@@ -107,23 +121,59 @@ mod tests {
     fn assembles_calls_and_keeps_unusable_ones_with_empty_arguments() {
         let mut collected = Collected::default();
         for event in [
+            ProviderEvent::ThinkingDelta("first ".into()),
+            ProviderEvent::ThinkingDelta("idea".into()),
+            ProviderEvent::ThinkingSignature("sig".into()),
             ProviderEvent::TextDelta("Let me ".into()),
             ProviderEvent::TextDelta("look.".into()),
-            ProviderEvent::ToolCallStart { id: "a".into(), name: "ls".into() },
-            ProviderEvent::ToolCallArgsDelta { id: "a".into(), fragment: "{\"p\":".into() },
-            ProviderEvent::ToolCallArgsDelta { id: "a".into(), fragment: "1}".into() },
-            ProviderEvent::ToolCallEnd { id: "a".into(), arguments: ToolArguments::Parsed(json!({"p": 1})) },
-            ProviderEvent::ToolCallStart { id: "b".into(), name: "write".into() },
-            ProviderEvent::ToolCallEnd { id: "b".into(), arguments: ToolArguments::Truncated { raw: "{".into() } },
-            ProviderEvent::Stop { reason: StopReason::MaxTokens },
+            ProviderEvent::ToolCallStart {
+                id: "a".into(),
+                name: "ls".into(),
+            },
+            ProviderEvent::ToolCallArgsDelta {
+                id: "a".into(),
+                fragment: "{\"p\":".into(),
+            },
+            ProviderEvent::ToolCallArgsDelta {
+                id: "a".into(),
+                fragment: "1}".into(),
+            },
+            ProviderEvent::ToolCallEnd {
+                id: "a".into(),
+                arguments: ToolArguments::Parsed(json!({"p": 1})),
+            },
+            ProviderEvent::ToolCallStart {
+                id: "b".into(),
+                name: "write".into(),
+            },
+            ProviderEvent::ToolCallEnd {
+                id: "b".into(),
+                arguments: ToolArguments::Truncated { raw: "{".into() },
+            },
+            ProviderEvent::Stop {
+                reason: StopReason::MaxTokens,
+            },
         ] {
             collected.apply(&event);
         }
         assert_eq!(collected.text, "Let me look.");
         assert_eq!(collected.tool_calls[0].raw_arguments, "{\"p\":1}");
-        let Message::Assistant { tool_calls, .. } = collected.assistant_message() else {
+        let Message::Assistant {
+            tool_calls,
+            thinking,
+            ..
+        } = collected.assistant_message()
+        else {
             panic!("assistant message expected");
         };
+        assert_eq!(
+            thinking,
+            vec![Thinking {
+                text: "first idea".into(),
+                signature: "sig".into()
+            }]
+        );
+        assert_eq!(collected.thinking, "first idea");
         assert_eq!(tool_calls[0].arguments, json!({"p": 1}));
         assert_eq!(tool_calls[1].arguments, json!({}));
         assert_eq!(collected.stop, Some(StopReason::MaxTokens));

@@ -76,6 +76,9 @@ pub enum ProviderError {
     /// Reading or writing a recording failed.
     #[error("Recording {path}: {message}")]
     Recording { path: String, message: String },
+    /// The provider settings cannot work (a key or header that cannot be sent, HTTP setup).
+    #[error("The {provider} settings are not usable: {message}")]
+    Config { provider: String, message: String },
     /// The request was cancelled.
     #[error("Cancelled")]
     Cancelled,
@@ -88,7 +91,10 @@ impl ProviderError {
         match self {
             Self::Unavailable { .. } | Self::Connect { .. } | Self::ConnectTimeout { .. } => true,
             Self::Api { kind, .. } => {
-                matches!(kind.as_str(), "overloaded_error" | "rate_limit_error" | "api_error")
+                matches!(
+                    kind.as_str(),
+                    "overloaded_error" | "rate_limit_error" | "api_error"
+                )
             }
             _ => false,
         }
@@ -122,7 +128,10 @@ mod tests {
             status: 401,
             message: "invalid x-api-key".into(),
         };
-        assert!(err.to_string().contains("Check the API key setting for Anthropic"));
+        assert!(
+            err.to_string()
+                .contains("Check the API key setting for Anthropic")
+        );
         assert!(!err.is_retryable());
     }
 

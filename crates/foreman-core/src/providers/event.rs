@@ -20,12 +20,18 @@ pub enum ProviderEvent {
     TextDelta(String),
     /// Reasoning text ("thinking"), shown separately and never sent back as an answer.
     ThinkingDelta(String),
+    /// The signature that closes the current thinking block (Anthropic). The block must be sent
+    /// back with it in the assistant turn when that turn called tools.
+    ThinkingSignature(String),
     /// A tool call begins. `id` is the provider's call id (or a generated one for the text protocol).
     ToolCallStart { id: String, name: String },
     /// A raw fragment of the call's JSON arguments, in arrival order.
     ToolCallArgsDelta { id: String, fragment: String },
     /// The call is complete; `arguments` says whether it may be executed.
-    ToolCallEnd { id: String, arguments: ToolArguments },
+    ToolCallEnd {
+        id: String,
+        arguments: ToolArguments,
+    },
     /// Token usage of this request (reported once, near the end of the stream).
     Usage(Usage),
     /// The request failed in a retryable way and is tried again after `delay`.
@@ -131,12 +137,18 @@ mod tests {
             delay: Duration::from_secs(4),
             reason: "HTTP 529".into(),
         };
-        assert_eq!(notice.message(), "Retrying in 4 s, attempt 2 of 5 (HTTP 529)");
+        assert_eq!(
+            notice.message(),
+            "Retrying in 4 s, attempt 2 of 5 (HTTP 529)"
+        );
         let short = RetryNotice {
             delay: Duration::from_millis(20),
             ..notice
         };
-        assert_eq!(short.message(), "Retrying in 20 ms, attempt 2 of 5 (HTTP 529)");
+        assert_eq!(
+            short.message(),
+            "Retrying in 20 ms, attempt 2 of 5 (HTTP 529)"
+        );
     }
 
     #[test]

@@ -22,6 +22,7 @@ use reqwest::{Client, StatusCode};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use super::EventStream;
 use super::error::{ProviderError, is_context_length_message};
 use super::event::{ProviderEvent, RetryNotice};
 use super::recording::Recorder;
@@ -29,7 +30,6 @@ use super::redact::{dump_headers, scrub};
 use super::retry::{RetryPolicy, is_retryable_status, retry_after};
 use super::secret::Secret;
 use super::wire::{WireDecoder, WireFormat};
-use super::EventStream;
 use crate::sse::SseDecoder;
 
 /// Network settings of a provider.
@@ -56,11 +56,14 @@ impl Default for HttpSettings {
 }
 
 /// Builds the shared HTTP client.
-pub(crate) fn build_client(settings: &HttpSettings, provider: &str) -> Result<Client, ProviderError> {
+pub(crate) fn build_client(
+    settings: &HttpSettings,
+    provider: &str,
+) -> Result<Client, ProviderError> {
     Client::builder()
         .connect_timeout(settings.connect_timeout)
         .build()
-        .map_err(|err| ProviderError::Protocol {
+        .map_err(|err| ProviderError::Config {
             provider: provider.to_string(),
             message: format!("cannot set up HTTP: {err}"),
         })
@@ -164,12 +167,11 @@ async fn drive(client: Client, settings: HttpSettings, request: StreamRequest, s
     let mut emitted = false;
     let mut attempt = 1;
     loop {
-        let failure = match attempt_once(&client, &settings, &request, &sink, attempt, &mut emitted)
-            .await
-        {
-            Ok(()) => return,
-            Err(failure) => failure,
-        };
+        let failure =
+            match attempt_once(&client, &settings, &request, &sink, attempt, &mut emitted).await {
+                Ok(()) => return,
+                Err(failure) => failure,
+            };
         if sink.cancel.is_cancelled() || failure.error == ProviderError::Cancelled {
             sink.cancelled();
             return;
@@ -178,7 +180,9 @@ async fn drive(client: Client, settings: HttpSettings, request: StreamRequest, s
             sink.send(Err(failure.error)).await;
             return;
         }
-        let delay = settings.retry.delay_before(attempt + 1, failure.retry_after);
+        let delay = settings
+            .retry
+            .delay_before(attempt + 1, failure.retry_after);
         let notice = RetryNotice {
             attempt: attempt + 1,
             max_attempts,
@@ -214,7 +218,12 @@ fn describe(err: &reqwest::Error) -> String {
     text
 }
 
-fn send_error(request: &StreamRequest, settings: &HttpSettings, err: &reqwest::Error, attempt: u32) -> Failure {
+fn send_error(
+    request: &StreamRequest,
+    settings: &HttpSettings,
+    err: &reqwest::Error,
+    attempt: u32,
+) -> Failure {
     let error = if err.is_connect() && err.is_timeout() {
         ProviderError::ConnectTimeout {
             provider: request.provider.to_string(),
@@ -255,13 +264,21 @@ fn error_message(body: &str) -> String {
     }
 }
 
-fn status_error(request: &StreamRequest, status: StatusCode, headers: &HeaderMap, body: &str, attempt: u32) -> Failure {
+fn status_error(
+    request: &StreamRequest,
+    status: StatusCode,
+    headers: &HeaderMap,
+    body: &str,
+    attempt: u32,
+) -> Failure {
     let message = error_message(&scrub(body, request.secret.as_ref()));
     let provider = request.provider.to_string();
     let code = status.as_u16();
     let reason = format!(
         "HTTP {code} {}",
-        status.canonical_reason().unwrap_or(if code == 529 { "Overloaded" } else { "" })
+        status
+            .canonical_reason()
+            .unwrap_or(if code == 529 { "Overloaded" } else { "" })
     )
     .trim_end()
     .to_string();
@@ -291,7 +308,7 @@ fn status_error(request: &StreamRequest, status: StatusCode, headers: &HeaderMap
     }
 }
 
-/// Waits for `future` unless cancelled or silent for the idle timeout.
+/// Waits for `future` unless cancelled, abandoned by the consumer, or silent for the idle timeout.
 async fn guarded<F: std::future::Future>(
     sink: &Sink,
     request: &StreamRequest,
@@ -301,6 +318,8 @@ async fn guarded<F: std::future::Future>(
     tokio::select! {
         biased;
         () = sink.cancel.cancelled() => Err(ProviderError::Cancelled.into()),
+        // The consumer dropped the stream: stop as if cancelled.
+        () = sink.tx.closed() => Err(ProviderError::Cancelled.into()),
         result = tokio::time::timeout(settings.idle_timeout, future) => result.map_err(|_| {
             ProviderError::IdleTimeout {
                 provider: request.provider.to_string(),
@@ -365,7 +384,9 @@ async fn attempt_once(
         return Err(status_error(request, status, &headers, &body, attempt));
     }
     let mut recorder = match &settings.record_to {
-        Some(path) => Some(Recorder::create(path, request.provider, &request.url, &request.headers).await?),
+        Some(path) => {
+            Some(Recorder::create(path, request.provider, &request.url, &request.headers).await?)
+        }
         None => None,
     };
     let mut sse = SseDecoder::new();
@@ -442,12 +463,80 @@ mod tests {
     use super::*;
 
     #[test]
+    fn request_debug_redacts_credentials() {
+        let mut headers = HeaderMap::new();
+        let mut value = reqwest::header::HeaderValue::from_static("Bearer sk-dump-me-not");
+        value.set_sensitive(true);
+        headers.insert(reqwest::header::AUTHORIZATION, value);
+        let request = StreamRequest {
+            provider: "Test",
+            url: "http://127.0.0.1:1/v1/chat/completions".into(),
+            headers,
+            body: b"{}".to_vec(),
+            secret: Some(Secret::new("sk-dump-me-not")),
+            format: WireFormat::OpenAi,
+        };
+        let dump = format!("{request:?}");
+        assert!(!dump.contains("sk-dump-me-not"), "{dump}");
+        assert!(dump.contains("authorization: [REDACTED]"));
+    }
+
+    #[test]
+    fn status_errors_are_classified_and_scrubbed() {
+        let request = StreamRequest {
+            provider: "Test",
+            url: String::new(),
+            headers: HeaderMap::new(),
+            body: Vec::new(),
+            secret: Some(Secret::new("sk-echoed")),
+            format: WireFormat::Anthropic,
+        };
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "retry-after",
+            reqwest::header::HeaderValue::from_static("3"),
+        );
+        let failure = status_error(
+            &request,
+            StatusCode::TOO_MANY_REQUESTS,
+            &headers,
+            r#"{"error":{"message":"slow down sk-echoed"}}"#,
+            2,
+        );
+        assert_eq!(failure.retry_after, Some(Duration::from_secs(3)));
+        assert_eq!(failure.reason, "HTTP 429 Too Many Requests");
+        assert_eq!(
+            failure.error,
+            ProviderError::Unavailable {
+                provider: "Test".into(),
+                status: 429,
+                attempts: 2,
+                message: "slow down [REDACTED]".into(),
+            }
+        );
+        let overloaded = status_error(
+            &request,
+            StatusCode::from_u16(529).unwrap(),
+            &HeaderMap::new(),
+            "",
+            1,
+        );
+        assert_eq!(overloaded.reason, "HTTP 529 Overloaded");
+        assert!(overloaded.error.is_retryable());
+    }
+
+    #[test]
     fn error_bodies_are_reduced_to_their_message() {
         assert_eq!(
-            error_message(r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#),
+            error_message(
+                r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#
+            ),
             "Overloaded"
         );
-        assert_eq!(error_message(r#"{"error":"model not found"}"#), "model not found");
+        assert_eq!(
+            error_message(r#"{"error":"model not found"}"#),
+            "model not found"
+        );
         assert_eq!(error_message(""), "no details");
         assert_eq!(error_message("Bad Gateway"), "Bad Gateway");
     }

@@ -30,6 +30,21 @@ impl EnvKey {
     pub fn new(var: impl Into<String>) -> Self {
         Self { var: var.into() }
     }
+
+    /// `ANTHROPIC_API_KEY`
+    pub fn anthropic() -> Self {
+        Self::new(ANTHROPIC_API_KEY)
+    }
+
+    /// `OPENAI_API_KEY`
+    pub fn openai() -> Self {
+        Self::new(OPENAI_API_KEY)
+    }
+
+    /// `OPENROUTER_API_KEY`
+    pub fn openrouter() -> Self {
+        Self::new(OPENROUTER_API_KEY)
+    }
 }
 
 impl KeySource for EnvKey {
@@ -91,6 +106,20 @@ mod tests {
         assert!(source.api_key().is_none());
         unsafe { std::env::remove_var(var) };
         assert!(source.api_key().is_none());
+    }
+
+    #[test]
+    fn cli_variables() {
+        assert_eq!(
+            EnvKey::anthropic().describe(),
+            "the ANTHROPIC_API_KEY environment variable"
+        );
+        assert!(EnvKey::openai().describe().contains("OPENAI_API_KEY"));
+        assert!(
+            EnvKey::openrouter()
+                .describe()
+                .contains("OPENROUTER_API_KEY")
+        );
     }
 
     #[test]

@@ -18,9 +18,20 @@ pub enum Message {
         text: String,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         tool_calls: Vec<ToolCall>,
+        /// Signed thinking blocks to send back (Anthropic requires them in a turn that called
+        /// tools while extended thinking is on); other providers ignore them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        thinking: Vec<Thinking>,
     },
     /// The result of one tool call.
     ToolResult(ToolResult),
+}
+
+/// One thinking block with the provider's signature.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Thinking {
+    pub text: String,
+    pub signature: String,
 }
 
 /// A tool call the assistant made.
@@ -51,14 +62,24 @@ impl Message {
 
     /// Assistant text without tool calls.
     pub fn assistant(text: impl Into<String>) -> Self {
+        Self::assistant_with_calls(text, Vec::new())
+    }
+
+    /// Assistant text and tool calls, without thinking.
+    pub fn assistant_with_calls(text: impl Into<String>, tool_calls: Vec<ToolCall>) -> Self {
         Self::Assistant {
             text: text.into(),
-            tool_calls: Vec::new(),
+            tool_calls,
+            thinking: Vec::new(),
         }
     }
 
     /// A tool result.
-    pub fn tool_result(call_id: impl Into<String>, content: impl Into<String>, is_error: bool) -> Self {
+    pub fn tool_result(
+        call_id: impl Into<String>,
+        content: impl Into<String>,
+        is_error: bool,
+    ) -> Self {
         Self::ToolResult(ToolResult {
             call_id: call_id.into(),
             content: content.into(),
@@ -82,6 +103,10 @@ mod tests {
                     id: "c1".into(),
                     name: "read_file".into(),
                     arguments: json!({"path": "a.txt"}),
+                }],
+                thinking: vec![Thinking {
+                    text: "hmm".into(),
+                    signature: "sig".into(),
                 }],
             },
             Message::tool_result("c1", "contents", false),

@@ -47,14 +47,14 @@ pub use error::ProviderError;
 pub use event::{ProviderEvent, RetryNotice, StopReason, ToolArguments, ToolArgumentsError};
 pub use http::HttpSettings;
 pub use keys::{EnvKey, KeySource, SharedKeySource, StaticKey};
-pub use message::{Message, ToolCall, ToolResult};
+pub use message::{Message, Thinking, ToolCall, ToolResult};
 pub use openai::{MaxTokensField, OpenAiConfig, OpenAiProvider};
 pub use pricing::{ModelPrice, PriceTable};
 pub use replay::ReplayProvider;
 pub use request::{Limits, ProviderRequest, ToolDefinition};
 pub use retry::RetryPolicy;
 pub use secret::Secret;
-pub use text_protocol::TextProtocolProvider;
+pub use text_protocol::{TextProtocolProvider, ToolCalling, with_tool_calling};
 pub use usage::{Usage, UsageAccumulator};
 pub use wire::{WireDecoder, WireFormat, decode_chunks};
 

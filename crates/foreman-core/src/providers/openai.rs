@@ -45,6 +45,8 @@ pub struct OpenAiConfig {
 
 impl OpenAiConfig {
     pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
+    pub const OPENROUTER_BASE_URL: &str = "https://openrouter.ai/api/v1";
+    pub const OLLAMA_BASE_URL: &str = "http://localhost:11434/v1";
 
     pub fn new(base_url: impl Into<String>, key: SharedKeySource) -> Self {
         Self {
@@ -78,7 +80,10 @@ impl OpenAiProvider {
 
     /// The URL requests go to.
     pub fn endpoint(&self) -> String {
-        format!("{}/chat/completions", self.config.base_url.trim_end_matches('/'))
+        format!(
+            "{}/chat/completions",
+            self.config.base_url.trim_end_matches('/')
+        )
     }
 }
 
@@ -91,7 +96,9 @@ pub fn wire_messages(system: &str, messages: &[Message]) -> Vec<Value> {
     for message in messages {
         out.push(match message {
             Message::User { text } => json!({"role": "user", "content": text}),
-            Message::Assistant { text, tool_calls } => {
+            Message::Assistant {
+                text, tool_calls, ..
+            } => {
                 let mut turn = json!({
                     "role": "assistant",
                     "content": if text.is_empty() { Value::Null } else { json!(text) },
@@ -160,9 +167,8 @@ pub fn request_body(request: &ProviderRequest, max_tokens_field: MaxTokensField)
 }
 
 fn invalid(message: String) -> ProviderError {
-    ProviderError::InvalidRequest {
+    ProviderError::Config {
         provider: NAME.to_string(),
-        status: 0,
         message,
     }
 }
@@ -181,9 +187,12 @@ impl OpenAiProvider {
             headers.insert(name, value);
         }
         if let Some(key) = &key {
-            let mut value = HeaderValue::from_str(&format!("Bearer {}", key.expose())).map_err(|_| {
-                invalid("the API key contains characters that cannot be sent in a header".into())
-            })?;
+            let mut value =
+                HeaderValue::from_str(&format!("Bearer {}", key.expose())).map_err(|_| {
+                    invalid(
+                        "the API key contains characters that cannot be sent in a header".into(),
+                    )
+                })?;
             value.set_sensitive(true);
             headers.insert(AUTHORIZATION, value);
         }
@@ -229,17 +238,22 @@ mod tests {
 
     #[test]
     fn body_streams_with_usage_and_function_tools() {
-        let request = ProviderRequest::new("gpt-4o", "Be brief.", vec![Message::user("hi")]).with_tools(vec![
-            ToolDefinition {
+        let request = ProviderRequest::new("gpt-4o", "Be brief.", vec![Message::user("hi")])
+            .with_tools(vec![ToolDefinition {
                 name: "ls".into(),
                 description: "list".into(),
                 input_schema: json!({"type": "object"}),
-            },
-        ]);
+            }]);
         let body = request_body(&request, MaxTokensField::MaxTokens);
         assert_eq!(body["stream_options"], json!({"include_usage": true}));
-        assert_eq!(body["messages"][0], json!({"role": "system", "content": "Be brief."}));
-        assert_eq!(body["tools"][0]["function"]["parameters"], json!({"type": "object"}));
+        assert_eq!(
+            body["messages"][0],
+            json!({"role": "system", "content": "Be brief."})
+        );
+        assert_eq!(
+            body["tools"][0]["function"]["parameters"],
+            json!({"type": "object"})
+        );
         assert_eq!(body["max_tokens"], 8192);
         let reasoning = request_body(&request, MaxTokensField::MaxCompletionTokens);
         assert_eq!(reasoning["max_completion_tokens"], 8192);
@@ -251,15 +265,25 @@ mod tests {
         let wire = wire_messages(
             "",
             &[
-                Message::Assistant {
-                    text: String::new(),
-                    tool_calls: vec![ToolCall { id: "c1".into(), name: "ls".into(), arguments: json!({"p": "."}) }],
-                },
+                Message::assistant_with_calls(
+                    "",
+                    vec![ToolCall {
+                        id: "c1".into(),
+                        name: "ls".into(),
+                        arguments: json!({"p": "."}),
+                    }],
+                ),
                 Message::tool_result("c1", "denied", true),
             ],
         );
         assert_eq!(wire[0]["content"], Value::Null);
-        assert_eq!(wire[0]["tool_calls"][0]["function"]["arguments"], "{\"p\":\".\"}");
-        assert_eq!(wire[1], json!({"role": "tool", "tool_call_id": "c1", "content": "Error: denied"}));
+        assert_eq!(
+            wire[0]["tool_calls"][0]["function"]["arguments"],
+            "{\"p\":\".\"}"
+        );
+        assert_eq!(
+            wire[1],
+            json!({"role": "tool", "tool_call_id": "c1", "content": "Error: denied"})
+        );
     }
 }

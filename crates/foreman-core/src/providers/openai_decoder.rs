@@ -53,25 +53,49 @@ impl OpenAiDecoder {
         }
     }
 
+    /// The call a delta belongs to: its `index`, or (servers that omit it) the call with its
+    /// `id`, a new call for a new `id`, else the latest call.
+    fn call_index(&self, delta: &Value) -> u64 {
+        if let Some(index) = delta.get("index").and_then(Value::as_u64) {
+            return index;
+        }
+        let latest = self.calls.keys().next_back().copied();
+        match delta
+            .get("id")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+        {
+            Some(id) => self
+                .calls
+                .iter()
+                .find(|(_, call)| call.id == id)
+                .map(|(index, _)| *index)
+                .unwrap_or_else(|| latest.map_or(0, |index| index + 1)),
+            None => latest.unwrap_or(0),
+        }
+    }
+
     fn tool_delta(&mut self, delta: &Value, events: &mut Vec<ProviderEvent>) {
-        let index = delta.get("index").and_then(Value::as_u64).unwrap_or(0);
+        let index = self.call_index(delta);
         let call = self.calls.entry(index).or_default();
         if call.ended {
             return;
         }
-        if let Some(id) = delta.get("id").and_then(Value::as_str).filter(|s| !s.is_empty()) {
-            if call.id.is_empty() {
-                call.id = id.to_string();
-            }
+        if let Some(id) = delta
+            .get("id")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            && call.id.is_empty()
+        {
+            call.id = id.to_string();
         }
         if let Some(name) = delta
             .pointer("/function/name")
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
+            && call.name.is_empty()
         {
-            if call.name.is_empty() {
-                call.name = name.to_string();
-            }
+            call.name = name.to_string();
         }
         let fragment = delta
             .pointer("/function/arguments")
@@ -195,10 +219,10 @@ impl WireDecoder for OpenAiDecoder {
                     break;
                 }
             }
-            if let Some(content) = delta.get("content").and_then(Value::as_str) {
-                if !content.is_empty() {
-                    events.push(ProviderEvent::TextDelta(content.to_string()));
-                }
+            if let Some(content) = delta.get("content").and_then(Value::as_str)
+                && !content.is_empty()
+            {
+                events.push(ProviderEvent::TextDelta(content.to_string()));
             }
             if let Some(calls) = delta.get("tool_calls").and_then(Value::as_array) {
                 for call in calls {
@@ -259,7 +283,10 @@ mod tests {
         let events = feed(
             &mut decoder,
             &[
-                chunk(json!({"role":"assistant","content":"","tool_calls":[]}), None),
+                chunk(
+                    json!({"role":"assistant","content":"","tool_calls":[]}),
+                    None,
+                ),
                 chunk(
                     json!({"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"ls","arguments":""}}]}),
                     None,
@@ -283,6 +310,45 @@ mod tests {
                 ProviderEvent::Stop {
                     reason: StopReason::ToolUse
                 },
+            ]
+        );
+    }
+
+    #[test]
+    fn calls_without_index_are_told_apart_by_id() {
+        let mut decoder = OpenAiDecoder::new();
+        let events = feed(
+            &mut decoder,
+            &[
+                chunk(
+                    json!({"tool_calls":[{"id":"a","function":{"name":"ls","arguments":"{\"p\":"}}]}),
+                    None,
+                ),
+                chunk(
+                    json!({"tool_calls":[{"function":{"arguments":"1}"}}]}),
+                    None,
+                ),
+                chunk(
+                    json!({"tool_calls":[{"id":"b","function":{"name":"cat","arguments":"{}"}}]}),
+                    None,
+                ),
+                chunk(json!({}), Some("tool_calls")),
+            ],
+        );
+        let ends: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                ProviderEvent::ToolCallEnd { id, arguments } => {
+                    Some((id.as_str(), arguments.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            ends,
+            vec![
+                ("a", ToolArguments::Parsed(json!({"p": 1}))),
+                ("b", ToolArguments::Parsed(json!({}))),
             ]
         );
     }
@@ -351,7 +417,10 @@ mod tests {
     fn in_stream_error_objects_and_early_end() {
         let mut decoder = OpenAiDecoder::new();
         let err = decoder
-            .on_event("", r#"{"error":{"message":"model not loaded","type":"server_error"}}"#)
+            .on_event(
+                "",
+                r#"{"error":{"message":"model not loaded","type":"server_error"}}"#,
+            )
             .unwrap_err();
         assert!(err.to_string().contains("model not loaded"));
         let mut decoder = OpenAiDecoder::new();

@@ -122,7 +122,10 @@ mod tests {
         // gpt-4o-mini must not be priced as gpt-4o.
         let mini = table.lookup("gpt-4o-mini-2024-07-18").unwrap();
         assert_eq!(mini.input, 0.15);
-        assert_eq!(table.lookup("anthropic/claude-opus-4-5").unwrap().input, 5.0);
+        assert_eq!(
+            table.lookup("anthropic/claude-opus-4-5").unwrap().input,
+            5.0
+        );
         assert!(table.estimate("llama3.2", &usage).is_none());
     }
 

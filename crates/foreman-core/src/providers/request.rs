@@ -51,7 +51,11 @@ pub struct ProviderRequest {
 
 impl ProviderRequest {
     /// A request with default limits and no tools.
-    pub fn new(model: impl Into<String>, system: impl Into<String>, messages: Vec<Message>) -> Self {
+    pub fn new(
+        model: impl Into<String>,
+        system: impl Into<String>,
+        messages: Vec<Message>,
+    ) -> Self {
         Self {
             model: model.into(),
             system: system.into(),

@@ -18,9 +18,7 @@ pub struct TextCall {
 
 /// The tool call in `text`, or `None` when the text is a direct answer.
 pub fn extract_call(text: &str) -> Option<TextCall> {
-    candidates(text)
-        .into_iter()
-        .find_map(|candidate| parse_call(candidate))
+    candidates(text).into_iter().find_map(parse_call)
 }
 
 fn candidates(text: &str) -> Vec<&str> {
@@ -33,10 +31,10 @@ fn candidates(text: &str) -> Vec<&str> {
             .map(|(_, body)| *body),
     );
     found.extend(fences.iter().map(|(_, body)| *body));
-    if let (Some(start), Some(end)) = (text.find('{'), text.rfind('}')) {
-        if start < end {
-            found.push(&text[start..=end]);
-        }
+    if let (Some(start), Some(end)) = (text.find('{'), text.rfind('}'))
+        && start < end
+    {
+        found.push(&text[start..=end]);
     }
     found
 }
@@ -143,9 +141,15 @@ mod tests {
     #[test]
     fn any_fence_then_outermost_braces() {
         let fenced = "I will search.\n```\n{\"action\": \"grep\", \"pattern\": \"fn main\"}\n```";
-        assert_eq!(extract_call(fenced), call("grep", json!({"pattern": "fn main"})));
+        assert_eq!(
+            extract_call(fenced),
+            call("grep", json!({"pattern": "fn main"}))
+        );
         let inline = "Sure: {\"action\": \"run\", \"args\": {\"cmd\": \"ls\"}} done.";
-        assert_eq!(extract_call(inline), call("run", json!({"args": {"cmd": "ls"}})));
+        assert_eq!(
+            extract_call(inline),
+            call("run", json!({"args": {"cmd": "ls"}}))
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! prompt carries the Markdown tool catalogue and asks the model to answer with exactly one JSON
 //! object `{"action": "<tool>", ...params}` to use a tool, or plain text for a direct answer.
 //! Past tool calls and results are written into the conversation as text in the same protocol.
-//! The answer is streamed through [`TextCallStreamer`](super::text_stream) so a call shows up as a
+//! The answer is streamed through the `text_stream` state machine so a call shows up as a
 //! partial call (`ToolCallStart`, `ToolCallArgsDelta`) like a native one, and is extracted at the
 //! end with [`extract_call`](super::text_extract::extract_call). An unknown action ends as
 //! [`ToolArguments::Invalid`](super::ToolArguments::Invalid) whose message lists the available tools.
@@ -36,8 +36,32 @@ else, with the tool's name in \"action\" and its parameters beside it, for examp
 Use one tool per reply; its result will be sent back to you. Escape backslashes and quotes inside \
 JSON strings. When you do not need a tool, reply in plain text: that is your answer.
 
-# Tools
+The available tools are described below.
 ";
+
+/// How a model calls tools: a per-model provider setting.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolCalling {
+    /// The provider's native tool calling.
+    #[default]
+    Native,
+    /// The text protocol, for models without native tools.
+    TextProtocol,
+}
+
+/// `provider` as it should be used under `mode`: unchanged for native tool calling, wrapped in a
+/// [`TextProtocolProvider`] with `catalogue` (the Markdown tool catalogue) for the text protocol.
+pub fn with_tool_calling(
+    provider: Arc<dyn Provider>,
+    mode: ToolCalling,
+    catalogue: &str,
+) -> Arc<dyn Provider> {
+    match mode {
+        ToolCalling::Native => provider,
+        ToolCalling::TextProtocol => Arc::new(TextProtocolProvider::new(provider, catalogue)),
+    }
+}
 
 /// Wraps a provider so that its model calls tools through text.
 #[derive(Debug, Clone)]
@@ -83,7 +107,9 @@ pub fn text_messages(messages: &[Message]) -> Vec<Message> {
         .iter()
         .map(|message| match message {
             Message::User { .. } => message.clone(),
-            Message::Assistant { text, tool_calls } => {
+            Message::Assistant {
+                text, tool_calls, ..
+            } => {
                 let mut parts: Vec<String> = Vec::new();
                 if !text.trim().is_empty() {
                     parts.push(text.trim_end().to_string());
@@ -91,7 +117,10 @@ pub fn text_messages(messages: &[Message]) -> Vec<Message> {
                 for call in tool_calls {
                     names.insert(&call.id, &call.name);
                     let mut object = serde_json::Map::new();
-                    object.insert("action".into(), serde_json::Value::String(call.name.clone()));
+                    object.insert(
+                        "action".into(),
+                        serde_json::Value::String(call.name.clone()),
+                    );
                     if let serde_json::Value::Object(arguments) = &call.arguments {
                         object.extend(arguments.clone());
                     }
@@ -103,7 +132,10 @@ pub fn text_messages(messages: &[Message]) -> Vec<Message> {
                 Message::assistant(parts.join("\n\n"))
             }
             Message::ToolResult(result) => {
-                let name = names.get(result.call_id.as_str()).copied().unwrap_or("tool");
+                let name = names
+                    .get(result.call_id.as_str())
+                    .copied()
+                    .unwrap_or("tool");
                 let heading = if result.is_error {
                     format!("Error from `{name}`:")
                 } else {
@@ -135,36 +167,39 @@ impl Provider for TextProtocolProvider {
             pending: VecDeque::new(),
             done: false,
         };
-        Box::pin(futures_util::stream::unfold(state, |mut state| async move {
-            loop {
-                if let Some(item) = state.pending.pop_front() {
-                    return Some((item, state));
-                }
-                if state.done {
-                    return None;
-                }
-                match state.inner.next().await {
-                    None => state.done = true,
-                    Some(Err(error)) => {
-                        state.done = true;
-                        state.pending.push_back(Err(error));
+        Box::pin(futures_util::stream::unfold(
+            state,
+            |mut state| async move {
+                loop {
+                    if let Some(item) = state.pending.pop_front() {
+                        return Some((item, state));
                     }
-                    Some(Ok(ProviderEvent::TextDelta(text))) => {
-                        state
-                            .pending
-                            .extend(state.streamer.push(&text).into_iter().map(Ok));
+                    if state.done {
+                        return None;
                     }
-                    Some(Ok(ProviderEvent::Stop { reason })) => {
-                        let (closing, reason): (Vec<ProviderEvent>, StopReason) =
-                            state.streamer.finish(reason);
-                        state.pending.extend(closing.into_iter().map(Ok));
-                        state.pending.push_back(Ok(ProviderEvent::Stop { reason }));
-                        state.done = true;
+                    match state.inner.next().await {
+                        None => state.done = true,
+                        Some(Err(error)) => {
+                            state.done = true;
+                            state.pending.push_back(Err(error));
+                        }
+                        Some(Ok(ProviderEvent::TextDelta(text))) => {
+                            state
+                                .pending
+                                .extend(state.streamer.push(&text).into_iter().map(Ok));
+                        }
+                        Some(Ok(ProviderEvent::Stop { reason })) => {
+                            let (closing, reason): (Vec<ProviderEvent>, StopReason) =
+                                state.streamer.finish(reason);
+                            state.pending.extend(closing.into_iter().map(Ok));
+                            state.pending.push_back(Ok(ProviderEvent::Stop { reason }));
+                            state.done = true;
+                        }
+                        Some(Ok(other)) => state.pending.push_back(Ok(other)),
                     }
-                    Some(Ok(other)) => state.pending.push_back(Ok(other)),
                 }
-            }
-        }))
+            },
+        ))
     }
 }
 
@@ -188,6 +223,19 @@ mod tests {
     }
 
     #[test]
+    fn the_setting_selects_the_wrapper() {
+        let native = with_tool_calling(Arc::new(Unused), ToolCalling::Native, "cat");
+        assert_eq!(format!("{native:?}"), "Unused");
+        let text = with_tool_calling(Arc::new(Unused), ToolCalling::TextProtocol, "cat");
+        assert!(format!("{text:?}").starts_with("TextProtocolProvider"));
+        assert_eq!(text.name(), "unused");
+        assert_eq!(
+            serde_json::to_string(&ToolCalling::TextProtocol).unwrap(),
+            "\"text_protocol\""
+        );
+    }
+
+    #[test]
     fn rewritten_request_carries_the_catalogue_and_no_tools() {
         let provider = TextProtocolProvider::new(Arc::new(Unused), "## read_file\nReads a file.");
         let request = ProviderRequest::new(
@@ -195,14 +243,14 @@ mod tests {
             "You are Foreman.",
             vec![
                 Message::user("show main"),
-                Message::Assistant {
-                    text: "Reading.".into(),
-                    tool_calls: vec![ToolCall {
+                Message::assistant_with_calls(
+                    "Reading.",
+                    vec![ToolCall {
                         id: "c1".into(),
                         name: "read_file".into(),
                         arguments: json!({"path": "main.rs"}),
                     }],
-                },
+                ),
                 Message::tool_result("c1", "fn main() {}", false),
                 Message::tool_result("zz", "boom", true),
             ],
@@ -214,16 +262,25 @@ mod tests {
         }]);
         let rewritten = provider.rewrite_request(&request);
         assert!(rewritten.tools.is_empty());
-        assert!(rewritten.system.starts_with("You are Foreman.\n\n# Using tools"));
+        assert!(
+            rewritten
+                .system
+                .starts_with("You are Foreman.\n\n# Using tools")
+        );
         assert!(rewritten.system.ends_with("## read_file\nReads a file.\n"));
         assert_eq!(
             rewritten.messages[1],
-            Message::assistant("Reading.\n\n```json\n{\"action\":\"read_file\",\"path\":\"main.rs\"}\n```")
+            Message::assistant(
+                "Reading.\n\n```json\n{\"action\":\"read_file\",\"path\":\"main.rs\"}\n```"
+            )
         );
         assert_eq!(
             rewritten.messages[2],
             Message::user("Result of `read_file`:\nfn main() {}")
         );
-        assert_eq!(rewritten.messages[3], Message::user("Error from `tool`:\nboom"));
+        assert_eq!(
+            rewritten.messages[3],
+            Message::user("Error from `tool`:\nboom")
+        );
     }
 }

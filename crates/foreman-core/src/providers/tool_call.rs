@@ -78,7 +78,10 @@ mod tests {
     #[test]
     fn empty_arguments_become_an_empty_object() {
         assert_eq!(finish_arguments("", None), ToolArguments::Parsed(json!({})));
-        assert_eq!(finish_arguments("  ", None), ToolArguments::Parsed(json!({})));
+        assert_eq!(
+            finish_arguments("  ", None),
+            ToolArguments::Parsed(json!({}))
+        );
     }
 
     #[test]

@@ -56,8 +56,8 @@ pub fn decode_chunks<'a>(
     let mut decoder = format.decoder();
     let mut events = Vec::new();
     let feed = |sse_events: Vec<crate::sse::SseEvent>,
-                    decoder: &mut Box<dyn WireDecoder>,
-                    events: &mut Vec<ProviderEvent>|
+                decoder: &mut Box<dyn WireDecoder>,
+                events: &mut Vec<ProviderEvent>|
      -> Result<(), ProviderError> {
         for event in sse_events {
             if decoder.is_finished() {

@@ -13,12 +13,14 @@ use crate::protocol::{CallSnapshot, CallState, EventMsg, FilePreview};
 pub struct CallRegistry {
     calls: Vec<CallSnapshot>,
     index: HashMap<String, usize>,
+    dirty: Vec<String>,
 }
 
 impl CallRegistry {
     /// Registers a call that started streaming and announces it.
     pub fn create(&mut self, events: &mut EventSink, call_id: &str, name: &str) {
         self.index.insert(call_id.to_owned(), self.calls.len());
+        self.dirty.push(call_id.to_owned());
         self.calls.push(CallSnapshot {
             call_id: call_id.to_owned(),
             name: name.to_owned(),
@@ -74,7 +76,11 @@ impl CallRegistry {
         to: CallState,
         status: Option<String>,
     ) -> bool {
-        let Some(call) = self.get_mut(call_id) else {
+        let Some(index) = self.index.get(call_id).copied() else {
+            return false;
+        };
+        self.dirty.push(call_id.to_owned());
+        let Some(call) = self.calls.get_mut(index) else {
             return false;
         };
         match call.state.transition(to) {
@@ -110,7 +116,11 @@ impl CallRegistry {
         result: &str,
         is_error: bool,
     ) {
-        let Some(call) = self.get_mut(call_id) else {
+        let Some(index) = self.index.get(call_id).copied() else {
+            return;
+        };
+        self.dirty.push(call_id.to_owned());
+        let Some(call) = self.calls.get_mut(index) else {
             return;
         };
         match call.state.transition(to) {
@@ -129,6 +139,14 @@ impl CallRegistry {
                 message: format!("{call_id}: {e}"),
             }),
         }
+    }
+
+    /// The calls changed since the last call of this function (to persist), each once.
+    pub fn take_dirty(&mut self) -> Vec<String> {
+        let mut ids = std::mem::take(&mut self.dirty);
+        let mut seen = std::collections::HashSet::new();
+        ids.retain(|id| seen.insert(id.clone()));
+        ids
     }
 
     /// Every call, for a snapshot.

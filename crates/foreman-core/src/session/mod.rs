@@ -15,6 +15,7 @@ pub mod args_stream;
 pub mod builtin_backend;
 pub mod call_state;
 pub mod events;
+pub mod history;
 pub mod policy;
 pub mod preview;
 pub mod prompt;
@@ -41,6 +42,7 @@ use crate::protocol::{ApprovalMode, Event, EventMsg, Op};
 use crate::providers::{
     Limits, Message, Provider, TextProtocolProvider, ToolDefinition, UsageAccumulator,
 };
+use crate::store::Store;
 
 /// Everything a session needs.
 #[derive(Debug, Clone)]
@@ -71,6 +73,8 @@ pub struct SessionConfig {
     pub pause_after_failures: u32,
     /// How often a pending approval re-checks its file on disk.
     pub preview_poll: Duration,
+    /// Where the session is persisted (see [`history::open_session`] for the id and history).
+    pub store: Option<Store>,
 }
 
 /// The default cap on model requests per task.
@@ -96,6 +100,7 @@ impl SessionConfig {
             tools: None,
             pause_after_failures: 3,
             preview_poll: Duration::from_millis(250),
+            store: None,
         }
     }
 }
@@ -194,6 +199,8 @@ pub(crate) struct Engine {
     pub(crate) cancel: CancellationToken,
     pub(crate) running: bool,
     pub(crate) shutdown: bool,
+    pub(crate) store: Option<Store>,
+    pub(crate) titled: bool,
 }
 
 impl Engine {
@@ -243,7 +250,6 @@ impl Engine {
             events,
             ops,
             ops_closed: false,
-            history: config.history,
             calls: CallRegistry::default(),
             usage: UsageAccumulator::new(),
             failures: HashMap::new(),
@@ -251,6 +257,9 @@ impl Engine {
             cancel: CancellationToken::new(),
             running: false,
             shutdown: false,
+            titled: !config.history.is_empty(),
+            store: config.store,
+            history: config.history,
         })
     }
 

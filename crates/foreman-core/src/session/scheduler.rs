@@ -143,10 +143,11 @@ impl Engine {
         for job in batch {
             self.not_run(&job.id, &outcome, &mut results[job.index]);
         }
+        self.flush_calls().await;
         for (call, result) in calls.iter().zip(results) {
             let (text, is_error) =
                 result.unwrap_or_else(|| (NOT_RUN_CANCELLED.to_owned(), true));
-            self.history.push(Message::tool_result(&call.id, text, is_error));
+            self.record(Message::tool_result(&call.id, text, is_error)).await;
         }
         if outcome == CallsOutcome::Continue && self.cancel.is_cancelled() {
             outcome = CallsOutcome::Cancelled;
@@ -202,6 +203,7 @@ impl Engine {
                     CallState::Executing,
                     Some(format!("Writing your version of {path}…")),
                 );
+                self.flush_calls().await;
                 let written = self.tools.write_as_person(&path, content.clone()).await;
                 let (state, text, is_error) = match written {
                     Ok(_) => {
@@ -256,6 +258,7 @@ impl Engine {
                 self.cancel.child_token(),
             ));
         }
+        self.flush_calls().await;
         let mut all = join_all(futures);
         let outcomes: Vec<ToolOutcome> = loop {
             tokio::select! {
@@ -281,6 +284,7 @@ impl Engine {
                     self.calls
                         .finish(&mut self.events, &job.id, CallState::Succeeded, &text, false);
                     results[job.index] = Some((text, false));
+                    self.flush_calls().await;
                 }
                 Err(text) => {
                     self.calls

@@ -8,7 +8,7 @@ use super::Engine;
 use super::scheduler::CallsOutcome;
 use super::turn::StreamedCall;
 use crate::protocol::{CallState, EventMsg, TaskEndReason};
-use crate::providers::{Message, ProviderError, ToolCall, ToolDefinition};
+use crate::providers::{Message, ProviderError, Thinking, ToolCall, ToolDefinition};
 
 /// The system tool that ends a task.
 pub const ATTEMPT_COMPLETION: &str = "attempt_completion";
@@ -37,7 +37,7 @@ impl Engine {
         self.running = true;
         self.cancel = tokio_util::sync::CancellationToken::new();
         self.failures.clear();
-        self.history.push(Message::user(text));
+        self.record(Message::user(text)).await;
         self.events.emit(EventMsg::TaskStarted);
         let mut iteration = 0u32;
         let reason = loop {
@@ -50,15 +50,16 @@ impl Engine {
                 };
             }
             while let Some(queued) = self.queued.pop_front() {
-                self.history.push(Message::user(queued));
+                self.record(Message::user(queued)).await;
             }
             iteration += 1;
             self.events.emit(EventMsg::TurnStarted { iteration });
             let turn = self.stream_turn().await;
-            self.record_assistant(&turn.text, &turn.calls);
+            self.record_assistant(&turn.text, &turn.thinking, &turn.calls).await;
+            self.flush_calls().await;
             if let Some(error) = turn.error {
                 let cancelled = matches!(error, ProviderError::Cancelled);
-                self.close_unrun(&turn.calls, cancelled);
+                self.close_unrun(&turn.calls, cancelled).await;
                 self.events.emit(EventMsg::TurnEnded { iteration });
                 break if cancelled {
                     TaskEndReason::Cancelled
@@ -87,8 +88,15 @@ impl Engine {
         self.events.emit(EventMsg::TaskEnded { reason });
     }
 
+    /// Persists every call that changed since the last flush.
+    pub(crate) async fn flush_calls(&mut self) {
+        for id in self.calls.take_dirty() {
+            self.save_call(&id).await;
+        }
+    }
+
     /// Appends the assistant message exactly as it will be sent back to the model.
-    fn record_assistant(&mut self, text: &str, calls: &[StreamedCall]) {
+    async fn record_assistant(&mut self, text: &str, thinking: &[Thinking], calls: &[StreamedCall]) {
         if text.is_empty() && calls.is_empty() {
             return;
         }
@@ -103,14 +111,16 @@ impl Engine {
                 },
             })
             .collect();
-        self.history.push(Message::Assistant {
+        self.record(Message::Assistant {
             text: text.to_owned(),
+            thinking: thinking.to_vec(),
             tool_calls,
-        });
+        })
+        .await;
     }
 
     /// Gives every call of a failed or cancelled stream its one result.
-    fn close_unrun(&mut self, calls: &[StreamedCall], cancelled: bool) {
+    async fn close_unrun(&mut self, calls: &[StreamedCall], cancelled: bool) {
         for call in calls {
             let (state, result) = match (&call.arguments, cancelled) {
                 (_, true) => (CallState::Cancelled, NOT_RUN_CANCELLED.to_owned()),
@@ -122,7 +132,8 @@ impl Engine {
             };
             self.calls
                 .finish(&mut self.events, &call.id, state, &result, true);
-            self.history.push(Message::tool_result(&call.id, result, true));
+            self.record(Message::tool_result(&call.id, result, true)).await;
         }
+        self.flush_calls().await;
     }
 }

@@ -11,7 +11,7 @@ use super::args_stream::ArgsStream;
 use super::preview::file_preview;
 use super::{Engine, recv_op};
 use crate::protocol::{CallState, EventMsg};
-use crate::providers::{ProviderError, ProviderEvent, ProviderRequest};
+use crate::providers::{ProviderError, ProviderEvent, ProviderRequest, Thinking, Usage};
 
 /// How often a streaming file change recomputes its live preview.
 pub const LIVE_PREVIEW_INTERVAL: Duration = Duration::from_millis(250);
@@ -29,8 +29,19 @@ pub(crate) struct StreamedCall {
 #[derive(Debug, Default)]
 pub(crate) struct TurnOutput {
     pub text: String,
+    /// Signed thinking blocks, sent back with the assistant turn.
+    pub thinking: Vec<Thinking>,
+    /// Thinking text of the block still open.
+    pub open_thinking: String,
     pub calls: Vec<StreamedCall>,
     pub error: Option<ProviderError>,
+}
+
+/// Persistence work after a provider event.
+enum AfterEvent {
+    Nothing,
+    Created,
+    Usage(Usage),
 }
 
 struct Streaming {
@@ -65,7 +76,11 @@ impl Engine {
                     out.error = Some(e);
                     break;
                 }
-                Some(Ok(event)) => self.on_provider_event(event, &mut out, &mut open),
+                Some(Ok(event)) => match self.on_provider_event(event, &mut out, &mut open) {
+                    AfterEvent::Nothing => {}
+                    AfterEvent::Created => self.flush_calls().await,
+                    AfterEvent::Usage(usage) => self.save_usage(usage).await,
+                },
             }
         }
         // Calls the stream never finished.
@@ -103,13 +118,20 @@ impl Engine {
         event: ProviderEvent,
         out: &mut TurnOutput,
         open: &mut HashMap<String, Streaming>,
-    ) {
+    ) -> AfterEvent {
         match event {
             ProviderEvent::TextDelta(text) => {
                 out.text.push_str(&text);
                 self.events.emit(EventMsg::TextDelta { text });
             }
-            ProviderEvent::ThinkingDelta(text) => self.events.emit(EventMsg::ThinkingDelta { text }),
+            ProviderEvent::ThinkingDelta(text) => {
+                out.open_thinking.push_str(&text);
+                self.events.emit(EventMsg::ThinkingDelta { text });
+            }
+            ProviderEvent::ThinkingSignature(signature) => out.thinking.push(Thinking {
+                text: std::mem::take(&mut out.open_thinking),
+                signature,
+            }),
             ProviderEvent::ToolCallStart { id, name } => {
                 self.calls.create(&mut self.events, &id, &name);
                 open.insert(
@@ -119,14 +141,15 @@ impl Engine {
                         last_preview: Instant::now(),
                     },
                 );
+                return AfterEvent::Created;
             }
             ProviderEvent::ToolCallArgsDelta { id, fragment } => {
                 let now = Instant::now();
                 let Some(streaming) = open.get_mut(&id) else {
-                    return;
+                    return AfterEvent::Nothing;
                 };
                 let Some(args) = streaming.args.push(&fragment, now) else {
-                    return;
+                    return AfterEvent::Nothing;
                 };
                 let name = self.calls.get(&id).map(|c| c.name.clone()).unwrap_or_default();
                 let preview = if changes_files(&name)
@@ -186,6 +209,7 @@ impl Engine {
                     total_input: total.input,
                     total_output: total.output,
                 });
+                return AfterEvent::Usage(usage);
             }
             ProviderEvent::Retrying(notice) => self.events.emit(EventMsg::Retrying {
                 attempt: notice.attempt,
@@ -195,5 +219,6 @@ impl Engine {
             }),
             ProviderEvent::Stop { .. } => {}
         }
+        AfterEvent::Nothing
     }
 }

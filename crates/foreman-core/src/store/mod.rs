@@ -4,6 +4,9 @@
 //! stays inside this module.
 
 mod error;
+mod history;
+mod rules;
+mod sessions;
 mod workspaces;
 
 use std::path::{Path, PathBuf};
@@ -14,6 +17,9 @@ use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 pub use error::StoreError;
+pub use history::{FINISHED_CALL_STATES, StoredMessage, StoredToolCall, UsageTotals};
+pub use rules::{RuleAction, StoredRule};
+pub use sessions::{SessionSummary, new_session_id, title_from_message};
 pub use workspaces::RecentWorkspace;
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");

@@ -118,7 +118,10 @@ impl ScriptedResponse {
         let body = &self.body[..limit.min(self.body.len())];
         let mut cuts: Vec<usize> = match &self.split {
             Split::Whole => Vec::new(),
-            Split::Every(n) => (1..).map(|i| i * (*n).max(1)).take_while(|c| *c < body.len()).collect(),
+            Split::Every(n) => (1..)
+                .map(|i| i * (*n).max(1))
+                .take_while(|c| *c < body.len())
+                .collect(),
             Split::At(offsets) => offsets.clone(),
         };
         cuts.retain(|cut| *cut > 0 && *cut < body.len());
@@ -178,7 +181,9 @@ pub struct ScriptedServer {
 }
 
 fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
-    state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl ScriptedServer {
@@ -315,14 +320,21 @@ async fn serve(mut socket: TcpStream, state: Arc<Mutex<State>>) -> std::io::Resu
         state.script.pop_front()
     };
     let response = response.unwrap_or_else(|| {
-        ScriptedResponse::json(500, r#"{"error":{"message":"scripted server: script exhausted"}}"#)
+        ScriptedResponse::json(
+            500,
+            r#"{"error":{"message":"scripted server: script exhausted"}}"#,
+        )
     });
     if response.ending == Ending::ResetBeforeResponse {
         // Dropping the socket closes the connection without a response byte.
         return Ok(());
     }
     tokio::time::sleep(response.initial_delay).await;
-    let mut head = format!("HTTP/1.1 {} {}\r\n", response.status, reason(response.status));
+    let mut head = format!(
+        "HTTP/1.1 {} {}\r\n",
+        response.status,
+        reason(response.status)
+    );
     for (name, value) in &response.headers {
         head.push_str(&format!("{name}: {value}\r\n"));
     }

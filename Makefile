@@ -1,0 +1,94 @@
+# Foreman — the two commands are `make run` and `make test`; see README.md.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+CARGO ?= cargo
+WORKSPACE ?=
+APT_PACKAGES := libwebkit2gtk-4.1-dev build-essential pkg-config libssl-dev \
+	libayatana-appindicator3-dev librsvg2-dev xvfb webkit2gtk-driver dbus \
+	gnome-keyring libsecret-tools
+UI_STAMP := ui/node_modules/.installed
+E2E_STAMP := tests/e2e/node_modules/.installed
+APP_BIN := target/debug/foreman
+
+.PHONY: help run test deps ui-deps e2e-deps ui app lint rust-test ui-test e2e bench fuzz bindings clean
+
+help:
+	@echo "make run [WORKSPACE=/dir]  install what is missing, build, open the app"
+	@echo "make test                  every test: lint, Rust, UI unit tests, end-to-end in a real window"
+	@echo "make lint                  rustfmt check, clippy -D warnings, TypeScript check"
+	@echo "make e2e                   only the end-to-end tests (WebDriver, Xvfb)"
+	@echo "make bench                 performance ratios, measured side by side"
+	@echo "make fuzz                  short fuzzing runs of the stream parsers"
+	@echo "make bindings              regenerate ui/src/protocol from the Rust types"
+
+## System packages: installed when root, otherwise the exact command is printed.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else \
+	    echo "Foreman needs these system packages. Install them with:"; \
+	    echo "  sudo apt-get install -y$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+	@command -v node >/dev/null || { echo "Node.js 20+ is required (https://nodejs.org)"; exit 1; }
+	@command -v $(CARGO) >/dev/null || { echo "Rust is required (https://rustup.rs)"; exit 1; }
+
+$(UI_STAMP): ui/package.json ui/package-lock.json
+	cd ui && npm ci --no-audit --no-fund
+	touch $@
+
+ui-deps: $(UI_STAMP)
+
+$(E2E_STAMP): tests/e2e/package.json tests/e2e/package-lock.json
+	cd tests/e2e && npm ci --no-audit --no-fund
+	touch $@
+
+e2e-deps: $(E2E_STAMP)
+	@command -v tauri-driver >/dev/null || $(CARGO) install tauri-driver --locked
+
+ui: ui-deps
+	cd ui && npm run build
+
+app: ui
+	$(CARGO) build --bin foreman
+
+run: deps ui
+	$(CARGO) run --bin foreman -- $(WORKSPACE)
+
+lint: ui-deps ui
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	cd ui && npm run typecheck
+
+rust-test: ui
+	$(CARGO) test --workspace
+
+ui-test: ui-deps
+	cd ui && npm test
+
+e2e: deps app e2e-deps
+	tests/e2e/run.sh
+
+test: deps lint rust-test ui-test e2e
+	@echo "make test: all suites passed"
+
+bench: ui
+	$(CARGO) bench -p foreman-core
+
+fuzz:
+	scripts/fuzz-smoke.sh 15
+
+bindings: ui
+	UPDATE_BINDINGS=1 $(CARGO) test --workspace bindings
+
+clean:
+	$(CARGO) clean
+	rm -rf ui/dist ui/node_modules tests/e2e/node_modules

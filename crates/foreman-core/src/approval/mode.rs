@@ -1,0 +1,44 @@
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// How much the agent may do without asking.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum ApprovalMode {
+    /// Nothing that changes anything: edits, commands and fetches are refused.
+    ReadOnly,
+    /// Reads and searches run freely; edits, commands, fetches and external tools ask.
+    #[default]
+    Ask,
+    /// Edits inside the workspace run freely; commands and fetches ask.
+    AutoEdit,
+    /// Everything runs (still never outside the workspace; protected paths still ask).
+    Yolo,
+}
+
+impl ApprovalMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ReadOnly => "read-only",
+            Self::Ask => "ask",
+            Self::AutoEdit => "auto-edit",
+            Self::Yolo => "yolo",
+        }
+    }
+}
+
+impl std::str::FromStr for ApprovalMode {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text {
+            "read-only" => Ok(Self::ReadOnly),
+            "ask" => Ok(Self::Ask),
+            "auto-edit" => Ok(Self::AutoEdit),
+            "yolo" => Ok(Self::Yolo),
+            other => Err(format!(
+                "unknown approval mode `{other}`: use read-only, ask, auto-edit or yolo"
+            )),
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! Diff previews for file changes, computed here and drawn by the UI (which never diffs).
+//!
+//! A preview is a list of hunks with 3 lines of context; each line carries its old/new line
+//! numbers, a tag, and spans marking the words that changed inside modified lines. New files are
+//! all added, deleted files all removed. Very large diffs keep only the hunks nearest the start
+//! and a summary of what was left out, so a preview never grows without bound.
+
+mod compute;
+mod model;
+
+pub use compute::{DiffLimits, diff_texts};
+pub use model::{DiffKind, DiffLine, FileDiff, Hunk, LineTag, Span};

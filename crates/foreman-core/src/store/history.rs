@@ -1,0 +1,370 @@
+//! The model-facing history of a session, exactly as sent, plus tool calls and usage.
+//!
+//! Every write is its own transaction at a step boundary, so a crash loses at most the streaming
+//! delta in flight. On restart, [`Store::interrupt_unfinished_calls`] turns calls that never
+//! finished into `Interrupted` ones the loop can answer for the model.
+
+use serde::Serialize;
+use ts_rs::TS;
+
+use super::{Store, StoreError};
+
+/// One stored history message.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StoredMessage {
+    pub seq: i64,
+    pub role: String,
+    /// The message as sent to the model.
+    pub content: serde_json::Value,
+    pub tokens: Option<i64>,
+}
+
+/// A stored tool call: the scheduler state and the person-facing status.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StoredToolCall {
+    pub call_id: String,
+    pub name: String,
+    pub state: String,
+    pub info: serde_json::Value,
+}
+
+/// The scheduler states that mean a call is over.
+pub const FINISHED_CALL_STATES: &[&str] = &[
+    "succeeded",
+    "failed",
+    "cancelled",
+    "rejected",
+    "interrupted",
+];
+
+/// Token totals for a session.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, TS)]
+pub struct UsageTotals {
+    #[ts(type = "number")]
+    pub input: i64,
+    #[ts(type = "number")]
+    pub output: i64,
+    #[ts(type = "number")]
+    pub cache_read: i64,
+    #[ts(type = "number")]
+    pub cache_write: i64,
+    #[ts(type = "number")]
+    pub requests: i64,
+}
+
+fn json_text(value: &serde_json::Value) -> String {
+    value.to_string()
+}
+
+impl Store {
+    /// Appends one message to a session's history and returns its sequence number. Sets the
+    /// session title from the first user message when it has none.
+    pub async fn append_message(
+        &self,
+        session_id: &str,
+        role: &str,
+        content: &serde_json::Value,
+        tokens: Option<i64>,
+        now_ms: i64,
+    ) -> Result<i64, StoreError> {
+        let err = |e| StoreError::from_sqlx(self.path(), e);
+        let mut tx = self.pool().begin().await.map_err(err)?;
+        let (next,): (i64,) =
+            sqlx::query_as("SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?1")
+                .bind(session_id)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(err)?;
+        sqlx::query(
+            "INSERT INTO messages (session_id, seq, role, content, tokens, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )
+        .bind(session_id)
+        .bind(next)
+        .bind(role)
+        .bind(json_text(content))
+        .bind(tokens)
+        .bind(now_ms)
+        .execute(&mut *tx)
+        .await
+        .map_err(err)?;
+        sqlx::query("UPDATE sessions SET updated_at = ?2 WHERE id = ?1")
+            .bind(session_id)
+            .bind(now_ms)
+            .execute(&mut *tx)
+            .await
+            .map_err(err)?;
+        tx.commit().await.map_err(err)?;
+        Ok(next)
+    }
+
+    /// The whole history of a session, in order.
+    pub async fn load_messages(&self, session_id: &str) -> Result<Vec<StoredMessage>, StoreError> {
+        let rows: Vec<(i64, String, String, Option<i64>)> = sqlx::query_as(
+            "SELECT seq, role, content, tokens FROM messages WHERE session_id = ?1 ORDER BY seq",
+        )
+        .bind(session_id)
+        .fetch_all(self.pool())
+        .await
+        .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        rows.into_iter()
+            .map(|(seq, role, content, tokens)| {
+                let content = serde_json::from_str(&content).map_err(|e| StoreError::Corrupt {
+                    path: self.path().to_path_buf(),
+                    reason: format!("message {seq} of session {session_id} is not JSON: {e}"),
+                })?;
+                Ok(StoredMessage {
+                    seq,
+                    role,
+                    content,
+                    tokens,
+                })
+            })
+            .collect()
+    }
+
+    /// Records a tool call's current state and status (inserting or updating it).
+    pub async fn save_tool_call(
+        &self,
+        session_id: &str,
+        call_id: &str,
+        name: &str,
+        state: &str,
+        info: &serde_json::Value,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO tool_calls (session_id, call_id, name, state, info, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
+             ON CONFLICT (session_id, call_id) DO UPDATE SET
+                name = excluded.name, state = excluded.state, info = excluded.info,
+                updated_at = excluded.updated_at",
+        )
+        .bind(session_id)
+        .bind(call_id)
+        .bind(name)
+        .bind(state)
+        .bind(json_text(info))
+        .bind(now_ms)
+        .execute(self.pool())
+        .await
+        .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        Ok(())
+    }
+
+    /// The tool calls of a session in the order they were created.
+    pub async fn load_tool_calls(
+        &self,
+        session_id: &str,
+    ) -> Result<Vec<StoredToolCall>, StoreError> {
+        let rows: Vec<(String, String, String, String)> = sqlx::query_as(
+            "SELECT call_id, name, state, info FROM tool_calls WHERE session_id = ?1
+             ORDER BY created_at, call_id",
+        )
+        .bind(session_id)
+        .fetch_all(self.pool())
+        .await
+        .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        Ok(rows
+            .into_iter()
+            .map(|(call_id, name, state, info)| StoredToolCall {
+                call_id,
+                name,
+                state,
+                info: serde_json::from_str(&info).unwrap_or(serde_json::Value::Null),
+            })
+            .collect())
+    }
+
+    /// Marks every call of the session that never finished as `interrupted` and returns them,
+    /// so the loop can give the model a result for each before continuing.
+    pub async fn interrupt_unfinished_calls(
+        &self,
+        session_id: &str,
+        now_ms: i64,
+    ) -> Result<Vec<StoredToolCall>, StoreError> {
+        let unfinished: Vec<StoredToolCall> = self
+            .load_tool_calls(session_id)
+            .await?
+            .into_iter()
+            .filter(|c| !FINISHED_CALL_STATES.contains(&c.state.as_str()))
+            .collect();
+        let err = |e| StoreError::from_sqlx(self.path(), e);
+        let mut tx = self.pool().begin().await.map_err(err)?;
+        for call in &unfinished {
+            sqlx::query(
+                "UPDATE tool_calls SET state = 'interrupted', updated_at = ?3
+                 WHERE session_id = ?1 AND call_id = ?2",
+            )
+            .bind(session_id)
+            .bind(&call.call_id)
+            .bind(now_ms)
+            .execute(&mut *tx)
+            .await
+            .map_err(err)?;
+        }
+        tx.commit().await.map_err(err)?;
+        Ok(unfinished)
+    }
+
+    /// Records the token usage of one model request.
+    pub async fn record_usage(
+        &self,
+        session_id: &str,
+        model: &str,
+        usage: UsageTotals,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO usage (session_id, model, input, output, cache_read, cache_write, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )
+        .bind(session_id)
+        .bind(model)
+        .bind(usage.input)
+        .bind(usage.output)
+        .bind(usage.cache_read)
+        .bind(usage.cache_write)
+        .bind(now_ms)
+        .execute(self.pool())
+        .await
+        .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        Ok(())
+    }
+
+    /// The session's token totals over all its requests.
+    pub async fn session_usage(&self, session_id: &str) -> Result<UsageTotals, StoreError> {
+        let (input, output, cache_read, cache_write, requests): (i64, i64, i64, i64, i64) =
+            sqlx::query_as(
+                "SELECT COALESCE(SUM(input),0), COALESCE(SUM(output),0), COALESCE(SUM(cache_read),0),
+                        COALESCE(SUM(cache_write),0), COUNT(*)
+                 FROM usage WHERE session_id = ?1",
+            )
+            .bind(session_id)
+            .fetch_one(self.pool())
+            .await
+            .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        Ok(UsageTotals {
+            input,
+            output,
+            cache_read,
+            cache_write,
+            requests,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn bindings_are_up_to_date() {
+        crate::bindings::assert_bindings_current::<UsageTotals>();
+    }
+
+    #[tokio::test]
+    async fn messages_keep_their_order_and_exact_content() {
+        let store = Store::open_in_memory().await.unwrap();
+        let s = store.create_session("/ws", 1).await.unwrap();
+        let first = json!({"role": "user", "content": [{"type": "text", "text": "hi ✓"}]});
+        let second = json!({"role": "assistant", "content": "hello"});
+        assert_eq!(
+            store
+                .append_message(&s.id, "user", &first, Some(3), 10)
+                .await
+                .unwrap(),
+            1
+        );
+        assert_eq!(
+            store
+                .append_message(&s.id, "assistant", &second, None, 11)
+                .await
+                .unwrap(),
+            2
+        );
+        let loaded = store.load_messages(&s.id).await.unwrap();
+        assert_eq!(loaded.len(), 2);
+        assert_eq!(loaded[0].content, first);
+        assert_eq!(loaded[0].tokens, Some(3));
+        assert_eq!(loaded[1].role, "assistant");
+        assert_eq!(store.session(&s.id).await.unwrap().unwrap().updated_at, 11);
+    }
+
+    #[tokio::test]
+    async fn unfinished_calls_become_interrupted() {
+        let store = Store::open_in_memory().await.unwrap();
+        let s = store.create_session("/ws", 1).await.unwrap();
+        let info = json!({"params": {"path": "a.rs"}});
+        store
+            .save_tool_call(&s.id, "c1", "read", "succeeded", &info, 1)
+            .await
+            .unwrap();
+        store
+            .save_tool_call(&s.id, "c2", "write", "awaiting_approval", &info, 2)
+            .await
+            .unwrap();
+        store
+            .save_tool_call(&s.id, "c3", "bash", "executing", &info, 3)
+            .await
+            .unwrap();
+        let interrupted = store.interrupt_unfinished_calls(&s.id, 4).await.unwrap();
+        let ids: Vec<_> = interrupted.iter().map(|c| c.call_id.as_str()).collect();
+        assert_eq!(ids, ["c2", "c3"]);
+        let states: Vec<_> = store
+            .load_tool_calls(&s.id)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|c| c.state)
+            .collect();
+        assert_eq!(states, ["succeeded", "interrupted", "interrupted"]);
+        assert!(
+            store
+                .interrupt_unfinished_calls(&s.id, 5)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[tokio::test]
+    async fn usage_adds_up_per_session() {
+        let store = Store::open_in_memory().await.unwrap();
+        let s = store.create_session("/ws", 1).await.unwrap();
+        assert_eq!(
+            store.session_usage(&s.id).await.unwrap(),
+            UsageTotals::default()
+        );
+        let one = UsageTotals {
+            input: 10,
+            output: 5,
+            cache_read: 2,
+            cache_write: 1,
+            requests: 0,
+        };
+        store.record_usage(&s.id, "m", one, 1).await.unwrap();
+        store.record_usage(&s.id, "m", one, 2).await.unwrap();
+        let total = store.session_usage(&s.id).await.unwrap();
+        assert_eq!((total.input, total.output, total.requests), (20, 10, 2));
+    }
+
+    #[tokio::test]
+    async fn deleting_a_session_removes_its_history() {
+        let store = Store::open_in_memory().await.unwrap();
+        let s = store.create_session("/ws", 1).await.unwrap();
+        store
+            .append_message(&s.id, "user", &json!("x"), None, 1)
+            .await
+            .unwrap();
+        store
+            .save_tool_call(&s.id, "c", "read", "succeeded", &json!({}), 1)
+            .await
+            .unwrap();
+        store.delete_session(&s.id).await.unwrap();
+        assert!(store.load_messages(&s.id).await.unwrap().is_empty());
+        assert!(store.load_tool_calls(&s.id).await.unwrap().is_empty());
+    }
+}

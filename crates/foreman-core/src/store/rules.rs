@@ -1,0 +1,131 @@
+//! Stored approval rules ("always allow" decisions scoped to a workspace).
+
+use serde::Serialize;
+use ts_rs::TS;
+
+use super::{Store, StoreError};
+
+/// What a rule does when its pattern matches a tool call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleAction {
+    Allow,
+    Ask,
+    Deny,
+}
+
+impl RuleAction {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Allow => "allow",
+            Self::Ask => "ask",
+            Self::Deny => "deny",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        match text {
+            "allow" => Some(Self::Allow),
+            "ask" => Some(Self::Ask),
+            "deny" => Some(Self::Deny),
+            _ => None,
+        }
+    }
+}
+
+/// A stored rule, e.g. allow `bash(cargo test*)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct StoredRule {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub action: RuleAction,
+    pub pattern: String,
+}
+
+impl Store {
+    /// Adds a rule for a workspace (a duplicate is ignored). Returns the rules after the change.
+    pub async fn add_rule(
+        &self,
+        workspace_path: &str,
+        action: RuleAction,
+        pattern: &str,
+        now_ms: i64,
+    ) -> Result<Vec<StoredRule>, StoreError> {
+        sqlx::query(
+            "INSERT OR IGNORE INTO approval_rules (workspace_path, action, pattern, created_at)
+             VALUES (?1, ?2, ?3, ?4)",
+        )
+        .bind(workspace_path)
+        .bind(action.as_str())
+        .bind(pattern)
+        .bind(now_ms)
+        .execute(self.pool())
+        .await
+        .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        self.rules(workspace_path).await
+    }
+
+    /// The workspace's rules, oldest first.
+    pub async fn rules(&self, workspace_path: &str) -> Result<Vec<StoredRule>, StoreError> {
+        let rows: Vec<(i64, String, String)> = sqlx::query_as(
+            "SELECT id, action, pattern FROM approval_rules WHERE workspace_path = ?1 ORDER BY id",
+        )
+        .bind(workspace_path)
+        .fetch_all(self.pool())
+        .await
+        .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(id, action, pattern)| {
+                RuleAction::parse(&action).map(|action| StoredRule {
+                    id,
+                    action,
+                    pattern,
+                })
+            })
+            .collect())
+    }
+
+    /// Removes a rule by id.
+    pub async fn delete_rule(&self, id: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query("DELETE FROM approval_rules WHERE id = ?1")
+            .bind(id)
+            .execute(self.pool())
+            .await
+            .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        Ok(done.rows_affected() > 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bindings_are_up_to_date() {
+        crate::bindings::assert_bindings_current::<RuleAction>();
+        crate::bindings::assert_bindings_current::<StoredRule>();
+    }
+
+    #[tokio::test]
+    async fn rules_are_per_workspace_and_deduplicated() {
+        let store = Store::open_in_memory().await.unwrap();
+        store
+            .add_rule("/ws", RuleAction::Allow, "bash(cargo test*)", 1)
+            .await
+            .unwrap();
+        store
+            .add_rule("/ws", RuleAction::Allow, "bash(cargo test*)", 2)
+            .await
+            .unwrap();
+        let rules = store
+            .add_rule("/ws", RuleAction::Deny, "bash(rm -rf*)", 3)
+            .await
+            .unwrap();
+        assert_eq!(rules.len(), 2);
+        assert_eq!(rules[1].action, RuleAction::Deny);
+        assert!(store.rules("/other").await.unwrap().is_empty());
+        assert!(store.delete_rule(rules[0].id).await.unwrap());
+        assert_eq!(store.rules("/ws").await.unwrap().len(), 1);
+    }
+}

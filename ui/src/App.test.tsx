@@ -1,0 +1,88 @@
+import { render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { App } from "./App";
+import type { Backend } from "./backend";
+import type { RecentWorkspace } from "./protocol/RecentWorkspace";
+import type { StartupView } from "./protocol/StartupView";
+
+/** A backend with the real command shapes, answering from an in-memory list. */
+function backendWith(startup: StartupView, recent: RecentWorkspace[] = []): Backend & { opened: string[] } {
+  let list = [...recent];
+  const opened: string[] = [];
+  return {
+    opened,
+    startup: async () => startup,
+    openWorkspace: async (path) => {
+      if (path.includes("missing")) throw { message: `The folder ${path} does not exist.` };
+      opened.push(path);
+      return { name: path.split("/").pop() ?? path, path };
+    },
+    chooseFolder: async () => "/home/me/picked",
+    recentWorkspaces: async () => list,
+    forgetWorkspace: async (path) => {
+      list = list.filter((w) => w.path !== path);
+      return list;
+    },
+    moveDatabaseAside: async () => ({ screen: "welcome", recent: [], error: null }),
+  };
+}
+
+const recent: RecentWorkspace[] = [
+  { path: "/home/me/alpha", name: "alpha", last_opened: Date.now() - 5 * 60_000 },
+  { path: "/home/me/missing-one", name: "missing-one", last_opened: Date.now() - 86_400_000 },
+];
+
+test("the welcome screen lists recent workspaces and opens one", async () => {
+  const backend = backendWith({ screen: "welcome", recent, error: null }, recent);
+  render(<App backend={backend} />);
+  expect(await screen.findByText("alpha")).toBeInTheDocument();
+  expect(screen.getByText("5 minutes ago")).toBeInTheDocument();
+  await userEvent.click(screen.getByTitle("Open /home/me/alpha"));
+  expect(await screen.findByTestId("workspace-name")).toHaveTextContent("alpha");
+  expect(backend.opened).toEqual(["/home/me/alpha"]);
+});
+
+test("a folder that cannot be opened shows the reason and stays on the welcome screen", async () => {
+  const backend = backendWith({ screen: "welcome", recent, error: null }, recent);
+  render(<App backend={backend} />);
+  await userEvent.click(await screen.findByTitle("Open /home/me/missing-one"));
+  expect(await screen.findByRole("alert")).toHaveTextContent("does not exist");
+  expect(screen.getByTestId("welcome")).toBeInTheDocument();
+});
+
+test("removing a workspace from the list keeps the others", async () => {
+  const backend = backendWith({ screen: "welcome", recent, error: null }, recent);
+  render(<App backend={backend} />);
+  await userEvent.click(await screen.findByLabelText("Remove alpha from the list"));
+  await waitFor(() => expect(screen.queryByText("alpha")).not.toBeInTheDocument());
+  expect(screen.getByText("missing-one")).toBeInTheDocument();
+});
+
+test("the folder picker opens the chosen folder", async () => {
+  const backend = backendWith({ screen: "welcome", recent: [], error: null });
+  render(<App backend={backend} />);
+  expect(await screen.findByText("Folders you open will be listed here.")).toBeInTheDocument();
+  await userEvent.click(screen.getByRole("button", { name: "Open folder…" }));
+  expect(await screen.findByTestId("workspace-name")).toHaveTextContent("picked");
+});
+
+test("a command-line folder opens straight into the workspace, and back leads to welcome", async () => {
+  const backend = backendWith({ screen: "workspace", workspace: { name: "proj", path: "/p/proj" } }, recent);
+  render(<App backend={backend} />);
+  expect(await screen.findByTestId("workspace-path")).toHaveTextContent("/p/proj");
+  await userEvent.click(screen.getByLabelText("Back to the welcome screen"));
+  expect(await screen.findByText("alpha")).toBeInTheDocument();
+});
+
+test("a damaged database gets an error screen that names the file and offers to move it aside", async () => {
+  const backend = backendWith({
+    screen: "store_error",
+    path: "/data/foreman.db",
+    message: "file is not a database",
+    can_move_aside: true,
+  });
+  render(<App backend={backend} />);
+  expect(await screen.findByText("/data/foreman.db")).toBeInTheDocument();
+  await userEvent.click(screen.getByRole("button", { name: "Move it aside and start fresh" }));
+  expect(await screen.findByTestId("welcome")).toBeInTheDocument();
+});

@@ -1,0 +1,12 @@
+import { formatWhen } from "./format";
+
+test("recent times read naturally", () => {
+  const now = 1_700_000_000_000;
+  expect(formatWhen(now - 10_000, now)).toBe("just now");
+  expect(formatWhen(now - 60_000, now)).toBe("1 minute ago");
+  expect(formatWhen(now - 3 * 3_600_000, now)).toBe("3 hours ago");
+  expect(formatWhen(now - 86_400_000, now)).toBe("yesterday");
+  expect(formatWhen(now - 3 * 86_400_000, now)).toBe("3 days ago");
+  expect(formatWhen(now - 30 * 86_400_000, now)).toMatch(/\d{4}/);
+  expect(formatWhen(now + 5_000, now)).toBe("just now");
+});
