@@ -70,9 +70,7 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
             "--model" => out.model = Some(value(&mut it, arg)?.clone()),
             "--approval" => {
                 let v = value(&mut it, arg)?;
-                out.approval = ApprovalMode::parse(v).ok_or_else(|| {
-                    format!("unknown approval mode `{v}` (read-only|ask|auto-edit|yolo)")
-                })?;
+                out.approval = v.parse::<ApprovalMode>()?;
             }
             "--max-iterations" => {
                 let v = value(&mut it, arg)?;

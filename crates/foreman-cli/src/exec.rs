@@ -11,13 +11,19 @@ use foreman_core::providers::keys::{ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTE
 use foreman_core::providers::{
     AnthropicConfig, AnthropicProvider, EnvKey, OpenAiConfig, OpenAiProvider, Provider,
 };
+use foreman_core::session::history::open_session;
 use foreman_core::session::{Session, SessionConfig};
+use foreman_core::store::Store;
 use foreman_core::workspace::WorkspaceDir;
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::mpsc;
 
 use crate::args::{ExecArgs, ProviderKind};
 use crate::render::Renderer;
+
+/// What a resumed session is told when no new prompt is given.
+pub const RESUME_PROMPT: &str =
+    "The session was interrupted and has been resumed. Continue the task where you left off.";
 
 fn provider(args: &ExecArgs) -> Result<(Arc<dyn Provider>, String), String> {
     match args.provider {
@@ -78,20 +84,43 @@ pub async fn run(args: ExecArgs) -> Result<(), String> {
     let workspace = WorkspaceDir::resolve(&args.workspace.to_string_lossy(), &cwd)
         .map_err(|e| e.to_string())?;
     let (provider, model) = provider(&args)?;
+    let db = match &args.db {
+        Some(db) => db.clone(),
+        None => crate::default_database()?,
+    };
+    let store = Store::open(&db).await.map_err(|e| e.to_string())?;
+    let workspace_key = workspace.path.display().to_string();
+    let (session_id, history) = open_session(&store, &workspace_key, args.resume.as_deref())
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("there is no session {}", args.resume.clone().unwrap_or_default()))?;
     let mut config = SessionConfig::new(provider, model, workspace.path.clone());
-    config.data_dir = crate::default_database()?
+    config.data_dir = db
         .parent()
-        .map(|p| p.join("data"))
+        .map(|p| p.join("sessions").join(&session_id))
         .unwrap_or_else(std::env::temp_dir);
+    config.session_id = Some(session_id);
+    config.history = history;
+    config.rules = store
+        .rules(&workspace_key)
+        .await
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|r| (r.action, r.pattern))
+        .collect();
+    config.store = Some(store.clone());
     config.approval_mode = args.approval;
     config.text_protocol = args.text_protocol;
     if let Some(n) = args.max_iterations {
         config.max_iterations = n;
     }
     let (ops, mut events) = Session::spawn(config).map_err(|e| e.to_string())?;
-    ops.send(Op::UserMessage {
-        text: args.prompt.clone(),
-    })
+    let text = if args.prompt.is_empty() {
+        RESUME_PROMPT.to_owned()
+    } else {
+        args.prompt.clone()
+    };
+    ops.send(Op::UserMessage { text })
     .map_err(|_| "the session ended at once".to_owned())?;
     let mut input = stdin_lines();
     let mut input_open = true;
@@ -132,5 +161,38 @@ pub async fn run(args: ExecArgs) -> Result<(), String> {
             }
         }
     }
+    store.close().await;
     outcome.unwrap_or_else(|| Err("the session ended before the task did".into()))
+}
+
+/// `foreman-cli sessions --workspace DIR [--db FILE]`: one JSON line per session, newest first.
+pub async fn sessions(args: &[String]) -> Result<(), String> {
+    let mut workspace = None;
+    let mut db = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--workspace" => workspace = it.next().cloned(),
+            "--db" => db = it.next().map(std::path::PathBuf::from),
+            _ => return Err(crate::args::USAGE.to_owned()),
+        }
+    }
+    let raw = workspace.ok_or_else(|| crate::args::USAGE.to_owned())?;
+    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+    let ws = WorkspaceDir::resolve(&raw, &cwd).map_err(|e| e.to_string())?;
+    let db = match db {
+        Some(db) => db,
+        None => crate::default_database()?,
+    };
+    let store = Store::open(&db).await.map_err(|e| e.to_string())?;
+    let list = store
+        .list_sessions(&ws.path.display().to_string())
+        .await
+        .map_err(|e| e.to_string())?;
+    for s in list {
+        let line = serde_json::json!({"id": s.id, "title": s.title, "created_at": s.created_at, "updated_at": s.updated_at});
+        println!("{line}");
+    }
+    store.close().await;
+    Ok(())
 }

@@ -27,7 +27,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(&args)) {
+    let result = runtime.block_on(run(&args));
+    // The stdin reader of `exec` sits in a blocking read; do not wait for it.
+    runtime.shutdown_background();
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("foreman-cli: {message}");
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
 async fn run(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("exec") => exec::run(args::parse_exec(&args[1..])?).await,
+        Some("sessions") => exec::sessions(&args[1..]).await,
         Some("recent") => {
             let db = match (args.get(1).map(String::as_str), args.get(2)) {
                 (Some("--db"), Some(file)) => PathBuf::from(file),

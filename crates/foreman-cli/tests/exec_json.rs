@@ -143,3 +143,95 @@ async fn bad_arguments_exit_non_zero() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--workspace"));
     assert!(out.stdout.is_empty());
 }
+
+fn request_results(body: &Value) -> (Vec<String>, Vec<(String, String)>) {
+    let mut calls = Vec::new();
+    let mut results = Vec::new();
+    for m in body["messages"].as_array().unwrap() {
+        for block in m["content"].as_array().into_iter().flatten() {
+            match block["type"].as_str() {
+                Some("tool_use") => calls.push(block["id"].as_str().unwrap().to_owned()),
+                Some("tool_result") => results.push((
+                    block["tool_use_id"].as_str().unwrap().to_owned(),
+                    block["content"].to_string(),
+                )),
+                _ => {}
+            }
+        }
+    }
+    (calls, results)
+}
+
+#[tokio::test]
+async fn kill_9_mid_task_then_resume_finishes_with_nothing_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("state").join("foreman.db");
+    let db_arg = db.to_string_lossy().into_owned();
+    let first = ScriptedServer::start(vec![
+        body("anthropic", &[call("w1", "write", json!({"path": "made.txt", "content": "made\n"}))]),
+        body("anthropic", &[call("b2", "bash", json!({"command": "sleep 30"}))]),
+    ])
+    .await
+    .unwrap();
+    let mut cmd = command(&first, dir.path(), "anthropic", &["--approval", "yolo", "--db", &db_arg], "make a file then wait");
+    let mut child = cmd.spawn().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut session_id = String::new();
+    let wait_for_bash = async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            let e: Value = serde_json::from_str(&line).unwrap();
+            if e["type"] == "session_started" {
+                session_id = e["session_id"].as_str().unwrap().to_owned();
+            }
+            if e["type"] == "tool_call_updated" && e["call_id"] == "b2" && e["state"] == "executing" {
+                return;
+            }
+        }
+        panic!("the CLI ended before running the command");
+    };
+    tokio::time::timeout(Duration::from_secs(60), wait_for_bash).await.expect("no bash call");
+    child.start_kill().unwrap(); // SIGKILL
+    let status = child.wait().await.unwrap();
+    assert!(!status.success());
+    assert_eq!(std::fs::read_to_string(dir.path().join("made.txt")).unwrap(), "made\n");
+
+    // The session is listed.
+    let listed = std::process::Command::new(BIN)
+        .args(["sessions", "--workspace"])
+        .arg(dir.path())
+        .args(["--db", &db_arg])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&listed.stdout).contains(&session_id), "{listed:?}");
+
+    let second = ScriptedServer::start(vec![body(
+        "anthropic",
+        &[call("c3", "attempt_completion", json!({"result": "Resumed and finished."}))],
+    )])
+    .await
+    .unwrap();
+    let mut resume = Command::new(BIN);
+    resume
+        .arg("exec")
+        .arg("--workspace")
+        .arg(dir.path())
+        .args(["--base-url", &second.url(), "--model", "m", "--json", "--approval", "yolo", "--db", &db_arg, "--resume", &session_id])
+        .env("ANTHROPIC_API_KEY", "test-key")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let out = run(resume, |_| json!({})).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let started = out.events.iter().find(|e| e["type"] == "session_started").unwrap();
+    assert_eq!(started["session_id"], session_id.as_str());
+    let body = second.requests()[0].json();
+    let text = body.to_string();
+    assert!(text.contains("make a file then wait"), "the original prompt is in the resumed history");
+    let (calls, results) = request_results(&body);
+    assert_eq!(calls, ["w1", "b2"]);
+    let ids: Vec<&str> = results.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(ids, ["w1", "b2"], "every call has exactly one result");
+    assert!(results[1].1.contains("Interrupted"), "{}", results[1].1);
+    assert!(!results[0].1.contains("Interrupted"), "the finished write kept its result");
+}

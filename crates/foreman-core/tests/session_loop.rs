@@ -12,6 +12,7 @@ use foreman_core::providers::{
     AnthropicConfig, AnthropicProvider, HttpSettings, OpenAiConfig, OpenAiProvider, Provider, RetryPolicy,
 };
 use foreman_core::session::{Session, SessionConfig};
+use foreman_core::store::RuleAction;
 use foreman_core::testing::scripts::{self, Step, call, text};
 use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer};
 use serde_json::{Value, json};
@@ -251,7 +252,7 @@ async fn approval_requests_carry_the_diff_and_a_suggested_rule() {
     let EventMsg::ApprovalRequested { preview, suggested_rule, preview_hash, call_id, .. } = msg else { unreachable!() };
     let preview = preview.unwrap();
     assert!(preview.diff.contains("-beta") && preview.diff.contains("+BETA"), "{}", preview.diff);
-    assert_eq!(suggested_rule.as_deref(), Some("edit(*)"));
+    assert_eq!(suggested_rule.as_deref(), Some("edit(notes.txt)"));
     h.send(Op::Approve { call_id, preview_hash, scope: ApprovalScope::Once });
     assert!(h.end().await.is_success());
 }
@@ -334,8 +335,7 @@ async fn deny_rules_and_compound_commands() {
     let responses = turns.iter().map(|t| ScriptedResponse::sse(body(Wire::Anthropic, t))).collect();
     let mut h = start_with(Wire::Anthropic, responses, |c| {
         c.approval_mode = ApprovalMode::Ask;
-        c.allow_rules = vec!["bash(echo*)".into()];
-        c.deny_rules = vec!["bash(rm *)".into()];
+        c.rules = vec![(RuleAction::Allow, "bash(echo*)".into()), (RuleAction::Deny, "bash(rm *)".into())];
     })
     .await;
     h.send(Op::UserMessage { text: "go".into() });
@@ -344,7 +344,7 @@ async fn deny_rules_and_compound_commands() {
     assert_eq!(id, "b2");
     let (state, result) = h.finished("b1").unwrap();
     assert_eq!(state, CallState::Rejected);
-    assert!(result.contains("rm -rf notes.txt"), "{result}");
+    assert!(result.contains("bash(rm *)"), "{result}");
     assert_eq!(h.file("notes.txt"), "alpha\nbeta\n");
     h.send(Op::Reject { call_id: id, feedback: None });
     assert!(h.end().await.is_success());

@@ -3,33 +3,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// How much the agent may do without asking.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
-#[serde(rename_all = "kebab-case")]
-pub enum ApprovalMode {
-    /// Reads only; every change or command is refused.
-    ReadOnly,
-    /// Reads run; everything else asks.
-    #[default]
-    Ask,
-    /// Reads and file edits run; commands and network ask.
-    AutoEdit,
-    /// Everything runs without asking (deny rules still apply).
-    Yolo,
-}
-
-impl ApprovalMode {
-    /// Parses the CLI spelling (`read-only`, `ask`, `auto-edit`, `yolo`).
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "read-only" => Some(Self::ReadOnly),
-            "ask" => Some(Self::Ask),
-            "auto-edit" => Some(Self::AutoEdit),
-            "yolo" => Some(Self::Yolo),
-            _ => None,
-        }
-    }
-}
+pub use crate::approval::ApprovalMode;
 
 /// Where an "always allow" rule lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
@@ -132,9 +106,9 @@ mod tests {
 
     #[test]
     fn modes_parse_from_cli_spelling() {
-        assert_eq!(ApprovalMode::parse("auto-edit"), Some(ApprovalMode::AutoEdit));
-        assert_eq!(ApprovalMode::parse("read-only"), Some(ApprovalMode::ReadOnly));
-        assert_eq!(ApprovalMode::parse("nope"), None);
+        assert_eq!("auto-edit".parse(), Ok(ApprovalMode::AutoEdit));
+        assert_eq!("read-only".parse(), Ok(ApprovalMode::ReadOnly));
+        assert!("nope".parse::<ApprovalMode>().is_err());
         assert_eq!(
             serde_json::to_value(ApprovalMode::Yolo).unwrap(),
             json!("yolo")

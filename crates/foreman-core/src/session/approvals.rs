@@ -7,9 +7,11 @@
 
 use serde_json::Value;
 
-use super::policy::{Rule, suggest_rule};
-use super::preview::{file_preview, preview_hash};
-use super::tools::{ActionClass, ToolFacts};
+use super::history::now_ms;
+use super::preview::file_preview;
+use super::tools::{ActionClass, CallFacts};
+use crate::approval::{Rule, content_hash, preview_hash, suggest_rule};
+use crate::store::RuleAction;
 use super::{Engine, recv_op};
 use crate::protocol::{ApprovalScope, CallState, EventMsg, FilePreview, Op, RuleScope};
 
@@ -54,7 +56,7 @@ impl Engine {
             Some(change) => {
                 let file = std::fs::read(&change.path).ok();
                 Pending {
-                    hash: preview_hash(name, arguments, file.as_deref()),
+                    hash: preview_hash(name, arguments, file.as_deref().map(content_hash).as_deref()),
                     preview: Some(file_preview(&change, true)),
                     proposed: Some(change.new),
                     file,
@@ -69,7 +71,7 @@ impl Engine {
         }
     }
 
-    fn request(&mut self, id: &str, name: &str, arguments: &Value, reason: &str, p: &Pending, facts: &ToolFacts) {
+    fn request(&mut self, id: &str, name: &str, arguments: &Value, reason: &str, p: &Pending, facts: &CallFacts) {
         self.calls.set_preview(id, p.preview.clone(), p.hash.clone());
         self.events.emit(EventMsg::ApprovalRequested {
             call_id: id.to_owned(),
@@ -78,7 +80,7 @@ impl Engine {
             reason: reason.to_owned(),
             arguments: arguments.clone(),
             preview: p.preview.clone(),
-            suggested_rule: suggest_rule(name, facts),
+            suggested_rule: Some(suggest_rule(facts)),
         });
     }
 
@@ -88,7 +90,7 @@ impl Engine {
         id: &str,
         name: &str,
         arguments: &Value,
-        facts: &ToolFacts,
+        facts: &CallFacts,
         reason: String,
     ) -> ApprovalOutcome {
         let mut pending = self.compute_pending(name, arguments);
@@ -126,21 +128,16 @@ impl Engine {
                         continue;
                     }
                     if let ApprovalScope::Always { rule, scope } = scope {
-                        match Rule::parse(&rule) {
-                            Some(parsed) => {
-                                self.policy.allow.push(parsed);
-                                // Workspace rules are kept for the session until the store
-                                // holds them; the event says which scope was applied.
-                                let _ = scope;
-                                self.events.emit(EventMsg::RuleAdded {
-                                    rule,
-                                    scope: RuleScope::Session,
-                                });
+                        match Rule::parse(RuleAction::Allow, &rule) {
+                            Ok(parsed) => {
+                                self.policy.rules.push(parsed);
+                                let scope = self.store_rule(&rule, scope).await;
+                                self.events.emit(EventMsg::RuleAdded { rule, scope });
                             }
-                            None => {
+                            Err(e) => {
                                 self.events.emit(EventMsg::ApprovalRefused {
                                     call_id: id.to_owned(),
-                                    reason: format!("`{rule}` is not a rule like bash(cargo test*)"),
+                                    reason: format!("`{rule}` is not a valid rule: {e}"),
                                 });
                                 continue;
                             }
@@ -182,6 +179,24 @@ impl Engine {
                     return ApprovalOutcome::Cancelled;
                 }
                 op => self.handle_side_op(op),
+            }
+        }
+    }
+
+    /// Keeps a workspace rule in the store; returns the scope actually applied (a session rule
+    /// when there is no store or saving failed).
+    async fn store_rule(&mut self, rule: &str, scope: RuleScope) -> RuleScope {
+        let (RuleScope::Workspace, Some(store)) = (scope, self.store.clone()) else {
+            return RuleScope::Session;
+        };
+        let workspace = self.workspace.display().to_string();
+        match store.add_rule(&workspace, RuleAction::Allow, rule, now_ms()).await {
+            Ok(_) => RuleScope::Workspace,
+            Err(e) => {
+                self.events.emit(EventMsg::Error {
+                    message: format!("could not save the rule {rule}: {e}"),
+                });
+                RuleScope::Session
             }
         }
     }

@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::tools::{ActionClass, ProposedChange, ToolBackend, ToolFacts, ToolOutcome};
+use super::tools::{ActionClass, CallFacts, ProposedChange, ToolBackend, ToolOutcome};
 use crate::boundary::WorkspaceBoundary;
 use crate::builtin_tools::bash::{BashParams, bash_tip, run_bash};
 use crate::builtin_tools::edit::{EditParams, edit_tip, run_edit};
@@ -80,15 +80,13 @@ impl BuiltinBackend {
         })
     }
 
-    fn path_facts(&self, class: ActionClass, raw: &str) -> Result<ToolFacts, String> {
+    fn path_facts(&self, tool: &str, class: ActionClass, raw: &str) -> Result<CallFacts, String> {
         let boundary = &self.session.boundary;
         let resolved = boundary.resolve(raw).map_err(|e| e.to_string())?;
-        Ok(ToolFacts {
-            class,
+        Ok(CallFacts {
             path: Some(boundary.display_relative(&resolved)),
-            command: None,
-            host: None,
-            protected: boundary.is_protected(&resolved),
+            protected: class != ActionClass::Read && boundary.is_protected(&resolved),
+            ..CallFacts::new(tool, class)
         })
     }
 
@@ -137,44 +135,32 @@ impl ToolBackend for BuiltinBackend {
             .collect()
     }
 
-    fn facts(&self, name: &str, arguments: &Value) -> Result<ToolFacts, String> {
-        let read = |path: Option<&str>| self.path_facts(ActionClass::Read, path.unwrap_or("."));
+    fn facts(&self, name: &str, arguments: &Value) -> Result<CallFacts, String> {
+        let read = |path: Option<&str>| self.path_facts(name, ActionClass::Read, path.unwrap_or("."));
         match name {
             "read" => read(Some(&parse::<ReadParams>(arguments)?.path)),
             "ls" => read(parse::<LsParams>(arguments)?.path.as_deref()),
             "glob" => read(parse::<GlobParams>(arguments)?.path.as_deref()),
             "grep" => read(parse::<GrepParams>(arguments)?.path.as_deref()),
-            "write" => self.path_facts(ActionClass::Edit, &parse::<WriteParams>(arguments)?.path),
-            "edit" => self.path_facts(ActionClass::Edit, &parse::<EditParams>(arguments)?.path),
+            "write" => self.path_facts(name, ActionClass::Edit, &parse::<WriteParams>(arguments)?.path),
+            "edit" => self.path_facts(name, ActionClass::Edit, &parse::<EditParams>(arguments)?.path),
             "multi_edit" => {
-                self.path_facts(ActionClass::Edit, &parse::<MultiEditParams>(arguments)?.path)
+                self.path_facts(name, ActionClass::Edit, &parse::<MultiEditParams>(arguments)?.path)
             }
             "todo_write" => {
                 parse::<TodoWriteParams>(arguments)?;
-                Ok(ToolFacts {
-                    class: ActionClass::Read,
-                    path: None,
-                    command: None,
-                    host: None,
-                    protected: false,
-                })
+                Ok(CallFacts::new(name, ActionClass::Read))
             }
-            "bash" => Ok(ToolFacts {
-                class: ActionClass::Execute,
-                path: None,
+            "bash" => Ok(CallFacts {
                 command: Some(parse::<BashParams>(arguments)?.command),
-                host: None,
-                protected: false,
+                ..CallFacts::new(name, ActionClass::Execute)
             }),
             "http_fetch" => {
                 let params = parse::<HttpFetchParams>(arguments)?;
                 let url = parse_fetch_url(&params.url).map_err(error_text)?;
-                Ok(ToolFacts {
-                    class: ActionClass::Fetch,
-                    path: None,
-                    command: None,
+                Ok(CallFacts {
                     host: url.host_str().map(str::to_owned),
-                    protected: false,
+                    ..CallFacts::new(name, ActionClass::Fetch)
                 })
             }
             other => Err(format!(

@@ -16,7 +16,6 @@ pub mod builtin_backend;
 pub mod call_state;
 pub mod events;
 pub mod history;
-pub mod policy;
 pub mod preview;
 pub mod prompt;
 pub mod scheduler;
@@ -36,9 +35,10 @@ use tokio_util::sync::CancellationToken;
 use self::builtin_backend::BuiltinBackend;
 use self::call_state::CallRegistry;
 use self::events::EventSink;
-use self::policy::{Policy, Rule};
 use self::tools::ToolBackend;
+use crate::approval::{Policy, Rule};
 use crate::protocol::{ApprovalMode, Event, EventMsg, Op};
+use crate::store::RuleAction;
 use crate::providers::{
     Limits, Message, Provider, TextProtocolProvider, ToolDefinition, UsageAccumulator,
 };
@@ -57,10 +57,9 @@ pub struct SessionConfig {
     /// Most model requests per task.
     pub max_iterations: u32,
     pub limits: Limits,
-    /// Rules like `bash(cargo test*)` that allow without asking.
-    pub allow_rules: Vec<String>,
-    /// Rules that refuse, whatever the mode.
-    pub deny_rules: Vec<String>,
+    /// Rules like `bash(cargo test*)` with what they do (allow, ask, deny); the stored workspace
+    /// rules go here too.
+    pub rules: Vec<(RuleAction, String)>,
     /// The id to use (a resumed session keeps its id); a new one is made when `None`.
     pub session_id: Option<String>,
     /// History to continue from (resume).
@@ -92,8 +91,7 @@ impl SessionConfig {
             approval_mode: ApprovalMode::Ask,
             max_iterations: DEFAULT_MAX_ITERATIONS,
             limits: Limits::default(),
-            allow_rules: Vec::new(),
-            deny_rules: Vec::new(),
+            rules: Vec::new(),
             session_id: None,
             history: Vec::new(),
             text_protocol: false,
@@ -113,8 +111,11 @@ pub enum SessionError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("invalid rule `{0}`; rules look like `bash(cargo test*)`")]
-    InvalidRule(String),
+    #[error("invalid rule `{rule}`: {source}")]
+    InvalidRule {
+        rule: String,
+        source: crate::approval::RuleParseError,
+    },
 }
 
 /// A handle type for [`Session::spawn`].
@@ -135,10 +136,15 @@ impl Session {
     }
 }
 
-fn parse_rules(rules: &[String]) -> Result<Vec<Rule>, SessionError> {
+fn parse_rules(rules: &[(RuleAction, String)]) -> Result<Vec<Rule>, SessionError> {
     rules
         .iter()
-        .map(|r| Rule::parse(r).ok_or_else(|| SessionError::InvalidRule(r.clone())))
+        .map(|(action, rule)| {
+            Rule::parse(*action, rule).map_err(|source| SessionError::InvalidRule {
+                rule: rule.clone(),
+                source,
+            })
+        })
         .collect()
 }
 
@@ -184,6 +190,8 @@ pub(crate) struct Engine {
     pub(crate) tools: Arc<dyn ToolBackend>,
     pub(crate) definitions: Vec<ToolDefinition>,
     pub(crate) policy: Policy,
+    /// Calls that changed something without asking since the person's last message.
+    pub(crate) auto_approved: u32,
     pub(crate) max_iterations: u32,
     pub(crate) pause_after: u32,
     pub(crate) poll: Duration,
@@ -240,9 +248,10 @@ impl Engine {
             definitions,
             policy: Policy {
                 mode: config.approval_mode,
-                allow: parse_rules(&config.allow_rules)?,
-                deny: parse_rules(&config.deny_rules)?,
+                rules: parse_rules(&config.rules)?,
+                ..Policy::default()
             },
+            auto_approved: 0,
             max_iterations: config.max_iterations.max(1),
             pause_after: config.pause_after_failures.max(1),
             poll: config.preview_poll,

@@ -1,7 +1,5 @@
-//! Diff previews of file changes and the hash that pins what the person approved.
+//! Diff previews of file changes (the hash that pins them is `approval::preview_hash`).
 
-use serde_json::Value;
-use sha2::{Digest, Sha256};
 use similar::{ChangeTag, TextDiff};
 
 use super::tools::ProposedChange;
@@ -47,32 +45,9 @@ pub fn unified(path: &str, before: &str, after: &str) -> String {
         .to_string()
 }
 
-/// Pins a decision to what was shown: the tool, its arguments and the file's current bytes.
-pub fn preview_hash(tool: &str, arguments: &Value, file: Option<&[u8]>) -> String {
-    let mut hasher = Sha256::new();
-    hasher.update(tool.as_bytes());
-    hasher.update([0]);
-    hasher.update(arguments.to_string().as_bytes());
-    hasher.update([0]);
-    match file {
-        Some(bytes) => {
-            hasher.update([1]);
-            hasher.update(bytes);
-        }
-        None => hasher.update([0]),
-    }
-    hasher
-        .finalize()
-        .iter()
-        .take(12)
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn preview_counts_and_diffs() {
@@ -86,15 +61,5 @@ mod tests {
         assert_eq!((p.lines_added, p.lines_removed, p.created), (2, 1, false));
         assert!(p.diff.contains("-two\n") && p.diff.contains("+2\n"), "{}", p.diff);
         assert!(file_preview(&change, false).diff.is_empty());
-    }
-
-    #[test]
-    fn hash_changes_with_the_file_or_arguments() {
-        let a = json!({"path": "a"});
-        let h = preview_hash("write", &a, Some(b"x"));
-        assert_eq!(h, preview_hash("write", &a, Some(b"x")));
-        assert_ne!(h, preview_hash("write", &a, Some(b"y")));
-        assert_ne!(h, preview_hash("write", &a, None));
-        assert_ne!(h, preview_hash("write", &json!({"path": "b"}), Some(b"x")));
     }
 }

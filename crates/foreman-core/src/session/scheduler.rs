@@ -10,9 +10,9 @@ use futures_util::future::join_all;
 use serde_json::Value;
 
 use super::approvals::ApprovalOutcome;
-use super::policy::Decision;
 use super::task::{ATTEMPT_COMPLETION, NOT_RUN_CANCELLED};
 use super::tools::{ActionClass, ToolOutcome};
+use crate::approval::Decision;
 use super::turn::StreamedCall;
 use super::{Engine, recv_op};
 use crate::protocol::{CallState, EventMsg, Op};
@@ -102,19 +102,23 @@ impl Engine {
                 name: call.name.clone(),
                 arguments,
             };
-            match self.policy.decide(&call.name, &facts) {
+            let decision = self.policy.decide(&facts, self.auto_approved);
+            if matches!(decision, Decision::Allow { .. }) && facts.class != ActionClass::Read {
+                self.auto_approved += 1;
+            }
+            match decision {
                 Decision::Deny { reason } => {
                     let text = format!("Refused by the approval policy: {reason}. Nothing was done.");
                     self.calls
                         .finish(&mut self.events, &call.id, CallState::Rejected, &text, true);
                     results[index] = Some((text, true));
                 }
-                Decision::Allow if facts.class == ActionClass::Read => {
+                Decision::Allow { .. } if facts.class == ActionClass::Read => {
                     self.calls
                         .transition(&mut self.events, &call.id, CallState::Scheduled, None);
                     batch.push(job);
                 }
-                Decision::Allow => {
+                Decision::Allow { .. } => {
                     outcome = self.flush(&mut batch, &mut results).await;
                     if outcome != CallsOutcome::Continue {
                         self.not_run(&call.id, &outcome, &mut results[index]);
@@ -177,7 +181,7 @@ impl Engine {
     async fn approve_and_run(
         &mut self,
         job: Job,
-        facts: &super::tools::ToolFacts,
+        facts: &super::tools::CallFacts,
         reason: String,
         results: &mut Results,
     ) -> CallsOutcome {

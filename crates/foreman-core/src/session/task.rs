@@ -37,6 +37,7 @@ impl Engine {
         self.running = true;
         self.cancel = tokio_util::sync::CancellationToken::new();
         self.failures.clear();
+        self.auto_approved = 0;
         self.record(Message::user(text)).await;
         self.events.emit(EventMsg::TaskStarted);
         let mut iteration = 0u32;

@@ -13,32 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::providers::ToolDefinition;
 
-/// What kind of action a call is, for approvals.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ActionClass {
-    /// Reads the workspace; never changes anything.
-    Read,
-    /// Changes files in the workspace.
-    Edit,
-    /// Runs a command.
-    Execute,
-    /// Talks to the network.
-    Fetch,
-}
-
-/// What an approval decision looks at.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolFacts {
-    pub class: ActionClass,
-    /// The workspace-relative path a file tool touches.
-    pub path: Option<String>,
-    /// The command line of `bash`.
-    pub command: Option<String>,
-    /// The host of a fetch.
-    pub host: Option<String>,
-    /// The path is protected (`.git`, `.env`...).
-    pub protected: bool,
-}
+pub use crate::approval::{ActionClass, CallFacts};
 
 /// The new content a file tool would write.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,7 +38,7 @@ pub trait ToolBackend: Send + Sync + std::fmt::Debug {
 
     /// Validates `arguments` and classifies the call; `Err` is the message for the model
     /// (unknown tool, invalid parameters, path outside the workspace).
-    fn facts(&self, name: &str, arguments: &Value) -> Result<ToolFacts, String>;
+    fn facts(&self, name: &str, arguments: &Value) -> Result<CallFacts, String>;
 
     /// For file-changing calls, what the file would become (`None` for other tools, or when the
     /// change cannot be computed; the call itself will then report why).
