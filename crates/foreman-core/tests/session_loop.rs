@@ -491,3 +491,29 @@ async fn streamed_write_arguments_rebuild_exactly_from_patches() {
     assert!(bytes < content.len() * 3 / 2, "{bytes} bytes for {}", content.len());
     assert_eq!(h.file("big.txt"), content);
 }
+
+#[tokio::test]
+async fn a_context_length_error_elides_old_outputs_and_retries_once() {
+    let wire = Wire::Anthropic;
+    let big = "q".repeat(5000);
+    let responses = vec![
+        ScriptedResponse::sse(body(wire, &[read("r1", "big.txt")])),
+        ScriptedResponse::sse(body(wire, &[read("r2", "notes.txt")])),
+        ScriptedResponse::sse(body(wire, &[read("r3", "notes.txt")])),
+        ScriptedResponse::sse(body(wire, &[read("r4", "notes.txt")])),
+        ScriptedResponse::json(400, r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}"#),
+        ScriptedResponse::sse(body(wire, &done("d"))),
+    ];
+    let mut h = start_with(wire, responses, |c| c.approval_mode = ApprovalMode::Ask).await;
+    std::fs::write(h.dir.path().join("big.txt"), &big).unwrap();
+    h.send(Op::UserMessage { text: "go".into() });
+    assert!(h.end().await.is_success());
+    assert!(h.seen.iter().any(|e| matches!(e.msg, EventMsg::ContextCompacted { .. })));
+    let requests = h.server.requests();
+    assert_eq!(requests.len(), 6);
+    let failed = String::from_utf8_lossy(&requests[4].body).into_owned();
+    let retried = String::from_utf8_lossy(&requests[5].body).into_owned();
+    assert!(failed.contains(&big));
+    assert!(!retried.contains(&big), "the old output was elided");
+    assert!(retried.contains("elided to fit the context window"));
+}

@@ -159,6 +159,9 @@ pub enum EventMsg {
     },
     /// The task goes on after a pause.
     Resumed,
+    /// Old tool outputs were elided to fit the model's context window (the stored history keeps
+    /// them).
+    ContextCompacted { elided_outputs: u32 },
     /// The task ended, and why.
     TaskEnded { reason: TaskEndReason },
     /// The full state (answer to `snapshot`).

@@ -14,6 +14,7 @@ pub mod approvals;
 pub mod args_stream;
 pub mod builtin_backend;
 pub mod call_state;
+pub mod context_window;
 pub mod events;
 pub mod history;
 pub mod preview;
@@ -72,6 +73,11 @@ pub struct SessionConfig {
     pub pause_after_failures: u32,
     /// How often a pending approval re-checks its file on disk.
     pub preview_poll: Duration,
+    /// The model's context window in tokens; old tool outputs are elided past
+    /// `context_window - context_reserve`.
+    pub context_window: usize,
+    /// Tokens kept free for the answer.
+    pub context_reserve: usize,
     /// Where the session is persisted (see [`history::open_session`] for the id and history).
     pub store: Option<Store>,
 }
@@ -99,6 +105,8 @@ impl SessionConfig {
             pause_after_failures: 3,
             preview_poll: Duration::from_millis(250),
             store: None,
+            context_window: 200_000,
+            context_reserve: 16_384,
         }
     }
 }
@@ -193,6 +201,7 @@ pub(crate) struct Engine {
     /// Calls that changed something without asking since the person's last message.
     pub(crate) auto_approved: u32,
     pub(crate) max_iterations: u32,
+    pub(crate) context_budget: usize,
     pub(crate) pause_after: u32,
     pub(crate) poll: Duration,
     pub(crate) workspace: PathBuf,
@@ -253,6 +262,7 @@ impl Engine {
             },
             auto_approved: 0,
             max_iterations: config.max_iterations.max(1),
+            context_budget: config.context_window.saturating_sub(config.context_reserve),
             pause_after: config.pause_after_failures.max(1),
             poll: config.preview_poll,
             workspace: config.workspace,

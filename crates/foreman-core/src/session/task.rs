@@ -28,6 +28,9 @@ pub fn attempt_completion_definition() -> ToolDefinition {
     }
 }
 
+/// Messages at the end of history whose tool outputs are never elided.
+pub const KEEP_RECENT_MESSAGES: usize = 6;
+
 /// The result a call gets when the task stops before it ran.
 pub const NOT_RUN_CANCELLED: &str = "Cancelled by the user before this call ran; nothing was done.";
 
@@ -55,7 +58,16 @@ impl Engine {
             }
             iteration += 1;
             self.events.emit(EventMsg::TurnStarted { iteration });
-            let turn = self.stream_turn().await;
+            self.fit_context(self.context_budget);
+            let mut turn = self.stream_turn().await;
+            if matches!(turn.error, Some(ProviderError::ContextLength { .. }))
+                && turn.text.is_empty()
+                && turn.calls.is_empty()
+                && self.fit_context(0) > 0
+            {
+                // The provider knows better than the estimate: elide what may go and retry once.
+                turn = self.stream_turn().await;
+            }
             self.record_assistant(&turn.text, &turn.thinking, &turn.calls).await;
             self.flush_calls().await;
             if let Some(error) = turn.error {
@@ -87,6 +99,28 @@ impl Engine {
         };
         self.running = false;
         self.events.emit(EventMsg::TaskEnded { reason });
+    }
+
+    /// Elides old tool outputs until the estimate fits `budget` (0: all that may go); returns
+    /// how many were elided and says so in an event.
+    fn fit_context(&mut self, budget: usize) -> usize {
+        if budget > 0
+            && super::context_window::estimate_conversation(&self.system, &self.history) <= budget
+        {
+            return 0;
+        }
+        let elided = super::context_window::elide_old_tool_outputs(
+            &self.system,
+            &mut self.history,
+            KEEP_RECENT_MESSAGES,
+            budget,
+        );
+        if elided > 0 {
+            self.events.emit(EventMsg::ContextCompacted {
+                elided_outputs: u32::try_from(elided).unwrap_or(u32::MAX),
+            });
+        }
+        elided
     }
 
     /// Persists every call that changed since the last flush.
