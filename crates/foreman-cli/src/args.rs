@@ -34,7 +34,8 @@ pub struct ExecArgs {
 }
 
 fn value<'a>(it: &mut impl Iterator<Item = &'a String>, flag: &str) -> Result<&'a String, String> {
-    it.next().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
+    it.next()
+        .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
 }
 
 /// Parses the arguments after `exec`.
@@ -86,7 +87,9 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
             "--json" => out.json = true,
             "--db" => out.db = Some(PathBuf::from(value(&mut it, arg)?)),
             "--resume" => out.resume = Some(value(&mut it, arg)?.clone()),
-            flag if flag.starts_with("--") => return Err(format!("unknown option {flag}\n{USAGE}")),
+            flag if flag.starts_with("--") => {
+                return Err(format!("unknown option {flag}\n{USAGE}"));
+            }
             text => prompt.push(text.to_owned()),
         }
     }
@@ -110,8 +113,22 @@ mod tests {
     #[test]
     fn exec_parses_every_option() {
         let a = parse_exec(&args(&[
-            "--workspace", "/w", "--provider", "openai", "--base-url", "http://x", "--model", "m",
-            "--approval", "yolo", "--max-iterations", "3", "--text-protocol", "--json", "do", "it",
+            "--workspace",
+            "/w",
+            "--provider",
+            "openai",
+            "--base-url",
+            "http://x",
+            "--model",
+            "m",
+            "--approval",
+            "yolo",
+            "--max-iterations",
+            "3",
+            "--text-protocol",
+            "--json",
+            "do",
+            "it",
         ]))
         .unwrap();
         assert_eq!(a.provider, ProviderKind::OpenAi);
@@ -124,7 +141,11 @@ mod tests {
 
     #[test]
     fn exec_refuses_bad_input() {
-        assert!(parse_exec(&args(&["PROMPT"])).unwrap_err().contains("--workspace"));
+        assert!(
+            parse_exec(&args(&["PROMPT"]))
+                .unwrap_err()
+                .contains("--workspace")
+        );
         assert!(parse_exec(&args(&["--workspace", "/w"])).is_err());
         assert!(parse_exec(&args(&["--workspace", "/w", "--approval", "x", "p"])).is_err());
         assert!(parse_exec(&args(&["--workspace", "/w", "--max-iterations", "0", "p"])).is_err());

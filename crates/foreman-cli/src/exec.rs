@@ -33,7 +33,10 @@ fn provider(args: &ExecArgs) -> Result<(Arc<dyn Provider>, String), String> {
                 config = config.with_base_url(url.clone());
             }
             let p = AnthropicProvider::new(config).map_err(|e| e.to_string())?;
-            let model = args.model.clone().unwrap_or_else(|| "claude-sonnet-4-5".into());
+            let model = args
+                .model
+                .clone()
+                .unwrap_or_else(|| "claude-sonnet-4-5".into());
             Ok((Arc::new(p), model))
         }
         ProviderKind::OpenAi => {
@@ -93,7 +96,12 @@ pub async fn run(args: ExecArgs) -> Result<(), String> {
     let (session_id, history) = open_session(&store, &workspace_key, args.resume.as_deref())
         .await
         .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("there is no session {}", args.resume.clone().unwrap_or_default()))?;
+        .ok_or_else(|| {
+            format!(
+                "there is no session {}",
+                args.resume.clone().unwrap_or_default()
+            )
+        })?;
     let mut config = SessionConfig::new(provider, model, workspace.path.clone());
     config.data_dir = db
         .parent()
@@ -121,7 +129,7 @@ pub async fn run(args: ExecArgs) -> Result<(), String> {
         args.prompt.clone()
     };
     ops.send(Op::UserMessage { text })
-    .map_err(|_| "the session ended at once".to_owned())?;
+        .map_err(|_| "the session ended at once".to_owned())?;
     let mut input = stdin_lines();
     let mut input_open = true;
     let mut renderer = Renderer::new();

@@ -87,19 +87,29 @@ impl Renderer {
             } => {
                 let name = self.names.get(call_id).cloned().unwrap_or_default();
                 let first = result.lines().next().unwrap_or_default();
-                let mark = if *is_error { self.paint(RED, "✗") } else { self.paint(GREEN, "✓") };
+                let mark = if *is_error {
+                    self.paint(RED, "✗")
+                } else {
+                    self.paint(GREEN, "✓")
+                };
                 format!("\n{mark} {name} ({state:?}): {first}")
             }
             EventMsg::Retrying { message, .. } => self.paint(DIM, &format!("\n{message}")),
             EventMsg::Error { message } => self.paint(RED, &format!("\nerror: {message}")),
-            EventMsg::ApprovalRefused { reason, .. } => self.paint(RED, &format!("\nrefused: {reason}")),
+            EventMsg::ApprovalRefused { reason, .. } => {
+                self.paint(RED, &format!("\nrefused: {reason}"))
+            }
             EventMsg::TaskEnded { reason } => format!("\n{}", reason.describe()),
             _ => return,
         };
         let _ = writeln!(out, "{text}");
     }
 
-    async fn prompt(&self, question: &str, input: &mut UnboundedReceiver<String>) -> Option<String> {
+    async fn prompt(
+        &self,
+        question: &str,
+        input: &mut UnboundedReceiver<String>,
+    ) -> Option<String> {
         print!("{question}");
         let _ = std::io::stdout().flush();
         input.recv().await.map(|l| l.trim().to_owned())
@@ -124,7 +134,10 @@ impl Renderer {
                 }
                 let rule = suggested_rule.as_deref().unwrap_or("");
                 let answer = self
-                    .prompt(&format!("Approve? [y]es / [n]o / [a]lways ({rule}) "), input)
+                    .prompt(
+                        &format!("Approve? [y]es / [n]o / [a]lways ({rule}) "),
+                        input,
+                    )
                     .await?;
                 Some(match answer.as_str() {
                     "y" | "yes" => Op::Approve {
@@ -141,7 +154,9 @@ impl Renderer {
                         },
                     },
                     _ => {
-                        let feedback = self.prompt("Feedback for the agent (optional): ", input).await;
+                        let feedback = self
+                            .prompt("Feedback for the agent (optional): ", input)
+                            .await;
                         Op::Reject {
                             call_id: call_id.clone(),
                             feedback: feedback.filter(|f| !f.is_empty()),
@@ -152,7 +167,11 @@ impl Renderer {
             EventMsg::Paused { message, .. } => {
                 println!("\n{}", self.paint(RED, message));
                 let answer = self.prompt("Continue? [y/n] ", input).await?;
-                Some(if matches!(answer.as_str(), "y" | "yes") { Op::Continue } else { Op::Cancel })
+                Some(if matches!(answer.as_str(), "y" | "yes") {
+                    Op::Continue
+                } else {
+                    Op::Cancel
+                })
             }
             _ => None,
         }
@@ -165,12 +184,18 @@ mod tests {
 
     #[test]
     fn diffs_are_coloured_by_line_kind() {
-        let r = Renderer { colour: true, names: Default::default() };
+        let r = Renderer {
+            colour: true,
+            names: Default::default(),
+        };
         let out = r.diff("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n same");
         assert!(out.contains(&format!("{RED}-old{RESET}")));
         assert!(out.contains(&format!("{GREEN}+new{RESET}")));
         assert!(out.ends_with(" same"));
-        let plain = Renderer { colour: false, names: Default::default() };
+        let plain = Renderer {
+            colour: false,
+            names: Default::default(),
+        };
         assert_eq!(plain.diff("+a\n-b"), "+a\n-b");
     }
 }

@@ -18,7 +18,13 @@ struct Run {
     stderr: String,
 }
 
-fn command(server: &ScriptedServer, dir: &std::path::Path, provider: &str, extra: &[&str], prompt: &str) -> Command {
+fn command(
+    server: &ScriptedServer,
+    dir: &std::path::Path,
+    provider: &str,
+    extra: &[&str],
+    prompt: &str,
+) -> Command {
     let base = match provider {
         "openai" => format!("{}/v1", server.url()),
         _ => server.url(),
@@ -27,7 +33,15 @@ fn command(server: &ScriptedServer, dir: &std::path::Path, provider: &str, extra
     cmd.arg("exec")
         .arg("--workspace")
         .arg(dir)
-        .args(["--provider", provider, "--base-url", &base, "--model", "m", "--json"])
+        .args([
+            "--provider",
+            provider,
+            "--base-url",
+            &base,
+            "--model",
+            "m",
+            "--json",
+        ])
         .args(extra)
         .arg(prompt)
         .env("ANTHROPIC_API_KEY", "test-key")
@@ -48,7 +62,8 @@ async fn run(mut cmd: Command, answer: impl Fn(&Value) -> Value) -> Run {
     let mut events = Vec::new();
     let read_all = async {
         while let Some(line) = lines.next_line().await.unwrap() {
-            let event: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON: {line}: {e}"));
+            let event: Value =
+                serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON: {line}: {e}"));
             if event["type"] == "approval_requested" {
                 let op = answer(&event);
                 stdin.write_all(format!("{op}\n").as_bytes()).await.unwrap();
@@ -57,7 +72,9 @@ async fn run(mut cmd: Command, answer: impl Fn(&Value) -> Value) -> Run {
             events.push(event);
         }
     };
-    tokio::time::timeout(Duration::from_secs(60), read_all).await.expect("the CLI hung");
+    tokio::time::timeout(Duration::from_secs(60), read_all)
+        .await
+        .expect("the CLI hung");
     let output = child.wait_with_output().await.unwrap();
     Run {
         events,
@@ -79,26 +96,86 @@ async fn multi_step_task_with_approvals_over_json_lines() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("main.txt"), "hello world\n").unwrap();
         let server = ScriptedServer::start(vec![
-            body(provider, &[text("Let me look."), call("c1", "read", json!({"path": "main.txt"}))]),
-            body(provider, &[call("c2", "edit", json!({"path": "main.txt", "old_string": "world", "new_string": "there"}))]),
-            body(provider, &[call("c3", "bash", json!({"command": "cat main.txt"}))]),
-            body(provider, &[call("c4", "attempt_completion", json!({"result": "Changed the greeting."}))]),
+            body(
+                provider,
+                &[
+                    text("Let me look."),
+                    call("c1", "read", json!({"path": "main.txt"})),
+                ],
+            ),
+            body(
+                provider,
+                &[call(
+                    "c2",
+                    "edit",
+                    json!({"path": "main.txt", "old_string": "world", "new_string": "there"}),
+                )],
+            ),
+            body(
+                provider,
+                &[call("c3", "bash", json!({"command": "cat main.txt"}))],
+            ),
+            body(
+                provider,
+                &[call(
+                    "c4",
+                    "attempt_completion",
+                    json!({"result": "Changed the greeting."}),
+                )],
+            ),
         ])
         .await
         .unwrap();
-        let cmd = command(&server, dir.path(), provider, &["--approval", "ask"], "greet differently");
+        let cmd = command(
+            &server,
+            dir.path(),
+            provider,
+            &["--approval", "ask"],
+            "greet differently",
+        );
         let out = run(cmd, |e| json!({"op": "approve", "call_id": e["call_id"], "preview_hash": e["preview_hash"]})).await;
         assert_eq!(out.code, 0, "{provider}: {}", out.stderr);
-        assert_eq!(std::fs::read_to_string(dir.path().join("main.txt")).unwrap(), "hello there\n");
-        let approvals: Vec<&Value> = out.events.iter().filter(|e| e["type"] == "approval_requested").collect();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("main.txt")).unwrap(),
+            "hello there\n"
+        );
+        let approvals: Vec<&Value> = out
+            .events
+            .iter()
+            .filter(|e| e["type"] == "approval_requested")
+            .collect();
         assert_eq!(approvals.len(), 2, "edit and bash ask; read does not");
-        assert!(approvals[0]["preview"]["diff"].as_str().unwrap().contains("+hello there"));
-        assert!(approvals.iter().all(|a| a["preview_hash"].as_str().is_some_and(|h| !h.is_empty())));
-        let end = out.events.iter().find(|e| e["type"] == "task_ended").unwrap();
-        assert_eq!(end["reason"], json!({"kind": "completed", "summary": "Changed the greeting."}));
-        let seqs: Vec<u64> = out.events.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
+        assert!(
+            approvals[0]["preview"]["diff"]
+                .as_str()
+                .unwrap()
+                .contains("+hello there")
+        );
+        assert!(
+            approvals
+                .iter()
+                .all(|a| a["preview_hash"].as_str().is_some_and(|h| !h.is_empty()))
+        );
+        let end = out
+            .events
+            .iter()
+            .find(|e| e["type"] == "task_ended")
+            .unwrap();
+        assert_eq!(
+            end["reason"],
+            json!({"kind": "completed", "summary": "Changed the greeting."})
+        );
+        let seqs: Vec<u64> = out
+            .events
+            .iter()
+            .map(|e| e["seq"].as_u64().unwrap())
+            .collect();
         assert!(seqs.windows(2).all(|w| w[1] > w[0]));
-        let bash = out.events.iter().find(|e| e["type"] == "tool_call_finished" && e["call_id"] == "c3").unwrap();
+        let bash = out
+            .events
+            .iter()
+            .find(|e| e["type"] == "tool_call_finished" && e["call_id"] == "c3")
+            .unwrap();
         assert!(bash["result"].as_str().unwrap().contains("hello there"));
     }
 }
@@ -108,15 +185,35 @@ async fn reject_over_stdin_reaches_the_model_and_the_file_stays() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.txt"), "one\n").unwrap();
     let server = ScriptedServer::start(vec![
-        body("anthropic", &[call("w", "write", json!({"path": "a.txt", "content": "two\n"}))]),
+        body(
+            "anthropic",
+            &[call(
+                "w",
+                "write",
+                json!({"path": "a.txt", "content": "two\n"}),
+            )],
+        ),
         body("anthropic", &[text("Understood, leaving it.")]),
     ])
     .await
     .unwrap();
-    let cmd = command(&server, dir.path(), "anthropic", &["--approval", "ask"], "rewrite a");
-    let out = run(cmd, |e| json!({"op": "reject", "call_id": e["call_id"], "feedback": "not now"})).await;
+    let cmd = command(
+        &server,
+        dir.path(),
+        "anthropic",
+        &["--approval", "ask"],
+        "rewrite a",
+    );
+    let out = run(
+        cmd,
+        |e| json!({"op": "reject", "call_id": e["call_id"], "feedback": "not now"}),
+    )
+    .await;
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(std::fs::read_to_string(dir.path().join("a.txt")).unwrap(), "one\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+        "one\n"
+    );
     let second = String::from_utf8_lossy(&server.requests()[1].body).into_owned();
     assert!(second.contains("The user rejected this change: not now. The file was not modified."));
 }
@@ -125,20 +222,36 @@ async fn reject_over_stdin_reaches_the_model_and_the_file_stays() {
 async fn the_iteration_cap_exits_non_zero_with_one_line() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.txt"), "one\n").unwrap();
-    let server = ScriptedServer::start(vec![body("openai", &[call("r", "read", json!({"path": "a.txt"}))])])
-        .await
-        .unwrap();
-    let cmd = command(&server, dir.path(), "openai", &["--max-iterations", "1"], "loop");
+    let server = ScriptedServer::start(vec![body(
+        "openai",
+        &[call("r", "read", json!({"path": "a.txt"}))],
+    )])
+    .await
+    .unwrap();
+    let cmd = command(
+        &server,
+        dir.path(),
+        "openai",
+        &["--max-iterations", "1"],
+        "loop",
+    );
     let out = run(cmd, |_| json!({})).await;
     assert_ne!(out.code, 0);
     assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
     assert!(out.stderr.contains("iteration cap"), "{}", out.stderr);
-    assert!(out.events.iter().any(|e| e["type"] == "task_ended" && e["reason"]["kind"] == "iteration_cap"));
+    assert!(
+        out.events
+            .iter()
+            .any(|e| e["type"] == "task_ended" && e["reason"]["kind"] == "iteration_cap")
+    );
 }
 
 #[tokio::test]
 async fn bad_arguments_exit_non_zero() {
-    let out = std::process::Command::new(BIN).args(["exec", "prompt"]).output().unwrap();
+    let out = std::process::Command::new(BIN)
+        .args(["exec", "prompt"])
+        .output()
+        .unwrap();
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--workspace"));
     assert!(out.stdout.is_empty());
@@ -168,12 +281,28 @@ async fn kill_9_mid_task_then_resume_finishes_with_nothing_lost() {
     let db = dir.path().join("state").join("foreman.db");
     let db_arg = db.to_string_lossy().into_owned();
     let first = ScriptedServer::start(vec![
-        body("anthropic", &[call("w1", "write", json!({"path": "made.txt", "content": "made\n"}))]),
-        body("anthropic", &[call("b2", "bash", json!({"command": "sleep 30"}))]),
+        body(
+            "anthropic",
+            &[call(
+                "w1",
+                "write",
+                json!({"path": "made.txt", "content": "made\n"}),
+            )],
+        ),
+        body(
+            "anthropic",
+            &[call("b2", "bash", json!({"command": "sleep 30"}))],
+        ),
     ])
     .await
     .unwrap();
-    let mut cmd = command(&first, dir.path(), "anthropic", &["--approval", "yolo", "--db", &db_arg], "make a file then wait");
+    let mut cmd = command(
+        &first,
+        dir.path(),
+        "anthropic",
+        &["--approval", "yolo", "--db", &db_arg],
+        "make a file then wait",
+    );
     let mut child = cmd.spawn().unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let mut session_id = String::new();
@@ -183,17 +312,23 @@ async fn kill_9_mid_task_then_resume_finishes_with_nothing_lost() {
             if e["type"] == "session_started" {
                 session_id = e["session_id"].as_str().unwrap().to_owned();
             }
-            if e["type"] == "tool_call_updated" && e["call_id"] == "b2" && e["state"] == "executing" {
+            if e["type"] == "tool_call_updated" && e["call_id"] == "b2" && e["state"] == "executing"
+            {
                 return;
             }
         }
         panic!("the CLI ended before running the command");
     };
-    tokio::time::timeout(Duration::from_secs(60), wait_for_bash).await.expect("no bash call");
+    tokio::time::timeout(Duration::from_secs(60), wait_for_bash)
+        .await
+        .expect("no bash call");
     child.start_kill().unwrap(); // SIGKILL
     let status = child.wait().await.unwrap();
     assert!(!status.success());
-    assert_eq!(std::fs::read_to_string(dir.path().join("made.txt")).unwrap(), "made\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("made.txt")).unwrap(),
+        "made\n"
+    );
 
     // The session is listed.
     let listed = std::process::Command::new(BIN)
@@ -202,11 +337,18 @@ async fn kill_9_mid_task_then_resume_finishes_with_nothing_lost() {
         .args(["--db", &db_arg])
         .output()
         .unwrap();
-    assert!(String::from_utf8_lossy(&listed.stdout).contains(&session_id), "{listed:?}");
+    assert!(
+        String::from_utf8_lossy(&listed.stdout).contains(&session_id),
+        "{listed:?}"
+    );
 
     let second = ScriptedServer::start(vec![body(
         "anthropic",
-        &[call("c3", "attempt_completion", json!({"result": "Resumed and finished."}))],
+        &[call(
+            "c3",
+            "attempt_completion",
+            json!({"result": "Resumed and finished."}),
+        )],
     )])
     .await
     .unwrap();
@@ -215,7 +357,19 @@ async fn kill_9_mid_task_then_resume_finishes_with_nothing_lost() {
         .arg("exec")
         .arg("--workspace")
         .arg(dir.path())
-        .args(["--base-url", &second.url(), "--model", "m", "--json", "--approval", "yolo", "--db", &db_arg, "--resume", &session_id])
+        .args([
+            "--base-url",
+            &second.url(),
+            "--model",
+            "m",
+            "--json",
+            "--approval",
+            "yolo",
+            "--db",
+            &db_arg,
+            "--resume",
+            &session_id,
+        ])
         .env("ANTHROPIC_API_KEY", "test-key")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -223,15 +377,25 @@ async fn kill_9_mid_task_then_resume_finishes_with_nothing_lost() {
         .kill_on_drop(true);
     let out = run(resume, |_| json!({})).await;
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let started = out.events.iter().find(|e| e["type"] == "session_started").unwrap();
+    let started = out
+        .events
+        .iter()
+        .find(|e| e["type"] == "session_started")
+        .unwrap();
     assert_eq!(started["session_id"], session_id.as_str());
     let body = second.requests()[0].json();
     let text = body.to_string();
-    assert!(text.contains("make a file then wait"), "the original prompt is in the resumed history");
+    assert!(
+        text.contains("make a file then wait"),
+        "the original prompt is in the resumed history"
+    );
     let (calls, results) = request_results(&body);
     assert_eq!(calls, ["w1", "b2"]);
     let ids: Vec<&str> = results.iter().map(|(id, _)| id.as_str()).collect();
     assert_eq!(ids, ["w1", "b2"], "every call has exactly one result");
     assert!(results[1].1.contains("Interrupted"), "{}", results[1].1);
-    assert!(!results[0].1.contains("Interrupted"), "the finished write kept its result");
+    assert!(
+        !results[0].1.contains("Interrupted"),
+        "the finished write kept its result"
+    );
 }

@@ -18,18 +18,29 @@ use serde_json::json;
 
 fn call_turn(id: &str, name: &str, args: &serde_json::Value, chunk: usize) -> Vec<ProviderEvent> {
     let text = args.to_string();
-    let mut events = vec![ProviderEvent::ToolCallStart { id: id.into(), name: name.into() }];
+    let mut events = vec![ProviderEvent::ToolCallStart {
+        id: id.into(),
+        name: name.into(),
+    }];
     let mut rest = text.as_str();
     while !rest.is_empty() {
         let mut end = chunk.min(rest.len());
         while !rest.is_char_boundary(end) {
             end += 1;
         }
-        events.push(ProviderEvent::ToolCallArgsDelta { id: id.into(), fragment: rest[..end].to_owned() });
+        events.push(ProviderEvent::ToolCallArgsDelta {
+            id: id.into(),
+            fragment: rest[..end].to_owned(),
+        });
         rest = &rest[end..];
     }
-    events.push(ProviderEvent::ToolCallEnd { id: id.into(), arguments: ToolArguments::Parsed(args.clone()) });
-    events.push(ProviderEvent::Stop { reason: StopReason::ToolUse });
+    events.push(ProviderEvent::ToolCallEnd {
+        id: id.into(),
+        arguments: ToolArguments::Parsed(args.clone()),
+    });
+    events.push(ProviderEvent::Stop {
+        reason: StopReason::ToolUse,
+    });
     events
 }
 
@@ -38,7 +49,10 @@ fn done_turn() -> Vec<ProviderEvent> {
 }
 
 /// Runs one task; returns (elapsed, events).
-async fn run(turns: Vec<Vec<ProviderEvent>>, dir: &std::path::Path) -> (std::time::Duration, Vec<foreman_core::protocol::Event>) {
+async fn run(
+    turns: Vec<Vec<ProviderEvent>>,
+    dir: &std::path::Path,
+) -> (std::time::Duration, Vec<foreman_core::protocol::Event>) {
     let provider = Arc::new(ScriptedProvider::new(turns));
     let mut config = SessionConfig::new(provider, "bench", dir.to_path_buf());
     config.approval_mode = ApprovalMode::Yolo;
@@ -46,7 +60,9 @@ async fn run(turns: Vec<Vec<ProviderEvent>>, dir: &std::path::Path) -> (std::tim
     config.data_dir = dir.join(".data");
     let (ops, mut events) = Session::spawn(config).unwrap_or_else(|e| panic!("{e}"));
     let start = Instant::now();
-    let _ = ops.send(Op::UserMessage { text: "bench".into() });
+    let _ = ops.send(Op::UserMessage {
+        text: "bench".into(),
+    });
     let mut seen = Vec::new();
     while let Some(e) = events.recv().await {
         let end = matches!(e.msg, EventMsg::TaskEnded { .. });
@@ -59,28 +75,49 @@ async fn run(turns: Vec<Vec<ProviderEvent>>, dir: &std::path::Path) -> (std::tim
 }
 
 fn row(bench: &str, measured: String, baseline: &str, ratio: String, target: &str, ok: bool) {
-    println!("| {bench} | {measured} | {baseline} | {ratio} | {target} | {} |", if ok { "pass" } else { "FAIL" });
+    println!(
+        "| {bench} | {measured} | {baseline} | {ratio} | {target} | {} |",
+        if ok { "pass" } else { "FAIL" }
+    );
 }
 
 fn main() {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap_or_else(|e| panic!("{e}"));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     println!("| bench | measured | baseline | ratio | target | result |");
     println!("|---|---|---|---|---|---|");
 
     // Engine overhead per turn.
     let turns_n = 200;
-    let mut turns: Vec<Vec<ProviderEvent>> = (0..turns_n).map(|i| call_turn(&format!("c{i}"), "ls", &json!({}), 16)).collect();
+    let mut turns: Vec<Vec<ProviderEvent>> = (0..turns_n)
+        .map(|i| call_turn(&format!("c{i}"), "ls", &json!({}), 16))
+        .collect();
     turns.push(done_turn());
     let (elapsed, _) = rt.block_on(run(turns, dir.path()));
     let per_turn = elapsed.as_secs_f64() * 1000.0 / f64::from(turns_n + 1);
-    row("turn_overhead (ls call per turn, 200 turns)", format!("{per_turn:.3} ms/turn"), "5 ms", format!("{:.2}", per_turn / 5.0), "< 5 ms", per_turn < 5.0);
+    row(
+        "turn_overhead (ls call per turn, 200 turns)",
+        format!("{per_turn:.3} ms/turn"),
+        "5 ms",
+        format!("{:.2}", per_turn / 5.0),
+        "< 5 ms",
+        per_turn < 5.0,
+    );
 
     // Bytes per streamed 1 MiB write.
-    let content: String = (0..).map(|i| format!("line {i}: some \"quoted\" text\n")).take_while({
-        let mut total = 0usize;
-        move |l: &String| { total += l.len(); total <= 1 << 20 }
-    }).collect();
+    let content: String = (0..)
+        .map(|i| format!("line {i}: some \"quoted\" text\n"))
+        .take_while({
+            let mut total = 0usize;
+            move |l: &String| {
+                total += l.len();
+                total <= 1 << 20
+            }
+        })
+        .collect();
     let args = json!({"path": "big.txt", "content": content});
     for chunk in [1usize, 7, 100, 4096, 65536] {
         let turns = vec![call_turn("w", "write", &args, chunk), done_turn()];
@@ -96,6 +133,13 @@ fn main() {
             .map(|e| serde_json::to_string(e).map(|s| s.len()).unwrap_or(0))
             .sum();
         let mib = bytes as f64 / f64::from(1u32 << 20);
-        row(&format!("bytes_per_1mib_write (chunk {chunk} B)"), format!("{mib:.3} MiB"), "1 MiB content", format!("{:.2}", bytes as f64 / content.len() as f64), "≤ 1.5 MiB", mib <= 1.5);
+        row(
+            &format!("bytes_per_1mib_write (chunk {chunk} B)"),
+            format!("{mib:.3} MiB"),
+            "1 MiB content",
+            format!("{:.2}", bytes as f64 / content.len() as f64),
+            "≤ 1.5 MiB",
+            mib <= 1.5,
+        );
     }
 }

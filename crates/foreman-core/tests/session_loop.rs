@@ -6,10 +6,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use foreman_core::protocol::{ApprovalMode, ApprovalScope, CallState, Event, EventMsg, Op, TaskEndReason};
+use foreman_core::protocol::{
+    ApprovalMode, ApprovalScope, CallState, Event, EventMsg, Op, TaskEndReason,
+};
 use foreman_core::providers::keys::static_key;
 use foreman_core::providers::{
-    AnthropicConfig, AnthropicProvider, HttpSettings, OpenAiConfig, OpenAiProvider, Provider, RetryPolicy,
+    AnthropicConfig, AnthropicProvider, HttpSettings, OpenAiConfig, OpenAiProvider, Provider,
+    RetryPolicy,
 };
 use foreman_core::session::{Session, SessionConfig};
 use foreman_core::store::RuleAction;
@@ -65,12 +68,19 @@ async fn start_with(
     std::fs::write(dir.path().join("notes.txt"), "alpha\nbeta\n").unwrap();
     let provider: Arc<dyn Provider> = match wire {
         Wire::Anthropic => Arc::new(
-            AnthropicProvider::new(AnthropicConfig::new(static_key("k")).with_base_url(server.url()).with_http(http()))
-                .unwrap(),
+            AnthropicProvider::new(
+                AnthropicConfig::new(static_key("k"))
+                    .with_base_url(server.url())
+                    .with_http(http()),
+            )
+            .unwrap(),
         ),
         Wire::OpenAi => Arc::new(
-            OpenAiProvider::new(OpenAiConfig::new(format!("{}/v1", server.url()), static_key("k")).with_http(http()))
-                .unwrap(),
+            OpenAiProvider::new(
+                OpenAiConfig::new(format!("{}/v1", server.url()), static_key("k"))
+                    .with_http(http()),
+            )
+            .unwrap(),
         ),
     };
     let mut config = SessionConfig::new(provider, "test-model", dir.path().to_path_buf());
@@ -78,11 +88,21 @@ async fn start_with(
     config.preview_poll = Duration::from_millis(20);
     configure(&mut config);
     let (ops, events) = Session::spawn(config).unwrap();
-    Harness { server, dir, ops, events, wire, seen: Vec::new() }
+    Harness {
+        server,
+        dir,
+        ops,
+        events,
+        wire,
+        seen: Vec::new(),
+    }
 }
 
 async fn start(wire: Wire, turns: &[Vec<Step>], mode: ApprovalMode) -> Harness {
-    let responses = turns.iter().map(|t| ScriptedResponse::sse(body(wire, t))).collect();
+    let responses = turns
+        .iter()
+        .map(|t| ScriptedResponse::sse(body(wire, t)))
+        .collect();
     start_with(wire, responses, |c| c.approval_mode = mode).await
 }
 
@@ -107,15 +127,25 @@ impl Harness {
     }
 
     async fn end(&mut self) -> TaskEndReason {
-        match self.until(|m| matches!(m, EventMsg::TaskEnded { .. })).await {
+        match self
+            .until(|m| matches!(m, EventMsg::TaskEnded { .. }))
+            .await
+        {
             EventMsg::TaskEnded { reason } => reason,
             _ => unreachable!(),
         }
     }
 
     async fn approval(&mut self) -> (String, String) {
-        match self.until(|m| matches!(m, EventMsg::ApprovalRequested { .. })).await {
-            EventMsg::ApprovalRequested { call_id, preview_hash, .. } => (call_id, preview_hash),
+        match self
+            .until(|m| matches!(m, EventMsg::ApprovalRequested { .. }))
+            .await
+        {
+            EventMsg::ApprovalRequested {
+                call_id,
+                preview_hash,
+                ..
+            } => (call_id, preview_hash),
             _ => unreachable!(),
         }
     }
@@ -130,7 +160,12 @@ impl Harness {
 
     fn finished(&self, id: &str) -> Option<(CallState, String)> {
         self.seen.iter().find_map(|e| match &e.msg {
-            EventMsg::ToolCallFinished { call_id, state, result, .. } if call_id == id => Some((*state, result.clone())),
+            EventMsg::ToolCallFinished {
+                call_id,
+                state,
+                result,
+                ..
+            } if call_id == id => Some((*state, result.clone())),
             _ => None,
         })
     }
@@ -146,8 +181,12 @@ impl Harness {
                 for m in last["messages"].as_array().unwrap() {
                     for block in m["content"].as_array().into_iter().flatten() {
                         match block["type"].as_str() {
-                            Some("tool_use") => calls.push(block["id"].as_str().unwrap().to_owned()),
-                            Some("tool_result") => results.push(block["tool_use_id"].as_str().unwrap().to_owned()),
+                            Some("tool_use") => {
+                                calls.push(block["id"].as_str().unwrap().to_owned())
+                            }
+                            Some("tool_result") => {
+                                results.push(block["tool_use_id"].as_str().unwrap().to_owned())
+                            }
                             _ => {}
                         }
                     }
@@ -169,7 +208,10 @@ impl Harness {
             }
         };
         assert!(!calls.is_empty());
-        assert_eq!(calls, results, "every call has exactly one result, in order");
+        assert_eq!(
+            calls, results,
+            "every call has exactly one result, in order"
+        );
     }
 }
 
@@ -178,7 +220,11 @@ fn read(id: &str, path: &str) -> Step {
 }
 
 fn done(id: &str) -> Vec<Step> {
-    vec![call(id, "attempt_completion", json!({"result": "all done"}))]
+    vec![call(
+        id,
+        "attempt_completion",
+        json!({"result": "all done"}),
+    )]
 }
 
 #[tokio::test]
@@ -186,19 +232,34 @@ async fn multi_step_task_read_edit_bash_complete() {
     for wire in BOTH {
         let turns = vec![
             vec![text("Reading."), read("c1", "notes.txt")],
-            vec![call("c2", "edit", json!({"path": "notes.txt", "old_string": "beta", "new_string": "gamma"}))],
+            vec![call(
+                "c2",
+                "edit",
+                json!({"path": "notes.txt", "old_string": "beta", "new_string": "gamma"}),
+            )],
             vec![call("c3", "bash", json!({"command": "cat notes.txt"}))],
             done("c4"),
         ];
         let mut h = start(wire, &turns, ApprovalMode::Yolo).await;
-        h.send(Op::UserMessage { text: "change beta".into() });
+        h.send(Op::UserMessage {
+            text: "change beta".into(),
+        });
         let reason = h.end().await;
-        assert_eq!(reason, TaskEndReason::Completed { summary: "all done".into() }, "{wire:?}");
+        assert_eq!(
+            reason,
+            TaskEndReason::Completed {
+                summary: "all done".into()
+            },
+            "{wire:?}"
+        );
         assert_eq!(h.file("notes.txt"), "alpha\ngamma\n");
         assert_eq!(h.finished("c1").unwrap().0, CallState::Succeeded);
         assert!(h.finished("c3").unwrap().1.contains("gamma"), "{wire:?}");
         assert_eq!(h.server.requests().len(), 4);
-        assert!(h.request_text(1).contains("alpha"), "the read result went back to the model");
+        assert!(
+            h.request_text(1).contains("alpha"),
+            "the read result went back to the model"
+        );
         h.assert_one_result_per_call();
         let seqs: Vec<u64> = h.seen.iter().map(|e| e.seq).collect();
         assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "seq is gapless");
@@ -218,21 +279,34 @@ async fn multi_step_task_read_edit_bash_complete() {
 async fn approve_runs_and_reject_tells_the_model_the_feedback() {
     for wire in BOTH {
         let edit = json!({"path": "notes.txt", "old_string": "beta", "new_string": "BETA"});
-        let turns = vec![vec![read("r", "notes.txt"), call("e1", "edit", edit.clone())], vec![call("e2", "edit", edit)], done("d")];
+        let turns = vec![
+            vec![read("r", "notes.txt"), call("e1", "edit", edit.clone())],
+            vec![call("e2", "edit", edit)],
+            done("d"),
+        ];
         let mut h = start(wire, &turns, ApprovalMode::Ask).await;
         h.send(Op::UserMessage { text: "go".into() });
         let (id, hash) = h.approval().await;
         assert_eq!(id, "e1");
-        h.send(Op::Reject { call_id: id, feedback: Some("keep it lowercase".into()) });
+        h.send(Op::Reject {
+            call_id: id,
+            feedback: Some("keep it lowercase".into()),
+        });
         let (id, hash2) = h.approval().await;
         assert_eq!(id, "e2");
         assert_eq!(hash, hash2, "same change, same file: same hash");
         assert_eq!(h.file("notes.txt"), "alpha\nbeta\n");
         assert!(
-            h.request_text(1).contains("The user rejected this change: keep it lowercase. The file was not modified."),
+            h.request_text(1).contains(
+                "The user rejected this change: keep it lowercase. The file was not modified."
+            ),
             "{wire:?}"
         );
-        h.send(Op::Approve { call_id: id, preview_hash: hash2, scope: ApprovalScope::Once });
+        h.send(Op::Approve {
+            call_id: id,
+            preview_hash: hash2,
+            scope: ApprovalScope::Once,
+        });
         assert!(h.end().await.is_success());
         assert_eq!(h.file("notes.txt"), "alpha\nBETA\n");
         assert_eq!(h.finished("e1").unwrap().0, CallState::Rejected);
@@ -243,17 +317,40 @@ async fn approve_runs_and_reject_tells_the_model_the_feedback() {
 #[tokio::test]
 async fn approval_requests_carry_the_diff_and_a_suggested_rule() {
     let turns = vec![
-        vec![call("e1", "edit", json!({"path": "notes.txt", "old_string": "beta", "new_string": "BETA"}))],
+        vec![call(
+            "e1",
+            "edit",
+            json!({"path": "notes.txt", "old_string": "beta", "new_string": "BETA"}),
+        )],
         done("d"),
     ];
     let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Ask).await;
     h.send(Op::UserMessage { text: "go".into() });
-    let msg = h.until(|m| matches!(m, EventMsg::ApprovalRequested { .. })).await;
-    let EventMsg::ApprovalRequested { preview, suggested_rule, preview_hash, call_id, .. } = msg else { unreachable!() };
+    let msg = h
+        .until(|m| matches!(m, EventMsg::ApprovalRequested { .. }))
+        .await;
+    let EventMsg::ApprovalRequested {
+        preview,
+        suggested_rule,
+        preview_hash,
+        call_id,
+        ..
+    } = msg
+    else {
+        unreachable!()
+    };
     let preview = preview.unwrap();
-    assert!(preview.diff.contains("-beta") && preview.diff.contains("+BETA"), "{}", preview.diff);
+    assert!(
+        preview.diff.contains("-beta") && preview.diff.contains("+BETA"),
+        "{}",
+        preview.diff
+    );
     assert_eq!(suggested_rule.as_deref(), Some("edit(notes.txt)"));
-    h.send(Op::Approve { call_id, preview_hash, scope: ApprovalScope::Once });
+    h.send(Op::Approve {
+        call_id,
+        preview_hash,
+        scope: ApprovalScope::Once,
+    });
     assert!(h.end().await.is_success());
 }
 
@@ -261,39 +358,71 @@ async fn approval_requests_carry_the_diff_and_a_suggested_rule() {
 async fn edit_and_approve_writes_the_persons_version_and_tells_the_model() {
     for wire in BOTH {
         let turns = vec![
-            vec![call("w1", "write", json!({"path": "new.txt", "content": "from the model\n"}))],
+            vec![call(
+                "w1",
+                "write",
+                json!({"path": "new.txt", "content": "from the model\n"}),
+            )],
             done("d"),
         ];
         let mut h = start(wire, &turns, ApprovalMode::Ask).await;
         h.send(Op::UserMessage { text: "go".into() });
         let (id, hash) = h.approval().await;
-        h.send(Op::EditAndApprove { call_id: id, preview_hash: hash, new_content: "from the person\n".into() });
+        h.send(Op::EditAndApprove {
+            call_id: id,
+            preview_hash: hash,
+            new_content: "from the person\n".into(),
+        });
         assert!(h.end().await.is_success());
         assert_eq!(h.file("new.txt"), "from the person\n");
         let next = h.request_text(1);
         assert!(next.contains("edited your change"), "{wire:?}");
-        assert!(next.contains("-from the model") && next.contains("+from the person"), "{next}");
+        assert!(
+            next.contains("-from the model") && next.contains("+from the person"),
+            "{next}"
+        );
     }
 }
 
 #[tokio::test]
 async fn a_stale_hash_is_refused_and_a_changed_file_is_re_sent() {
     let turns = vec![
-        vec![read("r", "notes.txt"), call("e1", "edit", json!({"path": "notes.txt", "old_string": "beta", "new_string": "BETA"}))],
+        vec![
+            read("r", "notes.txt"),
+            call(
+                "e1",
+                "edit",
+                json!({"path": "notes.txt", "old_string": "beta", "new_string": "BETA"}),
+            ),
+        ],
         done("d"),
     ];
     let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Ask).await;
     h.send(Op::UserMessage { text: "go".into() });
     let (id, old_hash) = h.approval().await;
-    h.send(Op::Approve { call_id: id.clone(), preview_hash: "not-the-hash".into(), scope: ApprovalScope::Once });
-    h.until(|m| matches!(m, EventMsg::ApprovalRefused { .. })).await;
+    h.send(Op::Approve {
+        call_id: id.clone(),
+        preview_hash: "not-the-hash".into(),
+        scope: ApprovalScope::Once,
+    });
+    h.until(|m| matches!(m, EventMsg::ApprovalRefused { .. }))
+        .await;
     // The file changes on disk while the request waits: a new request with a new hash.
     std::fs::write(h.dir.path().join("notes.txt"), "alpha\nbeta\nextra\n").unwrap();
     let (_, new_hash) = h.approval().await;
     assert_ne!(old_hash, new_hash);
-    h.send(Op::Approve { call_id: id.clone(), preview_hash: old_hash, scope: ApprovalScope::Once });
-    h.until(|m| matches!(m, EventMsg::ApprovalRefused { .. })).await;
-    h.send(Op::Approve { call_id: id.clone(), preview_hash: new_hash, scope: ApprovalScope::Once });
+    h.send(Op::Approve {
+        call_id: id.clone(),
+        preview_hash: old_hash,
+        scope: ApprovalScope::Once,
+    });
+    h.until(|m| matches!(m, EventMsg::ApprovalRefused { .. }))
+        .await;
+    h.send(Op::Approve {
+        call_id: id.clone(),
+        preview_hash: new_hash,
+        scope: ApprovalScope::Once,
+    });
     assert!(h.end().await.is_success());
     // The approved call ran against the changed file; the stale-read guard told the model to
     // read it again instead of editing blind.
@@ -316,26 +445,51 @@ async fn always_allow_adds_a_rule_that_skips_the_next_question() {
     h.send(Op::Approve {
         call_id: id,
         preview_hash: hash,
-        scope: ApprovalScope::Always { rule: "bash(echo*)".into(), scope: Default::default() },
+        scope: ApprovalScope::Always {
+            rule: "bash(echo*)".into(),
+            scope: Default::default(),
+        },
     });
     assert!(h.end().await.is_success());
-    let approvals = h.seen.iter().filter(|e| matches!(e.msg, EventMsg::ApprovalRequested { .. })).count();
+    let approvals = h
+        .seen
+        .iter()
+        .filter(|e| matches!(e.msg, EventMsg::ApprovalRequested { .. }))
+        .count();
     assert_eq!(approvals, 1);
     assert!(h.finished("b2").unwrap().1.contains("two"));
-    assert!(h.seen.iter().any(|e| matches!(&e.msg, EventMsg::RuleAdded { rule, .. } if rule == "bash(echo*)")));
+    assert!(
+        h.seen
+            .iter()
+            .any(|e| matches!(&e.msg, EventMsg::RuleAdded { rule, .. } if rule == "bash(echo*)"))
+    );
 }
 
 #[tokio::test]
 async fn deny_rules_and_compound_commands() {
     let turns = vec![
-        vec![call("b1", "bash", json!({"command": "echo hi && rm -rf notes.txt"}))],
-        vec![call("b2", "bash", json!({"command": "echo ok; touch made.txt"}))],
+        vec![call(
+            "b1",
+            "bash",
+            json!({"command": "echo hi && rm -rf notes.txt"}),
+        )],
+        vec![call(
+            "b2",
+            "bash",
+            json!({"command": "echo ok; touch made.txt"}),
+        )],
         done("d"),
     ];
-    let responses = turns.iter().map(|t| ScriptedResponse::sse(body(Wire::Anthropic, t))).collect();
+    let responses = turns
+        .iter()
+        .map(|t| ScriptedResponse::sse(body(Wire::Anthropic, t)))
+        .collect();
     let mut h = start_with(Wire::Anthropic, responses, |c| {
         c.approval_mode = ApprovalMode::Ask;
-        c.rules = vec![(RuleAction::Allow, "bash(echo*)".into()), (RuleAction::Deny, "bash(rm *)".into())];
+        c.rules = vec![
+            (RuleAction::Allow, "bash(echo*)".into()),
+            (RuleAction::Deny, "bash(rm *)".into()),
+        ];
     })
     .await;
     h.send(Op::UserMessage { text: "go".into() });
@@ -346,7 +500,10 @@ async fn deny_rules_and_compound_commands() {
     assert_eq!(state, CallState::Rejected);
     assert!(result.contains("bash(rm *)"), "{result}");
     assert_eq!(h.file("notes.txt"), "alpha\nbeta\n");
-    h.send(Op::Reject { call_id: id, feedback: None });
+    h.send(Op::Reject {
+        call_id: id,
+        feedback: None,
+    });
     assert!(h.end().await.is_success());
     assert!(!h.dir.path().join("made.txt").exists());
 }
@@ -355,22 +512,43 @@ async fn deny_rules_and_compound_commands() {
 async fn read_only_calls_run_concurrently_and_results_keep_call_order() {
     for wire in BOTH {
         let turns = vec![
-            vec![read("r1", "notes.txt"), call("ls1", "ls", json!({})), read("r2", "notes.txt")],
+            vec![
+                read("r1", "notes.txt"),
+                call("ls1", "ls", json!({})),
+                read("r2", "notes.txt"),
+            ],
             done("d"),
         ];
         let mut h = start(wire, &turns, ApprovalMode::ReadOnly).await;
-        h.send(Op::UserMessage { text: "look".into() });
+        h.send(Op::UserMessage {
+            text: "look".into(),
+        });
         assert!(h.end().await.is_success());
         let executing: Vec<usize> = h
             .seen
             .iter()
             .enumerate()
-            .filter(|(_, e)| matches!(e.msg, EventMsg::ToolCallUpdated { state: Some(CallState::Executing), .. }))
+            .filter(|(_, e)| {
+                matches!(
+                    e.msg,
+                    EventMsg::ToolCallUpdated {
+                        state: Some(CallState::Executing),
+                        ..
+                    }
+                )
+            })
             .map(|(i, _)| i)
             .collect();
-        let first_finish = h.seen.iter().position(|e| matches!(e.msg, EventMsg::ToolCallFinished { .. })).unwrap();
+        let first_finish = h
+            .seen
+            .iter()
+            .position(|e| matches!(e.msg, EventMsg::ToolCallFinished { .. }))
+            .unwrap();
         assert_eq!(executing.len(), 4, "three reads and the completion");
-        assert!(executing[..3].iter().all(|i| *i < first_finish), "the reads were started together");
+        assert!(
+            executing[..3].iter().all(|i| *i < first_finish),
+            "the reads were started together"
+        );
         h.assert_one_result_per_call();
     }
 }
@@ -378,20 +556,30 @@ async fn read_only_calls_run_concurrently_and_results_keep_call_order() {
 #[tokio::test]
 async fn cancel_mid_stream_stops_everything_and_closes_the_calls() {
     for wire in BOTH {
-        let steps = vec![text("thinking about it"), call("w1", "write", json!({"path": "x.txt", "content": "y".repeat(4000)}))];
+        let steps = vec![
+            text("thinking about it"),
+            call(
+                "w1",
+                "write",
+                json!({"path": "x.txt", "content": "y".repeat(4000)}),
+            ),
+        ];
         let slow = ScriptedResponse::sse(body(wire, &steps))
             .split(foreman_core::testing::sse_server::Split::Every(64))
             .piece_delay(Duration::from_millis(20));
         let mut h = start_with(wire, vec![slow], |c| c.approval_mode = ApprovalMode::Yolo).await;
         h.send(Op::UserMessage { text: "go".into() });
-        h.until(|m| matches!(m, EventMsg::ToolCallCreated { .. })).await;
+        h.until(|m| matches!(m, EventMsg::ToolCallCreated { .. }))
+            .await;
         h.send(Op::Cancel);
         assert_eq!(h.end().await, TaskEndReason::Cancelled, "{wire:?}");
         assert_eq!(h.finished("w1").unwrap().0, CallState::Cancelled);
         assert!(!h.dir.path().join("x.txt").exists());
         h.send(Op::Snapshot);
         let snap = h.until(|m| matches!(m, EventMsg::Snapshot { .. })).await;
-        let EventMsg::Snapshot { calls, running, .. } = snap else { unreachable!() };
+        let EventMsg::Snapshot { calls, running, .. } = snap else {
+            unreachable!()
+        };
         assert!(!running);
         assert_eq!(calls[0].state, CallState::Cancelled);
     }
@@ -402,7 +590,16 @@ async fn cancel_kills_a_running_command() {
     let turns = vec![vec![call("b1", "bash", json!({"command": "sleep 30"}))]];
     let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Yolo).await;
     h.send(Op::UserMessage { text: "go".into() });
-    h.until(|m| matches!(m, EventMsg::ToolCallUpdated { state: Some(CallState::Executing), .. })).await;
+    h.until(|m| {
+        matches!(
+            m,
+            EventMsg::ToolCallUpdated {
+                state: Some(CallState::Executing),
+                ..
+            }
+        )
+    })
+    .await;
     let started = std::time::Instant::now();
     h.send(Op::Cancel);
     assert_eq!(h.end().await, TaskEndReason::Cancelled);
@@ -414,29 +611,50 @@ async fn cancel_kills_a_running_command() {
 
 #[tokio::test]
 async fn the_iteration_cap_ends_the_task() {
-    let turns: Vec<Vec<Step>> = (0..3).map(|i| vec![read(&format!("r{i}"), "notes.txt")]).collect();
-    let responses = turns.iter().map(|t| ScriptedResponse::sse(body(Wire::OpenAi, t))).collect();
+    let turns: Vec<Vec<Step>> = (0..3)
+        .map(|i| vec![read(&format!("r{i}"), "notes.txt")])
+        .collect();
+    let responses = turns
+        .iter()
+        .map(|t| ScriptedResponse::sse(body(Wire::OpenAi, t)))
+        .collect();
     let mut h = start_with(Wire::OpenAi, responses, |c| {
         c.approval_mode = ApprovalMode::Ask;
         c.max_iterations = 2;
     })
     .await;
-    h.send(Op::UserMessage { text: "loop".into() });
-    assert_eq!(h.end().await, TaskEndReason::IterationCap { max_iterations: 2 });
+    h.send(Op::UserMessage {
+        text: "loop".into(),
+    });
+    assert_eq!(
+        h.end().await,
+        TaskEndReason::IterationCap { max_iterations: 2 }
+    );
     assert_eq!(h.server.requests().len(), 2);
 }
 
 #[tokio::test]
 async fn the_third_consecutive_failure_pauses_until_continue() {
     for wire in BOTH {
-        let mut turns: Vec<Vec<Step>> = (0..3).map(|i| vec![read(&format!("m{i}"), "missing.txt")]).collect();
+        let mut turns: Vec<Vec<Step>> = (0..3)
+            .map(|i| vec![read(&format!("m{i}"), "missing.txt")])
+            .collect();
         turns.push(done("d"));
         let mut h = start(wire, &turns, ApprovalMode::Ask).await;
         h.send(Op::UserMessage { text: "go".into() });
         let paused = h.until(|m| matches!(m, EventMsg::Paused { .. })).await;
-        let EventMsg::Paused { failures, call_id, .. } = paused else { unreachable!() };
+        let EventMsg::Paused {
+            failures, call_id, ..
+        } = paused
+        else {
+            unreachable!()
+        };
         assert_eq!((failures, call_id.as_str()), (3, "m2"));
-        assert_eq!(h.server.requests().len(), 3, "nothing more is asked while paused");
+        assert_eq!(
+            h.server.requests().len(),
+            3,
+            "nothing more is asked while paused"
+        );
         h.send(Op::Continue);
         assert!(h.end().await.is_success());
     }
@@ -444,7 +662,9 @@ async fn the_third_consecutive_failure_pauses_until_continue() {
 
 #[tokio::test]
 async fn stopping_at_a_pause_ends_the_task() {
-    let turns: Vec<Vec<Step>> = (0..3).map(|i| vec![read(&format!("m{i}"), "missing.txt")]).collect();
+    let turns: Vec<Vec<Step>> = (0..3)
+        .map(|i| vec![read(&format!("m{i}"), "missing.txt")])
+        .collect();
     let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Ask).await;
     h.send(Op::UserMessage { text: "go".into() });
     h.until(|m| matches!(m, EventMsg::Paused { .. })).await;
@@ -455,8 +675,15 @@ async fn stopping_at_a_pause_ends_the_task() {
 #[tokio::test]
 async fn a_final_answer_without_tools_ends_the_task() {
     let mut h = start(Wire::Anthropic, &[vec![text("Paris.")]], ApprovalMode::Ask).await;
-    h.send(Op::UserMessage { text: "capital of France?".into() });
-    assert_eq!(h.end().await, TaskEndReason::FinalAnswer { text: "Paris.".into() });
+    h.send(Op::UserMessage {
+        text: "capital of France?".into(),
+    });
+    assert_eq!(
+        h.end().await,
+        TaskEndReason::FinalAnswer {
+            text: "Paris.".into()
+        }
+    );
     let deltas: String = h
         .seen
         .iter()
@@ -470,8 +697,17 @@ async fn a_final_answer_without_tools_ends_the_task() {
 
 #[tokio::test]
 async fn streamed_write_arguments_rebuild_exactly_from_patches() {
-    let content: String = (0..2000).map(|i| format!("line {i} \"quoted\"\n")).collect();
-    let turns = vec![vec![call("w1", "write", json!({"path": "big.txt", "content": content}))], done("d")];
+    let content: String = (0..2000)
+        .map(|i| format!("line {i} \"quoted\"\n"))
+        .collect();
+    let turns = vec![
+        vec![call(
+            "w1",
+            "write",
+            json!({"path": "big.txt", "content": content}),
+        )],
+        done("d"),
+    ];
     let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Yolo).await;
     h.send(Op::UserMessage { text: "go".into() });
     assert!(h.end().await.is_success());
@@ -488,7 +724,11 @@ async fn streamed_write_arguments_rebuild_exactly_from_patches() {
         }
     }
     assert_eq!(value["content"].as_str(), Some(content.as_str()));
-    assert!(bytes < content.len() * 3 / 2, "{bytes} bytes for {}", content.len());
+    assert!(
+        bytes < content.len() * 3 / 2,
+        "{bytes} bytes for {}",
+        content.len()
+    );
     assert_eq!(h.file("big.txt"), content);
 }
 
@@ -501,14 +741,21 @@ async fn a_context_length_error_elides_old_outputs_and_retries_once() {
         ScriptedResponse::sse(body(wire, &[read("r2", "notes.txt")])),
         ScriptedResponse::sse(body(wire, &[read("r3", "notes.txt")])),
         ScriptedResponse::sse(body(wire, &[read("r4", "notes.txt")])),
-        ScriptedResponse::json(400, r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}"#),
+        ScriptedResponse::json(
+            400,
+            r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}"#,
+        ),
         ScriptedResponse::sse(body(wire, &done("d"))),
     ];
     let mut h = start_with(wire, responses, |c| c.approval_mode = ApprovalMode::Ask).await;
     std::fs::write(h.dir.path().join("big.txt"), &big).unwrap();
     h.send(Op::UserMessage { text: "go".into() });
     assert!(h.end().await.is_success());
-    assert!(h.seen.iter().any(|e| matches!(e.msg, EventMsg::ContextCompacted { .. })));
+    assert!(
+        h.seen
+            .iter()
+            .any(|e| matches!(e.msg, EventMsg::ContextCompacted { .. }))
+    );
     let requests = h.server.requests();
     assert_eq!(requests.len(), 6);
     let failed = String::from_utf8_lossy(&requests[4].body).into_owned();

@@ -118,7 +118,13 @@ mod tests {
     #[test]
     fn the_happy_path_is_allowed() {
         let mut s = Streaming;
-        for next in [Validating, AwaitingApproval, Scheduled, Executing, Succeeded] {
+        for next in [
+            Validating,
+            AwaitingApproval,
+            Scheduled,
+            Executing,
+            Succeeded,
+        ] {
             s = s.transition(next).unwrap();
         }
         assert_eq!(s, Succeeded);

@@ -73,11 +73,19 @@ pub enum EventMsg {
     /// A task (one user request, possibly many model turns) began.
     TaskStarted,
     /// A model request began (1-based within the task).
-    TurnStarted { iteration: u32 },
+    TurnStarted {
+        iteration: u32,
+    },
     /// A model turn and its tool calls are done.
-    TurnEnded { iteration: u32 },
-    TextDelta { text: String },
-    ThinkingDelta { text: String },
+    TurnEnded {
+        iteration: u32,
+    },
+    TextDelta {
+        text: String,
+    },
+    ThinkingDelta {
+        text: String,
+    },
     /// The model began a tool call; its card shows at once.
     ToolCallCreated {
         call_id: String,
@@ -121,10 +129,18 @@ pub enum EventMsg {
         suggested_rule: Option<String>,
     },
     /// An answer was refused (stale hash, unknown call...); the request stands.
-    ApprovalRefused { call_id: String, reason: String },
+    ApprovalRefused {
+        call_id: String,
+        reason: String,
+    },
     /// An "always allow" rule was added.
-    RuleAdded { rule: String, scope: RuleScope },
-    ApprovalModeChanged { mode: ApprovalMode },
+    RuleAdded {
+        rule: String,
+        scope: RuleScope,
+    },
+    ApprovalModeChanged {
+        mode: ApprovalMode,
+    },
     /// Tokens of the last model request and the task's running totals.
     Usage {
         #[ts(type = "number")]
@@ -149,7 +165,9 @@ pub enum EventMsg {
         message: String,
     },
     /// Something failed that the person should see; the session goes on.
-    Error { message: String },
+    Error {
+        message: String,
+    },
     /// The same tool failed `failures` times in a row: `continue` or `cancel`.
     Paused {
         call_id: String,
@@ -161,9 +179,13 @@ pub enum EventMsg {
     Resumed,
     /// Old tool outputs were elided to fit the model's context window (the stored history keeps
     /// them).
-    ContextCompacted { elided_outputs: u32 },
+    ContextCompacted {
+        elided_outputs: u32,
+    },
     /// The task ended, and why.
-    TaskEnded { reason: TaskEndReason },
+    TaskEnded {
+        reason: TaskEndReason,
+    },
     /// The full state (answer to `snapshot`).
     Snapshot {
         session_id: String,

@@ -76,10 +76,9 @@ mod tests {
 
     #[test]
     fn cli_approval_lines_parse() {
-        let op: Op = serde_json::from_value(
-            json!({"op": "approve", "call_id": "c1", "preview_hash": "h"}),
-        )
-        .unwrap();
+        let op: Op =
+            serde_json::from_value(json!({"op": "approve", "call_id": "c1", "preview_hash": "h"}))
+                .unwrap();
         assert_eq!(
             op,
             Op::Approve {
@@ -98,10 +97,20 @@ mod tests {
                 feedback: Some("no".into())
             }
         );
-        let op: Op = serde_json::from_value(json!({"op": "approve", "call_id": "c", "preview_hash": "h",
+        let op: Op =
+            serde_json::from_value(json!({"op": "approve", "call_id": "c", "preview_hash": "h",
             "scope": {"kind": "always", "rule": "bash(cargo test*)", "scope": "workspace"}}))
-        .unwrap();
-        assert!(matches!(op, Op::Approve { scope: ApprovalScope::Always { scope: RuleScope::Workspace, .. }, .. }));
+            .unwrap();
+        assert!(matches!(
+            op,
+            Op::Approve {
+                scope: ApprovalScope::Always {
+                    scope: RuleScope::Workspace,
+                    ..
+                },
+                ..
+            }
+        ));
     }
 
     #[test]

@@ -10,10 +10,10 @@ use serde_json::Value;
 use super::history::now_ms;
 use super::preview::file_preview;
 use super::tools::{ActionClass, CallFacts};
-use crate::approval::{Rule, content_hash, preview_hash, suggest_rule};
-use crate::store::RuleAction;
 use super::{Engine, recv_op};
+use crate::approval::{Rule, content_hash, preview_hash, suggest_rule};
 use crate::protocol::{ApprovalScope, CallState, EventMsg, FilePreview, Op, RuleScope};
+use crate::store::RuleAction;
 
 /// What the person decided.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,7 +44,9 @@ pub fn rejection_text(class: ActionClass, feedback: Option<&str>) -> String {
         (ActionClass::Edit, Some(f)) => {
             format!("The user rejected this change: {f}. The file was not modified.")
         }
-        (ActionClass::Edit, None) => "The user rejected this change. The file was not modified.".into(),
+        (ActionClass::Edit, None) => {
+            "The user rejected this change. The file was not modified.".into()
+        }
         (_, Some(f)) => format!("The user rejected this call: {f}. Nothing was done."),
         (_, None) => "The user rejected this call. Nothing was done.".into(),
     }
@@ -56,7 +58,11 @@ impl Engine {
             Some(change) => {
                 let file = std::fs::read(&change.path).ok();
                 Pending {
-                    hash: preview_hash(name, arguments, file.as_deref().map(content_hash).as_deref()),
+                    hash: preview_hash(
+                        name,
+                        arguments,
+                        file.as_deref().map(content_hash).as_deref(),
+                    ),
                     preview: Some(file_preview(&change, true)),
                     proposed: Some(change.new),
                     file,
@@ -71,8 +77,17 @@ impl Engine {
         }
     }
 
-    fn request(&mut self, id: &str, name: &str, arguments: &Value, reason: &str, p: &Pending, facts: &CallFacts) {
-        self.calls.set_preview(id, p.preview.clone(), p.hash.clone());
+    fn request(
+        &mut self,
+        id: &str,
+        name: &str,
+        arguments: &Value,
+        reason: &str,
+        p: &Pending,
+        facts: &CallFacts,
+    ) {
+        self.calls
+            .set_preview(id, p.preview.clone(), p.hash.clone());
         self.events.emit(EventMsg::ApprovalRequested {
             call_id: id.to_owned(),
             tool: name.to_owned(),
@@ -97,10 +112,7 @@ impl Engine {
         self.calls
             .transition(&mut self.events, id, CallState::AwaitingApproval, None);
         self.request(id, name, arguments, &reason, &pending, facts);
-        let watched = self
-            .tools
-            .proposed_change(name, arguments)
-            .map(|c| c.path);
+        let watched = self.tools.proposed_change(name, arguments).map(|c| c.path);
         let mut tick = tokio::time::interval(self.poll);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -146,7 +158,10 @@ impl Engine {
                     return ApprovalOutcome::Run;
                 }
                 Op::Reject { call_id, feedback } if call_id == id => {
-                    return ApprovalOutcome::Rejected(rejection_text(facts.class, feedback.as_deref()));
+                    return ApprovalOutcome::Rejected(rejection_text(
+                        facts.class,
+                        feedback.as_deref(),
+                    ));
                 }
                 Op::EditAndApprove {
                     call_id,
@@ -190,7 +205,10 @@ impl Engine {
             return RuleScope::Session;
         };
         let workspace = self.workspace.display().to_string();
-        match store.add_rule(&workspace, RuleAction::Allow, rule, now_ms()).await {
+        match store
+            .add_rule(&workspace, RuleAction::Allow, rule, now_ms())
+            .await
+        {
             Ok(_) => RuleScope::Workspace,
             Err(e) => {
                 self.events.emit(EventMsg::Error {

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::partial_json::{Patch, PartialJsonParser};
+use crate::partial_json::{PartialJsonParser, Patch};
 
 /// Bytes of pending text that release a batch at once.
 pub const FLUSH_BYTES: usize = 4096;

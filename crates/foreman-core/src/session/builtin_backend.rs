@@ -55,7 +55,10 @@ const TOOLS: [(&str, &str); 10] = [
         "bash",
         "Run a shell command in the workspace root and return its output and exit code.",
     ),
-    ("http_fetch", "Fetch a URL over HTTP(S) and return the response as text."),
+    (
+        "http_fetch",
+        "Fetch a URL over HTTP(S) and return the response as text.",
+    ),
     ("todo_write", "Replace the session's task list."),
 ];
 
@@ -136,17 +139,28 @@ impl ToolBackend for BuiltinBackend {
     }
 
     fn facts(&self, name: &str, arguments: &Value) -> Result<CallFacts, String> {
-        let read = |path: Option<&str>| self.path_facts(name, ActionClass::Read, path.unwrap_or("."));
+        let read =
+            |path: Option<&str>| self.path_facts(name, ActionClass::Read, path.unwrap_or("."));
         match name {
             "read" => read(Some(&parse::<ReadParams>(arguments)?.path)),
             "ls" => read(parse::<LsParams>(arguments)?.path.as_deref()),
             "glob" => read(parse::<GlobParams>(arguments)?.path.as_deref()),
             "grep" => read(parse::<GrepParams>(arguments)?.path.as_deref()),
-            "write" => self.path_facts(name, ActionClass::Edit, &parse::<WriteParams>(arguments)?.path),
-            "edit" => self.path_facts(name, ActionClass::Edit, &parse::<EditParams>(arguments)?.path),
-            "multi_edit" => {
-                self.path_facts(name, ActionClass::Edit, &parse::<MultiEditParams>(arguments)?.path)
-            }
+            "write" => self.path_facts(
+                name,
+                ActionClass::Edit,
+                &parse::<WriteParams>(arguments)?.path,
+            ),
+            "edit" => self.path_facts(
+                name,
+                ActionClass::Edit,
+                &parse::<EditParams>(arguments)?.path,
+            ),
+            "multi_edit" => self.path_facts(
+                name,
+                ActionClass::Edit,
+                &parse::<MultiEditParams>(arguments)?.path,
+            ),
             "todo_write" => {
                 parse::<TodoWriteParams>(arguments)?;
                 Ok(CallFacts::new(name, ActionClass::Read))
@@ -227,7 +241,9 @@ impl ToolBackend for BuiltinBackend {
                 "read" => run_read(s, parse(&arguments)?).await.map(|o| o.render()),
                 "write" => run_write(s, parse(&arguments)?).await.map(|o| o.render()),
                 "edit" => run_edit(s, parse(&arguments)?).await.map(|o| o.render()),
-                "multi_edit" => run_multi_edit(s, parse(&arguments)?).await.map(|o| o.render()),
+                "multi_edit" => run_multi_edit(s, parse(&arguments)?)
+                    .await
+                    .map(|o| o.render()),
                 "ls" => run_ls(s, parse(&arguments)?).await.map(|o| o.render()),
                 "glob" => run_glob(s, parse(&arguments)?).await.map(|o| o.render()),
                 "grep" => run_grep(s, parse(&arguments)?).await.map(|o| o.render()),
@@ -291,10 +307,24 @@ mod tests {
         assert_eq!(f.class, ActionClass::Read);
         assert_eq!(f.path.as_deref(), Some("a.txt"));
         let f = b.facts("bash", &json!({"command": "ls"})).unwrap();
-        assert_eq!((f.class, f.command.as_deref()), (ActionClass::Execute, Some("ls")));
-        assert!(b.facts("read", &json!({})).unwrap_err().starts_with("InvalidParams"));
-        assert!(b.facts("nope", &json!({})).unwrap_err().contains("Unknown tool"));
-        assert!(b.facts("write", &json!({"path": "../x", "content": ""})).is_err());
+        assert_eq!(
+            (f.class, f.command.as_deref()),
+            (ActionClass::Execute, Some("ls"))
+        );
+        assert!(
+            b.facts("read", &json!({}))
+                .unwrap_err()
+                .starts_with("InvalidParams")
+        );
+        assert!(
+            b.facts("nope", &json!({}))
+                .unwrap_err()
+                .contains("Unknown tool")
+        );
+        assert!(
+            b.facts("write", &json!({"path": "../x", "content": ""}))
+                .is_err()
+        );
         assert_eq!(b.definitions().len(), 10);
     }
 
@@ -302,7 +332,10 @@ mod tests {
     fn edits_propose_the_new_content() {
         let (_dir, b) = backend();
         let change = b
-            .proposed_change("edit", &json!({"path": "a.txt", "old_string": "two", "new_string": "2"}))
+            .proposed_change(
+                "edit",
+                &json!({"path": "a.txt", "old_string": "two", "new_string": "2"}),
+            )
             .unwrap();
         assert_eq!(change.old.as_deref(), Some("one\ntwo\n"));
         assert_eq!(change.new, "one\n2\n");
@@ -328,7 +361,10 @@ mod tests {
         )
         .await
         .unwrap();
-        assert_eq!(std::fs::read_to_string(dir.path().join("a.txt")).unwrap(), "one\n2\n");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+            "one\n2\n"
+        );
         let err = b
             .execute("bash", json!({"command": "exit 3"}), cancel)
             .await

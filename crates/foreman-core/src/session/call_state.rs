@@ -170,11 +170,21 @@ mod tests {
         calls.finish(&mut events, "c1", CallState::Failed, "bad", true);
         assert_eq!(calls.state("c1"), Some(CallState::Failed));
         let kinds: Vec<String> = std::iter::from_fn(|| rx.try_recv().ok())
-            .map(|e| serde_json::to_value(e).unwrap()["type"].as_str().unwrap().to_owned())
+            .map(|e| {
+                serde_json::to_value(e).unwrap()["type"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
             .collect();
         assert_eq!(
             kinds,
-            ["tool_call_created", "tool_call_updated", "error", "tool_call_finished"]
+            [
+                "tool_call_created",
+                "tool_call_updated",
+                "error",
+                "tool_call_finished"
+            ]
         );
         assert_eq!(calls.snapshot()[0].result.as_deref(), Some("bad"));
     }

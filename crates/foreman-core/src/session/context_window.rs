@@ -8,7 +8,8 @@
 use crate::providers::Message;
 
 /// What an elided tool output is replaced with.
-pub const ELIDED: &str = "[This tool output was elided to fit the context window; run the tool again if you need it.]";
+pub const ELIDED: &str =
+    "[This tool output was elided to fit the context window; run the tool again if you need it.]";
 
 /// Estimated tokens of one message.
 pub fn estimate_tokens(message: &Message) -> usize {
@@ -20,7 +21,10 @@ pub fn estimate_tokens(message: &Message) -> usize {
             tool_calls,
         } => {
             text.len()
-                + thinking.iter().map(|t| t.text.len() + t.signature.len()).sum::<usize>()
+                + thinking
+                    .iter()
+                    .map(|t| t.text.len() + t.signature.len())
+                    .sum::<usize>()
                 + tool_calls
                     .iter()
                     .map(|c| c.name.len() + c.arguments.to_string().len())

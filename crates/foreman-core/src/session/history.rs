@@ -77,7 +77,9 @@ pub async fn load_for_resume(store: &Store, session_id: &str) -> Result<Vec<Mess
     let missing: Vec<String> = history
         .iter()
         .flat_map(|m| match m {
-            Message::Assistant { tool_calls, .. } => tool_calls.iter().map(|c| c.id.clone()).collect(),
+            Message::Assistant { tool_calls, .. } => {
+                tool_calls.iter().map(|c| c.id.clone()).collect()
+            }
             _ => Vec::new(),
         })
         .filter(|id| !answered.contains(id))
@@ -86,11 +88,15 @@ pub async fn load_for_resume(store: &Store, session_id: &str) -> Result<Vec<Mess
         let finished = stored_calls
             .get(&id)
             .and_then(|info| serde_json::from_value::<CallSnapshot>(info.clone()).ok())
-            .filter(|c| c.state.is_terminal() && c.result.is_some() && !interrupted_states.contains_key(&id));
+            .filter(|c| {
+                c.state.is_terminal() && c.result.is_some() && !interrupted_states.contains_key(&id)
+            });
         let message = match finished {
             Some(call) => Message::tool_result(&id, call.result.unwrap_or_default(), call.is_error),
             None => {
-                let state = interrupted_states.get(&id).map_or("running", String::as_str);
+                let state = interrupted_states
+                    .get(&id)
+                    .map_or("running", String::as_str);
                 Message::tool_result(&id, interrupted_text(state), true)
             }
         };
@@ -139,7 +145,10 @@ impl Engine {
                 && !self.titled
             {
                 self.titled = true;
-                if let Err(e) = store.rename_session(&self.id, &title_from_message(text)).await {
+                if let Err(e) = store
+                    .rename_session(&self.id, &title_from_message(text))
+                    .await
+                {
                     self.store_failed(&e);
                 }
             }
@@ -155,7 +164,8 @@ impl Engine {
 
     /// Saves the current state of `call_id`.
     pub(crate) async fn save_call(&mut self, call_id: &str) {
-        let (Some(store), Some(call)) = (self.store.clone(), self.calls.get(call_id).cloned()) else {
+        let (Some(store), Some(call)) = (self.store.clone(), self.calls.get(call_id).cloned())
+        else {
             return;
         };
         let state = serde_json::to_value(call.state)
@@ -184,7 +194,10 @@ impl Engine {
             cache_write: to_i64(usage.cache_write),
             requests: 1,
         };
-        if let Err(e) = store.record_usage(&self.id, &self.model, totals, now_ms()).await {
+        if let Err(e) = store
+            .record_usage(&self.id, &self.model, totals, now_ms())
+            .await
+        {
             self.store_failed(&e);
         }
     }
@@ -205,8 +218,16 @@ mod tests {
             text: String::new(),
             thinking: Vec::new(),
             tool_calls: vec![
-                ToolCall { id: "done".into(), name: "write".into(), arguments: json!({}) },
-                ToolCall { id: "running".into(), name: "bash".into(), arguments: json!({}) },
+                ToolCall {
+                    id: "done".into(),
+                    name: "write".into(),
+                    arguments: json!({}),
+                },
+                ToolCall {
+                    id: "running".into(),
+                    name: "bash".into(),
+                    arguments: json!({}),
+                },
             ],
         };
         for m in [Message::user("go"), assistant] {
@@ -226,22 +247,45 @@ mod tests {
             result: Some("Wrote a.txt".into()),
             is_error: false,
         };
-        let running = CallSnapshot { call_id: "running".into(), name: "bash".into(), state: CallState::Executing, result: None, ..finished.clone() };
+        let running = CallSnapshot {
+            call_id: "running".into(),
+            name: "bash".into(),
+            state: CallState::Executing,
+            result: None,
+            ..finished.clone()
+        };
         for c in [&finished, &running] {
             let state = serde_json::to_value(c.state).unwrap();
             store
-                .save_tool_call(&s.id, &c.call_id, &c.name, state.as_str().unwrap(), &serde_json::to_value(c).unwrap(), 3)
+                .save_tool_call(
+                    &s.id,
+                    &c.call_id,
+                    &c.name,
+                    state.as_str().unwrap(),
+                    &serde_json::to_value(c).unwrap(),
+                    3,
+                )
                 .await
                 .unwrap();
         }
         let history = load_for_resume(&store, &s.id).await.unwrap();
         assert_eq!(history.len(), 4);
-        assert_eq!(history[2], Message::tool_result("done", "Wrote a.txt", false));
-        assert_eq!(history[3], Message::tool_result("running", interrupted_text("executing"), true));
+        assert_eq!(
+            history[2],
+            Message::tool_result("done", "Wrote a.txt", false)
+        );
+        assert_eq!(
+            history[3],
+            Message::tool_result("running", interrupted_text("executing"), true)
+        );
         // A second resume adds nothing: every call has its result.
         let again = load_for_resume(&store, &s.id).await.unwrap();
         assert_eq!(again, history);
         let calls = store.load_tool_calls(&s.id).await.unwrap();
-        assert!(calls.iter().any(|c| c.call_id == "running" && c.state == "interrupted"));
+        assert!(
+            calls
+                .iter()
+                .any(|c| c.call_id == "running" && c.state == "interrupted")
+        );
     }
 }

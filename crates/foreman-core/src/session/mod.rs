@@ -39,10 +39,10 @@ use self::events::EventSink;
 use self::tools::ToolBackend;
 use crate::approval::{Policy, Rule};
 use crate::protocol::{ApprovalMode, Event, EventMsg, Op};
-use crate::store::RuleAction;
 use crate::providers::{
     Limits, Message, Provider, TextProtocolProvider, ToolDefinition, UsageAccumulator,
 };
+use crate::store::RuleAction;
 use crate::store::Store;
 
 /// Everything a session needs.
@@ -168,7 +168,12 @@ fn new_session_id() -> String {
 fn catalogue(definitions: &[ToolDefinition]) -> String {
     definitions
         .iter()
-        .map(|d| format!("## {}\n{}\nParameters (JSON Schema): {}\n", d.name, d.description, d.input_schema))
+        .map(|d| {
+            format!(
+                "## {}\n{}\nParameters (JSON Schema): {}\n",
+                d.name, d.description, d.input_schema
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

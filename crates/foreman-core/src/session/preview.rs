@@ -22,7 +22,10 @@ pub fn file_preview(change: &ProposedChange, with_diff: bool) -> FilePreview {
     let text = if with_diff {
         diff.unified_diff()
             .context_radius(3)
-            .header(&format!("a/{}", change.shown), &format!("b/{}", change.shown))
+            .header(
+                &format!("a/{}", change.shown),
+                &format!("b/{}", change.shown),
+            )
             .to_string()
     } else {
         String::new()
@@ -59,7 +62,11 @@ mod tests {
         };
         let p = file_preview(&change, true);
         assert_eq!((p.lines_added, p.lines_removed, p.created), (2, 1, false));
-        assert!(p.diff.contains("-two\n") && p.diff.contains("+2\n"), "{}", p.diff);
+        assert!(
+            p.diff.contains("-two\n") && p.diff.contains("+2\n"),
+            "{}",
+            p.diff
+        );
         assert!(file_preview(&change, false).diff.is_empty());
     }
 }

@@ -12,9 +12,9 @@ use serde_json::Value;
 use super::approvals::ApprovalOutcome;
 use super::task::{ATTEMPT_COMPLETION, NOT_RUN_CANCELLED};
 use super::tools::{ActionClass, ToolOutcome};
-use crate::approval::Decision;
 use super::turn::StreamedCall;
 use super::{Engine, recv_op};
+use crate::approval::Decision;
 use crate::protocol::{CallState, EventMsg, Op};
 use crate::providers::Message;
 
@@ -77,11 +77,17 @@ impl Engine {
                     .unwrap_or_default()
                     .to_owned();
                 for state in [CallState::Scheduled, CallState::Executing] {
-                    self.calls.transition(&mut self.events, &call.id, state, None);
+                    self.calls
+                        .transition(&mut self.events, &call.id, state, None);
                 }
                 let text = "The task is marked complete.";
-                self.calls
-                    .finish(&mut self.events, &call.id, CallState::Succeeded, text, false);
+                self.calls.finish(
+                    &mut self.events,
+                    &call.id,
+                    CallState::Succeeded,
+                    text,
+                    false,
+                );
                 results[index] = Some((text.to_owned(), false));
                 outcome = CallsOutcome::Completed(summary);
                 continue;
@@ -89,8 +95,13 @@ impl Engine {
             let facts = match self.tools.facts(&call.name, &arguments) {
                 Ok(facts) => facts,
                 Err(message) => {
-                    self.calls
-                        .finish(&mut self.events, &call.id, CallState::Failed, &message, true);
+                    self.calls.finish(
+                        &mut self.events,
+                        &call.id,
+                        CallState::Failed,
+                        &message,
+                        true,
+                    );
                     results[index] = Some((message, true));
                     outcome = self.count_failure(&call.id, &call.name).await;
                     continue;
@@ -108,7 +119,8 @@ impl Engine {
             }
             match decision {
                 Decision::Deny { reason } => {
-                    let text = format!("Refused by the approval policy: {reason}. Nothing was done.");
+                    let text =
+                        format!("Refused by the approval policy: {reason}. Nothing was done.");
                     self.calls
                         .finish(&mut self.events, &call.id, CallState::Rejected, &text, true);
                     results[index] = Some((text, true));
@@ -134,7 +146,9 @@ impl Engine {
                         self.not_run(&call.id, &outcome, &mut results[index]);
                         continue;
                     }
-                    outcome = self.approve_and_run(job, &facts, reason, &mut results).await;
+                    outcome = self
+                        .approve_and_run(job, &facts, reason, &mut results)
+                        .await;
                 }
             }
         }
@@ -149,9 +163,9 @@ impl Engine {
         }
         self.flush_calls().await;
         for (call, result) in calls.iter().zip(results) {
-            let (text, is_error) =
-                result.unwrap_or_else(|| (NOT_RUN_CANCELLED.to_owned(), true));
-            self.record(Message::tool_result(&call.id, text, is_error)).await;
+            let (text, is_error) = result.unwrap_or_else(|| (NOT_RUN_CANCELLED.to_owned(), true));
+            self.record(Message::tool_result(&call.id, text, is_error))
+                .await;
         }
         if outcome == CallsOutcome::Continue && self.cancel.is_cancelled() {
             outcome = CallsOutcome::Cancelled;
@@ -285,8 +299,13 @@ impl Engine {
             match result {
                 Ok(text) => {
                     self.failures.remove(&job.name);
-                    self.calls
-                        .finish(&mut self.events, &job.id, CallState::Succeeded, &text, false);
+                    self.calls.finish(
+                        &mut self.events,
+                        &job.id,
+                        CallState::Succeeded,
+                        &text,
+                        false,
+                    );
                     results[job.index] = Some((text, false));
                     self.flush_calls().await;
                 }

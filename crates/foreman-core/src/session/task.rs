@@ -68,7 +68,8 @@ impl Engine {
                 // The provider knows better than the estimate: elide what may go and retry once.
                 turn = self.stream_turn().await;
             }
-            self.record_assistant(&turn.text, &turn.thinking, &turn.calls).await;
+            self.record_assistant(&turn.text, &turn.thinking, &turn.calls)
+                .await;
             self.flush_calls().await;
             if let Some(error) = turn.error {
                 let cancelled = matches!(error, ProviderError::Cancelled);
@@ -131,7 +132,12 @@ impl Engine {
     }
 
     /// Appends the assistant message exactly as it will be sent back to the model.
-    async fn record_assistant(&mut self, text: &str, thinking: &[Thinking], calls: &[StreamedCall]) {
+    async fn record_assistant(
+        &mut self,
+        text: &str,
+        thinking: &[Thinking],
+        calls: &[StreamedCall],
+    ) {
         if text.is_empty() && calls.is_empty() {
             return;
         }
@@ -167,7 +173,8 @@ impl Engine {
             };
             self.calls
                 .finish(&mut self.events, &call.id, state, &result, true);
-            self.record(Message::tool_result(&call.id, result, true)).await;
+            self.record(Message::tool_result(&call.id, result, true))
+                .await;
         }
         self.flush_calls().await;
     }

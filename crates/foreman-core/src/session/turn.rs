@@ -85,14 +85,20 @@ impl Engine {
         }
         // Calls the stream never finished.
         let reason = match &out.error {
-            Some(ProviderError::Cancelled) => "Cancelled by the user while the call streamed.".to_owned(),
+            Some(ProviderError::Cancelled) => {
+                "Cancelled by the user while the call streamed.".to_owned()
+            }
             Some(e) => format!("The response ended before this call was complete: {e}"),
             None => "The response ended before this call was complete.".to_owned(),
         };
         let mut unfinished: Vec<(String, String)> = Vec::new();
         for (id, streaming) in open {
             self.calls.set_arguments(&id, streaming.args.snapshot());
-            let name = self.calls.get(&id).map(|c| c.name.clone()).unwrap_or_default();
+            let name = self
+                .calls
+                .get(&id)
+                .map(|c| c.name.clone())
+                .unwrap_or_default();
             unfinished.push((id, name));
         }
         // Keep creation order.
@@ -151,9 +157,14 @@ impl Engine {
                 let Some(args) = streaming.args.push(&fragment, now) else {
                     return AfterEvent::Nothing;
                 };
-                let name = self.calls.get(&id).map(|c| c.name.clone()).unwrap_or_default();
+                let name = self
+                    .calls
+                    .get(&id)
+                    .map(|c| c.name.clone())
+                    .unwrap_or_default();
                 let preview = if changes_files(&name)
-                    && now.saturating_duration_since(streaming.last_preview) >= LIVE_PREVIEW_INTERVAL
+                    && now.saturating_duration_since(streaming.last_preview)
+                        >= LIVE_PREVIEW_INTERVAL
                 {
                     streaming.last_preview = now;
                     self.tools
@@ -171,7 +182,11 @@ impl Engine {
                 });
             }
             ProviderEvent::ToolCallEnd { id, arguments } => {
-                let name = self.calls.get(&id).map(|c| c.name.clone()).unwrap_or_default();
+                let name = self
+                    .calls
+                    .get(&id)
+                    .map(|c| c.name.clone())
+                    .unwrap_or_default();
                 if let Some(mut streaming) = open.remove(&id) {
                     let args = streaming.args.finish(Instant::now());
                     if !args.is_empty() {

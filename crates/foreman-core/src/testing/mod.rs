@@ -1,5 +1,5 @@
 //! Test support shared by this crate's tests and downstream crates (feature `testing`).
 
-pub mod sse_server;
-pub mod scripts;
 pub mod scripted_provider;
+pub mod scripts;
+pub mod sse_server;

@@ -8,7 +8,11 @@ use serde_json::{Value, json};
 pub enum Step {
     Text(String),
     /// A tool call: id, name, arguments (sent as JSON text in `pieces` fragments).
-    Call { id: String, name: String, arguments: Value },
+    Call {
+        id: String,
+        name: String,
+        arguments: Value,
+    },
 }
 
 /// Text the model says.
@@ -50,21 +54,43 @@ pub fn anthropic(steps: &[Step], chunk: usize) -> String {
     for (index, step) in steps.iter().enumerate() {
         match step {
             Step::Text(t) => {
-                out += &sse(Some("content_block_start"), &json!({"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}}));
-                out += &sse(Some("content_block_delta"), &json!({"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": t}}));
+                out += &sse(
+                    Some("content_block_start"),
+                    &json!({"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}}),
+                );
+                out += &sse(
+                    Some("content_block_delta"),
+                    &json!({"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": t}}),
+                );
             }
-            Step::Call { id, name, arguments } => {
+            Step::Call {
+                id,
+                name,
+                arguments,
+            } => {
                 has_calls = true;
-                out += &sse(Some("content_block_start"), &json!({"type": "content_block_start", "index": index, "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}}));
+                out += &sse(
+                    Some("content_block_start"),
+                    &json!({"type": "content_block_start", "index": index, "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}}),
+                );
                 for piece in pieces(&arguments.to_string(), chunk) {
-                    out += &sse(Some("content_block_delta"), &json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": piece}}));
+                    out += &sse(
+                        Some("content_block_delta"),
+                        &json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": piece}}),
+                    );
                 }
             }
         }
-        out += &sse(Some("content_block_stop"), &json!({"type": "content_block_stop", "index": index}));
+        out += &sse(
+            Some("content_block_stop"),
+            &json!({"type": "content_block_stop", "index": index}),
+        );
     }
     let stop = if has_calls { "tool_use" } else { "end_turn" };
-    out += &sse(Some("message_delta"), &json!({"type": "message_delta", "delta": {"stop_reason": stop}, "usage": {"output_tokens": 5}}));
+    out += &sse(
+        Some("message_delta"),
+        &json!({"type": "message_delta", "delta": {"stop_reason": stop}, "usage": {"output_tokens": 5}}),
+    );
     out += &sse(Some("message_stop"), &json!({"type": "message_stop"}));
     out
 }
@@ -72,17 +98,30 @@ pub fn anthropic(steps: &[Step], chunk: usize) -> String {
 /// An OpenAI Chat Completions stream of `steps`.
 pub fn openai(steps: &[Step], chunk: usize) -> String {
     let chunk_of = |delta: Value, finish: Option<&str>| {
-        sse(None, &json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}))
+        sse(
+            None,
+            &json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}),
+        )
     };
     let mut out = chunk_of(json!({"role": "assistant", "content": ""}), None);
     let mut call_index = 0;
     for step in steps {
         match step {
             Step::Text(t) => out += &chunk_of(json!({"content": t}), None),
-            Step::Call { id, name, arguments } => {
-                out += &chunk_of(json!({"tool_calls": [{"index": call_index, "id": id, "type": "function", "function": {"name": name, "arguments": ""}}]}), None);
+            Step::Call {
+                id,
+                name,
+                arguments,
+            } => {
+                out += &chunk_of(
+                    json!({"tool_calls": [{"index": call_index, "id": id, "type": "function", "function": {"name": name, "arguments": ""}}]}),
+                    None,
+                );
                 for piece in pieces(&arguments.to_string(), chunk) {
-                    out += &chunk_of(json!({"tool_calls": [{"index": call_index, "function": {"arguments": piece}}]}), None);
+                    out += &chunk_of(
+                        json!({"tool_calls": [{"index": call_index, "function": {"arguments": piece}}]}),
+                        None,
+                    );
                 }
                 call_index += 1;
             }
@@ -90,7 +129,10 @@ pub fn openai(steps: &[Step], chunk: usize) -> String {
     }
     let finish = if call_index > 0 { "tool_calls" } else { "stop" };
     out += &chunk_of(json!({}), Some(finish));
-    out += &sse(None, &json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [], "usage": {"prompt_tokens": 10, "completion_tokens": 5}}));
+    out += &sse(
+        None,
+        &json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [], "usage": {"prompt_tokens": 10, "completion_tokens": 5}}),
+    );
     out += "data: [DONE]\n\n";
     out
 }
