@@ -1,6 +1,8 @@
 //! `foreman-cli exec --json` end to end: the real binary, the scripted SSE server, approvals
 //! answered as JSON lines on stdin.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
 use std::process::Stdio;
 use std::time::Duration;
 

@@ -5,6 +5,9 @@
 //! - `bytes_per_1mib_write`: bytes of all events of one call that streams a 1 MiB `write`, for
 //!   several chunk sizes. Target ≤ 1.5 MiB.
 //!
+//! - `session_load_10k`: resuming a stored session of 10,000 messages (load, parse, repair check).
+//!   Target < 200 ms.
+//!
 //! Prints markdown rows `| bench | measured | baseline | ratio | target | result |`.
 
 use std::sync::Arc;
@@ -105,6 +108,56 @@ fn main() {
         format!("{:.2}", per_turn / 5.0),
         "< 5 ms",
         per_turn < 5.0,
+    );
+
+    // Loading a 10,000-message session.
+    let db = dir.path().join("bench.db");
+    let load_ms = rt.block_on(async {
+        let store = foreman_core::store::Store::open(&db)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let session = store
+            .create_session("/bench", 1)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        for i in 0..10_000 {
+            let m = if i % 2 == 0 {
+                foreman_core::providers::Message::user(format!(
+                    "message {i}: {}",
+                    "text ".repeat(20)
+                ))
+            } else {
+                foreman_core::providers::Message::assistant(format!(
+                    "answer {i}: {}",
+                    "words ".repeat(40)
+                ))
+            };
+            let content = serde_json::to_value(&m).unwrap_or_default();
+            let role = if i % 2 == 0 { "user" } else { "assistant" };
+            store
+                .append_message(&session.id, role, &content, None, i)
+                .await
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        let mut best = f64::MAX;
+        for _ in 0..5 {
+            let start = Instant::now();
+            let history = foreman_core::session::history::load_for_resume(&store, &session.id)
+                .await
+                .unwrap_or_else(|e| panic!("{e}"));
+            best = best.min(start.elapsed().as_secs_f64() * 1000.0);
+            assert_eq!(history.len(), 10_000);
+        }
+        store.close().await;
+        best
+    });
+    row(
+        "session_load_10k (best of 5)",
+        format!("{load_ms:.1} ms"),
+        "200 ms",
+        format!("{:.2}", load_ms / 200.0),
+        "< 200 ms",
+        load_ms < 200.0,
     );
 
     // Bytes per streamed 1 MiB write.

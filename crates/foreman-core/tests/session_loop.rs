@@ -3,6 +3,8 @@
 //! waiting, always-allow, deny, compound commands), parallel reads, cancel, the iteration cap and
 //! the pause after repeated failures.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -467,7 +469,7 @@ async fn always_allow_adds_a_rule_that_skips_the_next_question() {
 
 #[tokio::test]
 async fn deny_rules_and_compound_commands() {
-    let turns = vec![
+    let turns = [
         vec![call(
             "b1",
             "bash",

@@ -1,6 +1,6 @@
 //! Whether a URL points at this machine or a private network, so the approval request can flag it.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
 use reqwest::Url;
@@ -58,7 +58,7 @@ pub async fn is_private_target(url: &Url) -> bool {
 
 /// Whether a v6 address is the v4-mapped form of a private v4 one (exposed for tests).
 #[cfg(test)]
-fn mapped(v4: Ipv4Addr) -> Ipv6Addr {
+fn mapped(v4: Ipv4Addr) -> std::net::Ipv6Addr {
     v4.to_ipv6_mapped()
 }
 
