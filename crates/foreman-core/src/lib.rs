@@ -6,4 +6,5 @@
 
 pub mod bindings;
 pub mod store;
+pub mod tools;
 pub mod workspace;
