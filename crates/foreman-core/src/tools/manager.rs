@@ -537,3 +537,6 @@ impl ToolManager {
             .then_some(notes.text)
     }
 }
+
+#[cfg(test)]
+mod tests;
