@@ -350,18 +350,27 @@ impl ToolManager {
         name: &str,
         delta: &str,
     ) -> bool {
-        if lock(&self.state).finished.contains_key(call_id) {
-            return false;
-        }
-        let Some(active) = self.active_call(message_id, call_id, name).await else {
-            return false;
+        let cached = {
+            let state = lock(&self.state);
+            match state.active.get(call_id) {
+                Some(active) => Some(Arc::clone(active)),
+                None if state.finished.contains_key(call_id) => return false,
+                None => None,
+            }
+        };
+        let active = match cached {
+            Some(active) => active,
+            None => match self.active_call(message_id, call_id, name).await {
+                Some(active) => active,
+                None => return false,
+            },
         };
         if active.executing.load(Ordering::SeqCst) {
             return false;
         }
         let params = {
             let mut stream = lock(&active.stream);
-            if !stream.push(delta, &self.config.throttle, Instant::now()) {
+            if !stream.push(delta, &self.config.throttle, Instant::now) {
                 return false;
             }
             stream.current()

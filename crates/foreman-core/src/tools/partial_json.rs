@@ -69,10 +69,25 @@ impl JsonScanner {
 
     /// Feeds the next piece of the text.
     pub fn feed(&mut self, piece: &str) {
-        for (offset, byte) in piece.bytes().enumerate() {
-            self.step(self.len + offset, byte);
+        let bytes = piece.as_bytes();
+        let mut i = 0;
+        while let Some(&byte) = bytes.get(i) {
+            if self.string.is_some() && !self.escape && self.unicode_left == 0 {
+                // Inside a string only a quote or a backslash matter: skip to the next one.
+                let rest = bytes.get(i..).unwrap_or_default();
+                match rest.iter().position(|b| *b == b'"' || *b == b'\\') {
+                    Some(0) => {}
+                    Some(offset) => {
+                        i += offset;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            self.step(self.len + i, byte);
+            i += 1;
         }
-        self.len += piece.len();
+        self.len += bytes.len();
     }
 
     fn top_level(&self) -> bool {

@@ -43,8 +43,12 @@ pub struct PartialStream {
     last_len: usize,
     last_events: u64,
     last_at: Option<Instant>,
+    pushes_since_clock: u32,
     invocations: u64,
 }
+
+/// How many pushes may pass between two reads of the clock for the time-based trigger.
+pub const CLOCK_EVERY_PUSHES: u32 = 32;
 
 impl PartialStream {
     pub fn new() -> Self {
@@ -62,29 +66,55 @@ impl PartialStream {
     }
 
     /// Appends `delta`; returns whether a partial invocation should run now.
-    pub fn push(&mut self, delta: &str, config: &ThrottleConfig, now: Instant) -> bool {
+    /// Appends `delta`; returns whether a partial invocation should run now. The clock is only
+    /// read every [`CLOCK_EVERY_PUSHES`] pushes (or when invoking), keeping tiny pieces cheap.
+    pub fn push(
+        &mut self,
+        delta: &str,
+        config: &ThrottleConfig,
+        clock: impl FnOnce() -> Instant,
+    ) -> bool {
         self.text.push_str(delta);
         self.scanner.feed(delta);
         let len = self.text.len();
         if len == self.last_len {
             return false;
         }
+        self.pushes_since_clock += 1;
         let events = self.scanner.top_level_values();
         let grew = len as f64 >= self.last_len as f64 * config.growth_factor;
-        let waited = self.last_at.is_some_and(|at| {
+        let mut now = None;
+        let mut invoke = self.invocations == 0 || events != self.last_events || grew;
+        if !invoke
+            && self.pushes_since_clock >= CLOCK_EVERY_PUSHES
+            && let Some(at) = self.last_at
+        {
+            self.pushes_since_clock = 0;
+            let read = clock();
+            now = Some(read);
             let chunks = u32::try_from(len / config.interval_bytes.max(1))
                 .unwrap_or(u32::MAX)
                 .max(1);
-            now.saturating_duration_since(at) >= config.interval.saturating_mul(chunks)
-        });
-        let invoke = self.invocations == 0 || events != self.last_events || grew || waited;
-        if invoke {
-            self.last_len = len;
-            self.last_events = events;
-            self.last_at = Some(now);
-            self.invocations += 1;
+            invoke = read.saturating_duration_since(at) >= config.interval.saturating_mul(chunks);
+            if !invoke {
+                return false;
+            }
+            return self.invoked(len, events, read);
         }
-        invoke
+        if invoke {
+            let read = now.unwrap_or_else(clock);
+            return self.invoked(len, events, read);
+        }
+        false
+    }
+
+    fn invoked(&mut self, len: usize, events: u64, now: Instant) -> bool {
+        self.last_len = len;
+        self.last_events = events;
+        self.last_at = Some(now);
+        self.pushes_since_clock = 0;
+        self.invocations += 1;
+        true
     }
 
     /// The params promised so far, as an object (`{}` before anything usable arrived).
@@ -114,7 +144,7 @@ mod tests {
             let Ok(chunk) = std::str::from_utf8(chunk) else {
                 panic!("ascii test text");
             };
-            if stream.push(chunk, &config, now) {
+            if stream.push(chunk, &config, || now) {
                 invoked_at.push(stream.text().len());
             }
         }
@@ -150,17 +180,46 @@ mod tests {
         }
     }
 
+    fn pushes_at(stream: &mut PartialStream, config: &ThrottleConfig, at: Instant) -> Vec<bool> {
+        (0..CLOCK_EVERY_PUSHES)
+            .map(|_| stream.push("y", config, || at))
+            .collect()
+    }
+
+    #[test]
+    fn time_based_invocations_read_the_clock_every_few_pushes() {
+        let config = ThrottleConfig {
+            growth_factor: 1000.0,
+            interval: Duration::from_millis(100),
+            interval_bytes: 1_000_000,
+        };
+        let mut stream = PartialStream::new();
+        let start = Instant::now();
+        assert!(stream.push(r#"{"a": "x"#, &config, || start));
+        let early = pushes_at(&mut stream, &config, start + Duration::from_millis(50));
+        assert!(early.iter().all(|invoked| !invoked));
+        let late = pushes_at(&mut stream, &config, start + Duration::from_millis(150));
+        assert_eq!(late.iter().filter(|invoked| **invoked).count(), 1);
+        assert_eq!(late.last(), Some(&true), "on the push that reads the clock");
+    }
+
     #[test]
     fn time_based_invocations_wait_longer_for_larger_texts() {
         let config = ThrottleConfig {
             growth_factor: 1000.0,
             interval: Duration::from_millis(100),
-            interval_bytes: 10,
+            interval_bytes: 40,
         };
         let mut stream = PartialStream::new();
         let start = Instant::now();
-        assert!(stream.push(r#"{"a": "xxxxxxxxxxxxxxxxxx"#, &config, start));
-        assert!(!stream.push("y", &config, start + Duration::from_millis(150)));
-        assert!(stream.push("y", &config, start + Duration::from_millis(250)));
+        // 90 bytes and more hold at least 2 chunks of 40: the interval is 200 ms or more, while
+        // the small text stays under 40 bytes and waits 100 ms.
+        let big = format!(r#"{{"a": "{}"#, "x".repeat(83));
+        assert!(stream.push(&big, &config, || start));
+        let mut small = PartialStream::new();
+        assert!(small.push(r#"{"a": ""#, &config, || start));
+        let at = start + Duration::from_millis(150);
+        assert!(!pushes_at(&mut stream, &config, at).contains(&true));
+        assert!(pushes_at(&mut small, &config, at).contains(&true));
     }
 }
