@@ -83,27 +83,22 @@ impl PartialStream {
         self.pushes_since_clock += 1;
         let events = self.scanner.top_level_values();
         let grew = len as f64 >= self.last_len as f64 * config.growth_factor;
-        let mut now = None;
-        let mut invoke = self.invocations == 0 || events != self.last_events || grew;
-        if !invoke
-            && self.pushes_since_clock >= CLOCK_EVERY_PUSHES
-            && let Some(at) = self.last_at
-        {
-            self.pushes_since_clock = 0;
-            let read = clock();
-            now = Some(read);
-            let chunks = u32::try_from(len / config.interval_bytes.max(1))
-                .unwrap_or(u32::MAX)
-                .max(1);
-            invoke = read.saturating_duration_since(at) >= config.interval.saturating_mul(chunks);
-            if !invoke {
-                return false;
-            }
-            return self.invoked(len, events, read);
+        if self.invocations == 0 || events != self.last_events || grew {
+            return self.invoked(len, events, clock());
         }
-        if invoke {
-            let read = now.unwrap_or_else(clock);
-            return self.invoked(len, events, read);
+        if self.pushes_since_clock < CLOCK_EVERY_PUSHES {
+            return false;
+        }
+        self.pushes_since_clock = 0;
+        let Some(at) = self.last_at else {
+            return false;
+        };
+        let now = clock();
+        let chunks = u32::try_from(len / config.interval_bytes.max(1))
+            .unwrap_or(u32::MAX)
+            .max(1);
+        if now.saturating_duration_since(at) >= config.interval.saturating_mul(chunks) {
+            return self.invoked(len, events, now);
         }
         false
     }
