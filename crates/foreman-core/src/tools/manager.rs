@@ -133,7 +133,6 @@ pub struct ToolManager {
     config: ManagerConfig,
     chain: RwLock<WrapperChain>,
     stats: Arc<Mutex<StatsBook>>,
-    session_cancel: CancellationToken,
     state: Mutex<SessionState>,
 }
 
@@ -161,7 +160,6 @@ impl ToolManager {
             config: ManagerConfig::default(),
             chain: RwLock::new(WrapperChain::standard(Arc::clone(&stats))),
             stats,
-            session_cancel: CancellationToken::new(),
             state: Mutex::new(SessionState::default()),
         }
     }
@@ -272,9 +270,8 @@ impl ToolManager {
         true
     }
 
-    /// Cancels every call of the session.
+    /// Cancels every live call (streaming or running); later calls are not affected.
     pub fn cancel_all(&self) {
-        self.session_cancel.cancel();
         let ids: Vec<String> = lock(&self.state).active.keys().cloned().collect();
         for id in ids {
             self.cancel(&id);
@@ -319,7 +316,7 @@ impl ToolManager {
         let created = Arc::new(ActiveCall {
             slot: Arc::new(CallSlot::new(info.clone())),
             tool,
-            cancel: self.session_cancel.child_token(),
+            cancel: CancellationToken::new(),
             message_id: Arc::from(message_id),
             call_id: Arc::from(call_id),
             stream: Mutex::new(PartialStream::new()),

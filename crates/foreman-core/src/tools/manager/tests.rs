@@ -569,3 +569,68 @@ async fn definitions_and_catalogue_describe_every_parameter() {
     assert!(catalogue.contains("## new_task\nDisplay Name: Delegate task\n"));
     assert_eq!(catalogue, manager.catalogue().await, "byte-stable");
 }
+
+/// Params of the fragile previewer.
+#[derive(Deserialize, JsonSchema)]
+struct FragileParams {
+    /// Anything.
+    text: String,
+}
+
+#[derive(Default)]
+struct Fragile;
+
+#[async_trait]
+impl TypedTool for Fragile {
+    type Params = FragileParams;
+    fn name(&self) -> &str {
+        "fragile"
+    }
+    fn kind(&self) -> ToolKind {
+        ToolKind::Read
+    }
+    async fn description(&self) -> String {
+        "Panics while previewing.".into()
+    }
+    async fn preview(&self, _partial: &Value, _ctx: &ToolContext) -> Result<(), ToolError> {
+        panic!("preview blew up")
+    }
+    async fn run(&self, params: FragileParams, ctx: &ToolContext) -> Result<(), ToolError> {
+        ctx.set_result(params.text);
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_panicking_partial_invocation_does_not_stop_the_call() {
+    let registry = ToolRegistry::new();
+    registry.register_default::<Fragile>().unwrap();
+    let (manager, _rx) = manager(registry);
+    assert!(
+        manager
+            .push_partial("m1", "c1", "fragile", r#"{"text": "h"#)
+            .await
+    );
+    let outcome = manager
+        .execute(call("c1", "fragile", json!({"text": "hello"})))
+        .await;
+    assert_eq!(outcome.result, ToolResult::text("hello"));
+    assert_eq!(outcome.info.status, ToolStatus::Success);
+}
+
+#[tokio::test]
+async fn cancel_all_stops_live_calls_but_not_later_ones() {
+    let (manager, _rx) = manager(behave_registry());
+    manager
+        .push_partial("m1", "c1", "behave", r#"{"mode": "#)
+        .await;
+    manager.push_partial("m1", "c2", "behave", r#"{"mo"#).await;
+    manager.cancel_all();
+    for id in ["c1", "c2"] {
+        assert_eq!(manager.snapshot(id).unwrap().status, ToolStatus::Error);
+    }
+    let later = manager
+        .execute(call("c3", "behave", json!({"mode": "ok"})))
+        .await;
+    assert_eq!(later.result, ToolResult::text("fine"));
+}
