@@ -225,6 +225,10 @@ impl CallSlot {
     pub(crate) fn take_result(&self) -> Option<ToolResult> {
         lock(&self.result).take()
     }
+
+    pub(crate) fn peek_result(&self) -> Option<ToolResult> {
+        lock(&self.result).clone()
+    }
 }
 
 /// Everything one invocation of a tool gets: ids, workspace, cancellation, HTTP client,
@@ -337,6 +341,11 @@ impl ToolContext {
         Ok(())
     }
 
+    /// The result set so far (what the model would get), e.g. to assert on in a tool's tests.
+    pub fn result(&self) -> Option<ToolResult> {
+        self.slot.peek_result()
+    }
+
     /// The accumulated card of this call.
     pub fn snapshot(&self) -> ToolInfo {
         self.slot.snapshot()
@@ -404,6 +413,7 @@ mod tests {
         assert_eq!(patch.status, Some(ToolStatus::Doing));
         assert!(rx.try_recv().is_ok());
         assert_eq!(ctx.snapshot().status, ToolStatus::Success);
+        assert_eq!(ctx.result(), Some(ToolResult::text("three lines")));
         assert_eq!(
             ctx.slot().take_result(),
             Some(ToolResult::text("three lines"))

@@ -47,6 +47,20 @@
 //! # Ok::<(), StatusError>(())
 //! ```
 //!
+//! # Running tools: the manager
+//!
+//! A [`ToolManager`] (one per session) resolves each call id to a tool instance — (1) its
+//! per-call cache, (2) the user [`ToolRegistry`] of factories, (3) the built-in
+//! [`system`] tools `attempt_completion` and `new_task` — so every partial invocation and the
+//! final one of a call share one instance and one card. While arguments stream in, the loop feeds
+//! the raw text to [`ToolManager::push_partial`]; a throttle ([`PartialStream`]) runs
+//! `execute(params_so_far, ctx, true)` only on new keys, geometric growth or elapsed time, so the
+//! cost stays linear in the argument size. [`ToolManager::execute`] then runs the call once:
+//! schema validation with repair ([`repair`]), the tool's own checks, the [`WrapperChain`]
+//! (logging, stats, and e.g. an approval gate the loop inserts), and the guarded tool (timeout,
+//! cancellation, panic capture). The [`ExecutionOutcome`] carries the one model result, the frozen
+//! card, a [`PauseSignal`] after repeated failures, and just-in-time [`UsageNotes`].
+//!
 //! # Writing a tool
 //!
 //! Stateless tools: [`simple_tool`] from a params struct and an async fn. Tools with state:
