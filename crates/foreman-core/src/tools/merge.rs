@@ -104,7 +104,7 @@ pub fn diff(old: &Value, new: &Value) -> ParamsPatch {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
     use serde_json::json;
@@ -134,7 +134,7 @@ mod tests {
 
     /// JSON values whose keys fix their type (`s*` strings, `n*` numbers, `o*` objects), so
     /// successive patches of the same params never change a key's type, as streamed params don't.
-    fn shaped(depth: u32) -> BoxedStrategy<Value> {
+    pub(crate) fn shaped(depth: u32) -> BoxedStrategy<Value> {
         let leaf_keys = prop_oneof![
             ("s[a-c]", "[a-z]{0,4}").prop_map(|(k, v)| (k, Value::String(v))),
             ("n[a-c]", any::<i32>()).prop_map(|(k, v)| (k, json!(v))),
@@ -156,7 +156,7 @@ mod tests {
         a
     }
 
-    fn paths(value: &Value, prefix: String, out: &mut Vec<String>) {
+    pub(crate) fn paths(value: &Value, prefix: String, out: &mut Vec<String>) {
         if let Value::Object(map) = value {
             for (key, inner) in map {
                 let path = format!("{prefix}/{key}");

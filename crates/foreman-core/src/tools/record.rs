@@ -166,4 +166,63 @@ mod tests {
         assert!(patches[3].is_empty(), "same progress again changes nothing");
         assert_eq!(patches[4].status, Some(ToolStatus::Success));
     }
+
+    mod laws {
+        use super::*;
+        use crate::tools::merge::tests::{paths, shaped};
+        use proptest::prelude::*;
+
+        fn update() -> impl Strategy<Value = StatusUpdate> {
+            (
+                0..4u8,
+                proptest::option::of(shaped(1)),
+                proptest::option::of("[a-c]{0,3}"),
+            )
+                .prop_map(|(status, params, tip)| {
+                    let mut update = match status {
+                        0 => StatusUpdate::wait(),
+                        1 => StatusUpdate::doing(),
+                        2 => StatusUpdate::success(json!({"done": true})),
+                        _ => StatusUpdate::failed(ToolErrorKind::Unknown, "failed"),
+                    };
+                    if let Some(params) = params {
+                        update = update.params(params);
+                    }
+                    if let Some(tip) = tip {
+                        update = update.tip(tip);
+                    }
+                    update
+                })
+        }
+
+        proptest! {
+            #[test]
+            fn any_sequence_keeps_params_freezes_at_the_end_and_patches_rebuild_the_card(
+                updates in prop::collection::vec(update(), 0..12)
+            ) {
+                let mut rec = record();
+                let mut mirror = rec.info().clone();
+                for update in updates {
+                    let before = rec.clone();
+                    let legal = before.info().status.transition(update.status()).is_ok();
+                    match rec.apply(update) {
+                        Ok(patch) => {
+                            prop_assert!(legal);
+                            patch.apply_to(&mut mirror);
+                            let mut kept = Vec::new();
+                            paths(&before.info().params, String::new(), &mut kept);
+                            for path in kept {
+                                prop_assert!(rec.info().params.pointer(&path).is_some());
+                            }
+                        }
+                        Err(_) => {
+                            prop_assert!(!legal);
+                            prop_assert_eq!(&rec, &before, "a refused update changes nothing");
+                        }
+                    }
+                    prop_assert_eq!(&mirror, rec.info());
+                }
+            }
+        }
+    }
 }
