@@ -1,8 +1,8 @@
 //! Cost of streaming a 1 MiB `content` parameter through partial invocations, relative to one
 //! final invocation.
 //!
-//! The arguments of a write-like typed tool arrive in 16-byte pieces through
-//! `ToolManager::push_partial` (its throttle decides which pieces trigger a partial invocation;
+//! The arguments of a write-like typed tool arrive in 16-byte pieces through a
+//! `StreamingCall` (`ToolManager::stream_call`; the manager's throttle decides which pieces trigger a partial invocation;
 //! the tool's preview shows the path and the first lines). The baseline is one final
 //! `ToolManager::execute` with the same arguments. Each side is the median of several
 //! repetitions, timed with `std::time::Instant`. Run with
@@ -135,9 +135,10 @@ fn main() -> Result<(), Box<dyn Error>> {
         let call_id = format!("stream-{rep}");
         let started = Instant::now();
         partial_invocations = runtime.block_on(async {
+            let mut streaming = manager.stream_call("m", &call_id, "write");
             let mut invoked = 0;
             for piece in &pieces {
-                if manager.push_partial("m", &call_id, "write", piece).await {
+                if streaming.push(piece).await {
                     invoked += 1;
                 }
             }

@@ -372,15 +372,29 @@ impl ToolManager {
             }
             stream.current()
         };
-        let ctx = self.context(&active, true);
+        self.run_partial(&active, params).await;
+        true
+    }
+
+    /// Starts streaming a call: a handle that owns the call's argument text, so each piece costs
+    /// only the append and the throttle's scan (no lookups, no locks). Use it instead of
+    /// [`push_partial`](Self::push_partial) for a call, not together with it.
+    pub fn stream_call(&self, message_id: &str, call_id: &str, name: &str) -> StreamingCall<'_> {
+        StreamingCall::new(self, message_id, call_id, name)
+    }
+
+    /// Runs one partial invocation; failures, panics and timeouts are logged, never fatal.
+    async fn run_partial(&self, active: &ActiveCall, params: Value) {
+        let ctx = self.context(active, true);
         let work = AssertUnwindSafe(active.tool.execute(params, &ctx, true)).catch_unwind();
+        let call_id = active.call_id.as_ref();
+        let tool = active.tool.name();
         match tokio::time::timeout(self.config.partial_timeout, work).await {
             Ok(Ok(Ok(()))) => {}
             Ok(Ok(Err(e))) => tracing::debug!(call_id, "partial invocation failed: {e}"),
-            Ok(Err(_)) => tracing::warn!(call_id, tool = %name, "partial invocation panicked"),
-            Err(_) => tracing::warn!(call_id, tool = %name, "partial invocation timed out"),
+            Ok(Err(_)) => tracing::warn!(call_id, tool, "partial invocation panicked"),
+            Err(_) => tracing::warn!(call_id, tool, "partial invocation timed out"),
         }
-        true
     }
 
     /// Runs a complete call once: validation and repair, the wrapper chain, the guarded tool.
@@ -544,5 +558,8 @@ impl ToolManager {
     }
 }
 
+mod streaming;
 #[cfg(test)]
 mod tests;
+
+pub use streaming::StreamingCall;

@@ -53,7 +53,8 @@
 //! per-call cache, (2) the user [`ToolRegistry`] of factories, (3) the built-in
 //! [`system`] tools `attempt_completion` and `new_task` — so every partial invocation and the
 //! final one of a call share one instance and one card. While arguments stream in, the loop feeds
-//! the raw text to [`ToolManager::push_partial`]; a throttle ([`PartialStream`]) runs
+//! the raw text to a [`StreamingCall`] handle ([`ToolManager::stream_call`]) or to
+//! [`ToolManager::push_partial`]; a throttle ([`PartialStream`]) runs
 //! `execute(params_so_far, ctx, true)` only on new keys, geometric growth or elapsed time, so the
 //! cost stays linear in the argument size. [`ToolManager::execute`] then runs the call once:
 //! schema validation with repair ([`repair`]), the tool's own checks, the [`WrapperChain`]
@@ -102,7 +103,9 @@ pub use contract::{
 pub use error::{ParamProblem, ToolError, ToolErrorKind};
 pub use info::{Progress, TextPatch, ToolInfo, ToolInfoPatch};
 pub use kind::ToolKind;
-pub use manager::{ExecutionOutcome, ManagerConfig, PauseSignal, ToolCall, ToolManager};
+pub use manager::{
+    ExecutionOutcome, ManagerConfig, PauseSignal, StreamingCall, ToolCall, ToolManager,
+};
 pub use merge::{ParamsPatch, deep_merge, diff};
 pub use partial_json::{JsonScanner, complete_prefix};
 pub use record::{StatusError, StatusRecord};

@@ -75,7 +75,7 @@ impl JsonScanner {
             if self.string.is_some() && !self.escape && self.unicode_left == 0 {
                 // Inside a string only a quote or a backslash matter: skip to the next one.
                 let rest = bytes.get(i..).unwrap_or_default();
-                match rest.iter().position(|b| *b == b'"' || *b == b'\\') {
+                match memchr::memchr2(b'"', b'\\', rest) {
                     Some(0) => {}
                     Some(offset) => {
                         i += offset;

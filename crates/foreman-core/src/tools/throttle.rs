@@ -28,7 +28,7 @@ pub struct ThrottleConfig {
 impl Default for ThrottleConfig {
     fn default() -> Self {
         Self {
-            growth_factor: 2.0,
+            growth_factor: 4.0,
             interval: Duration::from_millis(250),
             interval_bytes: 64 * 1024,
         }

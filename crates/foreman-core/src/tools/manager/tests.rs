@@ -634,3 +634,35 @@ async fn cancel_all_stops_live_calls_but_not_later_ones() {
         .await;
     assert_eq!(later.result, ToolResult::text("fine"));
 }
+
+#[tokio::test]
+async fn a_streaming_handle_shares_the_instance_and_stops_at_the_final_invocation() {
+    let (registry, made) = writer_registry();
+    let (manager, _rx) = manager(registry);
+    let text = r#"{"path": "b.rs", "content": "x"}"#;
+    let mut streaming = manager.stream_call("m1", "c1", "write");
+    let mut invoked = 0;
+    for piece in text.as_bytes().chunks(3) {
+        if streaming.push(std::str::from_utf8(piece).unwrap()).await {
+            invoked += 1;
+        }
+    }
+    assert!(invoked >= 2);
+    assert_eq!(streaming.text(), text);
+    assert_eq!(manager.snapshot("c1").unwrap().params["path"], "b.rs");
+    let outcome = manager
+        .execute(call("c1", "write", serde_json::from_str(text).unwrap()))
+        .await;
+    assert_eq!(
+        outcome.result,
+        ToolResult::text("instance 0 wrote 1 bytes (overwrite: false)")
+    );
+    assert_eq!(made.load(Ordering::SeqCst), 1);
+    assert!(
+        !streaming.push(" ").await,
+        "no partial invocation after the final one"
+    );
+
+    let mut unknown = manager.stream_call("m1", "c2", "nope");
+    assert!(!unknown.push("{").await);
+}
