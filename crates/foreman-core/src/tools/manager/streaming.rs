@@ -58,35 +58,13 @@ impl<'m> StreamingCall<'m> {
         self.stream.text()
     }
 
-    /// Appends `delta`; returns whether a partial invocation ran.
+    /// Appends `delta`; returns whether a partial invocation ran. Pieces the throttle lets pass
+    /// cost only the append and the scan.
     pub async fn push(&mut self, delta: &str) -> bool {
         if self.closed {
             return false;
         }
-        let active = match &self.active {
-            Some(active) => Arc::clone(active),
-            None => {
-                if lock(&self.manager.state)
-                    .finished
-                    .contains_key(&self.call_id)
-                {
-                    self.closed = true;
-                    return false;
-                }
-                let resolved = self
-                    .manager
-                    .active_call(&self.message_id, &self.call_id, &self.name)
-                    .await;
-                let Some(active) = resolved else {
-                    self.closed = true;
-                    return false;
-                };
-                self.active = Some(Arc::clone(&active));
-                active
-            }
-        };
-        if active.executing.load(Ordering::Relaxed) || active.cancel.is_cancelled() {
-            self.closed = true;
+        if self.active.is_none() && !self.resolve().await {
             return false;
         }
         if !self
@@ -95,8 +73,40 @@ impl<'m> StreamingCall<'m> {
         {
             return false;
         }
+        let Some(active) = &self.active else {
+            return false;
+        };
+        if active.executing.load(Ordering::Relaxed) || active.cancel.is_cancelled() {
+            self.closed = true;
+            return false;
+        }
         let params = self.stream.current();
-        self.manager.run_partial(&active, params).await;
+        self.manager.run_partial(active, params).await;
         true
+    }
+
+    /// Finds or creates the call's instance; closes the handle when there is none.
+    async fn resolve(&mut self) -> bool {
+        if lock(&self.manager.state)
+            .finished
+            .contains_key(&self.call_id)
+        {
+            self.closed = true;
+            return false;
+        }
+        let resolved = self
+            .manager
+            .active_call(&self.message_id, &self.call_id, &self.name)
+            .await;
+        match resolved {
+            Some(active) => {
+                self.active = Some(active);
+                true
+            }
+            None => {
+                self.closed = true;
+                false
+            }
+        }
     }
 }
