@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 
 const CONTENT_BYTES: usize = 1024 * 1024;
 const PIECE_BYTES: usize = 16;
-const REPETITIONS: usize = 9;
+const REPETITIONS: usize = 15;
 const TARGET_RATIO: f64 = 3.0;
 const PREVIEW_LINES: usize = 5;
 
