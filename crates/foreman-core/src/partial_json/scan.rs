@@ -1,0 +1,100 @@
+//! The hot loop of the parser: copying a run of string text.
+//!
+//! Plain text is found with `memchr` (the next `"` or `\`) and copied in one `push_str`; a
+//! one-letter escape whose letter is in the same fragment is decoded on the spot. Only `\u`
+//! escapes and escapes cut by a fragment boundary go through the byte-at-a-time [`Escape`]
+//! state machine.
+//!
+//! [`Escape`]: super::escape::Escape
+
+use super::escape::simple_escape;
+
+/// Why a string scan stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// At the end of the fragment.
+    End,
+    /// At the closing quote.
+    Quote,
+    /// At a backslash whose escape needs the state machine.
+    Backslash,
+    /// At a raw control character, which JSON forbids in strings.
+    Control(u8),
+}
+
+/// Appends the string text of `fragment` from byte `start` to `buf` and returns the offset of the
+/// byte it stopped at (the fragment's length for [`Stop::End`]) and why.
+pub(crate) fn scan_string(fragment: &str, start: usize, buf: &mut String) -> (usize, Stop) {
+    let bytes = fragment.as_bytes();
+    let mut i = start;
+    loop {
+        let rest = bytes.get(i..).unwrap_or_default();
+        let len = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+        let run = rest.get(..len).unwrap_or_default();
+        // Every slice boundary here is at an ASCII byte or the end, so a char boundary.
+        if has_control(run) {
+            let at = run.iter().position(|&b| b < 0x20).unwrap_or(0);
+            buf.push_str(fragment.get(i..i + at).unwrap_or_default());
+            return (i + at, Stop::Control(run.get(at).copied().unwrap_or(0)));
+        }
+        buf.push_str(fragment.get(i..i + len).unwrap_or_default());
+        i += len;
+        match bytes.get(i) {
+            None => return (i, Stop::End),
+            Some(b'"') => return (i, Stop::Quote),
+            Some(_) => match bytes.get(i + 1).copied().and_then(simple_escape) {
+                Some(c) => {
+                    buf.push(c);
+                    i += 2;
+                }
+                None => return (i, Stop::Backslash),
+            },
+        }
+    }
+}
+
+/// Whether `run` has a byte below 0x20; written without early exit so it vectorises.
+fn has_control(run: &[u8]) -> bool {
+    run.iter().fold(false, |found, &b| found | (b < 0x20))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(fragment: &str) -> (String, usize, Stop) {
+        let mut buf = String::new();
+        let (at, stop) = scan_string(fragment, 0, &mut buf);
+        (buf, at, stop)
+    }
+
+    #[test]
+    fn copies_plain_text_to_the_end_of_the_fragment() {
+        assert_eq!(scan("héllo 😀"), ("héllo 😀".into(), 11, Stop::End));
+    }
+
+    #[test]
+    fn stops_at_the_closing_quote() {
+        assert_eq!(scan("ab\"cd"), ("ab".into(), 2, Stop::Quote));
+    }
+
+    #[test]
+    fn decodes_one_letter_escapes_in_place() {
+        assert_eq!(
+            scan(r#"a\n\t\"\\\/b\"#),
+            ("a\n\t\"\\/b".into(), 12, Stop::Backslash)
+        );
+    }
+
+    #[test]
+    fn leaves_unicode_and_invalid_escapes_to_the_state_machine() {
+        assert_eq!(scan(r"ab\u00e9"), ("ab".into(), 2, Stop::Backslash));
+        assert_eq!(scan(r"ab\x"), ("ab".into(), 2, Stop::Backslash));
+    }
+
+    #[test]
+    fn stops_at_a_control_character() {
+        assert_eq!(scan("ab\u{1f}c"), ("ab".into(), 2, Stop::Control(0x1f)));
+        assert_eq!(scan("\tx"), (String::new(), 0, Stop::Control(b'\t')));
+    }
+}
