@@ -29,7 +29,7 @@ pub(crate) fn scan_string(fragment: &str, start: usize, buf: &mut String) -> (us
     let mut i = start;
     loop {
         let rest = bytes.get(i..).unwrap_or_default();
-        let len = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+        let len = find_quote_or_backslash(rest);
         let run = rest.get(..len).unwrap_or_default();
         // Every slice boundary here is at an ASCII byte or the end, so a char boundary.
         if has_control(run) {
@@ -50,6 +50,20 @@ pub(crate) fn scan_string(fragment: &str, start: usize, buf: &mut String) -> (us
                 None => return (i, Stop::Backslash),
             },
         }
+    }
+}
+
+/// The index of the first `"` or `\\` in `bytes`, or its length. Short slices (a typical streamed
+/// fragment is a few bytes) are scanned directly; `memchr`'s SIMD setup only pays off on longer
+/// ones.
+fn find_quote_or_backslash(bytes: &[u8]) -> usize {
+    if bytes.len() < 32 {
+        bytes
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\')
+            .unwrap_or(bytes.len())
+    } else {
+        memchr::memchr2(b'"', b'\\', bytes).unwrap_or(bytes.len())
     }
 }
 
@@ -90,6 +104,18 @@ mod tests {
     fn leaves_unicode_and_invalid_escapes_to_the_state_machine() {
         assert_eq!(scan(r"ab\u00e9"), ("ab".into(), 2, Stop::Backslash));
         assert_eq!(scan(r"ab\x"), ("ab".into(), 2, Stop::Backslash));
+    }
+
+    #[test]
+    fn finds_quotes_and_backslashes_in_short_and_long_runs() {
+        for len in [0, 1, 31, 32, 100] {
+            let mut text = "x".repeat(len);
+            assert_eq!(find_quote_or_backslash(text.as_bytes()), len);
+            text.push('\\');
+            assert_eq!(find_quote_or_backslash(text.as_bytes()), len);
+            text.insert(0, '"');
+            assert_eq!(find_quote_or_backslash(text.as_bytes()), 0);
+        }
     }
 
     #[test]
