@@ -29,47 +29,43 @@ pub(crate) fn scan_string(fragment: &str, start: usize, buf: &mut String) -> (us
     let mut i = start;
     loop {
         let rest = bytes.get(i..).unwrap_or_default();
-        let len = find_quote_or_backslash(rest);
-        let run = rest.get(..len).unwrap_or_default();
+        let len = find_special(rest);
         // Every slice boundary here is at an ASCII byte or the end, so a char boundary.
-        if has_control(run) {
-            let at = run.iter().position(|&b| b < 0x20).unwrap_or(0);
-            buf.push_str(fragment.get(i..i + at).unwrap_or_default());
-            return (i + at, Stop::Control(run.get(at).copied().unwrap_or(0)));
-        }
         buf.push_str(fragment.get(i..i + len).unwrap_or_default());
         i += len;
         match bytes.get(i) {
             None => return (i, Stop::End),
             Some(b'"') => return (i, Stop::Quote),
-            Some(_) => match bytes.get(i + 1).copied().and_then(simple_escape) {
+            Some(b'\\') => match bytes.get(i + 1).copied().and_then(simple_escape) {
                 Some(c) => {
                     buf.push(c);
                     i += 2;
                 }
                 None => return (i, Stop::Backslash),
             },
+            Some(&control) => return (i, Stop::Control(control)),
         }
     }
 }
 
-/// The index of the first `"` or `\\` in `bytes`, or its length. Short slices (a typical streamed
-/// fragment is a few bytes) are scanned directly; `memchr`'s SIMD setup only pays off on longer
-/// ones.
-fn find_quote_or_backslash(bytes: &[u8]) -> usize {
+/// The index of the first byte in `bytes` that ends a run of plain string text (`"`, `\\` or a
+/// control character), or its length. Short slices (a streamed fragment is typically a few bytes,
+/// and escapes cut runs short) are scanned in one pass; on longer ones `memchr` finds the quote or
+/// backslash and a branch-free pass checks the run for control characters.
+fn find_special(bytes: &[u8]) -> usize {
     if bytes.len() < 32 {
-        bytes
+        return bytes
             .iter()
-            .position(|&b| b == b'"' || b == b'\\')
-            .unwrap_or(bytes.len())
-    } else {
-        memchr::memchr2(b'"', b'\\', bytes).unwrap_or(bytes.len())
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .unwrap_or(bytes.len());
     }
-}
-
-/// Whether `run` has a byte below 0x20; written without early exit so it vectorises.
-fn has_control(run: &[u8]) -> bool {
-    run.iter().fold(false, |found, &b| found | (b < 0x20))
+    let end = memchr::memchr2(b'"', b'\\', bytes).unwrap_or(bytes.len());
+    let run = bytes.get(..end).unwrap_or_default();
+    if run.iter().fold(false, |found, &b| found | (b < 0x20)) {
+        run.iter().position(|&b| b < 0x20).unwrap_or(end)
+    } else {
+        end
+    }
 }
 
 #[cfg(test)]
@@ -107,15 +103,19 @@ mod tests {
     }
 
     #[test]
-    fn finds_quotes_and_backslashes_in_short_and_long_runs() {
+    fn finds_the_end_of_short_and_long_runs() {
         for len in [0, 1, 31, 32, 100] {
             let mut text = "x".repeat(len);
-            assert_eq!(find_quote_or_backslash(text.as_bytes()), len);
+            assert_eq!(find_special(text.as_bytes()), len);
             text.push('\\');
-            assert_eq!(find_quote_or_backslash(text.as_bytes()), len);
+            assert_eq!(find_special(text.as_bytes()), len);
+            text.insert(0, '\n');
+            assert_eq!(find_special(text.as_bytes()), 0);
             text.insert(0, '"');
-            assert_eq!(find_quote_or_backslash(text.as_bytes()), 0);
+            assert_eq!(find_special(text.as_bytes()), 0);
         }
+        let long = format!("{}\u{1}{}\"", "x".repeat(40), "y".repeat(40));
+        assert_eq!(find_special(long.as_bytes()), 40);
     }
 
     #[test]
