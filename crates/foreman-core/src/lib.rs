@@ -13,5 +13,6 @@ pub mod sse;
 pub mod store;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod tools;
 pub mod watcher;
 pub mod workspace;
