@@ -66,10 +66,10 @@ impl OutputCollector {
     /// Adds a chunk of output.
     pub fn push(&mut self, chunk: &[u8]) {
         self.total_bytes += chunk.len();
-        if let Some((_, file)) = &mut self.log {
-            if file.write_all(chunk).is_err() {
-                self.log = None;
-            }
+        if let Some((_, file)) = &mut self.log
+            && file.write_all(chunk).is_err()
+        {
+            self.log = None;
         }
         self.pending.extend_from_slice(chunk);
         while let Some(pos) = self.pending.iter().position(|&b| b == b'\n') {

@@ -67,11 +67,11 @@ mod tests {
         let found = Mutex::new(Vec::new());
         walker(root).build_parallel().run(|| {
             Box::new(|entry| {
-                if let Ok(e) = entry {
-                    if e.file_type().is_some_and(|t| t.is_file()) {
-                        let rel = e.path().strip_prefix(root).unwrap().display().to_string();
-                        found.lock().unwrap().push(rel);
-                    }
+                if let Ok(e) = entry
+                    && e.file_type().is_some_and(|t| t.is_file())
+                {
+                    let rel = e.path().strip_prefix(root).unwrap().display().to_string();
+                    found.lock().unwrap().push(rel);
                 }
                 ignore::WalkState::Continue
             })
