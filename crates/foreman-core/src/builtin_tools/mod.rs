@@ -7,6 +7,7 @@
 //! [`BuiltinError`] failures with stable codes. Every path goes through the
 //! [`crate::boundary`] module.
 
+pub mod approval_flags;
 pub mod atomic_write;
 pub mod bash;
 pub mod bash_output;
