@@ -8,4 +8,5 @@ pub mod bindings;
 pub mod boundary;
 pub mod builtin_tools;
 pub mod store;
+pub mod tools;
 pub mod workspace;
