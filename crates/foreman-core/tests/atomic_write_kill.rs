@@ -66,7 +66,7 @@ fn killed_write_leaves_old_or_new_content() {
             .unwrap();
         // Wait until the child is writing, then let it run for `delay_ms`.
         let started = dir.path().join("child.started");
-        for _ in 0..500 {
+        for _ in 0..5000 {
             if started.exists() {
                 break;
             }
