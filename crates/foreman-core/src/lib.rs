@@ -6,6 +6,8 @@
 
 pub mod approval;
 pub mod bindings;
+pub mod boundary;
+pub mod builtin_tools;
 pub mod diff;
 pub mod partial_json;
 pub mod providers;

@@ -1,0 +1,506 @@
+//! The `bash` tool: runs `bash -c` (or `sh -c`) in the workspace root with stdin closed and
+//! provider secrets removed from the environment. Output streams live to a callback; the model
+//! gets the exit code, the duration and the head and tail of the output, with the full output
+//! saved in the session data directory. Timeout and cancellation kill the command's whole
+//! process group, grandchildren included; so does the command finishing, so background jobs never
+//! outlive it.
+
+use std::ffi::OsStr;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use rustix::process::{Pid, Signal, kill_process_group};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use tokio::io::AsyncReadExt;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::bash_output::OutputCollector;
+use super::error::BuiltinError;
+use super::session::BuiltinSession;
+
+/// Default timeout: 2 minutes.
+pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
+/// Longest timeout allowed: 10 minutes.
+pub const MAX_TIMEOUT_MS: u64 = 600_000;
+/// How long to wait for output pipes to close after the process group was killed.
+const DRAIN_GRACE: Duration = Duration::from_secs(2);
+
+static LOG_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Parameters of the `bash` tool.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+pub struct BashParams {
+    /// The shell command to run (with `bash -c`) in the workspace root.
+    pub command: String,
+    /// Timeout in milliseconds (default 120000, at most 600000).
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+    /// A few words saying what the command does, shown to the person.
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// Result of the `bash` tool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BashOutput {
+    /// Short title, e.g. `cargo test — exit 0 in 3.2 s`.
+    pub title: String,
+    /// Exit code, if the command exited normally.
+    pub exit_code: Option<i32>,
+    /// Signal that ended the command, if any.
+    pub signal: Option<i32>,
+    /// Wall time in milliseconds.
+    pub duration_ms: u64,
+    /// Whether the timeout killed the command.
+    pub timed_out: bool,
+    /// Whether cancellation killed the command.
+    pub cancelled: bool,
+    /// Output (stdout and stderr interleaved), head and tail when long.
+    pub output: String,
+    /// Whether the output was shortened.
+    pub truncated: bool,
+    /// Lines of output in total.
+    pub total_lines: usize,
+    /// Bytes of output in total.
+    pub total_bytes: usize,
+    /// Where the full output is saved, when shortened.
+    pub full_output_path: Option<String>,
+    /// The timeout applied, in milliseconds.
+    pub timeout_ms: u64,
+}
+
+impl BashOutput {
+    /// Text given to the model.
+    pub fn render(&self) -> String {
+        let status = if self.timed_out {
+            format!(
+                "Timed out after {} ms; the command and its children were killed.",
+                self.timeout_ms
+            )
+        } else if self.cancelled {
+            "Cancelled; the command and its children were killed.".to_string()
+        } else if let Some(code) = self.exit_code {
+            format!("Exit code {code}.")
+        } else {
+            format!("Killed by signal {}.", self.signal.unwrap_or(0))
+        };
+        let output = if self.output.is_empty() {
+            "(no output)\n"
+        } else {
+            self.output.as_str()
+        };
+        format!(
+            "{status} Duration {:.1} s.\n{output}",
+            self.duration_ms as f64 / 1000.0
+        )
+    }
+}
+
+/// Whether an environment variable holds a secret that commands must not see.
+pub fn is_secret_env(name: &OsStr) -> bool {
+    let name = name.to_string_lossy().to_ascii_uppercase();
+    name.ends_with("_API_KEY")
+        || name == "API_KEY"
+        || name.ends_with("_TOKEN")
+        || name.ends_with("_SECRET")
+        || name.starts_with("FOREMAN_")
+}
+
+/// The progress tip shown while the tool runs.
+pub fn bash_tip(params: &BashParams) -> String {
+    match &params.description {
+        Some(d) if !d.trim().is_empty() => format!("{}…", d.trim()),
+        _ => format!("Running `{}`…", first_line(&params.command)),
+    }
+}
+
+fn first_line(command: &str) -> String {
+    let line = command.lines().next().unwrap_or("");
+    match line.char_indices().nth(80) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_string(),
+    }
+}
+
+fn shell() -> &'static str {
+    if Path::new("/bin/bash").exists() || Path::new("/usr/bin/bash").exists() {
+        "bash"
+    } else {
+        "sh"
+    }
+}
+
+/// Runs the `bash` tool. `on_output` receives output chunks as they arrive.
+pub async fn run_bash(
+    session: &BuiltinSession,
+    params: BashParams,
+    cancel: CancellationToken,
+    mut on_output: impl FnMut(&str) + Send,
+) -> Result<BashOutput, BuiltinError> {
+    let timeout_ms = match params.timeout_ms {
+        Some(0) => {
+            return Err(BuiltinError::InvalidParams(
+                "timeout_ms must be positive".into(),
+            ));
+        }
+        Some(ms) => ms.min(MAX_TIMEOUT_MS),
+        None => DEFAULT_TIMEOUT_MS,
+    };
+    let root = session.boundary.root().to_path_buf();
+    let mut command = tokio::process::Command::new(shell());
+    command
+        .arg("-c")
+        .arg(&params.command)
+        .current_dir(&root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    for (name, _) in std::env::vars_os() {
+        if is_secret_env(&name) {
+            command.env_remove(&name);
+        }
+    }
+    let started = Instant::now();
+    let mut child = command.spawn().map_err(|e| BuiltinError::Io {
+        path: root.clone(),
+        source: e,
+    })?;
+    let group = child
+        .id()
+        .and_then(|id| i32::try_from(id).ok())
+        .and_then(Pid::from_raw);
+    let kill_group = || {
+        if let Some(pid) = group {
+            let _ = kill_process_group(pid, Signal::KILL);
+        }
+    };
+
+    let (tx, mut rx) = mpsc::channel::<Vec<u8>>(64);
+    if let Some(stdout) = child.stdout.take() {
+        tokio::spawn(pump(stdout, tx.clone()));
+    }
+    if let Some(stderr) = child.stderr.take() {
+        tokio::spawn(pump(stderr, tx.clone()));
+    }
+    drop(tx);
+
+    let log_path = std::fs::create_dir_all(&session.data_dir).ok().map(|()| {
+        let stamp = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis());
+        session.data_dir.join(format!(
+            "bash-{stamp}-{}-{}.log",
+            std::process::id(),
+            LOG_COUNTER.fetch_add(1, Ordering::Relaxed)
+        ))
+    });
+    let mut collector = OutputCollector::new(log_path);
+    let deadline = tokio::time::sleep(Duration::from_millis(timeout_ms));
+    tokio::pin!(deadline);
+    let mut timed_out = false;
+    let mut cancelled = false;
+    let mut pipes_open = true;
+    let status = loop {
+        tokio::select! {
+            chunk = rx.recv(), if pipes_open => match chunk {
+                Some(bytes) => {
+                    on_output(&String::from_utf8_lossy(&bytes));
+                    collector.push(&bytes);
+                }
+                None => pipes_open = false,
+            },
+            status = child.wait() => break status.ok(),
+            () = &mut deadline => {
+                timed_out = true;
+                kill_group();
+                break child.wait().await.ok();
+            }
+            () = cancel.cancelled() => {
+                cancelled = true;
+                kill_group();
+                break child.wait().await.ok();
+            }
+        }
+    };
+    // Background jobs the command left behind are stopped so the pipes close.
+    kill_group();
+    let drain = async {
+        while let Some(bytes) = rx.recv().await {
+            on_output(&String::from_utf8_lossy(&bytes));
+            collector.push(&bytes);
+        }
+    };
+    let _ = tokio::time::timeout(DRAIN_GRACE, drain).await;
+    let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let collected = collector.finish();
+    let exit_code = status.and_then(|s| s.code());
+    let signal = status.and_then(|s| s.signal());
+    let outcome = if timed_out {
+        "timed out".to_string()
+    } else if cancelled {
+        "cancelled".to_string()
+    } else if let Some(code) = exit_code {
+        format!("exit {code}")
+    } else {
+        format!("signal {}", signal.unwrap_or(0))
+    };
+    let label = params
+        .description
+        .clone()
+        .unwrap_or_else(|| first_line(&params.command));
+    Ok(BashOutput {
+        title: format!(
+            "{label} — {outcome} in {:.1} s",
+            duration_ms as f64 / 1000.0
+        ),
+        exit_code,
+        signal,
+        duration_ms,
+        timed_out,
+        cancelled,
+        output: collected.text,
+        truncated: collected.truncated,
+        total_lines: collected.total_lines,
+        total_bytes: collected.total_bytes,
+        full_output_path: collected.full_output_path.map(|p| p.display().to_string()),
+        timeout_ms,
+    })
+}
+
+/// Forwards everything read from `reader` to `tx` until end of file.
+async fn pump(mut reader: impl tokio::io::AsyncRead + Unpin, tx: mpsc::Sender<Vec<u8>>) {
+    let mut buf = vec![0u8; 8192];
+    loop {
+        match reader.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                if tx.send(buf[..n].to_vec()).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::boundary::WorkspaceBoundary;
+
+    fn session() -> (tempfile::TempDir, tempfile::TempDir, BuiltinSession) {
+        let ws = tempfile::tempdir().unwrap();
+        let data = tempfile::tempdir().unwrap();
+        let s = BuiltinSession::new(
+            WorkspaceBoundary::new(ws.path()).unwrap(),
+            data.path().join("session"),
+        );
+        (ws, data, s)
+    }
+
+    fn bp(command: &str, timeout_ms: Option<u64>) -> BashParams {
+        BashParams {
+            command: command.into(),
+            timeout_ms,
+            description: None,
+        }
+    }
+
+    fn process_gone(pid: i32) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            // A zombie waiting for its (re)parent to reap it is dead too.
+            Ok(stat) => stat
+                .rsplit(')')
+                .next()
+                .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        }
+    }
+
+    #[tokio::test]
+    async fn runs_in_workspace_root_with_exit_code() {
+        let (_w, _d, s) = session();
+        let out = run_bash(
+            &s,
+            bp("pwd; echo err >&2; exit 3", None),
+            CancellationToken::new(),
+            |_| {},
+        )
+        .await
+        .unwrap();
+        assert_eq!(out.exit_code, Some(3));
+        assert!(
+            out.output
+                .contains(&s.boundary.root().display().to_string())
+        );
+        assert!(out.output.contains("err"));
+        assert!(out.render().starts_with("Exit code 3."));
+        assert!(out.title.contains("exit 3"));
+    }
+
+    #[tokio::test]
+    async fn stdin_is_null() {
+        let (_w, _d, s) = session();
+        let out = run_bash(
+            &s,
+            bp("cat; echo done", Some(5000)),
+            CancellationToken::new(),
+            |_| {},
+        )
+        .await
+        .unwrap();
+        assert_eq!(out.output, "done\n");
+        assert!(!out.timed_out);
+    }
+
+    #[tokio::test]
+    async fn streams_output_live() {
+        let (_w, _d, s) = session();
+        let seen = Arc::new(Mutex::new(String::new()));
+        let sink = seen.clone();
+        let out = run_bash(
+            &s,
+            bp("echo one; sleep 0.2; echo two", None),
+            CancellationToken::new(),
+            move |c| {
+                sink.lock().unwrap().push_str(c);
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(*seen.lock().unwrap(), "one\ntwo\n");
+        assert_eq!(out.output, "one\ntwo\n");
+    }
+
+    #[tokio::test]
+    async fn timeout_kills_grandchildren() {
+        let (_w, _d, s) = session();
+        let cmd = "sleep 100 & echo $! > bg.pid; (sleep 100 & echo $! > sub.pid; wait) & sleep 100";
+        let started = Instant::now();
+        let out = run_bash(&s, bp(cmd, Some(700)), CancellationToken::new(), |_| {})
+            .await
+            .unwrap();
+        assert!(out.timed_out);
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert!(out.render().contains("Timed out"));
+        for file in ["bg.pid", "sub.pid"] {
+            let pid: i32 = std::fs::read_to_string(s.boundary.root().join(file))
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap();
+            let mut gone = false;
+            for _ in 0..40 {
+                if process_gone(pid) {
+                    gone = true;
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            assert!(gone, "process {pid} from {file} survived the timeout");
+        }
+    }
+
+    #[tokio::test]
+    async fn cancellation_kills_the_group() {
+        let (_w, _d, s) = session();
+        let token = CancellationToken::new();
+        let trigger = token.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            trigger.cancel();
+        });
+        let out = run_bash(
+            &s,
+            bp("sleep 50 & echo $! > c.pid; sleep 50", None),
+            token,
+            |_| {},
+        )
+        .await
+        .unwrap();
+        assert!(out.cancelled);
+        let pid: i32 = std::fs::read_to_string(s.boundary.root().join("c.pid"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(process_gone(pid));
+    }
+
+    #[tokio::test]
+    async fn secrets_are_removed_from_env() {
+        let (_w, _d, s) = session();
+        let out = run_bash(&s, bp("env", None), CancellationToken::new(), |_| {})
+            .await
+            .unwrap();
+        for line in out.output.lines() {
+            let name = line.split('=').next().unwrap();
+            assert!(!is_secret_env(OsStr::new(name)), "{name} leaked");
+        }
+        assert!(out.output.contains("PATH="));
+    }
+
+    #[test]
+    fn secret_names() {
+        for name in [
+            "ANTHROPIC_API_KEY",
+            "OPENAI_API_KEY",
+            "OPENROUTER_API_KEY",
+            "GITHUB_TOKEN",
+            "AWS_SECRET",
+            "FOREMAN_DB",
+            "my_api_key",
+        ] {
+            assert!(is_secret_env(OsStr::new(name)), "{name}");
+        }
+        for name in ["PATH", "HOME", "TOKENIZER", "CARGO_HOME"] {
+            assert!(!is_secret_env(OsStr::new(name)), "{name}");
+        }
+    }
+
+    #[tokio::test]
+    async fn long_output_is_truncated_and_saved() {
+        let (_w, _d, s) = session();
+        let out = run_bash(&s, bp("seq 1 5000", None), CancellationToken::new(), |_| {})
+            .await
+            .unwrap();
+        assert!(out.truncated);
+        assert_eq!(out.total_lines, 5000);
+        assert!(out.output.starts_with("1\n2\n"));
+        assert!(out.output.ends_with("4999\n5000\n"));
+        let path = out.full_output_path.clone().unwrap();
+        assert!(out.output.contains(&path));
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap().lines().count(),
+            5000
+        );
+    }
+
+    #[tokio::test]
+    async fn timeout_is_clamped_and_zero_refused() {
+        let (_w, _d, s) = session();
+        let out = run_bash(
+            &s,
+            bp("true", Some(10 * MAX_TIMEOUT_MS)),
+            CancellationToken::new(),
+            |_| {},
+        )
+        .await
+        .unwrap();
+        assert_eq!(out.timeout_ms, MAX_TIMEOUT_MS);
+        assert!(
+            run_bash(&s, bp("true", Some(0)), CancellationToken::new(), |_| {})
+                .await
+                .is_err()
+        );
+    }
+}

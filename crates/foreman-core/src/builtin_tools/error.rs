@@ -1,0 +1,108 @@
+//! The errors the built-in tools report to the model, each with a stable code.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use super::edit_match::EditFailure;
+use super::stale_guard::StaleReadError;
+use crate::boundary::{OpenError, PathNotInWorkspace};
+
+/// A built-in tool failure. The `Display` text is written for the model: it says what went wrong
+/// and what to do instead.
+#[derive(Debug, Error)]
+pub enum BuiltinError {
+    /// The path is outside the workspace or otherwise refused by the boundary.
+    #[error(transparent)]
+    PathNotInWorkspace(#[from] PathNotInWorkspace),
+    /// The file or directory does not exist.
+    #[error("FILE_NOT_FOUND: {path} does not exist.")]
+    NotFound { path: String },
+    /// A file was expected but the path is a directory.
+    #[error("IS_A_DIRECTORY: {path} is a directory. Use the ls tool to list it.")]
+    IsADirectory { path: String },
+    /// A directory was expected but the path is a file.
+    #[error("NOT_A_DIRECTORY: {path} is a file, not a directory.")]
+    NotADirectory { path: String },
+    /// The file is too large for this tool.
+    #[error(
+        "FILE_TOO_LARGE: {path} is {size} bytes; the limit is {limit} bytes. Use grep to find the part you need, or bash with head/tail."
+    )]
+    TooLarge { path: String, size: u64, limit: u64 },
+    /// The file is binary.
+    #[error(
+        "BINARY_FILE: {path} looks like a binary file ({kind}, {size} bytes) and is not shown."
+    )]
+    Binary {
+        path: String,
+        kind: String,
+        size: u64,
+    },
+    /// The stale-read guard refused the change.
+    #[error(transparent)]
+    StaleRead(#[from] StaleReadError),
+    /// An edit could not be applied.
+    #[error(transparent)]
+    Edit(#[from] EditFailure),
+    /// The parameters are invalid (the message says which and why).
+    #[error("INVALID_PARAMS: {0}")]
+    InvalidParams(String),
+    /// The search pattern (regex or glob) is invalid.
+    #[error("INVALID_PATTERN: {0}")]
+    InvalidPattern(String),
+    /// A network request failed.
+    #[error("HTTP_ERROR: {0}")]
+    Http(String),
+    /// The operation was cancelled.
+    #[error("CANCELLED: the operation was cancelled.")]
+    Cancelled,
+    /// Any other I/O error.
+    #[error("IO_ERROR: {path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl BuiltinError {
+    /// The stable code (the prefix of the message).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::PathNotInWorkspace(_) => "PATH_NOT_IN_WORKSPACE",
+            Self::NotFound { .. } => "FILE_NOT_FOUND",
+            Self::IsADirectory { .. } => "IS_A_DIRECTORY",
+            Self::NotADirectory { .. } => "NOT_A_DIRECTORY",
+            Self::TooLarge { .. } => "FILE_TOO_LARGE",
+            Self::Binary { .. } => "BINARY_FILE",
+            Self::StaleRead(_) => "STALE_READ",
+            Self::Edit(e) => e.code(),
+            Self::InvalidParams(_) => "INVALID_PARAMS",
+            Self::InvalidPattern(_) => "INVALID_PATTERN",
+            Self::Http(_) => "HTTP_ERROR",
+            Self::Cancelled => "CANCELLED",
+            Self::Io { .. } => "IO_ERROR",
+        }
+    }
+
+    /// Wraps an I/O error, turning "not found" into [`BuiltinError::NotFound`].
+    pub fn io(path: &std::path::Path, shown: &str, source: std::io::Error) -> Self {
+        match source.kind() {
+            std::io::ErrorKind::NotFound => Self::NotFound {
+                path: shown.to_string(),
+            },
+            _ => Self::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+        }
+    }
+
+    /// Converts an [`OpenError`] for the file shown as `shown`.
+    pub fn from_open(err: OpenError, shown: &str) -> Self {
+        match err {
+            OpenError::Refused(r) => Self::PathNotInWorkspace(r),
+            OpenError::Io { path, source } => Self::io(&path, shown, source),
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! The `glob` tool: files whose path (relative to the search directory) matches a glob pattern,
+//! newest first, capped. Honours `.gitignore`/`.ignore` and the default excludes.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use globset::{GlobBuilder, GlobSetBuilder};
+use ignore::WalkState;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::error::BuiltinError;
+use super::session::BuiltinSession;
+use super::walk::walker;
+
+/// Most paths returned by one `glob`.
+pub const MAX_GLOB_RESULTS: usize = 500;
+
+/// Parameters of the `glob` tool.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+pub struct GlobParams {
+    /// Glob pattern matched against paths relative to `path`, e.g. `**/*.rs` or `src/*.ts`.
+    pub pattern: String,
+    /// Directory to search in, relative to the workspace root (default: the root).
+    #[serde(default)]
+    pub path: Option<String>,
+}
+
+/// Result of the `glob` tool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GlobOutput {
+    /// Short title, e.g. `Found 42 files matching **/*.rs`.
+    pub title: String,
+    /// Matching paths relative to the workspace root, newest first.
+    pub files: Vec<String>,
+    /// Total number of matches (including those left out).
+    pub total: usize,
+    /// Matches left out because of the cap.
+    pub omitted: usize,
+}
+
+impl GlobOutput {
+    /// Text given to the model.
+    pub fn render(&self) -> String {
+        if self.files.is_empty() {
+            return "No files matched.".to_string();
+        }
+        let mut out = self.files.join("\n");
+        out.push('\n');
+        if self.omitted > 0 {
+            out.push_str(&format!(
+                "… {} more files not shown; narrow the pattern or path.\n",
+                self.omitted
+            ));
+        }
+        out
+    }
+}
+
+/// The progress tip shown while the tool runs.
+pub fn glob_tip(params: &GlobParams) -> String {
+    format!(
+        "Finding files matching `{}` in {}…",
+        params.pattern,
+        params.path.as_deref().unwrap_or(".")
+    )
+}
+
+/// Runs the `glob` tool.
+pub async fn run_glob(
+    session: &BuiltinSession,
+    params: GlobParams,
+) -> Result<GlobOutput, BuiltinError> {
+    let boundary = session.boundary.clone();
+    let dir = boundary.resolve(params.path.as_deref().unwrap_or("."))?;
+    let shown = boundary.display_relative(&dir);
+    if !dir.is_dir() {
+        return Err(if dir.exists() {
+            BuiltinError::NotADirectory { path: shown }
+        } else {
+            BuiltinError::NotFound { path: shown }
+        });
+    }
+    let invalid =
+        |e: globset::Error| BuiltinError::InvalidPattern(format!("glob `{}`: {e}", params.pattern));
+    let glob = GlobBuilder::new(&params.pattern)
+        .literal_separator(true)
+        .build()
+        .map_err(invalid)?;
+    // A set (rather than a single matcher) gets globset's fast strategies, e.g. extension
+    // matching for `**/*.rs`, instead of a regex per path.
+    let matcher = GlobSetBuilder::new().add(glob).build().map_err(invalid)?;
+    let pattern = params.pattern.clone();
+    let found = tokio::task::spawn_blocking(move || {
+        let found: Mutex<Vec<(SystemTime, PathBuf)>> = Mutex::new(Vec::new());
+        walker(&dir).build_parallel().run(|| {
+            let matcher = &matcher;
+            let found = &found;
+            let dir = &dir;
+            Box::new(move |entry| {
+                let Ok(entry) = entry else {
+                    return WalkState::Continue;
+                };
+                if !entry.file_type().is_some_and(|t| t.is_file()) {
+                    return WalkState::Continue;
+                }
+                let Ok(rel) = entry.path().strip_prefix(dir) else {
+                    return WalkState::Continue;
+                };
+                if matcher.is_match(rel) {
+                    let modified = entry
+                        .metadata()
+                        .ok()
+                        .and_then(|m| m.modified().ok())
+                        .unwrap_or(UNIX_EPOCH);
+                    found
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push((modified, entry.into_path()));
+                }
+                WalkState::Continue
+            })
+        });
+        found.into_inner().unwrap_or_else(|p| p.into_inner())
+    })
+    .await
+    .map_err(|e| BuiltinError::Io {
+        path: boundary.root().to_path_buf(),
+        source: std::io::Error::other(e),
+    })?;
+    let mut found = found;
+    found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let total = found.len();
+    let files: Vec<String> = found
+        .into_iter()
+        .take(MAX_GLOB_RESULTS)
+        .map(|(_, p)| boundary.display_relative(&p))
+        .collect();
+    let omitted = total - files.len();
+    let title = if omitted > 0 {
+        format!(
+            "Found {total} files matching {pattern} (showing {})",
+            files.len()
+        )
+    } else {
+        format!("Found {total} files matching {pattern}")
+    };
+    Ok(GlobOutput {
+        title,
+        files,
+        total,
+        omitted,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::boundary::WorkspaceBoundary;
+
+    fn session() -> (tempfile::TempDir, BuiltinSession) {
+        let dir = tempfile::tempdir().unwrap();
+        let s = BuiltinSession::new(
+            WorkspaceBoundary::new(dir.path()).unwrap(),
+            dir.path().into(),
+        );
+        (dir, s)
+    }
+
+    fn touch(s: &BuiltinSession, rel: &str, age_secs: u64) {
+        let p = s.boundary.root().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        let f = std::fs::File::create(&p).unwrap();
+        f.set_modified(SystemTime::now() - Duration::from_secs(age_secs))
+            .unwrap();
+    }
+
+    fn gp(pattern: &str, path: Option<&str>) -> GlobParams {
+        GlobParams {
+            pattern: pattern.into(),
+            path: path.map(Into::into),
+        }
+    }
+
+    #[tokio::test]
+    async fn newest_first_and_respects_ignores() {
+        let (_d, s) = session();
+        touch(&s, "src/old.rs", 300);
+        touch(&s, "src/new.rs", 10);
+        touch(&s, "src/deep/mid.rs", 100);
+        touch(&s, "target/gen.rs", 1);
+        touch(&s, "node_modules/m.rs", 1);
+        touch(&s, "ignored/i.rs", 1);
+        touch(&s, "top.rs", 200);
+        touch(&s, "readme.md", 1);
+        std::fs::write(s.boundary.root().join(".gitignore"), "ignored/\n").unwrap();
+        let out = run_glob(&s, gp("**/*.rs", None)).await.unwrap();
+        assert_eq!(
+            out.files,
+            ["src/new.rs", "src/deep/mid.rs", "top.rs", "src/old.rs"]
+        );
+        let top = run_glob(&s, gp("*.rs", None)).await.unwrap();
+        assert_eq!(top.files, ["top.rs"]);
+        let sub = run_glob(&s, gp("*.rs", Some("src"))).await.unwrap();
+        assert_eq!(sub.files, ["src/new.rs", "src/old.rs"]);
+        assert_eq!(sub.title, "Found 2 files matching *.rs");
+    }
+
+    #[tokio::test]
+    async fn caps_results_and_counts_omitted() {
+        let (_d, s) = session();
+        for i in 0..(MAX_GLOB_RESULTS + 3) {
+            touch(&s, &format!("f/{i}.txt"), 5);
+        }
+        let out = run_glob(&s, gp("**/*.txt", None)).await.unwrap();
+        assert_eq!(out.files.len(), MAX_GLOB_RESULTS);
+        assert_eq!((out.total, out.omitted), (MAX_GLOB_RESULTS + 3, 3));
+        assert!(out.render().contains("3 more files"));
+    }
+
+    #[tokio::test]
+    async fn invalid_pattern_and_outside_path() {
+        let (_d, s) = session();
+        assert_eq!(
+            run_glob(&s, gp("a[", None)).await.unwrap_err().code(),
+            "INVALID_PATTERN"
+        );
+        assert_eq!(
+            run_glob(&s, gp("*", Some("/"))).await.unwrap_err().code(),
+            "PATH_NOT_IN_WORKSPACE"
+        );
+    }
+}

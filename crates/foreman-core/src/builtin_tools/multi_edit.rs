@@ -1,0 +1,268 @@
+//! The `multi_edit` tool: several edits to one file, applied in order, all or nothing. Also hosts
+//! the shared edit pipeline used by `edit`: read → stale-read guard → apply on LF text → restore
+//! line endings → atomic write → refresh the guard's baseline.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::atomic_write::atomic_write;
+use super::diff_stats::line_changes;
+use super::edit_match::{LineEnding, apply_edit};
+use super::error::BuiltinError;
+use super::session::BuiltinSession;
+use super::stale_guard::content_hash;
+
+/// One replacement inside a `multi_edit`.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+pub struct EditOperation {
+    /// Exact text to replace; must occur exactly once unless `replace_all` is set.
+    pub old_string: String,
+    /// Text to put in its place.
+    pub new_string: String,
+    /// Replace every occurrence instead of requiring a unique match (default false).
+    #[serde(default)]
+    pub replace_all: bool,
+}
+
+/// Parameters of the `multi_edit` tool.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+pub struct MultiEditParams {
+    /// Path of the file to edit, relative to the workspace root.
+    pub path: String,
+    /// Edits applied in order, each to the result of the previous one; if any fails, none is applied.
+    pub edits: Vec<EditOperation>,
+}
+
+/// Result of `edit` and `multi_edit`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EditOutput {
+    /// Short title, e.g. `Edited src/lib.rs (+3 −1)`.
+    pub title: String,
+    /// Path relative to the workspace root.
+    pub path: String,
+    /// Number of edits applied.
+    pub edits_applied: usize,
+    /// Total occurrences replaced.
+    pub replacements: usize,
+    /// Lines added.
+    pub lines_added: usize,
+    /// Lines removed.
+    pub lines_removed: usize,
+    /// Whether any edit needed the whitespace-tolerant fallback.
+    pub whitespace_tolerant: bool,
+    /// Whether the file uses CRLF line endings (kept).
+    pub crlf: bool,
+    /// 1-based line of the first change.
+    pub first_line: usize,
+}
+
+impl EditOutput {
+    /// Text given to the model.
+    pub fn render(&self) -> String {
+        let mut text = format!(
+            "Edited {}: {} replacement(s), +{} −{} lines, first change at line {}.",
+            self.path, self.replacements, self.lines_added, self.lines_removed, self.first_line
+        );
+        if self.whitespace_tolerant {
+            text.push_str(
+                " Note: old_string matched only after normalising indentation/trailing spaces; \
+                 the replacement was re-indented to fit.",
+            );
+        }
+        text
+    }
+}
+
+/// The progress tip shown while the tool runs.
+pub fn multi_edit_tip(params: &MultiEditParams) -> String {
+    format!("Applying {} edits to {}…", params.edits.len(), params.path)
+}
+
+/// Runs the `multi_edit` tool.
+pub async fn run_multi_edit(
+    session: &BuiltinSession,
+    params: MultiEditParams,
+) -> Result<EditOutput, BuiltinError> {
+    edit_file(session, &params.path, &params.edits)
+}
+
+/// The shared edit pipeline.
+pub(crate) fn edit_file(
+    session: &BuiltinSession,
+    path: &str,
+    edits: &[EditOperation],
+) -> Result<EditOutput, BuiltinError> {
+    if edits.is_empty() {
+        return Err(BuiltinError::InvalidParams(
+            "edits must contain at least one edit".into(),
+        ));
+    }
+    let boundary = &session.boundary;
+    let resolved = boundary.resolve(path)?;
+    let shown = boundary.display_relative(&resolved);
+    let mut file = boundary
+        .open_read(&resolved)
+        .map_err(|e| BuiltinError::from_open(e, &shown))?;
+    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+        return Err(BuiltinError::IsADirectory { path: shown });
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut file, &mut bytes)
+        .map_err(|e| BuiltinError::io(&resolved, &shown, e))?;
+    session.reads.ensure_fresh(&resolved, &bytes, &shown)?;
+    let original = String::from_utf8(bytes).map_err(|_| {
+        BuiltinError::InvalidParams(format!(
+            "{shown} is not valid UTF-8 and cannot be edited safely; use write to replace it"
+        ))
+    })?;
+    let ending = LineEnding::detect(&original);
+    let mut current = LineEnding::to_lf(&original);
+    let mut replacements = 0;
+    let mut whitespace_tolerant = false;
+    let mut first_line = usize::MAX;
+    for (index, edit) in edits.iter().enumerate() {
+        let old = LineEnding::to_lf(&edit.old_string);
+        let new = LineEnding::to_lf(&edit.new_string);
+        let (next, applied) =
+            apply_edit(&current, &old, &new, edit.replace_all).map_err(|failure| {
+                if edits.len() == 1 {
+                    BuiltinError::Edit(failure)
+                } else {
+                    BuiltinError::InvalidParams(format!(
+                        "edit {} of {} failed, so no edit was applied: {failure}",
+                        index + 1,
+                        edits.len()
+                    ))
+                }
+            })?;
+        current = next;
+        replacements += applied.replacements;
+        whitespace_tolerant |= applied.whitespace_tolerant;
+        first_line = first_line.min(applied.first_line);
+    }
+    let updated = ending.restore(&current);
+    atomic_write(boundary, &resolved, updated.as_bytes())?;
+    session
+        .reads
+        .record(&resolved, content_hash(updated.as_bytes()));
+    let (lines_added, lines_removed) = line_changes(&original, &updated);
+    Ok(EditOutput {
+        title: format!("Edited {shown} (+{lines_added} −{lines_removed})"),
+        path: shown,
+        edits_applied: edits.len(),
+        replacements,
+        lines_added,
+        lines_removed,
+        whitespace_tolerant,
+        crlf: ending == LineEnding::CrLf,
+        first_line,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::boundary::WorkspaceBoundary;
+    use crate::builtin_tools::read::{ReadParams, run_read};
+
+    async fn session_with(name: &str, content: &str) -> (tempfile::TempDir, BuiltinSession) {
+        let dir = tempfile::tempdir().unwrap();
+        let b = WorkspaceBoundary::new(dir.path()).unwrap();
+        let s = BuiltinSession::new(b, dir.path().to_path_buf());
+        std::fs::write(s.boundary.root().join(name), content).unwrap();
+        run_read(
+            &s,
+            ReadParams {
+                path: name.into(),
+                offset: None,
+                limit: None,
+            },
+        )
+        .await
+        .unwrap();
+        (dir, s)
+    }
+
+    fn op(old: &str, new: &str) -> EditOperation {
+        EditOperation {
+            old_string: old.into(),
+            new_string: new.into(),
+            replace_all: false,
+        }
+    }
+
+    #[tokio::test]
+    async fn applies_all_in_order() {
+        let (_d, s) = session_with("f.rs", "let a = 1;\nlet b = 2;\n").await;
+        let out = run_multi_edit(
+            &s,
+            MultiEditParams {
+                path: "f.rs".into(),
+                edits: vec![
+                    op("a = 1", "a = 10"),
+                    op("a = 10;\nlet b", "a = 11;\nlet c"),
+                ],
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(out.edits_applied, 2);
+        assert_eq!(
+            std::fs::read_to_string(s.boundary.root().join("f.rs")).unwrap(),
+            "let a = 11;\nlet c = 2;\n"
+        );
+    }
+
+    #[tokio::test]
+    async fn all_or_nothing() {
+        let (_d, s) = session_with("f.rs", "one\ntwo\n").await;
+        let err = run_multi_edit(
+            &s,
+            MultiEditParams {
+                path: "f.rs".into(),
+                edits: vec![op("one", "1"), op("missing", "x")],
+            },
+        )
+        .await
+        .unwrap_err();
+        assert!(err.to_string().contains("edit 2 of 2 failed"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(s.boundary.root().join("f.rs")).unwrap(),
+            "one\ntwo\n"
+        );
+    }
+
+    #[tokio::test]
+    async fn crlf_is_kept() {
+        let (_d, s) = session_with("w.txt", "alpha\r\nbeta\r\ngamma\r\n").await;
+        let out = run_multi_edit(
+            &s,
+            MultiEditParams {
+                path: "w.txt".into(),
+                edits: vec![op("alpha\nbeta", "ALPHA\nBETA\nextra")],
+            },
+        )
+        .await
+        .unwrap();
+        assert!(out.crlf);
+        assert_eq!(
+            std::fs::read_to_string(s.boundary.root().join("w.txt")).unwrap(),
+            "ALPHA\r\nBETA\r\nextra\r\ngamma\r\n"
+        );
+    }
+
+    #[tokio::test]
+    async fn empty_edit_list_is_invalid() {
+        let (_d, s) = session_with("f", "x").await;
+        let err = run_multi_edit(
+            &s,
+            MultiEditParams {
+                path: "f".into(),
+                edits: vec![],
+            },
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(err.code(), "INVALID_PARAMS");
+    }
+}

@@ -1,0 +1,266 @@
+//! The `todo_write` tool and the per-session task list it replaces. At most one task may be in
+//! progress. (Persistence in SQLite comes later; the list lives in memory for the session.)
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::error::BuiltinError;
+use super::session::BuiltinSession;
+
+/// State of one task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TodoStatus {
+    /// Not started.
+    Pending,
+    /// Being worked on (at most one task at a time).
+    InProgress,
+    /// Done.
+    Completed,
+}
+
+/// One task in the list.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+pub struct TodoItem {
+    /// Stable identifier of the task, unique within the list.
+    pub id: String,
+    /// What the task is, in one short sentence.
+    pub content: String,
+    /// The task's state: pending, in_progress or completed.
+    pub status: TodoStatus,
+}
+
+/// Parameters of the `todo_write` tool.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+pub struct TodoWriteParams {
+    /// The complete new task list; it replaces the previous one.
+    pub todos: Vec<TodoItem>,
+}
+
+/// Result of the `todo_write` tool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TodoWriteOutput {
+    /// Short title, e.g. `Tasks: 2 done, 1 in progress, 3 pending`.
+    pub title: String,
+    /// The list as stored.
+    pub todos: Vec<TodoItem>,
+    /// Count of pending tasks.
+    pub pending: usize,
+    /// Count of tasks in progress (0 or 1).
+    pub in_progress: usize,
+    /// Count of completed tasks.
+    pub completed: usize,
+}
+
+impl TodoWriteOutput {
+    /// Text given to the model: a checklist.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for item in &self.todos {
+            let mark = match item.status {
+                TodoStatus::Pending => "[ ]",
+                TodoStatus::InProgress => "[~]",
+                TodoStatus::Completed => "[x]",
+            };
+            out.push_str(&format!("{mark} {} ({})\n", item.content, item.id));
+        }
+        if out.is_empty() {
+            out.push_str("The task list is now empty.\n");
+        }
+        out
+    }
+}
+
+/// The session's task list. Cheap to clone; clones share the list.
+#[derive(Debug, Clone, Default)]
+pub struct TodoList {
+    items: Arc<Mutex<Vec<TodoItem>>>,
+}
+
+impl TodoList {
+    /// An empty list.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A snapshot of the current list.
+    pub fn items(&self) -> Vec<TodoItem> {
+        self.items.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Validates and replaces the list.
+    pub fn replace(&self, todos: Vec<TodoItem>) -> Result<(), BuiltinError> {
+        validate(&todos)?;
+        *self.items.lock().unwrap_or_else(|p| p.into_inner()) = todos;
+        Ok(())
+    }
+}
+
+fn validate(todos: &[TodoItem]) -> Result<(), BuiltinError> {
+    let mut seen = HashSet::new();
+    for item in todos {
+        if item.id.trim().is_empty() {
+            return Err(BuiltinError::InvalidParams(
+                "every task needs a non-empty id".into(),
+            ));
+        }
+        if item.content.trim().is_empty() {
+            return Err(BuiltinError::InvalidParams(format!(
+                "task `{}` has empty content",
+                item.id
+            )));
+        }
+        if !seen.insert(item.id.as_str()) {
+            return Err(BuiltinError::InvalidParams(format!(
+                "task id `{}` is used twice",
+                item.id
+            )));
+        }
+    }
+    let active: Vec<&str> = todos
+        .iter()
+        .filter(|t| t.status == TodoStatus::InProgress)
+        .map(|t| t.id.as_str())
+        .collect();
+    if active.len() > 1 {
+        return Err(BuiltinError::InvalidParams(format!(
+            "at most one task may be in_progress, but {} are: {}",
+            active.len(),
+            active.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// The progress tip shown while the tool runs.
+pub fn todo_tip(params: &TodoWriteParams) -> String {
+    format!("Updating the task list ({} tasks)…", params.todos.len())
+}
+
+/// Runs the `todo_write` tool.
+pub async fn run_todo_write(
+    session: &BuiltinSession,
+    params: TodoWriteParams,
+) -> Result<TodoWriteOutput, BuiltinError> {
+    session.todos.replace(params.todos.clone())?;
+    let count = |s| params.todos.iter().filter(|t| t.status == s).count();
+    let (pending, in_progress, completed) = (
+        count(TodoStatus::Pending),
+        count(TodoStatus::InProgress),
+        count(TodoStatus::Completed),
+    );
+    Ok(TodoWriteOutput {
+        title: format!("Tasks: {completed} done, {in_progress} in progress, {pending} pending"),
+        todos: params.todos,
+        pending,
+        in_progress,
+        completed,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::boundary::WorkspaceBoundary;
+
+    fn item(id: &str, status: TodoStatus) -> TodoItem {
+        TodoItem {
+            id: id.into(),
+            content: format!("task {id}"),
+            status,
+        }
+    }
+
+    fn session() -> (tempfile::TempDir, BuiltinSession) {
+        let dir = tempfile::tempdir().unwrap();
+        let s = BuiltinSession::new(
+            WorkspaceBoundary::new(dir.path()).unwrap(),
+            dir.path().into(),
+        );
+        (dir, s)
+    }
+
+    #[tokio::test]
+    async fn replaces_the_list() {
+        let (_d, s) = session();
+        let todos = vec![
+            item("1", TodoStatus::Completed),
+            item("2", TodoStatus::InProgress),
+            item("3", TodoStatus::Pending),
+        ];
+        let out = run_todo_write(
+            &s,
+            TodoWriteParams {
+                todos: todos.clone(),
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(out.title, "Tasks: 1 done, 1 in progress, 1 pending");
+        assert_eq!(s.todos.items(), todos);
+        assert!(out.render().contains("[~] task 2 (2)"));
+        run_todo_write(&s, TodoWriteParams { todos: vec![] })
+            .await
+            .unwrap();
+        assert!(s.todos.items().is_empty());
+    }
+
+    #[tokio::test]
+    async fn rejects_two_in_progress_and_keeps_old_list() {
+        let (_d, s) = session();
+        run_todo_write(
+            &s,
+            TodoWriteParams {
+                todos: vec![item("a", TodoStatus::Pending)],
+            },
+        )
+        .await
+        .unwrap();
+        let err = run_todo_write(
+            &s,
+            TodoWriteParams {
+                todos: vec![
+                    item("a", TodoStatus::InProgress),
+                    item("b", TodoStatus::InProgress),
+                ],
+            },
+        )
+        .await
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("at most one task may be in_progress")
+        );
+        assert_eq!(s.todos.items(), vec![item("a", TodoStatus::Pending)]);
+    }
+
+    #[tokio::test]
+    async fn rejects_duplicate_and_empty_ids() {
+        let (_d, s) = session();
+        let dup = vec![
+            item("a", TodoStatus::Pending),
+            item("a", TodoStatus::Completed),
+        ];
+        assert!(
+            run_todo_write(&s, TodoWriteParams { todos: dup })
+                .await
+                .is_err()
+        );
+        let empty = vec![item(" ", TodoStatus::Pending)];
+        assert!(
+            run_todo_write(&s, TodoWriteParams { todos: empty })
+                .await
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn status_serialises_snake_case() {
+        let t: TodoItem =
+            serde_json::from_str(r#"{"id":"1","content":"c","status":"in_progress"}"#).unwrap();
+        assert_eq!(t.status, TodoStatus::InProgress);
+    }
+}
