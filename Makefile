@@ -12,7 +12,7 @@ UI_STAMP := ui/node_modules/.installed
 E2E_STAMP := tests/e2e/node_modules/.installed
 APP_BIN := target/debug/foreman
 
-.PHONY: help run test deps ui-deps e2e-deps ui app lint rust-test ui-test e2e bench fuzz bindings clean
+.PHONY: help run test deps ui-deps e2e-deps ui app lint rust-test ui-test e2e bench fuzz fuzz-smoke bindings clean
 
 help:
 	@echo "make run [WORKSPACE=/dir]  install what is missing, build, open the app"
@@ -77,14 +77,17 @@ ui-test: ui-deps
 e2e: deps app e2e-deps
 	tests/e2e/run.sh
 
-test: deps lint rust-test ui-test e2e
+test: deps lint rust-test ui-test fuzz-smoke e2e
 	@echo "make test: all suites passed"
 
 bench: ui
 	$(CARGO) bench -p foreman-core
 
 fuzz:
-	scripts/fuzz-smoke.sh 15
+	scripts/fuzz-smoke.sh 60
+
+fuzz-smoke:
+	scripts/fuzz-smoke.sh 10
 
 bindings: ui
 	UPDATE_BINDINGS=1 $(CARGO) test --workspace bindings

@@ -82,6 +82,16 @@ fn incremental(pieces: &[&str], repetitions: usize) -> Result<Duration, Box<dyn 
     })
 }
 
+fn one_push(doc: &str, repetitions: usize) -> Result<Duration, Box<dyn Error>> {
+    median(repetitions, || -> Result<(), Box<dyn Error>> {
+        let mut parser = PartialJsonParser::new();
+        let mut patches = parser.push(black_box(doc))?;
+        patches.extend(parser.finish()?);
+        black_box((&parser, patches));
+        Ok(())
+    })
+}
+
 fn naive(pieces: &[&str], repetitions: usize) -> Result<Duration, Box<dyn Error>> {
     median(repetitions, || -> Result<(), Box<dyn Error>> {
         let mut buffer = String::new();
@@ -132,6 +142,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
     let big_serde = serde_once(&big, 21)?;
     let big_incremental = incremental(&big_pieces, 11)?;
+    let big_one_push = one_push(&big, 11)?;
     let small_serde = serde_once(&small, 101)?;
     let small_incremental = incremental(&small_pieces, 51)?;
     let small_naive = naive(&small_pieces, 3)?;
@@ -146,6 +157,14 @@ fn main() -> Result<(), Box<dyn Error>> {
     row(
         &big_label,
         big_incremental,
+        "serde_json::from_str once:",
+        big_serde,
+        "≤ 3×",
+        |ratio| ratio <= 3.0,
+    );
+    row(
+        &format!("incremental, {} KiB doc in one push", big.len() >> 10),
+        big_one_push,
         "serde_json::from_str once:",
         big_serde,
         "≤ 3×",

@@ -19,9 +19,9 @@ test("a folder on the command line opens the workspace view with its name", asyn
     const name = await app.browser.$('[data-testid="workspace-name"]');
     await name.waitForDisplayed({ timeout: 20000 });
     assert.equal(await name.getText(), basename(project));
-    const path = await app.browser.$('[data-testid="workspace-path"]').getText();
-    assert.ok(path.endsWith("demo-project"), `header shows the path, got ${path}`);
     await screenshot(app.browser, "01-workspace-light");
+    const path = await app.browser.$('[data-testid="workspace-path"]').getProperty("textContent");
+    assert.ok(String(path).endsWith("demo-project"), `header shows the path, got ${path}`);
   } finally {
     await app.close();
   }

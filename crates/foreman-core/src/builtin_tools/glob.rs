@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use globset::GlobBuilder;
+use globset::{GlobBuilder, GlobSetBuilder};
 use ignore::WalkState;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -82,11 +82,15 @@ pub async fn run_glob(
             BuiltinError::NotFound { path: shown }
         });
     }
-    let matcher = GlobBuilder::new(&params.pattern)
+    let invalid =
+        |e: globset::Error| BuiltinError::InvalidPattern(format!("glob `{}`: {e}", params.pattern));
+    let glob = GlobBuilder::new(&params.pattern)
         .literal_separator(true)
         .build()
-        .map_err(|e| BuiltinError::InvalidPattern(format!("glob `{}`: {e}", params.pattern)))?
-        .compile_matcher();
+        .map_err(invalid)?;
+    // A set (rather than a single matcher) gets globset's fast strategies, e.g. extension
+    // matching for `**/*.rs`, instead of a regex per path.
+    let matcher = GlobSetBuilder::new().add(glob).build().map_err(invalid)?;
     let pattern = params.pattern.clone();
     let found = tokio::task::spawn_blocking(move || {
         let found: Mutex<Vec<(SystemTime, PathBuf)>> = Mutex::new(Vec::new());

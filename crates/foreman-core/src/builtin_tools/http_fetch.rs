@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use futures_util::StreamExt;
+use futures::StreamExt;
 use reqwest::{Method, Url};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

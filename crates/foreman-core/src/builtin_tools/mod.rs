@@ -7,6 +7,7 @@
 //! [`BuiltinError`] failures with stable codes. Every path goes through the
 //! [`crate::boundary`] module.
 
+pub mod approval_flags;
 pub mod atomic_write;
 pub mod bash;
 pub mod bash_output;
@@ -20,8 +21,10 @@ pub mod grep;
 pub mod http_fetch;
 pub mod ls;
 pub mod multi_edit;
+pub mod output;
 pub mod private_target;
 pub mod read;
+pub mod registration;
 pub mod session;
 pub mod stale_guard;
 pub mod todo;
@@ -29,6 +32,10 @@ pub mod walk;
 pub mod write;
 
 pub use error::BuiltinError;
+pub use output::BuiltinOutput;
+pub use registration::{
+    BUILTIN_TOOL_NAMES, BuiltinSessions, builtin_factories, register_builtin_tools,
+};
 pub use session::BuiltinSession;
 pub use stale_guard::ReadTracker;
 pub use todo::TodoList;

@@ -56,12 +56,6 @@ pub async fn is_private_target(url: &Url) -> bool {
     }
 }
 
-/// Whether a v6 address is the v4-mapped form of a private v4 one (exposed for tests).
-#[cfg(test)]
-fn mapped(v4: Ipv4Addr) -> std::net::Ipv6Addr {
-    v4.to_ipv6_mapped()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,9 +86,9 @@ mod tests {
         ] {
             assert!(!is_private_ip(ip.parse().unwrap()), "{ip}");
         }
-        assert!(is_private_ip(IpAddr::V6(mapped(Ipv4Addr::new(
-            192, 168, 0, 1
-        )))));
+        assert!(is_private_ip(IpAddr::V6(
+            Ipv4Addr::new(192, 168, 0, 1).to_ipv6_mapped()
+        )));
     }
 
     #[tokio::test]

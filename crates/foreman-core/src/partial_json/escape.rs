@@ -77,7 +77,22 @@ impl Escape {
 }
 
 fn simple(byte: u8) -> Result<EscapeStep, EscapeFault> {
-    let c = match byte {
+    if byte == b'u' {
+        return Ok(EscapeStep::Continue(Escape::Hex {
+            high: None,
+            digits: 0,
+            acc: 0,
+        }));
+    }
+    simple_escape(byte)
+        .map(EscapeStep::Char)
+        .ok_or(EscapeFault::Invalid)
+}
+
+/// The character a one-letter escape (`\n`, `\"`, ...) stands for, given the byte after the
+/// backslash; `None` for `u` (which starts a longer escape) and for invalid escapes.
+pub(crate) fn simple_escape(byte: u8) -> Option<char> {
+    Some(match byte {
         b'"' => '"',
         b'\\' => '\\',
         b'/' => '/',
@@ -86,16 +101,8 @@ fn simple(byte: u8) -> Result<EscapeStep, EscapeFault> {
         b'n' => '\n',
         b'r' => '\r',
         b't' => '\t',
-        b'u' => {
-            return Ok(EscapeStep::Continue(Escape::Hex {
-                high: None,
-                digits: 0,
-                acc: 0,
-            }));
-        }
-        _ => return Err(EscapeFault::Invalid),
-    };
-    Ok(EscapeStep::Char(c))
+        _ => return None,
+    })
 }
 
 fn code_unit(high: Option<u16>, unit: u16) -> Result<EscapeStep, EscapeFault> {

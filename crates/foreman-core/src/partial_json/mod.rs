@@ -34,6 +34,7 @@ mod patch;
 mod path;
 #[cfg(test)]
 mod proptests;
+mod scan;
 
 pub use error::PartialJsonError;
 pub use parser::{MAX_DEPTH, PartialJsonParser};

@@ -15,24 +15,11 @@ use super::literal::Literal;
 use super::number::{self, NumberState, NumberStep};
 use super::patch::Patch;
 use super::path::{JsonPath, PathSegment};
+use super::scan::{Stop, scan_string};
 
 /// How deep containers may nest. Deeper input is rejected rather than risking the stack of
 /// whoever recursively drops or serialises the value.
 pub const MAX_DEPTH: usize = 512;
-
-/// Bytes that end a run of plain string text: the closing quote, a backslash, and the control
-/// characters JSON forbids raw.
-const STRING_SPECIAL: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut byte = 0;
-    while byte < 0x20 {
-        table[byte] = true;
-        byte += 1;
-    }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table
-};
 
 /// An open container and its finished children.
 #[derive(Debug, Clone)]
@@ -234,29 +221,19 @@ impl PartialJsonParser {
             let offset = self.offset + i;
             match self.state {
                 State::Str { key, escape: None } => {
-                    let start = i;
-                    while i < bytes.len() && !STRING_SPECIAL[usize::from(bytes[i])] {
-                        i += 1;
-                    }
-                    // `start` and `i` sit on ASCII bytes or the end, so both are char boundaries.
-                    let run = fragment.get(start..i).unwrap_or_default();
-                    if key {
-                        self.key.push_str(run);
-                    } else {
-                        self.text.push_str(run);
-                    }
-                    let Some(&byte) = bytes.get(i) else {
-                        break;
-                    };
-                    match byte {
-                        b'"' => self.close_string(key, patches),
-                        b'\\' => {
+                    let buf = if key { &mut self.key } else { &mut self.text };
+                    let (stop_at, stop) = scan_string(fragment, i, buf);
+                    i = stop_at;
+                    match stop {
+                        Stop::End => break,
+                        Stop::Quote => self.close_string(key, patches),
+                        Stop::Backslash => {
                             self.state = State::Str {
                                 key,
                                 escape: Some(Escape::Backslash),
                             }
                         }
-                        _ => {
+                        Stop::Control(byte) => {
                             return Err(PartialJsonError::ControlCharacter {
                                 code: u32::from(byte),
                                 offset: self.offset + i,

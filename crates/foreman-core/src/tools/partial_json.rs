@@ -68,6 +68,7 @@ impl JsonScanner {
     }
 
     /// Feeds the next piece of the text.
+    #[inline]
     pub fn feed(&mut self, piece: &str) {
         let bytes = piece.as_bytes();
         let mut i = 0;
@@ -195,6 +196,25 @@ impl JsonScanner {
         }
     }
 
+    /// What to append to the text fed so far to close it, when that alone can complete it (an
+    /// open value string without a pending escape, or no open string); `None` otherwise.
+    pub fn closing_suffix(&self) -> Option<String> {
+        if self.done {
+            return Some(String::new());
+        }
+        if self.stack.is_empty() {
+            return None;
+        }
+        let mut suffix = String::with_capacity(self.stack.len() + 1);
+        match self.string {
+            Some(StringRole::Value) if !self.escape && self.unicode_left == 0 => suffix.push('"'),
+            Some(_) => return None,
+            None => {}
+        }
+        close(&mut suffix, &self.stack);
+        Some(suffix)
+    }
+
     /// The value `text` (everything fed to this scanner) promises so far, or `None` when nothing
     /// usable has arrived (e.g. no `{` yet).
     pub fn complete(&self, text: &str) -> Option<Value> {
@@ -281,6 +301,21 @@ mod tests {
         assert_eq!(complete_prefix(r#"{"s": "a\u00"#), Some(json!({"s": "a"})));
         assert_eq!(complete_prefix(""), None);
         assert_eq!(complete_prefix("{"), Some(json!({})));
+    }
+
+    #[test]
+    fn closing_suffixes_close_open_strings_and_containers() {
+        let suffix = |text: &str| {
+            let mut scanner = JsonScanner::new();
+            scanner.feed(text);
+            scanner.closing_suffix()
+        };
+        assert_eq!(suffix(r#"{"a": [{"b": "x"#).as_deref(), Some("\"}]}"));
+        assert_eq!(suffix(r#"{"a": 1"#).as_deref(), Some("}"));
+        assert_eq!(suffix(r#"{"a": "x\"#), None, "pending escape");
+        assert_eq!(suffix(r#"{"ke"#), None, "open key");
+        assert_eq!(suffix("{}").as_deref(), Some(""));
+        assert_eq!(suffix(""), None);
     }
 
     #[test]

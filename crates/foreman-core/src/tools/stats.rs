@@ -1,4 +1,8 @@
 //! Per-tool execution statistics: counts and durations, via API and as an event.
+//!
+//! The [`StatsWrapper`](super::StatsWrapper) in the wrapper chain records them, so they count
+//! calls that passed validation (including ones an inner wrapper such as an approval gate
+//! refused); calls stopped by `INVALID_TOOL_PARAMS` or `TOOL_NOT_REGISTERED` do not count.
 
 use std::collections::BTreeMap;
 use std::time::Duration;

@@ -64,7 +64,8 @@ impl<'m> StreamingCall<'m> {
         if self.closed {
             return false;
         }
-        if self.active.is_none() && !self.resolve().await {
+        // Boxed so the future of every cheap push stays small; both run rarely.
+        if self.active.is_none() && !Box::pin(self.resolve()).await {
             return false;
         }
         if !self
@@ -81,7 +82,7 @@ impl<'m> StreamingCall<'m> {
             return false;
         }
         let params = self.stream.current();
-        self.manager.run_partial(active, params).await;
+        Box::pin(self.manager.run_partial(active, params)).await;
         true
     }
 

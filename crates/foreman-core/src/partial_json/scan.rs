@@ -1,0 +1,126 @@
+//! The hot loop of the parser: copying a run of string text.
+//!
+//! Plain text is found with `memchr` (the next `"` or `\`) and copied in one `push_str`; a
+//! one-letter escape whose letter is in the same fragment is decoded on the spot. Only `\u`
+//! escapes and escapes cut by a fragment boundary go through the byte-at-a-time [`Escape`]
+//! state machine.
+//!
+//! [`Escape`]: super::escape::Escape
+
+use super::escape::simple_escape;
+
+/// Why a string scan stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// At the end of the fragment.
+    End,
+    /// At the closing quote.
+    Quote,
+    /// At a backslash whose escape needs the state machine.
+    Backslash,
+    /// At a raw control character, which JSON forbids in strings.
+    Control(u8),
+}
+
+/// Appends the string text of `fragment` from byte `start` to `buf` and returns the offset of the
+/// byte it stopped at (the fragment's length for [`Stop::End`]) and why.
+pub(crate) fn scan_string(fragment: &str, start: usize, buf: &mut String) -> (usize, Stop) {
+    let bytes = fragment.as_bytes();
+    let mut i = start;
+    loop {
+        let rest = bytes.get(i..).unwrap_or_default();
+        let len = find_special(rest);
+        // Every slice boundary here is at an ASCII byte or the end, so a char boundary.
+        buf.push_str(fragment.get(i..i + len).unwrap_or_default());
+        i += len;
+        match bytes.get(i) {
+            None => return (i, Stop::End),
+            Some(b'"') => return (i, Stop::Quote),
+            Some(b'\\') => match bytes.get(i + 1).copied().and_then(simple_escape) {
+                Some(c) => {
+                    buf.push(c);
+                    i += 2;
+                }
+                None => return (i, Stop::Backslash),
+            },
+            Some(&control) => return (i, Stop::Control(control)),
+        }
+    }
+}
+
+/// The index of the first byte in `bytes` that ends a run of plain string text (`"`, `\\` or a
+/// control character), or its length. Short slices (a streamed fragment is typically a few bytes,
+/// and escapes cut runs short) are scanned in one pass; on longer ones `memchr` finds the quote or
+/// backslash and a branch-free pass checks the run for control characters.
+fn find_special(bytes: &[u8]) -> usize {
+    if bytes.len() < 32 {
+        return bytes
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .unwrap_or(bytes.len());
+    }
+    let end = memchr::memchr2(b'"', b'\\', bytes).unwrap_or(bytes.len());
+    let run = bytes.get(..end).unwrap_or_default();
+    if run.iter().fold(false, |found, &b| found | (b < 0x20)) {
+        run.iter().position(|&b| b < 0x20).unwrap_or(end)
+    } else {
+        end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(fragment: &str) -> (String, usize, Stop) {
+        let mut buf = String::new();
+        let (at, stop) = scan_string(fragment, 0, &mut buf);
+        (buf, at, stop)
+    }
+
+    #[test]
+    fn copies_plain_text_to_the_end_of_the_fragment() {
+        assert_eq!(scan("héllo 😀"), ("héllo 😀".into(), 11, Stop::End));
+    }
+
+    #[test]
+    fn stops_at_the_closing_quote() {
+        assert_eq!(scan("ab\"cd"), ("ab".into(), 2, Stop::Quote));
+    }
+
+    #[test]
+    fn decodes_one_letter_escapes_in_place() {
+        assert_eq!(
+            scan(r#"a\n\t\"\\\/b\"#),
+            ("a\n\t\"\\/b".into(), 12, Stop::Backslash)
+        );
+    }
+
+    #[test]
+    fn leaves_unicode_and_invalid_escapes_to_the_state_machine() {
+        assert_eq!(scan(r"ab\u00e9"), ("ab".into(), 2, Stop::Backslash));
+        assert_eq!(scan(r"ab\x"), ("ab".into(), 2, Stop::Backslash));
+    }
+
+    #[test]
+    fn finds_the_end_of_short_and_long_runs() {
+        for len in [0, 1, 31, 32, 100] {
+            let mut text = "x".repeat(len);
+            assert_eq!(find_special(text.as_bytes()), len);
+            text.push('\\');
+            assert_eq!(find_special(text.as_bytes()), len);
+            text.insert(0, '\n');
+            assert_eq!(find_special(text.as_bytes()), 0);
+            text.insert(0, '"');
+            assert_eq!(find_special(text.as_bytes()), 0);
+        }
+        let long = format!("{}\u{1}{}\"", "x".repeat(40), "y".repeat(40));
+        assert_eq!(find_special(long.as_bytes()), 40);
+    }
+
+    #[test]
+    fn stops_at_a_control_character() {
+        assert_eq!(scan("ab\u{1f}c"), ("ab".into(), 2, Stop::Control(0x1f)));
+        assert_eq!(scan("\tx"), (String::new(), 0, Stop::Control(b'\t')));
+    }
+}
