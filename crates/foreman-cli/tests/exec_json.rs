@@ -401,3 +401,117 @@ async fn kill_9_mid_task_then_resume_finishes_with_nothing_lost() {
         "the finished write kept its result"
     );
 }
+
+#[tokio::test]
+async fn a_workspace_rule_is_stored_and_skips_the_question_next_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("state").join("foreman.db");
+    let db_arg = db.to_string_lossy().into_owned();
+    let script = || {
+        vec![
+            body(
+                "openai",
+                &[call("b", "bash", json!({"command": "echo hi"}))],
+            ),
+            body(
+                "openai",
+                &[call("d", "attempt_completion", json!({"result": "ok"}))],
+            ),
+        ]
+    };
+    let first = ScriptedServer::start(script()).await.unwrap();
+    let cmd = command(
+        &first,
+        dir.path(),
+        "openai",
+        &["--approval", "ask", "--db", &db_arg],
+        "say hi",
+    );
+    let out = run(cmd, |e| {
+        json!({"op": "approve", "call_id": e["call_id"], "preview_hash": e["preview_hash"],
+               "scope": {"kind": "always", "rule": "bash(echo*)", "scope": "workspace"}})
+    })
+    .await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.events
+            .iter()
+            .any(|e| e["type"] == "rule_added" && e["scope"] == "workspace")
+    );
+
+    let second = ScriptedServer::start(script()).await.unwrap();
+    let cmd = command(
+        &second,
+        dir.path(),
+        "openai",
+        &["--approval", "ask", "--db", &db_arg],
+        "say hi again",
+    );
+    let out = run(cmd, |_| {
+        panic!("the stored rule should have allowed the command")
+    })
+    .await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.events.iter().any(|e| e["type"] == "approval_requested"));
+}
+
+#[tokio::test]
+async fn readable_mode_prompts_and_shows_the_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "old line\n").unwrap();
+    let server = ScriptedServer::start(vec![
+        body(
+            "anthropic",
+            &[
+                call("r", "read", json!({"path": "a.txt"})),
+                call(
+                    "e",
+                    "edit",
+                    json!({"path": "a.txt", "old_string": "old", "new_string": "new"}),
+                ),
+            ],
+        ),
+        body(
+            "anthropic",
+            &[call("d", "attempt_completion", json!({"result": "done"}))],
+        ),
+    ])
+    .await
+    .unwrap();
+    let mut cmd = std::process::Command::new(BIN);
+    cmd.arg("exec")
+        .arg("--workspace")
+        .arg(dir.path())
+        .args(["--base-url", &server.url(), "--approval", "ask", "edit a"])
+        .env("ANTHROPIC_API_KEY", "test-key")
+        .env("XDG_DATA_HOME", dir.path().join(".xdg"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"y\n").unwrap();
+    }
+    let output = tokio::task::spawn_blocking(move || child.wait_with_output())
+        .await
+        .unwrap()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("-old line") && stdout.contains("+new line"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Approve?"), "{stdout}");
+    assert!(stdout.contains("task completed"), "{stdout}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+        "new line\n"
+    );
+}
