@@ -440,6 +440,12 @@ mod tests {
                     "{name}.{field} has no description"
                 );
             }
+            // Nested parameters too (multi_edit's edits, todo_write's todos).
+            let undocumented = crate::tools::parameters_without_description(&schema);
+            assert!(
+                undocumented.is_empty(),
+                "{name}: undocumented {undocumented:?}"
+            );
             assert!(!tool.description().await.is_empty());
         }
     }
