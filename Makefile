@@ -80,7 +80,7 @@ e2e: deps app e2e-deps
 test: deps lint rust-test ui-test fuzz-smoke e2e
 	@echo "make test: all suites passed"
 
-bench: ui
+bench:
 	$(CARGO) bench -p foreman-core
 
 fuzz:
