@@ -3,6 +3,7 @@
 
 use std::io::{IsTerminal, Write};
 
+use foreman_core::diff::unified_text;
 use foreman_core::protocol::{ApprovalScope, CallState, Event, EventMsg, Op};
 use tokio::sync::mpsc::UnboundedReceiver;
 
@@ -70,6 +71,11 @@ impl Renderer {
                 let _ = out.flush();
                 return;
             }
+            EventMsg::ToolCallOutput { text, .. } => {
+                let _ = write!(out, "{}", self.paint(DIM, text));
+                let _ = out.flush();
+                return;
+            }
             EventMsg::ToolCallCreated { call_id, name, .. } => {
                 self.names.insert(call_id.clone(), name.clone());
                 return;
@@ -129,7 +135,10 @@ impl Renderer {
             } => {
                 println!("\n{} {tool}: {reason}", self.paint(CYAN, "?"));
                 match preview {
-                    Some(p) => println!("{}", self.diff(&p.diff)),
+                    Some(p) => match &p.diff {
+                        Some(diff) => println!("{}", self.diff(&unified_text(diff))),
+                        None => println!("{} (+{} -{})", p.path, p.lines_added, p.lines_removed),
+                    },
                     None => println!("{arguments}"),
                 }
                 let rule = suggested_rule.as_deref().unwrap_or("");

@@ -147,12 +147,16 @@ async fn multi_step_task_with_approvals_over_json_lines() {
             .filter(|e| e["type"] == "approval_requested")
             .collect();
         assert_eq!(approvals.len(), 2, "edit and bash ask; read does not");
-        assert!(
-            approvals[0]["preview"]["diff"]
-                .as_str()
-                .unwrap()
-                .contains("+hello there")
-        );
+        let added: Vec<&str> = approvals[0]["preview"]["diff"]["hunks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|h| h["lines"].as_array().unwrap())
+            .filter(|l| l["tag"] == "added")
+            .flat_map(|l| l["spans"].as_array().unwrap())
+            .map(|s| s["text"].as_str().unwrap())
+            .collect();
+        assert!(added.concat().contains("hello there"), "{added:?}");
         assert!(
             approvals
                 .iter()

@@ -257,6 +257,15 @@ async fn multi_step_task_read_edit_bash_complete() {
         assert_eq!(h.file("notes.txt"), "alpha\ngamma\n");
         assert_eq!(h.finished("c1").unwrap().0, CallState::Succeeded);
         assert!(h.finished("c3").unwrap().1.contains("gamma"), "{wire:?}");
+        // The command's output streamed to the person before its result.
+        let output_at = h.seen.iter().position(|e| {
+            matches!(&e.msg, EventMsg::ToolCallOutput { call_id, text }
+                if call_id == "c3" && text.contains("gamma"))
+        });
+        let finished_at = h.seen.iter().position(
+            |e| matches!(&e.msg, EventMsg::ToolCallFinished { call_id, .. } if call_id == "c3"),
+        );
+        assert!(output_at.is_some() && output_at < finished_at, "{wire:?}");
         assert_eq!(h.server.requests().len(), 4);
         assert!(
             h.request_text(1).contains("alpha"),
@@ -342,11 +351,8 @@ async fn approval_requests_carry_the_diff_and_a_suggested_rule() {
         unreachable!()
     };
     let preview = preview.unwrap();
-    assert!(
-        preview.diff.contains("-beta") && preview.diff.contains("+BETA"),
-        "{}",
-        preview.diff
-    );
+    let text = foreman_core::diff::unified_text(preview.diff.as_ref().unwrap());
+    assert!(text.contains("-beta") && text.contains("+BETA"), "{text}");
     assert_eq!(suggested_rule.as_deref(), Some("edit(notes.txt)"));
     h.send(Op::Approve {
         call_id,

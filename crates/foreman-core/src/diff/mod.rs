@@ -7,6 +7,8 @@
 
 mod compute;
 mod model;
+mod unified;
 
 pub use compute::{DiffLimits, diff_texts};
 pub use model::{DiffKind, DiffLine, FileDiff, Hunk, LineTag, Span};
+pub use unified::unified_text;

@@ -1,10 +1,10 @@
 //! The structured diff the UI renders.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// What the change does to the file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum DiffKind {
     Create,
@@ -13,7 +13,7 @@ pub enum DiffKind {
 }
 
 /// The role of one line in a hunk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum LineTag {
     Context,
@@ -22,14 +22,14 @@ pub enum LineTag {
 }
 
 /// A piece of a line; `changed` marks the words that differ from the paired line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Span {
     pub text: String,
     pub changed: bool,
 }
 
 /// One line of a hunk, with its line numbers (1-based) on each side it exists on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct DiffLine {
     pub tag: LineTag,
     pub old_line: Option<u32>,
@@ -38,7 +38,7 @@ pub struct DiffLine {
 }
 
 /// A run of changes with its surrounding context.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Hunk {
     pub old_start: u32,
     pub old_lines: u32,
@@ -48,7 +48,7 @@ pub struct Hunk {
 }
 
 /// The preview of one file change.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct FileDiff {
     pub path: String,
     pub kind: DiffKind,

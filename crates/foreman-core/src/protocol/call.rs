@@ -6,6 +6,8 @@ use serde_json::Value;
 use thiserror::Error;
 use ts_rs::TS;
 
+use crate::diff::FileDiff;
+
 /// Where a tool call is.
 ///
 /// `Streaming → Validating → AwaitingApproval → Scheduled → Executing → Succeeded | Failed`,
@@ -74,9 +76,10 @@ pub struct FilePreview {
     pub created: bool,
     pub lines_added: u32,
     pub lines_removed: u32,
-    /// Unified diff text; empty in the throttled live previews sent while the call streams
-    /// (those carry only the counts, so bytes on the wire stay linear in the content).
-    pub diff: String,
+    /// The structured diff (hunks with line numbers and word-level spans) the UI draws; `None`
+    /// in the throttled live previews sent while the call streams (those carry only the
+    /// counts, so bytes on the wire stay linear in the content).
+    pub diff: Option<FileDiff>,
 }
 
 /// Everything known about one call: what a [`Snapshot`](super::Op::Snapshot) returns.

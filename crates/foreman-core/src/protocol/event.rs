@@ -109,6 +109,12 @@ pub enum EventMsg {
         #[ts(optional)]
         status: Option<String>,
     },
+    /// Live output of a running call (a command's stdout/stderr), for the person only; append
+    /// it to what came before.
+    ToolCallOutput {
+        call_id: String,
+        text: String,
+    },
     /// A call reached a final state; `result` is what the model is told.
     ToolCallFinished {
         call_id: String,

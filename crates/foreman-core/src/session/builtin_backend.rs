@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::tools::{ActionClass, CallFacts, ProposedChange, ToolBackend, ToolOutcome};
+use super::tools::{ActionClass, CallFacts, OutputSink, ProposedChange, ToolBackend, ToolOutcome};
 use crate::boundary::WorkspaceBoundary;
 use crate::builtin_tools::bash::{BashParams, bash_tip, run_bash};
 use crate::builtin_tools::edit::{EditParams, edit_tip, run_edit};
@@ -232,6 +232,7 @@ impl ToolBackend for BuiltinBackend {
         name: &str,
         arguments: Value,
         cancel: CancellationToken,
+        output: OutputSink,
     ) -> BoxFuture<'static, ToolOutcome> {
         let session = self.session.clone();
         let name = name.to_owned();
@@ -254,7 +255,8 @@ impl ToolBackend for BuiltinBackend {
                     .await
                     .map(|o| o.render()),
                 "bash" => {
-                    let output = run_bash(s, parse(&arguments)?, cancel, |_| {}).await;
+                    let output =
+                        run_bash(s, parse(&arguments)?, cancel, |text| output.send(text)).await;
                     match output {
                         Ok(o) if o.exit_code == Some(0) => Ok(o.render()),
                         Ok(o) => return Err(o.render()),
@@ -350,7 +352,12 @@ mod tests {
         let (dir, b) = backend();
         let cancel = CancellationToken::new();
         let out = b
-            .execute("read", json!({"path": "a.txt"}), cancel.clone())
+            .execute(
+                "read",
+                json!({"path": "a.txt"}),
+                cancel.clone(),
+                OutputSink::discard(),
+            )
             .await
             .unwrap();
         assert!(out.contains("two"));
@@ -358,6 +365,7 @@ mod tests {
             "edit",
             json!({"path": "a.txt", "old_string": "two", "new_string": "2"}),
             cancel.clone(),
+            OutputSink::discard(),
         )
         .await
         .unwrap();
@@ -366,9 +374,39 @@ mod tests {
             "one\n2\n"
         );
         let err = b
-            .execute("bash", json!({"command": "exit 3"}), cancel)
+            .execute(
+                "bash",
+                json!({"command": "exit 3"}),
+                cancel,
+                OutputSink::discard(),
+            )
             .await
             .unwrap_err();
         assert!(err.contains('3'), "{err}");
+    }
+
+    #[tokio::test]
+    async fn bash_output_streams_to_the_sink() {
+        let (_dir, b) = backend();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let out = b
+            .execute(
+                "bash",
+                json!({"command": "echo first; echo second >&2"}),
+                CancellationToken::new(),
+                OutputSink::new("call-1", tx),
+            )
+            .await
+            .unwrap();
+        assert!(out.contains("second"), "{out}");
+        let mut live = String::new();
+        while let Ok((call, text)) = rx.try_recv() {
+            assert_eq!(call, "call-1");
+            live.push_str(&text);
+        }
+        assert!(
+            live.contains("first") && live.contains("second"),
+            "{live:?}"
+        );
     }
 }

@@ -3,12 +3,23 @@
 use similar::{ChangeTag, TextDiff};
 
 use super::tools::ProposedChange;
+use crate::diff::{DiffLimits, diff_texts};
 use crate::protocol::FilePreview;
 
 /// The preview of `change`; with `with_diff` false only the counts (cheap, for live updates).
 pub fn file_preview(change: &ProposedChange, with_diff: bool) -> FilePreview {
-    let old = change.old.as_deref().unwrap_or("");
-    let diff = TextDiff::from_lines(old, change.new.as_str());
+    let old = change.old.as_deref();
+    if with_diff {
+        let diff = diff_texts(&change.shown, old, Some(&change.new), DiffLimits::default());
+        return FilePreview {
+            path: change.shown.clone(),
+            created: old.is_none(),
+            lines_added: diff.added,
+            lines_removed: diff.removed,
+            diff: Some(diff),
+        };
+    }
+    let diff = TextDiff::from_lines(old.unwrap_or(""), change.new.as_str());
     let (mut added, mut removed) = (0u32, 0u32);
     for op in diff.ops() {
         for c in diff.iter_changes(op) {
@@ -19,23 +30,12 @@ pub fn file_preview(change: &ProposedChange, with_diff: bool) -> FilePreview {
             }
         }
     }
-    let text = if with_diff {
-        diff.unified_diff()
-            .context_radius(3)
-            .header(
-                &format!("a/{}", change.shown),
-                &format!("b/{}", change.shown),
-            )
-            .to_string()
-    } else {
-        String::new()
-    };
     FilePreview {
         path: change.shown.clone(),
-        created: change.old.is_none(),
+        created: old.is_none(),
         lines_added: added,
         lines_removed: removed,
-        diff: text,
+        diff: None,
     }
 }
 
@@ -51,6 +51,7 @@ pub fn unified(path: &str, before: &str, after: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diff::unified_text;
 
     #[test]
     fn preview_counts_and_diffs() {
@@ -62,11 +63,8 @@ mod tests {
         };
         let p = file_preview(&change, true);
         assert_eq!((p.lines_added, p.lines_removed, p.created), (2, 1, false));
-        assert!(
-            p.diff.contains("-two\n") && p.diff.contains("+2\n"),
-            "{}",
-            p.diff
-        );
-        assert!(file_preview(&change, false).diff.is_empty());
+        let text = unified_text(p.diff.as_ref().unwrap());
+        assert!(text.contains("-two\n") && text.contains("+2\n"), "{text}");
+        assert!(file_preview(&change, false).diff.is_none());
     }
 }

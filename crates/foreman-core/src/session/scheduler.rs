@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::approvals::ApprovalOutcome;
 use super::task::{ATTEMPT_COMPLETION, NOT_RUN_CANCELLED};
-use super::tools::{ActionClass, ToolOutcome};
+use super::tools::{ActionClass, OutputSink, ToolOutcome};
 use super::turn::StreamedCall;
 use super::{Engine, recv_op};
 use crate::approval::Decision;
@@ -266,6 +266,7 @@ impl Engine {
     /// Runs `jobs` concurrently (a single job alone), answering ops meanwhile.
     async fn run_jobs(&mut self, jobs: Vec<Job>, results: &mut Results) -> CallsOutcome {
         let mut futures = Vec::with_capacity(jobs.len());
+        let (output_tx, mut output_rx) = tokio::sync::mpsc::unbounded_channel();
         for job in &jobs {
             let status = self.tools.status(&job.name, &job.arguments);
             self.calls
@@ -274,16 +275,26 @@ impl Engine {
                 &job.name,
                 job.arguments.clone(),
                 self.cancel.child_token(),
+                OutputSink::new(job.id.clone(), output_tx.clone()),
             ));
         }
+        drop(output_tx);
         self.flush_calls().await;
         let mut all = join_all(futures);
         let outcomes: Vec<ToolOutcome> = loop {
             tokio::select! {
+                biased;
+                Some((call_id, text)) = output_rx.recv() => {
+                    self.events.emit(EventMsg::ToolCallOutput { call_id, text });
+                }
                 done = &mut all => break done,
                 op = recv_op(&mut self.ops, &mut self.ops_closed) => self.handle_side_op(op),
             }
         };
+        // Output sent just before a call ended comes before its result.
+        while let Ok((call_id, text)) = output_rx.try_recv() {
+            self.events.emit(EventMsg::ToolCallOutput { call_id, text });
+        }
         let mut outcome = CallsOutcome::Continue;
         for (job, result) in jobs.into_iter().zip(outcomes) {
             if self.cancel.is_cancelled() {

@@ -31,6 +31,40 @@ pub struct ProposedChange {
 /// A tool's answer: the text for the model, or an error for the model.
 pub type ToolOutcome = Result<String, String>;
 
+/// Where a running call sends live output for the person (a command's stdout and stderr as they
+/// arrive). What is sent here is shown, never given to the model; the model gets the outcome.
+#[derive(Debug, Clone)]
+pub struct OutputSink {
+    call_id: String,
+    sender: tokio::sync::mpsc::UnboundedSender<(String, String)>,
+}
+
+impl OutputSink {
+    /// A sink for `call_id` feeding `sender` with `(call_id, text)` pairs.
+    pub fn new(
+        call_id: impl Into<String>,
+        sender: tokio::sync::mpsc::UnboundedSender<(String, String)>,
+    ) -> Self {
+        Self {
+            call_id: call_id.into(),
+            sender,
+        }
+    }
+
+    /// A sink that drops everything (for callers that show nothing live).
+    pub fn discard() -> Self {
+        let (sender, _) = tokio::sync::mpsc::unbounded_channel();
+        Self::new(String::new(), sender)
+    }
+
+    /// Sends `text` (a receiver that has gone away is not an error: nobody is watching).
+    pub fn send(&self, text: &str) {
+        if !text.is_empty() {
+            let _ = self.sender.send((self.call_id.clone(), text.to_owned()));
+        }
+    }
+}
+
 /// The tools a session can call.
 pub trait ToolBackend: Send + Sync + std::fmt::Debug {
     /// Definitions sent to the model.
@@ -47,12 +81,14 @@ pub trait ToolBackend: Send + Sync + std::fmt::Debug {
     /// A one-line progress text for the card while the call runs.
     fn status(&self, name: &str, arguments: &Value) -> Option<String>;
 
-    /// Runs the call. Cancelling `cancel` stops it (running processes are killed).
+    /// Runs the call. Cancelling `cancel` stops it (running processes are killed); live output
+    /// for the person goes to `output`.
     fn execute(
         &self,
         name: &str,
         arguments: Value,
         cancel: CancellationToken,
+        output: OutputSink,
     ) -> BoxFuture<'static, ToolOutcome>;
 
     /// Writes `content` to the workspace file `path` on the person's authority (edit-and-approve).
