@@ -7,7 +7,7 @@ CARGO ?= cargo
 WORKSPACE ?=
 APT_PACKAGES := libwebkit2gtk-4.1-dev build-essential pkg-config libssl-dev \
 	libayatana-appindicator3-dev librsvg2-dev xvfb webkit2gtk-driver dbus \
-	gnome-keyring libsecret-tools
+	gnome-keyring libsecret-tools libdbus-1-dev
 UI_STAMP := ui/node_modules/.installed
 E2E_STAMP := tests/e2e/node_modules/.installed
 APP_BIN := target/debug/foreman
@@ -68,8 +68,9 @@ lint: ui-deps ui
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	cd ui && npm run typecheck
 
+# Inside a private D-Bus session with an unlocked gnome-keyring, so the keychain tests are real.
 rust-test: ui
-	$(CARGO) test --workspace
+	scripts/with-keyring.sh $(CARGO) test --workspace
 
 ui-test: ui-deps
 	cd ui && npm test

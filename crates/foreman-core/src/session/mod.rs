@@ -22,6 +22,7 @@ pub mod prompt;
 pub mod scheduler;
 pub mod task;
 pub mod tools;
+pub mod transcript;
 pub mod turn;
 
 use std::collections::{HashMap, VecDeque};

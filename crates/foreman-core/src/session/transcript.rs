@@ -1,0 +1,223 @@
+//! A stored session as the person saw it: their messages, the assistant's answers and the tool
+//! calls with their final state, rebuilt from the store for a UI that opens an old session.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use ts_rs::TS;
+
+use crate::protocol::CallSnapshot;
+use crate::providers::Message;
+use crate::store::{Store, StoreError, UsageTotals};
+
+/// One entry of the conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TranscriptItem {
+    User {
+        text: String,
+    },
+    Assistant {
+        text: String,
+    },
+    /// A tool call with its final state (result, preview, status).
+    Tool {
+        call: CallSnapshot,
+    },
+}
+
+/// A stored session for display.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Transcript {
+    pub session_id: String,
+    pub items: Vec<TranscriptItem>,
+    /// The task list from `todo_write`, as stored.
+    #[ts(type = "unknown")]
+    pub todos: serde_json::Value,
+    pub usage: UsageTotals,
+}
+
+/// Loads `session_id` for display. Calls the store does not know (older sessions) are shown from
+/// the history alone.
+pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcript, StoreError> {
+    let messages = store.load_messages(session_id).await?;
+    let mut calls: HashMap<String, CallSnapshot> = store
+        .load_tool_calls(session_id)
+        .await?
+        .into_iter()
+        .filter_map(|c| {
+            serde_json::from_value::<CallSnapshot>(c.info)
+                .ok()
+                .map(|snapshot| (c.call_id, snapshot))
+        })
+        .collect();
+    let mut results: HashMap<String, (String, bool)> = HashMap::new();
+    let parsed: Vec<Message> = messages
+        .into_iter()
+        .filter_map(|m| serde_json::from_value(m.content).ok())
+        .collect();
+    for message in &parsed {
+        if let Message::ToolResult(result) = message {
+            results.insert(
+                result.call_id.clone(),
+                (result.content.clone(), result.is_error),
+            );
+        }
+    }
+    let mut items = Vec::new();
+    for message in parsed {
+        match message {
+            Message::User { text } => items.push(TranscriptItem::User { text }),
+            Message::Assistant {
+                text, tool_calls, ..
+            } => {
+                if !text.is_empty() {
+                    items.push(TranscriptItem::Assistant { text });
+                }
+                for call in tool_calls {
+                    let mut snapshot = calls.remove(&call.id).unwrap_or_else(|| CallSnapshot {
+                        call_id: call.id.clone(),
+                        name: call.name.clone(),
+                        state: crate::protocol::CallState::Interrupted,
+                        arguments: call.arguments.clone(),
+                        preview: None,
+                        preview_hash: None,
+                        status: None,
+                        result: None,
+                        is_error: false,
+                    });
+                    if let Some((content, is_error)) = results.get(&call.id) {
+                        snapshot.result = Some(content.clone());
+                        snapshot.is_error = *is_error;
+                    }
+                    if snapshot.arguments.is_null() {
+                        snapshot.arguments = call.arguments;
+                    }
+                    items.push(TranscriptItem::Tool { call: snapshot });
+                }
+            }
+            Message::ToolResult(_) => {}
+        }
+    }
+    let todos = store
+        .todos(session_id)
+        .await
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(serde_json::Value::Array(Vec::new()));
+    let usage = store.session_usage(session_id).await?;
+    Ok(Transcript {
+        session_id: session_id.to_owned(),
+        items,
+        todos,
+        usage,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::CallState;
+    use crate::providers::ToolCall;
+    use serde_json::json;
+
+    #[test]
+    fn bindings_are_up_to_date() {
+        crate::bindings::assert_bindings_current::<TranscriptItem>();
+        crate::bindings::assert_bindings_current::<Transcript>();
+    }
+
+    #[tokio::test]
+    async fn a_stored_session_reads_back_in_order_with_call_results() {
+        let store = Store::open_in_memory().await.unwrap();
+        let s = store.create_session("/w", 1).await.unwrap();
+        let history = [
+            Message::user("fix it"),
+            Message::assistant_with_calls(
+                "Reading first.",
+                vec![ToolCall {
+                    id: "c1".into(),
+                    name: "read".into(),
+                    arguments: json!({"path": "a.rs"}),
+                }],
+            ),
+            Message::tool_result("c1", "1\tfn main() {}", false),
+            Message::assistant("Done."),
+        ];
+        for (i, m) in history.iter().enumerate() {
+            let role = match m {
+                Message::User { .. } => "user",
+                Message::Assistant { .. } => "assistant",
+                Message::ToolResult(_) => "tool",
+            };
+            store
+                .append_message(
+                    &s.id,
+                    role,
+                    &serde_json::to_value(m).unwrap(),
+                    None,
+                    i as i64,
+                )
+                .await
+                .unwrap();
+        }
+        let info = json!({"call_id": "c1", "name": "read", "state": "succeeded",
+            "arguments": {"path": "a.rs"}, "preview": null, "preview_hash": null,
+            "status": "Read a.rs", "result": "1\tfn main() {}", "is_error": false});
+        store
+            .save_tool_call(&s.id, "c1", "read", "succeeded", &info, 5)
+            .await
+            .unwrap();
+        let t = load_transcript(&store, &s.id).await.unwrap();
+        assert_eq!(t.items.len(), 4);
+        assert_eq!(
+            t.items[0],
+            TranscriptItem::User {
+                text: "fix it".into()
+            }
+        );
+        let TranscriptItem::Tool { call } = &t.items[2] else {
+            panic!("{:?}", t.items[2]);
+        };
+        assert_eq!(call.state, CallState::Succeeded);
+        assert_eq!(call.status.as_deref(), Some("Read a.rs"));
+        assert_eq!(call.result.as_deref(), Some("1\tfn main() {}"));
+        assert_eq!(
+            t.items[3],
+            TranscriptItem::Assistant {
+                text: "Done.".into()
+            }
+        );
+        assert_eq!(t.todos, json!([]));
+    }
+
+    #[tokio::test]
+    async fn a_call_without_a_stored_state_shows_as_interrupted() {
+        let store = Store::open_in_memory().await.unwrap();
+        let s = store.create_session("/w", 1).await.unwrap();
+        let m = Message::assistant_with_calls(
+            "",
+            vec![ToolCall {
+                id: "c9".into(),
+                name: "bash".into(),
+                arguments: json!({"command": "ls"}),
+            }],
+        );
+        store
+            .append_message(
+                &s.id,
+                "assistant",
+                &serde_json::to_value(&m).unwrap(),
+                None,
+                1,
+            )
+            .await
+            .unwrap();
+        let t = load_transcript(&store, &s.id).await.unwrap();
+        let TranscriptItem::Tool { call } = &t.items[0] else {
+            panic!()
+        };
+        assert_eq!(call.state, CallState::Interrupted);
+        assert_eq!(call.arguments, json!({"command": "ls"}));
+    }
+}
