@@ -1,7 +1,7 @@
 // CSI (ESC [ … final), OSC (ESC ] … BEL or ST), DCS/SOS/PM/APC strings, charset designations
-// (ESC ( B), other two-character escapes, and the 8-bit CSI.
+// (ESC ( B), other two-character escapes (ESC 7, ESC =, ESC c…), and the 8-bit CSI.
 const ANSI =
-  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -/]+[0-~]|\x1b[@-Z\\^_`a-z{|}~]|\x9b[0-?]*[ -/]*[@-~]/g;
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -/]+[0-~]|\x1b[0-~]|\x9b[0-?]*[ -/]*[@-~]/g;
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 
 /**
