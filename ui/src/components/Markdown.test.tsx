@@ -165,3 +165,16 @@ test("GFM tables and task lists render", () => {
   expect(container.querySelector("table td")).toHaveTextContent("1");
   expect(container.querySelectorAll("input[type=checkbox]")).toHaveLength(2);
 });
+
+test("footnote references and mail autolinks are plain text without a blocked-link note", () => {
+  const { container } = render(<Markdown text={"Mail me@example.com.\n\nA claim[^1].\n\n[^1]: The source."} />);
+  expect(container.querySelector("a")).toBeNull();
+  expect(container).not.toHaveTextContent("blocked link");
+  expect(container).toHaveTextContent("me@example.com");
+  expect(container).toHaveTextContent("The source.");
+});
+
+test("a javascript: link says it was blocked", () => {
+  render(<Markdown text="[click me](javascript:alert(1))" />);
+  expect(screen.getByText("click me").parentElement).toHaveTextContent("click me (blocked link)");
+});

@@ -68,6 +68,9 @@ function Link({ href, title, children, node, onOpenLink }: LinkProps & { onOpenL
   const url = safeHttpUrl(href);
   const text = hastText(node as HastNode | undefined);
   if (!url) {
+    // In-page anchors (GFM footnotes) and mail addresses shown as themselves are plain text.
+    const plain = !href || href.startsWith("#") || href.replace(/^mailto:/i, "") === text.trim();
+    if (plain) return <span className="md-link-inert">{children}</span>;
     return (
       <span className="md-link-inert" title="Link not opened: only http and https links are allowed">
         {children}
