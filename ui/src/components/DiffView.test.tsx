@@ -76,6 +76,8 @@ test("unified view shows the header, hunk headers, line numbers and word highlig
   expect(added).toHaveLength(2);
   expect(added[0]!.querySelector("mark.diff-word")).toHaveTextContent("goodbye");
   expect(within(added[1] as HTMLElement).getByLabelText("new line 3")).toBeInTheDocument();
+  // A wholly new line has no word marks; the row colour says it all.
+  expect(added[1]!.querySelector("mark")).toBeNull();
   // Context lines carry both numbers.
   const context = container.querySelector("tr.diff-context")!;
   expect(within(context as HTMLElement).getByLabelText("old line 1")).toBeInTheDocument();

@@ -45,11 +45,14 @@ export function splitRows(lines: DiffLine[]): SplitRow[] {
 }
 
 function LineText({ line }: { line: DiffLine }) {
+  // Words are marked only when part of the line stayed the same; a wholly changed line is
+  // already coloured as a whole.
+  const partial = line.tag !== "context" && line.spans.some((s) => !s.changed && s.text.trim() !== "");
   // Text nodes only: whatever the file contains is shown, never interpreted.
   return (
     <>
       {line.spans.map((span, i) =>
-        span.changed && line.tag !== "context" ? (
+        span.changed && partial ? (
           <mark key={i} className="diff-word">
             {span.text}
           </mark>
