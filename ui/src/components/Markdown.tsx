@@ -1,5 +1,5 @@
 import { memo, useEffect, useRef, useState, type ReactNode } from "react";
-import ReactMarkdown, { type Components, type ExtraProps } from "react-markdown";
+import ReactMarkdown, { type Components, type ExtraProps, type Options } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 import bash from "highlight.js/lib/languages/bash";
@@ -22,10 +22,10 @@ import yaml from "highlight.js/lib/languages/yaml";
 const LANGUAGES = { bash, c, cpp, css, diff, go, ini, javascript, json, python, rust, shell, typescript, xml, yaml };
 const ALIASES = { ini: ["toml"], bash: ["sh", "zsh"], shell: ["console"], javascript: ["js", "jsx"], typescript: ["ts", "tsx"] };
 
-const rehypePlugins: NonNullable<Parameters<typeof ReactMarkdown>[0]["rehypePlugins"]> = [
+const rehypePlugins: NonNullable<Options["rehypePlugins"]> = [
   [rehypeHighlight, { languages: LANGUAGES, aliases: ALIASES, detect: false }],
 ];
-const remarkPlugins: NonNullable<Parameters<typeof ReactMarkdown>[0]["remarkPlugins"]> = [remarkGfm];
+const remarkPlugins: NonNullable<Options["remarkPlugins"]> = [remarkGfm];
 
 /** The subset of a hast node this file reads. */
 type HastNode = {
