@@ -1,0 +1,220 @@
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { DiffLine } from "../protocol/DiffLine";
+import type { FileDiff } from "../protocol/FileDiff";
+import type { Hunk } from "../protocol/Hunk";
+import { DiffView, splitRows } from "./DiffView";
+
+function ctx(old_line: number, new_line: number, text: string): DiffLine {
+  return { tag: "context", old_line, new_line, spans: [{ text, changed: false }] };
+}
+function del(old_line: number, ...spans: [string, boolean][]): DiffLine {
+  return { tag: "removed", old_line, new_line: null, spans: spans.map(([text, changed]) => ({ text, changed })) };
+}
+function add(new_line: number, ...spans: [string, boolean][]): DiffLine {
+  return { tag: "added", old_line: null, new_line, spans: spans.map(([text, changed]) => ({ text, changed })) };
+}
+
+const modify: FileDiff = {
+  path: "src/main.rs",
+  kind: "modify",
+  added: 2,
+  removed: 1,
+  omitted_hunks: 0,
+  approximate: false,
+  hunks: [
+    {
+      old_start: 1,
+      old_lines: 3,
+      new_start: 1,
+      new_lines: 4,
+      lines: [
+        ctx(1, 1, "fn main() {"),
+        del(2, ['    println!("', false], ["hello", true], ['");', false]),
+        add(2, ['    println!("', false], ["goodbye", true], ['");', false]),
+        add(3, ["    exit(0);", true]),
+        ctx(3, 4, "}"),
+      ],
+    },
+    {
+      old_start: 40,
+      old_lines: 2,
+      new_start: 41,
+      new_lines: 2,
+      lines: [ctx(40, 41, "// end"), ctx(41, 42, "// really")],
+    },
+  ],
+};
+
+function created(lines: number): FileDiff {
+  const hunk: Hunk = {
+    old_start: 0,
+    old_lines: 0,
+    new_start: 1,
+    new_lines: lines,
+    lines: Array.from({ length: lines }, (_, i) => add(i + 1, [`line ${i + 1}`, false])),
+  };
+  return { path: "big.txt", kind: "create", added: lines, removed: 0, omitted_hunks: 0, approximate: false, hunks: [hunk] };
+}
+
+test("unified view shows the header, hunk headers, line numbers and word highlights", () => {
+  const { container } = render(<DiffView diff={modify} />);
+  expect(screen.getByText("src/main.rs")).toBeInTheDocument();
+  expect(screen.getByText("modified")).toBeInTheDocument();
+  expect(screen.getByText("+2")).toBeInTheDocument();
+  expect(screen.getByText("−1")).toBeInTheDocument();
+  expect(screen.getByText("@@ -1,3 +1,4 @@")).toBeInTheDocument();
+  expect(screen.getByText("@@ -40,2 +41,2 @@")).toBeInTheDocument();
+  expect(screen.queryByText("approximate")).not.toBeInTheDocument();
+
+  const removed = container.querySelector("tr.diff-removed")!;
+  expect(removed).toHaveTextContent('println!("hello");');
+  expect(within(removed as HTMLElement).getByLabelText("old line 2")).toHaveTextContent("2");
+  expect(removed.querySelector("mark.diff-word")).toHaveTextContent("hello");
+
+  const added = container.querySelectorAll("tr.diff-added");
+  expect(added).toHaveLength(2);
+  expect(added[0]!.querySelector("mark.diff-word")).toHaveTextContent("goodbye");
+  expect(within(added[1] as HTMLElement).getByLabelText("new line 3")).toBeInTheDocument();
+  // A wholly new line has no word marks; the row colour says it all.
+  expect(added[1]!.querySelector("mark")).toBeNull();
+  // Context lines carry both numbers.
+  const context = container.querySelector("tr.diff-context")!;
+  expect(within(context as HTMLElement).getByLabelText("old line 1")).toBeInTheDocument();
+  expect(within(context as HTMLElement).getByLabelText("new line 1")).toBeInTheDocument();
+  expect(screen.getByRole("button", { name: "Unified" })).toHaveAttribute("aria-pressed", "true");
+});
+
+test("split view puts removed lines left, added right, and pairs replaced runs", async () => {
+  const user = userEvent.setup();
+  const { container } = render(<DiffView diff={modify} />);
+  await user.click(screen.getByRole("button", { name: "Side by side" }));
+  expect(screen.getByRole("button", { name: "Side by side" })).toHaveAttribute("aria-pressed", "true");
+
+  const rows = container.querySelectorAll("tbody:first-of-type tr.diff-split-row");
+  // context, (hello|goodbye), (gap|exit), context
+  expect(rows).toHaveLength(4);
+  const paired = rows[1]!;
+  expect(paired.querySelector('td[data-side="old"]')).toHaveTextContent('println!("hello");');
+  expect(paired.querySelector('td[data-side="new"]')).toHaveTextContent('println!("goodbye");');
+  expect(paired.querySelector('td[data-side="old"] mark.diff-word')).toHaveTextContent("hello");
+  expect(paired.querySelector('td[data-side="new"] mark.diff-word')).toHaveTextContent("goodbye");
+  const unpaired = rows[2]!;
+  expect(unpaired.querySelector('td[data-side="old"]')).toBeNull();
+  expect(unpaired.querySelectorAll("td.diff-gap")).toHaveLength(2);
+  expect(unpaired.querySelector('td[data-side="new"]')).toHaveTextContent("exit(0);");
+  // Context appears on both sides.
+  expect(rows[0]!.querySelector('td[data-side="old"]')).toHaveTextContent("fn main() {");
+  expect(rows[0]!.querySelector('td[data-side="new"]')).toHaveTextContent("fn main() {");
+});
+
+test("splitRows aligns a longer removed run against gaps", () => {
+  const rows = splitRows([del(1, ["a", false]), del(2, ["b", false]), add(1, ["c", false])]);
+  expect(rows.map((r) => [r.left?.old_line ?? null, r.right?.new_line ?? null])).toEqual([
+    [1, 1],
+    [2, null],
+  ]);
+});
+
+test("a created file, an approximate note and omitted hunks are labelled", () => {
+  render(<DiffView diff={{ ...created(3), approximate: true, omitted_hunks: 2 }} initialMode="split" />);
+  expect(screen.getByText("new file")).toBeInTheDocument();
+  expect(screen.getByText("+3")).toBeInTheDocument();
+  expect(screen.getByText("−0")).toBeInTheDocument();
+  expect(screen.getByText("approximate")).toBeInTheDocument();
+  expect(screen.getByText("2 more hunks not shown")).toBeInTheDocument();
+  expect(screen.getByText("@@ -0,0 +1,3 @@")).toBeInTheDocument();
+  expect(screen.getByText("line 3")).toBeInTheDocument();
+});
+
+test("a 10,000-line created file renders only the budget", () => {
+  const started = performance.now();
+  const { container } = render(<DiffView diff={created(10_000)} />);
+  expect(performance.now() - started).toBeLessThan(3000);
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(400);
+  expect(screen.getByText("line 400")).toBeInTheDocument();
+  expect(screen.queryByText("line 401")).not.toBeInTheDocument();
+  expect(screen.getByRole("button", { name: "Show 9600 more lines" })).toBeInTheDocument();
+});
+
+test("Show N more lines expands a collapsed diff", async () => {
+  const user = userEvent.setup();
+  const { container } = render(<DiffView diff={created(1000)} />);
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(400);
+  await user.click(screen.getByRole("button", { name: "Show 600 more lines" }));
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(1000);
+  expect(container.querySelector("tbody")!.lastElementChild).toHaveTextContent("line 1000");
+  expect(screen.queryByRole("button", { name: /more lines/ })).not.toBeInTheDocument();
+});
+
+test("collapsing spreads the budget over hunks in order and hides the rest", async () => {
+  const user = userEvent.setup();
+  const { container } = render(<DiffView diff={modify} maxLines={3} />);
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(3);
+  expect(screen.queryByText("@@ -40,2 +41,2 @@")).not.toBeInTheDocument();
+  await user.click(screen.getByRole("button", { name: "Show 4 more lines" }));
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(7);
+  expect(screen.getByText("@@ -40,2 +41,2 @@")).toBeInTheDocument();
+});
+
+test("previous/next change scroll the hunk into view and move focus", async () => {
+  const user = userEvent.setup();
+  const scrolled: Element[] = [];
+  const original = Element.prototype.scrollIntoView;
+  Element.prototype.scrollIntoView = function (this: Element) {
+    scrolled.push(this);
+  };
+  try {
+    render(<DiffView diff={modify} />);
+    const prev = screen.getByRole("button", { name: "Previous change" });
+    const next = screen.getByRole("button", { name: "Next change" });
+    expect(prev).toBeDisabled();
+    await user.click(next);
+    const first = screen.getByText("@@ -1,3 +1,4 @@");
+    expect(first).toHaveFocus();
+    expect(scrolled.at(-1)).toBe(first);
+    await user.click(next);
+    const second = screen.getByText("@@ -40,2 +41,2 @@");
+    expect(second).toHaveFocus();
+    expect(scrolled.at(-1)).toBe(second);
+    expect(next).toBeDisabled();
+    await user.click(prev);
+    expect(first).toHaveFocus();
+  } finally {
+    Element.prototype.scrollIntoView = original;
+  }
+});
+
+test("navigation works where scrollIntoView does not exist", async () => {
+  const user = userEvent.setup();
+  const original = Element.prototype.scrollIntoView;
+  // jsdom has no layout; the component must not assume the method.
+  delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView;
+  try {
+    render(<DiffView diff={modify} />);
+    await user.click(screen.getByRole("button", { name: "Next change" }));
+    expect(screen.getByText("@@ -1,3 +1,4 @@")).toHaveFocus();
+  } finally {
+    Element.prototype.scrollIntoView = original;
+  }
+});
+
+test("markup in a line is shown as text", () => {
+  const diff: FileDiff = {
+    ...modify,
+    hunks: [
+      {
+        old_start: 1,
+        old_lines: 0,
+        new_start: 1,
+        new_lines: 1,
+        lines: [add(1, ["<script>alert(1)</script>", true], ['<img src=x onerror="alert(2)">', false])],
+      },
+    ],
+  };
+  const { container } = render(<DiffView diff={diff} />);
+  expect(container.querySelector("script")).toBeNull();
+  expect(container.querySelector("img")).toBeNull();
+  expect(container.querySelector("mark.diff-word")!.textContent).toBe("<script>alert(1)</script>");
+  expect(container.querySelector("tr.diff-added")).toHaveTextContent('<img src=x onerror="alert(2)">');
+});
