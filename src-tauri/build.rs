@@ -10,6 +10,18 @@ const COMMANDS: &[&str] = &[
     "recent_workspaces",
     "forget_workspace",
     "move_database_aside",
+    "open_session_channel",
+    "send_op",
+    "list_sessions",
+    "rename_session",
+    "delete_session",
+    "workspace_files",
+    "get_settings",
+    "save_settings",
+    "set_api_key",
+    "delete_api_key",
+    "test_connection",
+    "open_external",
 ];
 
 fn main() {

@@ -3,8 +3,14 @@
 //! This crate owns the window, the plugins, the commands the UI may call and the bridge that
 //! carries engine events to the webview. Everything else lives in `foreman-core`.
 
+mod bridge;
 mod commands;
+mod files;
 mod launch;
+mod notify;
+mod session_commands;
+mod settings;
+mod settings_commands;
 mod state;
 mod view;
 
@@ -29,6 +35,8 @@ pub fn run() {
         )
         .plugin(tauri_plugin_window_state::Builder::default().build())
         .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_notification::init())
+        .plugin(tauri_plugin_opener::init())
         .setup(move |app| {
             let state = tauri::async_runtime::block_on(state::AppState::load(app.handle(), launch));
             app.manage(state);
@@ -41,10 +49,33 @@ pub fn run() {
             commands::recent_workspaces,
             commands::forget_workspace,
             commands::move_database_aside,
+            session_commands::open_session_channel,
+            session_commands::send_op,
+            session_commands::list_sessions,
+            session_commands::rename_session,
+            session_commands::delete_session,
+            session_commands::workspace_files,
+            settings_commands::get_settings,
+            settings_commands::save_settings,
+            settings_commands::set_api_key,
+            settings_commands::delete_api_key,
+            settings_commands::test_connection,
+            settings_commands::open_external,
         ])
-        .run(tauri::generate_context!());
-    if let Err(error) = result {
-        eprintln!("Foreman could not start: {error}");
-        std::process::exit(1);
-    }
+        .build(tauri::generate_context!());
+    let app = match result {
+        Ok(app) => app,
+        Err(error) => {
+            eprintln!("Foreman could not start: {error}");
+            std::process::exit(1);
+        }
+    };
+    app.run(|handle, event| {
+        if let tauri::RunEvent::ExitRequested { .. } = event
+            && let Some(state) = handle.try_state::<state::AppState>()
+        {
+            // Running commands are killed and unfinished calls recorded as the sessions end.
+            state.sessions.shutdown_all();
+        }
+    });
 }

@@ -6,11 +6,14 @@ use foreman_core::store::{DATABASE_FILE, Store, StoreError};
 use tauri::{AppHandle, Manager};
 use tokio::sync::Mutex;
 
+use crate::bridge::SessionHub;
 use crate::launch::LaunchRequest;
+use crate::view::CommandError;
 
 pub struct AppState {
     pub store: Mutex<StoreSlot>,
     pub launch: Mutex<Option<LaunchRequest>>,
+    pub sessions: SessionHub,
 }
 
 /// The store, or the error that kept it closed (shown on the error screen).
@@ -36,6 +39,7 @@ impl AppState {
         Self {
             store: Mutex::new(slot),
             launch: Mutex::new(Some(launch)),
+            sessions: SessionHub::default(),
         }
     }
 }
@@ -66,4 +70,22 @@ pub async fn open_store(path: &std::path::Path) -> StoreSlot {
             }
         }
     }
+}
+
+/// The open store (a cheap clone), or the error that keeps it closed.
+pub async fn open_store_ref(state: &AppState) -> Result<Store, CommandError> {
+    match &*state.store.lock().await {
+        StoreSlot::Open(store) => Ok(store.clone()),
+        StoreSlot::Failed { message, .. } => Err(CommandError {
+            message: message.clone(),
+        }),
+    }
+}
+
+/// Whether the person wants approval notifications (on unless the settings say otherwise).
+pub fn notify_enabled(app: &AppHandle) -> bool {
+    crate::settings::settings_path(app)
+        .and_then(|path| crate::settings::load(&path))
+        .map(|s| s.notify_approvals)
+        .unwrap_or(true)
 }

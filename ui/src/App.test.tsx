@@ -24,6 +24,29 @@ function backendWith(startup: StartupView, recent: RecentWorkspace[] = []): Back
       return list;
     },
     moveDatabaseAside: async () => ({ screen: "welcome", recent: [], error: null }),
+    openSession: async () => {
+      throw { message: "no sessions in this test" };
+    },
+    sendOp: async () => {},
+    listSessions: async () => [],
+    renameSession: async () => {},
+    deleteSession: async () => {},
+    workspaceFiles: async () => [],
+    getSettings: async () => {
+      throw { message: "no settings in this test" };
+    },
+    saveSettings: async () => {
+      throw { message: "no settings in this test" };
+    },
+    setApiKey: async () => {
+      throw { message: "no keychain in this test" };
+    },
+    deleteApiKey: async () => {
+      throw { message: "no keychain in this test" };
+    },
+    testConnection: async () => "ok",
+    openExternal: async () => {},
+    onFolderDrop: async () => () => {},
   };
 }
 

@@ -6,6 +6,8 @@ import type { WorkspaceView } from "./protocol/WorkspaceView";
 import { Welcome } from "./screens/Welcome";
 import { Workspace } from "./screens/Workspace";
 import { StoreError } from "./screens/StoreError";
+import { Settings } from "./screens/Settings";
+import type { SettingsView } from "./protocol/SettingsView";
 
 type Screen =
   | { kind: "loading" }
@@ -15,6 +17,31 @@ type Screen =
 
 export function App({ backend }: { backend: Backend }) {
   const [screen, setScreen] = useState<Screen>({ kind: "loading" });
+  const [settings, setSettings] = useState<SettingsView | null>(null);
+  const [showSettings, setShowSettings] = useState(false);
+
+  useEffect(() => {
+    backend.getSettings().then(setSettings, () => setSettings(null));
+  }, [backend]);
+
+  // A folder dropped on the window opens as the workspace.
+  useEffect(() => {
+    let unlisten: (() => void) | null = null;
+    let gone = false;
+    backend
+      .onFolderDrop(async (path) => {
+        try {
+          setScreen({ kind: "workspace", workspace: await backend.openWorkspace(path) });
+        } catch (e) {
+          setScreen({ kind: "welcome", recent: await backend.recentWorkspaces().catch(() => []), error: errorMessage(e) });
+        }
+      })
+      .then((u) => (gone ? u() : (unlisten = u)), () => {});
+    return () => {
+      gone = true;
+      unlisten?.();
+    };
+  }, [backend]);
 
   const showStartup = useCallback(
     (view: Awaited<ReturnType<Backend["startup"]>>) => {
@@ -52,6 +79,10 @@ export function App({ backend }: { backend: Backend }) {
     }
   }, [backend]);
 
+  if (showSettings && settings) {
+    return <Settings backend={backend} view={settings} onChange={setSettings} onClose={() => setShowSettings(false)} />;
+  }
+
   switch (screen.kind) {
     case "loading":
       return <div className="loading" aria-busy="true" />;
@@ -65,7 +96,23 @@ export function App({ backend }: { backend: Backend }) {
         />
       );
     case "workspace":
-      return <Workspace workspace={screen.workspace} onClose={backToWelcome} />;
+      return (
+        <Workspace
+          backend={backend}
+          workspace={screen.workspace}
+          settings={settings}
+          onClose={backToWelcome}
+          onOpenSettings={() =>
+            backend.getSettings().then(
+              (view) => {
+                setSettings(view);
+                setShowSettings(true);
+              },
+              () => setShowSettings(true),
+            )
+          }
+        />
+      );
     case "store_error":
       return (
         <StoreError

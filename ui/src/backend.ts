@@ -1,7 +1,15 @@
 // The commands the Rust shell exposes, typed with the generated protocol types.
-import { invoke } from "@tauri-apps/api/core";
+import { Channel, invoke } from "@tauri-apps/api/core";
+import { getCurrentWebview } from "@tauri-apps/api/webview";
+import type { AppSettings } from "./protocol/AppSettings";
 import type { CommandError } from "./protocol/CommandError";
+import type { Event } from "./protocol/Event";
+import type { OpenedSession } from "./protocol/OpenedSession";
+import type { Op } from "./protocol/Op";
+import type { ProviderPreset } from "./protocol/ProviderPreset";
 import type { RecentWorkspace } from "./protocol/RecentWorkspace";
+import type { SessionSummary } from "./protocol/SessionSummary";
+import type { SettingsView } from "./protocol/SettingsView";
 import type { StartupView } from "./protocol/StartupView";
 import type { WorkspaceView } from "./protocol/WorkspaceView";
 
@@ -12,6 +20,21 @@ export interface Backend {
   recentWorkspaces(): Promise<RecentWorkspace[]>;
   forgetWorkspace(path: string): Promise<RecentWorkspace[]>;
   moveDatabaseAside(): Promise<StartupView>;
+  /** Opens (or reopens) a session; its events arrive on `onEvent`, in order. */
+  openSession(workspace: string, resume: string | null, onEvent: (event: Event) => void): Promise<OpenedSession>;
+  sendOp(sessionId: string, op: Op): Promise<void>;
+  listSessions(workspace: string): Promise<SessionSummary[]>;
+  renameSession(sessionId: string, title: string): Promise<void>;
+  deleteSession(sessionId: string): Promise<void>;
+  workspaceFiles(workspace: string, query: string): Promise<string[]>;
+  getSettings(): Promise<SettingsView>;
+  saveSettings(settings: AppSettings): Promise<SettingsView>;
+  setApiKey(preset: ProviderPreset, key: string): Promise<SettingsView>;
+  deleteApiKey(preset: ProviderPreset): Promise<SettingsView>;
+  testConnection(settings: AppSettings): Promise<string>;
+  openExternal(url: string): Promise<void>;
+  /** Calls `onFolder` with the first path dropped on the window; resolves to an unsubscribe. */
+  onFolderDrop(onFolder: (path: string) => void): Promise<() => void>;
 }
 
 /** The message of an error thrown by `invoke` (a CommandError) or anything else. */
@@ -30,4 +53,25 @@ export const tauriBackend: Backend = {
   recentWorkspaces: () => invoke<RecentWorkspace[]>("recent_workspaces"),
   forgetWorkspace: (path) => invoke<RecentWorkspace[]>("forget_workspace", { path }),
   moveDatabaseAside: () => invoke<StartupView>("move_database_aside"),
+  openSession: (workspace, resume, onEvent) => {
+    const channel = new Channel<Event>();
+    channel.onmessage = onEvent;
+    return invoke<OpenedSession>("open_session_channel", { workspace, resume, channel });
+  },
+  sendOp: (sessionId, op) => invoke<void>("send_op", { sessionId, op }),
+  listSessions: (workspace) => invoke<SessionSummary[]>("list_sessions", { workspace }),
+  renameSession: (sessionId, title) => invoke<void>("rename_session", { sessionId, title }),
+  deleteSession: (sessionId) => invoke<void>("delete_session", { sessionId }),
+  workspaceFiles: (workspace, query) => invoke<string[]>("workspace_files", { workspace, query }),
+  getSettings: () => invoke<SettingsView>("get_settings"),
+  saveSettings: (settings) => invoke<SettingsView>("save_settings", { settings }),
+  setApiKey: (preset, key) => invoke<SettingsView>("set_api_key", { preset, key }),
+  deleteApiKey: (preset) => invoke<SettingsView>("delete_api_key", { preset }),
+  testConnection: (settings) => invoke<string>("test_connection", { settings }),
+  openExternal: (url) => invoke<void>("open_external", { url }),
+  onFolderDrop: (onFolder) =>
+    getCurrentWebview().onDragDropEvent((event) => {
+      const first = event.payload.type === "drop" ? event.payload.paths[0] : undefined;
+      if (first) onFolder(first);
+    }),
 };

@@ -1,12 +1,94 @@
+// A workspace: its sessions on the left, the conversation with the agent on the right.
+import { useCallback, useEffect, useMemo, useState } from "react";
+import type { Backend } from "../backend";
+import { errorMessage } from "../backend";
+import type { SessionSummary } from "../protocol/SessionSummary";
+import type { SettingsView } from "../protocol/SettingsView";
 import type { WorkspaceView } from "../protocol/WorkspaceView";
+import { Composer } from "../components/Composer";
+import { Conversation } from "../components/Conversation";
 import { Logo } from "../components/Logo";
+import { Sidebar } from "../components/Sidebar";
+import { StatusBar } from "../components/StatusBar";
+import { TodoList } from "../components/TodoList";
+import type { CardActions } from "../components/ToolCard";
+import { useSession } from "../session/useSession";
 
 interface Props {
+  backend: Backend;
   workspace: WorkspaceView;
+  settings: SettingsView | null;
   onClose: () => void;
+  onOpenSettings: () => void;
 }
 
-export function Workspace({ workspace, onClose }: Props) {
+export function Workspace({ backend, workspace, settings, onClose, onOpenSettings }: Props) {
+  const [sessions, setSessions] = useState<SessionSummary[]>([]);
+  const [current, setCurrent] = useState<string | null>(null);
+  const [listError, setListError] = useState<string | null>(null);
+
+  const refresh = useCallback(() => {
+    backend.listSessions(workspace.path).then(
+      (list) => {
+        setSessions(list);
+        setListError(null);
+      },
+      (e: unknown) => setListError(errorMessage(e)),
+    );
+  }, [backend, workspace.path]);
+  useEffect(refresh, [refresh]);
+
+  const onStarted = useCallback(
+    (id: string) => {
+      setCurrent(id);
+      refresh();
+    },
+    [refresh],
+  );
+  const defaultMode = settings?.settings.approval_mode ?? "ask";
+  const session = useSession(backend, workspace.path, current, defaultMode, onStarted);
+  const { state, op } = session;
+
+  // The title comes from the first message; refresh the list when a task ends.
+  useEffect(() => {
+    if (!state.running) refresh();
+  }, [state.running, refresh]);
+
+  const actions = useMemo<CardActions>(
+    () => ({
+      approve: (call_id, preview_hash, scope) => void op({ op: "approve", call_id, preview_hash, scope }),
+      reject: (call_id, feedback) => void op({ op: "reject", call_id, feedback }),
+      editApprove: (call_id, preview_hash, new_content) =>
+        void op({ op: "edit_and_approve", call_id, preview_hash, new_content }),
+    }),
+    [op],
+  );
+
+  // Ctrl/Cmd+Enter approves the only waiting request when focus is not in a text field.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.key === "Enter" && (e.ctrlKey || e.metaKey))) return;
+      const target = e.target as HTMLElement | null;
+      if (target && (target.tagName === "TEXTAREA" || target.tagName === "INPUT" || target.closest(".approval-bar"))) return;
+      const waiting = Object.values(state.calls).filter((c) => c.approval);
+      const only = waiting.length === 1 ? waiting[0] : undefined;
+      if (only?.approval) {
+        e.preventDefault();
+        actions.approve(only.id, only.approval.previewHash, { kind: "once" });
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [state.calls, actions]);
+
+  const history = useMemo(
+    () => state.items.flatMap((i) => (i.kind === "user" ? [i.text] : [])),
+    [state.items],
+  );
+  const findFiles = useCallback((q: string) => backend.workspaceFiles(workspace.path, q), [backend, workspace.path]);
+  const openLink = useCallback((url: string) => void backend.openExternal(url).catch(() => {}), [backend]);
+  const missing = settings?.missing ?? null;
+
   return (
     <div className="workspace" data-testid="workspace">
       <header className="workspace-header">
@@ -19,16 +101,87 @@ export function Workspace({ workspace, onClose }: Props) {
             {workspace.path}
           </span>
         </div>
+        <button className="ghost" data-testid="open-settings" onClick={onOpenSettings}>
+          Settings
+        </button>
       </header>
-      <main className="conversation-empty">
-        <div className="panel subtle">
-          <h2>Ready when you are</h2>
-          <p className="muted">
-            The agent will work inside <code>{workspace.path}</code> and nowhere else. Every edit and
-            command it proposes waits for your approval.
-          </p>
-        </div>
-      </main>
+      <div className="workspace-body">
+        <Sidebar
+          sessions={sessions}
+          current={current}
+          onNew={() => setCurrent(null)}
+          onOpen={(id) => setCurrent(id)}
+          onRename={(id, title) => backend.renameSession(id, title).then(refresh, (e: unknown) => setListError(errorMessage(e)))}
+          onDelete={(id) => {
+            if (id === current) setCurrent(null);
+            backend.deleteSession(id).then(refresh, (e: unknown) => setListError(errorMessage(e)));
+          }}
+        />
+        <main className="session-pane">
+          {missing && (
+            <div className="banner banner-action" role="status" data-testid="setup-banner">
+              <span>{missing}</span>
+              <button className="primary" onClick={onOpenSettings}>
+                Open settings
+              </button>
+            </div>
+          )}
+          {(session.error || listError) && (
+            <div className="banner banner-error" role="alert" data-testid="error-banner">
+              <span>{session.error ?? listError}</span>
+              <button
+                onClick={() => {
+                  session.clearError();
+                  setListError(null);
+                  refresh();
+                }}
+              >
+                Dismiss
+              </button>
+            </div>
+          )}
+          {state.items.length === 0 ? (
+            <div className="conversation-empty">
+              <div className="panel subtle">
+                <h2>Ready when you are</h2>
+                <p className="muted">
+                  The agent will work inside <code>{workspace.path}</code> and nowhere else. Every edit and command it
+                  proposes waits for your approval.
+                </p>
+              </div>
+            </div>
+          ) : (
+            <Conversation items={state.items} calls={state.calls} actions={actions} onOpenLink={openLink} />
+          )}
+          {state.paused && (
+            <div className="banner banner-error" role="alert">
+              <span>{state.paused.message}</span>
+              <button className="primary" onClick={() => void op({ op: "continue" })}>
+                Continue
+              </button>
+              <button onClick={() => void op({ op: "cancel" })}>Stop</button>
+            </div>
+          )}
+          {state.running && <TodoList todos={state.todos} />}
+          <Composer
+            disabled={Boolean(missing)}
+            running={state.running}
+            history={history}
+            findFiles={findFiles}
+            onSend={session.send}
+          />
+          <StatusBar
+            provider={session.provider}
+            model={session.model}
+            usage={state.usage}
+            mode={state.mode}
+            running={state.running}
+            retrying={state.retrying}
+            onMode={(mode) => void op({ op: "set_approval_mode", mode })}
+            onStop={() => void op({ op: "cancel" })}
+          />
+        </main>
+      </div>
     </div>
   );
 }

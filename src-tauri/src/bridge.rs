@@ -1,0 +1,117 @@
+//! The event bridge: one running engine session per conversation, its events carried to the UI
+//! over a `tauri::ipc::Channel` (ordered, made for volume, unlike `emit`), its ops taken from the
+//! UI through the `send_op` command.
+//!
+//! A session outlives the webview that started it: if the UI reloads, `attach` gives the session
+//! a new channel and asks the engine for a snapshot, so nothing running is lost.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use foreman_core::protocol::{Event, EventMsg, Op};
+use tauri::ipc::Channel;
+use tauri::{AppHandle, Manager};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
+
+/// Where a session's events go: the current webview channel.
+type Sink = Arc<std::sync::Mutex<Channel<Event>>>;
+
+struct LiveSession {
+    ops: UnboundedSender<Op>,
+    sink: Sink,
+}
+
+/// The running sessions, by id.
+#[derive(Default)]
+pub struct SessionHub {
+    live: std::sync::Mutex<HashMap<String, LiveSession>>,
+}
+
+impl SessionHub {
+    /// Starts forwarding the events of a freshly spawned session to `channel`.
+    pub fn add(
+        &self,
+        app: &AppHandle,
+        session_id: String,
+        ops: UnboundedSender<Op>,
+        events: UnboundedReceiver<Event>,
+        channel: Channel<Event>,
+    ) {
+        let sink: Sink = Arc::new(std::sync::Mutex::new(channel));
+        if let Ok(mut live) = self.live.lock() {
+            live.insert(
+                session_id.clone(),
+                LiveSession {
+                    ops,
+                    sink: sink.clone(),
+                },
+            );
+        }
+        let app = app.clone();
+        tauri::async_runtime::spawn(pump(app, session_id, events, sink));
+    }
+
+    /// Points a running session at a new channel (the UI reloaded or reopened it) and asks for a
+    /// snapshot on it. False when the session is not running.
+    pub fn attach(&self, session_id: &str, channel: Channel<Event>) -> bool {
+        let Ok(live) = self.live.lock() else {
+            return false;
+        };
+        let Some(session) = live.get(session_id) else {
+            return false;
+        };
+        if let Ok(mut sink) = session.sink.lock() {
+            *sink = channel;
+        }
+        session.ops.send(Op::Snapshot).is_ok()
+    }
+
+    /// Sends `op` to a running session. False when it is not running.
+    pub fn send(&self, session_id: &str, op: Op) -> bool {
+        self.live
+            .lock()
+            .ok()
+            .and_then(|live| live.get(session_id).map(|s| s.ops.send(op).is_ok()))
+            .unwrap_or(false)
+    }
+
+    fn remove(&self, session_id: &str) {
+        if let Ok(mut live) = self.live.lock() {
+            live.remove(session_id);
+        }
+    }
+
+    /// Asks every session to shut down (the app is closing).
+    pub fn shutdown_all(&self) {
+        if let Ok(live) = self.live.lock() {
+            for session in live.values() {
+                let _ = session.ops.send(Op::Shutdown);
+            }
+        }
+    }
+}
+
+/// Forwards events until the session ends.
+async fn pump(app: AppHandle, session_id: String, mut events: UnboundedReceiver<Event>, sink: Sink) {
+    while let Some(event) = events.recv().await {
+        if let EventMsg::ApprovalRequested { tool, reason, .. } = &event.msg {
+            crate::notify::approval_waiting(&app, tool, reason);
+        }
+        let ended = matches!(event.msg, EventMsg::ShutdownComplete);
+        let sent = match sink.lock() {
+            Ok(channel) => channel.send(event),
+            Err(_) => Ok(()),
+        };
+        if let Err(error) = sent {
+            // The webview is gone (reloading); the session goes on and a new channel will attach.
+            log::debug!("session {session_id}: event not delivered: {error}");
+        }
+        if ended {
+            break;
+        }
+    }
+    if let Some(state) = app.try_state::<crate::state::AppState>() {
+        state.sessions.remove(&session_id);
+    }
+    log::info!("session {session_id} ended");
+}

@@ -1,0 +1,206 @@
+//! Commands for agent sessions: start or reopen one (with its event channel), send it ops, list,
+//! rename and delete stored ones, and complete `@file` references.
+
+use std::sync::Arc;
+
+use foreman_core::protocol::{Event, Op};
+use foreman_core::providers::{ProviderError, SharedKeySource, build_provider};
+use foreman_core::session::history::open_session;
+use foreman_core::session::transcript::{Transcript, load_transcript};
+use foreman_core::session::{Session, SessionConfig};
+use foreman_core::store::{SessionSummary, Store};
+use foreman_core::workspace::WorkspaceDir;
+use serde::Serialize;
+use tauri::ipc::Channel;
+use tauri::{AppHandle, Manager, State};
+use ts_rs::TS;
+
+use crate::settings::{self, AppSettings};
+use crate::state::{AppState, open_store_ref};
+use crate::view::CommandError;
+
+/// A session the UI is now connected to.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct OpenedSession {
+    pub session_id: String,
+    /// What was said before (empty for a new session).
+    pub transcript: Transcript,
+    /// True when the session was already running (its state follows as a snapshot event).
+    pub was_running: bool,
+    pub model: String,
+    pub provider: String,
+}
+
+fn error(message: impl Into<String>) -> CommandError {
+    CommandError {
+        message: message.into(),
+    }
+}
+
+fn provider_message(error: ProviderError) -> CommandError {
+    CommandError {
+        message: error.to_string(),
+    }
+}
+
+/// Opens a session of `workspace` and connects `channel` to it: the stored session `resume`
+/// (started again if it is not running), or a new one. Fails with a message for the person
+/// when the provider is not set up (no key, no model).
+#[tauri::command]
+pub async fn open_session_channel(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    workspace: String,
+    resume: Option<String>,
+    channel: Channel<Event>,
+) -> Result<OpenedSession, CommandError> {
+    let store = open_store_ref(&state).await?;
+    let settings = settings::load(&settings::settings_path(&app)?)?;
+    let provider_label = settings.provider.preset.label().to_owned();
+    let model = settings.provider.model.clone();
+    if let Some(id) = &resume
+        && state.sessions.attach(id, channel.clone())
+    {
+        return Ok(OpenedSession {
+            session_id: id.clone(),
+            transcript: load_transcript(&store, id).await?,
+            was_running: true,
+            model,
+            provider: provider_label,
+        });
+    }
+    let config = session_config(&app, &store, &workspace, &settings).await?;
+    let key_path = workspace.clone();
+    let (session_id, history) = open_session(&store, &key_path, resume.as_deref())
+        .await?
+        .ok_or_else(|| error("That session no longer exists."))?;
+    let transcript = load_transcript(&store, &session_id).await?;
+    let mut config = config;
+    config.data_dir = state_data_dir(&app)?.join("sessions").join(&session_id);
+    config.session_id = Some(session_id.clone());
+    config.history = history;
+    let (ops, events) = Session::spawn(config).map_err(|e| error(e.to_string()))?;
+    state
+        .sessions
+        .add(&app, session_id.clone(), ops, events, channel);
+    log::info!("session {session_id} started in {workspace}");
+    Ok(OpenedSession {
+        session_id,
+        transcript,
+        was_running: false,
+        model,
+        provider: provider_label,
+    })
+}
+
+fn state_data_dir(app: &AppHandle) -> Result<std::path::PathBuf, CommandError> {
+    app.path()
+        .app_data_dir()
+        .map_err(|e| error(format!("Cannot find the app data directory: {e}")))
+}
+
+async fn session_config(
+    _app: &AppHandle,
+    store: &Store,
+    workspace: &str,
+    settings: &AppSettings,
+) -> Result<SessionConfig, CommandError> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("/"));
+    let dir = WorkspaceDir::resolve(workspace, &cwd)?;
+    let preset = settings.provider.preset;
+    let key = settings::key_for(preset);
+    if preset.requires_key() && !key.is_stored()? {
+        return Err(error(format!(
+            "No API key for {}. Add it in Settings.",
+            preset.label()
+        )));
+    }
+    let key: SharedKeySource = Arc::new(key);
+    let provider = build_provider(&settings.provider, key).map_err(provider_message)?;
+    let mut config = SessionConfig::new(provider, settings.provider.model.clone(), dir.path);
+    config.approval_mode = settings.approval_mode;
+    config.max_iterations = settings.max_iterations.max(1);
+    config.text_protocol = settings.provider.text_protocol;
+    config.rules = store
+        .rules(workspace)
+        .await?
+        .into_iter()
+        .map(|r| (r.action, r.pattern))
+        .collect();
+    config.store = Some(store.clone());
+    Ok(config)
+}
+
+/// Sends `op` to a running session.
+#[tauri::command]
+pub fn send_op(
+    state: State<'_, AppState>,
+    session_id: String,
+    op: Op,
+) -> Result<(), CommandError> {
+    if state.sessions.send(&session_id, op) {
+        Ok(())
+    } else {
+        Err(error(
+            "This session is not running any more. Reopen it from the sidebar.",
+        ))
+    }
+}
+
+/// The stored sessions of `workspace`, newest first.
+#[tauri::command]
+pub async fn list_sessions(
+    state: State<'_, AppState>,
+    workspace: String,
+) -> Result<Vec<SessionSummary>, CommandError> {
+    let store = open_store_ref(&state).await?;
+    Ok(store.list_sessions(&workspace).await?)
+}
+
+#[tauri::command]
+pub async fn rename_session(
+    state: State<'_, AppState>,
+    session_id: String,
+    title: String,
+) -> Result<(), CommandError> {
+    let title = title.trim();
+    if title.is_empty() {
+        return Err(error("A session needs a name."));
+    }
+    let store = open_store_ref(&state).await?;
+    store.rename_session(&session_id, title).await?;
+    Ok(())
+}
+
+/// Deletes a stored session (stopping it first if it runs). Files it changed stay changed.
+#[tauri::command]
+pub async fn delete_session(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<(), CommandError> {
+    state.sessions.send(&session_id, Op::Shutdown);
+    let store = open_store_ref(&state).await?;
+    store.delete_session(&session_id).await?;
+    Ok(())
+}
+
+/// Workspace files whose path contains `query` (case-insensitive), for `@` references; at most
+/// 50, shortest paths first. Respects `.gitignore`.
+#[tauri::command]
+pub async fn workspace_files(workspace: String, query: String) -> Result<Vec<String>, CommandError> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("/"));
+    let dir = WorkspaceDir::resolve(&workspace, &cwd)?;
+    tauri::async_runtime::spawn_blocking(move || crate::files::matching_files(&dir.path, &query, 50))
+        .await
+        .map_err(|e| error(format!("The file search failed: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bindings_are_up_to_date() {
+        foreman_core::bindings::assert_bindings_current::<OpenedSession>();
+    }
+}

@@ -1,0 +1,180 @@
+//! The person's settings: provider, model, approval mode, limits. Stored as JSON in the app's
+//! config directory (written atomically); the API key is not here but in the system keychain.
+
+use std::path::{Path, PathBuf};
+
+use foreman_core::approval::ApprovalMode;
+use foreman_core::providers::{KeyringKey, ProviderPreset, ProviderSettings};
+use foreman_core::session::DEFAULT_MAX_ITERATIONS;
+use serde::{Deserialize, Serialize};
+use tauri::{AppHandle, Manager};
+use ts_rs::TS;
+
+use crate::view::CommandError;
+
+const SETTINGS_FILE: &str = "settings.json";
+
+/// Everything on the settings screen except the key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(default)]
+pub struct AppSettings {
+    pub provider: ProviderSettings,
+    /// The approval mode new sessions start in.
+    pub approval_mode: ApprovalMode,
+    /// Most model requests per user message.
+    pub max_iterations: u32,
+    /// A system notification when an approval waits and the window is not focused.
+    pub notify_approvals: bool,
+}
+
+impl Default for AppSettings {
+    fn default() -> Self {
+        Self {
+            provider: ProviderSettings::default(),
+            approval_mode: ApprovalMode::Ask,
+            max_iterations: DEFAULT_MAX_ITERATIONS,
+            notify_approvals: true,
+        }
+    }
+}
+
+/// One provider preset as the settings screen offers it.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct PresetView {
+    pub preset: ProviderPreset,
+    pub label: String,
+    pub base_url: String,
+    pub model: String,
+    pub requires_key: bool,
+}
+
+/// The settings screen's data. `key_stored` says whether the keychain holds a key for the
+/// current preset; the key itself never goes to the UI.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct SettingsView {
+    pub settings: AppSettings,
+    pub key_stored: bool,
+    /// Why the keychain could not be read, if it could not.
+    pub keychain_error: Option<String>,
+    /// What keeps a session from starting (no key, no model...), for a call to action.
+    pub missing: Option<String>,
+    pub presets: Vec<PresetView>,
+    /// Where the settings file is.
+    pub path: String,
+}
+
+pub fn settings_path(app: &AppHandle) -> Result<PathBuf, CommandError> {
+    app.path()
+        .app_config_dir()
+        .map(|dir| dir.join(SETTINGS_FILE))
+        .map_err(|e| CommandError {
+            message: format!("Cannot find the app config directory: {e}"),
+        })
+}
+
+/// Reads the settings; defaults when the file does not exist. A damaged file is an error that
+/// names it (it is not overwritten until the person saves).
+pub fn load(path: &Path) -> Result<AppSettings, CommandError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => serde_json::from_str(&text).map_err(|e| CommandError {
+            message: format!("The settings file {} is damaged: {e}", path.display()),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(AppSettings::default()),
+        Err(e) => Err(CommandError {
+            message: format!("Cannot read the settings file {}: {e}", path.display()),
+        }),
+    }
+}
+
+/// Writes the settings atomically (a temporary file renamed over the old one).
+pub fn save(path: &Path, settings: &AppSettings) -> Result<(), CommandError> {
+    let fail = |e: std::io::Error| CommandError {
+        message: format!("Cannot save the settings to {}: {e}", path.display()),
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    let text = serde_json::to_string_pretty(settings).map_err(|e| CommandError {
+        message: format!("Cannot encode the settings: {e}"),
+    })?;
+    let temp = path.with_extension("json.tmp");
+    std::fs::write(&temp, text).map_err(fail)?;
+    std::fs::rename(&temp, path).map_err(fail)
+}
+
+/// The keychain entry of `preset`.
+pub fn key_for(preset: ProviderPreset) -> KeyringKey {
+    KeyringKey::new(preset.keyring_account())
+}
+
+/// The settings screen's view of `settings`.
+pub fn view(path: &Path, settings: AppSettings) -> SettingsView {
+    let preset = settings.provider.preset;
+    let (key_stored, keychain_error) = match key_for(preset).is_stored() {
+        Ok(stored) => (stored, None),
+        Err(e) => (false, Some(e.to_string())),
+    };
+    let missing = if preset.requires_key() && !key_stored {
+        Some(format!(
+            "Add your {} API key to start working.",
+            preset.label()
+        ))
+    } else {
+        settings.provider.problem()
+    };
+    SettingsView {
+        settings,
+        key_stored,
+        keychain_error,
+        missing,
+        presets: ProviderPreset::ALL
+            .iter()
+            .map(|p| PresetView {
+                preset: *p,
+                label: p.label().to_owned(),
+                base_url: p.default_base_url().to_owned(),
+                model: p.default_model().to_owned(),
+                requires_key: p.requires_key(),
+            })
+            .collect(),
+        path: path.display().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bindings_are_up_to_date() {
+        foreman_core::bindings::assert_bindings_current::<AppSettings>();
+        foreman_core::bindings::assert_bindings_current::<SettingsView>();
+        foreman_core::bindings::assert_bindings_current::<PresetView>();
+    }
+
+    #[test]
+    fn settings_round_trip_and_missing_fields_take_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cfg").join(SETTINGS_FILE);
+        assert_eq!(load(&path).unwrap(), AppSettings::default());
+        let mut s = AppSettings::default();
+        s.provider = ProviderSettings::for_preset(ProviderPreset::Ollama);
+        s.max_iterations = 7;
+        save(&path, &s).unwrap();
+        assert_eq!(load(&path).unwrap(), s);
+        std::fs::write(&path, r#"{"max_iterations": 3}"#).unwrap();
+        let partial = load(&path).unwrap();
+        assert_eq!(partial.max_iterations, 3);
+        assert_eq!(partial.provider, ProviderSettings::default());
+    }
+
+    #[test]
+    fn a_damaged_file_is_named_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(SETTINGS_FILE);
+        std::fs::write(&path, "{not json").unwrap();
+        let error = load(&path).unwrap_err();
+        assert!(error.message.contains("damaged"), "{}", error.message);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{not json");
+    }
+}

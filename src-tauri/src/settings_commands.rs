@@ -1,0 +1,139 @@
+//! Commands of the settings screen. The API key only ever travels from the UI to the keychain;
+//! nothing returns it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use foreman_core::providers::{
+    Message, ProviderPreset, ProviderRequest, SharedKeySource, StaticKey, build_provider, collect,
+};
+use tauri::AppHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::settings::{self, AppSettings, SettingsView, key_for, settings_path};
+use crate::view::CommandError;
+
+fn error(message: impl Into<String>) -> CommandError {
+    CommandError {
+        message: message.into(),
+    }
+}
+
+/// The settings screen's data.
+#[tauri::command]
+pub async fn get_settings(app: AppHandle) -> Result<SettingsView, CommandError> {
+    let path = settings_path(&app)?;
+    let settings = settings::load(&path)?;
+    blocking(move || Ok(settings::view(&path, settings))).await
+}
+
+/// Saves the settings (new sessions use them; running ones keep theirs).
+#[tauri::command]
+pub async fn save_settings(
+    app: AppHandle,
+    settings: AppSettings,
+) -> Result<SettingsView, CommandError> {
+    let path = settings_path(&app)?;
+    if settings.max_iterations == 0 {
+        return Err(error("The iteration cap must be at least 1."));
+    }
+    settings::save(&path, &settings)?;
+    log::info!(
+        "settings saved: {:?}, model {}",
+        settings.provider.preset,
+        settings.provider.model
+    );
+    blocking(move || Ok(settings::view(&path, settings))).await
+}
+
+/// Stores the API key of `preset` in the system keychain.
+#[tauri::command]
+pub async fn set_api_key(
+    app: AppHandle,
+    preset: ProviderPreset,
+    key: String,
+) -> Result<SettingsView, CommandError> {
+    let path = settings_path(&app)?;
+    let settings = settings::load(&path)?;
+    blocking(move || {
+        key_for(preset).store(&key)?;
+        log::info!("API key stored in the keychain for {preset:?}");
+        Ok(settings::view(&path, settings))
+    })
+    .await
+}
+
+/// Removes the API key of `preset` from the system keychain.
+#[tauri::command]
+pub async fn delete_api_key(
+    app: AppHandle,
+    preset: ProviderPreset,
+) -> Result<SettingsView, CommandError> {
+    let path = settings_path(&app)?;
+    let settings = settings::load(&path)?;
+    blocking(move || {
+        key_for(preset).delete()?;
+        Ok(settings::view(&path, settings))
+    })
+    .await
+}
+
+/// Sends a tiny request with `settings` (and the key stored for their preset) and says what
+/// happened, in a sentence for the person.
+#[tauri::command]
+pub async fn test_connection(settings: AppSettings) -> Result<String, CommandError> {
+    let preset = settings.provider.preset;
+    let keyring = key_for(preset);
+    let stored = blocking(move || Ok(keyring.read()?)).await?;
+    let key: SharedKeySource = Arc::new(StaticKey(stored));
+    let mut provider_settings = settings.provider.clone();
+    provider_settings.max_attempts = 1;
+    let provider = build_provider(&provider_settings, key).map_err(|e| error(e.to_string()))?;
+    let mut request = ProviderRequest::new(
+        settings.provider.model.clone(),
+        "Reply with the single word OK.",
+        vec![Message::user("ping")],
+    );
+    request.limits.max_tokens = 16;
+    let cancel = CancellationToken::new();
+    let run = collect(provider.stream(request, cancel.clone()));
+    let (collected, failure) = match tokio::time::timeout(Duration::from_secs(30), run).await {
+        Ok(result) => result,
+        Err(_) => {
+            cancel.cancel();
+            return Err(error("No answer within 30 seconds."));
+        }
+    };
+    if let Some(failure) = failure {
+        return Err(error(failure.to_string()));
+    }
+    let answer: String = collected.text.chars().take(80).collect();
+    Ok(format!(
+        "Connected to {}: {} answered “{}”.",
+        preset.label(),
+        settings.provider.model,
+        answer.trim()
+    ))
+}
+
+/// Opens an http(s) link in the system browser; other schemes are refused.
+#[tauri::command]
+pub fn open_external(app: AppHandle, url: String) -> Result<(), CommandError> {
+    let parsed = url::Url::parse(&url).map_err(|_| error(format!("`{url}` is not a link.")))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(error("Only http and https links are opened."));
+    }
+    use tauri_plugin_opener::OpenerExt;
+    app.opener()
+        .open_url(parsed.as_str(), None::<&str>)
+        .map_err(|e| error(format!("Cannot open the link: {e}")))
+}
+
+/// Runs keychain work off the async runtime (the Secret Service calls block).
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, CommandError> + Send + 'static,
+) -> Result<T, CommandError> {
+    tauri::async_runtime::spawn_blocking(work)
+        .await
+        .map_err(|e| error(format!("The keychain call failed: {e}")))?
+}

@@ -1,0 +1,91 @@
+// A scripted model server on 127.0.0.1 speaking the Anthropic Messages API over SSE, as the app's
+// Anthropic provider expects it (the base URL is http://127.0.0.1:PORT; the client adds
+// /v1/messages). Each request gets the next scripted turn. A turn can hold its stream part-way
+// until the test releases it, so a test can look at the window while a tool call is still
+// streaming. Every request body is kept for assertions.
+import { createServer } from "node:http";
+
+function sse(event, data) {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * A turn: `{ text?, tool?: { name, input }, chunk?: number, delayMs?: number, holdAt?: number }`.
+ * The tool's JSON input is streamed in `chunk`-byte pieces `delayMs` apart; with `holdAt`
+ * (a fraction 0..1 of the JSON), the stream pauses there until `release()`.
+ */
+export async function startModel() {
+  const turns = [];
+  const requests = [];
+  let held = null;
+  const server = createServer(async (req, res) => {
+    let body = "";
+    for await (const part of req) body += part;
+    if (req.method !== "POST" || !req.url.endsWith("/v1/messages")) {
+      res.writeHead(404).end();
+      return;
+    }
+    requests.push(JSON.parse(body));
+    const turn = turns.shift() ?? { text: "(no more scripted turns)" };
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const write = (event, data) => res.write(sse(event, data));
+    write("message_start", {
+      type: "message_start",
+      message: { id: `msg_${requests.length}`, type: "message", role: "assistant", model: "claude-e2e", content: [], stop_reason: null, usage: { input_tokens: 120, output_tokens: 1 } },
+    });
+    let index = 0;
+    if (turn.text) {
+      write("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
+      for (const word of turn.text.split(/(?<= )/)) {
+        write("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: word } });
+        await sleep(15);
+      }
+      write("content_block_stop", { type: "content_block_stop", index });
+      index += 1;
+    }
+    if (turn.tool) {
+      const id = `toolu_${requests.length}`;
+      write("content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id, name: turn.tool.name, input: {} } });
+      const json = JSON.stringify(turn.tool.input);
+      const chunk = turn.chunk ?? 24;
+      const holdAt = turn.holdAt === undefined ? -1 : Math.floor(json.length * turn.holdAt);
+      for (let at = 0; at < json.length; at += chunk) {
+        if (holdAt >= at && holdAt < at + chunk) {
+          await new Promise((resolve) => {
+            held = resolve;
+          });
+          held = null;
+        }
+        write("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: json.slice(at, at + chunk) } });
+        await sleep(turn.delayMs ?? 5);
+      }
+      write("content_block_stop", { type: "content_block_stop", index });
+    }
+    write("message_delta", { type: "message_delta", delta: { stop_reason: turn.tool ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 42 } });
+    write("message_stop", { type: "message_stop" });
+    res.end();
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    /** Queues turns for the next requests. */
+    script(...next) {
+      turns.push(...next);
+    },
+    /** True while a turn is paused at its `holdAt`. */
+    get holding() {
+      return held !== null;
+    },
+    release() {
+      if (held) held();
+    },
+    pending: () => turns.length,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}

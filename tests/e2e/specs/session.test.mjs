@@ -1,0 +1,188 @@
+// The whole job in the real window, against a scripted model server and the real keychain:
+// set up the provider, watch a write stream into its card, read the diff, approve, reject with a
+// note, run a command and watch its output, edit before approving, come back after a restart.
+import { strict as assert } from "node:assert";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { launch, makeHome, screenshot } from "../lib/app.mjs";
+import { startModel } from "../lib/model.mjs";
+
+const home = makeHome("session");
+const project = mkdtempSync(join(tmpdir(), "foreman-session-ws-"));
+writeFileSync(join(project, "README.md"), "# demo project\n");
+const KEY = "sk-ant-e2e-test-key";
+let model;
+let app;
+
+before(async () => {
+  model = await startModel();
+});
+
+after(async () => {
+  await app?.close();
+  await model?.close();
+});
+
+const $ = (selector) => app.browser.$(selector);
+
+async function waitFor(what, check, timeout = 20000) {
+  const deadline = Date.now() + timeout;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      last = await check();
+      if (last) return last;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${last})`);
+}
+
+async function send(text) {
+  const composer = await $('[data-testid="composer"]');
+  await composer.waitForEnabled({ timeout: 20000 });
+  await composer.setValue(text);
+  await (await $('[data-testid="send"]')).click();
+}
+
+/** The newest card of `tool`. */
+async function lastCard(tool) {
+  const cards = await app.browser.$$(`[data-testid="tool-card"][data-tool="${tool}"]`);
+  return cards.length ? cards[cards.length - 1] : null;
+}
+
+async function waitIdle() {
+  await waitFor("the task to end", async () => !(await (await $('[data-testid="stop"]')).isEnabled()));
+}
+
+test("1. set the provider and key, watch a write stream, read the diff, approve", async () => {
+  app = await launch({ args: [project], home });
+  await (await $('[data-testid="workspace-name"]')).waitForDisplayed({ timeout: 30000 });
+  await (await $('[data-testid="setup-banner"]')).waitForDisplayed({ timeout: 10000 });
+  await screenshot(app.browser, "10-first-run-call-to-action");
+
+  await (await $('[data-testid="open-settings"]')).click();
+  await (await $('[data-testid="settings"]')).waitForDisplayed({ timeout: 10000 });
+  await (await $('[data-testid="base-url"]')).setValue(model.url);
+  await (await $('[data-testid="model"]')).setValue("claude-e2e");
+  await (await $('[data-testid="save-settings"]')).click();
+  await (await $('[data-testid="api-key"]')).setValue(KEY);
+  await (await $('[data-testid="save-key"]')).click();
+  await (await $('[data-testid="key-stored"]')).waitForDisplayed({ timeout: 10000 });
+  const stored = execFileSync("secret-tool", ["lookup", "service", "foreman", "account", "anthropic"]).toString();
+  assert.equal(stored.trim(), KEY, "the key is in the Secret Service");
+  const page = await app.browser.getPageSource();
+  assert.ok(!page.includes(KEY), "the key is never shown in the window");
+  await screenshot(app.browser, "11-settings-key-stored");
+  await (await $('[data-testid="close-settings"]')).click();
+
+  const lines = Array.from({ length: 60 }, (_, i) => `line ${i + 1} of the greeting file`).join("\n") + "\n";
+  model.script(
+    { text: "I'll create the file. ", tool: { name: "write", input: { path: "hello.txt", content: lines } }, holdAt: 0.5, chunk: 32, delayMs: 10 },
+    { text: "The file is written." },
+  );
+  await send("Create hello.txt with sixty lines");
+  // While the model is still streaming, part of the content is on screen.
+  await waitFor("the stream to pause half-way", () => model.holding);
+  const card = await waitFor("a write card", () => lastCard("write"));
+  await waitFor("partial content in the card", async () => (await card.getText()).includes("line 10 of the greeting"));
+  assert.ok(model.holding, "the stream has not ended yet");
+  assert.ok(!(await card.getText()).includes("line 60 of the greeting"), "only part of the content so far");
+  await screenshot(app.browser, "12-write-streaming");
+  model.release();
+
+  const approve = await $('[data-testid="approve"]');
+  await approve.waitForDisplayed({ timeout: 20000 });
+  const diffText = await card.getText();
+  assert.match(diffText, /line 60 of the greeting file/, "the diff shows the whole new file");
+  await screenshot(app.browser, "13-write-diff-approval");
+  await approve.click();
+  await waitFor("the file on disk", () => existsSync(join(project, "hello.txt")));
+  assert.equal(readFileSync(join(project, "hello.txt"), "utf8"), lines);
+  await waitIdle();
+  await waitFor("the final answer", async () => (await app.browser.getPageSource()).includes("The file is written."));
+  await screenshot(app.browser, "14-write-approved");
+});
+
+test("2. reject with a note: the file is unchanged and the model is told the note", async () => {
+  const before = readFileSync(join(project, "hello.txt"), "utf8");
+  model.script(
+    { tool: { name: "write", input: { path: "hello.txt", content: "replaced\n" } } },
+    { text: "Understood, I left it alone." },
+  );
+  const requestsBefore = model.requests.length;
+  await send("Replace hello.txt");
+  await (await $('[data-testid="reject"]')).waitForDisplayed({ timeout: 20000 });
+  await (await $('[data-testid="reject"]')).click();
+  await (await $('[data-testid="reject-note"]')).setValue("Keep the original greeting");
+  await screenshot(app.browser, "20-reject-with-note");
+  await (await $('[data-testid="confirm-reject"]')).click();
+  await waitIdle();
+  assert.equal(readFileSync(join(project, "hello.txt"), "utf8"), before);
+  const next = model.requests[requestsBefore + 1];
+  assert.ok(next, "the model was asked again after the rejection");
+  assert.ok(JSON.stringify(next).includes("Keep the original greeting"), "the note reached the model");
+  const card = await lastCard("write");
+  assert.equal(await card.getAttribute("data-state"), "rejected");
+});
+
+test("3. a command: approve, watch its output stream, see the exit code", async () => {
+  model.script(
+    { tool: { name: "bash", input: { command: "for i in 1 2 3 4 5; do echo tick $i; sleep 0.5; done" } } },
+    { text: "The command ran." },
+  );
+  await send("Run the ticker");
+  await (await $('[data-testid="approve"]')).waitForDisplayed({ timeout: 20000 });
+  await screenshot(app.browser, "30-bash-approval");
+  await (await $('[data-testid="approve"]')).click();
+  const card = await waitFor("a bash card", () => lastCard("bash"));
+  await waitFor("live output", async () => (await card.getText()).includes("tick 2"));
+  assert.equal(await card.getAttribute("data-state"), "executing", "output shows while it runs");
+  await screenshot(app.browser, "31-bash-running");
+  await waitFor("the exit code", async () => /exit 0/.test(await card.getText()));
+  assert.match(await card.getText(), /tick 5/);
+  await waitIdle();
+  await screenshot(app.browser, "32-bash-done");
+});
+
+test("4. edit before approving writes the person's version", async () => {
+  model.script(
+    { tool: { name: "write", input: { path: "notes.txt", content: "the model's version\n" } } },
+    { text: "Noted." },
+  );
+  await send("Write notes.txt");
+  await (await $('[data-testid="edit"]')).waitForDisplayed({ timeout: 20000 });
+  await (await $('[data-testid="edit"]')).click();
+  const editor = await $('[data-testid="edit-content"]');
+  await editor.setValue("my own version\n");
+  await screenshot(app.browser, "40-edit-before-approve");
+  await (await $('[data-testid="confirm-edit"]')).click();
+  await waitFor("the edited file", () => existsSync(join(project, "notes.txt")));
+  await waitIdle();
+  assert.equal(readFileSync(join(project, "notes.txt"), "utf8"), "my own version\n");
+});
+
+test("5. after a restart the session is in the sidebar with its history and continues", async () => {
+  await app.close();
+  app = await launch({ args: [project], home });
+  const item = await $('[data-testid="session-item"]');
+  await item.waitForDisplayed({ timeout: 30000 });
+  assert.match(await item.getText(), /Create hello\.txt/);
+  await item.click();
+  await waitFor("the old conversation", async () => (await app.browser.getPageSource()).includes("Create hello.txt with sixty lines"));
+  const cards = await app.browser.$$('[data-testid="tool-card"]');
+  assert.ok(cards.length >= 4, `the earlier calls are shown (${cards.length})`);
+  await screenshot(app.browser, "50-session-restored");
+  model.script({ text: "Continuing where we left off." });
+  await send("Anything else?");
+  await waitFor("the answer", async () => (await app.browser.getPageSource()).includes("Continuing where we left off."));
+  const last = model.requests[model.requests.length - 1];
+  assert.ok(JSON.stringify(last).includes("Create hello.txt with sixty lines"), "the history went to the model");
+  await waitIdle();
+  await screenshot(app.browser, "51-session-continued");
+});

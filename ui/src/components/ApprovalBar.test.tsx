@@ -1,0 +1,71 @@
+import { fireEvent, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { ApprovalBar } from "./ApprovalBar";
+
+function setup(editable: string | null = "proposed\n") {
+  const calls = { approve: vi.fn(), reject: vi.fn(), edit: vi.fn() };
+  render(
+    <ApprovalBar
+      tool="write"
+      reason="write a.txt"
+      suggestedRule="write(a.txt)"
+      editableContent={editable}
+      refused={null}
+      onApprove={calls.approve}
+      onReject={calls.reject}
+      onEditApprove={calls.edit}
+    />,
+  );
+  return calls;
+}
+
+test("approve once", async () => {
+  const calls = setup();
+  await userEvent.click(screen.getByTestId("approve"));
+  expect(calls.approve).toHaveBeenCalledWith({ kind: "once" });
+});
+
+test("reject carries the note to the agent", async () => {
+  const calls = setup();
+  await userEvent.click(screen.getByTestId("reject"));
+  await userEvent.type(screen.getByTestId("reject-note"), "Not like this");
+  await userEvent.click(screen.getByTestId("confirm-reject"));
+  expect(calls.reject).toHaveBeenCalledWith("Not like this");
+});
+
+test("always allow shows the rule, lets it be edited, and picks a scope", async () => {
+  const calls = setup();
+  await userEvent.click(screen.getByTestId("always"));
+  const rule = screen.getByTestId("rule-input");
+  expect(rule).toHaveValue("write(a.txt)");
+  await userEvent.clear(rule);
+  await userEvent.type(rule, "write(*.txt)");
+  await userEvent.selectOptions(screen.getByRole("combobox"), "workspace");
+  await userEvent.click(screen.getByTestId("confirm-always"));
+  expect(calls.approve).toHaveBeenCalledWith({ kind: "always", rule: "write(*.txt)", scope: "workspace" });
+});
+
+test("edit approves the person's version", async () => {
+  const calls = setup();
+  await userEvent.click(screen.getByTestId("edit"));
+  const area = screen.getByTestId("edit-content");
+  expect(area).toHaveValue("proposed\n");
+  await userEvent.clear(area);
+  await userEvent.type(area, "mine");
+  await userEvent.click(screen.getByTestId("confirm-edit"));
+  expect(calls.edit).toHaveBeenCalledWith("mine");
+});
+
+test("no Edit button when there is no full content to edit", () => {
+  setup(null);
+  expect(screen.queryByTestId("edit")).toBeNull();
+});
+
+test("Ctrl+Enter approves and Esc rejects from the keyboard", () => {
+  const calls = setup();
+  const bar = screen.getByTestId("approval-bar");
+  fireEvent.keyDown(bar, { key: "Enter", ctrlKey: true });
+  expect(calls.approve).toHaveBeenCalledWith({ kind: "once" });
+  fireEvent.keyDown(bar, { key: "Escape" });
+  expect(calls.reject).toHaveBeenCalledWith(null);
+});

@@ -1,0 +1,158 @@
+// The decision on one waiting call: Approve, Reject (with a note to the agent), Always allow
+// (with the rule it adds, editable), and Edit (change the proposed content before approving).
+// Ctrl/Cmd+Enter approves and Esc rejects while the bar has focus; it never takes focus itself.
+import { useState, type KeyboardEvent } from "react";
+import type { ApprovalScope } from "../protocol/ApprovalScope";
+import type { RuleScope } from "../protocol/RuleScope";
+
+interface Props {
+  tool: string;
+  reason: string;
+  suggestedRule: string | null;
+  /** The full proposed file content, when the person may edit it before approving. */
+  editableContent: string | null;
+  refused: string | null;
+  onApprove(scope: ApprovalScope): void;
+  onReject(feedback: string | null): void;
+  onEditApprove(content: string): void;
+}
+
+type Mode = "idle" | "reject" | "always" | "edit";
+
+export function ApprovalBar(props: Props) {
+  const [mode, setMode] = useState<Mode>("idle");
+  const [note, setNote] = useState("");
+  const [rule, setRule] = useState(props.suggestedRule ?? `${props.tool}(*)`);
+  const [scope, setScope] = useState<RuleScope>("session");
+  const [content, setContent] = useState(props.editableContent ?? "");
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      if (mode === "reject") props.onReject(note.trim() || null);
+      else if (mode === "always") props.onApprove({ kind: "always", rule: rule.trim(), scope });
+      else if (mode === "edit") props.onEditApprove(content);
+      else props.onApprove({ kind: "once" });
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      if (mode === "idle") props.onReject(null);
+      else setMode("idle");
+    }
+  };
+
+  return (
+    <div
+      className="approval-bar"
+      role="group"
+      aria-label={`Approval for ${props.tool}`}
+      data-testid="approval-bar"
+      onKeyDown={onKeyDown}
+    >
+      <div className="approval-reason">
+        <strong>Approve?</strong> <span>{props.reason}</span>
+        <span className="muted keys"> Ctrl+Enter approves · Esc rejects</span>
+      </div>
+      {props.refused && (
+        <div className="approval-refused" role="alert">
+          {props.refused}
+        </div>
+      )}
+      {mode === "reject" && (
+        <label className="approval-field">
+          <span>Note to the agent (optional)</span>
+          <textarea
+            data-testid="reject-note"
+            value={note}
+            rows={2}
+            onChange={(e) => setNote(e.target.value)}
+            placeholder="What should it do instead?"
+            autoFocus
+          />
+        </label>
+      )}
+      {mode === "always" && (
+        <div className="approval-field">
+          <label>
+            <span>Rule to add</span>
+            <input data-testid="rule-input" value={rule} onChange={(e) => setRule(e.target.value)} autoFocus />
+          </label>
+          <label>
+            <span>For</span>
+            <select value={scope} onChange={(e) => setScope(e.target.value as RuleScope)}>
+              <option value="session">this session</option>
+              <option value="workspace">this workspace (remembered)</option>
+            </select>
+          </label>
+        </div>
+      )}
+      {mode === "edit" && (
+        <label className="approval-field">
+          <span>Your version of the file (this is what will be written)</span>
+          <textarea
+            data-testid="edit-content"
+            className="mono"
+            value={content}
+            rows={Math.min(20, Math.max(4, content.split("\n").length + 1))}
+            onChange={(e) => setContent(e.target.value)}
+            autoFocus
+          />
+        </label>
+      )}
+      <div className="approval-actions">
+        {mode === "idle" && (
+          <>
+            <button className="primary" data-testid="approve" onClick={() => props.onApprove({ kind: "once" })}>
+              Approve
+            </button>
+            <button data-testid="reject" onClick={() => setMode("reject")}>
+              Reject…
+            </button>
+            <button data-testid="always" onClick={() => setMode("always")}>
+              Always allow…
+            </button>
+            {props.editableContent !== null && (
+              <button data-testid="edit" onClick={() => setMode("edit")}>
+                Edit…
+              </button>
+            )}
+          </>
+        )}
+        {mode === "reject" && (
+          <>
+            <button className="danger" data-testid="confirm-reject" onClick={() => props.onReject(note.trim() || null)}>
+              Reject
+            </button>
+            <button className="ghost" onClick={() => setMode("idle")}>
+              Back
+            </button>
+          </>
+        )}
+        {mode === "always" && (
+          <>
+            <button
+              className="primary"
+              data-testid="confirm-always"
+              disabled={!rule.trim()}
+              onClick={() => props.onApprove({ kind: "always", rule: rule.trim(), scope })}
+            >
+              Approve and add rule
+            </button>
+            <button className="ghost" onClick={() => setMode("idle")}>
+              Back
+            </button>
+          </>
+        )}
+        {mode === "edit" && (
+          <>
+            <button className="primary" data-testid="confirm-edit" onClick={() => props.onEditApprove(content)}>
+              Approve my version
+            </button>
+            <button className="ghost" onClick={() => setMode("idle")}>
+              Back
+            </button>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { CallView } from "../session/state";
+import { ToolCard } from "./ToolCard";
+
+function call(over: Partial<CallView>): CallView {
+  return {
+    id: "c1", name: "write", state: "streaming", args: null, preview: null, status: null, output: "",
+    result: null, isError: false, approval: null, refused: null, startedAt: null, endedAt: null, ...over,
+  };
+}
+
+const actions = { approve: vi.fn(), reject: vi.fn(), editApprove: vi.fn() };
+
+test("a streaming write shows its path first and the content as it grows", () => {
+  const { rerender } = render(<ToolCard call={call({ args: { path: "src/a.rs" } })} actions={actions} />);
+  expect(screen.getByText("src/a.rs")).toBeInTheDocument();
+  expect(screen.getByTestId("tool-state")).toHaveTextContent("writing…");
+  rerender(<ToolCard call={call({ args: { path: "src/a.rs", content: "fn main() {\n    println!" } })} actions={actions} />);
+  expect(screen.getByText(/println!/)).toBeInTheDocument();
+});
+
+test("a waiting call shows the approval bar and approves with its preview hash", async () => {
+  const approve = vi.fn();
+  render(
+    <ToolCard
+      call={call({
+        state: "awaiting_approval",
+        args: { path: "a.txt", content: "x\n" },
+        approval: { previewHash: "h42", reason: "write a.txt", preview: null, suggestedRule: null },
+      })}
+      actions={{ ...actions, approve }}
+    />,
+  );
+  await userEvent.click(screen.getByTestId("approve"));
+  expect(approve).toHaveBeenCalledWith("c1", "h42", { kind: "once" });
+});
+
+test("a finished command shows its live output, exit code and duration", () => {
+  render(
+    <ToolCard
+      call={call({
+        name: "bash", state: "succeeded", args: { command: "echo hi" }, output: "hi\n",
+        result: "hi\nExit code 0.", startedAt: 1000, endedAt: 2500,
+      })}
+      actions={actions}
+    />,
+  );
+  expect(screen.getByText("$ echo hi")).toBeInTheDocument();
+  expect(screen.getByText(/exit 0/)).toBeInTheDocument();
+  expect(screen.getByTestId("tool-state")).toHaveTextContent("done · 1.5 s");
+});
+
+test("a failed call shows its error result", () => {
+  render(<ToolCard call={call({ name: "read", state: "failed", args: { path: "x" }, result: "NOT_FOUND: x", isError: true })} actions={actions} />);
+  expect(screen.getByText(/NOT_FOUND/)).toBeInTheDocument();
+  expect(screen.getByTestId("tool-state")).toHaveTextContent("failed");
+});

@@ -1,0 +1,127 @@
+// One tool call: what it is, its parameters as they stream, its diff, the decision, the result.
+import { memo, useState } from "react";
+import type { ApprovalScope } from "../protocol/ApprovalScope";
+import type { CallView } from "../session/state";
+import { ApprovalBar } from "./ApprovalBar";
+import { DiffView } from "./DiffView";
+import { LiveText } from "./LiveText";
+import { OutputView } from "./OutputView";
+import { ResultView } from "./ResultView";
+import { exitCodeOf, formatDuration, stateLabel, toolIcon, toolSummary } from "./toolSummary";
+
+export interface CardActions {
+  approve(callId: string, previewHash: string, scope: ApprovalScope): void;
+  reject(callId: string, feedback: string | null): void;
+  editApprove(callId: string, previewHash: string, content: string): void;
+  openPath?(path: string, line?: number): void;
+}
+
+function text(args: unknown, key: string): string | null {
+  if (typeof args !== "object" || args === null) return null;
+  const v = (args as Record<string, unknown>)[key];
+  return typeof v === "string" ? v : null;
+}
+
+const FILE_TOOLS = new Set(["write", "edit", "multi_edit"]);
+
+function Params({ call }: { call: CallView }) {
+  const streaming = call.state === "streaming";
+  if (call.name === "write") {
+    const content = text(call.args, "content");
+    if (content === null) return null;
+    if (call.preview?.diff && !streaming) return null;
+    return <LiveText text={content} streaming={streaming} label={text(call.args, "path") ?? undefined} />;
+  }
+  if (call.name === "edit") {
+    if (call.preview?.diff) return null;
+    const oldText = text(call.args, "old_string");
+    const newText = text(call.args, "new_string");
+    return (
+      <div className="edit-params">
+        {oldText !== null && <pre className="edit-old" aria-label="Text to replace">{oldText}</pre>}
+        {newText !== null && <pre className="edit-new" aria-label="Replacement">{newText}</pre>}
+      </div>
+    );
+  }
+  if (call.name === "bash") return null;
+  if (call.args === null || FILE_TOOLS.has(call.name)) return null;
+  const shown = JSON.stringify(call.args, null, 2);
+  if (!shown || shown === "{}") return null;
+  return <pre className="tool-args">{shown.length > 4000 ? `${shown.slice(0, 4000)}…` : shown}</pre>;
+}
+
+function ToolCardInner({ call, actions }: { call: CallView; actions: CardActions }) {
+  const [open, setOpen] = useState(true);
+  const { label, tone } = stateLabel(call.state);
+  const summary = toolSummary(call.name, call.args);
+  const duration =
+    call.startedAt !== null && call.endedAt !== null ? formatDuration(call.endedAt - call.startedAt) : null;
+  const finished = call.result !== null;
+  const command = call.name === "bash" ? text(call.args, "command") : null;
+  const approval = call.approval;
+  return (
+    <article
+      className={`tool-card tone-${tone}`}
+      data-testid="tool-card"
+      data-tool={call.name}
+      data-state={call.state}
+      aria-label={`${call.name} ${summary}`}
+    >
+      <header className="tool-head">
+        <button
+          className="ghost tool-toggle"
+          aria-expanded={open}
+          aria-label={open ? "Collapse" : "Expand"}
+          onClick={() => setOpen(!open)}
+        >
+          <span className="tool-icon" aria-hidden="true">{toolIcon(call.name)}</span>
+          <span className="tool-name">{call.name}</span>
+          <span className="tool-summary" title={summary}>{summary}</span>
+        </button>
+        <span className={`tool-state state-${tone}`} data-testid="tool-state">
+          {label}
+          {duration && <span className="muted"> · {duration}</span>}
+        </span>
+      </header>
+      {open && (
+        <div className="tool-body">
+          {call.status && !finished && <div className="tool-tip muted">{call.status}</div>}
+          {command !== null && <pre className="tool-command">$ {command}</pre>}
+          <Params call={call} />
+          {call.preview?.diff && <DiffView diff={call.preview.diff} />}
+          {call.preview && !call.preview.diff && FILE_TOOLS.has(call.name) && (
+            <div className="muted preview-counts">
+              {call.preview.path}: +{call.preview.lines_added} −{call.preview.lines_removed}
+              {call.preview.created ? " (new file)" : ""}
+            </div>
+          )}
+          {approval && (
+            <ApprovalBar
+              key={approval.previewHash}
+              tool={call.name}
+              reason={approval.reason}
+              suggestedRule={approval.suggestedRule}
+              editableContent={call.name === "write" ? text(call.args, "content") : null}
+              refused={call.refused}
+              onApprove={(scope) => actions.approve(call.id, approval.previewHash, scope)}
+              onReject={(feedback) => actions.reject(call.id, feedback)}
+              onEditApprove={(content) => actions.editApprove(call.id, approval.previewHash, content)}
+            />
+          )}
+          {call.name === "bash" && (call.output || call.state === "executing") && (
+            <OutputView
+              text={call.output}
+              running={call.state === "executing"}
+              exitCode={finished ? exitCodeOf(call.result) : null}
+            />
+          )}
+          {finished && !(call.name === "bash" && call.output && !call.isError) && (
+            <ResultView tool={call.name} text={call.result ?? ""} isError={call.isError} onOpenPath={actions.openPath} />
+          )}
+        </div>
+      )}
+    </article>
+  );
+}
+
+export const ToolCard = memo(ToolCardInner);

@@ -1,0 +1,222 @@
+// Settings: provider, model, base URL, API key (kept in the system keychain, never shown),
+// Test connection, default approval mode, limits.
+import { useState } from "react";
+import type { Backend } from "../backend";
+import { errorMessage } from "../backend";
+import type { AppSettings } from "../protocol/AppSettings";
+import type { ApprovalMode } from "../protocol/ApprovalMode";
+import type { ProviderPreset } from "../protocol/ProviderPreset";
+import type { SettingsView } from "../protocol/SettingsView";
+
+interface Props {
+  backend: Backend;
+  view: SettingsView;
+  onChange(view: SettingsView): void;
+  onClose(): void;
+}
+
+export function Settings({ backend, view, onChange, onClose }: Props) {
+  const [draft, setDraft] = useState<AppSettings>(view.settings);
+  const [key, setKey] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+  const preset = view.presets.find((p) => p.preset === draft.provider.preset);
+  const dirty = JSON.stringify(draft) !== JSON.stringify(view.settings);
+
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setMessage(null);
+    try {
+      await work();
+    } catch (e) {
+      setMessage({ tone: "error", text: errorMessage(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const choosePreset = (value: ProviderPreset) => {
+    const p = view.presets.find((x) => x.preset === value);
+    if (!p) return;
+    setDraft({ ...draft, provider: { ...draft.provider, preset: value, base_url: p.base_url, model: p.model } });
+  };
+  const setProvider = (change: Partial<AppSettings["provider"]>) =>
+    setDraft({ ...draft, provider: { ...draft.provider, ...change } });
+
+  const save = () =>
+    run(async () => {
+      const saved = await backend.saveSettings(draft);
+      onChange(saved);
+      setDraft(saved.settings);
+      setMessage({ tone: "ok", text: "Settings saved. New sessions use them." });
+    });
+
+  const storeKey = () =>
+    run(async () => {
+      if (dirty) onChange(await backend.saveSettings(draft));
+      const next = await backend.setApiKey(draft.provider.preset, key);
+      setKey("");
+      onChange(next);
+      setMessage({ tone: "ok", text: "The key is stored in the system keychain." });
+    });
+
+  return (
+    <div className="settings-screen" data-testid="settings">
+      <header className="settings-header">
+        <h1>Settings</h1>
+        <button className="ghost" data-testid="close-settings" onClick={onClose}>
+          Done
+        </button>
+      </header>
+      <div className="settings-body">
+        <section className="panel">
+          <h2>Model provider</h2>
+          <label className="field">
+            <span>Provider</span>
+            <select
+              data-testid="preset"
+              value={draft.provider.preset}
+              onChange={(e) => choosePreset(e.target.value as ProviderPreset)}
+            >
+              {view.presets.map((p) => (
+                <option key={p.preset} value={p.preset}>
+                  {p.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>Base URL</span>
+            <input
+              data-testid="base-url"
+              value={draft.provider.base_url}
+              placeholder={preset?.base_url || "http://localhost:8000/v1"}
+              onChange={(e) => setProvider({ base_url: e.target.value })}
+            />
+          </label>
+          <label className="field">
+            <span>Model</span>
+            <input data-testid="model" value={draft.provider.model} onChange={(e) => setProvider({ model: e.target.value })} />
+          </label>
+          <label className="field check">
+            <input
+              type="checkbox"
+              checked={draft.provider.text_protocol}
+              onChange={(e) => setProvider({ text_protocol: e.target.checked })}
+            />
+            <span>This model has no native tool calling (use the JSON text protocol)</span>
+          </label>
+          <div className="field">
+            <span>API key</span>
+            <div className="key-row">
+              {view.key_stored && draft.provider.preset === view.settings.provider.preset ? (
+                <span className="key-stored" data-testid="key-stored">
+                  •••••••• stored in the system keychain
+                </span>
+              ) : (
+                <span className="muted">{preset?.requires_key ? "No key stored yet." : "Optional for this provider."}</span>
+              )}
+            </div>
+            <div className="key-row">
+              <input
+                type="password"
+                data-testid="api-key"
+                autoComplete="off"
+                aria-label="New API key"
+                placeholder={view.key_stored ? "Replace the key" : "Paste the API key"}
+                value={key}
+                onChange={(e) => setKey(e.target.value)}
+              />
+              <button data-testid="save-key" disabled={busy || !key.trim()} onClick={storeKey}>
+                Store key
+              </button>
+              {view.key_stored && (
+                <button
+                  className="ghost"
+                  disabled={busy}
+                  onClick={() => run(async () => onChange(await backend.deleteApiKey(draft.provider.preset)))}
+                >
+                  Remove
+                </button>
+              )}
+            </div>
+            {view.keychain_error && <p className="error-text">{view.keychain_error}</p>}
+          </div>
+          <div className="row">
+            <button
+              data-testid="test-connection"
+              disabled={busy}
+              onClick={() =>
+                run(async () => setMessage({ tone: "ok", text: await backend.testConnection(draft) }))
+              }
+            >
+              Test connection
+            </button>
+          </div>
+        </section>
+        <section className="panel">
+          <h2>Agent</h2>
+          <label className="field">
+            <span>Approval mode for new sessions</span>
+            <select
+              value={draft.approval_mode}
+              onChange={(e) => setDraft({ ...draft, approval_mode: e.target.value as ApprovalMode })}
+            >
+              <option value="read-only">Read only: nothing that changes anything</option>
+              <option value="ask">Ask before edits, commands and fetches</option>
+              <option value="auto-edit">Edit files freely, ask before commands</option>
+              <option value="yolo">Run everything (still never outside the workspace)</option>
+            </select>
+          </label>
+          <label className="field">
+            <span>Most model requests per message</span>
+            <input
+              type="number"
+              min={1}
+              max={500}
+              value={draft.max_iterations}
+              onChange={(e) => setDraft({ ...draft, max_iterations: Math.max(1, Number(e.target.value) || 1) })}
+            />
+          </label>
+          <label className="field">
+            <span>Connect timeout (seconds)</span>
+            <input
+              type="number"
+              min={1}
+              value={draft.provider.connect_timeout_secs}
+              onChange={(e) => setProvider({ connect_timeout_secs: Math.max(1, Number(e.target.value) || 1) })}
+            />
+          </label>
+          <label className="field">
+            <span>Give up when the model is silent for (seconds)</span>
+            <input
+              type="number"
+              min={1}
+              value={draft.provider.idle_timeout_secs}
+              onChange={(e) => setProvider({ idle_timeout_secs: Math.max(1, Number(e.target.value) || 1) })}
+            />
+          </label>
+          <label className="field check">
+            <input
+              type="checkbox"
+              checked={draft.notify_approvals}
+              onChange={(e) => setDraft({ ...draft, notify_approvals: e.target.checked })}
+            />
+            <span>Notify me when an approval waits and Foreman is in the background</span>
+          </label>
+        </section>
+        {message && (
+          <div className={message.tone === "ok" ? "banner banner-ok" : "banner banner-error"} role="status" data-testid="settings-message">
+            {message.text}
+          </div>
+        )}
+        <div className="row end">
+          <span className="muted small">Saved in {view.path}</span>
+          <button className="primary" data-testid="save-settings" disabled={busy || !dirty} onClick={save}>
+            Save
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

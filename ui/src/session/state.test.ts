@@ -1,0 +1,116 @@
+import type { Event } from "../protocol/Event";
+import { addUserMessage, initialState, reduceAll } from "./state";
+
+let seq = 0;
+function ev(msg: Record<string, unknown>): Event {
+  seq += 1;
+  return { seq, ...msg } as unknown as Event;
+}
+
+beforeEach(() => {
+  seq = 0;
+});
+
+test("a streamed write call fills in, asks, runs and finishes", () => {
+  const events = [
+    ev({ type: "session_started", session_id: "s", model: "m", workspace: "/w", mode: "ask" }),
+    ev({ type: "task_started" }),
+    ev({ type: "text_delta", text: "Writing " }),
+    ev({ type: "text_delta", text: "the file." }),
+    ev({ type: "tool_call_created", call_id: "c1", name: "write", state: "streaming" }),
+    ev({ type: "tool_call_updated", call_id: "c1", args: [{ op: "set", path: [], value: {} }, { op: "set", path: ["path"], value: "a.txt" }] }),
+    ev({ type: "tool_call_updated", call_id: "c1", args: [{ op: "set", path: ["content"], value: "hel" }] }),
+    ev({ type: "tool_call_updated", call_id: "c1", args: [{ op: "append", path: ["content"], text: "lo" }] }),
+  ];
+  let s = reduceAll(addUserMessage(initialState(), "write it"), events, 0);
+  expect(s.items.map((i) => i.kind)).toEqual(["user", "assistant", "tool"]);
+  expect(s.items[1]).toMatchObject({ text: "Writing the file." });
+  expect(s.calls.c1?.args).toEqual({ path: "a.txt", content: "hello" });
+  s = reduceAll(
+    s,
+    [
+      ev({ type: "tool_call_updated", call_id: "c1", state: "validating", args: [] }),
+      ev({
+        type: "approval_requested", call_id: "c1", tool: "write", preview_hash: "h1", reason: "write a.txt",
+        arguments: { path: "a.txt", content: "hello" }, preview: null, suggested_rule: "write(a.txt)",
+      }),
+    ],
+    1,
+  );
+  expect(s.calls.c1?.state).toBe("awaiting_approval");
+  expect(s.calls.c1?.approval).toMatchObject({ previewHash: "h1", suggestedRule: "write(a.txt)" });
+  s = reduceAll(
+    s,
+    [
+      ev({ type: "tool_call_updated", call_id: "c1", state: "scheduled", args: [] }),
+      ev({ type: "tool_call_updated", call_id: "c1", state: "executing", args: [], status: "Writing a.txt" }),
+      ev({ type: "tool_call_finished", call_id: "c1", state: "succeeded", result: "wrote a.txt", is_error: false }),
+      ev({ type: "task_ended", reason: { kind: "final_answer", text: "ok" } }),
+    ],
+    5,
+  );
+  expect(s.calls.c1).toMatchObject({ state: "succeeded", result: "wrote a.txt", approval: null, startedAt: 5, endedAt: 5 });
+  expect(s.running).toBe(false);
+  expect(s.needsSnapshot).toBe(false);
+});
+
+test("a gap in seq asks for a snapshot, and the snapshot restores the calls", () => {
+  let s = reduceAll(initialState(), [ev({ type: "task_started" })], 0);
+  seq = 5;
+  s = reduceAll(s, [ev({ type: "tool_call_output", call_id: "zz", text: "x" })], 0);
+  expect(s.needsSnapshot).toBe(true);
+  s = reduceAll(
+    s,
+    [
+      ev({
+        type: "snapshot", session_id: "s", mode: "yolo", running: true, messages: 3,
+        calls: [{ call_id: "b1", name: "bash", state: "executing", arguments: { command: "ls" }, preview: null, preview_hash: null, status: "Running ls", result: null, is_error: false }],
+      }),
+    ],
+    0,
+  );
+  expect(s.needsSnapshot).toBe(false);
+  expect(s.mode).toBe("yolo");
+  expect(s.calls.b1).toMatchObject({ name: "bash", state: "executing", status: "Running ls" });
+  expect(s.items.filter((i) => i.kind === "tool")).toHaveLength(1);
+});
+
+test("old and repeated events are ignored", () => {
+  const first = ev({ type: "text_delta", text: "a" });
+  let s = reduceAll(initialState(), [first, first], 0);
+  expect(s.items).toEqual([{ kind: "assistant", id: 1, text: "a" }]);
+  s = reduceAll(s, [{ ...first, seq: 0 } as Event], 0);
+  expect(s.items).toHaveLength(1);
+});
+
+test("command output accumulates and todo_write sets the task list", () => {
+  const s = reduceAll(
+    initialState(),
+    [
+      ev({ type: "tool_call_created", call_id: "b", name: "bash", state: "streaming" }),
+      ev({ type: "tool_call_output", call_id: "b", text: "one\n" }),
+      ev({ type: "tool_call_output", call_id: "b", text: "two\n" }),
+      ev({ type: "tool_call_created", call_id: "t", name: "todo_write", state: "streaming" }),
+      ev({ type: "tool_call_updated", call_id: "t", args: [{ op: "set", path: [], value: { todos: [{ id: "1", content: "Fix it", status: "in_progress" }] } }] }),
+      ev({ type: "tool_call_finished", call_id: "t", state: "succeeded", result: "ok", is_error: false }),
+    ],
+    0,
+  );
+  expect(s.calls.b?.output).toBe("one\ntwo\n");
+  expect(s.todos).toEqual([{ id: "1", content: "Fix it", status: "in_progress" }]);
+});
+
+test("errors and the end of a task become notices", () => {
+  const s = reduceAll(
+    initialState(),
+    [
+      ev({ type: "error", message: "could not save" }),
+      ev({ type: "task_ended", reason: { kind: "iteration_cap", max_iterations: 3 } }),
+    ],
+    0,
+  );
+  expect(s.items).toMatchObject([
+    { kind: "notice", tone: "error", text: "could not save" },
+    { kind: "notice", tone: "error" },
+  ]);
+});

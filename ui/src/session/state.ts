@@ -1,0 +1,356 @@
+// The conversation as the UI shows it, built by one reducer from the engine's events.
+import type { ApprovalMode } from "../protocol/ApprovalMode";
+import type { CallSnapshot } from "../protocol/CallSnapshot";
+import type { CallState } from "../protocol/CallState";
+import type { Event } from "../protocol/Event";
+import type { FilePreview } from "../protocol/FilePreview";
+import type { TaskEndReason } from "../protocol/TaskEndReason";
+import type { Transcript } from "../protocol/Transcript";
+import { applyPatches } from "./patch";
+
+export interface PendingApproval {
+  previewHash: string;
+  reason: string;
+  preview: FilePreview | null;
+  suggestedRule: string | null;
+}
+
+export interface CallView {
+  id: string;
+  name: string;
+  state: CallState;
+  /** The arguments so far (complete once the call is past streaming). */
+  args: unknown;
+  preview: FilePreview | null;
+  status: string | null;
+  /** Live output (a command's stdout/stderr) for the person. */
+  output: string;
+  result: string | null;
+  isError: boolean;
+  approval: PendingApproval | null;
+  /** Why an answer to the approval was refused (stale hash...). */
+  refused: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+}
+
+export type Item =
+  | { kind: "user"; id: number; text: string }
+  | { kind: "assistant"; id: number; text: string }
+  | { kind: "thinking"; id: number; text: string }
+  | { kind: "tool"; id: number; callId: string }
+  | { kind: "notice"; id: number; tone: "info" | "error"; text: string };
+
+export interface Todo {
+  id: string;
+  content: string;
+  status: "pending" | "in_progress" | "completed";
+}
+
+export interface Usage {
+  input: number;
+  output: number;
+  totalInput: number;
+  totalOutput: number;
+}
+
+export interface SessionState {
+  lastSeq: number;
+  /** Set when a seq gap was seen; the owner asks for a snapshot and clears it. */
+  needsSnapshot: boolean;
+  items: Item[];
+  calls: Record<string, CallView>;
+  running: boolean;
+  mode: ApprovalMode;
+  usage: Usage;
+  todos: Todo[];
+  paused: { tool: string; message: string } | null;
+  retrying: string | null;
+  ended: TaskEndReason | null;
+  nextId: number;
+  ready: boolean;
+}
+
+export function initialState(mode: ApprovalMode = "ask"): SessionState {
+  return {
+    lastSeq: 0,
+    needsSnapshot: false,
+    items: [],
+    calls: {},
+    running: false,
+    mode,
+    usage: { input: 0, output: 0, totalInput: 0, totalOutput: 0 },
+    todos: [],
+    paused: null,
+    retrying: null,
+    ended: null,
+    nextId: 1,
+    ready: false,
+  };
+}
+
+function callFromSnapshot(c: CallSnapshot, old?: CallView): CallView {
+  return {
+    id: c.call_id,
+    name: c.name,
+    state: c.state,
+    args: c.arguments,
+    preview: c.preview,
+    status: c.status,
+    output: old?.output ?? "",
+    result: c.result,
+    isError: c.is_error,
+    approval:
+      c.state === "awaiting_approval" && c.preview_hash
+        ? (old?.approval ?? {
+            previewHash: c.preview_hash,
+            reason: "",
+            preview: c.preview,
+            suggestedRule: null,
+          })
+        : null,
+    refused: null,
+    startedAt: old?.startedAt ?? null,
+    endedAt: old?.endedAt ?? null,
+  };
+}
+
+function todosFrom(value: unknown): Todo[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (t): t is Todo =>
+      typeof t === "object" && t !== null && typeof (t as Todo).content === "string",
+  );
+}
+
+/** The state of a stored session, before any event. */
+export function fromTranscript(t: Transcript, mode: ApprovalMode): SessionState {
+  const state = initialState(mode);
+  let id = 1;
+  for (const item of t.items) {
+    if (item.kind === "tool") {
+      state.calls[item.call.call_id] = callFromSnapshot(item.call);
+      state.items.push({ kind: "tool", id: id++, callId: item.call.call_id });
+    } else {
+      state.items.push({ kind: item.kind, id: id++, text: item.text });
+    }
+  }
+  state.nextId = id;
+  state.todos = todosFrom(t.todos);
+  state.usage = {
+    input: 0,
+    output: 0,
+    totalInput: Number(t.usage.input),
+    totalOutput: Number(t.usage.output),
+  };
+  return state;
+}
+
+/** Adds the person's message (shown at once, before the engine answers). */
+export function addUserMessage(state: SessionState, text: string): SessionState {
+  return {
+    ...state,
+    items: [...state.items, { kind: "user", id: state.nextId, text }],
+    nextId: state.nextId + 1,
+    running: true,
+    ended: null,
+  };
+}
+
+function appendText(state: SessionState, kind: "assistant" | "thinking", text: string): SessionState {
+  const last = state.items[state.items.length - 1];
+  if (last && last.kind === kind) {
+    const items = state.items.slice();
+    items[items.length - 1] = { ...last, text: last.text + text };
+    return { ...state, items };
+  }
+  return {
+    ...state,
+    items: [...state.items, { kind, id: state.nextId, text }],
+    nextId: state.nextId + 1,
+  };
+}
+
+function notice(state: SessionState, tone: "info" | "error", text: string): SessionState {
+  return {
+    ...state,
+    items: [...state.items, { kind: "notice", id: state.nextId, tone, text }],
+    nextId: state.nextId + 1,
+  };
+}
+
+function updateCall(
+  state: SessionState,
+  id: string,
+  change: (call: CallView) => CallView,
+): SessionState {
+  const call = state.calls[id];
+  if (!call) return state;
+  return { ...state, calls: { ...state.calls, [id]: change(call) } };
+}
+
+function describeEnd(reason: TaskEndReason): { tone: "info" | "error"; text: string } | null {
+  switch (reason.kind) {
+    case "completed":
+      return { tone: "info", text: reason.summary ? `Done: ${reason.summary}` : "Done." };
+    case "final_answer":
+      return null;
+    case "cancelled":
+      return { tone: "info", text: "Stopped." };
+    case "iteration_cap":
+      return {
+        tone: "error",
+        text: `Stopped after ${reason.max_iterations} model requests (the iteration cap). Send a message to continue.`,
+      };
+    case "stopped":
+      return { tone: "info", text: "Stopped after repeated tool failures." };
+    case "error":
+      return { tone: "error", text: reason.message };
+  }
+}
+
+/** Applies one event. */
+export function reduce(state: SessionState, event: Event, now: number): SessionState {
+  if (event.seq <= state.lastSeq) return state;
+  let s: SessionState = {
+    ...state,
+    lastSeq: event.seq,
+    needsSnapshot: state.needsSnapshot || (state.lastSeq > 0 && event.seq !== state.lastSeq + 1),
+  };
+  switch (event.type) {
+    case "session_started":
+      return { ...s, mode: event.mode, ready: true };
+    case "task_started":
+      return { ...s, running: true, ended: null, paused: null };
+    case "turn_started":
+    case "turn_ended":
+    case "resumed":
+      return { ...s, retrying: null, paused: event.type === "resumed" ? null : s.paused };
+    case "text_delta":
+      return appendText({ ...s, retrying: null }, "assistant", event.text);
+    case "thinking_delta":
+      return appendText(s, "thinking", event.text);
+    case "tool_call_created":
+      s = {
+        ...s,
+        calls: {
+          ...s.calls,
+          [event.call_id]: {
+            id: event.call_id,
+            name: event.name,
+            state: event.state,
+            args: null,
+            preview: null,
+            status: null,
+            output: "",
+            result: null,
+            isError: false,
+            approval: null,
+            refused: null,
+            startedAt: null,
+            endedAt: null,
+          },
+        },
+      };
+      return {
+        ...s,
+        items: [...s.items, { kind: "tool", id: s.nextId, callId: event.call_id }],
+        nextId: s.nextId + 1,
+      };
+    case "tool_call_updated":
+      return updateCall(s, event.call_id, (c) => ({
+        ...c,
+        state: event.state ?? c.state,
+        args: event.args.length ? applyPatches(c.args, event.args) : c.args,
+        // Live previews carry counts only; keep a full diff already received.
+        preview: event.preview
+          ? event.preview.diff || !c.preview?.diff
+            ? event.preview
+            : { ...c.preview, lines_added: event.preview.lines_added, lines_removed: event.preview.lines_removed }
+          : c.preview,
+        status: event.status ?? c.status,
+        startedAt: event.state === "executing" ? now : c.startedAt,
+        approval: event.state && event.state !== "awaiting_approval" ? null : c.approval,
+      }));
+    case "tool_call_output":
+      return updateCall(s, event.call_id, (c) => ({ ...c, output: c.output + event.text }));
+    case "tool_call_finished": {
+      s = updateCall(s, event.call_id, (c) => ({
+        ...c,
+        state: event.state,
+        result: event.result,
+        isError: event.is_error,
+        approval: null,
+        endedAt: now,
+      }));
+      const call = s.calls[event.call_id];
+      if (call && call.name === "todo_write" && event.state === "succeeded") {
+        const args = call.args as { todos?: unknown } | null;
+        s = { ...s, todos: todosFrom(args?.todos) };
+      }
+      return s;
+    }
+    case "approval_requested":
+      return updateCall(s, event.call_id, (c) => ({
+        ...c,
+        state: "awaiting_approval",
+        args: event.arguments,
+        preview: event.preview ?? c.preview,
+        refused: null,
+        approval: {
+          previewHash: event.preview_hash,
+          reason: event.reason,
+          preview: event.preview,
+          suggestedRule: event.suggested_rule,
+        },
+      }));
+    case "approval_refused":
+      return updateCall(s, event.call_id, (c) => ({ ...c, refused: event.reason }));
+    case "rule_added":
+      return notice(s, "info", `Rule added for this ${event.scope}: ${event.rule}`);
+    case "approval_mode_changed":
+      return { ...s, mode: event.mode };
+    case "usage":
+      return {
+        ...s,
+        usage: {
+          input: event.input,
+          output: event.output,
+          totalInput: event.total_input,
+          totalOutput: event.total_output,
+        },
+      };
+    case "retrying":
+      return { ...s, retrying: event.message };
+    case "error":
+      return notice(s, "error", event.message);
+    case "paused":
+      return { ...s, paused: { tool: event.tool, message: event.message } };
+    case "context_compacted":
+      return notice(s, "info", `Old tool outputs were shortened to fit the model's context (${event.elided_outputs}).`);
+    case "task_ended": {
+      const ended = { ...s, running: false, paused: null, retrying: null, ended: event.reason };
+      const text = describeEnd(event.reason);
+      return text ? notice(ended, text.tone, text.text) : ended;
+    }
+    case "snapshot": {
+      const calls: Record<string, CallView> = { ...s.calls };
+      const items = s.items.slice();
+      let nextId = s.nextId;
+      for (const c of event.calls) {
+        if (!calls[c.call_id]) items.push({ kind: "tool", id: nextId++, callId: c.call_id });
+        calls[c.call_id] = callFromSnapshot(c, calls[c.call_id]);
+      }
+      return { ...s, calls, items, nextId, running: event.running, mode: event.mode, needsSnapshot: false, ready: true };
+    }
+    case "shutdown_complete":
+      return { ...s, running: false };
+  }
+}
+
+/** Applies a batch of events (one animation frame's worth). */
+export function reduceAll(state: SessionState, events: readonly Event[], now: number): SessionState {
+  let s = state;
+  for (const e of events) s = reduce(s, e, now);
+  return s;
+}

@@ -1,0 +1,146 @@
+// Connects a conversation to its engine session: events are queued as they arrive and applied
+// once per animation frame (so a fast stream costs one render per frame, not one per event).
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { Backend } from "../backend";
+import { errorMessage } from "../backend";
+import type { ApprovalMode } from "../protocol/ApprovalMode";
+import type { Event } from "../protocol/Event";
+import type { Op } from "../protocol/Op";
+import { addUserMessage, fromTranscript, initialState, reduceAll, type SessionState } from "./state";
+
+export interface SessionHandle {
+  state: SessionState;
+  sessionId: string | null;
+  model: string;
+  provider: string;
+  error: string | null;
+  /** Sends the person's message, starting the session first if needed. */
+  send(text: string): Promise<void>;
+  op(op: Op): Promise<void>;
+  clearError(): void;
+}
+
+const schedule =
+  typeof requestAnimationFrame === "function"
+    ? (f: () => void) => requestAnimationFrame(f)
+    : (f: () => void) => setTimeout(f, 16);
+
+export function useSession(
+  backend: Backend,
+  workspace: string,
+  resume: string | null,
+  defaultMode: ApprovalMode,
+  onStarted: (sessionId: string) => void,
+): SessionHandle {
+  const [state, setState] = useState<SessionState>(() => initialState(defaultMode));
+  const [sessionId, setSessionId] = useState<string | null>(null);
+  const [meta, setMeta] = useState({ model: "", provider: "" });
+  const [error, setError] = useState<string | null>(null);
+  const queue = useRef<Event[]>([]);
+  const scheduled = useRef(false);
+  const idRef = useRef<string | null>(null);
+  const generation = useRef(0);
+  // Closed while a stored session's transcript loads, so its first events apply after it.
+  const gate = useRef(true);
+
+  const flush = useCallback(() => {
+    scheduled.current = false;
+    if (!gate.current) return;
+    const batch = queue.current;
+    if (batch.length === 0) return;
+    queue.current = [];
+    setState((s) => reduceAll(s, batch, Date.now()));
+  }, []);
+
+  const connect = useCallback(
+    async (resumeId: string | null) => {
+      const mine = ++generation.current;
+      gate.current = resumeId === null;
+      const onEvent = (event: Event) => {
+        if (mine !== generation.current) return;
+        queue.current.push(event);
+        if (!scheduled.current) {
+          scheduled.current = true;
+          schedule(flush);
+        }
+      };
+      const opened = await backend.openSession(workspace, resumeId, onEvent);
+      if (mine !== generation.current) return opened.session_id;
+      idRef.current = opened.session_id;
+      setSessionId(opened.session_id);
+      setMeta({ model: opened.model, provider: opened.provider });
+      if (resumeId) {
+        setState(fromTranscript(opened.transcript, defaultMode));
+        gate.current = true;
+        if (queue.current.length > 0 && !scheduled.current) {
+          scheduled.current = true;
+          schedule(flush);
+        }
+      }
+      return opened.session_id;
+    },
+    [backend, workspace, defaultMode, flush],
+  );
+
+  // A stored session is opened (and its engine started) as soon as it is shown.
+  useEffect(() => {
+    // The session this hook just started became current: it is already connected.
+    if (resume !== null && resume === idRef.current) return;
+    generation.current += 1;
+    queue.current = [];
+    idRef.current = null;
+    setSessionId(null);
+    setError(null);
+    setState(initialState(defaultMode));
+    if (resume) {
+      connect(resume).catch((e: unknown) => setError(errorMessage(e)));
+    }
+  }, [resume, connect, defaultMode]);
+
+  // A seq gap: ask the engine for its full state.
+  useEffect(() => {
+    if (state.needsSnapshot && idRef.current) {
+      backend.sendOp(idRef.current, { op: "snapshot" }).catch(() => {});
+    }
+  }, [state.needsSnapshot, backend]);
+
+  const op = useCallback(
+    async (o: Op) => {
+      if (!idRef.current) return;
+      try {
+        await backend.sendOp(idRef.current, o);
+      } catch (e) {
+        setError(errorMessage(e));
+      }
+    },
+    [backend],
+  );
+
+  const send = useCallback(
+    async (text: string) => {
+      setError(null);
+      try {
+        const existing = idRef.current;
+        const id: string = existing ?? (await connect(null));
+        if (!existing) onStarted(id);
+        setState((s) => addUserMessage(s, text));
+        await backend.sendOp(id, { op: "user_message", text });
+      } catch (e) {
+        setError(errorMessage(e));
+        throw e;
+      }
+    },
+    [backend, connect, onStarted],
+  );
+
+  return {
+    state,
+    sessionId,
+    model: meta.model,
+    provider: meta.provider,
+    error,
+    send,
+    op,
+    clearError: () => setError(null),
+  };
+}
