@@ -223,6 +223,20 @@ impl McpHub {
             .ok_or_else(|| McpError::UnknownServer(name.to_owned()))
     }
 
+    /// Waits (at most `timeout`) until no server is still starting, so that a session spawned
+    /// next is offered their tools (a session takes its tool definitions when it starts).
+    pub async fn wait_settled(&self, timeout: Duration) {
+        let deadline = tokio::time::Instant::now() + timeout;
+        while tokio::time::Instant::now() < deadline
+            && self
+                .snapshots()
+                .iter()
+                .any(|s| s.state == ServerState::Starting)
+        {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Stops the server (if it runs) and starts it again now.
     pub fn restart(&self, server: &str) -> Result<(), McpError> {
         self.server(server)?.restart();

@@ -244,19 +244,20 @@ impl ServerRuntime {
         let stopper = service.cancellation_token();
         let waiting = service.waiting();
         tokio::pin!(waiting);
-        let stop = |reason| async move {
-            stopper.cancel();
-            let _ = tokio::time::timeout(Duration::from_secs(5), waiting).await;
-            reason
-        };
-        tokio::select! {
-            quit = &mut waiting => Err(match quit {
+        let stopped = tokio::select! {
+            quit = &mut waiting => Some(match quit {
                 Ok(reason) => format!("the server stopped ({reason:?})"),
                 Err(e) => format!("the server connection ended: {e}"),
             }),
-            () = self.wake.notified() => Ok(stop(false).await),
-            () = shutdown.cancelled() => Ok(stop(true).await),
+            () = self.wake.notified() => None,
+            () = shutdown.cancelled() => None,
+        };
+        if let Some(error) = stopped {
+            return Err(error);
         }
+        stopper.cancel();
+        let _ = tokio::time::timeout(Duration::from_secs(5), waiting).await;
+        Ok(shutdown.is_cancelled())
     }
 
     /// The supervisor loop; ends when `shutdown` is cancelled.
