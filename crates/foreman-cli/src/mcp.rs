@@ -27,7 +27,10 @@ pub fn default_user_config() -> Option<PathBuf> {
 pub fn load_config(explicit: Option<&Path>, workspace: &Path) -> Result<McpConfig, String> {
     let user = match explicit {
         Some(path) if !path.is_file() => {
-            return Err(format!("the MCP configuration {} does not exist", path.display()));
+            return Err(format!(
+                "the MCP configuration {} does not exist",
+                path.display()
+            ));
         }
         Some(path) => Some(path.to_path_buf()),
         None => default_user_config().filter(|p| p.is_file()),
@@ -155,7 +158,10 @@ pub async fn command(args: &[String]) -> Result<(), String> {
     let result = match sub.as_str() {
         "approve" => {
             if parsed.names.is_empty() {
-                return Err(format!("name the server to approve\n{}", crate::args::USAGE));
+                return Err(format!(
+                    "name the server to approve\n{}",
+                    crate::args::USAGE
+                ));
             }
             for name in &parsed.names {
                 approve_server(&config, &store, &key, name)

@@ -48,7 +48,15 @@ fn exec(server: &ScriptedServer, dir: &Path, extra: &[&str]) -> Command {
     cmd.arg("exec")
         .arg("--workspace")
         .arg(dir)
-        .args(["--base-url", &server.url(), "--model", "m", "--json", "--approval", "ask"])
+        .args([
+            "--base-url",
+            &server.url(),
+            "--model",
+            "m",
+            "--json",
+            "--approval",
+            "ask",
+        ])
         .args(["--db"])
         .arg(dir.join(".xdg/foreman.db"))
         .args(extra)
@@ -72,11 +80,19 @@ fn events(stdout: &str) -> Vec<Value> {
 async fn echo_script() -> ScriptedServer {
     ScriptedServer::start(vec![
         ScriptedResponse::sse(scripts::anthropic(
-            &[call("e1", "everything__echo", json!({"message": "from the model"}))],
+            &[call(
+                "e1",
+                "everything__echo",
+                json!({"message": "from the model"}),
+            )],
             5,
         )),
         ScriptedResponse::sse(scripts::anthropic(
-            &[call("done", "attempt_completion", json!({"result": "Echoed."}))],
+            &[call(
+                "done",
+                "attempt_completion",
+                json!({"result": "Echoed."}),
+            )],
             5,
         )),
     ])
@@ -90,8 +106,12 @@ async fn the_model_calls_an_mcp_tool_through_the_cli() {
     let user = dir.path().join("mcp.json");
     std::fs::write(&user, server_json().to_string()).unwrap();
     let server = echo_script().await;
-    let (code, stdout, stderr) =
-        output(&mut exec(&server, dir.path(), &["--mcp-config", user.to_str().unwrap()])).await;
+    let (code, stdout, stderr) = output(&mut exec(
+        &server,
+        dir.path(),
+        &["--mcp-config", user.to_str().unwrap()],
+    ))
+    .await;
     assert_eq!(code, 0, "{stderr}");
     let events = events(&stdout);
     assert!(
@@ -103,7 +123,10 @@ async fn the_model_calls_an_mcp_tool_through_the_cli() {
         .find(|e| e["type"] == "tool_call_finished" && e["call_id"] == "e1")
         .unwrap_or_else(|| panic!("no result for e1: {stdout}"));
     assert!(
-        finished["result"].as_str().unwrap().contains("Echo: from the model"),
+        finished["result"]
+            .as_str()
+            .unwrap()
+            .contains("Echo: from the model"),
         "{finished}"
     );
 }
@@ -112,7 +135,11 @@ async fn the_model_calls_an_mcp_tool_through_the_cli() {
 async fn workspace_servers_are_refused_until_approved() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join(".foreman")).unwrap();
-    std::fs::write(dir.path().join(".foreman/mcp.json"), server_json().to_string()).unwrap();
+    std::fs::write(
+        dir.path().join(".foreman/mcp.json"),
+        server_json().to_string(),
+    )
+    .unwrap();
     let db = dir.path().join(".xdg/foreman.db");
     let mcp = |sub: &str, extra: &[&str]| {
         let mut cmd = Command::new(BIN);
@@ -138,9 +165,15 @@ async fn workspace_servers_are_refused_until_approved() {
     let server = echo_script().await;
     let (code, stdout, stderr) = output(&mut exec(&server, dir.path(), &[])).await;
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("foreman-cli mcp approve --workspace"), "{stderr}");
+    assert!(
+        stderr.contains("foreman-cli mcp approve --workspace"),
+        "{stderr}"
+    );
     assert!(!stdout.contains("Echo: from the model"), "{stdout}");
-    assert!(stdout.contains("everything__echo"), "the model's call is shown: {stdout}");
+    assert!(
+        stdout.contains("everything__echo"),
+        "the model's call is shown: {stdout}"
+    );
 
     let (code, _, stderr) = output(&mut mcp("approve", &["everything"])).await;
     assert_eq!(code, 0, "{stderr}");

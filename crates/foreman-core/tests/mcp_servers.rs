@@ -74,17 +74,29 @@ async fn wait_for(hub: &McpHub, name: &str, pred: impl Fn(&ServerStatus) -> bool
 }
 
 async fn connected(hub: &McpHub, name: &str) -> ServerStatus {
-    wait_for(hub, name, |s| matches!(s.state, ServerState::Connected { .. })).await
+    wait_for(hub, name, |s| {
+        matches!(s.state, ServerState::Connected { .. })
+    })
+    .await
 }
 
-fn sink() -> (OutputSink, tokio::sync::mpsc::UnboundedReceiver<(String, String)>) {
+fn sink() -> (
+    OutputSink,
+    tokio::sync::mpsc::UnboundedReceiver<(String, String)>,
+) {
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     (OutputSink::new("call", tx), rx)
 }
 
 async fn call(hub: &McpHub, name: &str, args: Value) -> Result<String, String> {
-    hub.call(NO_RESERVED, name, args, CancellationToken::new(), OutputSink::discard())
-        .await
+    hub.call(
+        NO_RESERVED,
+        name,
+        args,
+        CancellationToken::new(),
+        OutputSink::discard(),
+    )
+    .await
 }
 
 /// Echo, sum, progress, cancellation and an error result on one connected hub.
@@ -102,7 +114,9 @@ async fn exercise_everything(hub: &McpHub) {
         call(hub, "everything__echo", json!({"message": "hello"})).await,
         Ok("Echo: hello".to_owned())
     );
-    let sum = call(hub, "everything__get-sum", json!({"a": 2, "b": 3})).await.unwrap();
+    let sum = call(hub, "everything__get-sum", json!({"a": 2, "b": 3}))
+        .await
+        .unwrap();
     assert!(sum.contains("is 5"), "{sum}");
 
     let bad = call(hub, "everything__get-sum", json!({"a": "two", "b": 3})).await;
@@ -126,7 +140,12 @@ async fn exercise_everything(hub: &McpHub) {
     }
     assert_eq!(
         lines,
-        vec!["progress 1/4\n", "progress 2/4\n", "progress 3/4\n", "progress 4/4\n"]
+        vec![
+            "progress 1/4\n",
+            "progress 2/4\n",
+            "progress 3/4\n",
+            "progress 4/4\n"
+        ]
     );
 
     let cancel = CancellationToken::new();
@@ -168,8 +187,12 @@ async fn everything_over_stdio() {
     let pid = server(&hub, "everything").pid.unwrap();
     hub.shutdown().await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let gone = rustix::process::test_kill_process(rustix::process::Pid::from_raw(pid as i32).unwrap());
-    assert!(gone.is_err(), "the server process {pid} still runs after shutdown");
+    let gone =
+        rustix::process::test_kill_process(rustix::process::Pid::from_raw(pid as i32).unwrap());
+    assert!(
+        gone.is_err(),
+        "the server process {pid} still runs after shutdown"
+    );
 }
 
 fn free_port() -> u16 {
@@ -193,8 +216,14 @@ async fn everything_over_streamable_http() {
         .spawn()
         .unwrap();
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    while tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_err() {
-        assert!(std::time::Instant::now() < deadline, "the HTTP server did not start");
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the HTTP server did not start"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let cfg = config(
@@ -223,9 +252,14 @@ async fn a_killed_server_makes_its_tools_unavailable_and_is_restarted() {
         rustix::process::Signal::KILL,
     )
     .unwrap();
-    let failed = wait_for(&hub, "everything", |s| matches!(s.state, ServerState::Failed { .. })).await;
+    let failed = wait_for(&hub, "everything", |s| {
+        matches!(s.state, ServerState::Failed { .. })
+    })
+    .await;
     assert!(!failed.tools.is_empty(), "the last known tools are kept");
-    let err = call(&hub, "everything__echo", json!({"message": "x"})).await.unwrap_err();
+    let err = call(&hub, "everything__echo", json!({"message": "x"}))
+        .await
+        .unwrap_err();
     assert!(err.contains("is not running"), "{err}");
     assert!(hub.definitions(NO_RESERVED).is_empty());
     let back = connected(&hub, "everything").await;
@@ -252,22 +286,42 @@ async fn filesystem_writes_ask_and_reads_do_not() {
     let write = hub.facts(NO_RESERVED, "fs__write_file").unwrap().unwrap();
     assert!(write.destructive);
     assert!(matches!(policy.decide(&write, 0), Decision::Ask { .. }));
-    let mut yolo = Policy::default();
-    yolo.mode = foreman_core::protocol::ApprovalMode::Yolo;
-    assert!(matches!(yolo.decide(&write, 0), Decision::Ask { .. }), "destructive always asks");
-    let read = hub.facts(NO_RESERVED, "fs__read_text_file").unwrap().unwrap();
+    let yolo = Policy {
+        mode: foreman_core::protocol::ApprovalMode::Yolo,
+        ..Policy::default()
+    };
+    assert!(
+        matches!(yolo.decide(&write, 0), Decision::Ask { .. }),
+        "destructive always asks"
+    );
+    let read = hub
+        .facts(NO_RESERVED, "fs__read_text_file")
+        .unwrap()
+        .unwrap();
     assert_eq!(read.class, ActionClass::Read);
     assert!(matches!(policy.decide(&read, 0), Decision::Allow { .. }));
-    let mkdir = hub.facts(NO_RESERVED, "fs__create_directory").unwrap().unwrap();
+    let mkdir = hub
+        .facts(NO_RESERVED, "fs__create_directory")
+        .unwrap()
+        .unwrap();
     assert_eq!(mkdir.class, ActionClass::External);
     assert!(!mkdir.destructive);
 
     let path = root.join("a.txt").display().to_string();
-    call(&hub, "fs__write_file", json!({"path": path, "content": "hi there"}))
+    call(
+        &hub,
+        "fs__write_file",
+        json!({"path": path, "content": "hi there"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        std::fs::read_to_string(root.join("a.txt")).unwrap(),
+        "hi there"
+    );
+    let text = call(&hub, "fs__read_text_file", json!({"path": path}))
         .await
         .unwrap();
-    assert_eq!(std::fs::read_to_string(root.join("a.txt")).unwrap(), "hi there");
-    let text = call(&hub, "fs__read_text_file", json!({"path": path})).await.unwrap();
     assert!(text.contains("hi there"), "{text}");
     hub.shutdown().await;
 }
@@ -311,8 +365,16 @@ esac
     let names: Vec<&str> = status.tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, vec!["greet", "fail"]);
     assert_eq!(status.problems.len(), 2, "{:?}", status.problems);
-    assert!(status.problems[0].starts_with("declaration 3"), "{:?}", status.problems);
-    assert!(status.problems[1].contains("bad_schema"), "{:?}", status.problems);
+    assert!(
+        status.problems[0].starts_with("declaration 3"),
+        "{:?}",
+        status.problems
+    );
+    assert!(
+        status.problems[1].contains("bad_schema"),
+        "{:?}",
+        status.problems
+    );
     let facts = hub.facts(NO_RESERVED, "greet").unwrap().unwrap();
     assert_eq!(facts.class, ActionClass::External);
     assert_eq!(
@@ -345,11 +407,18 @@ async fn workspace_servers_wait_for_approval_of_their_exact_definition() {
     };
     let load = || McpConfig::load(None, Some(dir.path())).unwrap();
     let hub = McpHub::start(load(), options.clone()).await.unwrap();
-    let waiting = wait_for(&hub, "everything", |s| s.state == ServerState::AwaitingApproval).await;
+    let waiting = wait_for(&hub, "everything", |s| {
+        s.state == ServerState::AwaitingApproval
+    })
+    .await;
     assert_eq!(waiting.source, ServerSource::Workspace);
     assert!(waiting.pid.is_none());
     assert_eq!(hub.pending().len(), 1);
-    assert!(call(&hub, "everything__echo", json!({"message": "x"})).await.is_err());
+    assert!(
+        call(&hub, "everything__echo", json!({"message": "x"}))
+            .await
+            .is_err()
+    );
     hub.approve("everything").await.unwrap();
     connected(&hub, "everything").await;
     assert!(hub.pending().is_empty());
@@ -363,7 +432,10 @@ async fn workspace_servers_wait_for_approval_of_their_exact_definition() {
     // A changed definition asks again.
     write_config("stdio ");
     let changed = McpHub::start(load(), options).await.unwrap();
-    wait_for(&changed, "everything", |s| s.state == ServerState::AwaitingApproval).await;
+    wait_for(&changed, "everything", |s| {
+        s.state == ServerState::AwaitingApproval
+    })
+    .await;
     changed.shutdown().await;
 }
 
@@ -380,11 +452,22 @@ async fn turning_tools_off_and_the_tool_count_guard() {
     assert!(n > 2, "{n}");
     let all = hub.status(NO_RESERVED);
     assert_eq!(all.enabled_tools as usize, 10 + n);
-    assert!(all.warnings.iter().any(|w| w.contains("tools are enabled")), "{:?}", all.warnings);
+    assert!(
+        all.warnings.iter().any(|w| w.contains("tools are enabled")),
+        "{:?}",
+        all.warnings
+    );
 
     hub.set_tool_enabled("everything", "echo", false).unwrap();
-    assert!(!hub.definitions(NO_RESERVED).iter().any(|d| d.name == "everything__echo"));
-    let off = hub.facts(NO_RESERVED, "everything__echo").unwrap().unwrap_err();
+    assert!(
+        !hub.definitions(NO_RESERVED)
+            .iter()
+            .any(|d| d.name == "everything__echo")
+    );
+    let off = hub
+        .facts(NO_RESERVED, "everything__echo")
+        .unwrap()
+        .unwrap_err();
     assert!(off.contains("turned off"), "{off}");
     assert!(hub.set_tool_enabled("everything", "nope", false).is_err());
 

@@ -292,7 +292,10 @@ mod tests {
 
     #[test]
     fn progress_lines() {
-        assert_eq!(progress_line(3.0, Some(10.0), Some("copying")), "progress 3/10: copying\n");
+        assert_eq!(
+            progress_line(3.0, Some(10.0), Some("copying")),
+            "progress 3/10: copying\n"
+        );
         assert_eq!(progress_line(0.5, None, None), "progress 0.5\n");
         assert_eq!(progress_line(1.0, Some(2.0), Some("")), "progress 1/2\n");
     }
@@ -306,7 +309,10 @@ mod tests {
         routes.send("2", "elsewhere\n");
         routes.remove("1");
         routes.send("1", "late\n");
-        assert_eq!(rx.recv().await, Some(("c1".to_owned(), "progress 1/2\n".to_owned())));
+        assert_eq!(
+            rx.recv().await,
+            Some(("c1".to_owned(), "progress 1/2\n".to_owned()))
+        );
         assert!(rx.try_recv().is_err());
     }
 }

@@ -8,9 +8,9 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::hub::McpHub;
+use crate::providers::ToolDefinition;
 use crate::session::task::ATTEMPT_COMPLETION;
 use crate::session::tools::{CallFacts, OutputSink, ProposedChange, ToolBackend, ToolOutcome};
-use crate::providers::ToolDefinition;
 
 /// Built-ins first; external tools never shadow a built-in (their names are made unique).
 /// Cheap to construct per session from a shared hub.
@@ -83,7 +83,8 @@ impl ToolBackend for CompositeBackend {
         if self.reserved.iter().any(|r| r == name) {
             self.builtin.execute(name, arguments, cancel, output)
         } else {
-            self.hub.call(&self.reserved, name, arguments, cancel, output)
+            self.hub
+                .call(&self.reserved, name, arguments, cancel, output)
         }
     }
 

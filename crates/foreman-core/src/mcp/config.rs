@@ -89,12 +89,10 @@ impl ServerConfig {
     /// A short description of what runs, for approval prompts and listings.
     pub fn describe(&self) -> String {
         match &self.kind {
-            ServerKind::Stdio { command, args, .. } => {
-                std::iter::once(command.as_str())
-                    .chain(args.iter().map(String::as_str))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            }
+            ServerKind::Stdio { command, args, .. } => std::iter::once(command.as_str())
+                .chain(args.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" "),
             ServerKind::Http { url, .. } => url.clone(),
             ServerKind::Discovery(d) => d.command.clone(),
         }
@@ -262,7 +260,9 @@ mod tests {
         assert_eq!(c.servers.len(), 3);
         assert_eq!(c.servers[0].name, "fs");
         assert_eq!(c.servers[0].disabled_tools, vec!["rm".to_owned()]);
-        assert!(matches!(&c.servers[1].kind, ServerKind::Http { url, .. } if url == "http://localhost:1/mcp"));
+        assert!(
+            matches!(&c.servers[1].kind, ServerKind::Http { url, .. } if url == "http://localhost:1/mcp")
+        );
         assert!(c.servers[1].disabled);
         assert_eq!(c.servers[2].name, DISCOVERY_SERVER);
         assert_eq!(c.problems.len(), 1);
@@ -278,9 +278,11 @@ mod tests {
                 .remove(0)
         };
         let a = parse(r#"{"mcpServers": {"s": {"command": "a", "args": ["1"]}}}"#);
-        let same = parse(r#"{"mcpServers": {"s": {"command": "a", "args": ["1"], "disabled": true}}}"#);
+        let same =
+            parse(r#"{"mcpServers": {"s": {"command": "a", "args": ["1"], "disabled": true}}}"#);
         let b = parse(r#"{"mcpServers": {"s": {"command": "a", "args": ["2"]}}}"#);
-        let c = parse(r#"{"mcpServers": {"s": {"command": "a", "args": ["1"], "env": {"X": "y"}}}}"#);
+        let c =
+            parse(r#"{"mcpServers": {"s": {"command": "a", "args": ["1"], "env": {"X": "y"}}}}"#);
         assert_eq!(a.definition_hash(), same.definition_hash());
         assert_ne!(a.definition_hash(), b.definition_hash());
         assert_ne!(a.definition_hash(), c.definition_hash());
@@ -302,10 +304,12 @@ mod tests {
         assert_eq!(c.servers[0].describe(), "mine");
         assert_eq!(c.servers[1].source, ServerSource::Workspace);
         assert_eq!(c.problems.len(), 1);
-        assert!(McpConfig::load(Some(&dir.path().join("none.json")), None)
-            .unwrap()
-            .servers
-            .is_empty());
+        assert!(
+            McpConfig::load(Some(&dir.path().join("none.json")), None)
+                .unwrap()
+                .servers
+                .is_empty()
+        );
         std::fs::write(&user, "{not json").unwrap();
         assert!(matches!(
             McpConfig::load(Some(&user), None),

@@ -58,7 +58,12 @@ pub async fn discover(
         .map_err(|e| format!("cannot run the discovery command: {e}"))?;
     let out = tokio::time::timeout(timeout, child.wait_with_output())
         .await
-        .map_err(|_| format!("the discovery command took longer than {} s", timeout.as_secs()))?
+        .map_err(|_| {
+            format!(
+                "the discovery command took longer than {} s",
+                timeout.as_secs()
+            )
+        })?
         .map_err(|e| format!("the discovery command failed: {e}"))?;
     tail.clear();
     tail.push(&out.stderr);

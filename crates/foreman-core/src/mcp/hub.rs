@@ -101,10 +101,7 @@ struct Entry {
 }
 
 fn workspace_key(options: &HubOptions) -> Option<String> {
-    options
-        .workspace
-        .as_ref()
-        .map(|w| w.display().to_string())
+    options.workspace.as_ref().map(|w| w.display().to_string())
 }
 
 fn now_ms() -> i64 {
@@ -250,7 +247,12 @@ impl McpHub {
     }
 
     /// Offers a server's tool to the model or not (`tool` is the server's own name for it).
-    pub fn set_tool_enabled(&self, server: &str, tool: &str, enabled: bool) -> Result<(), McpError> {
+    pub fn set_tool_enabled(
+        &self,
+        server: &str,
+        tool: &str,
+        enabled: bool,
+    ) -> Result<(), McpError> {
         let s = self.server(server)?;
         if !s.snapshot().tools.iter().any(|t| t.name == tool) {
             return Err(McpError::UnknownTool {
@@ -325,7 +327,9 @@ impl McpHub {
 
     fn offered(&self, snapshots: &[Snapshot], entry: &Entry) -> bool {
         let server = &self.inner.servers[entry.server];
-        snapshots[entry.server].live.is_some() && server.enabled() && server.tool_enabled(&entry.tool.name)
+        snapshots[entry.server].live.is_some()
+            && server.enabled()
+            && server.tool_enabled(&entry.tool.name)
     }
 
     /// The status of every server, and warnings.
@@ -416,10 +420,15 @@ impl McpHub {
         let server = &self.inner.servers[entry.server];
         let sname = &server.config.name;
         if !server.enabled() {
-            return Err(format!("ToolUnavailable: the MCP server `{sname}` is turned off"));
+            return Err(format!(
+                "ToolUnavailable: the MCP server `{sname}` is turned off"
+            ));
         }
         if !server.tool_enabled(&entry.tool.name) {
-            return Err(format!("ToolUnavailable: the tool `{}` is turned off", entry.name));
+            return Err(format!(
+                "ToolUnavailable: the tool `{}` is turned off",
+                entry.name
+            ));
         }
         let snap = &snapshots[entry.server];
         match (&snap.live, &snap.state) {
@@ -462,8 +471,15 @@ impl McpHub {
                         .await
                 }
                 Live::Discovery(d) => {
-                    discovery::call(&d, cwd.as_deref(), &entry.tool.name, &arguments, cancel, timeout)
-                        .await
+                    discovery::call(
+                        &d,
+                        cwd.as_deref(),
+                        &entry.tool.name,
+                        &arguments,
+                        cancel,
+                        timeout,
+                    )
+                    .await
                 }
             }
         })

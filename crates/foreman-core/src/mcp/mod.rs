@@ -22,7 +22,9 @@ pub mod stderr_tail;
 pub mod tool;
 
 pub use composite::CompositeBackend;
-pub use config::{ConfigError, McpConfig, ServerConfig, ServerKind, ServerSource, WORKSPACE_CONFIG};
+pub use config::{
+    ConfigError, McpConfig, ServerConfig, ServerKind, ServerSource, WORKSPACE_CONFIG,
+};
 pub use hub::{
     DEFAULT_CALL_TIMEOUT, DEFAULT_TOOL_LIMIT, HubOptions, McpError, McpHub, approve_server,
     pending_servers,

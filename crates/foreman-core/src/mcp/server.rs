@@ -217,8 +217,8 @@ impl ServerRuntime {
         let handler = Handler::default();
         let conn: Connection = match &self.config.kind {
             ServerKind::Discovery(d) => {
-                let found = discover(d, self.cwd.as_deref(), &self.tail, self.discovery_timeout)
-                    .await?;
+                let found =
+                    discover(d, self.cwd.as_deref(), &self.tail, self.discovery_timeout).await?;
                 if let Ok(mut p) = self.problems.lock() {
                     *p = found.problems;
                 }

@@ -61,8 +61,9 @@ impl RemoteTool {
         let input_schema = match decl.get("parameters") {
             None | Some(Value::Null) => object_schema(None),
             Some(v @ Value::Object(_)) => {
-                jsonschema::validator_for(v)
-                    .map_err(|e| format!("`{name}`: `parameters` is not a valid JSON Schema: {e}"))?;
+                jsonschema::validator_for(v).map_err(|e| {
+                    format!("`{name}`: `parameters` is not a valid JSON Schema: {e}")
+                })?;
                 v.clone()
             }
             Some(_) => return Err(format!("`{name}`: `parameters` is not an object")),

@@ -58,6 +58,11 @@ mod tests {
         store.approve_mcp_server("/w", "s", "h1", 2).await.unwrap();
         assert!(store.is_mcp_server_approved("/w", "s", "h1").await.unwrap());
         assert!(!store.is_mcp_server_approved("/w", "s", "h2").await.unwrap());
-        assert!(!store.is_mcp_server_approved("/other", "s", "h1").await.unwrap());
+        assert!(
+            !store
+                .is_mcp_server_approved("/other", "s", "h1")
+                .await
+                .unwrap()
+        );
     }
 }
