@@ -137,10 +137,15 @@ mod tests {
             "3",
             "--text-protocol",
             "--json",
+            "--mcp-config",
+            "/c/mcp.json",
+            "--trust-workspace-mcp",
             "do",
             "it",
         ]))
         .unwrap();
+        assert_eq!(a.mcp_config, Some(PathBuf::from("/c/mcp.json")));
+        assert!(a.trust_workspace_mcp);
         assert_eq!(a.provider, ProviderKind::OpenAi);
         assert_eq!(a.approval, ApprovalMode::Yolo);
         assert_eq!(a.max_iterations, Some(3));

@@ -103,10 +103,23 @@ pub async fn call(
         // A command that does not read its input is not an error.
         let _ = stdin.write_all(input.as_bytes()).await;
     }
+    // The command runs in its own process group; stopping it stops what it started.
+    let group = child
+        .id()
+        .and_then(|id| rustix::process::Pid::from_raw(i32::try_from(id).ok()?));
+    let kill_group = || {
+        if let Some(pid) = group {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+    };
     let out = tokio::select! {
         out = child.wait_with_output() => out.map_err(|e| format!("the call command failed: {e}"))?,
-        () = cancel.cancelled() => return Err("Cancelled: the call was cancelled".to_owned()),
+        () = cancel.cancelled() => {
+            kill_group();
+            return Err("Cancelled: the call was cancelled".to_owned());
+        }
         () = tokio::time::sleep(timeout) => {
+            kill_group();
             return Err(format!("Timeout: the call command took longer than {} s", timeout.as_secs()));
         }
     };
