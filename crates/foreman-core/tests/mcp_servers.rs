@@ -119,6 +119,24 @@ async fn exercise_everything(hub: &McpHub) {
         .unwrap();
     assert!(sum.contains("is 5"), "{sum}");
 
+    let image = call(hub, "everything__get-tiny-image", json!({}))
+        .await
+        .unwrap();
+    assert!(image.contains("[image image/png, "), "{image}");
+    let weather = call(
+        hub,
+        "everything__get-structured-content",
+        json!({"location": "Chicago"}),
+    )
+    .await
+    .unwrap();
+    let parsed: Value = serde_json::from_str(weather.trim()).unwrap();
+    assert!(parsed["temperature"].is_number(), "{weather}");
+    let links = call(hub, "everything__get-resource-links", json!({"count": 2}))
+        .await
+        .unwrap();
+    assert!(links.contains("[resource "), "{links}");
+
     let bad = call(hub, "everything__get-sum", json!({"a": "two", "b": 3})).await;
     assert!(bad.is_err(), "{bad:?}");
 

@@ -28,27 +28,54 @@ use crate::session::tools::{OutputSink, ToolOutcome};
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Where progress notifications go: progress token → the running call's live output.
+///
+/// A notification can arrive before the call has registered its sink (the token is only known
+/// once the request is sent); such lines wait in a small buffer and are delivered on
+/// registration.
 #[derive(Debug, Clone, Default)]
-pub struct ProgressRoutes(Arc<Mutex<HashMap<String, OutputSink>>>);
+pub struct ProgressRoutes(Arc<Mutex<Routes>>);
+
+#[derive(Debug, Default)]
+struct Routes {
+    sinks: HashMap<String, OutputSink>,
+    early: HashMap<String, Vec<String>>,
+}
+
+/// Most tokens with early lines kept (a misbehaving server cannot grow the buffer forever).
+const EARLY_TOKENS: usize = 64;
 
 impl ProgressRoutes {
     fn insert(&self, key: String, sink: OutputSink) {
-        if let Ok(mut map) = self.0.lock() {
-            map.insert(key, sink);
+        if let Ok(mut routes) = self.0.lock() {
+            for line in routes.early.remove(&key).unwrap_or_default() {
+                sink.send(&line);
+            }
+            routes.sinks.insert(key, sink);
         }
     }
 
     fn remove(&self, key: &str) {
-        if let Ok(mut map) = self.0.lock() {
-            map.remove(key);
+        if let Ok(mut routes) = self.0.lock() {
+            routes.sinks.remove(key);
+            routes.early.remove(key);
         }
     }
 
     fn send(&self, key: &str, text: &str) {
-        if let Ok(map) = self.0.lock()
-            && let Some(sink) = map.get(key)
-        {
-            sink.send(text);
+        if let Ok(mut routes) = self.0.lock() {
+            match routes.sinks.get(key) {
+                Some(sink) => sink.send(text),
+                None => {
+                    if routes.early.len() >= EARLY_TOKENS && !routes.early.contains_key(key) {
+                        routes.early.clear();
+                    }
+                    routes
+                        .early
+                        .entry(key.to_owned())
+                        .or_default()
+                        .push(text.to_owned());
+                }
+            }
         }
     }
 }
@@ -79,10 +106,12 @@ fn token_key(token: &impl serde::Serialize) -> String {
     serde_json::to_string(token).unwrap_or_default()
 }
 
-/// The client side of the connection: routes progress notifications.
+/// The client side of the connection: routes progress notifications and notes that the
+/// server's tool list changed.
 #[derive(Debug, Clone, Default)]
 pub struct Handler {
     routes: ProgressRoutes,
+    tools_changed: Arc<tokio::sync::Notify>,
 }
 
 impl ClientHandler for Handler {
@@ -94,6 +123,20 @@ impl ClientHandler for Handler {
         let line = progress_line(params.progress, params.total, params.message.as_deref());
         self.routes.send(&token_key(&params.progress_token), &line);
     }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.tools_changed.notify_one();
+    }
+}
+
+/// The server's tools (those Foreman can call).
+pub async fn list_tools(peer: &Peer<RoleClient>) -> Result<Vec<RemoteTool>, String> {
+    let tools = peer.list_all_tools().await.map_err(|e| e.to_string())?;
+    Ok(tools
+        .iter()
+        .filter_map(|t| serde_json::to_value(t).ok())
+        .filter_map(|v| RemoteTool::from_mcp(&v))
+        .collect())
 }
 
 /// A running connection.
@@ -135,16 +178,9 @@ async fn finish(
     pid: Option<u32>,
 ) -> Result<Connection, ConnectError> {
     let service = transport_result.map_err(ConnectError::Handshake)?;
-    let tools = service
-        .peer()
-        .list_all_tools()
+    let tools = list_tools(service.peer())
         .await
-        .map_err(|e| ConnectError::ListTools(e.to_string()))?;
-    let tools = tools
-        .iter()
-        .filter_map(|t| serde_json::to_value(t).ok())
-        .filter_map(|v| RemoteTool::from_mcp(&v))
-        .collect();
+        .map_err(ConnectError::ListTools)?;
     Ok(Connection {
         service,
         tools,
@@ -225,6 +261,11 @@ pub async fn connect_http(
 }
 
 impl Connection {
+    /// Notified when the server says its tool list changed.
+    pub fn tools_changed(&self) -> Arc<tokio::sync::Notify> {
+        Arc::clone(&self.service.service().tools_changed)
+    }
+
     /// What calls use while the connection lives.
     pub fn call_handle(&self) -> CallHandle {
         CallHandle {
@@ -314,15 +355,16 @@ mod tests {
     async fn progress_goes_to_the_registered_sink_only() {
         let routes = ProgressRoutes::default();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        // A line that arrives before the call registered its sink is delivered on registration.
+        routes.send("1", "progress 1/3\n");
         routes.insert("1".into(), OutputSink::new("c1", tx));
-        routes.send("1", "progress 1/2\n");
+        routes.send("1", "progress 2/3\n");
         routes.send("2", "elsewhere\n");
         routes.remove("1");
         routes.send("1", "late\n");
-        assert_eq!(
-            rx.recv().await,
-            Some(("c1".to_owned(), "progress 1/2\n".to_owned()))
-        );
+        let line = |text: &str| Some(("c1".to_owned(), text.to_owned()));
+        assert_eq!(rx.recv().await, line("progress 1/3\n"));
+        assert_eq!(rx.recv().await, line("progress 2/3\n"));
         assert!(rx.try_recv().is_err());
     }
 }

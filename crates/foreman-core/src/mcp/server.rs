@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
-use super::client::{CallHandle, Connection, Handler, connect_http, connect_stdio};
+use super::client::{CallHandle, Connection, Handler, connect_http, connect_stdio, list_tools};
 use super::config::{DiscoveryConfig, ServerConfig, ServerKind, ServerSource};
 use super::discovery::discover;
 use super::status::ServerState;
@@ -235,6 +235,8 @@ impl ServerRuntime {
                 .map_err(|e| e.to_string())?,
         };
         let handle = conn.call_handle();
+        let tools_changed = conn.tools_changed();
+        let peer = handle.peer.clone();
         let Connection {
             service,
             tools,
@@ -244,13 +246,23 @@ impl ServerRuntime {
         let stopper = service.cancellation_token();
         let waiting = service.waiting();
         tokio::pin!(waiting);
-        let stopped = tokio::select! {
-            quit = &mut waiting => Some(match quit {
-                Ok(reason) => format!("the server stopped ({reason:?})"),
-                Err(e) => format!("the server connection ended: {e}"),
-            }),
-            () = self.wake.notified() => None,
-            () = shutdown.cancelled() => None,
+        let stopped = loop {
+            tokio::select! {
+                quit = &mut waiting => break Some(match quit {
+                    Ok(reason) => format!("the server stopped ({reason:?})"),
+                    Err(e) => format!("the server connection ended: {e}"),
+                }),
+                () = tools_changed.notified() => match list_tools(&peer).await {
+                    Ok(tools) => {
+                        if let Ok(mut known) = self.known_tools.lock() {
+                            *known = tools;
+                        }
+                    }
+                    Err(e) => tracing::warn!(server = %self.config.name, "cannot list the changed tools: {e}"),
+                },
+                () = self.wake.notified() => break None,
+                () = shutdown.cancelled() => break None,
+            }
         };
         if let Some(error) = stopped {
             return Err(error);

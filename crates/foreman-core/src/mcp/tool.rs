@@ -24,8 +24,17 @@ fn object_schema(schema: Option<&Value>) -> Value {
 }
 
 impl RemoteTool {
-    /// From an MCP `Tool` (as JSON); `None` without a name.
+    /// From an MCP `Tool` (as JSON); `None` without a name, and for tools that can only run as
+    /// tasks (`execution.taskSupport: "required"`), which this client does not drive.
     pub fn from_mcp(tool: &Value) -> Option<Self> {
+        let task_only = tool
+            .get("execution")
+            .and_then(|e| e.get("taskSupport"))
+            .and_then(Value::as_str)
+            == Some("required");
+        if task_only {
+            return None;
+        }
         let hint = |k: &str| {
             tool.get("annotations")
                 .and_then(|a| a.get(k))
@@ -97,6 +106,8 @@ mod tests {
         assert!(r.read_only && !r.destructive);
         assert_eq!(r.input_schema["type"], "object");
         assert!(RemoteTool::from_mcp(&json!({"description": "no name"})).is_none());
+        let task = json!({"name": "t", "execution": {"taskSupport": "required"}});
+        assert!(RemoteTool::from_mcp(&task).is_none());
     }
 
     #[test]
