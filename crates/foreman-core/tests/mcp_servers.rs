@@ -500,3 +500,98 @@ async fn turning_tools_off_and_the_tool_count_guard() {
     assert!(hub.restart("nope").is_err());
     hub.shutdown().await;
 }
+
+/// The real session loop with `CompositeBackend`: the filesystem server's read runs without a
+/// question in `ask` mode, its write asks, and the approved write lands.
+#[tokio::test]
+async fn session_loop_asks_for_the_mcp_write_and_not_the_read() {
+    use std::sync::Arc;
+
+    use foreman_core::mcp::CompositeBackend;
+    use foreman_core::protocol::{ApprovalScope, EventMsg, Op};
+    use foreman_core::providers::keys::static_key;
+    use foreman_core::providers::{AnthropicConfig, AnthropicProvider};
+    use foreman_core::session::builtin_backend::BuiltinBackend;
+    use foreman_core::session::{Session, SessionConfig};
+    use foreman_core::testing::scripts::{self, call};
+    use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer};
+
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::write(root.join("in.txt"), "original\n").unwrap();
+    let js = servers_dir().join("server-filesystem/dist/index.js");
+    let cfg = config(
+        json!({"mcpServers": {"fs": {"command": "node", "args": [js, root]}}}),
+        ServerSource::User,
+    );
+    let hub = McpHub::start(cfg, HubOptions::default()).await.unwrap();
+    connected(&hub, "fs").await;
+    let read_path = root.join("in.txt").display().to_string();
+    let write_path = root.join("out.txt").display().to_string();
+    let step = |steps: &[scripts::Step]| ScriptedResponse::sse(scripts::anthropic(steps, 5));
+    let server = ScriptedServer::start(vec![
+        step(&[call("r", "fs__read_text_file", json!({"path": read_path}))]),
+        step(&[call(
+            "w",
+            "fs__write_file",
+            json!({"path": write_path, "content": "written"}),
+        )]),
+        step(&[call("done", "attempt_completion", json!({"result": "ok"}))]),
+    ])
+    .await
+    .unwrap();
+    let provider = Arc::new(
+        AnthropicProvider::new(AnthropicConfig::new(static_key("k")).with_base_url(server.url()))
+            .unwrap(),
+    );
+    let mut session = SessionConfig::new(provider, "m", root.clone());
+    session.data_dir = root.join(".data");
+    let builtin = Arc::new(BuiltinBackend::new(&root, session.data_dir.clone()).unwrap());
+    session.tools = Some(Arc::new(CompositeBackend::new(builtin, hub.clone())));
+    let (ops, mut events) = Session::spawn(session).unwrap();
+    ops.send(Op::UserMessage {
+        text: "copy".into(),
+    })
+    .unwrap();
+    let mut asked = Vec::new();
+    let mut results = Vec::new();
+    let run = async {
+        while let Some(event) = events.recv().await {
+            match event.msg {
+                EventMsg::ApprovalRequested {
+                    call_id,
+                    preview_hash,
+                    ..
+                } => {
+                    asked.push(call_id.clone());
+                    ops.send(Op::Approve {
+                        call_id,
+                        preview_hash,
+                        scope: ApprovalScope::Once,
+                    })
+                    .unwrap();
+                }
+                EventMsg::ToolCallFinished {
+                    call_id, result, ..
+                } => results.push((call_id, result)),
+                EventMsg::TaskEnded { .. } => break,
+                _ => {}
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .unwrap();
+    assert_eq!(asked, vec!["w".to_owned()]);
+    assert!(
+        results
+            .iter()
+            .any(|(id, r)| id == "r" && r.contains("original")),
+        "{results:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("out.txt")).unwrap(),
+        "written"
+    );
+    hub.shutdown().await;
+}
