@@ -199,9 +199,18 @@ async fn everything_over_stdio() {
         .await
         .unwrap();
     exercise_everything(&hub).await;
-    let facts = hub.facts(NO_RESERVED, "everything__echo").unwrap().unwrap();
+    let facts = hub
+        .facts(NO_RESERVED, "everything__echo", &json!({"message": "m"}))
+        .unwrap()
+        .unwrap();
     assert_eq!(facts.class, ActionClass::Read);
     assert!(!facts.destructive);
+    let invalid = hub
+        .facts(NO_RESERVED, "everything__get-sum", &json!({"a": "two"}))
+        .unwrap()
+        .unwrap_err();
+    assert!(invalid.starts_with("InvalidParams"), "{invalid}");
+    assert!(hub.facts(NO_RESERVED, "read", &json!({})).is_none());
     let pid = server(&hub, "everything").pid.unwrap();
     hub.shutdown().await;
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -301,7 +310,14 @@ async fn filesystem_writes_ask_and_reads_do_not() {
     let hub = McpHub::start(cfg, HubOptions::default()).await.unwrap();
     connected(&hub, "fs").await;
     let policy = Policy::default();
-    let write = hub.facts(NO_RESERVED, "fs__write_file").unwrap().unwrap();
+    let write = hub
+        .facts(
+            NO_RESERVED,
+            "fs__write_file",
+            &json!({"path": "a", "content": "b"}),
+        )
+        .unwrap()
+        .unwrap();
     assert!(write.destructive);
     assert!(matches!(policy.decide(&write, 0), Decision::Ask { .. }));
     let yolo = Policy {
@@ -313,13 +329,13 @@ async fn filesystem_writes_ask_and_reads_do_not() {
         "destructive always asks"
     );
     let read = hub
-        .facts(NO_RESERVED, "fs__read_text_file")
+        .facts(NO_RESERVED, "fs__read_text_file", &json!({"path": "a"}))
         .unwrap()
         .unwrap();
     assert_eq!(read.class, ActionClass::Read);
     assert!(matches!(policy.decide(&read, 0), Decision::Allow { .. }));
     let mkdir = hub
-        .facts(NO_RESERVED, "fs__create_directory")
+        .facts(NO_RESERVED, "fs__create_directory", &json!({"path": "d"}))
         .unwrap()
         .unwrap();
     assert_eq!(mkdir.class, ActionClass::External);
@@ -393,7 +409,10 @@ esac
         "{:?}",
         status.problems
     );
-    let facts = hub.facts(NO_RESERVED, "greet").unwrap().unwrap();
+    let facts = hub
+        .facts(NO_RESERVED, "greet", &json!({"who": "x"}))
+        .unwrap()
+        .unwrap();
     assert_eq!(facts.class, ActionClass::External);
     assert_eq!(
         call(&hub, "greet", json!({"who": "you"})).await,
@@ -483,7 +502,7 @@ async fn turning_tools_off_and_the_tool_count_guard() {
             .any(|d| d.name == "everything__echo")
     );
     let off = hub
-        .facts(NO_RESERVED, "everything__echo")
+        .facts(NO_RESERVED, "everything__echo", &json!({"message": "m"}))
         .unwrap()
         .unwrap_err();
     assert!(off.contains("turned off"), "{off}");

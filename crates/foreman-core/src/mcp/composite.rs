@@ -55,7 +55,7 @@ impl ToolBackend for CompositeBackend {
     }
 
     fn facts(&self, name: &str, arguments: &Value) -> Result<CallFacts, String> {
-        match self.hub.facts(&self.reserved, name) {
+        match self.hub.facts(&self.reserved, name, arguments) {
             Some(facts) => facts,
             None => self.builtin.facts(name, arguments),
         }

@@ -19,6 +19,7 @@ use crate::approval::{ActionClass, CallFacts};
 use crate::providers::ToolDefinition;
 use crate::session::tools::{OutputSink, ToolOutcome};
 use crate::store::{Store, StoreError};
+use crate::tools::ParamValidator;
 
 /// The default per-call timeout.
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -396,23 +397,36 @@ impl McpHub {
     }
 
     /// `None` when `name` is not an external tool; otherwise the call's facts, or why it cannot
-    /// run (server down, tool turned off).
-    pub fn facts(&self, reserved: &[String], name: &str) -> Option<Result<CallFacts, String>> {
+    /// run (server down, tool turned off, arguments that do not match the tool's schema).
+    pub fn facts(
+        &self,
+        reserved: &[String],
+        name: &str,
+        arguments: &Value,
+    ) -> Option<Result<CallFacts, String>> {
         let snapshots = self.snapshots();
         let entry = self
             .entries(&snapshots, reserved)
             .into_iter()
             .find(|e| e.name == name)?;
-        Some(self.check(&snapshots, &entry).map(|_| {
+        Some(self.check(&snapshots, &entry).and_then(|_| {
+            // A schema the validator cannot compile is left to the server to enforce.
+            if let Ok(validator) = ParamValidator::new(entry.tool.input_schema.clone()) {
+                let problems = validator.problems(arguments);
+                if !problems.is_empty() {
+                    let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                    return Err(format!("InvalidParams: {}", list.join("; ")));
+                }
+            }
             let class = if entry.tool.read_only {
                 ActionClass::Read
             } else {
                 ActionClass::External
             };
-            CallFacts {
+            Ok(CallFacts {
                 destructive: entry.tool.destructive,
                 ..CallFacts::new(name, class)
-            }
+            })
         }))
     }
 
