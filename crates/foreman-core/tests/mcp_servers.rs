@@ -614,3 +614,68 @@ async fn session_loop_asks_for_the_mcp_write_and_not_the_read() {
     );
     hub.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_call_past_its_timeout_is_cancelled_and_the_server_stays_usable() {
+    let options = HubOptions {
+        call_timeout: Duration::from_secs(1),
+        ..HubOptions::default()
+    };
+    let hub = McpHub::start(everything_stdio(), options).await.unwrap();
+    connected(&hub, "everything").await;
+    let started = std::time::Instant::now();
+    let err = call(
+        &hub,
+        "everything__trigger-long-running-operation",
+        json!({"duration": 20, "steps": 20}),
+    )
+    .await
+    .unwrap_err();
+    assert!(err.starts_with("Timeout"), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(
+        call(&hub, "everything__echo", json!({"message": "still here"})).await,
+        Ok("Echo: still here".to_owned())
+    );
+    hub.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_server_that_cannot_start_reports_its_stderr_and_is_retried() {
+    let dir = tempfile::tempdir().unwrap();
+    let count = dir.path().join("starts");
+    let script = format!(
+        "echo started >> {}; echo 'boom: no config' >&2; exit 1",
+        count.display()
+    );
+    let cfg = config(
+        json!({"mcpServers": {"broken": {"command": "sh", "args": ["-c", script]}}}),
+        ServerSource::User,
+    );
+    let options = HubOptions {
+        backoff: Backoff {
+            initial: Duration::from_millis(100),
+            max: Duration::from_millis(400),
+        },
+        ..HubOptions::default()
+    };
+    let hub = McpHub::start(cfg, options).await.unwrap();
+    let failed = wait_for(&hub, "broken", |s| match &s.state {
+        ServerState::Failed { stderr_tail, .. } => stderr_tail.contains("boom: no config"),
+        _ => false,
+    })
+    .await;
+    assert!(failed.tools.is_empty());
+    // Restarted with backoff: it keeps being tried.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while std::fs::read_to_string(&count)
+        .unwrap_or_default()
+        .lines()
+        .count()
+        < 3
+    {
+        assert!(std::time::Instant::now() < deadline, "not retried");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    hub.shutdown().await;
+}
