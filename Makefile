@@ -12,13 +12,14 @@ UI_STAMP := ui/node_modules/.installed
 E2E_STAMP := tests/e2e/node_modules/.installed
 APP_BIN := target/debug/foreman
 
-.PHONY: help run test deps ui-deps e2e-deps ui app lint rust-test ui-test e2e bench fuzz fuzz-smoke bindings clean
+.PHONY: help run test deps ui-deps e2e-deps ui app lint rust-test mcp-servers ui-test e2e bench fuzz fuzz-smoke bindings clean
 
 help:
 	@echo "make run [WORKSPACE=/dir]  install what is missing, build, open the app"
 	@echo "make test                  every test: lint, Rust, UI unit tests, end-to-end in a real window"
 	@echo "make lint                  rustfmt check, clippy -D warnings, TypeScript check"
 	@echo "make e2e                   only the end-to-end tests (WebDriver, Xvfb)"
+	@echo "make mcp-servers           install the MCP servers the tests run (target/mcp-servers)"
 	@echo "make bench                 performance ratios, measured side by side"
 	@echo "make fuzz                  short fuzzing runs of the stream parsers"
 	@echo "make bindings              regenerate ui/src/protocol from the Rust types"
@@ -68,8 +69,21 @@ lint: ui-deps ui
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	cd ui && npm run typecheck
 
+## Real MCP servers for the MCP tests (pinned versions, installed only when missing).
+MCP_EVERYTHING := 2026.8.31
+MCP_FILESYSTEM := 2026.8.31
+MCP_STAMP := target/mcp-servers/.installed-$(MCP_EVERYTHING)-$(MCP_FILESYSTEM)
+
+$(MCP_STAMP):
+	npm install --no-audit --no-fund --prefix target/mcp-servers \
+	  @modelcontextprotocol/server-everything@$(MCP_EVERYTHING) \
+	  @modelcontextprotocol/server-filesystem@$(MCP_FILESYSTEM)
+	touch $@
+
+mcp-servers: $(MCP_STAMP)
+
 # Inside a private D-Bus session with an unlocked gnome-keyring, so the keychain tests are real.
-rust-test: ui
+rust-test: ui mcp-servers
 	scripts/with-keyring.sh $(CARGO) test --workspace
 
 ui-test: ui-deps

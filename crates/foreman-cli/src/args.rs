@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use foreman_core::protocol::ApprovalMode;
 
 /// Usage text.
-pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|yolo] [--max-iterations N] [--text-protocol] [--json] [--db FILE] [--resume ID] PROMPT
+pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|yolo] [--max-iterations N] [--text-protocol] [--json] [--db FILE] [--resume ID] [--mcp-config FILE] [--trust-workspace-mcp] PROMPT
+       foreman-cli mcp list --workspace DIR [--mcp-config FILE] [--db FILE]
+       foreman-cli mcp approve --workspace DIR [--mcp-config FILE] [--db FILE] NAME...
        foreman-cli sessions --workspace DIR [--db FILE]
        foreman-cli recent [--db FILE]
        foreman-cli check-workspace DIR";
@@ -30,6 +32,10 @@ pub struct ExecArgs {
     pub json: bool,
     pub db: Option<PathBuf>,
     pub resume: Option<String>,
+    /// The person's MCP configuration (default: the desktop app's `mcp.json` when it exists).
+    pub mcp_config: Option<PathBuf>,
+    /// Start the workspace's MCP servers without a recorded approval.
+    pub trust_workspace_mcp: bool,
     pub prompt: String,
 }
 
@@ -53,6 +59,8 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
         json: false,
         db: None,
         resume: None,
+        mcp_config: None,
+        trust_workspace_mcp: false,
         prompt: String::new(),
     };
     let mut prompt: Vec<String> = Vec::new();
@@ -87,6 +95,8 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
             "--json" => out.json = true,
             "--db" => out.db = Some(PathBuf::from(value(&mut it, arg)?)),
             "--resume" => out.resume = Some(value(&mut it, arg)?.clone()),
+            "--mcp-config" => out.mcp_config = Some(PathBuf::from(value(&mut it, arg)?)),
+            "--trust-workspace-mcp" => out.trust_workspace_mcp = true,
             flag if flag.starts_with("--") => {
                 return Err(format!("unknown option {flag}\n{USAGE}"));
             }
@@ -127,10 +137,15 @@ mod tests {
             "3",
             "--text-protocol",
             "--json",
+            "--mcp-config",
+            "/c/mcp.json",
+            "--trust-workspace-mcp",
             "do",
             "it",
         ]))
         .unwrap();
+        assert_eq!(a.mcp_config, Some(PathBuf::from("/c/mcp.json")));
+        assert!(a.trust_workspace_mcp);
         assert_eq!(a.provider, ProviderKind::OpenAi);
         assert_eq!(a.approval, ApprovalMode::Yolo);
         assert_eq!(a.max_iterations, Some(3));

@@ -122,6 +122,20 @@ pub async fn run(args: ExecArgs) -> Result<(), String> {
     if let Some(n) = args.max_iterations {
         config.max_iterations = n;
     }
+    let mcp_config = crate::mcp::load_config(args.mcp_config.as_deref(), &workspace.path)?;
+    let mut hub = None;
+    if let Some((tools, started)) = crate::mcp::session_tools(
+        mcp_config,
+        &store,
+        &workspace.path,
+        config.data_dir.clone(),
+        args.trust_workspace_mcp,
+    )
+    .await?
+    {
+        config.tools = Some(tools);
+        hub = Some(started);
+    }
     let (ops, mut events) = Session::spawn(config).map_err(|e| e.to_string())?;
     let text = if args.prompt.is_empty() {
         RESUME_PROMPT.to_owned()
@@ -168,6 +182,9 @@ pub async fn run(args: ExecArgs) -> Result<(), String> {
                 }
             }
         }
+    }
+    if let Some(hub) = hub {
+        hub.shutdown().await;
     }
     store.close().await;
     outcome.unwrap_or_else(|| Err("the session ended before the task did".into()))

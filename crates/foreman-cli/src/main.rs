@@ -1,10 +1,11 @@
 //! `foreman-cli`: the Foreman engine without a window.
 //!
 //! `exec` runs one agent task (readable output, or JSON lines with `--json`); `recent` and
-//! `check-workspace` look at the workspace store.
+//! `check-workspace` look at the workspace store; `mcp list|approve` show and approve MCP servers.
 
 mod args;
 mod exec;
+mod mcp;
 mod render;
 
 use std::path::PathBuf;
@@ -42,6 +43,7 @@ fn main() -> ExitCode {
 async fn run(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("exec") => exec::run(args::parse_exec(&args[1..])?).await,
+        Some("mcp") => mcp::command(&args[1..]).await,
         Some("sessions") => exec::sessions(&args[1..]).await,
         Some("recent") => {
             let db = match (args.get(1).map(String::as_str), args.get(2)) {

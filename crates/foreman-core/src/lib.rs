@@ -9,6 +9,7 @@ pub mod bindings;
 pub mod boundary;
 pub mod builtin_tools;
 pub mod diff;
+pub mod mcp;
 pub mod partial_json;
 pub mod protocol;
 pub mod providers;

@@ -5,6 +5,7 @@
 
 mod error;
 mod history;
+mod mcp_approvals;
 mod rules;
 mod sessions;
 mod workspaces;

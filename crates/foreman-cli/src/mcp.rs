@@ -1,0 +1,205 @@
+//! MCP in the CLI: the configuration files, starting the hub for `exec`, and `foreman-cli mcp`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use foreman_core::mcp::{
+    CompositeBackend, HubOptions, McpConfig, McpHub, ServerState, approve_server, pending_servers,
+};
+use foreman_core::session::builtin_backend::BuiltinBackend;
+use foreman_core::session::tools::ToolBackend;
+use foreman_core::store::Store;
+use foreman_core::workspace::WorkspaceDir;
+
+/// How long `exec` waits for servers to start before the session takes its tool list.
+const START_WAIT: Duration = Duration::from_secs(30);
+
+/// The person's MCP file of the desktop app: `$XDG_CONFIG_HOME/dev.foreman.app/mcp.json`.
+pub fn default_user_config() -> Option<PathBuf> {
+    std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
+        .map(|base| base.join("dev.foreman.app").join("mcp.json"))
+}
+
+/// Loads the person's file (`explicit`, else the app's file when it exists) and the workspace's.
+pub fn load_config(explicit: Option<&Path>, workspace: &Path) -> Result<McpConfig, String> {
+    let user = match explicit {
+        Some(path) if !path.is_file() => {
+            return Err(format!(
+                "the MCP configuration {} does not exist",
+                path.display()
+            ));
+        }
+        Some(path) => Some(path.to_path_buf()),
+        None => default_user_config().filter(|p| p.is_file()),
+    };
+    McpConfig::load(user.as_deref(), Some(workspace)).map_err(|e| e.to_string())
+}
+
+/// The message for a workspace server that will not start.
+fn refusal(workspace: &Path, name: &str, target: &str) -> String {
+    format!(
+        "the workspace MCP server `{name}` ({target}) is not approved and was not started; approve it with `foreman-cli mcp approve --workspace {} {name}`, or pass --trust-workspace-mcp",
+        workspace.display()
+    )
+}
+
+/// Starts the hub for `exec` and returns the session's tools, or `None` without any server.
+/// Unapproved workspace servers are refused with a message on stderr unless `trust` is set.
+pub async fn session_tools(
+    config: McpConfig,
+    store: &Store,
+    workspace: &Path,
+    data_dir: PathBuf,
+    trust: bool,
+) -> Result<Option<(Arc<dyn ToolBackend>, McpHub)>, String> {
+    for problem in &config.problems {
+        eprintln!("foreman-cli: {problem}");
+    }
+    if config.servers.is_empty() {
+        return Ok(None);
+    }
+    let key = workspace.display().to_string();
+    if !trust {
+        for p in pending_servers(&config, store, &key)
+            .await
+            .map_err(|e| e.to_string())?
+        {
+            eprintln!("foreman-cli: {}", refusal(workspace, &p.name, &p.target));
+        }
+    }
+    let builtin: Arc<dyn ToolBackend> = Arc::new(
+        BuiltinBackend::new(workspace, data_dir)
+            .map_err(|e| format!("cannot open the workspace: {e}"))?,
+    );
+    let options = HubOptions {
+        workspace: Some(workspace.to_path_buf()),
+        store: Some(store.clone()),
+        trust_workspace: trust,
+        builtin_tools: builtin.definitions().len() + 1,
+        ..HubOptions::default()
+    };
+    let hub = McpHub::start(config, options)
+        .await
+        .map_err(|e| e.to_string())?;
+    hub.wait_settled(START_WAIT).await;
+    let composite = CompositeBackend::new(builtin, hub.clone());
+    for server in hub.status(composite.reserved_names()).servers {
+        if let ServerState::Failed { error, stderr_tail } = &server.state {
+            eprintln!(
+                "foreman-cli: the MCP server `{}` failed: {error}{}",
+                server.name,
+                if stderr_tail.is_empty() {
+                    String::new()
+                } else {
+                    format!("\n{stderr_tail}")
+                }
+            );
+        }
+    }
+    Ok(Some((Arc::new(composite), hub)))
+}
+
+struct McpArgs {
+    workspace: PathBuf,
+    config: Option<PathBuf>,
+    db: Option<PathBuf>,
+    names: Vec<String>,
+}
+
+fn parse(args: &[String]) -> Result<McpArgs, String> {
+    let mut out = McpArgs {
+        workspace: PathBuf::new(),
+        config: None,
+        db: None,
+        names: Vec::new(),
+    };
+    let mut workspace = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{arg} needs a value\n{}", crate::args::USAGE))
+        };
+        match arg.as_str() {
+            "--workspace" => workspace = Some(PathBuf::from(value()?)),
+            "--mcp-config" => out.config = Some(PathBuf::from(value()?)),
+            "--db" => out.db = Some(PathBuf::from(value()?)),
+            flag if flag.starts_with("--") => {
+                return Err(format!("unknown option {flag}\n{}", crate::args::USAGE));
+            }
+            name => out.names.push(name.to_owned()),
+        }
+    }
+    out.workspace =
+        workspace.ok_or_else(|| format!("--workspace is required\n{}", crate::args::USAGE))?;
+    Ok(out)
+}
+
+/// `foreman-cli mcp list|approve ...`.
+pub async fn command(args: &[String]) -> Result<(), String> {
+    let (sub, rest) = args
+        .split_first()
+        .ok_or_else(|| crate::args::USAGE.to_owned())?;
+    let parsed = parse(rest)?;
+    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+    let ws = WorkspaceDir::resolve(&parsed.workspace.to_string_lossy(), &cwd)
+        .map_err(|e| e.to_string())?;
+    let config = load_config(parsed.config.as_deref(), &ws.path)?;
+    let db = match parsed.db {
+        Some(db) => db,
+        None => crate::default_database()?,
+    };
+    let store = Store::open(&db).await.map_err(|e| e.to_string())?;
+    let key = ws.path.display().to_string();
+    let result = match sub.as_str() {
+        "approve" => {
+            if parsed.names.is_empty() {
+                return Err(format!(
+                    "name the server to approve\n{}",
+                    crate::args::USAGE
+                ));
+            }
+            for name in &parsed.names {
+                approve_server(&config, &store, &key, name)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                println!("approved the workspace MCP server `{name}`");
+            }
+            Ok(())
+        }
+        "list" => list(config, &store, &ws.path).await,
+        _ => Err(crate::args::USAGE.to_owned()),
+    };
+    store.close().await;
+    result
+}
+
+/// Starts every approved server, prints one JSON line per server, and stops them.
+async fn list(config: McpConfig, store: &Store, workspace: &Path) -> Result<(), String> {
+    for problem in &config.problems {
+        eprintln!("foreman-cli: {problem}");
+    }
+    let options = HubOptions {
+        workspace: Some(workspace.to_path_buf()),
+        store: Some(store.clone()),
+        ..HubOptions::default()
+    };
+    let hub = McpHub::start(config, options)
+        .await
+        .map_err(|e| e.to_string())?;
+    hub.wait_settled(START_WAIT).await;
+    let status = hub.status(&[]);
+    for server in &status.servers {
+        let line = serde_json::to_string(server).map_err(|e| e.to_string())?;
+        println!("{line}");
+    }
+    for warning in &status.warnings {
+        eprintln!("foreman-cli: {warning}");
+    }
+    hub.shutdown().await;
+    Ok(())
+}

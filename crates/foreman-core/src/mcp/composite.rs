@@ -1,0 +1,94 @@
+//! [`CompositeBackend`]: the built-in tools plus the hub's external tools behind one
+//! [`ToolBackend`], so the session shows them with the same cards and approvals.
+
+use std::sync::Arc;
+
+use futures_util::future::BoxFuture;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::hub::McpHub;
+use crate::providers::ToolDefinition;
+use crate::session::task::ATTEMPT_COMPLETION;
+use crate::session::tools::{CallFacts, OutputSink, ProposedChange, ToolBackend, ToolOutcome};
+
+/// Built-ins first; external tools never shadow a built-in (their names are made unique).
+/// Cheap to construct per session from a shared hub.
+#[derive(Debug, Clone)]
+pub struct CompositeBackend {
+    builtin: Arc<dyn ToolBackend>,
+    hub: McpHub,
+    reserved: Arc<[String]>,
+}
+
+impl CompositeBackend {
+    pub fn new(builtin: Arc<dyn ToolBackend>, hub: McpHub) -> Self {
+        let reserved: Vec<String> = builtin
+            .definitions()
+            .into_iter()
+            .map(|d| d.name)
+            .chain(std::iter::once(ATTEMPT_COMPLETION.to_owned()))
+            .collect();
+        Self {
+            builtin,
+            hub,
+            reserved: reserved.into(),
+        }
+    }
+
+    /// The names external tools may not take (built-ins and `attempt_completion`), for
+    /// [`McpHub::status`].
+    pub fn reserved_names(&self) -> &[String] {
+        &self.reserved
+    }
+
+    pub fn hub(&self) -> &McpHub {
+        &self.hub
+    }
+}
+
+impl ToolBackend for CompositeBackend {
+    fn definitions(&self) -> Vec<ToolDefinition> {
+        let mut all = self.builtin.definitions();
+        all.extend(self.hub.definitions(&self.reserved));
+        all
+    }
+
+    fn facts(&self, name: &str, arguments: &Value) -> Result<CallFacts, String> {
+        match self.hub.facts(&self.reserved, name, arguments) {
+            Some(facts) => facts,
+            None => self.builtin.facts(name, arguments),
+        }
+    }
+
+    fn proposed_change(&self, name: &str, arguments: &Value) -> Option<ProposedChange> {
+        self.builtin.proposed_change(name, arguments)
+    }
+
+    fn status(&self, name: &str, arguments: &Value) -> Option<String> {
+        if self.reserved.iter().any(|r| r == name) {
+            self.builtin.status(name, arguments)
+        } else {
+            None
+        }
+    }
+
+    fn execute(
+        &self,
+        name: &str,
+        arguments: Value,
+        cancel: CancellationToken,
+        output: OutputSink,
+    ) -> BoxFuture<'static, ToolOutcome> {
+        if self.reserved.iter().any(|r| r == name) {
+            self.builtin.execute(name, arguments, cancel, output)
+        } else {
+            self.hub
+                .call(&self.reserved, name, arguments, cancel, output)
+        }
+    }
+
+    fn write_as_person(&self, path: &str, content: String) -> BoxFuture<'static, ToolOutcome> {
+        self.builtin.write_as_person(path, content)
+    }
+}

@@ -1,0 +1,319 @@
+//! The configuration files: `{"mcpServers": {...}, "discovery": {...}}`.
+//!
+//! Two levels are read, the person's own file and the workspace's `.foreman/mcp.json`. A file
+//! that cannot be read or is not JSON is an error; an entry that makes no sense (neither
+//! `command` nor `url`) is reported as a problem and the other entries still load.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use thiserror::Error;
+use ts_rs::TS;
+
+/// The workspace's configuration file, relative to its root.
+pub const WORKSPACE_CONFIG: &str = ".foreman/mcp.json";
+
+/// The server name under which a discovery command appears.
+pub const DISCOVERY_SERVER: &str = "discovery";
+
+/// Where a server was configured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ServerSource {
+    /// The person's own configuration file.
+    User,
+    /// The workspace's `.foreman/mcp.json`: needs the person's approval before it starts.
+    Workspace,
+}
+
+/// The discovery command and the command that runs a discovered tool.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiscoveryConfig {
+    /// Prints a JSON array of function declarations.
+    pub command: String,
+    /// Runs one tool: the tool name is its argument, the parameters come as JSON on stdin.
+    pub call_command: String,
+}
+
+/// How a server is reached, or what provides its tools.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerKind {
+    /// A child process speaking MCP over stdin/stdout.
+    Stdio {
+        command: String,
+        args: Vec<String>,
+        env: BTreeMap<String, String>,
+    },
+    /// An MCP server over streamable HTTP.
+    Http {
+        url: String,
+        headers: BTreeMap<String, String>,
+    },
+    /// The discovery command.
+    Discovery(DiscoveryConfig),
+}
+
+/// One configured server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerConfig {
+    pub name: String,
+    pub source: ServerSource,
+    pub kind: ServerKind,
+    pub disabled: bool,
+    /// Server-side tool names that are not offered to the model.
+    pub disabled_tools: Vec<String>,
+}
+
+impl ServerConfig {
+    /// A hash of what the server runs or reaches (command, args, env, url, headers): an approval
+    /// holds for this exact definition only.
+    pub fn definition_hash(&self) -> String {
+        let canonical = match &self.kind {
+            ServerKind::Stdio { command, args, env } => {
+                serde_json::json!({"command": command, "args": args, "env": env})
+            }
+            ServerKind::Http { url, headers } => {
+                serde_json::json!({"url": url, "headers": headers})
+            }
+            ServerKind::Discovery(d) => {
+                serde_json::json!({"discovery": d.command, "callCommand": d.call_command})
+            }
+        };
+        let digest = Sha256::digest(canonical.to_string().as_bytes());
+        digest.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// A short description of what runs, for approval prompts and listings.
+    pub fn describe(&self) -> String {
+        match &self.kind {
+            ServerKind::Stdio { command, args, .. } => std::iter::once(command.as_str())
+                .chain(args.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" "),
+            ServerKind::Http { url, .. } => url.clone(),
+            ServerKind::Discovery(d) => d.command.clone(),
+        }
+    }
+}
+
+/// The servers of both levels, with what was wrong in them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct McpConfig {
+    pub servers: Vec<ServerConfig>,
+    /// Entries that were skipped, and why.
+    pub problems: Vec<String>,
+}
+
+/// A configuration file that cannot be used at all.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a valid MCP configuration: {source}")]
+    Parse {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawFile {
+    #[serde(default)]
+    mcp_servers: BTreeMap<String, RawServer>,
+    #[serde(default)]
+    discovery: Option<DiscoveryConfig>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawServer {
+    command: Option<String>,
+    #[serde(default)]
+    args: Vec<String>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    url: Option<String>,
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
+    #[serde(default)]
+    disabled: bool,
+    #[serde(default)]
+    disabled_tools: Vec<String>,
+}
+
+impl McpConfig {
+    /// Parses one file's text.
+    pub fn parse(text: &str, source: ServerSource, path: &Path) -> Result<Self, ConfigError> {
+        let raw: RawFile = serde_json::from_str(text).map_err(|source| ConfigError::Parse {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let mut out = Self::default();
+        for (name, server) in raw.mcp_servers {
+            let kind = match (server.command, server.url) {
+                (Some(command), None) => ServerKind::Stdio {
+                    command,
+                    args: server.args,
+                    env: server.env,
+                },
+                (None, Some(url)) => ServerKind::Http {
+                    url,
+                    headers: server.headers,
+                },
+                (Some(_), Some(_)) => {
+                    out.problems.push(format!(
+                        "{}: server `{name}` has both `command` and `url`; skipped",
+                        path.display()
+                    ));
+                    continue;
+                }
+                (None, None) => {
+                    out.problems.push(format!(
+                        "{}: server `{name}` has neither `command` nor `url`; skipped",
+                        path.display()
+                    ));
+                    continue;
+                }
+            };
+            out.servers.push(ServerConfig {
+                name,
+                source,
+                kind,
+                disabled: server.disabled,
+                disabled_tools: server.disabled_tools,
+            });
+        }
+        if let Some(discovery) = raw.discovery {
+            out.servers.push(ServerConfig {
+                name: DISCOVERY_SERVER.to_owned(),
+                source,
+                kind: ServerKind::Discovery(discovery),
+                disabled: false,
+                disabled_tools: Vec::new(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Reads one file; a missing file is an empty configuration.
+    pub fn load_file(path: &Path, source: ServerSource) -> Result<Self, ConfigError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Self::parse(&text, source, path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(source) => Err(ConfigError::Read {
+                path: path.to_path_buf(),
+                source,
+            }),
+        }
+    }
+
+    /// The person's file (when given) and the workspace's `.foreman/mcp.json` (when a workspace
+    /// is given). A workspace server named like one of the person's is skipped: the person's
+    /// definition wins.
+    pub fn load(user_file: Option<&Path>, workspace: Option<&Path>) -> Result<Self, ConfigError> {
+        let mut out = match user_file {
+            Some(path) => Self::load_file(path, ServerSource::User)?,
+            None => Self::default(),
+        };
+        if let Some(root) = workspace {
+            let path = root.join(WORKSPACE_CONFIG);
+            let ws = Self::load_file(&path, ServerSource::Workspace)?;
+            out.problems.extend(ws.problems);
+            for server in ws.servers {
+                if out.servers.iter().any(|s| s.name == server.name) {
+                    out.problems.push(format!(
+                        "{}: server `{}` is also in your own configuration, which wins; skipped",
+                        path.display(),
+                        server.name
+                    ));
+                } else {
+                    out.servers.push(server);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_stdio_http_discovery_and_reports_bad_entries() {
+        let text = r#"{
+          "mcpServers": {
+            "fs": {"command": "npx", "args": ["-y", "x"], "env": {"A": "1"}, "disabledTools": ["rm"]},
+            "web": {"url": "http://localhost:1/mcp", "headers": {"X-Key": "k"}, "disabled": true},
+            "broken": {"args": []}
+          },
+          "discovery": {"command": "list-tools", "callCommand": "call-tool"}
+        }"#;
+        let c = McpConfig::parse(text, ServerSource::User, Path::new("u.json")).unwrap();
+        assert_eq!(c.servers.len(), 3);
+        assert_eq!(c.servers[0].name, "fs");
+        assert_eq!(c.servers[0].disabled_tools, vec!["rm".to_owned()]);
+        assert!(
+            matches!(&c.servers[1].kind, ServerKind::Http { url, .. } if url == "http://localhost:1/mcp")
+        );
+        assert!(c.servers[1].disabled);
+        assert_eq!(c.servers[2].name, DISCOVERY_SERVER);
+        assert_eq!(c.problems.len(), 1);
+        assert!(c.problems[0].contains("`broken`"), "{:?}", c.problems);
+    }
+
+    #[test]
+    fn the_hash_changes_with_the_definition() {
+        let parse = |t: &str| {
+            McpConfig::parse(t, ServerSource::Workspace, Path::new("w.json"))
+                .unwrap()
+                .servers
+                .remove(0)
+        };
+        let a = parse(r#"{"mcpServers": {"s": {"command": "a", "args": ["1"]}}}"#);
+        let same =
+            parse(r#"{"mcpServers": {"s": {"command": "a", "args": ["1"], "disabled": true}}}"#);
+        let b = parse(r#"{"mcpServers": {"s": {"command": "a", "args": ["2"]}}}"#);
+        let c =
+            parse(r#"{"mcpServers": {"s": {"command": "a", "args": ["1"], "env": {"X": "y"}}}}"#);
+        assert_eq!(a.definition_hash(), same.definition_hash());
+        assert_ne!(a.definition_hash(), b.definition_hash());
+        assert_ne!(a.definition_hash(), c.definition_hash());
+    }
+
+    #[test]
+    fn the_persons_definition_wins_over_the_workspaces() {
+        let dir = tempfile::tempdir().unwrap();
+        let user = dir.path().join("user.json");
+        std::fs::write(&user, r#"{"mcpServers": {"s": {"command": "mine"}}}"#).unwrap();
+        std::fs::create_dir_all(dir.path().join(".foreman")).unwrap();
+        std::fs::write(
+            dir.path().join(WORKSPACE_CONFIG),
+            r#"{"mcpServers": {"s": {"command": "theirs"}, "t": {"url": "http://x"}}}"#,
+        )
+        .unwrap();
+        let c = McpConfig::load(Some(&user), Some(dir.path())).unwrap();
+        assert_eq!(c.servers.len(), 2);
+        assert_eq!(c.servers[0].describe(), "mine");
+        assert_eq!(c.servers[1].source, ServerSource::Workspace);
+        assert_eq!(c.problems.len(), 1);
+        assert!(
+            McpConfig::load(Some(&dir.path().join("none.json")), None)
+                .unwrap()
+                .servers
+                .is_empty()
+        );
+        std::fs::write(&user, "{not json").unwrap();
+        assert!(matches!(
+            McpConfig::load(Some(&user), None),
+            Err(ConfigError::Parse { .. })
+        ));
+    }
+}

@@ -1,0 +1,135 @@
+//! Tools from a discovery command: it prints a JSON array of function declarations; each tool
+//! runs the call command with the tool name as argument and the parameters as JSON on stdin.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::io::AsyncWriteExt;
+use tokio_util::sync::CancellationToken;
+
+use super::config::DiscoveryConfig;
+use super::stderr_tail::StderrTail;
+use super::tool::RemoteTool;
+use crate::session::tools::ToolOutcome;
+
+/// The tools found, and the declarations that were not usable.
+#[derive(Debug, Clone, Default)]
+pub struct Discovered {
+    pub tools: Vec<RemoteTool>,
+    pub problems: Vec<String>,
+}
+
+fn shell(script: &str, arg: Option<&str>, cwd: Option<&Path>) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new("sh");
+    // `"$@"` passes the tool name as one argument, never through the shell's parser.
+    cmd.arg("-c").arg(format!("{script} \"$@\"")).arg("sh");
+    if let Some(arg) = arg {
+        cmd.arg(arg);
+    }
+    if let Some(cwd) = cwd {
+        cmd.current_dir(cwd);
+    }
+    cmd.process_group(0)
+        .kill_on_drop(true)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd
+}
+
+fn trimmed(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).trim_end().to_owned()
+}
+
+/// Runs the discovery command and reads its declarations. `Err` when the command fails or does
+/// not print a JSON array; single bad declarations are listed in [`Discovered::problems`].
+pub async fn discover(
+    config: &DiscoveryConfig,
+    cwd: Option<&Path>,
+    tail: &StderrTail,
+    timeout: Duration,
+) -> Result<Discovered, String> {
+    let mut cmd = shell(&config.command, None, cwd);
+    cmd.stdin(Stdio::null());
+    let child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot run the discovery command: {e}"))?;
+    let out = tokio::time::timeout(timeout, child.wait_with_output())
+        .await
+        .map_err(|_| {
+            format!(
+                "the discovery command took longer than {} s",
+                timeout.as_secs()
+            )
+        })?
+        .map_err(|e| format!("the discovery command failed: {e}"))?;
+    tail.clear();
+    tail.push(&out.stderr);
+    if !out.status.success() {
+        return Err(format!("the discovery command failed ({})", out.status));
+    }
+    let list: Value = serde_json::from_slice(&out.stdout)
+        .map_err(|e| format!("the discovery command did not print JSON: {e}"))?;
+    let entries = list
+        .as_array()
+        .ok_or("the discovery command did not print a JSON array")?;
+    let mut found = Discovered::default();
+    for (i, decl) in entries.iter().enumerate() {
+        match RemoteTool::from_declaration(decl) {
+            Ok(tool) => found.tools.push(tool),
+            Err(why) => found.problems.push(format!("declaration {}: {why}", i + 1)),
+        }
+    }
+    Ok(found)
+}
+
+/// Runs one discovered tool: the call command with `tool` as argument and `arguments` on stdin;
+/// stdout is the result, a non-zero exit is an error with stderr.
+pub async fn call(
+    config: &DiscoveryConfig,
+    cwd: Option<&Path>,
+    tool: &str,
+    arguments: &Value,
+    cancel: CancellationToken,
+    timeout: Duration,
+) -> ToolOutcome {
+    let mut child = shell(&config.call_command, Some(tool), cwd)
+        .spawn()
+        .map_err(|e| format!("cannot run the call command: {e}"))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        let input = arguments.to_string();
+        // A command that does not read its input is not an error.
+        let _ = stdin.write_all(input.as_bytes()).await;
+    }
+    // The command runs in its own process group; stopping it stops what it started.
+    let group = child
+        .id()
+        .and_then(|id| rustix::process::Pid::from_raw(i32::try_from(id).ok()?));
+    let kill_group = || {
+        if let Some(pid) = group {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+    };
+    let out = tokio::select! {
+        out = child.wait_with_output() => out.map_err(|e| format!("the call command failed: {e}"))?,
+        () = cancel.cancelled() => {
+            kill_group();
+            return Err("Cancelled: the call was cancelled".to_owned());
+        }
+        () = tokio::time::sleep(timeout) => {
+            kill_group();
+            return Err(format!("Timeout: the call command took longer than {} s", timeout.as_secs()));
+        }
+    };
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    } else {
+        Err(format!(
+            "the call command failed ({}): {}",
+            out.status,
+            trimmed(&out.stderr)
+        ))
+    }
+}

@@ -1,0 +1,33 @@
+//! External tools: MCP servers (through the official `rmcp` SDK) and a discovery command.
+//!
+//! - [`config`]: the `mcpServers` / `discovery` files of the person and of the workspace.
+//! - [`hub`]: [`McpHub`] runs the servers (a supervisor task each: start, notice a crash,
+//!   restart with backoff), names their tools, reports status, and records approvals of
+//!   workspace servers.
+//! - [`approvals`]: which workspace servers the person approved.
+//! - [`composite`]: [`CompositeBackend`] puts the built-ins and the hub behind the session's
+//!   `ToolBackend`.
+//! - [`client`], [`discovery`]: talking to one MCP server / running discovered tools.
+//! - [`result`], [`naming`], [`tool`], [`stderr_tail`], [`status`]: the small pieces.
+
+pub mod approvals;
+pub mod client;
+pub mod composite;
+pub mod config;
+pub mod discovery;
+pub mod hub;
+pub mod naming;
+pub mod result;
+pub mod server;
+pub mod status;
+pub mod stderr_tail;
+pub mod tool;
+
+pub use approvals::{approve_server, pending_servers};
+pub use composite::CompositeBackend;
+pub use config::{
+    ConfigError, McpConfig, ServerConfig, ServerKind, ServerSource, WORKSPACE_CONFIG,
+};
+pub use hub::{DEFAULT_CALL_TIMEOUT, DEFAULT_TOOL_LIMIT, HubOptions, McpError, McpHub};
+pub use server::Backoff;
+pub use status::{HubStatus, PendingServer, ServerState, ServerStatus, ToolStatus};

@@ -1,0 +1,123 @@
+//! A `tools/call` result as the model's text.
+//!
+//! The providers send tool results as text only, so an image (or audio) is kept for the model as
+//! a note like `[image image/png, 12 KiB]`; text parts, resource links, embedded text resources and
+//! structured content (as JSON text) are passed through. `isError` makes the outcome an error.
+
+use serde_json::Value;
+
+use crate::session::tools::ToolOutcome;
+
+fn size(base64: &str) -> String {
+    let bytes = base64.trim_end_matches('=').len() * 3 / 4;
+    if bytes < 1024 {
+        format!("{bytes} B")
+    } else {
+        format!("{} KiB", bytes.div_ceil(1024))
+    }
+}
+
+fn part_text(part: &Value) -> Option<String> {
+    let field = |k: &str| part.get(k).and_then(Value::as_str);
+    let mime = field("mimeType").unwrap_or("unknown type");
+    match field("type")? {
+        "text" => field("text").map(str::to_owned),
+        kind @ ("image" | "audio") => Some(format!(
+            "[{kind} {mime}, {}]",
+            size(field("data").unwrap_or(""))
+        )),
+        "resource_link" => {
+            let uri = field("uri").unwrap_or("");
+            Some(match field("name") {
+                Some(name) => format!("[resource {name}: {uri}]"),
+                None => format!("[resource {uri}]"),
+            })
+        }
+        "resource" => {
+            let resource = part.get("resource")?;
+            let uri = resource.get("uri").and_then(Value::as_str).unwrap_or("");
+            match resource.get("text").and_then(Value::as_str) {
+                Some(text) => Some(format!("[resource {uri}]\n{text}")),
+                None => {
+                    let mime = resource
+                        .get("mimeType")
+                        .and_then(Value::as_str)
+                        .unwrap_or("unknown type");
+                    let blob = resource.get("blob").and_then(Value::as_str).unwrap_or("");
+                    Some(format!("[resource {uri}, {mime}, {}]", size(blob)))
+                }
+            }
+        }
+        other => Some(format!("[{other} content]")),
+    }
+}
+
+/// Converts a `CallToolResult` (as JSON) to the outcome for the model.
+pub fn outcome(result: &Value) -> ToolOutcome {
+    let mut parts: Vec<String> = result
+        .get("content")
+        .and_then(Value::as_array)
+        .map(|c| c.iter().filter_map(part_text).collect())
+        .unwrap_or_default();
+    if let Some(structured) = result.get("structuredContent").filter(|v| !v.is_null()) {
+        let already = parts
+            .iter()
+            .any(|p| serde_json::from_str::<Value>(p).is_ok_and(|v| &v == structured));
+        if !already {
+            parts.push(structured.to_string());
+        }
+    }
+    let text = parts.join("\n");
+    if result.get("isError").and_then(Value::as_bool) == Some(true) {
+        Err(if text.is_empty() {
+            "the tool reported an error".to_owned()
+        } else {
+            text
+        })
+    } else {
+        Ok(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn text_images_links_and_structured_content() {
+        let r = json!({
+            "content": [
+                {"type": "text", "text": "hello"},
+                {"type": "image", "data": "A".repeat(16384), "mimeType": "image/png"},
+                {"type": "resource_link", "uri": "file:///a.txt", "name": "a.txt"},
+                {"type": "resource", "resource": {"uri": "mem://x", "text": "inside"}}
+            ],
+            "structuredContent": {"temperature": 21}
+        });
+        assert_eq!(
+            outcome(&r),
+            Ok("hello\n[image image/png, 12 KiB]\n[resource a.txt: file:///a.txt]\n[resource mem://x]\ninside\n{\"temperature\":21}".to_owned())
+        );
+    }
+
+    #[test]
+    fn structured_content_already_in_text_is_not_repeated() {
+        let r = json!({
+            "content": [{"type": "text", "text": "{\"a\": 1}"}],
+            "structuredContent": {"a": 1}
+        });
+        assert_eq!(outcome(&r), Ok("{\"a\": 1}".to_owned()));
+    }
+
+    #[test]
+    fn is_error_is_an_error_outcome() {
+        let r = json!({"content": [{"type": "text", "text": "bad input"}], "isError": true});
+        assert_eq!(outcome(&r), Err("bad input".to_owned()));
+        assert_eq!(
+            outcome(&json!({"content": [], "isError": true})),
+            Err("the tool reported an error".to_owned())
+        );
+    }
+}
