@@ -22,6 +22,11 @@ const COMMANDS: &[&str] = &[
     "delete_api_key",
     "test_connection",
     "open_external",
+    "mcp_status",
+    "mcp_approve",
+    "mcp_restart",
+    "mcp_set_enabled",
+    "mcp_save_user_config",
 ];
 
 fn main() {

@@ -7,6 +7,8 @@ mod bridge;
 mod commands;
 mod files;
 mod launch;
+mod mcp;
+mod mcp_commands;
 mod notify;
 mod session_commands;
 mod settings;
@@ -61,6 +63,11 @@ pub fn run() {
             settings_commands::delete_api_key,
             settings_commands::test_connection,
             settings_commands::open_external,
+            mcp_commands::mcp_status,
+            mcp_commands::mcp_approve,
+            mcp_commands::mcp_restart,
+            mcp_commands::mcp_set_enabled,
+            mcp_commands::mcp_save_user_config,
         ])
         .build(tauri::generate_context!());
     let app = match result {
@@ -76,6 +83,8 @@ pub fn run() {
         {
             // Running commands are killed and unfinished calls recorded as the sessions end.
             state.sessions.shutdown_all();
+            // MCP servers are child processes: stop them before the app goes.
+            tauri::async_runtime::block_on(state.mcp.shutdown_all());
         }
     });
 }

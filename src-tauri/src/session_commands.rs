@@ -3,8 +3,10 @@
 
 use std::sync::Arc;
 
+use foreman_core::mcp::CompositeBackend;
 use foreman_core::protocol::{Event, Op};
 use foreman_core::providers::{ProviderError, SharedKeySource, build_provider};
+use foreman_core::session::builtin_backend::BuiltinBackend;
 use foreman_core::session::history::open_session;
 use foreman_core::session::transcript::{Transcript, load_transcript};
 use foreman_core::session::{Session, SessionConfig};
@@ -77,6 +79,12 @@ pub async fn open_session_channel(
     let transcript = load_transcript(&store, &session_id).await?;
     let mut config = config;
     config.data_dir = state_data_dir(&app)?.join("sessions").join(&session_id);
+    // The built-ins plus the workspace's MCP tools, with the same cards and approvals.
+    let hub = state.mcp.hub_for(&app, &store, &config.workspace).await?;
+    hub.wait_settled(crate::mcp::SETTLE).await;
+    let builtins = BuiltinBackend::new(&config.workspace, config.data_dir.clone())
+        .map_err(|e| error(format!("Cannot open the workspace: {e}")))?;
+    config.tools = Some(Arc::new(CompositeBackend::new(Arc::new(builtins), hub)));
     config.session_id = Some(session_id.clone());
     config.history = history;
     let (ops, events) = Session::spawn(config).map_err(|e| error(e.to_string()))?;

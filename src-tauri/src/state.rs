@@ -7,6 +7,7 @@ use tauri::{AppHandle, Manager};
 use tokio::sync::Mutex;
 
 use crate::bridge::SessionHub;
+use crate::mcp::McpHubs;
 use crate::launch::LaunchRequest;
 use crate::view::CommandError;
 
@@ -14,6 +15,7 @@ pub struct AppState {
     pub store: Mutex<StoreSlot>,
     pub launch: Mutex<Option<LaunchRequest>>,
     pub sessions: SessionHub,
+    pub mcp: McpHubs,
 }
 
 /// The store, or the error that kept it closed (shown on the error screen).
@@ -40,6 +42,7 @@ impl AppState {
             store: Mutex::new(slot),
             launch: Mutex::new(Some(launch)),
             sessions: SessionHub::default(),
+            mcp: McpHubs::default(),
         }
     }
 }

@@ -46,6 +46,21 @@ function backendWith(startup: StartupView, recent: RecentWorkspace[] = []): Back
     },
     testConnection: async () => "ok",
     openExternal: async () => {},
+    mcpStatus: async () => {
+      throw { message: "no MCP in this test" };
+    },
+    mcpApprove: async () => {
+      throw { message: "no MCP in this test" };
+    },
+    mcpRestart: async () => {
+      throw { message: "no MCP in this test" };
+    },
+    mcpSetEnabled: async () => {
+      throw { message: "no MCP in this test" };
+    },
+    mcpSaveUserConfig: async () => {
+      throw { message: "no MCP in this test" };
+    },
     onFolderDrop: async () => () => {},
   };
 }

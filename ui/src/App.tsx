@@ -80,7 +80,15 @@ export function App({ backend }: { backend: Backend }) {
   }, [backend]);
 
   if (showSettings && settings) {
-    return <Settings backend={backend} view={settings} onChange={setSettings} onClose={() => setShowSettings(false)} />;
+    return (
+      <Settings
+        backend={backend}
+        view={settings}
+        workspace={screen.kind === "workspace" ? screen.workspace.path : null}
+        onChange={setSettings}
+        onClose={() => setShowSettings(false)}
+      />
+    );
   }
 
   switch (screen.kind) {

@@ -2,6 +2,7 @@
 import { Channel, invoke } from "@tauri-apps/api/core";
 import { getCurrentWebview } from "@tauri-apps/api/webview";
 import type { AppSettings } from "./protocol/AppSettings";
+import type { McpView } from "./protocol/McpView";
 import type { CommandError } from "./protocol/CommandError";
 import type { Event } from "./protocol/Event";
 import type { OpenedSession } from "./protocol/OpenedSession";
@@ -33,6 +34,11 @@ export interface Backend {
   deleteApiKey(preset: ProviderPreset): Promise<SettingsView>;
   testConnection(settings: AppSettings): Promise<string>;
   openExternal(url: string): Promise<void>;
+  mcpStatus(workspace: string): Promise<McpView>;
+  mcpApprove(workspace: string, server: string): Promise<McpView>;
+  mcpRestart(workspace: string, server: string): Promise<McpView>;
+  mcpSetEnabled(workspace: string, server: string, tool: string | null, enabled: boolean): Promise<McpView>;
+  mcpSaveUserConfig(workspace: string, text: string): Promise<McpView>;
   /** Calls `onFolder` with the first path dropped on the window; resolves to an unsubscribe. */
   onFolderDrop(onFolder: (path: string) => void): Promise<() => void>;
 }
@@ -69,6 +75,12 @@ export const tauriBackend: Backend = {
   deleteApiKey: (preset) => invoke<SettingsView>("delete_api_key", { preset }),
   testConnection: (settings) => invoke<string>("test_connection", { settings }),
   openExternal: (url) => invoke<void>("open_external", { url }),
+  mcpStatus: (workspace) => invoke<McpView>("mcp_status", { workspace }),
+  mcpApprove: (workspace, server) => invoke<McpView>("mcp_approve", { workspace, server }),
+  mcpRestart: (workspace, server) => invoke<McpView>("mcp_restart", { workspace, server }),
+  mcpSetEnabled: (workspace, server, tool, enabled) =>
+    invoke<McpView>("mcp_set_enabled", { workspace, server, tool, enabled }),
+  mcpSaveUserConfig: (workspace, text) => invoke<McpView>("mcp_save_user_config", { workspace, text }),
   onFolderDrop: (onFolder) =>
     getCurrentWebview().onDragDropEvent((event) => {
       const first = event.payload.type === "drop" ? event.payload.paths[0] : undefined;

@@ -772,3 +772,35 @@ async fn a_context_length_error_elides_old_outputs_and_retries_once() {
     assert!(!retried.contains(&big), "the old output was elided");
     assert!(retried.contains("elided to fit the context window"));
 }
+
+#[tokio::test]
+async fn the_task_list_is_stored_with_the_session() {
+    let store = foreman_core::store::Store::open_in_memory().await.unwrap();
+    let session = store.create_session("/w", 1).await.unwrap();
+    let todos = json!([
+        {"id": "1", "content": "Read the code", "status": "completed"},
+        {"id": "2", "content": "Fix the bug", "status": "in_progress"}
+    ]);
+    let turns = [
+        vec![call("t1", "todo_write", json!({"todos": todos.clone()}))],
+        done("t2"),
+    ];
+    let responses = turns
+        .iter()
+        .map(|t| ScriptedResponse::sse(body(Wire::Anthropic, t)))
+        .collect();
+    let store_for_config = store.clone();
+    let id = session.id.clone();
+    let mut h = start_with(Wire::Anthropic, responses, move |c| {
+        c.approval_mode = ApprovalMode::Yolo;
+        c.store = Some(store_for_config);
+        c.session_id = Some(id);
+    })
+    .await;
+    h.send(Op::UserMessage {
+        text: "plan it".into(),
+    });
+    h.end().await;
+    let stored: Value = serde_json::from_str(&store.todos(&session.id).await.unwrap()).unwrap();
+    assert_eq!(stored, todos);
+}

@@ -3,7 +3,7 @@
 // note, run a command and watch its output, edit before approving, come back after a restart.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -14,6 +14,7 @@ const home = makeHome("session");
 const project = mkdtempSync(join(tmpdir(), "foreman-session-ws-"));
 writeFileSync(join(project, "README.md"), "# demo project\n");
 const KEY = "sk-ant-e2e-test-key";
+const ROOT = join(import.meta.dirname, "..", "..", "..");
 let model;
 let app;
 
@@ -169,6 +170,14 @@ test("4. edit before approving writes the person's version", async () => {
 
 test("5. after a restart the session is in the sidebar with its history and continues", async () => {
   await app.close();
+  // The person adds an MCP server (used by test 6); the restarted app reads it.
+  const everything = join(ROOT, "target/mcp-servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+  assert.ok(existsSync(everything), `missing ${everything}: run make mcp-servers`);
+  mkdirSync(join(home, "config", "dev.foreman.app"), { recursive: true });
+  writeFileSync(
+    join(home, "config", "dev.foreman.app", "mcp.json"),
+    JSON.stringify({ mcpServers: { everything: { command: "node", args: [everything, "stdio"] } } }),
+  );
   app = await launch({ args: [project], home });
   const item = await $('[data-testid="session-item"]');
   await item.waitForDisplayed({ timeout: 30000 });
@@ -185,4 +194,24 @@ test("5. after a restart the session is in the sidebar with its history and cont
   assert.ok(JSON.stringify(last).includes("Create hello.txt with sixty lines"), "the history went to the model");
   await waitIdle();
   await screenshot(app.browser, "51-session-continued");
+});
+
+test("6. an MCP tool runs through the same loop and card; the settings list its server", async () => {
+  await (await $('[data-testid="new-session"]')).click();
+  model.script(
+    { tool: { name: "everything__echo", input: { message: "hello from MCP" } } },
+    { text: "The echo came back." },
+  );
+  await send("Echo something through MCP");
+  const card = await waitFor("the MCP card", () => lastCard("everything__echo"), 40000);
+  await waitFor("the echo result", async () => (await card.getText()).includes("hello from MCP"), 40000);
+  assert.equal(await card.getAttribute("data-state"), "succeeded", "read-only MCP tools run without asking");
+  await waitIdle();
+  await screenshot(app.browser, "60-mcp-tool");
+  await (await $('[data-testid="open-settings"]')).click();
+  const server = await $('[data-testid="mcp-server"]');
+  await server.waitForDisplayed({ timeout: 20000 });
+  await waitFor("the server connected", async () => /connected/.test(await server.getText()));
+  await screenshot(app.browser, "61-settings-mcp");
+  await (await $('[data-testid="close-settings"]')).click();
 });

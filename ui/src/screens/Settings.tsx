@@ -7,15 +7,18 @@ import type { AppSettings } from "../protocol/AppSettings";
 import type { ApprovalMode } from "../protocol/ApprovalMode";
 import type { ProviderPreset } from "../protocol/ProviderPreset";
 import type { SettingsView } from "../protocol/SettingsView";
+import { McpPanel } from "./McpPanel";
 
 interface Props {
   backend: Backend;
   view: SettingsView;
+  /** The open workspace, whose MCP servers are shown. */
+  workspace?: string | null;
   onChange(view: SettingsView): void;
   onClose(): void;
 }
 
-export function Settings({ backend, view, onChange, onClose }: Props) {
+export function Settings({ backend, view, workspace, onChange, onClose }: Props) {
   const [draft, setDraft] = useState<AppSettings>(view.settings);
   const [key, setKey] = useState("");
   const [busy, setBusy] = useState(false);
@@ -205,6 +208,7 @@ export function Settings({ backend, view, onChange, onClose }: Props) {
             <span>Notify me when an approval waits and Foreman is in the background</span>
           </label>
         </section>
+        {workspace && <McpPanel backend={backend} workspace={workspace} />}
         {message && (
           <div className={message.tone === "ok" ? "banner banner-ok" : "banner banner-error"} role="status" data-testid="settings-message">
             {message.text}

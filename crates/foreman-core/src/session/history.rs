@@ -181,6 +181,17 @@ impl Engine {
         }
     }
 
+    /// Stores the task list a successful `todo_write` set, so a reopened session shows it.
+    pub(crate) async fn save_todos(&mut self, arguments: &Value) {
+        let Some(store) = self.store.clone() else {
+            return;
+        };
+        let todos = arguments.get("todos").cloned().unwrap_or(Value::Array(Vec::new()));
+        if let Err(e) = store.set_todos(&self.id, &todos.to_string()).await {
+            self.store_failed(&e);
+        }
+    }
+
     /// Persists the usage of one request.
     pub(crate) async fn save_usage(&mut self, usage: Usage) {
         let Some(store) = self.store.clone() else {

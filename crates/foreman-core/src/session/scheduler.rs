@@ -310,6 +310,9 @@ impl Engine {
             match result {
                 Ok(text) => {
                     self.failures.remove(&job.name);
+                    if job.name == "todo_write" {
+                        self.save_todos(&job.arguments).await;
+                    }
                     self.calls.finish(
                         &mut self.events,
                         &job.id,

@@ -1,0 +1,84 @@
+//! MCP servers in the app: one hub per open workspace, started from the person's file
+//! (`mcp.json` in the app's config directory) and the workspace's `.foreman/mcp.json`. Workspace
+//! servers wait for the person's approval before they ever start. Sessions get the hub's tools
+//! through `CompositeBackend`, with the same cards and approvals as the built-ins.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use foreman_core::mcp::{HubOptions, McpConfig, McpHub};
+use foreman_core::store::Store;
+use tauri::{AppHandle, Manager};
+
+use crate::view::CommandError;
+
+const USER_FILE: &str = "mcp.json";
+
+/// The person's MCP configuration file.
+pub fn user_file(app: &AppHandle) -> Result<PathBuf, CommandError> {
+    app.path()
+        .app_config_dir()
+        .map(|dir| dir.join(USER_FILE))
+        .map_err(|e| CommandError {
+            message: format!("Cannot find the app config directory: {e}"),
+        })
+}
+
+/// The workspace's MCP configuration file.
+pub fn workspace_file(workspace: &Path) -> PathBuf {
+    workspace.join(".foreman").join("mcp.json")
+}
+
+/// The running hubs, by workspace path.
+#[derive(Default)]
+pub struct McpHubs {
+    hubs: tokio::sync::Mutex<HashMap<PathBuf, McpHub>>,
+}
+
+impl McpHubs {
+    /// The hub of `workspace`, started on first use.
+    pub async fn hub_for(
+        &self,
+        app: &AppHandle,
+        store: &Store,
+        workspace: &Path,
+    ) -> Result<McpHub, CommandError> {
+        let mut hubs = self.hubs.lock().await;
+        if let Some(hub) = hubs.get(workspace) {
+            return Ok(hub.clone());
+        }
+        let user = user_file(app)?;
+        let config = McpConfig::load(Some(&user), Some(workspace))?;
+        for problem in &config.problems {
+            log::warn!("MCP configuration: {problem}");
+        }
+        let options = HubOptions {
+            workspace: Some(workspace.to_path_buf()),
+            store: Some(store.clone()),
+            ..HubOptions::default()
+        };
+        let hub = McpHub::start(config, options).await?;
+        hubs.insert(workspace.to_path_buf(), hub.clone());
+        Ok(hub)
+    }
+
+    /// Stops the hub of `workspace` (it starts again, with the files re-read, on next use).
+    pub async fn reload(&self, workspace: &Path) {
+        let hub = self.hubs.lock().await.remove(workspace);
+        if let Some(hub) = hub {
+            hub.shutdown().await;
+        }
+    }
+
+    /// Stops every server (the app is closing).
+    pub async fn shutdown_all(&self) {
+        let hubs: Vec<McpHub> = self.hubs.lock().await.drain().map(|(_, h)| h).collect();
+        for hub in hubs {
+            hub.shutdown().await;
+        }
+    }
+}
+
+/// How long a new session waits for servers that are still starting.
+pub const SETTLE: Duration = Duration::from_secs(10);
