@@ -48,24 +48,70 @@ pub(crate) fn scan_string(fragment: &str, start: usize, buf: &mut String) -> (us
     }
 }
 
+/// Which bytes end a run of plain string text: `"`, `\\` and the control characters.
+static SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = true;
+        byte += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+const HIGH_BITS: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// The high bit of each byte of `word` (eight bytes of text, little-endian) that is `"`, `\\` or
+/// a control character, possibly with false hits only in bytes above a true one: the classic
+/// "has a zero byte" trick, whose borrows only ever run upwards from a real hit, so the lowest
+/// set bit is exact.
+fn special_mask(word: u64) -> u64 {
+    let quote = word ^ (ONES * u64::from(b'"'));
+    let backslash = word ^ (ONES * u64::from(b'\\'));
+    let quote_hits = quote.wrapping_sub(ONES) & !quote;
+    let backslash_hits = backslash.wrapping_sub(ONES) & !backslash;
+    let control_hits = word.wrapping_sub(ONES * 0x20) & !word;
+    (quote_hits | backslash_hits | control_hits) & HIGH_BITS
+}
+
+/// How many bytes [`find_special`] checks word by word before handing a long run to `memchr`.
+const SHORT_RUN: usize = 32;
+
 /// The index of the first byte in `bytes` that ends a run of plain string text (`"`, `\\` or a
-/// control character), or its length. Short slices (a streamed fragment is typically a few bytes,
-/// and escapes cut runs short) are scanned in one pass; on longer ones `memchr` finds the quote or
-/// backslash and a branch-free pass checks the run for control characters.
+/// control character), or its length. The first [`SHORT_RUN`] bytes (a streamed fragment is
+/// typically a few bytes, and escapes cut runs short) are checked eight at a time with
+/// [`special_mask`], a short tail with a lookup table as `serde_json` does; past them, `memchr`
+/// finds the quote or backslash and a branch-free pass checks the run for control characters.
 fn find_special(bytes: &[u8]) -> usize {
-    if bytes.len() < 32 {
-        return bytes
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-            .unwrap_or(bytes.len());
+    let mut offset = 0;
+    while offset < SHORT_RUN
+        && let Some(chunk) = bytes.get(offset..).and_then(<[u8]>::first_chunk::<8>)
+    {
+        let mask = special_mask(u64::from_le_bytes(*chunk));
+        if mask != 0 {
+            return offset + (mask.trailing_zeros() / 8) as usize;
+        }
+        offset += 8;
     }
-    let end = memchr::memchr2(b'"', b'\\', bytes).unwrap_or(bytes.len());
-    let run = bytes.get(..end).unwrap_or_default();
-    if run.iter().fold(false, |found, &b| found | (b < 0x20)) {
-        run.iter().position(|&b| b < 0x20).unwrap_or(end)
-    } else {
-        end
+    let rest = bytes.get(offset..).unwrap_or_default();
+    if rest.len() < 8 {
+        return offset
+            + rest
+                .iter()
+                .position(|&b| SPECIAL[usize::from(b)])
+                .unwrap_or(rest.len());
     }
+    let end = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+    let run = rest.get(..end).unwrap_or_default();
+    offset
+        + if run.iter().fold(false, |found, &b| found | (b < 0x20)) {
+            run.iter().position(|&b| b < 0x20).unwrap_or(end)
+        } else {
+            end
+        }
 }
 
 #[cfg(test)]
@@ -116,6 +162,27 @@ mod tests {
         }
         let long = format!("{}\u{1}{}\"", "x".repeat(40), "y".repeat(40));
         assert_eq!(find_special(long.as_bytes()), 40);
+    }
+
+    #[test]
+    fn finds_every_special_byte_at_every_position_of_a_short_run() {
+        for len in 1..48 {
+            for at in 0..len {
+                for byte in 0..=u8::MAX {
+                    let mut bytes = vec![b'x'; len];
+                    bytes[at] = byte;
+                    // A later special byte must not hide or displace the first one.
+                    if at + 1 < len {
+                        bytes[len - 1] = b'"';
+                    }
+                    let expected = bytes
+                        .iter()
+                        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                        .unwrap_or(len);
+                    assert_eq!(find_special(&bytes), expected, "{bytes:?}");
+                }
+            }
+        }
     }
 
     #[test]
