@@ -21,6 +21,7 @@ pub mod grep;
 pub mod http_fetch;
 pub mod ls;
 pub mod multi_edit;
+mod newest_first;
 pub mod output;
 pub mod private_target;
 pub mod read;
