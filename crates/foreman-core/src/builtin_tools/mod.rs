@@ -30,6 +30,7 @@ pub mod session;
 pub mod stale_guard;
 pub mod todo;
 pub mod walk;
+mod walk_progress;
 pub mod write;
 
 pub use error::BuiltinError;
