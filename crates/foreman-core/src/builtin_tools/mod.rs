@@ -25,6 +25,7 @@ mod newest_first;
 pub mod output;
 pub mod private_target;
 pub mod read;
+pub mod redirect;
 pub mod registration;
 pub mod session;
 pub mod stale_guard;

@@ -114,6 +114,7 @@ pub fn to_tool_error(err: BuiltinError) -> ToolError {
             ToolErrorKind::InvalidParams
         }
         BuiltinError::Cancelled => ToolErrorKind::Cancelled,
+        BuiltinError::RedirectRefused { .. } => ToolErrorKind::PermissionDenied,
         BuiltinError::Io { source, .. }
             if source.kind() == std::io::ErrorKind::PermissionDenied =>
         {
