@@ -23,7 +23,7 @@ pub fn estimate_tokens(message: &Message) -> usize {
             text.len()
                 + thinking
                     .iter()
-                    .map(|t| t.text.len() + t.signature.len())
+                    .map(|t| t.bytes())
                     .sum::<usize>()
                 + tool_calls
                     .iter()
