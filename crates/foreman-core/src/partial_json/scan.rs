@@ -28,8 +28,7 @@ pub(crate) fn scan_string(fragment: &str, start: usize, buf: &mut String) -> (us
     let bytes = fragment.as_bytes();
     let mut i = start;
     loop {
-        let rest = bytes.get(i..).unwrap_or_default();
-        let len = find_special(rest);
+        let len = find_special(bytes, i);
         // Every slice boundary here is at an ASCII byte or the end, so a char boundary.
         buf.push_str(fragment.get(i..i + len).unwrap_or_default());
         i += len;
@@ -80,25 +79,45 @@ fn special_mask(word: u64) -> u64 {
 /// How many bytes [`find_special`] checks word by word before handing a long run to `memchr`.
 const SHORT_RUN: usize = 32;
 
-/// The index of the first byte in `bytes` that ends a run of plain string text (`"`, `\\` or a
-/// control character), or its length. The first [`SHORT_RUN`] bytes (a streamed fragment is
-/// typically a few bytes, and escapes cut runs short) are checked eight at a time with
-/// [`special_mask`], a short tail with a lookup table as `serde_json` does; past them, `memchr`
-/// finds the quote or backslash and a branch-free pass checks the run for control characters.
-fn find_special(bytes: &[u8]) -> usize {
-    let mut offset = 0;
-    while offset < SHORT_RUN
+/// The length of the run of plain string text (no `"`, `\\` or control character) that starts
+/// at byte `start` of `bytes`. The first [`SHORT_RUN`] bytes (a streamed fragment is typically a
+/// few bytes, and escapes cut runs short) are checked eight at a time with [`special_mask`]; a
+/// tail shorter than eight bytes is checked with one more word, the last eight bytes of `bytes`
+/// with those before `start` made harmless, or with a lookup table as `serde_json` does when
+/// `bytes` is shorter than a word; past [`SHORT_RUN`], `memchr` finds the quote or backslash and
+/// a branch-free pass checks the run for control characters.
+fn find_special(bytes: &[u8], start: usize) -> usize {
+    let mut offset = start;
+    while offset < start + SHORT_RUN
         && let Some(chunk) = bytes.get(offset..).and_then(<[u8]>::first_chunk::<8>)
     {
         let mask = special_mask(u64::from_le_bytes(*chunk));
         if mask != 0 {
-            return offset + (mask.trailing_zeros() / 8) as usize;
+            return offset - start + (mask.trailing_zeros() / 8) as usize;
         }
         offset += 8;
     }
     let rest = bytes.get(offset..).unwrap_or_default();
+    if rest.is_empty() {
+        return offset - start;
+    }
     if rest.len() < 8 {
-        return offset
+        if let Some(last) = bytes.last_chunk::<8>() {
+            // The word ends at the end of `bytes`; its first `8 - rest.len()` bytes were checked
+            // already. They are replaced by plain text, so that no hit (and no borrow of the
+            // trick) can come from them.
+            let done = 8 - rest.len();
+            let keep = u64::MAX << (done * 8);
+            let word = (u64::from_le_bytes(*last) & keep) | (ONES * u64::from(b'a') & !keep);
+            let mask = special_mask(word);
+            let at = if mask == 0 {
+                bytes.len()
+            } else {
+                bytes.len() - 8 + (mask.trailing_zeros() / 8) as usize
+            };
+            return at - start;
+        }
+        return offset - start
             + rest
                 .iter()
                 .position(|&b| SPECIAL[usize::from(b)])
@@ -106,7 +125,7 @@ fn find_special(bytes: &[u8]) -> usize {
     }
     let end = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
     let run = rest.get(..end).unwrap_or_default();
-    offset
+    offset - start
         + if run.iter().fold(false, |found, &b| found | (b < 0x20)) {
             run.iter().position(|&b| b < 0x20).unwrap_or(end)
         } else {
@@ -152,36 +171,59 @@ mod tests {
     fn finds_the_end_of_short_and_long_runs() {
         for len in [0, 1, 31, 32, 100] {
             let mut text = "x".repeat(len);
-            assert_eq!(find_special(text.as_bytes()), len);
+            assert_eq!(find_special(text.as_bytes(), 0), len);
             text.push('\\');
-            assert_eq!(find_special(text.as_bytes()), len);
+            assert_eq!(find_special(text.as_bytes(), 0), len);
             text.insert(0, '\n');
-            assert_eq!(find_special(text.as_bytes()), 0);
+            assert_eq!(find_special(text.as_bytes(), 0), 0);
             text.insert(0, '"');
-            assert_eq!(find_special(text.as_bytes()), 0);
+            assert_eq!(find_special(text.as_bytes(), 0), 0);
         }
         let long = format!("{}\u{1}{}\"", "x".repeat(40), "y".repeat(40));
-        assert_eq!(find_special(long.as_bytes()), 40);
+        assert_eq!(find_special(long.as_bytes(), 0), 40);
     }
 
     #[test]
     fn finds_every_special_byte_at_every_position_of_a_short_run() {
+        let naive = |bytes: &[u8], start: usize| {
+            bytes[start..]
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                .unwrap_or(bytes.len() - start)
+        };
         for len in 1..48 {
-            for at in 0..len {
-                for byte in 0..=u8::MAX {
-                    let mut bytes = vec![b'x'; len];
-                    bytes[at] = byte;
-                    // A later special byte must not hide or displace the first one.
-                    if at + 1 < len {
-                        bytes[len - 1] = b'"';
+            for start in 0..len {
+                for at in start..len {
+                    for byte in 0..=u8::MAX {
+                        // Bytes before `start` are specials (as after an escape), which must not
+                        // leak into the result; a later special must not hide the first one.
+                        let mut bytes = vec![b'x'; len];
+                        for (i, b) in bytes[..start].iter_mut().enumerate() {
+                            *b = [b'\\', b'"', 0x1f][i % 3];
+                        }
+                        bytes[at] = byte;
+                        if at + 1 < len {
+                            bytes[len - 1] = b'"';
+                        }
+                        assert_eq!(
+                            find_special(&bytes, start),
+                            naive(&bytes, start),
+                            "{bytes:?} from {start}"
+                        );
                     }
-                    let expected = bytes
-                        .iter()
-                        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-                        .unwrap_or(len);
-                    assert_eq!(find_special(&bytes), expected, "{bytes:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_special_just_before_the_start_does_not_flag_its_neighbour() {
+        // `]` is `\\` + 1, `#` is `"` + 1 and space is 0x1f + 1: the neighbours a borrow of the
+        // word trick would wrongly flag.
+        for text in [r"ab\\]cd", "ab\\\"#cd", "abcdefgh\\]xy", "abcdefgh\"#x"] {
+            let bytes = text.as_bytes();
+            let start = text.find([']', '#']).unwrap();
+            assert_eq!(find_special(bytes, start), bytes.len() - start, "{text}");
         }
     }
 
