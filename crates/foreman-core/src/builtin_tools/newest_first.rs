@@ -9,7 +9,7 @@
 
 use std::cmp::Ordering;
 use std::os::unix::ffi::OsStrExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 /// One match: its modification time and its path.
@@ -35,7 +35,7 @@ fn newest_first(a: &Found, b: &Found) -> Ordering {
 
 /// The component-wise order of two normalised paths, compared as bytes: a separator sorts
 /// before any other byte, as the end of a component does.
-fn path_order(a: &PathBuf, b: &PathBuf) -> Ordering {
+fn path_order(a: &Path, b: &Path) -> Ordering {
     let key = |byte: &u8| if *byte == b'/' { 0 } else { *byte };
     a.as_os_str()
         .as_bytes()

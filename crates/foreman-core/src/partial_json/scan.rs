@@ -108,7 +108,7 @@ fn find_special(bytes: &[u8], start: usize) -> usize {
             // trick) can come from them.
             let done = 8 - rest.len();
             let keep = u64::MAX << (done * 8);
-            let word = (u64::from_le_bytes(*last) & keep) | (ONES * u64::from(b'a') & !keep);
+            let word = (u64::from_le_bytes(*last) & keep) | ((ONES * u64::from(b'a')) & !keep);
             let mask = special_mask(word);
             let at = if mask == 0 {
                 bytes.len()
