@@ -335,3 +335,100 @@ fn legitimate_paths_are_accepted() {
             .is_symlink()
     );
 }
+
+/// Makes a device node at `path`; `None` (with the reason printed) when this machine does not
+/// allow it (not root, or no `CAP_MKNOD` in a container).
+fn make_device(path: &Path, kind: rustix::fs::FileType, major: u32, minor: u32) -> Option<()> {
+    match rustix::fs::mknodat(
+        rustix::fs::CWD,
+        path,
+        kind,
+        rustix::fs::Mode::from_raw_mode(0o666),
+        rustix::fs::makedev(major, minor),
+    ) {
+        Ok(()) => Some(()),
+        Err(rustix::io::Errno::PERM | rustix::io::Errno::ACCESS) => {
+            eprintln!(
+                "SKIPPED: mknod {} is not permitted here (needs root with CAP_MKNOD)",
+                path.display()
+            );
+            None
+        }
+        Err(err) => panic!("mknod {}: {err}", path.display()),
+    }
+}
+
+#[tokio::test]
+async fn device_files_are_refused_for_read_and_write() {
+    use foreman_core::boundary::OpenError;
+    use foreman_core::builtin_tools::BuiltinSession;
+    use foreman_core::builtin_tools::read::{ReadParams, run_read};
+    use foreman_core::builtin_tools::write::{WriteParams, run_write};
+
+    let f = fixture();
+    let root = f.boundary.root().to_path_buf();
+    // The same device as /dev/null (1, 3), so even a wrongly allowed read or write is harmless.
+    let chardev = root.join("chardev");
+    if make_device(&chardev, rustix::fs::FileType::CharacterDevice, 1, 3).is_none() {
+        return;
+    }
+    // A block device node (loop0); it is never opened.
+    let blockdev = root.join("blockdev");
+    let have_block = make_device(&blockdev, rustix::fs::FileType::BlockDevice, 7, 0).is_some();
+
+    // The path check.
+    assert_eq!(
+        f.boundary.resolve("chardev").unwrap_err().reason,
+        RefusalReason::SpecialFile
+    );
+    if have_block {
+        assert_eq!(
+            f.boundary.resolve("blockdev").unwrap_err().reason,
+            RefusalReason::SpecialFile
+        );
+    }
+
+    // Opening for read, even when handed the path without the check.
+    match f.boundary.open_read(&chardev) {
+        Err(OpenError::Refused(refusal)) => {
+            assert_eq!(refusal.reason, RefusalReason::SpecialFile)
+        }
+        other => panic!("a character device was opened for read: {other:?}"),
+    }
+
+    // Writing, even when handed the path without the check: not replaced by a regular file.
+    let err = atomic_write(&f.boundary, &chardev, b"data").unwrap_err();
+    assert_eq!(err.code(), "PATH_NOT_IN_WORKSPACE");
+
+    // The tools.
+    let data = tempfile::tempdir().unwrap();
+    let session = BuiltinSession::new(f.boundary.clone(), data.path().into());
+    let read = run_read(
+        &session,
+        ReadParams {
+            path: "chardev".into(),
+            offset: None,
+            limit: None,
+        },
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(read.code(), "PATH_NOT_IN_WORKSPACE");
+    assert!(read.to_string().contains("device"), "{read}");
+    let write = run_write(
+        &session,
+        WriteParams {
+            path: "chardev".into(),
+            content: "data".into(),
+        },
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(write.code(), "PATH_NOT_IN_WORKSPACE");
+
+    let kind = std::fs::symlink_metadata(&chardev).unwrap().file_type();
+    assert!(
+        std::os::unix::fs::FileTypeExt::is_char_device(&kind),
+        "the device node was replaced"
+    );
+}

@@ -142,6 +142,130 @@ async fn anthropic_fixture_through_the_server_in_small_pieces() {
     );
 }
 
+/// A tool-use turn with extended thinking: a signed thinking block, a redacted one, text and a
+/// call, as the Messages API streams them.
+fn anthropic_thinking_stream() -> String {
+    let events = [
+        json!({"type":"message_start","message":{"usage":{"input_tokens":5,"output_tokens":1}}}),
+        json!({"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}),
+        json!({"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"The user wants "}}),
+        json!({"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"the weather."}}),
+        json!({"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"}}),
+        json!({"type":"content_block_stop","index":0}),
+        json!({"type":"content_block_start","index":1,"content_block":{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj"}}),
+        json!({"type":"content_block_stop","index":1}),
+        json!({"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}),
+        json!({"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"Checking."}}),
+        json!({"type":"content_block_stop","index":2}),
+        json!({"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}),
+        json!({"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"{\"location\": \"Paris\"}"}}),
+        json!({"type":"content_block_stop","index":3}),
+        json!({"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":40}}),
+        json!({"type":"message_stop"}),
+    ];
+    events
+        .iter()
+        .map(|event| {
+            format!(
+                "event: {}\ndata: {event}\n\n",
+                event["type"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn thinking_blocks_signed_and_redacted_are_sent_back_unchanged() {
+    let server = ScriptedServer::start(vec![
+        ScriptedResponse::sse(anthropic_thinking_stream()).split(Split::Every(11)),
+        ScriptedResponse::sse(anthropic_text_stream("Sunny.")),
+    ])
+    .await
+    .unwrap();
+    let provider = anthropic(&server, settings(1));
+    let (first, error) = run(&provider).await;
+    assert_eq!(error, None);
+    assert_eq!(first.stop, Some(StopReason::ToolUse));
+    assert_eq!(first.thinking, "The user wants the weather.");
+
+    let conversation = vec![
+        Message::user("Weather in Paris?"),
+        first.assistant_message(),
+        Message::tool_result("toolu_1", "18 °C, sunny", false),
+    ];
+    let follow_up = ProviderRequest::new("test-model", "You are a test.", conversation);
+    let (second, error) = collect(provider.stream(follow_up, CancellationToken::new())).await;
+    assert_eq!(error, None);
+    assert_eq!(second.text, "Sunny.");
+
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    let messages = &requests[1].json()["messages"];
+    assert_eq!(messages[1]["role"], "assistant");
+    assert_eq!(
+        messages[1]["content"],
+        json!([
+            {"type": "thinking", "thinking": "The user wants the weather.",
+             "signature": "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"},
+            {"type": "redacted_thinking",
+             "data": "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj"},
+            {"type": "text", "text": "Checking."},
+            {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"location": "Paris"}},
+        ])
+    );
+    assert_eq!(messages[2]["content"][0]["tool_use_id"], "toolu_1");
+}
+
+/// A listener on 127.0.0.1 whose accept queue is full: further SYNs are dropped by the kernel, so
+/// a connect to it hangs until the client gives up. Returns the port and what must stay alive.
+async fn listener_with_a_full_backlog() -> (u16, Vec<impl Sized>) {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let listener = socket.listen(0).unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut held = Vec::new();
+    for _ in 0..16 {
+        let probe = tokio::time::timeout(
+            Duration::from_millis(300),
+            tokio::net::TcpStream::connect(addr),
+        )
+        .await;
+        match probe {
+            Ok(Ok(stream)) => held.push(stream),
+            // A connect that hangs: the queue is full.
+            Err(_) => return (addr.port(), vec![(listener, held)]),
+            Ok(Err(err)) => panic!("probe connect failed: {err}"),
+        }
+    }
+    panic!("the accept queue never filled");
+}
+
+#[tokio::test]
+async fn the_connect_timeout_fires() {
+    let (port, _held) = listener_with_a_full_backlog().await;
+    let mut http = settings(1);
+    http.connect_timeout = Duration::from_millis(400);
+    let provider = AnthropicProvider::new(
+        AnthropicConfig::new(static_key(KEY))
+            .with_base_url(format!("http://127.0.0.1:{port}"))
+            .with_http(http),
+    )
+    .unwrap();
+    let started = Instant::now();
+    let (collected, error) = run(&provider).await;
+    let took = started.elapsed();
+    assert!(
+        matches!(
+            error,
+            Some(ProviderError::ConnectTimeout { timeout, .. }) if timeout == Duration::from_millis(400)
+        ),
+        "{error:?}"
+    );
+    assert!(collected.text.is_empty());
+    assert!(took >= Duration::from_millis(380), "gave up after {took:?}");
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+}
+
 #[tokio::test]
 async fn anthropic_529_is_retried_with_an_announcement() {
     let server = ScriptedServer::start(vec![

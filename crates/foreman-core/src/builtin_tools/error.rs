@@ -53,6 +53,15 @@ pub enum BuiltinError {
     /// A network request failed.
     #[error("HTTP_ERROR: {0}")]
     Http(String),
+    /// A redirect was not followed because it left what the request was approved for.
+    #[error(
+        "REDIRECT_REFUSED: {from} redirected to {to}, which was not followed because {reason}. Fetch that URL directly if it is really needed (it is approved on its own)."
+    )]
+    RedirectRefused {
+        from: String,
+        to: String,
+        reason: String,
+    },
     /// The operation was cancelled.
     #[error("CANCELLED: the operation was cancelled.")]
     Cancelled,
@@ -80,6 +89,7 @@ impl BuiltinError {
             Self::InvalidParams(_) => "INVALID_PARAMS",
             Self::InvalidPattern(_) => "INVALID_PATTERN",
             Self::Http(_) => "HTTP_ERROR",
+            Self::RedirectRefused { .. } => "REDIRECT_REFUSED",
             Self::Cancelled => "CANCELLED",
             Self::Io { .. } => "IO_ERROR",
         }

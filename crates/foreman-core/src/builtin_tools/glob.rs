@@ -1,16 +1,19 @@
 //! The `glob` tool: files whose path (relative to the search directory) matches a glob pattern,
 //! newest first, capped. Honours `.gitignore`/`.ignore` and the default excludes.
 
-use std::path::PathBuf;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::UNIX_EPOCH;
 
-use globset::{GlobBuilder, GlobSetBuilder};
-use ignore::WalkState;
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::BuiltinError;
+use super::newest_first::{Found, keep_newest};
 use super::session::BuiltinSession;
 use super::walk::walker;
 
@@ -67,6 +70,72 @@ pub fn glob_tip(params: &GlobParams) -> String {
     )
 }
 
+/// Builds one [`MatchVisitor`] per walker thread.
+struct MatchCollector<'a> {
+    dir: &'a Path,
+    matcher: &'a GlobSet,
+    found: &'a Mutex<Vec<Found>>,
+}
+
+impl<'s> ParallelVisitorBuilder<'s> for MatchCollector<'s> {
+    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
+        Box::new(MatchVisitor {
+            dir: self.dir,
+            matcher: self.matcher,
+            found: self.found,
+            local: Vec::new(),
+        })
+    }
+}
+
+/// One walker thread's matches, kept locally and handed over once, when the thread is done.
+struct MatchVisitor<'a> {
+    dir: &'a Path,
+    matcher: &'a GlobSet,
+    found: &'a Mutex<Vec<Found>>,
+    local: Vec<Found>,
+}
+
+impl ParallelVisitor for MatchVisitor<'_> {
+    fn visit(&mut self, entry: Result<DirEntry, ignore::Error>) -> WalkState {
+        let Ok(entry) = entry else {
+            return WalkState::Continue;
+        };
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            return WalkState::Continue;
+        }
+        // Every walked path is `dir` joined with more components, so stripping it is a byte
+        // operation (no component parsing per file).
+        let Some(rel) = entry
+            .path()
+            .as_os_str()
+            .as_bytes()
+            .strip_prefix(self.dir.as_os_str().as_bytes())
+        else {
+            return WalkState::Continue;
+        };
+        let rel = Path::new(OsStr::from_bytes(rel.strip_prefix(b"/").unwrap_or(rel)));
+        if self.matcher.is_match(rel) {
+            let modified = entry
+                .metadata()
+                .ok()
+                .and_then(|m| m.modified().ok())
+                .unwrap_or(UNIX_EPOCH);
+            self.local.push((modified, entry.into_path()));
+        }
+        WalkState::Continue
+    }
+}
+
+impl Drop for MatchVisitor<'_> {
+    fn drop(&mut self) {
+        self.found
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .append(&mut self.local);
+    }
+}
+
 /// Runs the `glob` tool.
 pub async fn run_glob(
     session: &BuiltinSession,
@@ -93,35 +162,13 @@ pub async fn run_glob(
     let matcher = GlobSetBuilder::new().add(glob).build().map_err(invalid)?;
     let pattern = params.pattern.clone();
     let found = tokio::task::spawn_blocking(move || {
-        let found: Mutex<Vec<(SystemTime, PathBuf)>> = Mutex::new(Vec::new());
-        walker(&dir).build_parallel().run(|| {
-            let matcher = &matcher;
-            let found = &found;
-            let dir = &dir;
-            Box::new(move |entry| {
-                let Ok(entry) = entry else {
-                    return WalkState::Continue;
-                };
-                if !entry.file_type().is_some_and(|t| t.is_file()) {
-                    return WalkState::Continue;
-                }
-                let Ok(rel) = entry.path().strip_prefix(dir) else {
-                    return WalkState::Continue;
-                };
-                if matcher.is_match(rel) {
-                    let modified = entry
-                        .metadata()
-                        .ok()
-                        .and_then(|m| m.modified().ok())
-                        .unwrap_or(UNIX_EPOCH);
-                    found
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .push((modified, entry.into_path()));
-                }
-                WalkState::Continue
-            })
-        });
+        let found = Mutex::new(Vec::new());
+        let mut builder = MatchCollector {
+            dir: &dir,
+            matcher: &matcher,
+            found: &found,
+        };
+        walker(&dir).build_parallel().visit(&mut builder);
         found.into_inner().unwrap_or_else(|p| p.into_inner())
     })
     .await
@@ -130,11 +177,10 @@ pub async fn run_glob(
         source: std::io::Error::other(e),
     })?;
     let mut found = found;
-    found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     let total = found.len();
+    keep_newest(&mut found, MAX_GLOB_RESULTS);
     let files: Vec<String> = found
         .into_iter()
-        .take(MAX_GLOB_RESULTS)
         .map(|(_, p)| boundary.display_relative(&p))
         .collect();
     let omitted = total - files.len();
@@ -156,7 +202,7 @@ pub async fn run_glob(
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
+    use std::time::{Duration, SystemTime};
 
     use super::*;
     use crate::boundary::WorkspaceBoundary;

@@ -4,8 +4,8 @@
 //! per-file counts; capped, with the count left out.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::error::BuiltinError;
 use super::session::BuiltinSession;
 use super::walk::walker;
+use super::walk_progress::{PROGRESS_INTERVAL, await_with_progress, thousands};
 
 /// Most output lines (content mode) or files (files/count modes) returned.
 pub const MAX_GREP_RESULTS: usize = 500;
@@ -172,6 +173,18 @@ pub fn grep_tip(params: &GrepParams) -> String {
     )
 }
 
+/// The tip while a search runs: how many files it has searched so far (counted as the walk goes,
+/// so there is no total to show).
+pub fn grep_progress_tip(params: &GrepParams, searched: usize) -> String {
+    format!(
+        "Searched {} {} in {} for `{}`…",
+        thousands(searched),
+        if searched == 1 { "file" } else { "files" },
+        params.path.as_deref().unwrap_or("the workspace"),
+        params.pattern
+    )
+}
+
 /// Collects one file's matches and context lines.
 struct Collector<'a> {
     mode: GrepOutputMode,
@@ -229,6 +242,16 @@ pub async fn run_grep(
     session: &BuiltinSession,
     params: GrepParams,
 ) -> Result<GrepOutput, BuiltinError> {
+    run_grep_reporting(session, params, |_| {}).await
+}
+
+/// Runs the `grep` tool, calling `report` with the number of files searched so far every
+/// [`PROGRESS_INTERVAL`] while the search runs (when it changed).
+pub async fn run_grep_reporting(
+    session: &BuiltinSession,
+    params: GrepParams,
+    report: impl FnMut(usize) + Send,
+) -> Result<GrepOutput, BuiltinError> {
     let boundary = session.boundary.clone();
     let target = boundary.resolve(params.path.as_deref().unwrap_or("."))?;
     let shown = boundary.display_relative(&target);
@@ -244,14 +267,25 @@ pub async fn run_grep(
     let mode = params.output;
     let glob = params.glob.clone();
     let search_root = target.clone();
-    let (mut results, files_searched) = tokio::task::spawn_blocking(move || {
-        search(&search_root, &matcher, glob.as_deref(), mode, context)
-    })
-    .await
-    .map_err(|e| BuiltinError::Io {
-        path: target.clone(),
-        source: std::io::Error::other(e),
-    })??;
+    let searched = Arc::new(AtomicUsize::new(0));
+    let counting = searched.clone();
+    let task = tokio::task::spawn_blocking(move || {
+        search(
+            &search_root,
+            &matcher,
+            glob.as_deref(),
+            mode,
+            context,
+            &counting,
+        )
+    });
+    let (mut results, files_searched) =
+        await_with_progress(task, &searched, PROGRESS_INTERVAL, report)
+            .await
+            .map_err(|e| BuiltinError::Io {
+                path: target.clone(),
+                source: std::io::Error::other(e),
+            })??;
     results.sort_by(|a, b| a.0.cmp(&b.0));
     let files_matched = results.len();
     let total_matches: usize = results.iter().map(|r| r.1.matches).sum();
@@ -302,6 +336,7 @@ fn search(
     glob: Option<&str>,
     mode: GrepOutputMode,
     context: usize,
+    searched: &AtomicUsize,
 ) -> Result<SearchResults, BuiltinError> {
     let mut builder = walker(target);
     if let Some(glob) = glob {
@@ -329,13 +364,11 @@ fn search(
             0
         });
     let results: Mutex<Vec<(PathBuf, FileHits)>> = Mutex::new(Vec::new());
-    let searched = AtomicUsize::new(0);
     let stored = AtomicUsize::new(0);
     builder.build_parallel().run(|| {
         let mut searcher = searcher_builder.build();
         let matcher = matcher.clone();
         let results = &results;
-        let searched = &searched;
         let stored = &stored;
         Box::new(move |entry| {
             let Ok(entry) = entry else {
@@ -369,7 +402,7 @@ fn search(
         })
     });
     let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
-    Ok((results, searched.into_inner()))
+    Ok((results, searched.load(Ordering::Relaxed)))
 }
 
 #[cfg(test)]
@@ -479,6 +512,20 @@ mod tests {
         assert_eq!(
             run_grep(&s, p).await.unwrap_err().code(),
             "PATH_NOT_IN_WORKSPACE"
+        );
+    }
+
+    #[test]
+    fn progress_tip_counts_the_files_searched_so_far() {
+        let mut p = gp("fn main");
+        assert_eq!(
+            grep_progress_tip(&p, 1_204),
+            "Searched 1,204 files in the workspace for `fn main`…"
+        );
+        p.path = Some("src".into());
+        assert_eq!(
+            grep_progress_tip(&p, 1),
+            "Searched 1 file in src for `fn main`…"
         );
     }
 

@@ -1,7 +1,8 @@
 //! The `http_fetch` tool: one HTTP(S) request with a timeout and a response size cap. HTML is
 //! converted to readable text, binary bodies are summarised rather than dumped, and requests to
 //! loopback/private addresses are flagged (see [`super::private_target`]) for the approval
-//! request.
+//! request. Redirects are checked hop by hop (see [`super::redirect`]): one that leaves for a
+//! private address or a non-web scheme is refused with an error naming its target.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -15,6 +16,9 @@ use tokio_util::sync::CancellationToken;
 use super::error::BuiltinError;
 use super::file_kind::detect_binary;
 pub use super::private_target::is_private_target;
+use super::redirect::{
+    CREDENTIAL_HEADERS, MAX_REDIRECTS, check_redirect, method_after, same_origin,
+};
 
 /// Default request timeout.
 pub const DEFAULT_FETCH_TIMEOUT: Duration = Duration::from_secs(30);
@@ -160,24 +164,22 @@ async fn fetch(
             )));
         }
     };
+    // Redirects are followed by hand, so each target is checked like the approved URL was.
     let client = reqwest::Client::builder()
         .timeout(limits.timeout)
-        .redirect(reqwest::redirect::Policy::limited(5))
+        .redirect(reqwest::redirect::Policy::none())
         .user_agent(concat!("Foreman/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(|e| BuiltinError::Http(e.to_string()))?;
-    let mut request = client.request(method, url.clone());
-    for (name, value) in params.headers.iter().flatten() {
-        request = request.header(name, value);
-    }
-    if let Some(body) = params.body {
-        request = request.body(body);
-    }
     let started = Instant::now();
-    let response = request
-        .send()
-        .await
-        .map_err(|e| BuiltinError::Http(describe(&e)))?;
+    let response = follow_redirects(
+        &client,
+        url,
+        method,
+        params.headers.unwrap_or_default(),
+        params.body,
+    )
+    .await?;
     let status = response.status().as_u16();
     let final_url = response.url().to_string();
     let content_type = response
@@ -218,6 +220,75 @@ async fn fetch(
         text,
         duration_ms,
     })
+}
+
+/// Sends the request and follows up to [`MAX_REDIRECTS`] redirects, each checked with
+/// [`check_redirect`] against the approved `url`; returns the first response that is not a
+/// redirect.
+async fn follow_redirects(
+    client: &reqwest::Client,
+    url: Url,
+    mut method: Method,
+    mut headers: BTreeMap<String, String>,
+    mut body: Option<String>,
+) -> Result<reqwest::Response, BuiltinError> {
+    let mut current = url.clone();
+    let mut redirects = 0;
+    loop {
+        let mut request = client.request(method.clone(), current.clone());
+        for (name, value) in &headers {
+            request = request.header(name, value);
+        }
+        if let Some(body) = &body {
+            request = request.body(body.clone());
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| BuiltinError::Http(describe(&e)))?;
+        let status = response.status();
+        let location = response
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|v| v.to_str().ok());
+        let (true, Some(location)) = (is_followed_redirect(status), location) else {
+            return Ok(response);
+        };
+        let target = current.join(location).map_err(|e| {
+            BuiltinError::Http(format!(
+                "{current} redirected to an invalid location `{location}`: {e}"
+            ))
+        })?;
+        let web = matches!(target.scheme(), "http" | "https");
+        let private = web && is_private_target(&target).await;
+        check_redirect(&url, &target, private).map_err(|reason| BuiltinError::RedirectRefused {
+            from: current.to_string(),
+            to: target.to_string(),
+            reason: reason.to_string(),
+        })?;
+        redirects += 1;
+        if redirects > MAX_REDIRECTS {
+            return Err(BuiltinError::Http(format!(
+                "more than {MAX_REDIRECTS} redirects; the last one from {current} pointed at {target}"
+            )));
+        }
+        let (next, keep_body) = method_after(status, &method);
+        method = next;
+        if !keep_body {
+            body = None;
+        }
+        if !same_origin(&current, &target) {
+            headers.retain(|name, _| {
+                !CREDENTIAL_HEADERS.contains(&name.to_ascii_lowercase().as_str())
+            });
+        }
+        current = target;
+    }
+}
+
+/// The redirect statuses that are followed (300 and 304 are answers, not redirects).
+fn is_followed_redirect(status: reqwest::StatusCode) -> bool {
+    matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308)
 }
 
 fn describe(err: &reqwest::Error) -> String {
@@ -298,6 +369,7 @@ mod tests {
     async fn serve() -> SocketAddr {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
+        let port = addr.port();
         tokio::spawn(async move {
             while let Ok((mut sock, _)) = listener.accept().await {
                 tokio::spawn(async move {
@@ -338,6 +410,26 @@ mod tests {
                         .find_map(|l| l.strip_prefix("x-test: "))
                         .unwrap_or("")
                         .to_string();
+                    let redirect = match path.as_str() {
+                        "/to-file" => Some(("302 Found", "file:///etc/passwd".to_string())),
+                        // Loopback again, but another origin than the approved 127.0.0.1:port.
+                        "/to-localhost" => {
+                            Some(("302 Found", format!("http://localhost:{port}/json")))
+                        }
+                        "/moved" => Some(("301 Moved Permanently", "/json".to_string())),
+                        "/post-303" => Some(("303 See Other", "/echo".to_string())),
+                        "/post-307" => Some(("307 Temporary Redirect", "/echo".to_string())),
+                        "/loop" => Some(("302 Found", "/loop".to_string())),
+                        _ => None,
+                    };
+                    if let Some((status, location)) = redirect {
+                        let response = format!(
+                            "HTTP/1.1 {status}\r\nlocation: {location}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+                        );
+                        let _ = sock.write_all(response.as_bytes()).await;
+                        let _ = sock.shutdown().await;
+                        return;
+                    }
                     let (ctype, body): (&str, Vec<u8>) = match path.as_str() {
                         "/html" => ("text/html; charset=utf-8", b"<html><head><title>T</title><script>var x=1;</script></head><body><h1>Hello</h1><p>A <a href=\"/next\">link</a> here.</p><ul><li>one</li><li>two</li></ul></body></html>".to_vec()),
                         "/json" => ("application/json", br#"{"ok":true}"#.to_vec()),
@@ -443,6 +535,73 @@ mod tests {
             .unwrap_err();
         assert_eq!(err.code(), "HTTP_ERROR");
         assert!(err.to_string().contains("timed out"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn redirects_within_the_origin_are_followed() {
+        let addr = serve().await;
+        let out = run_http_fetch(fp(addr, "/moved"), CancellationToken::new())
+            .await
+            .unwrap();
+        assert_eq!(out.url, format!("http://{addr}/json"));
+        assert_eq!(out.text, r#"{"ok":true}"#);
+        let mut post = fp(addr, "/post-307");
+        post.method = Some("POST".into());
+        post.body = Some("again".into());
+        let out = run_http_fetch(post.clone(), CancellationToken::new())
+            .await
+            .unwrap();
+        assert_eq!(out.text, "POST  again");
+        post.url = format!("http://{addr}/post-303");
+        let out = run_http_fetch(post, CancellationToken::new())
+            .await
+            .unwrap();
+        assert_eq!(out.text, "GET  ");
+    }
+
+    #[tokio::test]
+    async fn a_redirect_to_another_scheme_is_refused_and_named() {
+        let addr = serve().await;
+        let err = run_http_fetch(fp(addr, "/to-file"), CancellationToken::new())
+            .await
+            .unwrap_err();
+        assert_eq!(err.code(), "REDIRECT_REFUSED");
+        let message = err.to_string();
+        assert!(message.contains("file:///etc/passwd"), "{message}");
+        assert!(
+            message.contains(&format!("http://{addr}/to-file")),
+            "{message}"
+        );
+        assert!(message.contains("scheme `file`"), "{message}");
+    }
+
+    #[tokio::test]
+    async fn a_redirect_to_another_private_origin_is_refused() {
+        let addr = serve().await;
+        let err = run_http_fetch(fp(addr, "/to-localhost"), CancellationToken::new())
+            .await
+            .unwrap_err();
+        assert_eq!(err.code(), "REDIRECT_REFUSED");
+        let message = err.to_string();
+        assert!(
+            message.contains(&format!("http://localhost:{}/json", addr.port())),
+            "{message}"
+        );
+        assert!(message.contains("private network"), "{message}");
+    }
+
+    #[tokio::test]
+    async fn redirect_loops_stop_after_the_limit() {
+        let addr = serve().await;
+        let err = run_http_fetch(fp(addr, "/loop"), CancellationToken::new())
+            .await
+            .unwrap_err();
+        assert_eq!(err.code(), "HTTP_ERROR");
+        assert!(
+            err.to_string()
+                .contains(&format!("more than {MAX_REDIRECTS} redirects")),
+            "{err}"
+        );
     }
 
     #[tokio::test]

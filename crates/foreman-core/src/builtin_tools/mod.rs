@@ -21,14 +21,17 @@ pub mod grep;
 pub mod http_fetch;
 pub mod ls;
 pub mod multi_edit;
+mod newest_first;
 pub mod output;
 pub mod private_target;
 pub mod read;
+pub mod redirect;
 pub mod registration;
 pub mod session;
 pub mod stale_guard;
 pub mod todo;
 pub mod walk;
+mod walk_progress;
 pub mod write;
 
 pub use error::BuiltinError;

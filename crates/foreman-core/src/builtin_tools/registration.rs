@@ -17,7 +17,7 @@ use super::bash::{BashParams, bash_tip, run_bash};
 use super::edit::{EditParams, edit_tip, run_edit};
 use super::error::BuiltinError;
 use super::glob::{GlobParams, glob_tip, run_glob};
-use super::grep::{GrepParams, grep_tip, run_grep};
+use super::grep::{GrepParams, grep_progress_tip, grep_tip, run_grep_reporting};
 use super::http_fetch::{HttpFetchParams, http_fetch_tip, run_http_fetch};
 use super::ls::{LsParams, ls_tip, run_ls};
 use super::multi_edit::{MultiEditParams, multi_edit_tip, run_multi_edit};
@@ -114,6 +114,7 @@ pub fn to_tool_error(err: BuiltinError) -> ToolError {
             ToolErrorKind::InvalidParams
         }
         BuiltinError::Cancelled => ToolErrorKind::Cancelled,
+        BuiltinError::RedirectRefused { .. } => ToolErrorKind::PermissionDenied,
         BuiltinError::Io { source, .. }
             if source.kind() == std::io::ErrorKind::PermissionDenied =>
         {
@@ -266,7 +267,10 @@ builtin_tool!(
     /// `grep`: regex search with ripgrep's engine.
     GrepTool, "grep", "Search files", ToolKind::Read, GrepParams, grep_tip,
     "Search file contents with a regular expression (ripgrep syntax). Output `content` (matching lines with line numbers, optional context), `files` (paths only) or `count`. Filter files with `glob` (e.g. `*.rs`). Honours .gitignore; binary files are skipped.",
-    |session, params, _ctx| run_grep(session, params)
+    |session, params, ctx| {
+        let shown = params.clone();
+        run_grep_reporting(session, params, search_progress(ctx, shown))
+    }
 );
 
 builtin_tool!(
@@ -289,6 +293,22 @@ builtin_tool!(
     "Replace your task list for this session with `todos` (each with id, content and status pending, in_progress or completed). Keep exactly one task in_progress while working.",
     |session, params, _ctx| run_todo_write(session, params)
 );
+
+/// A callback that shows how many files a running grep has searched, as the card's tip and its
+/// progress.
+fn search_progress(ctx: &ToolContext, params: GrepParams) -> impl FnMut(usize) + Send + '_ {
+    move |searched: usize| {
+        let update = StatusUpdate::doing()
+            .tip(grep_progress_tip(&params, searched))
+            .progress(Progress {
+                current: searched as u64,
+                total: None,
+            });
+        if let Err(err) = ctx.send_status(update) {
+            tracing::debug!("grep progress not shown: {err}");
+        }
+    }
+}
 
 /// How often live bash output updates the card.
 const LIVE_OUTPUT_INTERVAL: Duration = Duration::from_millis(250);

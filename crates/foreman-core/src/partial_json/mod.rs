@@ -36,6 +36,8 @@ mod path;
 mod proptests;
 mod scan;
 
+/// The inline string type of [`Patch::Append`]'s text.
+pub use compact_str::CompactString;
 pub use error::PartialJsonError;
 pub use parser::{MAX_DEPTH, PartialJsonParser};
 pub use patch::{Patch, apply_patch};

@@ -7,6 +7,7 @@
 //! buffer, and a `push` costs time proportional to its fragment (plus the depth of the path for
 //! the patches it reports), however much was received before.
 
+use compact_str::CompactString;
 use serde_json::{Map, Value};
 
 use super::error::PartialJsonError;
@@ -126,7 +127,8 @@ impl PartialJsonParser {
     /// stays failed.
     pub fn push(&mut self, fragment: &str) -> Result<Vec<Patch>, PartialJsonError> {
         self.check_usable()?;
-        let mut patches = Vec::new();
+        // Almost every push of a streamed string reports exactly one patch (an `Append`).
+        let mut patches = Vec::with_capacity(1);
         match self.feed(fragment, &mut patches) {
             Ok(()) => {
                 if matches!(self.state, State::Str { key: false, .. }) {
@@ -503,7 +505,7 @@ impl PartialJsonParser {
             };
             patches.push(Patch::Append {
                 path,
-                text: text.to_owned(),
+                text: CompactString::from(text),
             });
         }
         self.text_reported = self.text.len();

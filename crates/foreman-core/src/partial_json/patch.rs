@@ -5,6 +5,7 @@
 //! fragment. Applying every patch of every `push`, in order, to `Value::Null` gives exactly the
 //! parser's `snapshot()`.
 
+use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -26,8 +27,9 @@ pub enum Patch {
     Append {
         /// The string.
         path: JsonPath,
-        /// What was added.
-        text: String,
+        /// What was added. Usually a fragment's worth of text, so stored inline (up to 24 bytes)
+        /// without a heap allocation; it serialises as a plain JSON string.
+        text: CompactString,
     },
     /// `value` was pushed onto the array at `path`.
     Push {

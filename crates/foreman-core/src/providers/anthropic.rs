@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 use super::error::ProviderError;
 use super::http::{HttpSettings, StreamRequest, build_client, error_stream, spawn_stream};
 use super::keys::SharedKeySource;
-use super::message::Message;
+use super::message::{Message, Thinking};
 use super::request::ProviderRequest;
 use super::wire::WireFormat;
 use super::{EventStream, Provider};
@@ -111,11 +111,15 @@ pub fn wire_messages(messages: &[Message]) -> Vec<Value> {
                 thinking,
             } => {
                 for block in thinking {
-                    push_block(
-                        &mut out,
-                        "assistant",
-                        json!({"type": "thinking", "thinking": block.text, "signature": block.signature}),
-                    );
+                    let block = match block {
+                        Thinking::Signed { text, signature } => {
+                            json!({"type": "thinking", "thinking": text, "signature": signature})
+                        }
+                        Thinking::Redacted { data } => {
+                            json!({"type": "redacted_thinking", "data": data})
+                        }
+                    };
+                    push_block(&mut out, "assistant", block);
                 }
                 if !text.is_empty() {
                     push_block(&mut out, "assistant", json!({"type": "text", "text": text}));
@@ -286,7 +290,7 @@ mod tests {
             Message::user("list and read"),
             Message::Assistant {
                 text: "Sure.".into(),
-                thinking: vec![Thinking {
+                thinking: vec![Thinking::Signed {
                     text: "plan".into(),
                     signature: "sig-1".into(),
                 }],

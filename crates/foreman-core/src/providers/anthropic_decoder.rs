@@ -174,6 +174,16 @@ impl WireDecoder for AnthropicDecoder {
                         };
                         (Block::Thinking, events)
                     }
+                    // Encrypted reasoning: kept whole, to be sent back unchanged.
+                    Some("redacted_thinking") => {
+                        let data = text(&block, "data");
+                        let events = if data.is_empty() {
+                            Vec::new()
+                        } else {
+                            vec![ProviderEvent::RedactedThinking(data)]
+                        };
+                        (Block::Other, events)
+                    }
                     Some("tool_use") => {
                         let id = text(&block, "id");
                         let name = text(&block, "name");
@@ -403,6 +413,27 @@ mod tests {
             .unwrap();
         let err = arguments.into_result().unwrap_err();
         assert!(err.to_string().starts_with("InvalidParams"), "{err}");
+    }
+
+    #[test]
+    fn redacted_thinking_blocks_are_kept_with_their_data() {
+        let mut decoder = AnthropicDecoder::new();
+        let events = feed(
+            &mut decoder,
+            &[
+                json!({"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4a"}}),
+                json!({"type":"content_block_stop","index":0}),
+                json!({"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}),
+                json!({"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Hi"}}),
+            ],
+        );
+        assert_eq!(
+            events,
+            vec![
+                ProviderEvent::RedactedThinking("EmwKAhgBEgy3va3pzix/LafPsn4a".into()),
+                ProviderEvent::TextDelta("Hi".into()),
+            ]
+        );
     }
 
     #[test]

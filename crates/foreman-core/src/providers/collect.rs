@@ -28,7 +28,8 @@ pub struct Collected {
     pub text: String,
     /// All thinking text, for display.
     pub thinking: String,
-    /// Thinking blocks closed by a signature, to send back with the assistant turn.
+    /// Thinking blocks closed by a signature, and redacted blocks, in arrival order, to send back
+    /// with the assistant turn.
     pub signed_thinking: Vec<Thinking>,
     /// Thinking text since the last signature.
     open_thinking: String,
@@ -47,10 +48,15 @@ impl Collected {
                 self.thinking.push_str(text);
                 self.open_thinking.push_str(text);
             }
-            ProviderEvent::ThinkingSignature(signature) => self.signed_thinking.push(Thinking {
-                text: std::mem::take(&mut self.open_thinking),
-                signature: signature.clone(),
-            }),
+            ProviderEvent::ThinkingSignature(signature) => {
+                self.signed_thinking.push(Thinking::Signed {
+                    text: std::mem::take(&mut self.open_thinking),
+                    signature: signature.clone(),
+                })
+            }
+            ProviderEvent::RedactedThinking(data) => self
+                .signed_thinking
+                .push(Thinking::Redacted { data: data.clone() }),
             ProviderEvent::ToolCallStart { id, name } => self.tool_calls.push(CollectedCall {
                 id: id.clone(),
                 name: name.clone(),
@@ -168,7 +174,7 @@ mod tests {
         };
         assert_eq!(
             thinking,
-            vec![Thinking {
+            vec![Thinking::Signed {
                 text: "first idea".into(),
                 signature: "sig".into()
             }]

@@ -23,6 +23,9 @@ pub enum ProviderEvent {
     /// The signature that closes the current thinking block (Anthropic). The block must be sent
     /// back with it in the assistant turn when that turn called tools.
     ThinkingSignature(String),
+    /// A redacted thinking block (Anthropic): encrypted reasoning, not shown; its `data` must be
+    /// sent back unchanged in the assistant turn, like a signed block.
+    RedactedThinking(String),
     /// A tool call begins. `id` is the provider's call id (or a generated one for the text protocol).
     ToolCallStart { id: String, name: String },
     /// A raw fragment of the call's JSON arguments, in arrival order.

@@ -18,8 +18,9 @@ pub enum Message {
         text: String,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         tool_calls: Vec<ToolCall>,
-        /// Signed thinking blocks to send back (Anthropic requires them in a turn that called
-        /// tools while extended thinking is on); other providers ignore them.
+        /// Thinking blocks to send back, signed or redacted, in the order they arrived (Anthropic
+        /// requires them, unchanged, in a turn that called tools while extended thinking is on);
+        /// other providers ignore them.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         thinking: Vec<Thinking>,
     },
@@ -27,11 +28,28 @@ pub enum Message {
     ToolResult(ToolResult),
 }
 
-/// One thinking block with the provider's signature.
+/// One thinking block to send back as it was received.
+///
+/// Serialised untagged: a signed block as `{"text", "signature"}` (the shape stored before
+/// redacted blocks were kept), a redacted one as `{"data"}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Thinking {
-    pub text: String,
-    pub signature: String,
+#[serde(untagged)]
+pub enum Thinking {
+    /// Reasoning text with the provider's signature.
+    Signed { text: String, signature: String },
+    /// Reasoning the provider's safety systems encrypted (Anthropic's `redacted_thinking`):
+    /// opaque `data`, never shown, returned verbatim.
+    Redacted { data: String },
+}
+
+impl Thinking {
+    /// The bytes this block adds to a request: its text and signature, or its data.
+    pub fn bytes(&self) -> usize {
+        match self {
+            Self::Signed { text, signature } => text.len() + signature.len(),
+            Self::Redacted { data } => data.len(),
+        }
+    }
 }
 
 /// A tool call the assistant made.
@@ -104,16 +122,25 @@ mod tests {
                     name: "read_file".into(),
                     arguments: json!({"path": "a.txt"}),
                 }],
-                thinking: vec![Thinking {
-                    text: "hmm".into(),
-                    signature: "sig".into(),
-                }],
+                thinking: vec![
+                    Thinking::Signed {
+                        text: "hmm".into(),
+                        signature: "sig".into(),
+                    },
+                    Thinking::Redacted {
+                        data: "EmwKAhgBEgy3va3pzix".into(),
+                    },
+                ],
             },
             Message::tool_result("c1", "contents", false),
         ];
         let encoded = serde_json::to_value(&conversation).unwrap();
         assert_eq!(encoded[0], json!({"role": "user", "text": "hi"}));
         assert_eq!(encoded[2]["role"], "tool_result");
+        assert_eq!(
+            encoded[1]["thinking"],
+            json!([{"text": "hmm", "signature": "sig"}, {"data": "EmwKAhgBEgy3va3pzix"}])
+        );
         let decoded: Vec<Message> = serde_json::from_value(encoded).unwrap();
         assert_eq!(decoded, conversation);
     }

@@ -21,10 +21,7 @@ pub fn estimate_tokens(message: &Message) -> usize {
             tool_calls,
         } => {
             text.len()
-                + thinking
-                    .iter()
-                    .map(|t| t.text.len() + t.signature.len())
-                    .sum::<usize>()
+                + thinking.iter().map(|t| t.bytes()).sum::<usize>()
                 + tool_calls
                     .iter()
                     .map(|c| c.name.len() + c.arguments.to_string().len())

@@ -29,7 +29,7 @@ pub(crate) struct StreamedCall {
 #[derive(Debug, Default)]
 pub(crate) struct TurnOutput {
     pub text: String,
-    /// Signed thinking blocks, sent back with the assistant turn.
+    /// Signed and redacted thinking blocks, sent back with the assistant turn.
     pub thinking: Vec<Thinking>,
     /// Thinking text of the block still open.
     pub open_thinking: String,
@@ -134,10 +134,13 @@ impl Engine {
                 out.open_thinking.push_str(&text);
                 self.events.emit(EventMsg::ThinkingDelta { text });
             }
-            ProviderEvent::ThinkingSignature(signature) => out.thinking.push(Thinking {
+            ProviderEvent::ThinkingSignature(signature) => out.thinking.push(Thinking::Signed {
                 text: std::mem::take(&mut out.open_thinking),
                 signature,
             }),
+            ProviderEvent::RedactedThinking(data) => {
+                out.thinking.push(Thinking::Redacted { data });
+            }
             ProviderEvent::ToolCallStart { id, name } => {
                 self.calls.create(&mut self.events, &id, &name);
                 open.insert(
