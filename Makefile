@@ -7,12 +7,13 @@ CARGO ?= cargo
 WORKSPACE ?=
 APT_PACKAGES := libwebkit2gtk-4.1-dev build-essential pkg-config libssl-dev \
 	libayatana-appindicator3-dev librsvg2-dev xvfb webkit2gtk-driver dbus \
-	gnome-keyring libsecret-tools libdbus-1-dev
+	gnome-keyring libsecret-tools libdbus-1-dev sqlite3
 UI_STAMP := ui/node_modules/.installed
 E2E_STAMP := tests/e2e/node_modules/.installed
 APP_BIN := target/debug/foreman
 
-.PHONY: help run test deps ui-deps e2e-deps ui app lint rust-test mcp-servers ui-test e2e bench fuzz fuzz-smoke bindings clean
+PHONY_EXTRA := bench-engine bench-ui mcp-servers
+.PHONY: $(PHONY_EXTRA) help run test deps ui-deps e2e-deps ui app lint rust-test mcp-servers ui-test e2e bench fuzz fuzz-smoke bindings clean
 
 help:
 	@echo "make run [WORKSPACE=/dir]  install what is missing, build, open the app"
@@ -89,14 +90,20 @@ rust-test: ui mcp-servers
 ui-test: ui-deps
 	cd ui && npm test
 
-e2e: deps app e2e-deps
+e2e: deps app e2e-deps mcp-servers
 	tests/e2e/run.sh
 
 test: deps lint rust-test ui-test fuzz-smoke e2e
 	@echo "make test: all suites passed"
 
-bench:
+bench: bench-engine bench-ui
+
+bench-engine:
 	$(CARGO) bench -p foreman-core
+
+# UI numbers measured in the real window (cold start, a 1 MiB streamed write, a 2,000-message session).
+bench-ui: deps app e2e-deps
+	tests/e2e/run.sh perf/
 
 fuzz:
 	scripts/fuzz-smoke.sh 60

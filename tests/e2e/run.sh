@@ -11,4 +11,4 @@ mkdir -p "$FOREMAN_SCREENSHOTS"
 [ -x "$FOREMAN_APP" ] || { echo "missing $FOREMAN_APP: run 'make app' first" >&2; exit 1; }
 # with-keyring.sh: a private D-Bus session with an unlocked gnome-keyring (a real Secret Service).
 exec "$root/scripts/with-keyring.sh" xvfb-run -a -s "-screen 0 1400x900x24" \
-  node --test --test-concurrency=1 --test-reporter=spec specs/
+  node --test --test-concurrency=1 --test-reporter=spec "${@:-specs/}"

@@ -22,6 +22,7 @@ export async function startModel() {
   const turns = [];
   const requests = [];
   let held = null;
+  let lastEnd = 0;
   const server = createServer(async (req, res) => {
     let body = "";
     for await (const part of req) body += part;
@@ -68,6 +69,7 @@ export async function startModel() {
     write("message_delta", { type: "message_delta", delta: { stop_reason: turn.tool ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 42 } });
     write("message_stop", { type: "message_stop" });
     res.end();
+    lastEnd = Date.now();
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address();
@@ -86,6 +88,10 @@ export async function startModel() {
       if (held) held();
     },
     pending: () => turns.length,
+    /** When the last response was finished (Date.now()). */
+    get lastEnd() {
+      return lastEnd;
+    },
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }

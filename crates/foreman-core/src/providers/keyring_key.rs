@@ -10,7 +10,7 @@ use thiserror::Error;
 use super::keys::KeySource;
 use super::secret::Secret;
 
-/// The service name of every Foreman entry (`secret-tool lookup service foreman account NAME`).
+/// The service name of every Foreman entry (`secret-tool lookup service foreman username NAME`).
 pub const KEYRING_SERVICE: &str = "foreman";
 
 /// The credential store failed (locked, not running, refused).
