@@ -21,8 +21,9 @@ pub enum ServerState {
     AwaitingApproval,
 }
 
-/// One tool of a server.
+/// One tool of a server (`McpToolStatus` in TypeScript: the tool system has a `ToolStatus`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[ts(rename = "McpToolStatus")]
 pub struct ToolStatus {
     /// The name the model sees (`server__tool`).
     pub name: String,
