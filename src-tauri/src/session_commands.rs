@@ -31,6 +31,9 @@ pub struct OpenedSession {
     pub was_running: bool,
     pub model: String,
     pub provider: String,
+    /// Why the engine is not running (the provider is not set up); the transcript is shown and
+    /// opening the session again starts it.
+    pub stopped: Option<String>,
 }
 
 fn error(message: impl Into<String>) -> CommandError {
@@ -69,9 +72,26 @@ pub async fn open_session_channel(
             was_running: true,
             model,
             provider: provider_label,
+            stopped: None,
         });
     }
-    let config = session_config(&app, &store, &workspace, &settings).await?;
+    let config = match session_config(&app, &store, &workspace, &settings).await {
+        Ok(config) => config,
+        // A stored session can be read even when no model is set up; it runs once one is.
+        Err(problem) => match &resume {
+            Some(id) if store.session(id).await?.is_some() => {
+                return Ok(OpenedSession {
+                    session_id: id.clone(),
+                    transcript: load_transcript(&store, id).await?,
+                    was_running: false,
+                    model,
+                    provider: provider_label,
+                    stopped: Some(problem.message),
+                });
+            }
+            _ => return Err(problem),
+        },
+    };
     let key_path = workspace.clone();
     let (session_id, history) = open_session(&store, &key_path, resume.as_deref())
         .await?
@@ -98,6 +118,7 @@ pub async fn open_session_channel(
         was_running: false,
         model,
         provider: provider_label,
+        stopped: None,
     })
 }
 

@@ -70,8 +70,10 @@ test("a 1 MiB write streamed at full speed", async () => {
   try {
     const b = app.browser;
     await (await b.$('[data-testid="composer"]')).waitForEnabled({ timeout: 30000 });
-    // Frame gaps and the first time the last line is on screen, recorded in the page.
-    await b.execute((marker) => {
+    // Frame gaps while it streams, and the moment the final content is on screen: the diff of
+    // the whole file (its header counts every line) with the approval bar.
+    const total = lines.length;
+    await b.execute((count) => {
       const w = window;
       w.__perf = { maxGap: 0, frames: 0, seen: 0 };
       let prev = performance.now();
@@ -79,23 +81,26 @@ test("a 1 MiB write streamed at full speed", async () => {
         w.__perf.maxGap = Math.max(w.__perf.maxGap, now - prev);
         w.__perf.frames += 1;
         prev = now;
-        if (!w.__perf.seen && document.body.textContent.includes(marker)) w.__perf.seen = Date.now();
+        const card = document.querySelector('[data-testid="tool-card"]');
+        if (!w.__perf.seen && card && card.querySelector('[data-testid="approve"]') && card.textContent.includes(`+${count}`)) {
+          w.__perf.seen = Date.now();
+        }
         if (!w.__perf.stop) requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
-    }, last);
-    await (await b.$('[data-testid="composer"]')).setValue("Write big.rs");
+    }, total);
+    await (await b.$('[data-testid="composer"]')).addValue("Write big.rs");
     const sent = Date.now();
     await (await b.$('[data-testid="send"]')).click();
-    await waitFor("the stream to end", async () => model.requests.length >= 1 && model.pending() === 1 && model.lastEnd > 0);
+    await waitFor("the stream to end", async () => model.lastEnd > 0, 180000);
     const ended = model.lastEnd;
-    await waitFor("the last line on screen", async () => (await b.execute(() => window.__perf.seen)) > 0);
+    await waitFor("the final diff on screen", async () => (await b.execute(() => window.__perf.seen)) > 0, 120000);
     const perf = await b.execute(() => {
       window.__perf.stop = true;
       return window.__perf;
     });
     await screenshot(b, "90-perf-1mib-write");
-    report("1 MiB write, 16,000+ patches: stream end → last line on screen", `${Math.max(0, perf.seen - ended)} ms`, `target ≤ 250 ms; stream took ${ended - sent} ms`);
+    report(`1 MiB write (${total} lines): stream end → diff of the final content with the approval bar on screen`, `${Math.max(0, perf.seen - ended)} ms`, `target ≤ 250 ms; the stream took ${ended - sent} ms`);
     report("1 MiB write: longest frame while streaming", `${perf.maxGap.toFixed(0)} ms`, `target ≤ 50 ms; ${perf.frames} frames (requestAnimationFrame gaps; WebKitGTK has no Long Tasks API)`);
   } finally {
     await app.close();
@@ -134,11 +139,12 @@ test("open a stored session with 2,000 messages and tool calls", async () => {
   try {
     const b = app.browser;
     const item = await b.$('[data-testid="session-item"]');
-    await item.waitForDisplayed({ timeout: 30000 });
+    await item.waitForDisplayed({ timeout: 30000 }); // no model is set up: the history still opens
     await b.execute(() => {
       window.__opened = 0;
       const seen = () => {
-        if (document.body.textContent.includes("Done with step 499.")) window.__opened = Date.now();
+        const c = document.querySelector('[data-testid="conversation"]');
+        if (c && c.lastElementChild && c.lastElementChild.textContent.includes("Done with step 499.")) window.__opened = Date.now();
         else requestAnimationFrame(seen);
       };
       window.__clicked = Date.now();

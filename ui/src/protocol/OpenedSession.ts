@@ -12,4 +12,9 @@ transcript: Transcript,
 /**
  * True when the session was already running (its state follows as a snapshot event).
  */
-was_running: boolean, model: string, provider: string, };
+was_running: boolean, model: string, provider: string, 
+/**
+ * Why the engine is not running (the provider is not set up); the transcript is shown and
+ * opening the session again starts it.
+ */
+stopped: string | null, };

@@ -42,6 +42,8 @@ export function useSession(
   const generation = useRef(0);
   // Closed while a stored session's transcript loads, so its first events apply after it.
   const gate = useRef(true);
+  // A stored session shown without its engine (see OpenedSession.stopped).
+  const stoppedId = useRef<string | null>(null);
 
   const flush = useCallback(() => {
     scheduled.current = false;
@@ -66,7 +68,10 @@ export function useSession(
       };
       const opened = await backend.openSession(workspace, resumeId, onEvent);
       if (mine !== generation.current) return opened.session_id;
-      idRef.current = opened.session_id;
+      // Not running (no model set up): show it, and start it when the person sends.
+      idRef.current = opened.stopped ? null : opened.session_id;
+      stoppedId.current = opened.stopped ? opened.session_id : null;
+      if (opened.stopped) setError(opened.stopped);
       setSessionId(opened.session_id);
       setMeta({ model: opened.model, provider: opened.provider });
       if (resumeId) {
@@ -89,6 +94,7 @@ export function useSession(
     generation.current += 1;
     queue.current = [];
     idRef.current = null;
+    stoppedId.current = null;
     setSessionId(null);
     setError(null);
     setState(initialState(defaultMode));
@@ -121,8 +127,10 @@ export function useSession(
       setError(null);
       try {
         const existing = idRef.current;
-        const id: string = existing ?? (await connect(null));
-        if (!existing) onStarted(id);
+        const restart = stoppedId.current;
+        const id: string = existing ?? (await connect(restart));
+        if (!idRef.current) throw { message: "The model is not set up yet. Open Settings." };
+        if (!existing && !restart) onStarted(id);
         setState((s) => addUserMessage(s, text));
         await backend.sendOp(id, { op: "user_message", text });
       } catch (e) {
