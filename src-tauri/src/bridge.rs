@@ -14,7 +14,7 @@ use tauri::{AppHandle, Manager};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 
 /// Where a session's events go: the current webview channel.
-type Sink = Arc<std::sync::Mutex<Channel<Event>>>;
+type Sink = Arc<std::sync::Mutex<Channel<Vec<Event>>>>;
 
 struct LiveSession {
     ops: UnboundedSender<Op>,
@@ -35,7 +35,7 @@ impl SessionHub {
         session_id: String,
         ops: UnboundedSender<Op>,
         events: UnboundedReceiver<Event>,
-        channel: Channel<Event>,
+        channel: Channel<Vec<Event>>,
     ) {
         let sink: Sink = Arc::new(std::sync::Mutex::new(channel));
         if let Ok(mut live) = self.live.lock() {
@@ -53,7 +53,7 @@ impl SessionHub {
 
     /// Points a running session at a new channel (the UI reloaded or reopened it) and asks for a
     /// snapshot on it. False when the session is not running.
-    pub fn attach(&self, session_id: &str, channel: Channel<Event>) -> bool {
+    pub fn attach(&self, session_id: &str, channel: Channel<Vec<Event>>) -> bool {
         let Ok(live) = self.live.lock() else {
             return false;
         };
@@ -91,23 +91,55 @@ impl SessionHub {
     }
 }
 
-/// Forwards events until the session ends.
-async fn pump(app: AppHandle, session_id: String, mut events: UnboundedReceiver<Event>, sink: Sink) {
-    while let Some(event) = events.recv().await {
-        if let EventMsg::ApprovalRequested { tool, reason, .. } = &event.msg {
-            crate::notify::approval_waiting(&app, tool, reason);
+/// Longest an event waits to be batched with the ones after it.
+const BATCH_WINDOW: std::time::Duration = std::time::Duration::from_millis(8);
+/// Most events in one channel message.
+const BATCH_MAX: usize = 1024;
+
+/// Forwards events until the session ends, in batches: every channel message costs the webview a
+/// script evaluation, so a model streaming thousands of small deltas would otherwise keep its
+/// main thread busy. A batch is sent at most `BATCH_WINDOW` after its first event.
+async fn pump(
+    app: AppHandle,
+    session_id: String,
+    mut events: UnboundedReceiver<Event>,
+    sink: Sink,
+) {
+    let mut open = true;
+    while open {
+        let Some(first) = events.recv().await else {
+            break;
+        };
+        let mut batch = vec![first];
+        let deadline = tokio::time::Instant::now() + BATCH_WINDOW;
+        while batch.len() < BATCH_MAX {
+            match tokio::time::timeout_at(deadline, events.recv()).await {
+                Ok(Some(event)) => batch.push(event),
+                Ok(None) => {
+                    open = false;
+                    break;
+                }
+                Err(_) => break,
+            }
         }
-        let ended = matches!(event.msg, EventMsg::ShutdownComplete);
+        for event in &batch {
+            if let EventMsg::ApprovalRequested { tool, reason, .. } = &event.msg {
+                crate::notify::approval_waiting(&app, tool, reason);
+            }
+        }
+        if batch
+            .iter()
+            .any(|e| matches!(e.msg, EventMsg::ShutdownComplete))
+        {
+            open = false;
+        }
         let sent = match sink.lock() {
-            Ok(channel) => channel.send(event),
+            Ok(channel) => channel.send(batch),
             Err(_) => Ok(()),
         };
         if let Err(error) = sent {
             // The webview is gone (reloading); the session goes on and a new channel will attach.
-            log::debug!("session {session_id}: event not delivered: {error}");
-        }
-        if ended {
-            break;
+            log::debug!("session {session_id}: events not delivered: {error}");
         }
     }
     if let Some(state) = app.try_state::<crate::state::AppState>() {

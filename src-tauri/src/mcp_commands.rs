@@ -39,11 +39,7 @@ fn builtin_names() -> Vec<String> {
         .unwrap_or_default()
 }
 
-async fn view(
-    app: &AppHandle,
-    state: &AppState,
-    workspace: &str,
-) -> Result<McpView, CommandError> {
+async fn view(app: &AppHandle, state: &AppState, workspace: &str) -> Result<McpView, CommandError> {
     let root = resolve(workspace)?;
     let store = open_store_ref(state).await?;
     let hub = state.mcp.hub_for(app, &store, &root).await?;
@@ -92,7 +88,11 @@ pub async fn mcp_restart(
 ) -> Result<McpView, CommandError> {
     let root = resolve(&workspace)?;
     let store = open_store_ref(&state).await?;
-    state.mcp.hub_for(&app, &store, &root).await?.restart(&server)?;
+    state
+        .mcp
+        .hub_for(&app, &store, &root)
+        .await?
+        .restart(&server)?;
     view(&app, &state, &workspace).await
 }
 

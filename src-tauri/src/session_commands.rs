@@ -57,7 +57,7 @@ pub async fn open_session_channel(
     state: State<'_, AppState>,
     workspace: String,
     resume: Option<String>,
-    channel: Channel<Event>,
+    channel: Channel<Vec<Event>>,
 ) -> Result<OpenedSession, CommandError> {
     let store = open_store_ref(&state).await?;
     let settings = settings::load(&settings::settings_path(&app)?)?;
@@ -162,11 +162,7 @@ async fn session_config(
 
 /// Sends `op` to a running session.
 #[tauri::command]
-pub fn send_op(
-    state: State<'_, AppState>,
-    session_id: String,
-    op: Op,
-) -> Result<(), CommandError> {
+pub fn send_op(state: State<'_, AppState>, session_id: String, op: Op) -> Result<(), CommandError> {
     if state.sessions.send(&session_id, op) {
         Ok(())
     } else {
@@ -216,12 +212,17 @@ pub async fn delete_session(
 /// Workspace files whose path contains `query` (case-insensitive), for `@` references; at most
 /// 50, shortest paths first. Respects `.gitignore`.
 #[tauri::command]
-pub async fn workspace_files(workspace: String, query: String) -> Result<Vec<String>, CommandError> {
+pub async fn workspace_files(
+    workspace: String,
+    query: String,
+) -> Result<Vec<String>, CommandError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("/"));
     let dir = WorkspaceDir::resolve(&workspace, &cwd)?;
-    tauri::async_runtime::spawn_blocking(move || crate::files::matching_files(&dir.path, &query, 50))
-        .await
-        .map_err(|e| error(format!("The file search failed: {e}")))
+    tauri::async_runtime::spawn_blocking(move || {
+        crate::files::matching_files(&dir.path, &query, 50)
+    })
+    .await
+    .map_err(|e| error(format!("The file search failed: {e}")))
 }
 
 #[cfg(test)]

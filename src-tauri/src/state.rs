@@ -7,8 +7,8 @@ use tauri::{AppHandle, Manager};
 use tokio::sync::Mutex;
 
 use crate::bridge::SessionHub;
-use crate::mcp::McpHubs;
 use crate::launch::LaunchRequest;
+use crate::mcp::McpHubs;
 use crate::view::CommandError;
 
 pub struct AppState {

@@ -60,8 +60,9 @@ export const tauriBackend: Backend = {
   forgetWorkspace: (path) => invoke<RecentWorkspace[]>("forget_workspace", { path }),
   moveDatabaseAside: () => invoke<StartupView>("move_database_aside"),
   openSession: (workspace, resume, onEvent) => {
-    const channel = new Channel<Event>();
-    channel.onmessage = onEvent;
+    // Events arrive in batches (the shell coalesces them, see src-tauri/src/bridge.rs).
+    const channel = new Channel<Event[]>();
+    channel.onmessage = (batch) => batch.forEach(onEvent);
     return invoke<OpenedSession>("open_session_channel", { workspace, resume, channel });
   },
   sendOp: (sessionId, op) => invoke<void>("send_op", { sessionId, op }),

@@ -1,7 +1,11 @@
-// The conversation: messages and tool cards in order. Off-screen entries are skipped by the
-// browser's renderer (content-visibility), so long sessions stay cheap to show and scroll; the
-// view follows new output unless the person scrolled up.
-import { memo, useEffect, useRef, useState } from "react";
+// The conversation: messages and tool cards in order. A long session renders only its latest
+// entries (PAGE at a time); earlier ones are added when the person scrolls to the top, keeping
+// the view where it was. Off-screen entries are also skipped by the browser's renderer
+// (content-visibility). The view follows new output unless the person scrolled up.
+import { memo, useEffect, useLayoutEffect, useRef, useState } from "react";
+
+/** Entries rendered at first, and added per step when scrolling back. */
+export const PAGE = 120;
 import type { CallView, Item } from "../session/state";
 import { Markdown } from "./Markdown";
 import { ToolCard, type CardActions } from "./ToolCard";
@@ -58,9 +62,25 @@ const Entry = memo(function Entry({
 export function Conversation({ items, calls, actions, onOpenLink }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const [follow, setFollow] = useState(true);
+  const [shown, setShown] = useState(PAGE);
+  const anchor = useRef<number | null>(null);
+  const hidden = Math.max(0, items.length - shown);
+  const showEarlier = () => {
+    if (hidden === 0) return;
+    anchor.current = scroller.current ? scroller.current.scrollHeight - scroller.current.scrollTop : null;
+    setShown((n) => n + PAGE);
+  };
+  // After adding earlier entries, keep the entries that were on screen where they were.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && anchor.current !== null) {
+      el.scrollTop = el.scrollHeight - anchor.current;
+      anchor.current = null;
+    }
+  }, [shown]);
   useEffect(() => {
     const el = scroller.current;
-    if (el && follow) el.scrollTop = el.scrollHeight;
+    if (el && follow && anchor.current === null) el.scrollTop = el.scrollHeight;
   });
   return (
     <div
@@ -70,9 +90,15 @@ export function Conversation({ items, calls, actions, onOpenLink }: Props) {
       onScroll={(e) => {
         const el = e.currentTarget;
         setFollow(el.scrollHeight - el.scrollTop - el.clientHeight < 80);
+        if (el.scrollTop < 200) showEarlier();
       }}
     >
-      {items.map((item) => (
+      {hidden > 0 && (
+        <button className="ghost show-earlier" onClick={showEarlier}>
+          Show {Math.min(PAGE, hidden)} earlier of {hidden}
+        </button>
+      )}
+      {(hidden > 0 ? items.slice(hidden) : items).map((item) => (
         <div className="entry" key={item.id}>
           <Entry
             item={item}

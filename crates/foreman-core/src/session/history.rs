@@ -186,7 +186,10 @@ impl Engine {
         let Some(store) = self.store.clone() else {
             return;
         };
-        let todos = arguments.get("todos").cloned().unwrap_or(Value::Array(Vec::new()));
+        let todos = arguments
+            .get("todos")
+            .cloned()
+            .unwrap_or(Value::Array(Vec::new()));
         if let Err(e) = store.set_todos(&self.id, &todos.to_string()).await {
             self.store_failed(&e);
         }
