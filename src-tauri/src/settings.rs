@@ -157,9 +157,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("cfg").join(SETTINGS_FILE);
         assert_eq!(load(&path).unwrap(), AppSettings::default());
-        let mut s = AppSettings::default();
-        s.provider = ProviderSettings::for_preset(ProviderPreset::Ollama);
-        s.max_iterations = 7;
+        let s = AppSettings {
+            provider: ProviderSettings::for_preset(ProviderPreset::Ollama),
+            max_iterations: 7,
+            ..AppSettings::default()
+        };
         save(&path, &s).unwrap();
         assert_eq!(load(&path).unwrap(), s);
         std::fs::write(&path, r#"{"max_iterations": 3}"#).unwrap();

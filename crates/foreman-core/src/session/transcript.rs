@@ -22,7 +22,7 @@ pub enum TranscriptItem {
     },
     /// A tool call with its final state (result, preview, status).
     Tool {
-        call: CallSnapshot,
+        call: Box<CallSnapshot>,
     },
 }
 
@@ -93,7 +93,9 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
                     if snapshot.arguments.is_null() {
                         snapshot.arguments = call.arguments;
                     }
-                    items.push(TranscriptItem::Tool { call: snapshot });
+                    items.push(TranscriptItem::Tool {
+                        call: Box::new(snapshot),
+                    });
                 }
             }
             Message::ToolResult(_) => {}
