@@ -26,6 +26,7 @@ export function Workspace({ backend, workspace, settings, onClose, onOpenSetting
   const [sessions, setSessions] = useState<SessionSummary[]>([]);
   const [current, setCurrent] = useState<string | null>(null);
   const [listError, setListError] = useState<string | null>(null);
+  const [toolWarnings, setToolWarnings] = useState<string[]>([]);
 
   const refresh = useCallback(() => {
     backend.listSessions(workspace.path).then(
@@ -53,6 +54,15 @@ export function Workspace({ backend, workspace, settings, onClose, onOpenSetting
   useEffect(() => {
     if (!state.running) refresh();
   }, [state.running, refresh]);
+
+  // MCP warnings (too many tools for the model, configuration problems) in the session header.
+  useEffect(() => {
+    if (state.running) return;
+    backend.mcpStatus(workspace.path).then(
+      (view) => setToolWarnings(view.status.warnings),
+      () => setToolWarnings([]),
+    );
+  }, [backend, workspace.path, state.running]);
 
   const actions = useMemo<CardActions>(
     () => ({
@@ -123,6 +133,15 @@ export function Workspace({ backend, workspace, settings, onClose, onOpenSetting
               <span>{missing}</span>
               <button className="primary" onClick={onOpenSettings}>
                 Open settings
+              </button>
+            </div>
+          )}
+          {toolWarnings.length > 0 && (
+            <div className="banner banner-action" role="status" data-testid="tool-warning">
+              <span>{toolWarnings.join(" ")}</span>
+              <button onClick={onOpenSettings}>Tool servers…</button>
+              <button className="ghost" onClick={() => setToolWarnings([])}>
+                Dismiss
               </button>
             </div>
           )}
