@@ -75,10 +75,13 @@ test("a 1 MiB write streamed at full speed", async () => {
     const total = lines.length;
     await b.execute((count) => {
       const w = window;
-      w.__perf = { maxGap: 0, frames: 0, seen: 0 };
+      w.__perf = { maxGap: 0, maxAt: 0, frames: 0, seen: 0 };
       let prev = performance.now();
       const tick = (now) => {
-        w.__perf.maxGap = Math.max(w.__perf.maxGap, now - prev);
+        if (now - prev > w.__perf.maxGap) {
+          w.__perf.maxGap = now - prev;
+          w.__perf.maxAt = Date.now();
+        }
         w.__perf.frames += 1;
         prev = now;
         const card = document.querySelector('[data-testid="tool-card"]');
@@ -101,7 +104,7 @@ test("a 1 MiB write streamed at full speed", async () => {
     });
     await screenshot(b, "90-perf-1mib-write");
     report(`1 MiB write (${total} lines): stream end → diff of the final content with the approval bar on screen`, `${Math.max(0, perf.seen - ended)} ms`, `target ≤ 250 ms; the stream took ${ended - sent} ms`);
-    report("1 MiB write: longest frame while streaming", `${perf.maxGap.toFixed(0)} ms`, `target ≤ 50 ms; ${perf.frames} frames (requestAnimationFrame gaps; WebKitGTK has no Long Tasks API)`);
+    report("1 MiB write: longest frame while streaming", `${perf.maxGap.toFixed(0)} ms`, `target ≤ 50 ms; ${perf.frames} frames (requestAnimationFrame gaps; WebKitGTK has no Long Tasks API); it ended ${perf.maxAt - ended} ms after the stream's end`);
   } finally {
     await app.close();
     await model.close();
