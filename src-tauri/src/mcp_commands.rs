@@ -4,9 +4,7 @@
 
 use std::path::PathBuf;
 
-use foreman_core::mcp::{HubStatus, McpConfig, ServerSource};
-use foreman_core::session::builtin_backend::BuiltinBackend;
-use foreman_core::session::tools::ToolBackend;
+use foreman_core::mcp::{CompositeBackend, HubStatus, McpConfig, McpHub, ServerSource};
 use foreman_core::workspace::WorkspaceDir;
 use serde::Serialize;
 use tauri::{AppHandle, State};
@@ -32,22 +30,25 @@ fn resolve(workspace: &str) -> Result<PathBuf, CommandError> {
     Ok(WorkspaceDir::resolve(workspace, &cwd)?.path)
 }
 
-fn builtin_names() -> Vec<String> {
-    let dir = std::env::temp_dir();
-    BuiltinBackend::new(&dir, dir.join("foreman-names"))
-        .map(|b| b.definitions().into_iter().map(|d| d.name).collect())
-        .unwrap_or_default()
-}
-
-async fn view(app: &AppHandle, state: &AppState, workspace: &str) -> Result<McpView, CommandError> {
+/// The hub of `workspace` (started on first use) and the workspace root.
+async fn hub_of(
+    app: &AppHandle,
+    state: &AppState,
+    workspace: &str,
+) -> Result<(PathBuf, McpHub), CommandError> {
     let root = resolve(workspace)?;
     let store = open_store_ref(state).await?;
     let hub = state.mcp.hub_for(app, &store, &root).await?;
+    Ok((root, hub))
+}
+
+async fn view(app: &AppHandle, state: &AppState, workspace: &str) -> Result<McpView, CommandError> {
+    let (root, hub) = hub_of(app, state, workspace).await?;
     hub.wait_settled(std::time::Duration::from_secs(3)).await;
     let file = user_file(app)?;
     let text = std::fs::read_to_string(&file).unwrap_or_default();
     Ok(McpView {
-        status: hub.status(&builtin_names()),
+        status: hub.status(&CompositeBackend::builtin_reserved_names()),
         user_file: file.display().to_string(),
         user_text: text,
         workspace_file: workspace_file(&root).display().to_string(),
@@ -71,9 +72,7 @@ pub async fn mcp_approve(
     workspace: String,
     server: String,
 ) -> Result<McpView, CommandError> {
-    let root = resolve(&workspace)?;
-    let store = open_store_ref(&state).await?;
-    let hub = state.mcp.hub_for(&app, &store, &root).await?;
+    let (root, hub) = hub_of(&app, &state, &workspace).await?;
     hub.approve(&server).await?;
     log::info!("MCP server {server} approved for {}", root.display());
     view(&app, &state, &workspace).await
@@ -86,13 +85,7 @@ pub async fn mcp_restart(
     workspace: String,
     server: String,
 ) -> Result<McpView, CommandError> {
-    let root = resolve(&workspace)?;
-    let store = open_store_ref(&state).await?;
-    state
-        .mcp
-        .hub_for(&app, &store, &root)
-        .await?
-        .restart(&server)?;
+    hub_of(&app, &state, &workspace).await?.1.restart(&server)?;
     view(&app, &state, &workspace).await
 }
 
@@ -106,9 +99,7 @@ pub async fn mcp_set_enabled(
     tool: Option<String>,
     enabled: bool,
 ) -> Result<McpView, CommandError> {
-    let root = resolve(&workspace)?;
-    let store = open_store_ref(&state).await?;
-    let hub = state.mcp.hub_for(&app, &store, &root).await?;
+    let (_, hub) = hub_of(&app, &state, &workspace).await?;
     match tool {
         Some(tool) => hub.set_tool_enabled(&server, &tool, enabled)?,
         None => hub.set_server_enabled(&server, enabled)?,
@@ -154,11 +145,5 @@ mod tests {
         foreman_core::bindings::assert_bindings_current::<foreman_core::mcp::ServerState>();
         foreman_core::bindings::assert_bindings_current::<foreman_core::mcp::ToolStatus>();
         foreman_core::bindings::assert_bindings_current::<ServerSource>();
-    }
-
-    #[test]
-    fn the_builtin_names_are_known_for_collision_checks() {
-        let names = builtin_names();
-        assert!(names.iter().any(|n| n == "read") && names.iter().any(|n| n == "bash"));
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use foreman_core::mcp::CompositeBackend;
 use foreman_core::protocol::{Event, Op};
-use foreman_core::providers::{ProviderError, SharedKeySource, build_provider};
+use foreman_core::providers::{SharedKeySource, build_provider};
 use foreman_core::session::builtin_backend::BuiltinBackend;
 use foreman_core::session::history::open_session;
 use foreman_core::session::transcript::{Transcript, load_transcript};
@@ -34,18 +34,6 @@ pub struct OpenedSession {
     /// Why the engine is not running (the provider is not set up); the transcript is shown and
     /// opening the session again starts it.
     pub stopped: Option<String>,
-}
-
-fn error(message: impl Into<String>) -> CommandError {
-    CommandError {
-        message: message.into(),
-    }
-}
-
-fn provider_message(error: ProviderError) -> CommandError {
-    CommandError {
-        message: error.to_string(),
-    }
 }
 
 /// Opens a session of `workspace` and connects `channel` to it: the stored session `resume`
@@ -95,7 +83,7 @@ pub async fn open_session_channel(
     let key_path = workspace.clone();
     let (session_id, history) = open_session(&store, &key_path, resume.as_deref())
         .await?
-        .ok_or_else(|| error("That session no longer exists."))?;
+        .ok_or_else(|| CommandError::new("That session no longer exists."))?;
     let transcript = load_transcript(&store, &session_id).await?;
     let mut config = config;
     config.data_dir = state_data_dir(&app)?.join("sessions").join(&session_id);
@@ -103,11 +91,11 @@ pub async fn open_session_channel(
     let hub = state.mcp.hub_for(&app, &store, &config.workspace).await?;
     hub.wait_settled(crate::mcp::SETTLE).await;
     let builtins = BuiltinBackend::new(&config.workspace, config.data_dir.clone())
-        .map_err(|e| error(format!("Cannot open the workspace: {e}")))?;
+        .map_err(|e| CommandError::new(format!("Cannot open the workspace: {e}")))?;
     config.tools = Some(Arc::new(CompositeBackend::new(Arc::new(builtins), hub)));
     config.session_id = Some(session_id.clone());
     config.history = history;
-    let (ops, events) = Session::spawn(config).map_err(|e| error(e.to_string()))?;
+    let (ops, events) = Session::spawn(config).map_err(|e| CommandError::new(e.to_string()))?;
     state
         .sessions
         .add(&app, session_id.clone(), ops, events, channel);
@@ -125,7 +113,7 @@ pub async fn open_session_channel(
 fn state_data_dir(app: &AppHandle) -> Result<std::path::PathBuf, CommandError> {
     app.path()
         .app_data_dir()
-        .map_err(|e| error(format!("Cannot find the app data directory: {e}")))
+        .map_err(|e| CommandError::new(format!("Cannot find the app data directory: {e}")))
 }
 
 async fn session_config(
@@ -139,13 +127,13 @@ async fn session_config(
     let preset = settings.provider.preset;
     let key = settings::key_for(preset);
     if preset.requires_key() && !key.is_stored()? {
-        return Err(error(format!(
+        return Err(CommandError::new(format!(
             "No API key for {}. Add it in Settings.",
             preset.label()
         )));
     }
     let key: SharedKeySource = Arc::new(key);
-    let provider = build_provider(&settings.provider, key).map_err(provider_message)?;
+    let provider = build_provider(&settings.provider, key).map_err(CommandError::from)?;
     let mut config = SessionConfig::new(provider, settings.provider.model.clone(), dir.path);
     config.approval_mode = settings.approval_mode;
     config.max_iterations = settings.max_iterations.max(1);
@@ -166,7 +154,7 @@ pub fn send_op(state: State<'_, AppState>, session_id: String, op: Op) -> Result
     if state.sessions.send(&session_id, op) {
         Ok(())
     } else {
-        Err(error(
+        Err(CommandError::new(
             "This session is not running any more. Reopen it from the sidebar.",
         ))
     }
@@ -190,7 +178,7 @@ pub async fn rename_session(
 ) -> Result<(), CommandError> {
     let title = title.trim();
     if title.is_empty() {
-        return Err(error("A session needs a name."));
+        return Err(CommandError::new("A session needs a name."));
     }
     let store = open_store_ref(&state).await?;
     store.rename_session(&session_id, title).await?;
@@ -222,7 +210,7 @@ pub async fn workspace_files(
         crate::files::matching_files(&dir.path, &query, 50)
     })
     .await
-    .map_err(|e| error(format!("The file search failed: {e}")))
+    .map_err(|e| CommandError::new(format!("The file search failed: {e}")))
 }
 
 #[cfg(test)]

@@ -13,12 +13,6 @@ use tokio_util::sync::CancellationToken;
 use crate::settings::{self, AppSettings, SettingsView, key_for, settings_path};
 use crate::view::CommandError;
 
-fn error(message: impl Into<String>) -> CommandError {
-    CommandError {
-        message: message.into(),
-    }
-}
-
 /// The settings screen's data.
 #[tauri::command]
 pub async fn get_settings(app: AppHandle) -> Result<SettingsView, CommandError> {
@@ -35,7 +29,7 @@ pub async fn save_settings(
 ) -> Result<SettingsView, CommandError> {
     let path = settings_path(&app)?;
     if settings.max_iterations == 0 {
-        return Err(error("The iteration cap must be at least 1."));
+        return Err(CommandError::new("The iteration cap must be at least 1."));
     }
     settings::save(&path, &settings)?;
     log::info!(
@@ -88,7 +82,8 @@ pub async fn test_connection(settings: AppSettings) -> Result<String, CommandErr
     let key: SharedKeySource = Arc::new(StaticKey(stored));
     let mut provider_settings = settings.provider.clone();
     provider_settings.max_attempts = 1;
-    let provider = build_provider(&provider_settings, key).map_err(|e| error(e.to_string()))?;
+    let provider =
+        build_provider(&provider_settings, key).map_err(|e| CommandError::new(e.to_string()))?;
     let mut request = ProviderRequest::new(
         settings.provider.model.clone(),
         "Reply with the single word OK.",
@@ -101,11 +96,11 @@ pub async fn test_connection(settings: AppSettings) -> Result<String, CommandErr
         Ok(result) => result,
         Err(_) => {
             cancel.cancel();
-            return Err(error("No answer within 30 seconds."));
+            return Err(CommandError::new("No answer within 30 seconds."));
         }
     };
     if let Some(failure) = failure {
-        return Err(error(failure.to_string()));
+        return Err(CommandError::new(failure.to_string()));
     }
     let answer: String = collected.text.chars().take(80).collect();
     Ok(format!(
@@ -119,14 +114,15 @@ pub async fn test_connection(settings: AppSettings) -> Result<String, CommandErr
 /// Opens an http(s) link in the system browser; other schemes are refused.
 #[tauri::command]
 pub fn open_external(app: AppHandle, url: String) -> Result<(), CommandError> {
-    let parsed = url::Url::parse(&url).map_err(|_| error(format!("`{url}` is not a link.")))?;
+    let parsed =
+        url::Url::parse(&url).map_err(|_| CommandError::new(format!("`{url}` is not a link.")))?;
     if !matches!(parsed.scheme(), "http" | "https") {
-        return Err(error("Only http and https links are opened."));
+        return Err(CommandError::new("Only http and https links are opened."));
     }
     use tauri_plugin_opener::OpenerExt;
     app.opener()
         .open_url(parsed.as_str(), None::<&str>)
-        .map_err(|e| error(format!("Cannot open the link: {e}")))
+        .map_err(|e| CommandError::new(format!("Cannot open the link: {e}")))
 }
 
 /// Runs keychain work off the async runtime (the Secret Service calls block).
@@ -135,5 +131,5 @@ async fn blocking<T: Send + 'static>(
 ) -> Result<T, CommandError> {
     tauri::async_runtime::spawn_blocking(work)
         .await
-        .map_err(|e| error(format!("The keychain call failed: {e}")))?
+        .map_err(|e| CommandError::new(format!("The keychain call failed: {e}")))?
 }

@@ -37,6 +37,15 @@ pub struct CommandError {
     pub message: String,
 }
 
+impl CommandError {
+    /// An error with `message` for the person.
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+        }
+    }
+}
+
 impl<E: std::fmt::Display> From<E> for CommandError {
     fn from(error: E) -> Self {
         Self {

@@ -44,6 +44,9 @@ export function useSession(
   const gate = useRef(true);
   // A stored session shown without its engine (see OpenedSession.stopped).
   const stoppedId = useRef<string | null>(null);
+  // Read when a session opens; a settings change must not reset the open conversation.
+  const modeRef = useRef(defaultMode);
+  modeRef.current = defaultMode;
 
   const flush = useCallback(() => {
     scheduled.current = false;
@@ -75,7 +78,7 @@ export function useSession(
       setSessionId(opened.session_id);
       setMeta({ model: opened.model, provider: opened.provider });
       if (resumeId) {
-        setState(fromTranscript(opened.transcript, defaultMode));
+        setState(fromTranscript(opened.transcript, modeRef.current));
         gate.current = true;
         if (queue.current.length > 0 && !scheduled.current) {
           scheduled.current = true;
@@ -84,7 +87,7 @@ export function useSession(
       }
       return opened.session_id;
     },
-    [backend, workspace, defaultMode, flush],
+    [backend, workspace, flush],
   );
 
   // A stored session is opened (and its engine started) as soon as it is shown.
@@ -97,11 +100,11 @@ export function useSession(
     stoppedId.current = null;
     setSessionId(null);
     setError(null);
-    setState(initialState(defaultMode));
+    setState(initialState(modeRef.current));
     if (resume) {
       connect(resume).catch((e: unknown) => setError(errorMessage(e)));
     }
-  }, [resume, connect, defaultMode]);
+  }, [resume, connect]);
 
   // A seq gap: ask the engine for its full state.
   useEffect(() => {

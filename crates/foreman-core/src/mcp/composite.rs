@@ -9,6 +9,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::hub::McpHub;
 use crate::providers::ToolDefinition;
+use crate::session::builtin_backend::BuiltinBackend;
 use crate::session::task::ATTEMPT_COMPLETION;
 use crate::session::tools::{CallFacts, OutputSink, ProposedChange, ToolBackend, ToolOutcome};
 
@@ -38,6 +39,15 @@ impl CompositeBackend {
 
     /// The names external tools may not take (built-ins and `attempt_completion`), for
     /// [`McpHub::status`].
+    /// The names external tools must not take when the built-ins are [`BuiltinBackend`]'s:
+    /// what `reserved_names` gives for a composite over them, without building one.
+    pub fn builtin_reserved_names() -> Vec<String> {
+        BuiltinBackend::tool_names()
+            .chain(std::iter::once(ATTEMPT_COMPLETION))
+            .map(str::to_owned)
+            .collect()
+    }
+
     pub fn reserved_names(&self) -> &[String] {
         &self.reserved
     }
@@ -90,5 +100,25 @@ impl ToolBackend for CompositeBackend {
 
     fn write_as_person(&self, path: &str, content: String) -> BoxFuture<'static, ToolOutcome> {
         self.builtin.write_as_person(path, content)
+    }
+}
+
+#[cfg(test)]
+mod reserved_tests {
+    use super::*;
+    use crate::mcp::{HubOptions, McpConfig};
+
+    #[tokio::test]
+    async fn the_static_reserved_names_match_a_composite_over_the_builtins() {
+        let dir = tempfile::tempdir().unwrap();
+        let builtin = BuiltinBackend::new(dir.path(), dir.path().join("data")).unwrap();
+        let hub = McpHub::start(McpConfig::default(), HubOptions::default())
+            .await
+            .unwrap();
+        let composite = CompositeBackend::new(Arc::new(builtin), hub);
+        assert_eq!(
+            composite.reserved_names(),
+            CompositeBackend::builtin_reserved_names().as_slice()
+        );
     }
 }

@@ -75,6 +75,11 @@ fn error_text(error: BuiltinError) -> String {
 }
 
 impl BuiltinBackend {
+    /// The names of the built-in tools (what `definitions` offers), without a workspace.
+    pub fn tool_names() -> impl Iterator<Item = &'static str> {
+        TOOLS.iter().map(|(name, _)| *name)
+    }
+
     /// The built-ins over `root`, keeping artefacts (full command output) under `data_dir`.
     pub fn new(root: &std::path::Path, data_dir: PathBuf) -> std::io::Result<Self> {
         let boundary = WorkspaceBoundary::new(root)?;
