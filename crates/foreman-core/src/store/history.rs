@@ -1,11 +1,10 @@
-//! The model-facing history of a session, exactly as sent, plus tool calls and usage.
+//! The model-facing history of a session, exactly as sent, plus its tool calls.
 //!
 //! Every write is its own transaction at a step boundary, so a crash loses at most the streaming
 //! delta in flight. On restart, [`Store::interrupt_unfinished_calls`] turns calls that never
 //! finished into `Interrupted` ones the loop can answer for the model.
 
 use serde::Serialize;
-use ts_rs::TS;
 
 use super::{Store, StoreError};
 
@@ -36,21 +35,6 @@ pub const FINISHED_CALL_STATES: &[&str] = &[
     "rejected",
     "interrupted",
 ];
-
-/// Token totals for a session.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, TS)]
-pub struct UsageTotals {
-    #[ts(type = "number")]
-    pub input: i64,
-    #[ts(type = "number")]
-    pub output: i64,
-    #[ts(type = "number")]
-    pub cache_read: i64,
-    #[ts(type = "number")]
-    pub cache_write: i64,
-    #[ts(type = "number")]
-    pub requests: i64,
-}
 
 fn json_text(value: &serde_json::Value) -> String {
     value.to_string()
@@ -206,52 +190,6 @@ impl Store {
         tx.commit().await.map_err(err)?;
         Ok(unfinished)
     }
-
-    /// Records the token usage of one model request.
-    pub async fn record_usage(
-        &self,
-        session_id: &str,
-        model: &str,
-        usage: UsageTotals,
-        now_ms: i64,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO usage (session_id, model, input, output, cache_read, cache_write, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        )
-        .bind(session_id)
-        .bind(model)
-        .bind(usage.input)
-        .bind(usage.output)
-        .bind(usage.cache_read)
-        .bind(usage.cache_write)
-        .bind(now_ms)
-        .execute(self.pool())
-        .await
-        .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
-        Ok(())
-    }
-
-    /// The session's token totals over all its requests.
-    pub async fn session_usage(&self, session_id: &str) -> Result<UsageTotals, StoreError> {
-        let (input, output, cache_read, cache_write, requests): (i64, i64, i64, i64, i64) =
-            sqlx::query_as(
-                "SELECT COALESCE(SUM(input),0), COALESCE(SUM(output),0), COALESCE(SUM(cache_read),0),
-                        COALESCE(SUM(cache_write),0), COUNT(*)
-                 FROM usage WHERE session_id = ?1",
-            )
-            .bind(session_id)
-            .fetch_one(self.pool())
-            .await
-            .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
-        Ok(UsageTotals {
-            input,
-            output,
-            cache_read,
-            cache_write,
-            requests,
-        })
-    }
 }
 
 #[cfg(test)]
@@ -259,11 +197,6 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-
-    #[test]
-    fn bindings_are_up_to_date() {
-        crate::bindings::assert_bindings_current::<UsageTotals>();
-    }
 
     #[tokio::test]
     async fn messages_keep_their_order_and_exact_content() {
@@ -328,27 +261,6 @@ mod tests {
                 .unwrap()
                 .is_empty()
         );
-    }
-
-    #[tokio::test]
-    async fn usage_adds_up_per_session() {
-        let store = Store::open_in_memory().await.unwrap();
-        let s = store.create_session("/ws", 1).await.unwrap();
-        assert_eq!(
-            store.session_usage(&s.id).await.unwrap(),
-            UsageTotals::default()
-        );
-        let one = UsageTotals {
-            input: 10,
-            output: 5,
-            cache_read: 2,
-            cache_write: 1,
-            requests: 0,
-        };
-        store.record_usage(&s.id, "m", one, 1).await.unwrap();
-        store.record_usage(&s.id, "m", one, 2).await.unwrap();
-        let total = store.session_usage(&s.id).await.unwrap();
-        assert_eq!((total.input, total.output, total.requests), (20, 10, 2));
     }
 
     #[tokio::test]

@@ -8,6 +8,7 @@ mod history;
 mod mcp_approvals;
 mod rules;
 mod sessions;
+mod usage;
 mod workspaces;
 
 use std::path::{Path, PathBuf};
@@ -18,9 +19,10 @@ use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 pub use error::StoreError;
-pub use history::{FINISHED_CALL_STATES, StoredMessage, StoredToolCall, UsageTotals};
+pub use history::{FINISHED_CALL_STATES, StoredMessage, StoredToolCall};
 pub use rules::{RuleAction, StoredRule};
 pub use sessions::{SessionSummary, new_session_id, title_from_message};
+pub use usage::{ModelUsage, UsageTotals};
 pub use workspaces::RecentWorkspace;
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
