@@ -5,12 +5,35 @@ import type { CallState } from "./CallState";
 import type { FilePreview } from "./FilePreview";
 import type { RuleScope } from "./RuleScope";
 import type { TaskEndReason } from "./TaskEndReason";
+import type { UsageSummary } from "./UsageSummary";
 
 /**
  * What happened.
  */
-export type EventMsg = { "type": "session_started", session_id: string, model: string, workspace: string, mode: ApprovalMode, } | { "type": "task_started" } | { "type": "turn_started", iteration: number, } | { "type": "turn_ended", iteration: number, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_created", call_id: string, name: string, state: CallState, } | { "type": "tool_call_updated", call_id: string, state?: CallState, 
+export type EventMsg = { "type": "session_started", session_id: string, model: string, workspace: string, mode: ApprovalMode, usage: UsageSummary, } | { "type": "task_started" } | { "type": "turn_started", iteration: number, } | { "type": "turn_ended", iteration: number, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_created", call_id: string, name: string, state: CallState, } | { "type": "tool_call_updated", call_id: string, state?: CallState, 
 /**
  * Partial-JSON patches of the arguments, in order.
  */
-args: Array<unknown>, preview?: FilePreview, status?: string, } | { "type": "tool_call_output", call_id: string, text: string, } | { "type": "tool_call_finished", call_id: string, state: CallState, result: string, is_error: boolean, } | { "type": "approval_requested", call_id: string, tool: string, preview_hash: string, reason: string, arguments: unknown, preview: FilePreview | null, suggested_rule: string | null, } | { "type": "approval_refused", call_id: string, reason: string, } | { "type": "rule_added", rule: string, scope: RuleScope, } | { "type": "approval_mode_changed", mode: ApprovalMode, } | { "type": "usage", input: number, output: number, cache_read: number, cache_write: number, total_input: number, total_output: number, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, message: string, } | { "type": "error", message: string, } | { "type": "paused", call_id: string, tool: string, failures: number, message: string, } | { "type": "resumed" } | { "type": "context_compacted", elided_outputs: number, } | { "type": "task_ended", reason: TaskEndReason, } | { "type": "snapshot", session_id: string, mode: ApprovalMode, running: boolean, messages: number, calls: Array<CallSnapshot>, } | { "type": "shutdown_complete" };
+args: Array<unknown>, preview?: FilePreview, status?: string, } | { "type": "tool_call_output", call_id: string, text: string, } | { "type": "tool_call_finished", call_id: string, state: CallState, result: string, is_error: boolean, } | { "type": "approval_requested", call_id: string, tool: string, preview_hash: string, reason: string, arguments: unknown, preview: FilePreview | null, suggested_rule: string | null, } | { "type": "approval_refused", call_id: string, reason: string, } | { "type": "rule_added", rule: string, scope: RuleScope, } | { "type": "approval_mode_changed", mode: ApprovalMode, } | { "type": "usage", input: number, output: number, cache_read: number, cache_write: number, 
+/**
+ * Uncached input tokens over every request of the session.
+ */
+total_input: number, 
+/**
+ * Output tokens over every request of the session.
+ */
+total_output: number, 
+/**
+ * Estimated cost in USD of every request of the session at list prices; `null` when the
+ * model (or a model used earlier in the session) has no known price.
+ */
+cost_usd: number | null, 
+/**
+ * Tokens the last request sent (input, cache reads and cache writes): how much of the
+ * context window the conversation fills. 0 before the first request.
+ */
+context_used: number, 
+/**
+ * The model's context window in tokens, as configured for the session.
+ */
+context_window: number, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, message: string, } | { "type": "error", message: string, } | { "type": "paused", call_id: string, tool: string, failures: number, message: string, } | { "type": "resumed" } | { "type": "context_compacted", elided_outputs: number, } | { "type": "task_ended", reason: TaskEndReason, } | { "type": "snapshot", session_id: string, mode: ApprovalMode, running: boolean, messages: number, calls: Array<CallSnapshot>, usage: UsageSummary, } | { "type": "shutdown_complete" };

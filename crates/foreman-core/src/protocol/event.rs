@@ -9,6 +9,7 @@ use ts_rs::TS;
 
 use super::call::{CallSnapshot, CallState, FilePreview};
 use super::op::{ApprovalMode, RuleScope};
+use super::usage::UsageSummary;
 use crate::partial_json::Patch;
 
 /// One event with its per-session sequence number (1, 2, 3...).
@@ -63,12 +64,13 @@ impl TaskEndReason {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum EventMsg {
-    /// The session is ready.
+    /// The session is ready. `usage` continues what a resumed session used before.
     SessionStarted {
         session_id: String,
         model: String,
         workspace: String,
         mode: ApprovalMode,
+        usage: UsageSummary,
     },
     /// A task (one user request, possibly many model turns) began.
     TaskStarted,
@@ -147,7 +149,8 @@ pub enum EventMsg {
     ApprovalModeChanged {
         mode: ApprovalMode,
     },
-    /// Tokens of the last model request and the task's running totals.
+    /// Tokens of the last model request, then (flattened) the session's running totals, its
+    /// estimated cost and the context the last request used.
     Usage {
         #[ts(type = "number")]
         input: u64,
@@ -157,10 +160,9 @@ pub enum EventMsg {
         cache_read: u64,
         #[ts(type = "number")]
         cache_write: u64,
-        #[ts(type = "number")]
-        total_input: u64,
-        #[ts(type = "number")]
-        total_output: u64,
+        #[serde(flatten)]
+        #[ts(flatten)]
+        session: UsageSummary,
     },
     /// The provider is retrying a failed request.
     Retrying {
@@ -199,6 +201,7 @@ pub enum EventMsg {
         running: bool,
         messages: u32,
         calls: Vec<CallSnapshot>,
+        usage: UsageSummary,
     },
     /// The session ended; no more events follow.
     ShutdownComplete,
@@ -221,6 +224,35 @@ mod tests {
         assert_eq!(
             value,
             json!({"seq": 7, "type": "task_ended", "reason": {"kind": "iteration_cap", "max_iterations": 3}})
+        );
+        let back: Event = serde_json::from_value(value).unwrap();
+        assert_eq!(back, event);
+    }
+
+    #[test]
+    fn usage_is_one_flat_object_with_the_session_summary() {
+        let event = Event {
+            seq: 3,
+            msg: EventMsg::Usage {
+                input: 1,
+                output: 2,
+                cache_read: 3,
+                cache_write: 4,
+                session: UsageSummary {
+                    total_input: 10,
+                    total_output: 20,
+                    cost_usd: Some(0.0042),
+                    context_used: 8,
+                    context_window: 200_000,
+                },
+            },
+        };
+        let value = serde_json::to_value(&event).unwrap();
+        assert_eq!(
+            value,
+            json!({"seq": 3, "type": "usage", "input": 1, "output": 2, "cache_read": 3,
+                   "cache_write": 4, "total_input": 10, "total_output": 20, "cost_usd": 0.0042,
+                   "context_used": 8, "context_window": 200_000})
         );
         let back: Event = serde_json::from_value(value).unwrap();
         assert_eq!(back, event);

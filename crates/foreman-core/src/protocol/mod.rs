@@ -10,10 +10,12 @@
 pub mod call;
 pub mod event;
 pub mod op;
+pub mod usage;
 
 pub use call::{CallSnapshot, CallState, FilePreview, InvalidTransition};
 pub use event::{Event, EventMsg, TaskEndReason};
 pub use op::{ApprovalMode, ApprovalScope, Op, RuleScope};
+pub use usage::UsageSummary;
 
 #[cfg(test)]
 mod bindings_tests {
@@ -32,5 +34,6 @@ mod bindings_tests {
         assert_bindings_current::<CallState>();
         assert_bindings_current::<CallSnapshot>();
         assert_bindings_current::<FilePreview>();
+        assert_bindings_current::<UsageSummary>();
     }
 }

@@ -44,6 +44,16 @@ impl UsageAccumulator {
         Self::default()
     }
 
+    /// Continues from earlier requests (a resumed session): their sum, how many there were and
+    /// the most recent one.
+    pub fn restored(total: Usage, requests: u64, last: Option<Usage>) -> Self {
+        Self {
+            total,
+            requests,
+            last,
+        }
+    }
+
     /// Adds the usage of one request.
     pub fn record(&mut self, usage: Usage) {
         self.total += usage;
@@ -98,5 +108,26 @@ mod tests {
         assert_eq!(acc.total().total(), 170);
         assert_eq!(acc.requests(), 2);
         assert_eq!(acc.last().map(|u| u.cache_write), Some(50));
+    }
+
+    #[test]
+    fn a_restored_accumulator_keeps_counting() {
+        let earlier = Usage {
+            input: 100,
+            output: 10,
+            cache_read: 0,
+            cache_write: 0,
+        };
+        let mut acc = UsageAccumulator::restored(earlier, 3, Some(earlier));
+        acc.record(Usage {
+            input: 1,
+            output: 2,
+            cache_read: 3,
+            cache_write: 4,
+        });
+        assert_eq!(acc.total().input, 101);
+        assert_eq!(acc.total().cache_write, 4);
+        assert_eq!(acc.requests(), 4);
+        assert_eq!(acc.last().map(|u| u.cache_read), Some(3));
     }
 }

@@ -1,5 +1,6 @@
 //! Persistence of a session through [`crate::store`]: history exactly as sent to the model,
-//! tool calls with their final state, usage — and, on resume, repair of what a crash left open.
+//! tool calls with their final state, usage — and, on resume, repair of what a crash left open
+//! and the usage (tokens, cost) of the earlier requests.
 //!
 //! Each history message is one transaction (`append_message`); a tool call is saved when it is
 //! created, when it starts executing and when it finishes, so a process killed at any moment
@@ -12,6 +13,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::Engine;
+use super::spend::PriorUsage;
 use crate::protocol::{CallSnapshot, EventMsg};
 use crate::providers::{Message, Usage};
 use crate::store::{Store, StoreError, UsageTotals, title_from_message};
@@ -130,8 +132,19 @@ pub async fn open_session(
     }
 }
 
+/// The token counts of stored totals (negative counts, which the store never writes, read as 0).
+fn usage_of(totals: &UsageTotals) -> Usage {
+    let count = |n: i64| u64::try_from(n).unwrap_or(0);
+    Usage {
+        input: count(totals.input),
+        output: count(totals.output),
+        cache_read: count(totals.cache_read),
+        cache_write: count(totals.cache_write),
+    }
+}
+
 impl Engine {
-    fn store_failed(&mut self, e: &StoreError) {
+    pub(crate) fn store_failed(&mut self, e: &StoreError) {
         self.events.emit(EventMsg::Error {
             message: format!("could not save the session: {e}"),
         });
@@ -193,6 +206,26 @@ impl Engine {
         if let Err(e) = store.set_todos(&self.id, &todos.to_string()).await {
             self.store_failed(&e);
         }
+    }
+
+    /// Continues the session's usage and cost from its stored requests (none for a new session).
+    pub(crate) async fn restore_spend(&mut self) -> Result<(), StoreError> {
+        let Some(store) = self.store.clone() else {
+            return Ok(());
+        };
+        let prior: Vec<PriorUsage> = store
+            .usage_by_model(&self.id)
+            .await?
+            .into_iter()
+            .map(|m| PriorUsage {
+                usage: usage_of(&m.totals),
+                requests: u64::try_from(m.totals.requests).unwrap_or(0),
+                model: m.model,
+            })
+            .collect();
+        let last = store.last_usage(&self.id).await?.map(|t| usage_of(&t));
+        self.spend.restore(&prior, last);
+        Ok(())
     }
 
     /// Persists the usage of one request.

@@ -20,6 +20,7 @@ pub mod history;
 pub mod preview;
 pub mod prompt;
 pub mod scheduler;
+pub mod spend;
 pub mod task;
 pub mod tools;
 pub mod transcript;
@@ -37,11 +38,12 @@ use tokio_util::sync::CancellationToken;
 use self::builtin_backend::BuiltinBackend;
 use self::call_state::CallRegistry;
 use self::events::EventSink;
+use self::spend::Spend;
 use self::tools::ToolBackend;
 use crate::approval::{Policy, Rule};
 use crate::protocol::{ApprovalMode, Event, EventMsg, Op};
 use crate::providers::{
-    Limits, Message, Provider, TextProtocolProvider, ToolDefinition, UsageAccumulator,
+    Limits, Message, PriceTable, Provider, TextProtocolProvider, ToolDefinition,
 };
 use crate::store::RuleAction;
 use crate::store::Store;
@@ -79,6 +81,8 @@ pub struct SessionConfig {
     pub context_window: usize,
     /// Tokens kept free for the answer.
     pub context_reserve: usize,
+    /// Prices for the session's cost estimate (a model not in it has an unknown cost).
+    pub prices: PriceTable,
     /// Where the session is persisted (see [`history::open_session`] for the id and history).
     pub store: Option<Store>,
 }
@@ -87,7 +91,7 @@ pub struct SessionConfig {
 pub const DEFAULT_MAX_ITERATIONS: u32 = 25;
 
 impl SessionConfig {
-    /// A configuration with defaults: ask mode, 25 iterations, built-in tools.
+    /// A configuration with defaults: ask mode, 25 iterations, built-in tools, list prices.
     pub fn new(provider: Arc<dyn Provider>, model: impl Into<String>, workspace: PathBuf) -> Self {
         let data_dir = workspace.join(".foreman").join("data");
         Self {
@@ -108,6 +112,7 @@ impl SessionConfig {
             store: None,
             context_window: 200_000,
             context_reserve: 16_384,
+            prices: PriceTable::with_defaults(),
         }
     }
 }
@@ -216,7 +221,7 @@ pub(crate) struct Engine {
     pub(crate) ops_closed: bool,
     pub(crate) history: Vec<Message>,
     pub(crate) calls: CallRegistry,
-    pub(crate) usage: UsageAccumulator,
+    pub(crate) spend: Spend,
     pub(crate) failures: HashMap<String, u32>,
     pub(crate) queued: VecDeque<String>,
     pub(crate) cancel: CancellationToken,
@@ -276,7 +281,10 @@ impl Engine {
             ops,
             ops_closed: false,
             calls: CallRegistry::default(),
-            usage: UsageAccumulator::new(),
+            spend: Spend::new(
+                config.prices,
+                u64::try_from(config.context_window).unwrap_or(u64::MAX),
+            ),
             failures: HashMap::new(),
             queued: VecDeque::new(),
             cancel: CancellationToken::new(),
@@ -289,12 +297,17 @@ impl Engine {
     }
 
     async fn run(mut self) {
+        let restored = self.restore_spend().await;
         self.events.emit(EventMsg::SessionStarted {
             session_id: self.id.clone(),
             model: self.model.clone(),
             workspace: self.workspace.display().to_string(),
             mode: self.policy.mode,
+            usage: self.spend.summary(&self.model),
         });
+        if let Err(e) = restored {
+            self.store_failed(&e);
+        }
         while !self.shutdown {
             if let Some(text) = self.queued.pop_front() {
                 self.run_task(text).await;
@@ -332,6 +345,7 @@ impl Engine {
                 running: self.running,
                 messages: u32::try_from(self.history.len()).unwrap_or(u32::MAX),
                 calls: self.calls.snapshot(),
+                usage: self.spend.summary(&self.model),
             }),
             Op::Shutdown => {
                 self.shutdown = true;

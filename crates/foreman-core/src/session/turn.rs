@@ -217,15 +217,13 @@ impl Engine {
                 });
             }
             ProviderEvent::Usage(usage) => {
-                self.usage.record(usage);
-                let total = self.usage.total();
+                self.spend.record(&self.model, usage);
                 self.events.emit(EventMsg::Usage {
                     input: usage.input,
                     output: usage.output,
                     cache_read: usage.cache_read,
                     cache_write: usage.cache_write,
-                    total_input: total.input,
-                    total_output: total.output,
+                    session: self.spend.summary(&self.model),
                 });
                 return AfterEvent::Usage(usage);
             }

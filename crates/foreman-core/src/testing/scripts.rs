@@ -3,6 +3,8 @@
 
 use serde_json::{Value, json};
 
+use crate::providers::Usage;
+
 /// One step the scripted model takes.
 #[derive(Debug, Clone)]
 pub enum Step {
@@ -44,11 +46,32 @@ fn sse(event: Option<&str>, data: &Value) -> String {
     }
 }
 
-/// An Anthropic Messages stream of `steps`, arguments split into `chunk`-character fragments.
+/// An Anthropic Messages stream of `steps`, arguments split into `chunk`-character fragments;
+/// the request reports 10 input and 5 output tokens.
 pub fn anthropic(steps: &[Step], chunk: usize) -> String {
+    anthropic_with_usage(
+        steps,
+        chunk,
+        Usage {
+            input: 10,
+            output: 5,
+            cache_read: 0,
+            cache_write: 0,
+        },
+    )
+}
+
+/// [`anthropic`] reporting `usage` the way the Messages API does: input and cache tokens in
+/// `message_start`, the output tokens in the closing `message_delta`.
+pub fn anthropic_with_usage(steps: &[Step], chunk: usize, usage: Usage) -> String {
+    let mut start_usage = json!({"input_tokens": usage.input, "output_tokens": 1});
+    if usage.cache_read > 0 || usage.cache_write > 0 {
+        start_usage["cache_read_input_tokens"] = json!(usage.cache_read);
+        start_usage["cache_creation_input_tokens"] = json!(usage.cache_write);
+    }
     let mut out = sse(
         Some("message_start"),
-        &json!({"type": "message_start", "message": {"usage": {"input_tokens": 10, "output_tokens": 1}}}),
+        &json!({"type": "message_start", "message": {"usage": start_usage}}),
     );
     let mut has_calls = false;
     for (index, step) in steps.iter().enumerate() {
@@ -89,7 +112,7 @@ pub fn anthropic(steps: &[Step], chunk: usize) -> String {
     let stop = if has_calls { "tool_use" } else { "end_turn" };
     out += &sse(
         Some("message_delta"),
-        &json!({"type": "message_delta", "delta": {"stop_reason": stop}, "usage": {"output_tokens": 5}}),
+        &json!({"type": "message_delta", "delta": {"stop_reason": stop}, "usage": {"output_tokens": usage.output}}),
     );
     out += &sse(Some("message_stop"), &json!({"type": "message_stop"}));
     out
