@@ -1,6 +1,6 @@
 //! The session loop against the scripted SSE server, both wire formats: multi-step tasks,
 //! approvals (approve, reject with feedback, edit-and-approve, stale hash, file changed while
-//! waiting, always-allow, deny, compound commands),
+//! waiting, always-allow, deny, compound commands, the approval mode changed mid-session),
 //! parallel reads, cancel, the iteration cap, the pause after repeated failures, and usage with
 //! its cost estimate and context, also after a resume.
 
@@ -805,6 +805,107 @@ async fn the_task_list_is_stored_with_the_session() {
     h.end().await;
     let stored: Value = serde_json::from_str(&store.todos(&session.id).await.unwrap()).unwrap();
     assert_eq!(stored, todos);
+}
+
+#[tokio::test]
+async fn the_approval_mode_changed_mid_session_changes_what_asks() {
+    for wire in BOTH {
+        let write = |id: &str, path: &str| {
+            call(
+                id,
+                "write",
+                json!({"path": path, "content": format!("{id}\n")}),
+            )
+        };
+        let turns = vec![
+            vec![write("w1", "one.txt")],
+            vec![write("w2", "two.txt")],
+            done("d1"),
+            vec![write("w3", "three.txt")],
+            done("d2"),
+        ];
+        let mut h = start(wire, &turns, ApprovalMode::Ask).await;
+        h.send(Op::UserMessage {
+            text: "write two files".into(),
+        });
+        let (id, hash) = h.approval().await;
+        assert_eq!(id, "w1");
+        assert!(
+            !h.dir.path().join("one.txt").exists(),
+            "in ask mode the write waits"
+        );
+        h.send(Op::SetApprovalMode {
+            mode: ApprovalMode::AutoEdit,
+        });
+        let changed = h
+            .until(|m| matches!(m, EventMsg::ApprovalModeChanged { .. }))
+            .await;
+        assert_eq!(
+            changed,
+            EventMsg::ApprovalModeChanged {
+                mode: ApprovalMode::AutoEdit
+            }
+        );
+        h.send(Op::Approve {
+            call_id: id,
+            preview_hash: hash,
+            scope: ApprovalScope::Once,
+        });
+        assert!(h.end().await.is_success(), "{wire:?}");
+        assert_eq!(h.file("one.txt"), "w1\n");
+        assert_eq!(h.file("two.txt"), "w2\n", "{wire:?}");
+        assert_eq!(h.finished("w2").unwrap().0, CallState::Succeeded);
+        let asked = |h: &Harness| {
+            h.seen
+                .iter()
+                .filter_map(|e| match &e.msg {
+                    EventMsg::ApprovalRequested { call_id, .. } => Some(call_id.clone()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            asked(&h),
+            ["w1"],
+            "after auto-edit the next write did not ask"
+        );
+
+        h.send(Op::SetApprovalMode {
+            mode: ApprovalMode::ReadOnly,
+        });
+        h.until(|m| {
+            matches!(
+                m,
+                EventMsg::ApprovalModeChanged {
+                    mode: ApprovalMode::ReadOnly
+                }
+            )
+        })
+        .await;
+        h.send(Op::Snapshot);
+        let snapshot = h.until(|m| matches!(m, EventMsg::Snapshot { .. })).await;
+        assert!(matches!(
+            snapshot,
+            EventMsg::Snapshot {
+                mode: ApprovalMode::ReadOnly,
+                ..
+            }
+        ));
+        h.send(Op::UserMessage {
+            text: "one more".into(),
+        });
+        assert!(h.end().await.is_success(), "{wire:?}");
+        let (state, result) = h.finished("w3").unwrap();
+        assert_eq!(state, CallState::Rejected);
+        assert!(
+            result.starts_with("Refused by the approval policy"),
+            "{result}"
+        );
+        assert!(!h.dir.path().join("three.txt").exists());
+        assert_eq!(asked(&h), ["w1"], "read-only refuses without asking");
+        assert!(h.request_text(4).contains("Refused by the approval policy"));
+        h.assert_one_result_per_call();
+    }
 }
 
 const SONNET: &str = "claude-sonnet-4-5-20250929";
