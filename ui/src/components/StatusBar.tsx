@@ -1,6 +1,8 @@
-// The session's vital signs and controls: model, tokens, approval mode, Stop.
+// The session's vital signs and controls: model, tokens, estimated cost, context used, approval
+// mode, Stop.
 import type { ApprovalMode } from "../protocol/ApprovalMode";
 import type { Usage } from "../session/state";
+import { formatContext, formatCost, formatTokens } from "./usageFormat";
 
 interface Props {
   provider: string;
@@ -20,19 +22,39 @@ const MODES: { mode: ApprovalMode; label: string }[] = [
   { mode: "yolo", label: "Run everything" },
 ];
 
-function tokens(n: number): string {
-  return n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n);
-}
-
 export function StatusBar(p: Props) {
+  const cost = formatCost(p.usage.cost);
+  const context = formatContext(p.usage.contextUsed, p.usage.contextWindow);
   return (
     <footer className="status-bar" data-testid="status-bar">
       <span className="status-model" title="Provider and model">
         {p.provider ? `${p.provider} · ${p.model}` : "No session yet"}
       </span>
       <span className="muted" title="Tokens sent / received in this session">
-        ↑ {tokens(p.usage.totalInput)} ↓ {tokens(p.usage.totalOutput)} tokens
+        ↑ {formatTokens(p.usage.totalInput)} ↓ {formatTokens(p.usage.totalOutput)} tokens
       </span>
+      {cost && (
+        <span
+          className="muted"
+          data-testid="status-cost"
+          title={
+            p.usage.cost === "unknown"
+              ? "No price is known for this model, so the cost cannot be estimated"
+              : "Estimated cost of this session at list prices"
+          }
+        >
+          {cost}
+        </span>
+      )}
+      {context && (
+        <span
+          className={context.warn ? "status-context warn" : "status-context muted"}
+          data-testid="status-context"
+          title={`The last request sent ${p.usage.contextUsed.toLocaleString("en-US")} tokens of the model's ${p.usage.contextWindow.toLocaleString("en-US")}-token context window`}
+        >
+          {context.text}
+        </span>
+      )}
       {p.retrying && <span className="status-retry" role="status">{p.retrying}</span>}
       <span className="spacer" />
       <label className="status-mode">

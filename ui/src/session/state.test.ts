@@ -1,10 +1,16 @@
 import type { Event } from "../protocol/Event";
-import { addUserMessage, initialState, reduceAll } from "./state";
+import type { Transcript } from "../protocol/Transcript";
+import type { UsageSummary } from "../protocol/UsageSummary";
+import { addUserMessage, fromTranscript, initialState, reduceAll } from "./state";
 
 let seq = 0;
 function ev(msg: Record<string, unknown>): Event {
   seq += 1;
   return { seq, ...msg } as unknown as Event;
+}
+
+function summary(over: Partial<UsageSummary> = {}): UsageSummary {
+  return { total_input: 0, total_output: 0, cost_usd: 0, context_used: 0, context_window: 200_000, ...over };
 }
 
 beforeEach(() => {
@@ -13,7 +19,7 @@ beforeEach(() => {
 
 test("a streamed write call fills in, asks, runs and finishes", () => {
   const events = [
-    ev({ type: "session_started", session_id: "s", model: "m", workspace: "/w", mode: "ask" }),
+    ev({ type: "session_started", session_id: "s", model: "m", workspace: "/w", mode: "ask", usage: summary() }),
     ev({ type: "task_started" }),
     ev({ type: "text_delta", text: "Writing " }),
     ev({ type: "text_delta", text: "the file." }),
@@ -63,7 +69,7 @@ test("a gap in seq asks for a snapshot, and the snapshot restores the calls", ()
     s,
     [
       ev({
-        type: "snapshot", session_id: "s", mode: "yolo", running: true, messages: 3,
+        type: "snapshot", session_id: "s", mode: "yolo", running: true, messages: 3, usage: summary(),
         calls: [{ call_id: "b1", name: "bash", state: "executing", arguments: { command: "ls" }, preview: null, preview_hash: null, status: "Running ls", result: null, is_error: false }],
       }),
     ],
@@ -113,4 +119,38 @@ test("errors and the end of a task become notices", () => {
     { kind: "notice", tone: "error", text: "could not save" },
     { kind: "notice", tone: "error" },
   ]);
+});
+
+test("usage events carry the engine's cost and context; a missing price reads as unknown", () => {
+  let s = reduceAll(
+    initialState(),
+    [
+      ev({ type: "session_started", session_id: "s", model: "claude-sonnet-4", workspace: "/w", mode: "ask", usage: summary() }),
+      ev({ type: "usage", input: 1200, output: 5, cache_read: 0, cache_write: 30000, ...summary({ total_input: 1200, total_output: 5, cost_usd: 0.116175, context_used: 31200 }) }),
+    ],
+    0,
+  );
+  expect(s.usage).toEqual({
+    input: 1200, output: 5, totalInput: 1200, totalOutput: 5, cost: 0.116175, contextUsed: 31200, contextWindow: 200_000,
+  });
+  s = reduceAll(s, [ev({ type: "usage", input: 10, output: 1, cache_read: 0, cache_write: 0, ...summary({ cost_usd: null, context_used: 10 }) })], 0);
+  expect(s.usage.cost).toBe("unknown");
+  expect(s.usage.contextUsed).toBe(10);
+});
+
+test("a stored session shows its totals, then the engine's summary when it starts or re-attaches", () => {
+  const transcript: Transcript = {
+    session_id: "s", items: [], todos: [], usage: { input: 1500, output: 10, cache_read: 30000, cache_write: 31500, requests: 2 },
+  };
+  let s = fromTranscript(transcript, "ask");
+  expect(s.usage).toMatchObject({ totalInput: 1500, totalOutput: 10, cost: null, contextWindow: 0 });
+  const resumed = summary({ total_input: 1500, total_output: 10, cost_usd: 0.131775, context_used: 31800, context_window: 100_000 });
+  s = reduceAll(s, [ev({ type: "session_started", session_id: "s", model: "m", workspace: "/w", mode: "ask", usage: resumed })], 0);
+  expect(s.usage).toMatchObject({ totalInput: 1500, cost: 0.131775, contextUsed: 31800, contextWindow: 100_000 });
+  const attached = reduceAll(
+    fromTranscript(transcript, "ask"),
+    [ev({ type: "snapshot", session_id: "s", mode: "ask", running: true, messages: 4, calls: [], usage: resumed })],
+    0,
+  );
+  expect(attached.usage).toMatchObject({ cost: 0.131775, contextUsed: 31800, contextWindow: 100_000 });
 });

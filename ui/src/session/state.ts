@@ -6,6 +6,7 @@ import type { Event } from "../protocol/Event";
 import type { FilePreview } from "../protocol/FilePreview";
 import type { TaskEndReason } from "../protocol/TaskEndReason";
 import type { Transcript } from "../protocol/Transcript";
+import type { UsageSummary } from "../protocol/UsageSummary";
 import { applyPatches } from "./patch";
 
 export interface PendingApproval {
@@ -48,10 +49,20 @@ export interface Todo {
 }
 
 export interface Usage {
+  /** Tokens of the last request. */
   input: number;
   output: number;
   totalInput: number;
   totalOutput: number;
+  /**
+   * The engine's cost estimate in USD; "unknown" when a model of the session has no known price;
+   * null until the engine reports one (a stored session that is not running).
+   */
+  cost: number | "unknown" | null;
+  /** Tokens the last request sent (input and cache): how full the context is. */
+  contextUsed: number;
+  /** The model's context window; 0 until the engine reports it. */
+  contextWindow: number;
 }
 
 export interface SessionState {
@@ -79,7 +90,7 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
     calls: {},
     running: false,
     mode,
-    usage: { input: 0, output: 0, totalInput: 0, totalOutput: 0 },
+    usage: { input: 0, output: 0, totalInput: 0, totalOutput: 0, cost: null, contextUsed: 0, contextWindow: 0 },
     todos: [],
     paused: null,
     retrying: null,
@@ -115,6 +126,18 @@ function callFromSnapshot(c: CallSnapshot, old?: CallView): CallView {
   };
 }
 
+/** `usage` with the engine's session summary (from a usage, session_started or snapshot event). */
+function withSummary(usage: Usage, s: UsageSummary): Usage {
+  return {
+    ...usage,
+    totalInput: s.total_input,
+    totalOutput: s.total_output,
+    cost: s.cost_usd ?? "unknown",
+    contextUsed: s.context_used,
+    contextWindow: s.context_window,
+  };
+}
+
 function todosFrom(value: unknown): Todo[] {
   if (!Array.isArray(value)) return [];
   return value.filter(
@@ -138,8 +161,7 @@ export function fromTranscript(t: Transcript, mode: ApprovalMode): SessionState 
   state.nextId = id;
   state.todos = todosFrom(t.todos);
   state.usage = {
-    input: 0,
-    output: 0,
+    ...state.usage,
     totalInput: Number(t.usage.input),
     totalOutput: Number(t.usage.output),
   };
@@ -219,7 +241,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
   };
   switch (event.type) {
     case "session_started":
-      return { ...s, mode: event.mode, ready: true };
+      return { ...s, mode: event.mode, ready: true, usage: withSummary(s.usage, event.usage) };
     case "task_started":
       return { ...s, running: true, ended: null, paused: null };
     case "turn_started":
@@ -311,15 +333,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
     case "approval_mode_changed":
       return { ...s, mode: event.mode };
     case "usage":
-      return {
-        ...s,
-        usage: {
-          input: event.input,
-          output: event.output,
-          totalInput: event.total_input,
-          totalOutput: event.total_output,
-        },
-      };
+      return { ...s, usage: withSummary({ ...s.usage, input: event.input, output: event.output }, event) };
     case "retrying":
       return { ...s, retrying: event.message };
     case "error":
@@ -341,7 +355,17 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
         if (!calls[c.call_id]) items.push({ kind: "tool", id: nextId++, callId: c.call_id });
         calls[c.call_id] = callFromSnapshot(c, calls[c.call_id]);
       }
-      return { ...s, calls, items, nextId, running: event.running, mode: event.mode, needsSnapshot: false, ready: true };
+      return {
+        ...s,
+        calls,
+        items,
+        nextId,
+        running: event.running,
+        mode: event.mode,
+        usage: withSummary(s.usage, event.usage),
+        needsSnapshot: false,
+        ready: true,
+      };
     }
     case "shutdown_complete":
       return { ...s, running: false };

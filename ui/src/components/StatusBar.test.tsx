@@ -1,0 +1,46 @@
+import { render, screen } from "@testing-library/react";
+import type { Usage } from "../session/state";
+import { StatusBar } from "./StatusBar";
+
+function show(usage: Partial<Usage>) {
+  render(
+    <StatusBar
+      provider="Anthropic"
+      model="claude-sonnet-4-5"
+      usage={{ input: 0, output: 0, totalInput: 12_345, totalOutput: 678, cost: null, contextUsed: 0, contextWindow: 0, ...usage }}
+      mode="ask"
+      running={false}
+      retrying={null}
+      onMode={() => {}}
+      onStop={() => {}}
+    />,
+  );
+}
+
+test("shows the cost estimate and the context used", () => {
+  show({ cost: 0.0042, contextUsed: 84_000, contextWindow: 200_000 });
+  expect(screen.getByTestId("status-bar")).toHaveTextContent("↑ 12.3k ↓ 678 tokens");
+  expect(screen.getByTestId("status-cost")).toHaveTextContent("$0.0042");
+  const context = screen.getByTestId("status-context");
+  expect(context).toHaveTextContent("42% of 200k context");
+  expect(context).not.toHaveClass("warn");
+});
+
+test("an unpriced model says the cost is unknown, not $0.00", () => {
+  show({ cost: "unknown", contextUsed: 100, contextWindow: 8_192 });
+  expect(screen.getByTestId("status-cost")).toHaveTextContent("cost unknown");
+  expect(screen.getByTestId("status-bar")).not.toHaveTextContent("$");
+});
+
+test("a nearly full context is marked as a warning", () => {
+  show({ cost: 1234.5, contextUsed: 170_000, contextWindow: 200_000 });
+  expect(screen.getByTestId("status-context")).toHaveClass("warn");
+  expect(screen.getByTestId("status-context")).toHaveTextContent("85% of 200k context");
+  expect(screen.getByTestId("status-cost")).toHaveTextContent("$1,235");
+});
+
+test("before the engine reports, neither cost nor context is shown", () => {
+  show({});
+  expect(screen.queryByTestId("status-cost")).toBeNull();
+  expect(screen.queryByTestId("status-context")).toBeNull();
+});

@@ -1,0 +1,40 @@
+import { formatContext, formatCost, formatTokens, formatWindow } from "./usageFormat";
+
+test("an unknown price reads as unknown, never as free", () => {
+  expect(formatCost("unknown")).toBe("cost unknown");
+  expect(formatCost(null)).toBeNull();
+  expect(formatCost(0)).toBe("$0.00");
+});
+
+test("small costs keep their digits", () => {
+  expect(formatCost(0.0042)).toBe("$0.0042");
+  expect(formatCost(0.00999)).toBe("$0.0100");
+  expect(formatCost(0.00004)).toBe("<$0.0001");
+  expect(formatCost(0.131775)).toBe("$0.13");
+});
+
+test("large costs are rounded and grouped", () => {
+  expect(formatCost(12.346)).toBe("$12.35");
+  expect(formatCost(999.99)).toBe("$999.99");
+  expect(formatCost(1234.56)).toBe("$1,235");
+});
+
+test("tokens and window sizes are short", () => {
+  expect(formatTokens(9_999)).toBe("9999");
+  expect(formatTokens(12_345)).toBe("12.3k");
+  expect(formatWindow(200_000)).toBe("200k");
+  expect(formatWindow(128_000)).toBe("128k");
+  expect(formatWindow(1_000_000)).toBe("1M");
+  expect(formatWindow(1_048_576)).toBe("1M");
+  expect(formatWindow(8_192)).toBe("8k");
+  expect(formatWindow(512)).toBe("512");
+});
+
+test("the context warns from the threshold on", () => {
+  expect(formatContext(84_000, 200_000)).toEqual({ text: "42% of 200k context", warn: false });
+  expect(formatContext(159_998, 200_000)?.warn).toBe(false);
+  expect(formatContext(160_000, 200_000)).toEqual({ text: "80% of 200k context", warn: true });
+  expect(formatContext(190_000, 200_000)).toEqual({ text: "95% of 200k context", warn: true });
+  expect(formatContext(0, 200_000)).toEqual({ text: "0% of 200k context", warn: false });
+  expect(formatContext(5_000, 0)).toBeNull();
+});

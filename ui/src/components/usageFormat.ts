@@ -1,0 +1,48 @@
+// How the status bar words a session's usage: tokens, the estimated cost, the context used.
+import type { Usage } from "../session/state";
+
+/** The share of the context window above which the status bar warns. */
+export const CONTEXT_WARNING = 0.8;
+
+/** A token count: exact below 10,000, then "12.3k". */
+export function formatTokens(n: number): string {
+  return n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}
+
+/** A context window size: "200k", "1M", "8192". */
+export function formatWindow(n: number): string {
+  if (n >= 1_000_000) return `${Number((n / 1_000_000).toFixed(1))}M`;
+  if (n >= 1000) return `${Math.round(n / 1000)}k`;
+  return String(n);
+}
+
+/**
+ * The session's estimated cost: "$0.0042" below a cent (never rounded to a misleading $0.00),
+ * "$1.25", "$1,234" from a thousand; "cost unknown" when a model has no known price; null (show
+ * nothing) before the engine reported a cost.
+ */
+export function formatCost(cost: Usage["cost"]): string | null {
+  if (cost === null) return null;
+  if (cost === "unknown") return "cost unknown";
+  if (cost === 0) return "$0.00";
+  if (cost < 0.0001) return "<$0.0001";
+  if (cost < 0.01) return `$${cost.toFixed(4)}`;
+  if (cost < 1000) return `$${cost.toFixed(2)}`;
+  return `$${Math.round(cost).toLocaleString("en-US")}`;
+}
+
+export interface ContextView {
+  text: string;
+  /** True from CONTEXT_WARNING of the window on. */
+  warn: boolean;
+}
+
+/** "42% of 200k context", or null while the window is not known. */
+export function formatContext(used: number, window: number): ContextView | null {
+  if (window <= 0) return null;
+  const share = used / window;
+  return {
+    text: `${Math.round(share * 100)}% of ${formatWindow(window)} context`,
+    warn: share >= CONTEXT_WARNING,
+  };
+}
