@@ -1,5 +1,8 @@
 //! `foreman-cli exec --json` end to end: the real binary, the scripted SSE server, approvals
 //! answered as JSON lines on stdin.
+//!
+//! Every spawned CLI gets its own HOME, XDG_CONFIG_HOME and XDG_DATA_HOME inside the test's
+//! temporary directory, so it never reads the person's configuration (MCP servers) or database.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
 
@@ -13,6 +16,17 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_foreman-cli");
+
+/// HOME and the XDG directories of a spawned CLI, all inside `dir`.
+fn isolated_env(dir: &std::path::Path) -> [(&'static str, std::path::PathBuf); 3] {
+    let home = dir.join(".home");
+    std::fs::create_dir_all(&home).unwrap();
+    [
+        ("HOME", home),
+        ("XDG_CONFIG_HOME", dir.join(".config")),
+        ("XDG_DATA_HOME", dir.join(".xdg")),
+    ]
+}
 
 struct Run {
     events: Vec<Value>,
@@ -48,7 +62,7 @@ fn command(
         .arg(prompt)
         .env("ANTHROPIC_API_KEY", "test-key")
         .env("OPENAI_API_KEY", "test-key")
-        .env("XDG_DATA_HOME", dir.join(".xdg"))
+        .envs(isolated_env(dir))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -254,8 +268,10 @@ async fn the_iteration_cap_exits_non_zero_with_one_line() {
 
 #[tokio::test]
 async fn bad_arguments_exit_non_zero() {
+    let dir = tempfile::tempdir().unwrap();
     let out = std::process::Command::new(BIN)
         .args(["exec", "prompt"])
+        .envs(isolated_env(dir.path()))
         .output()
         .unwrap();
     assert_ne!(out.status.code(), Some(0));
@@ -341,6 +357,7 @@ async fn kill_9_mid_task_then_resume_finishes_with_nothing_lost() {
         .args(["sessions", "--workspace"])
         .arg(dir.path())
         .args(["--db", &db_arg])
+        .envs(isolated_env(dir.path()))
         .output()
         .unwrap();
     assert!(
@@ -377,6 +394,7 @@ async fn kill_9_mid_task_then_resume_finishes_with_nothing_lost() {
             &session_id,
         ])
         .env("ANTHROPIC_API_KEY", "test-key")
+        .envs(isolated_env(dir.path()))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -488,7 +506,7 @@ async fn readable_mode_prompts_and_shows_the_diff() {
         .arg(dir.path())
         .args(["--base-url", &server.url(), "--approval", "ask", "edit a"])
         .env("ANTHROPIC_API_KEY", "test-key")
-        .env("XDG_DATA_HOME", dir.path().join(".xdg"))
+        .envs(isolated_env(dir.path()))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
