@@ -1,5 +1,5 @@
 //! `foreman-cli exec --json` end to end: the real binary, the scripted SSE server, approvals
-//! answered as JSON lines on stdin.
+//! answered as JSON lines on stdin, and tool calls through the text protocol.
 //!
 //! Every spawned CLI gets its own HOME, XDG_CONFIG_HOME and XDG_DATA_HOME inside the test's
 //! temporary directory, so it never reads the person's configuration (MCP servers) or database.
@@ -536,4 +536,127 @@ async fn readable_mode_prompts_and_shows_the_diff() {
         std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
         "new line\n"
     );
+}
+
+/// The text of the user messages of a request (either wire format), in order.
+fn user_texts(body: &Value) -> Vec<String> {
+    body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "user")
+        .map(|m| match &m["content"] {
+            Value::String(text) => text.clone(),
+            blocks => blocks
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn text_protocol_calls_run_and_their_results_go_back_as_text() {
+    for provider in ["anthropic", "openai"] {
+        let dir = tempfile::tempdir().unwrap();
+        let server = ScriptedServer::start(vec![
+            // A call in a ```json fence after some prose.
+            body(
+                provider,
+                &[text(
+                    "I will write the file.\n\n```json\n{\"action\": \"write\", \"path\": \"out.txt\", \"content\": \"written through text\\n\"}\n```",
+                )],
+            ),
+            // A bare JSON object.
+            body(
+                provider,
+                &[text("{\"action\": \"read\", \"path\": \"out.txt\"}")],
+            ),
+            body(
+                provider,
+                &[text(
+                    "```json\n{\"action\": \"attempt_completion\", \"result\": \"Wrote out.txt.\"}\n```",
+                )],
+            ),
+        ])
+        .await
+        .unwrap();
+        let cmd = command(
+            &server,
+            dir.path(),
+            provider,
+            &["--text-protocol", "--approval", "auto-edit"],
+            "write out.txt",
+        );
+        let out = run(cmd, |e| panic!("auto-edit should not ask: {e}")).await;
+        assert_eq!(out.code, 0, "{provider}: {}", out.stderr);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("out.txt")).unwrap(),
+            "written through text\n"
+        );
+
+        // The calls show as cards like native ones and finish.
+        let created: Vec<(&str, &str)> = out
+            .events
+            .iter()
+            .filter(|e| e["type"] == "tool_call_created")
+            .map(|e| (e["call_id"].as_str().unwrap(), e["name"].as_str().unwrap()))
+            .collect();
+        let names: Vec<&str> = created.iter().map(|(_, name)| *name).collect();
+        assert_eq!(names, ["write", "read", "attempt_completion"], "{provider}");
+        let finished = |id: &str| {
+            out.events
+                .iter()
+                .find(|e| e["type"] == "tool_call_finished" && e["call_id"] == id)
+                .unwrap_or_else(|| panic!("{provider}: {id} never finished"))
+        };
+        assert_eq!(finished(created[0].0)["state"], "succeeded");
+        let read = finished(created[1].0);
+        assert_eq!(read["state"], "succeeded");
+        assert!(
+            read["result"]
+                .as_str()
+                .unwrap()
+                .contains("written through text"),
+            "{read}"
+        );
+        let end = out
+            .events
+            .iter()
+            .find(|e| e["type"] == "task_ended")
+            .unwrap();
+        assert_eq!(
+            end["reason"],
+            json!({"kind": "completed", "summary": "Wrote out.txt."})
+        );
+
+        // The model got no native tools, the protocol in its system prompt, and each result as
+        // text in the next request.
+        let requests = server.requests();
+        assert_eq!(requests.len(), 3, "{provider}");
+        let first = requests[0].json();
+        assert!(first.get("tools").is_none(), "{provider}: {first}");
+        assert!(first.to_string().contains("# Using tools"), "{provider}");
+        let second = user_texts(&requests[1].json());
+        let write_result = second.last().unwrap();
+        assert!(
+            write_result.starts_with("Result of `write`:"),
+            "{provider}: {second:?}"
+        );
+        let third = user_texts(&requests[2].json());
+        let read_result = third.last().unwrap();
+        assert!(
+            read_result.starts_with("Result of `read`:")
+                && read_result.contains("written through text"),
+            "{provider}: {third:?}"
+        );
+        let replayed = requests[2].json().to_string();
+        assert!(
+            replayed.contains(r#"\"action\":\"write\""#),
+            "the earlier call is replayed as protocol text: {replayed}"
+        );
+    }
 }
