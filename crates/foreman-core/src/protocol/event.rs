@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::call::{CallSnapshot, CallState, FilePreview};
+use super::images::CallImages;
 use super::op::{ApprovalMode, RuleScope};
 use crate::partial_json::Patch;
 
@@ -108,6 +109,10 @@ pub enum EventMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         status: Option<String>,
+        /// The images the tool returned, for the person (replaces earlier ones).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        images: Option<CallImages>,
     },
     /// Live output of a running call (a command's stdout/stderr), for the person only; append
     /// it to what came before.
@@ -236,6 +241,7 @@ mod tests {
                 args: Vec::new(),
                 preview: None,
                 status: None,
+                images: None,
             },
         };
         let text = serde_json::to_string(&event).unwrap();

@@ -9,10 +9,12 @@
 
 pub mod call;
 pub mod event;
+pub mod images;
 pub mod op;
 
 pub use call::{CallSnapshot, CallState, FilePreview, InvalidTransition};
 pub use event::{Event, EventMsg, TaskEndReason};
+pub use images::{CallImages, ImageLeftOut, ImagesLeftOut, ToolImage};
 pub use op::{ApprovalMode, ApprovalScope, Op, RuleScope};
 
 #[cfg(test)]
@@ -32,5 +34,9 @@ mod bindings_tests {
         assert_bindings_current::<CallState>();
         assert_bindings_current::<CallSnapshot>();
         assert_bindings_current::<FilePreview>();
+        assert_bindings_current::<CallImages>();
+        assert_bindings_current::<ToolImage>();
+        assert_bindings_current::<ImagesLeftOut>();
+        assert_bindings_current::<ImageLeftOut>();
     }
 }
