@@ -241,6 +241,7 @@ async fn everything_over_stdio() {
         .unwrap_err();
     assert!(invalid.starts_with("InvalidParams"), "{invalid}");
     assert!(hub.facts(NO_RESERVED, "read", &json!({})).is_none());
+    assert_eq!(server(&hub, "everything").call_timeout_secs, 60);
     let pid = server(&hub, "everything").pid.unwrap();
     hub.shutdown().await;
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -816,5 +817,28 @@ async fn an_image_reaches_the_card_and_the_model_gets_only_a_note() {
         })
         .unwrap();
     assert_eq!(stored.as_ref(), Some(images));
+    hub.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_servers_own_timeout_applies_to_its_calls() {
+    let cfg = config(
+        json!({"mcpServers": {"everything": {"command": "node", "args": [everything_js(), "stdio"], "timeout": 1}}}),
+        ServerSource::User,
+    );
+    // The hub's default is far longer: only the server's own timeout can end the call.
+    let hub = McpHub::start(cfg, HubOptions::default()).await.unwrap();
+    let status = connected(&hub, "everything").await;
+    assert_eq!(status.call_timeout_secs, 1);
+    let started = std::time::Instant::now();
+    let err = call(
+        &hub,
+        "everything__trigger-long-running-operation",
+        json!({"duration": 20, "steps": 20}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(err, "Timeout: the MCP call took longer than 1 s");
+    assert!(started.elapsed() < Duration::from_secs(5));
     hub.shutdown().await;
 }
