@@ -12,7 +12,7 @@ use foreman_core::mcp::{
     Backoff, HubOptions, McpConfig, McpHub, ServerSource, ServerState, ServerStatus,
     WORKSPACE_CONFIG,
 };
-use foreman_core::session::tools::{ActionClass, OutputSink};
+use foreman_core::session::tools::{ActionClass, CallOutput, OutputSink};
 use foreman_core::store::Store;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -34,6 +34,15 @@ fn everything_js() -> String {
         .join("server-everything/dist/index.js")
         .display()
         .to_string()
+}
+
+/// The PNG (base64) that server-everything's `get-tiny-image` returns, read from its source.
+fn tiny_image() -> String {
+    let js = servers_dir().join("server-everything/dist/tools/get-tiny-image.js");
+    let source = std::fs::read_to_string(js).unwrap();
+    let start = source.find("MCP_TINY_IMAGE = \"").unwrap() + "MCP_TINY_IMAGE = \"".len();
+    let len = source[start..].find('"').unwrap();
+    source[start..start + len].to_owned()
 }
 
 fn config(json: Value, source: ServerSource) -> McpConfig {
@@ -82,10 +91,18 @@ async fn connected(hub: &McpHub, name: &str) -> ServerStatus {
 
 fn sink() -> (
     OutputSink,
-    tokio::sync::mpsc::UnboundedReceiver<(String, String)>,
+    tokio::sync::mpsc::UnboundedReceiver<(String, CallOutput)>,
 ) {
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     (OutputSink::new("call", tx), rx)
+}
+
+/// The text of a live-output item.
+fn text(output: CallOutput) -> String {
+    match output {
+        CallOutput::Text(text) => text,
+        other => panic!("not text: {other:?}"),
+    }
 }
 
 async fn call(hub: &McpHub, name: &str, args: Value) -> Result<String, String> {
@@ -119,10 +136,23 @@ async fn exercise_everything(hub: &McpHub) {
         .unwrap();
     assert!(sum.contains("is 5"), "{sum}");
 
-    let image = call(hub, "everything__get-tiny-image", json!({}))
+    let (output, mut shown) = sink();
+    let image = hub
+        .call(
+            NO_RESERVED,
+            "everything__get-tiny-image",
+            json!({}),
+            CancellationToken::new(),
+            output,
+        )
         .await
         .unwrap();
     assert!(image.contains("[image image/png, "), "{image}");
+    let Ok((_, CallOutput::Images(images))) = shown.try_recv() else {
+        panic!("no images for the person")
+    };
+    assert_eq!(images.shown.len(), 1);
+    assert_eq!(images.shown[0].data, tiny_image());
     let weather = call(
         hub,
         "everything__get-structured-content",
@@ -153,8 +183,8 @@ async fn exercise_everything(hub: &McpHub) {
         .unwrap();
     assert!(done.contains("Long running operation completed"), "{done}");
     let mut lines = Vec::new();
-    while let Ok((_, text)) = live.try_recv() {
-        lines.push(text);
+    while let Ok((_, output)) = live.try_recv() {
+        lines.push(text(output));
     }
     assert_eq!(
         lines,
@@ -183,7 +213,7 @@ async fn exercise_everything(hub: &McpHub) {
         first
     };
     let (outcome, first) = tokio::join!(long, canceller);
-    assert_eq!(first.unwrap().1, "progress 1/30\n");
+    assert_eq!(text(first.unwrap().1), "progress 1/30\n");
     assert!(outcome.unwrap_err().starts_with("Cancelled"));
     assert!(started.elapsed() < Duration::from_secs(10));
     // The connection is still usable after the cancellation.
@@ -211,6 +241,7 @@ async fn everything_over_stdio() {
         .unwrap_err();
     assert!(invalid.starts_with("InvalidParams"), "{invalid}");
     assert!(hub.facts(NO_RESERVED, "read", &json!({})).is_none());
+    assert_eq!(server(&hub, "everything").call_timeout_secs, 60);
     let pid = server(&hub, "everything").pid.unwrap();
     hub.shutdown().await;
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -677,5 +708,137 @@ async fn a_server_that_cannot_start_reports_its_stderr_and_is_retried() {
         assert!(std::time::Instant::now() < deadline, "not retried");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    hub.shutdown().await;
+}
+
+/// `get-tiny-image` in the real session loop: the PNG reaches the person's channel (the call's
+/// update event, and the stored session the app reopens) and the model gets only the note.
+#[tokio::test]
+async fn an_image_reaches_the_card_and_the_model_gets_only_a_note() {
+    use std::sync::Arc;
+
+    use foreman_core::mcp::CompositeBackend;
+    use foreman_core::protocol::{EventMsg, Op};
+    use foreman_core::providers::keys::static_key;
+    use foreman_core::providers::{AnthropicConfig, AnthropicProvider};
+    use foreman_core::session::builtin_backend::BuiltinBackend;
+    use foreman_core::session::history::open_session;
+    use foreman_core::session::transcript::{TranscriptItem, load_transcript};
+    use foreman_core::session::{Session, SessionConfig};
+    use foreman_core::testing::scripts::{self, call};
+    use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer};
+
+    let png = tiny_image();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let hub = McpHub::start(everything_stdio(), HubOptions::default())
+        .await
+        .unwrap();
+    connected(&hub, "everything").await;
+    let step = |steps: &[scripts::Step]| ScriptedResponse::sse(scripts::anthropic(steps, 5));
+    let server = ScriptedServer::start(vec![
+        step(&[call("img", "everything__get-tiny-image", json!({}))]),
+        step(&[call("done", "attempt_completion", json!({"result": "ok"}))]),
+    ])
+    .await
+    .unwrap();
+    let provider = Arc::new(
+        AnthropicProvider::new(AnthropicConfig::new(static_key("k")).with_base_url(server.url()))
+            .unwrap(),
+    );
+    let store = Store::open_in_memory().await.unwrap();
+    let (session_id, _) = open_session(&store, &root.display().to_string(), None)
+        .await
+        .unwrap()
+        .unwrap();
+    let mut session = SessionConfig::new(provider, "m", root.clone());
+    session.data_dir = root.join(".data");
+    session.store = Some(store.clone());
+    session.session_id = Some(session_id.clone());
+    let builtin = Arc::new(BuiltinBackend::new(&root, session.data_dir.clone()).unwrap());
+    session.tools = Some(Arc::new(CompositeBackend::new(builtin, hub.clone())));
+    let (ops, mut events) = Session::spawn(session).unwrap();
+    ops.send(Op::UserMessage {
+        text: "show me".into(),
+    })
+    .unwrap();
+    let mut shown = Vec::new();
+    let mut result = None;
+    let run = async {
+        while let Some(event) = events.recv().await {
+            match event.msg {
+                EventMsg::ToolCallUpdated {
+                    call_id,
+                    images: Some(images),
+                    ..
+                } => shown.push((call_id, images)),
+                EventMsg::ToolCallFinished {
+                    call_id, result: r, ..
+                } if call_id == "img" => result = Some(r),
+                EventMsg::TaskEnded { .. } => break,
+                _ => {}
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .unwrap();
+
+    // The person's channel: one PNG, exactly as the server sent it.
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    let (call_id, images) = &shown[0];
+    assert_eq!(call_id, "img");
+    assert_eq!(images.shown.len(), 1);
+    assert_eq!(images.shown[0].mime_type, "image/png");
+    assert_eq!(images.shown[0].data, png);
+    assert!(images.left_out.is_empty());
+
+    // The model's channel: the note, never the data.
+    let result = result.unwrap();
+    assert!(result.contains("[image image/png, "), "{result}");
+    assert!(!result.contains(&png[..32]), "{result}");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    let second = requests[1].json().to_string();
+    assert!(second.contains("[image image/png, "), "{second}");
+    assert!(
+        !second.contains(&png[..32]),
+        "the model was sent the image data"
+    );
+
+    // The stored session keeps the image for the card when it is reopened.
+    let transcript = load_transcript(&store, &session_id).await.unwrap();
+    let stored = transcript
+        .items
+        .iter()
+        .find_map(|item| match item {
+            TranscriptItem::Tool { call } if call.call_id == "img" => Some(call.images.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(stored.as_ref(), Some(images));
+    hub.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_servers_own_timeout_applies_to_its_calls() {
+    let cfg = config(
+        json!({"mcpServers": {"everything": {"command": "node", "args": [everything_js(), "stdio"], "timeout": 1}}}),
+        ServerSource::User,
+    );
+    // The hub's default is far longer: only the server's own timeout can end the call.
+    let hub = McpHub::start(cfg, HubOptions::default()).await.unwrap();
+    let status = connected(&hub, "everything").await;
+    assert_eq!(status.call_timeout_secs, 1);
+    let started = std::time::Instant::now();
+    let err = call(
+        &hub,
+        "everything__trigger-long-running-operation",
+        json!({"duration": 20, "steps": 20}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(err, "Timeout: the MCP call took longer than 1 s");
+    assert!(started.elapsed() < Duration::from_secs(5));
     hub.shutdown().await;
 }

@@ -1,4 +1,6 @@
 import { useMemo, useState, type ReactNode } from "react";
+import type { CallImages } from "../protocol/CallImages";
+import { ResultImages } from "./ResultImages";
 
 /** Results longer than this start collapsed. */
 export const RESULT_COLLAPSED_LINES = 20;
@@ -58,8 +60,9 @@ export function findPaths(tool: string, lines: string[], basePath?: string): (Pa
 }
 
 /**
- * A tool's final result text, as the model got it. Long results start collapsed; `grep`, `glob`
- * and `ls` results turn workspace paths into buttons that call `onOpenPath`.
+ * A tool's final result text, as the model got it, with the images it returned (the model got a
+ * note about each). Long results start collapsed; `grep`, `glob` and `ls` results turn workspace
+ * paths into buttons that call `onOpenPath`.
  */
 export function ResultView(props: {
   tool: string;
@@ -68,8 +71,10 @@ export function ResultView(props: {
   onOpenPath?: (path: string, line?: number) => void;
   /** The directory an `ls` result lists, relative to the workspace root. */
   basePath?: string;
+  /** Images the tool returned, for the person. */
+  images?: CallImages | null;
 }) {
-  const { tool, text, isError, onOpenPath, basePath } = props;
+  const { tool, text, isError, onOpenPath, basePath, images } = props;
   const lines = useMemo(() => {
     const all = text.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
     if (all.length > 1 && all[all.length - 1] === "") all.pop();
@@ -116,6 +121,7 @@ export function ResultView(props: {
     <div className={isError ? "result-view result-error" : "result-view"}>
       {isError && <span className="result-error-label">Error</span>}
       <pre className="result-text">{rendered}</pre>
+      {images && <ResultImages tool={tool} images={images} />}
       {long && (
         <button type="button" className="ghost result-toggle" aria-expanded={expanded} onClick={() => setExpanded((e) => !e)}>
           {expanded ? "Show less" : `Show all ${lines.length} lines`}

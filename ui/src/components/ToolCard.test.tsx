@@ -6,7 +6,7 @@ import { ToolCard } from "./ToolCard";
 function call(over: Partial<CallView>): CallView {
   return {
     id: "c1", name: "write", state: "streaming", args: null, preview: null, status: null, output: "",
-    result: null, isError: false, approval: null, refused: null, startedAt: null, endedAt: null, ...over,
+    result: null, isError: false, images: null, approval: null, refused: null, startedAt: null, endedAt: null, ...over,
   };
 }
 
@@ -55,4 +55,36 @@ test("a failed call shows its error result", () => {
   render(<ToolCard call={call({ name: "read", state: "failed", args: { path: "x" }, result: "NOT_FOUND: x", isError: true })} actions={actions} />);
   expect(screen.getByText(/NOT_FOUND/)).toBeInTheDocument();
   expect(screen.getByTestId("tool-state")).toHaveTextContent("failed");
+});
+
+// The PNG signature and the start of a header, base64.
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAE=";
+
+test("an image the tool returned shows in the card's result; an SVG does not", () => {
+  render(
+    <ToolCard
+      call={call({
+        name: "everything__get-tiny-image",
+        state: "succeeded",
+        args: {},
+        result: "Here's the image you requested:\n[image image/png, 1 KiB]",
+        images: {
+          shown: [
+            { mime_type: "image/png", data: PNG },
+            { mime_type: "image/svg+xml", data: "PHN2Zz48c2NyaXB0Lz48L3N2Zz4=" },
+          ],
+          left_out: [{ reason: "too_large", count: 2 }],
+        },
+      })}
+      actions={actions}
+    />,
+  );
+  const images = screen.getAllByRole("img");
+  expect(images).toHaveLength(1);
+  expect(images[0]).toHaveAttribute("src", `data:image/png;base64,${PNG}`);
+  expect(images[0]).toHaveAttribute("alt", "Image 1 of 1 returned by everything__get-tiny-image (image/png)");
+  expect(images[0]!.closest(".result-view")).not.toBeNull();
+  expect(document.querySelector('img[src^="data:image/svg"]')).toBeNull();
+  expect(screen.getByText("2 images not shown: too large to show.")).toBeInTheDocument();
+  expect(screen.getByText("1 image not shown: not a PNG, JPEG, GIF or WebP image.")).toBeInTheDocument();
 });

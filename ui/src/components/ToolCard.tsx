@@ -116,7 +116,13 @@ function ToolCardInner({ call, actions }: { call: CallView; actions: CardActions
             />
           )}
           {finished && !(call.name === "bash" && call.output && !call.isError) && (
-            <ResultView tool={call.name} text={call.result ?? ""} isError={call.isError} onOpenPath={actions.openPath} />
+            <ResultView
+              tool={call.name}
+              text={call.result ?? ""}
+              isError={call.isError}
+              onOpenPath={actions.openPath}
+              images={call.images}
+            />
           )}
         </div>
       )}

@@ -22,4 +22,8 @@ problems: Array<string>,
 /**
  * The process id of a stdio server while it runs.
  */
-pid: number | null, };
+pid: number | null, 
+/**
+ * How long one of its tool calls may take: its `"timeout"`, or the default.
+ */
+call_timeout_secs: number, };

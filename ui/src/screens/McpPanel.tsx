@@ -1,5 +1,5 @@
-// MCP servers of the open workspace: state, tools, approval of workspace servers, restart,
-// on/off per server and per tool, and the person's own mcp.json.
+// MCP servers of the open workspace: state, call timeout, tools, approval of workspace servers,
+// restart, on/off per server and per tool, and the person's own mcp.json.
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend";
 import { errorMessage } from "../backend";
@@ -23,7 +23,7 @@ function stateText(state: ServerState): string {
 
 const EXAMPLE = `{
   "mcpServers": {
-    "everything": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"] },
+    "everything": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"], "timeout": 120 },
     "remote": { "url": "https://example.com/mcp", "headers": {} }
   }
 }`;
@@ -95,6 +95,7 @@ export function McpPanel({ backend, workspace }: { backend: Backend; workspace: 
               </label>
             </div>
             <code className="mcp-target">{s.target}</code>
+            <span className="muted small mcp-timeout">Calls time out after {s.call_timeout_secs} s</span>
             {s.state.kind === "failed" && (
               <pre className="error-detail">
                 {s.state.error}

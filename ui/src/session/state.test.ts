@@ -70,7 +70,7 @@ test("a gap in seq asks for a snapshot, and the snapshot restores the calls", ()
     [
       ev({
         type: "snapshot", session_id: "s", mode: "yolo", running: true, messages: 3, usage: summary(),
-        calls: [{ call_id: "b1", name: "bash", state: "executing", arguments: { command: "ls" }, preview: null, preview_hash: null, status: "Running ls", result: null, is_error: false }],
+        calls: [{ call_id: "b1", name: "bash", state: "executing", arguments: { command: "ls" }, preview: null, preview_hash: null, status: "Running ls", result: null, is_error: false, images: null }],
       }),
     ],
     0,
@@ -153,4 +153,30 @@ test("a stored session shows its totals, then the engine's summary when it start
     0,
   );
   expect(attached.usage).toMatchObject({ cost: 0.131775, contextUsed: 31800, contextWindow: 100_000 });
+});
+
+test("the images of a call are merged into it, kept by later patches, and restored from a snapshot", () => {
+  const images = { shown: [{ mime_type: "image/png", data: "iVBORw0KGgo=" }], left_out: [] };
+  let s = reduceAll(
+    initialState(),
+    [
+      ev({ type: "tool_call_created", call_id: "m1", name: "srv__chart", state: "streaming" }),
+      ev({ type: "tool_call_updated", call_id: "m1", state: "executing", args: [] }),
+      ev({ type: "tool_call_updated", call_id: "m1", args: [], images }),
+      ev({ type: "tool_call_finished", call_id: "m1", state: "succeeded", result: "[image image/png, 8 B]", is_error: false }),
+    ],
+    0,
+  );
+  expect(s.calls.m1?.images).toEqual(images);
+  s = reduceAll(
+    initialState(),
+    [
+      ev({
+        type: "snapshot", session_id: "s", mode: "ask", running: false, messages: 2, usage: summary(),
+        calls: [{ call_id: "m1", name: "srv__chart", state: "succeeded", arguments: {}, preview: null, preview_hash: null, status: null, result: "[image image/png, 8 B]", is_error: false, images }],
+      }),
+    ],
+    0,
+  );
+  expect(s.calls.m1?.images).toEqual(images);
 });

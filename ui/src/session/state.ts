@@ -1,5 +1,6 @@
 // The conversation as the UI shows it, built by one reducer from the engine's events.
 import type { ApprovalMode } from "../protocol/ApprovalMode";
+import type { CallImages } from "../protocol/CallImages";
 import type { CallSnapshot } from "../protocol/CallSnapshot";
 import type { CallState } from "../protocol/CallState";
 import type { Event } from "../protocol/Event";
@@ -28,6 +29,8 @@ export interface CallView {
   output: string;
   result: string | null;
   isError: boolean;
+  /** Images the tool returned, for the person (the model got a note). */
+  images: CallImages | null;
   approval: PendingApproval | null;
   /** Why an answer to the approval was refused (stale hash...). */
   refused: string | null;
@@ -111,6 +114,7 @@ function callFromSnapshot(c: CallSnapshot, old?: CallView): CallView {
     output: old?.output ?? "",
     result: c.result,
     isError: c.is_error,
+    images: c.images ?? null,
     approval:
       c.state === "awaiting_approval" && c.preview_hash
         ? (old?.approval ?? {
@@ -267,6 +271,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
             output: "",
             result: null,
             isError: false,
+            images: null,
             approval: null,
             refused: null,
             startedAt: null,
@@ -291,6 +296,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
             : { ...c.preview, lines_added: event.preview.lines_added, lines_removed: event.preview.lines_removed }
           : c.preview,
         status: event.status ?? c.status,
+        images: event.images ?? c.images,
         startedAt: event.state === "executing" ? now : c.startedAt,
         approval: event.state && event.state !== "awaiting_approval" ? null : c.approval,
       }));

@@ -19,7 +19,7 @@ use rmcp::{ClientHandler, ServiceExt};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::result::outcome;
+use super::result::{images, outcome};
 use super::stderr_tail::StderrTail;
 use super::tool::RemoteTool;
 use crate::session::tools::{OutputSink, ToolOutcome};
@@ -284,7 +284,7 @@ async fn send_cancelled(peer: &Peer<RoleClient>, id: RequestId, reason: &str) {
 }
 
 impl CallHandle {
-    /// Calls `tool` with `arguments`. Progress goes to `output`; cancelling `cancel` or running
+    /// Calls `tool` with `arguments`. Progress and the result's images go to `output`; cancelling `cancel` or running
     /// past `timeout` sends `notifications/cancelled` to the server and ends the call.
     pub async fn call(
         &self,
@@ -312,12 +312,15 @@ impl CallHandle {
             .await
             .map_err(|e| format!("the MCP server did not take the call: {e}"))?;
         let key = token_key(&handle.progress_token);
-        self.routes.insert(key.clone(), output);
+        self.routes.insert(key.clone(), output.clone());
         let id = handle.id.clone();
         let result = tokio::select! {
             response = handle.await_response() => match response {
                 Ok(ServerResult::CallToolResult(result)) => match serde_json::to_value(&result) {
-                    Ok(value) => outcome(&value),
+                    Ok(value) => {
+                        output.images(images(&value));
+                        outcome(&value)
+                    }
                     Err(e) => Err(format!("cannot read the result: {e}")),
                 },
                 Ok(_) => Err("the MCP server answered with something other than a tool result".to_owned()),
@@ -340,6 +343,7 @@ impl CallHandle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::tools::CallOutput;
 
     #[test]
     fn progress_lines() {
@@ -362,7 +366,7 @@ mod tests {
         routes.send("2", "elsewhere\n");
         routes.remove("1");
         routes.send("1", "late\n");
-        let line = |text: &str| Some(("c1".to_owned(), text.to_owned()));
+        let line = |text: &str| Some(("c1".to_owned(), CallOutput::Text(text.to_owned())));
         assert_eq!(rx.recv().await, line("progress 1/3\n"));
         assert_eq!(rx.recv().await, line("progress 2/3\n"));
         assert!(rx.try_recv().is_err());

@@ -2,10 +2,12 @@
 //!
 //! Two levels are read, the person's own file and the workspace's `.foreman/mcp.json`. A file
 //! that cannot be read or is not JSON is an error; an entry that makes no sense (neither
-//! `command` nor `url`) is reported as a problem and the other entries still load.
+//! `command` nor `url`, or a `timeout` that is not a whole number of seconds within bounds) is
+//! reported as a problem and the other entries still load.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -17,6 +19,9 @@ pub const WORKSPACE_CONFIG: &str = ".foreman/mcp.json";
 
 /// The server name under which a discovery command appears.
 pub const DISCOVERY_SERVER: &str = "discovery";
+
+/// The longest per-server call timeout accepted, in seconds.
+pub const MAX_TIMEOUT_SECS: u64 = 3600;
 
 /// Where a server was configured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
@@ -65,6 +70,8 @@ pub struct ServerConfig {
     pub disabled: bool,
     /// Server-side tool names that are not offered to the model.
     pub disabled_tools: Vec<String>,
+    /// How long one tool call may take (`"timeout"`, in seconds); `None`: the hub's default.
+    pub timeout: Option<Duration>,
 }
 
 impl ServerConfig {
@@ -146,6 +153,24 @@ struct RawServer {
     disabled: bool,
     #[serde(default)]
     disabled_tools: Vec<String>,
+    /// Read as any JSON value so that a bad one skips this server only, not the whole file.
+    timeout: Option<serde_json::Value>,
+}
+
+/// The `"timeout"` of a server: a whole number of seconds from 1 to [`MAX_TIMEOUT_SECS`].
+fn call_timeout(value: &serde_json::Value) -> Result<Duration, String> {
+    let whole = value.as_u64().or_else(|| {
+        value
+            .as_f64()
+            .filter(|f| f.fract() == 0.0 && *f >= 0.0)
+            .map(|f| f as u64)
+    });
+    match whole {
+        Some(secs) if (1..=MAX_TIMEOUT_SECS).contains(&secs) => Ok(Duration::from_secs(secs)),
+        _ => Err(format!(
+            "`timeout` must be a whole number of seconds from 1 to {MAX_TIMEOUT_SECS}, not {value}"
+        )),
+    }
 }
 
 impl McpConfig {
@@ -157,6 +182,16 @@ impl McpConfig {
         })?;
         let mut out = Self::default();
         for (name, server) in raw.mcp_servers {
+            let timeout = match server.timeout.as_ref().map(call_timeout).transpose() {
+                Ok(timeout) => timeout,
+                Err(problem) => {
+                    out.problems.push(format!(
+                        "{}: server `{name}`: {problem}; skipped",
+                        path.display()
+                    ));
+                    continue;
+                }
+            };
             let kind = match (server.command, server.url) {
                 (Some(command), None) => ServerKind::Stdio {
                     command,
@@ -188,6 +223,7 @@ impl McpConfig {
                 kind,
                 disabled: server.disabled,
                 disabled_tools: server.disabled_tools,
+                timeout,
             });
         }
         if let Some(discovery) = raw.discovery {
@@ -197,6 +233,7 @@ impl McpConfig {
                 kind: ServerKind::Discovery(discovery),
                 disabled: false,
                 disabled_tools: Vec::new(),
+                timeout: None,
             });
         }
         Ok(out)
@@ -267,6 +304,51 @@ mod tests {
         assert_eq!(c.servers[2].name, DISCOVERY_SERVER);
         assert_eq!(c.problems.len(), 1);
         assert!(c.problems[0].contains("`broken`"), "{:?}", c.problems);
+    }
+
+    #[test]
+    fn a_per_server_timeout_is_read_and_a_bad_one_skips_only_its_server() {
+        let text = r#"{
+          "mcpServers": {
+            "slow": {"command": "a", "timeout": 300},
+            "float": {"command": "b", "timeout": 5.0},
+            "plain": {"command": "c"},
+            "null": {"command": "d", "timeout": null},
+            "zero": {"command": "e", "timeout": 0},
+            "negative": {"url": "http://x", "timeout": -5},
+            "fraction": {"command": "f", "timeout": 1.5},
+            "huge": {"command": "g", "timeout": 3601},
+            "text": {"command": "h", "timeout": "60"}
+          }
+        }"#;
+        let c = McpConfig::parse(text, ServerSource::User, Path::new("u.json")).unwrap();
+        let timeouts: Vec<(&str, Option<Duration>)> = c
+            .servers
+            .iter()
+            .map(|s| (s.name.as_str(), s.timeout))
+            .collect();
+        assert_eq!(
+            timeouts,
+            vec![
+                ("float", Some(Duration::from_secs(5))),
+                ("null", None),
+                ("plain", None),
+                ("slow", Some(Duration::from_secs(300))),
+            ]
+        );
+        assert_eq!(c.problems.len(), 5, "{:?}", c.problems);
+        for (name, value) in [
+            ("fraction", "1.5"),
+            ("huge", "3601"),
+            ("negative", "-5"),
+            ("text", "\"60\""),
+            ("zero", "0"),
+        ] {
+            let problem = format!(
+                "u.json: server `{name}`: `timeout` must be a whole number of seconds from 1 to 3600, not {value}; skipped"
+            );
+            assert!(c.problems.contains(&problem), "{problem}\n{:?}", c.problems);
+        }
     }
 
     #[test]

@@ -22,7 +22,7 @@ use crate::session::tools::{OutputSink, ToolOutcome};
 use crate::store::{Store, StoreError};
 use crate::tools::ParamValidator;
 
-/// The default per-call timeout.
+/// The default per-call timeout (a server's `"timeout"` replaces it for that server).
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
 /// The default number of enabled tools past which [`HubStatus::warnings`] warns.
 pub const DEFAULT_TOOL_LIMIT: usize = 40;
@@ -37,6 +37,8 @@ pub struct HubOptions {
     pub store: Option<Store>,
     /// Start workspace servers without an approval (the CLI's `--trust-workspace-mcp`).
     pub trust_workspace: bool,
+    /// How long a call may take, for servers without their own `"timeout"` and for discovered
+    /// tools.
     pub call_timeout: Duration,
     /// Enabled tools (built-ins included) above which the status warns.
     pub tool_limit: usize,
@@ -247,6 +249,15 @@ impl McpHub {
         Ok(())
     }
 
+    /// How long a call to a tool of `server` (an index) may take.
+    fn call_timeout(&self, server: usize) -> Duration {
+        self.inner
+            .servers
+            .get(server)
+            .and_then(|s| s.config.timeout)
+            .unwrap_or(self.inner.options.call_timeout)
+    }
+
     fn snapshots(&self) -> Vec<Snapshot> {
         self.inner.servers.iter().map(|s| s.snapshot()).collect()
     }
@@ -308,6 +319,8 @@ impl McpHub {
                 tools,
                 problems: snap.problems.clone(),
                 pid: snap.pid,
+                call_timeout_secs: u32::try_from(self.call_timeout(i).as_secs())
+                    .unwrap_or(u32::MAX),
             });
         }
         let external = entries
@@ -422,7 +435,10 @@ impl McpHub {
             None => Err(format!("Unknown tool `{name}`")),
             Some(entry) => self.check(&snapshots, &entry).map(|live| (live, entry)),
         };
-        let timeout = self.inner.options.call_timeout;
+        let timeout = match &prepared {
+            Ok((_, entry)) => self.call_timeout(entry.server),
+            Err(_) => self.inner.options.call_timeout,
+        };
         let cwd = self.inner.options.workspace.clone();
         Box::pin(async move {
             let (live, entry) = prepared?;

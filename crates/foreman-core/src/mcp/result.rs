@@ -1,11 +1,14 @@
-//! A `tools/call` result as the model's text.
+//! A `tools/call` result, split into its two channels: the model's text ([`outcome`]) and the
+//! images for the person's card ([`images`]).
 //!
 //! The providers send tool results as text only, so an image (or audio) is kept for the model as
 //! a note like `[image image/png, 12 KiB]`; text parts, resource links, embedded text resources and
 //! structured content (as JSON text) are passed through. `isError` makes the outcome an error.
+//! The images themselves go to the card, within the limits of [`CallImages::push`].
 
 use serde_json::Value;
 
+use crate::protocol::CallImages;
 use crate::session::tools::ToolOutcome;
 
 fn size(base64: &str) -> String {
@@ -79,6 +82,19 @@ pub fn outcome(result: &Value) -> ToolOutcome {
     }
 }
 
+/// The `image` parts of a `CallToolResult` (as JSON), for the person.
+pub fn images(result: &Value) -> CallImages {
+    let mut images = CallImages::default();
+    let parts = result.get("content").and_then(Value::as_array);
+    for part in parts.into_iter().flatten() {
+        if part.get("type").and_then(Value::as_str) == Some("image") {
+            let field = |k: &str| part.get(k).and_then(Value::as_str).unwrap_or_default();
+            images.push(field("mimeType"), field("data"));
+        }
+    }
+    images
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -100,6 +116,25 @@ mod tests {
             outcome(&r),
             Ok("hello\n[image image/png, 12 KiB]\n[resource a.txt: file:///a.txt]\n[resource mem://x]\ninside\n{\"temperature\":21}".to_owned())
         );
+    }
+
+    #[test]
+    fn images_go_to_the_person_and_other_parts_do_not() {
+        let r = json!({
+            "content": [
+                {"type": "text", "text": "a chart"},
+                {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+                {"type": "image", "data": "PHN2Zz4=", "mimeType": "image/svg+xml"},
+                {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}
+            ]
+        });
+        let found = images(&r);
+        assert_eq!(found.shown.len(), 1);
+        assert_eq!(found.shown[0].mime_type, "image/png");
+        assert_eq!(found.shown[0].data, "iVBORw0KGgo=");
+        assert_eq!(found.left_out.len(), 1);
+        assert!(images(&json!({"content": [{"type": "text", "text": "x"}]})).is_empty());
+        assert!(images(&json!({})).is_empty());
     }
 
     #[test]

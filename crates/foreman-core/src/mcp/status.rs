@@ -49,6 +49,8 @@ pub struct ServerStatus {
     pub problems: Vec<String>,
     /// The process id of a stdio server while it runs.
     pub pid: Option<u32>,
+    /// How long one of its tool calls may take: its `"timeout"`, or the default.
+    pub call_timeout_secs: u32,
 }
 
 /// Everything, for a settings panel.
@@ -70,4 +72,19 @@ pub struct PendingServer {
     pub target: String,
     /// The definition hash the approval is recorded for.
     pub definition_hash: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bindings::assert_bindings_current;
+
+    #[test]
+    fn status_bindings_are_current() {
+        assert_bindings_current::<HubStatus>();
+        assert_bindings_current::<ServerStatus>();
+        assert_bindings_current::<ServerState>();
+        assert_bindings_current::<ToolStatus>();
+        assert_bindings_current::<ServerSource>();
+    }
 }

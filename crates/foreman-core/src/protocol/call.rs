@@ -6,6 +6,7 @@ use serde_json::Value;
 use thiserror::Error;
 use ts_rs::TS;
 
+use super::images::CallImages;
 use crate::diff::FileDiff;
 
 /// Where a tool call is.
@@ -98,6 +99,10 @@ pub struct CallSnapshot {
     /// What the model was told.
     pub result: Option<String>,
     pub is_error: bool,
+    /// Images the tool returned, for the person (the model got a note); `None` when it returned
+    /// none. Absent in sessions stored before images were kept.
+    #[serde(default)]
+    pub images: Option<CallImages>,
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::call::{CallSnapshot, CallState, FilePreview};
+use super::images::CallImages;
 use super::op::{ApprovalMode, RuleScope};
 use super::usage::UsageSummary;
 use crate::partial_json::Patch;
@@ -110,6 +111,10 @@ pub enum EventMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         status: Option<String>,
+        /// The images the tool returned, for the person (replaces earlier ones).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        images: Option<CallImages>,
     },
     /// Live output of a running call (a command's stdout/stderr), for the person only; append
     /// it to what came before.
@@ -268,6 +273,7 @@ mod tests {
                 args: Vec::new(),
                 preview: None,
                 status: None,
+                images: None,
             },
         };
         let text = serde_json::to_string(&event).unwrap();

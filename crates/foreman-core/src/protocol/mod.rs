@@ -9,11 +9,13 @@
 
 pub mod call;
 pub mod event;
+pub mod images;
 pub mod op;
 pub mod usage;
 
 pub use call::{CallSnapshot, CallState, FilePreview, InvalidTransition};
 pub use event::{Event, EventMsg, TaskEndReason};
+pub use images::{CallImages, ImageLeftOut, ImagesLeftOut, ToolImage};
 pub use op::{ApprovalMode, ApprovalScope, Op, RuleScope};
 pub use usage::UsageSummary;
 
@@ -35,5 +37,9 @@ mod bindings_tests {
         assert_bindings_current::<CallSnapshot>();
         assert_bindings_current::<FilePreview>();
         assert_bindings_current::<UsageSummary>();
+        assert_bindings_current::<CallImages>();
+        assert_bindings_current::<ToolImage>();
+        assert_bindings_current::<ImagesLeftOut>();
+        assert_bindings_current::<ImageLeftOut>();
     }
 }

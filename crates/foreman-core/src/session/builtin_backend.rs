@@ -297,6 +297,7 @@ impl ToolBackend for BuiltinBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::tools::CallOutput;
     use serde_json::json;
 
     fn backend() -> (tempfile::TempDir, BuiltinBackend) {
@@ -405,8 +406,11 @@ mod tests {
             .unwrap();
         assert!(out.contains("second"), "{out}");
         let mut live = String::new();
-        while let Ok((call, text)) = rx.try_recv() {
+        while let Ok((call, output)) = rx.try_recv() {
             assert_eq!(call, "call-1");
+            let CallOutput::Text(text) = output else {
+                panic!("{output:?}")
+            };
             live.push_str(&text);
         }
         assert!(

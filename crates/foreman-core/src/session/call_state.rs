@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::events::EventSink;
-use crate::protocol::{CallSnapshot, CallState, EventMsg, FilePreview};
+use crate::protocol::{CallImages, CallSnapshot, CallState, EventMsg, FilePreview};
 
 /// The calls of a session, in the order they were created.
 #[derive(Debug, Default)]
@@ -31,6 +31,7 @@ impl CallRegistry {
             status: None,
             result: None,
             is_error: false,
+            images: None,
         });
         events.emit(EventMsg::ToolCallCreated {
             call_id: call_id.to_owned(),
@@ -67,6 +68,23 @@ impl CallRegistry {
         }
     }
 
+    /// Records the images a running call returned and sends them to the person's card.
+    pub fn set_images(&mut self, events: &mut EventSink, call_id: &str, images: CallImages) {
+        let Some(call) = self.get_mut(call_id) else {
+            return;
+        };
+        call.images = Some(images.clone());
+        self.dirty.push(call_id.to_owned());
+        events.emit(EventMsg::ToolCallUpdated {
+            call_id: call_id.to_owned(),
+            state: None,
+            args: Vec::new(),
+            preview: None,
+            status: None,
+            images: Some(images),
+        });
+    }
+
     /// Moves `call_id` to `to` and announces it with `status`. Refused moves change nothing and
     /// are reported as an error event (they are engine bugs, never silent).
     pub fn transition(
@@ -95,6 +113,7 @@ impl CallRegistry {
                     args: Vec::new(),
                     preview: None,
                     status,
+                    images: None,
                 });
                 true
             }

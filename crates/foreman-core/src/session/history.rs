@@ -293,6 +293,7 @@ mod tests {
             status: None,
             result: Some("Wrote a.txt".into()),
             is_error: false,
+            images: None,
         };
         let running = CallSnapshot {
             call_id: "running".into(),

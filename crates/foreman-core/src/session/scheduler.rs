@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::approvals::ApprovalOutcome;
 use super::task::{ATTEMPT_COMPLETION, NOT_RUN_CANCELLED};
-use super::tools::{ActionClass, OutputSink, ToolOutcome};
+use super::tools::{ActionClass, CallOutput, OutputSink, ToolOutcome};
 use super::turn::StreamedCall;
 use super::{Engine, recv_op};
 use crate::approval::Decision;
@@ -284,16 +284,14 @@ impl Engine {
         let outcomes: Vec<ToolOutcome> = loop {
             tokio::select! {
                 biased;
-                Some((call_id, text)) = output_rx.recv() => {
-                    self.events.emit(EventMsg::ToolCallOutput { call_id, text });
-                }
+                Some((call_id, output)) = output_rx.recv() => self.show_output(call_id, output),
                 done = &mut all => break done,
                 op = recv_op(&mut self.ops, &mut self.ops_closed) => self.handle_side_op(op),
             }
         };
         // Output sent just before a call ended comes before its result.
-        while let Ok((call_id, text)) = output_rx.try_recv() {
-            self.events.emit(EventMsg::ToolCallOutput { call_id, text });
+        while let Ok((call_id, output)) = output_rx.try_recv() {
+            self.show_output(call_id, output);
         }
         let mut outcome = CallsOutcome::Continue;
         for (job, result) in jobs.into_iter().zip(outcomes) {
@@ -334,6 +332,17 @@ impl Engine {
             }
         }
         outcome
+    }
+
+    /// Shows what a running call sent for the person: live text, or its result's images (kept
+    /// in the call's state, so a snapshot and the stored session have them too).
+    fn show_output(&mut self, call_id: String, output: CallOutput) {
+        match output {
+            CallOutput::Text(text) => self.events.emit(EventMsg::ToolCallOutput { call_id, text }),
+            CallOutput::Images(images) => {
+                self.calls.set_images(&mut self.events, &call_id, images);
+            }
+        }
     }
 
     /// Counts a failure of `tool`; at the threshold, pauses until `continue` or `cancel`.

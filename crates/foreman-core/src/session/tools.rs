@@ -11,6 +11,7 @@ use futures_util::future::BoxFuture;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use crate::protocol::CallImages;
 use crate::providers::ToolDefinition;
 
 pub use crate::approval::{ActionClass, CallFacts};
@@ -31,19 +32,29 @@ pub struct ProposedChange {
 /// A tool's answer: the text for the model, or an error for the model.
 pub type ToolOutcome = Result<String, String>;
 
-/// Where a running call sends live output for the person (a command's stdout and stderr as they
-/// arrive). What is sent here is shown, never given to the model; the model gets the outcome.
+/// What a running call shows the person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallOutput {
+    /// Live text (a command's stdout and stderr, progress lines), appended to what came before.
+    Text(String),
+    /// The images of the result (the model gets a note about them in the outcome).
+    Images(CallImages),
+}
+
+/// Where a running call sends what is for the person only: live output (a command's stdout and
+/// stderr as they arrive) and the images of its result. What is sent here is shown, never given
+/// to the model; the model gets the outcome.
 #[derive(Debug, Clone)]
 pub struct OutputSink {
     call_id: String,
-    sender: tokio::sync::mpsc::UnboundedSender<(String, String)>,
+    sender: tokio::sync::mpsc::UnboundedSender<(String, CallOutput)>,
 }
 
 impl OutputSink {
-    /// A sink for `call_id` feeding `sender` with `(call_id, text)` pairs.
+    /// A sink for `call_id` feeding `sender` with `(call_id, output)` pairs.
     pub fn new(
         call_id: impl Into<String>,
-        sender: tokio::sync::mpsc::UnboundedSender<(String, String)>,
+        sender: tokio::sync::mpsc::UnboundedSender<(String, CallOutput)>,
     ) -> Self {
         Self {
             call_id: call_id.into(),
@@ -60,7 +71,18 @@ impl OutputSink {
     /// Sends `text` (a receiver that has gone away is not an error: nobody is watching).
     pub fn send(&self, text: &str) {
         if !text.is_empty() {
-            let _ = self.sender.send((self.call_id.clone(), text.to_owned()));
+            let _ = self
+                .sender
+                .send((self.call_id.clone(), CallOutput::Text(text.to_owned())));
+        }
+    }
+
+    /// Sends the images of the call's result (nothing when there are none).
+    pub fn images(&self, images: CallImages) {
+        if !images.is_empty() {
+            let _ = self
+                .sender
+                .send((self.call_id.clone(), CallOutput::Images(images)));
         }
     }
 }

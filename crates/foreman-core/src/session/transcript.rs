@@ -85,6 +85,7 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
                         status: None,
                         result: None,
                         is_error: false,
+                        images: None,
                     });
                     if let Some((content, is_error)) = results.get(&call.id) {
                         snapshot.result = Some(content.clone());

@@ -182,6 +182,7 @@ impl Engine {
                     args,
                     preview,
                     status: None,
+                    images: None,
                 });
             }
             ProviderEvent::ToolCallEnd { id, arguments } => {
@@ -199,6 +200,7 @@ impl Engine {
                             args,
                             preview: None,
                             status: None,
+                            images: None,
                         });
                     }
                 } else if self.calls.state(&id).is_none() {
