@@ -2,8 +2,10 @@
 //! whole document, and of the naive approach (re-parse everything after every fragment) against
 //! the incremental one.
 //!
-//! Run with `cargo bench -p foreman-core --bench partial_json`. Prints one markdown table; each
-//! time is the median of several repetitions.
+//! Run with `cargo bench -p foreman-core --bench partial_json`. Prints one markdown table. Each
+//! row runs its measurement and its baseline alternately; the times shown are medians and the
+//! ratio is the median of the per-repetition ratios, so a burst of other work on a shared
+//! machine does not decide the verdict.
 
 use std::error::Error;
 use std::hint::black_box;
@@ -50,27 +52,57 @@ fn fragments(text: &str, size: usize) -> Vec<&str> {
     out
 }
 
-/// The median time of `repetitions` runs of `run`.
-fn median<E>(repetitions: usize, mut run: impl FnMut() -> Result<(), E>) -> Result<Duration, E> {
-    let mut times = Vec::with_capacity(repetitions);
-    for _ in 0..repetitions {
-        let start = Instant::now();
-        run()?;
-        times.push(start.elapsed());
-    }
-    times.sort_unstable();
-    Ok(times[times.len() / 2])
+/// Times of a measured run and its baseline, taken in alternation.
+struct Paired {
+    measured: Duration,
+    baseline: Duration,
+    /// The median of the per-repetition ratios measured / baseline.
+    ratio: f64,
 }
 
-fn serde_once(doc: &str, repetitions: usize) -> Result<Duration, serde_json::Error> {
-    median(repetitions, || {
-        black_box(serde_json::from_str::<Value>(black_box(doc))?);
-        Ok(())
+fn median_of<T: Copy + PartialOrd>(mut values: Vec<T>) -> T {
+    values.sort_unstable_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    values[values.len() / 2]
+}
+
+fn timed<E>(run: &mut impl FnMut() -> Result<(), E>) -> Result<Duration, E> {
+    let start = Instant::now();
+    run()?;
+    Ok(start.elapsed())
+}
+
+/// Runs `baseline` and `measured` alternately `repetitions` times. On a shared machine the load
+/// changes from one moment to the next; each ratio compares two runs made back to back, and the
+/// median of those ratios ignores the repetitions a burst of other work landed on.
+fn paired(
+    repetitions: usize,
+    mut baseline: impl FnMut() -> Result<(), Box<dyn Error>>,
+    mut measured: impl FnMut() -> Result<(), Box<dyn Error>>,
+) -> Result<Paired, Box<dyn Error>> {
+    let (mut measured_times, mut baseline_times, mut ratios) = (vec![], vec![], vec![]);
+    for _ in 0..repetitions {
+        let b = timed(&mut baseline)?;
+        let m = timed(&mut measured)?;
+        ratios.push(m.as_secs_f64() / b.as_secs_f64());
+        measured_times.push(m);
+        baseline_times.push(b);
+    }
+    Ok(Paired {
+        measured: median_of(measured_times),
+        baseline: median_of(baseline_times),
+        ratio: median_of(ratios),
     })
 }
 
-fn incremental(pieces: &[&str], repetitions: usize) -> Result<Duration, Box<dyn Error>> {
-    median(repetitions, || -> Result<(), Box<dyn Error>> {
+fn serde_once(doc: &str) -> impl FnMut() -> Result<(), Box<dyn Error>> + '_ {
+    move || {
+        black_box(serde_json::from_str::<Value>(black_box(doc))?);
+        Ok(())
+    }
+}
+
+fn incremental<'a>(pieces: &'a [&'a str]) -> impl FnMut() -> Result<(), Box<dyn Error>> + 'a {
+    move || {
         let mut parser = PartialJsonParser::new();
         let mut patches: Vec<Patch> = Vec::new();
         for piece in pieces {
@@ -79,43 +111,36 @@ fn incremental(pieces: &[&str], repetitions: usize) -> Result<Duration, Box<dyn 
         patches.extend(parser.finish()?);
         black_box((&parser, patches));
         Ok(())
-    })
+    }
 }
 
-fn one_push(doc: &str, repetitions: usize) -> Result<Duration, Box<dyn Error>> {
-    median(repetitions, || -> Result<(), Box<dyn Error>> {
+fn one_push(doc: &str) -> impl FnMut() -> Result<(), Box<dyn Error>> + '_ {
+    move || {
         let mut parser = PartialJsonParser::new();
         let mut patches = parser.push(black_box(doc))?;
         patches.extend(parser.finish()?);
         black_box((&parser, patches));
         Ok(())
-    })
+    }
 }
 
-fn naive(pieces: &[&str], repetitions: usize) -> Result<Duration, Box<dyn Error>> {
-    median(repetitions, || -> Result<(), Box<dyn Error>> {
+fn naive<'a>(pieces: &'a [&'a str]) -> impl FnMut() -> Result<(), Box<dyn Error>> + 'a {
+    move || {
         let mut buffer = String::new();
         for piece in pieces {
             buffer.push_str(piece);
             black_box(parse_partial(black_box(&buffer))?);
         }
         Ok(())
-    })
+    }
 }
 
 fn ms(duration: Duration) -> String {
     format!("{:.3} ms", duration.as_secs_f64() * 1e3)
 }
 
-fn row(
-    bench: &str,
-    measured: Duration,
-    baseline_name: &str,
-    baseline: Duration,
-    target: &str,
-    pass: impl Fn(f64) -> bool,
-) {
-    let ratio = measured.as_secs_f64() / baseline.as_secs_f64();
+fn row(bench: &str, times: &Paired, baseline_name: &str, target: &str, pass: impl Fn(f64) -> bool) {
+    let (measured, baseline, ratio) = (times.measured, times.baseline, times.ratio);
     let result = if pass(ratio) { "PASS" } else { "FAIL" };
     println!(
         "| {bench} | {} | {baseline_name} {} | {ratio:.2}× | {target} | {result} |",
@@ -140,12 +165,10 @@ fn main() -> Result<(), Box<dyn Error>> {
         return Err("the incremental parser disagrees with serde_json".into());
     }
 
-    let big_serde = serde_once(&big, 21)?;
-    let big_incremental = incremental(&big_pieces, 11)?;
-    let big_one_push = one_push(&big, 11)?;
-    let small_serde = serde_once(&small, 101)?;
-    let small_incremental = incremental(&small_pieces, 51)?;
-    let small_naive = naive(&small_pieces, 3)?;
+    let big_incremental = paired(21, serde_once(&big), incremental(&big_pieces))?;
+    let big_one_push = paired(21, serde_once(&big), one_push(&big))?;
+    let small_incremental = paired(101, serde_once(&small), incremental(&small_pieces))?;
+    let small_naive = paired(3, incremental(&small_pieces), naive(&small_pieces))?;
 
     println!("| bench | measured | baseline | ratio | target | result |");
     println!("|---|---|---|---|---|---|");
@@ -154,21 +177,16 @@ fn main() -> Result<(), Box<dyn Error>> {
         big.len() >> 10,
         big_pieces.len()
     );
-    row(
-        &big_label,
-        big_incremental,
-        "serde_json::from_str once:",
-        big_serde,
-        "≤ 3×",
-        |ratio| ratio <= 3.0,
-    );
+    let serde_name = "serde_json::from_str once:";
+    row(&big_label, &big_incremental, serde_name, "≤ 3×", |r| {
+        r <= 3.0
+    });
     row(
         &format!("incremental, {} KiB doc in one push", big.len() >> 10),
-        big_one_push,
-        "serde_json::from_str once:",
-        big_serde,
+        &big_one_push,
+        serde_name,
         "≤ 3×",
-        |ratio| ratio <= 3.0,
+        |r| r <= 3.0,
     );
     let small_label = format!(
         "incremental, {} KiB doc, {} pushes of {FRAGMENT_BYTES} B, patches collected",
@@ -177,11 +195,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     );
     row(
         &small_label,
-        small_incremental,
-        "serde_json::from_str once:",
-        small_serde,
+        &small_incremental,
+        serde_name,
         "≤ 3×",
-        |ratio| ratio <= 3.0,
+        |r| r <= 3.0,
     );
     let naive_label = format!(
         "naive: parse_partial of the whole buffer after each of {} pushes, {} KiB doc",
@@ -190,11 +207,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     );
     row(
         &naive_label,
-        small_naive,
+        &small_naive,
         "incremental, same doc:",
-        small_incremental,
         "> 1× (incremental wins)",
-        |ratio| ratio > 1.0,
+        |r| r > 1.0,
     );
     Ok(())
 }

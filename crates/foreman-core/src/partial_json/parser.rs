@@ -38,7 +38,7 @@ impl Frame {
     fn child_segment(&self) -> PathSegment {
         match self {
             Frame::Array(items) => PathSegment::Index(items.len()),
-            Frame::Object { key, .. } => PathSegment::Key(key.clone()),
+            Frame::Object { key, .. } => PathSegment::Key(CompactString::from(key.as_str())),
         }
     }
 }

@@ -70,7 +70,7 @@ pub fn apply_patch(value: &mut Value, patch: &Patch) {
             None => *value = new_value.clone(),
             Some((last, parent)) => match (resolve_mut(value, parent), last) {
                 (Some(Value::Object(map)), PathSegment::Key(key)) => {
-                    map.insert(key.clone(), new_value.clone());
+                    map.insert(key.to_string(), new_value.clone());
                 }
                 (Some(Value::Array(items)), PathSegment::Index(index)) => {
                     if let Some(slot) = items.get_mut(*index) {
@@ -102,7 +102,7 @@ pub fn apply_patch(value: &mut Value, patch: &Patch) {
 fn resolve_mut<'a>(mut value: &'a mut Value, path: &[PathSegment]) -> Option<&'a mut Value> {
     for segment in path {
         value = match (value, segment) {
-            (Value::Object(map), PathSegment::Key(key)) => map.get_mut(key)?,
+            (Value::Object(map), PathSegment::Key(key)) => map.get_mut(key.as_str())?,
             (Value::Array(items), PathSegment::Index(index)) => items.get_mut(*index)?,
             _ => return None,
         };
@@ -120,7 +120,7 @@ mod tests {
     }
 
     fn key(k: &str) -> PathSegment {
-        PathSegment::Key(k.to_owned())
+        PathSegment::Key(k.into())
     }
 
     #[test]
