@@ -45,6 +45,9 @@ pub const FINISHED_CALL_STATES: &[&str] = &[
     "interrupted",
 ];
 
+/// seq, role, content, tokens, compacted_at.
+type MessageRow = (i64, String, String, Option<i64>, Option<i64>);
+
 fn json_text(value: &serde_json::Value) -> String {
     value.to_string()
 }
@@ -171,7 +174,7 @@ impl Store {
 
     /// The whole history of a session, in order, compacted messages included.
     pub async fn load_messages(&self, session_id: &str) -> Result<Vec<StoredMessage>, StoreError> {
-        let rows: Vec<(i64, String, String, Option<i64>, Option<i64>)> = sqlx::query_as(
+        let rows: Vec<MessageRow> = sqlx::query_as(
             "SELECT seq, role, content, tokens, compacted_at FROM messages WHERE session_id = ?1
              ORDER BY seq",
         )
