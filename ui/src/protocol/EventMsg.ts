@@ -41,4 +41,8 @@ context_used: number,
 /**
  * The model's context window in tokens, as configured for the session.
  */
-context_window: number, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, message: string, } | { "type": "error", message: string, } | { "type": "paused", call_id: string, tool: string, failures: number, message: string, } | { "type": "resumed" } | { "type": "context_compacted", elided_outputs: number, } | { "type": "task_ended", reason: TaskEndReason, } | { "type": "snapshot", session_id: string, mode: ApprovalMode, running: boolean, messages: number, calls: Array<CallSnapshot>, usage: UsageSummary, } | { "type": "shutdown_complete" };
+context_window: number, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, message: string, } | { "type": "error", message: string, } | { "type": "paused", call_id: string, tool: string, failures: number, message: string, } | { "type": "resumed" } | { "type": "context_compacting", 
+/**
+ * Messages that the summary will replace.
+ */
+messages: number, tokens_before: number, } | { "type": "context_compacted", elided_outputs: number, removed_messages: number, tokens_before: number, tokens_after: number, } | { "type": "task_ended", reason: TaskEndReason, } | { "type": "snapshot", session_id: string, mode: ApprovalMode, running: boolean, messages: number, calls: Array<CallSnapshot>, usage: UsageSummary, } | { "type": "shutdown_complete" };

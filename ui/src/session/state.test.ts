@@ -180,3 +180,24 @@ test("the images of a call are merged into it, kept by later patches, and restor
   );
   expect(s.calls.m1?.images).toEqual(images);
 });
+
+test("compaction shows as notices: the summarising, then what was compacted", () => {
+  const s = reduceAll(
+    initialState(),
+    [
+      ev({ type: "context_compacting", messages: 12, tokens_before: 180_400 }),
+      ev({ type: "context_compacted", elided_outputs: 3, removed_messages: 12, tokens_before: 180_400, tokens_after: 9_250 }),
+      ev({ type: "context_compacted", elided_outputs: 1, removed_messages: 0, tokens_before: 950, tokens_after: 700 }),
+    ],
+    0,
+  );
+  expect(s.items).toMatchObject([
+    { kind: "notice", tone: "info", text: "Summarising 12 earlier messages to fit the model's context window…" },
+    {
+      kind: "notice",
+      tone: "info",
+      text: "Context compacted: 12 earlier messages replaced by a summary, 3 old tool outputs shortened (about 180.4k → 9.3k tokens).",
+    },
+    { kind: "notice", tone: "info", text: "Context compacted: 1 old tool output shortened (about 950 → 700 tokens)." },
+  ]);
+});

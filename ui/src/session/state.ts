@@ -197,6 +197,22 @@ function appendText(state: SessionState, kind: "assistant" | "thinking", text: s
   };
 }
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function tokens(n: number): string {
+  return n >= 1000 ? `${(n / 1000).toFixed(1)}k` : `${n}`;
+}
+
+/** The notice for a compaction: what was elided or summarised, and the estimate before and after. */
+export function describeCompaction(event: Extract<Event, { type: "context_compacted" }>): string {
+  const parts: string[] = [];
+  if (event.removed_messages > 0) parts.push(`${plural(event.removed_messages, "earlier message")} replaced by a summary`);
+  if (event.elided_outputs > 0) parts.push(`${plural(event.elided_outputs, "old tool output")} shortened`);
+  return `Context compacted: ${parts.join(", ")} (about ${tokens(event.tokens_before)} → ${tokens(event.tokens_after)} tokens).`;
+}
+
 function notice(state: SessionState, tone: "info" | "error", text: string): SessionState {
   return {
     ...state,
@@ -346,8 +362,10 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return notice(s, "error", event.message);
     case "paused":
       return { ...s, paused: { tool: event.tool, message: event.message } };
+    case "context_compacting":
+      return notice(s, "info", `Summarising ${plural(event.messages, "earlier message")} to fit the model's context window…`);
     case "context_compacted":
-      return notice(s, "info", `Old tool outputs were shortened to fit the model's context (${event.elided_outputs}).`);
+      return notice(s, "info", describeCompaction(event));
     case "task_ended": {
       const ended = { ...s, running: false, paused: null, retrying: null, ended: event.reason };
       const text = describeEnd(event.reason);

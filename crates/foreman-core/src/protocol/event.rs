@@ -190,10 +190,24 @@ pub enum EventMsg {
     },
     /// The task goes on after a pause.
     Resumed,
-    /// Old tool outputs were elided to fit the model's context window (the stored history keeps
-    /// them).
+    /// The older part of the conversation is being summarised by the model to fit its context
+    /// window (a request of its own; [`EventMsg::ContextCompacted`] follows when it is done).
+    ContextCompacting {
+        /// Messages that the summary will replace.
+        messages: u32,
+        #[ts(type = "number")]
+        tokens_before: u64,
+    },
+    /// The conversation was made to fit the model's context window: old tool outputs were
+    /// elided (the stored history keeps them) and/or `removed_messages` older messages were
+    /// replaced by one summary (estimated tokens before and after).
     ContextCompacted {
         elided_outputs: u32,
+        removed_messages: u32,
+        #[ts(type = "number")]
+        tokens_before: u64,
+        #[ts(type = "number")]
+        tokens_after: u64,
     },
     /// The task ended, and why.
     TaskEnded {

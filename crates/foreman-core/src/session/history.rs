@@ -7,6 +7,7 @@
 //! leaves every unfinished call visible. On resume, [`load_for_resume`] marks those calls
 //! `interrupted` and gives every call in history without a result exactly one: the stored
 //! result when the call finished before the crash, or an "interrupted" note for the model.
+//! Messages a compaction summarised are left out: a resumed session continues from the summary.
 
 use std::collections::{HashMap, HashSet};
 
@@ -59,6 +60,10 @@ pub async fn load_for_resume(store: &Store, session_id: &str) -> Result<Vec<Mess
         .collect();
     let mut history: Vec<Message> = Vec::new();
     for stored in store.load_messages(session_id).await? {
+        if stored.compacted {
+            // Replaced by a summary that comes later in the stored order.
+            continue;
+        }
         match serde_json::from_value::<Message>(stored.content) {
             Ok(m) => history.push(m),
             Err(e) => {

@@ -9,11 +9,13 @@
 //! - [`scheduler`]: the calls of a turn — validation, approval, execution, results in order.
 //! - [`approvals`]: waiting for the person, with previews pinned by hash.
 //! - [`task`]: the loop of turns and why it ends.
+//! - [`compaction`]: keeping the conversation inside the context window (elide, then summarise).
 
 pub mod approvals;
 pub mod args_stream;
 pub mod builtin_backend;
 pub mod call_state;
+pub mod compaction;
 pub mod context_window;
 pub mod events;
 pub mod history;
@@ -76,8 +78,8 @@ pub struct SessionConfig {
     pub pause_after_failures: u32,
     /// How often a pending approval re-checks its file on disk.
     pub preview_poll: Duration,
-    /// The model's context window in tokens; old tool outputs are elided past
-    /// `context_window - context_reserve`.
+    /// The model's context window in tokens; past `context_window - context_reserve` old tool
+    /// outputs are elided, then older history is summarised (see [`compaction`]).
     pub context_window: usize,
     /// Tokens kept free for the answer.
     pub context_reserve: usize,
@@ -203,6 +205,8 @@ pub(crate) async fn recv_op(ops: &mut UnboundedReceiver<Op>, closed: &mut bool) 
 pub(crate) struct Engine {
     pub(crate) id: String,
     pub(crate) provider: Arc<dyn Provider>,
+    /// The configured provider without the text protocol (for requests without tools).
+    pub(crate) plain_provider: Arc<dyn Provider>,
     pub(crate) model: String,
     pub(crate) limits: Limits,
     pub(crate) system: String,
@@ -250,6 +254,7 @@ impl Engine {
         };
         let mut definitions = tools.definitions();
         definitions.push(task::attempt_completion_definition());
+        let plain_provider = Arc::clone(&config.provider);
         let provider: Arc<dyn Provider> = if config.text_protocol {
             Arc::new(TextProtocolProvider::new(
                 config.provider,
@@ -261,6 +266,7 @@ impl Engine {
         Ok(Self {
             id: config.session_id.unwrap_or_else(new_session_id),
             provider,
+            plain_provider,
             model: config.model,
             limits: config.limits,
             system: prompt::system_prompt(&config.workspace, &prompt::default_shell()),

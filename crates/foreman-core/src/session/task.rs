@@ -58,15 +58,28 @@ impl Engine {
             }
             iteration += 1;
             self.events.emit(EventMsg::TurnStarted { iteration });
-            self.fit_context(self.context_budget);
+            if let Err(reason) = self.fit_context(false).await {
+                self.events.emit(EventMsg::TurnEnded { iteration });
+                break reason;
+            }
             let mut turn = self.stream_turn().await;
+            let mut compacted_for_retry = false;
             if matches!(turn.error, Some(ProviderError::ContextLength { .. }))
                 && turn.text.is_empty()
                 && turn.calls.is_empty()
-                && self.fit_context(0) > 0
             {
-                // The provider knows better than the estimate: elide what may go and retry once.
-                turn = self.stream_turn().await;
+                // The provider knows better than the estimate: compact and retry once.
+                match self.fit_context(true).await {
+                    Ok(true) => {
+                        compacted_for_retry = true;
+                        turn = self.stream_turn().await;
+                    }
+                    Ok(false) => {}
+                    Err(reason) => {
+                        self.events.emit(EventMsg::TurnEnded { iteration });
+                        break reason;
+                    }
+                }
             }
             self.record_assistant(&turn.text, &turn.thinking, &turn.calls)
                 .await;
@@ -77,6 +90,12 @@ impl Engine {
                 self.events.emit(EventMsg::TurnEnded { iteration });
                 break if cancelled {
                     TaskEndReason::Cancelled
+                } else if compacted_for_retry
+                    && matches!(error, ProviderError::ContextLength { .. })
+                {
+                    TaskEndReason::Error {
+                        message: format!("{error} (still too long after compacting it)"),
+                    }
                 } else {
                     TaskEndReason::Error {
                         message: error.to_string(),
@@ -100,28 +119,6 @@ impl Engine {
         };
         self.running = false;
         self.events.emit(EventMsg::TaskEnded { reason });
-    }
-
-    /// Elides old tool outputs until the estimate fits `budget` (0: all that may go); returns
-    /// how many were elided and says so in an event.
-    fn fit_context(&mut self, budget: usize) -> usize {
-        if budget > 0
-            && super::context_window::estimate_conversation(&self.system, &self.history) <= budget
-        {
-            return 0;
-        }
-        let elided = super::context_window::elide_old_tool_outputs(
-            &self.system,
-            &mut self.history,
-            KEEP_RECENT_MESSAGES,
-            budget,
-        );
-        if elided > 0 {
-            self.events.emit(EventMsg::ContextCompacted {
-                elided_outputs: u32::try_from(elided).unwrap_or(u32::MAX),
-            });
-        }
-        elided
     }
 
     /// Persists every call that changed since the last flush.

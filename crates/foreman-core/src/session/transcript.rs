@@ -52,8 +52,11 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
         })
         .collect();
     let mut results: HashMap<String, (String, bool)> = HashMap::new();
+    // The person sees the conversation as it happened, compacted messages included; the
+    // summaries written for the model are not part of it.
     let parsed: Vec<Message> = messages
         .into_iter()
+        .filter(|m| m.role != crate::store::SUMMARY_ROLE)
         .filter_map(|m| serde_json::from_value(m.content).ok())
         .collect();
     for message in &parsed {

@@ -1,7 +1,9 @@
 //! The model-facing history of a session, exactly as sent, plus its tool calls.
 //!
 //! Every write is its own transaction at a step boundary, so a crash loses at most the streaming
-//! delta in flight. On restart, [`Store::interrupt_unfinished_calls`] turns calls that never
+//! delta in flight. Compaction ([`Store::compact_messages`]) marks the summarised messages and
+//! puts the summary in their place in one transaction; the marked messages stay for the
+//! transcript but are no longer live history. On restart, [`Store::interrupt_unfinished_calls`] turns calls that never
 //! finished into `Interrupted` ones the loop can answer for the model.
 
 use serde::Serialize;
@@ -16,7 +18,14 @@ pub struct StoredMessage {
     /// The message as sent to the model.
     pub content: serde_json::Value,
     pub tokens: Option<i64>,
+    /// Replaced by a compaction summary: kept for display, not sent to the model any more.
+    pub compacted: bool,
 }
+
+/// The role column of a compaction summary (its content is a user [`Message`] as sent).
+///
+/// [`Message`]: crate::providers::Message
+pub const SUMMARY_ROLE: &str = "summary";
 
 /// A stored tool call: the scheduler state and the person-facing status.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -35,6 +44,9 @@ pub const FINISHED_CALL_STATES: &[&str] = &[
     "rejected",
     "interrupted",
 ];
+
+/// seq, role, content, tokens, compacted_at.
+type MessageRow = (i64, String, String, Option<i64>, Option<i64>);
 
 fn json_text(value: &serde_json::Value) -> String {
     value.to_string()
@@ -82,17 +94,96 @@ impl Store {
         Ok(next)
     }
 
-    /// The whole history of a session, in order.
+    /// Replaces the first `removed` live messages of a session by one summary message (stored
+    /// with role [`SUMMARY_ROLE`]) in one transaction: they are marked compacted and the summary
+    /// takes the place right before the first message that stays live. Returns the summary's
+    /// sequence number.
+    pub async fn compact_messages(
+        &self,
+        session_id: &str,
+        removed: usize,
+        summary: &serde_json::Value,
+        now_ms: i64,
+    ) -> Result<i64, StoreError> {
+        let err = |e| StoreError::from_sqlx(self.path(), e);
+        let mut tx = self.pool().begin().await.map_err(err)?;
+        let live: Vec<(i64,)> = sqlx::query_as(
+            "SELECT seq FROM messages WHERE session_id = ?1 AND compacted_at IS NULL ORDER BY seq",
+        )
+        .bind(session_id)
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(err)?;
+        let boundary = match live.get(removed) {
+            Some((seq,)) => *seq,
+            None => {
+                let (next,): (i64,) = sqlx::query_as(
+                    "SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?1",
+                )
+                .bind(session_id)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(err)?;
+                next
+            }
+        };
+        // Make room at `boundary`: shift the later messages up by one, through negative numbers
+        // so no two rows share a sequence number in between.
+        for statement in [
+            "UPDATE messages SET seq = -seq - 1 WHERE session_id = ?1 AND seq >= ?2",
+            "UPDATE messages SET seq = -seq WHERE session_id = ?1 AND seq < 0",
+        ] {
+            sqlx::query(statement)
+                .bind(session_id)
+                .bind(boundary)
+                .execute(&mut *tx)
+                .await
+                .map_err(err)?;
+        }
+        sqlx::query(
+            "UPDATE messages SET compacted_at = ?3
+             WHERE session_id = ?1 AND seq < ?2 AND compacted_at IS NULL",
+        )
+        .bind(session_id)
+        .bind(boundary)
+        .bind(now_ms)
+        .execute(&mut *tx)
+        .await
+        .map_err(err)?;
+        sqlx::query(
+            "INSERT INTO messages (session_id, seq, role, content, tokens, created_at)
+             VALUES (?1, ?2, ?3, ?4, NULL, ?5)",
+        )
+        .bind(session_id)
+        .bind(boundary)
+        .bind(SUMMARY_ROLE)
+        .bind(json_text(summary))
+        .bind(now_ms)
+        .execute(&mut *tx)
+        .await
+        .map_err(err)?;
+        sqlx::query("UPDATE sessions SET updated_at = ?2 WHERE id = ?1")
+            .bind(session_id)
+            .bind(now_ms)
+            .execute(&mut *tx)
+            .await
+            .map_err(err)?;
+        tx.commit().await.map_err(err)?;
+        Ok(boundary)
+    }
+
+    /// The whole history of a session, in order, compacted messages included.
     pub async fn load_messages(&self, session_id: &str) -> Result<Vec<StoredMessage>, StoreError> {
-        let rows: Vec<(i64, String, String, Option<i64>)> = sqlx::query_as(
-            "SELECT seq, role, content, tokens FROM messages WHERE session_id = ?1 ORDER BY seq",
+        let rows: Vec<MessageRow> = sqlx::query_as(
+            "SELECT seq, role, content, tokens, compacted_at FROM messages WHERE session_id = ?1
+             ORDER BY seq",
         )
         .bind(session_id)
         .fetch_all(self.pool())
         .await
         .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
         rows.into_iter()
-            .map(|(seq, role, content, tokens)| {
+            .map(|(seq, role, content, tokens, compacted_at)| {
                 let content = serde_json::from_str(&content).map_err(|e| StoreError::Corrupt {
                     path: self.path().to_path_buf(),
                     reason: format!("message {seq} of session {session_id} is not JSON: {e}"),
@@ -102,6 +193,7 @@ impl Store {
                     role,
                     content,
                     tokens,
+                    compacted: compacted_at.is_some(),
                 })
             })
             .collect()
@@ -224,6 +316,71 @@ mod tests {
         assert_eq!(loaded[0].tokens, Some(3));
         assert_eq!(loaded[1].role, "assistant");
         assert_eq!(store.session(&s.id).await.unwrap().unwrap().updated_at, 11);
+    }
+
+    #[tokio::test]
+    async fn compaction_puts_the_summary_before_the_live_tail_and_keeps_the_old_messages() {
+        let store = Store::open_in_memory().await.unwrap();
+        let s = store.create_session("/ws", 1).await.unwrap();
+        for (i, role) in ["user", "assistant", "user", "assistant"]
+            .iter()
+            .enumerate()
+        {
+            store
+                .append_message(&s.id, role, &json!(format!("m{i}")), None, 2)
+                .await
+                .unwrap();
+        }
+        let seq = store
+            .compact_messages(&s.id, 2, &json!("summary 1"), 3)
+            .await
+            .unwrap();
+        assert_eq!(seq, 3);
+        let rows = |loaded: Vec<StoredMessage>| -> Vec<(i64, String, bool)> {
+            loaded
+                .into_iter()
+                .map(|m| (m.seq, m.content.as_str().unwrap().to_owned(), m.compacted))
+                .collect()
+        };
+        let loaded = store.load_messages(&s.id).await.unwrap();
+        assert_eq!(loaded[2].role, SUMMARY_ROLE);
+        assert_eq!(
+            rows(loaded),
+            [
+                (1, "m0".into(), true),
+                (2, "m1".into(), true),
+                (3, "summary 1".into(), false),
+                (4, "m2".into(), false),
+                (5, "m3".into(), false),
+            ]
+        );
+        // A second compaction counts live messages only: the first summary and m2 go.
+        store
+            .compact_messages(&s.id, 2, &json!("summary 2"), 4)
+            .await
+            .unwrap();
+        let live: Vec<String> = store
+            .load_messages(&s.id)
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|m| !m.compacted)
+            .map(|m| m.content.as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(live, ["summary 2", "m3"]);
+        // Compacting everything puts the summary at the end.
+        store
+            .compact_messages(&s.id, 2, &json!("summary 3"), 5)
+            .await
+            .unwrap();
+        let loaded = store.load_messages(&s.id).await.unwrap();
+        assert_eq!(loaded.len(), 7);
+        let last = loaded.last().unwrap();
+        assert_eq!(
+            (last.content.as_str(), last.compacted),
+            (Some("summary 3"), false)
+        );
+        assert_eq!(loaded.iter().filter(|m| !m.compacted).count(), 1);
     }
 
     #[tokio::test]

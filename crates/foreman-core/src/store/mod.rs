@@ -19,7 +19,7 @@ use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 pub use error::StoreError;
-pub use history::{FINISHED_CALL_STATES, StoredMessage, StoredToolCall};
+pub use history::{FINISHED_CALL_STATES, SUMMARY_ROLE, StoredMessage, StoredToolCall};
 pub use rules::{RuleAction, StoredRule};
 pub use sessions::{SessionSummary, new_session_id, title_from_message};
 pub use usage::{ModelUsage, UsageTotals};
