@@ -114,6 +114,20 @@ fn incremental<'a>(pieces: &'a [&'a str]) -> impl FnMut() -> Result<(), Box<dyn 
     }
 }
 
+/// The same, with [`PartialJsonParser::push_into`] collecting into one buffer.
+fn incremental_into<'a>(pieces: &'a [&'a str]) -> impl FnMut() -> Result<(), Box<dyn Error>> + 'a {
+    move || {
+        let mut parser = PartialJsonParser::new();
+        let mut patches: Vec<Patch> = Vec::new();
+        for piece in pieces {
+            parser.push_into(black_box(piece), &mut patches)?;
+        }
+        patches.extend(parser.finish()?);
+        black_box((&parser, patches));
+        Ok(())
+    }
+}
+
 fn one_push(doc: &str) -> impl FnMut() -> Result<(), Box<dyn Error>> + '_ {
     move || {
         let mut parser = PartialJsonParser::new();
@@ -166,6 +180,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
 
     let big_incremental = paired(21, serde_once(&big), incremental(&big_pieces))?;
+    let big_into = paired(21, serde_once(&big), incremental_into(&big_pieces))?;
     let big_one_push = paired(21, serde_once(&big), one_push(&big))?;
     let small_incremental = paired(101, serde_once(&small), incremental(&small_pieces))?;
     let small_naive = paired(3, incremental(&small_pieces), naive(&small_pieces))?;
@@ -181,6 +196,13 @@ fn main() -> Result<(), Box<dyn Error>> {
     row(&big_label, &big_incremental, serde_name, "≤ 3×", |r| {
         r <= 3.0
     });
+    row(
+        &format!("{big_label}, with `push_into` (one buffer)"),
+        &big_into,
+        serde_name,
+        "≤ 3×",
+        |r| r <= 3.0,
+    );
     row(
         &format!("incremental, {} KiB doc in one push", big.len() >> 10),
         &big_one_push,

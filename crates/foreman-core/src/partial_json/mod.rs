@@ -58,6 +58,30 @@ pub fn parse_partial(input: &str) -> Result<Value, PartialJsonError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn push_into_reports_what_push_reports_and_leaves_out_as_it_was_on_an_error() {
+        let doc = r#"{"path": "a.rs", "content": "x\ty \u00e9 \ud83d\ude00", "n": [1, true]}"#;
+        let (mut by_push, mut by_into) = (PartialJsonParser::new(), PartialJsonParser::new());
+        let (mut pushed, mut into) = (Vec::new(), Vec::new());
+        for piece in doc.as_bytes().chunks(3) {
+            let piece = std::str::from_utf8(piece).unwrap();
+            pushed.extend(by_push.push(piece).unwrap());
+            by_into.push_into(piece, &mut into).unwrap();
+        }
+        assert_eq!(pushed, into);
+        assert_eq!(by_push.snapshot(), by_into.snapshot());
+
+        let mut parser = PartialJsonParser::new();
+        let mut out = parser.push("{\"a\": [").unwrap();
+        let kept = out.clone();
+        assert!(parser.push_into("1, 2}", &mut out).is_err());
+        assert_eq!(out, kept);
+        assert!(
+            parser.push_into("]", &mut out).is_err(),
+            "a failed parser stays failed"
+        );
+    }
     use serde_json::json;
 
     fn partial(input: &str) -> Value {

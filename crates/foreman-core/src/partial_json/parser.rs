@@ -126,18 +126,34 @@ impl PartialJsonParser {
     /// Fails as soon as the input is no longer a prefix of any JSON document; the parser then
     /// stays failed.
     pub fn push(&mut self, fragment: &str) -> Result<Vec<Patch>, PartialJsonError> {
-        self.check_usable()?;
         // Almost every push of a streamed string reports exactly one patch (an `Append`).
         let mut patches = Vec::with_capacity(1);
-        match self.feed(fragment, &mut patches) {
+        self.push_into(fragment, &mut patches)?;
+        Ok(patches)
+    }
+
+    /// Like [`push`](Self::push), but appends the patches to `out`, so a consumer that keeps one
+    /// buffer (and empties it as it applies them) allocates nothing per fragment. On an error
+    /// `out` is left as it was.
+    pub fn push_into(
+        &mut self,
+        fragment: &str,
+        out: &mut Vec<Patch>,
+    ) -> Result<(), PartialJsonError> {
+        self.check_usable()?;
+        let before = out.len();
+        match self.feed(fragment, out) {
             Ok(()) => {
                 if matches!(self.state, State::Str { key: false, .. }) {
-                    self.flush_text(&mut patches);
+                    self.flush_text(out);
                 }
                 self.offset += fragment.len();
-                Ok(patches)
+                Ok(())
             }
-            Err(error) => Err(self.fail(error)),
+            Err(error) => {
+                out.truncate(before);
+                Err(self.fail(error))
+            }
         }
     }
 

@@ -26,6 +26,8 @@ pub const MAX_FLUSH_DELAY: Duration = Duration::from_secs(1);
 pub struct ArgsStream {
     parser: PartialJsonParser,
     pending: Vec<Patch>,
+    /// The patches of the fragment being fed (kept to avoid an allocation per fragment).
+    scratch: Vec<Patch>,
     pending_bytes: usize,
     last_flush: Instant,
     broken: bool,
@@ -53,13 +55,14 @@ impl ArgsStream {
         Self {
             parser: PartialJsonParser::new(),
             pending: Vec::new(),
+            scratch: Vec::new(),
             pending_bytes: 0,
             last_flush: Instant::now(),
             broken: false,
         }
     }
 
-    fn add(&mut self, patches: Vec<Patch>) {
+    fn add(&mut self, patches: impl IntoIterator<Item = Patch>) {
         for patch in patches {
             self.pending_bytes += patch_bytes(&patch);
             if let (Some(Patch::Append { path, text }), Patch::Append { path: p2, text: t2 }) =
@@ -78,8 +81,12 @@ impl ArgsStream {
         if self.broken {
             return None;
         }
-        match self.parser.push(fragment) {
-            Ok(patches) => self.add(patches),
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let fed = self.parser.push_into(fragment, &mut scratch);
+        self.add(scratch.drain(..));
+        self.scratch = scratch;
+        match fed {
+            Ok(()) => {}
             Err(_) => {
                 // Not JSON: the card shows nothing more; the final arguments decide the outcome.
                 self.broken = true;
