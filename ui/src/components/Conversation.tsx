@@ -20,11 +20,14 @@ interface Props {
 const Entry = memo(function Entry({
   item,
   call,
+  calls,
   actions,
   onOpenLink,
 }: {
   item: Item;
   call: CallView | undefined;
+  /** Every call, only for a card with a sub-agent's calls nested in it. */
+  calls: Record<string, CallView> | undefined;
   actions: CardActions;
   onOpenLink(url: string): void;
 }) {
@@ -49,7 +52,7 @@ const Entry = memo(function Entry({
         </details>
       );
     case "tool":
-      return call ? <ToolCard call={call} actions={actions} /> : null;
+      return call ? <ToolCard call={call} calls={calls} actions={actions} /> : null;
     case "notice":
       return (
         <div className={`notice notice-${item.tone}`} role={item.tone === "error" ? "alert" : "status"}>
@@ -103,6 +106,7 @@ export function Conversation({ items, calls, actions, onOpenLink }: Props) {
           <Entry
             item={item}
             call={item.kind === "tool" ? calls[item.callId] : undefined}
+            calls={item.kind === "tool" && calls[item.callId]?.children.length ? calls : undefined}
             actions={actions}
             onOpenLink={onOpenLink}
           />

@@ -6,7 +6,8 @@ import { ToolCard } from "./ToolCard";
 function call(over: Partial<CallView>): CallView {
   return {
     id: "c1", name: "write", state: "streaming", args: null, preview: null, status: null, output: "",
-    result: null, isError: false, images: null, approval: null, refused: null, startedAt: null, endedAt: null, ...over,
+    result: null, isError: false, images: null, approval: null, refused: null, startedAt: null, endedAt: null,
+    parentId: null, children: [], ...over,
   };
 }
 
@@ -87,4 +88,26 @@ test("an image the tool returned shows in the card's result; an SVG does not", (
   expect(document.querySelector('img[src^="data:image/svg"]')).toBeNull();
   expect(screen.getByText("2 images not shown: too large to show.")).toBeInTheDocument();
   expect(screen.getByText("1 image not shown: not a PNG, JPEG, GIF or WebP image.")).toBeInTheDocument();
+});
+
+test("a new_task card shows its sub-agent's text and calls inside it, with their approvals", async () => {
+  const approve = vi.fn();
+  const parent = call({
+    id: "t1", name: "new_task", state: "executing", args: { description: "copy the notes", prompt: "p" },
+    children: [
+      { kind: "assistant", id: 1, text: "Copying." },
+      { kind: "tool", id: 2, callId: "c2" },
+    ],
+  });
+  const child = call({
+    id: "c2", name: "write", state: "awaiting_approval", args: { path: "copy.txt", content: "x\n" }, parentId: "t1",
+    approval: { previewHash: "h7", reason: "ask mode asks", preview: null, suggestedRule: null },
+  });
+  render(<ToolCard call={parent} calls={{ t1: parent, c2: child }} actions={{ ...actions, approve }} />);
+  expect(screen.getByText("copy the notes")).toBeInTheDocument();
+  const nested = screen.getByTestId("subtask");
+  expect(nested).toHaveTextContent("Copying.");
+  expect(nested.querySelector('[data-tool="write"]')).not.toBeNull();
+  await userEvent.click(screen.getByTestId("approve"));
+  expect(approve).toHaveBeenCalledWith("c2", "h7", { kind: "once" });
 });

@@ -50,7 +50,48 @@ function Params({ call }: { call: CallView }) {
   return <pre className="tool-args">{shown.length > 4000 ? `${shown.slice(0, 4000)}…` : shown}</pre>;
 }
 
-function ToolCardInner({ call, actions }: { call: CallView; actions: CardActions }) {
+/** What a `new_task` call's sub-agent said and the cards of its calls, inside the call's card. */
+function SubAgent({
+  call,
+  calls,
+  actions,
+}: {
+  call: CallView;
+  calls: Record<string, CallView>;
+  actions: CardActions;
+}) {
+  return (
+    <div className="subtask" data-testid="subtask" aria-label="Sub-agent">
+      {call.children.map((item) => {
+        switch (item.kind) {
+          case "tool": {
+            const child = calls[item.callId];
+            return child ? <ToolCard key={item.id} call={child} calls={calls} actions={actions} /> : null;
+          }
+          case "assistant":
+            return (
+              <div key={item.id} className="msg msg-assistant subtask-text">
+                {item.text}
+              </div>
+            );
+          default:
+            return null;
+        }
+      })}
+    </div>
+  );
+}
+
+function ToolCardInner({
+  call,
+  actions,
+  calls,
+}: {
+  call: CallView;
+  actions: CardActions;
+  /** Every call, for the cards of a sub-agent nested in this one (`new_task`). */
+  calls?: Record<string, CallView>;
+}) {
   const [open, setOpen] = useState(true);
   const { label, tone } = stateLabel(call.state);
   const summary = toolSummary(call.name, call.args);
@@ -95,6 +136,7 @@ function ToolCardInner({ call, actions }: { call: CallView; actions: CardActions
               {call.preview.created ? " (new file)" : ""}
             </div>
           )}
+          {calls && call.children.length > 0 && <SubAgent call={call} calls={calls} actions={actions} />}
           {approval && (
             <ApprovalBar
               key={approval.previewHash}

@@ -30,6 +30,8 @@ export function toolIcon(name: string): string {
       return "☑";
     case "attempt_completion":
       return "✓";
+    case "new_task":
+      return "⑂";
     default:
       return "◆";
   }
@@ -57,6 +59,8 @@ export function toolSummary(name: string, raw: unknown): string {
       return "task list";
     case "attempt_completion":
       return "task complete";
+    case "new_task":
+      return str(args, "description") ?? "";
     default:
       return "";
   }

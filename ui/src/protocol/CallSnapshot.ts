@@ -23,4 +23,9 @@ result: string | null, is_error: boolean,
  * Images the tool returned, for the person (the model got a note); `None` when it returned
  * none. Absent in sessions stored before images were kept.
  */
-images: CallImages | null, };
+images: CallImages | null, 
+/**
+ * The `new_task` call whose sub-agent made this call; `None` for the session's own calls
+ * (and in sessions stored before sub-agents).
+ */
+parent_call_id: string | null, };

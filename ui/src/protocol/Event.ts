@@ -10,8 +10,12 @@ import type { UsageSummary } from "./UsageSummary";
 
 /**
  * One event with its per-session sequence number (1, 2, 3...).
+ *
+ * Events of a sub-agent (a `new_task` call's child session) come on the same stream, in the
+ * same `seq`, with `parent_call_id` set to the `new_task` call, so a front end can nest them in
+ * that call's card. Events of the session itself have none.
  */
-export type Event = { seq: number, } & ({ "type": "session_started", session_id: string, model: string, workspace: string, mode: ApprovalMode, usage: UsageSummary, } | { "type": "task_started" } | { "type": "turn_started", iteration: number, } | { "type": "turn_ended", iteration: number, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_created", call_id: string, name: string, state: CallState, } | { "type": "tool_call_updated", call_id: string, state?: CallState, 
+export type Event = { seq: number, parent_call_id?: string, } & ({ "type": "session_started", session_id: string, model: string, workspace: string, mode: ApprovalMode, usage: UsageSummary, } | { "type": "task_started" } | { "type": "turn_started", iteration: number, } | { "type": "turn_ended", iteration: number, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_created", call_id: string, name: string, state: CallState, } | { "type": "tool_call_updated", call_id: string, state?: CallState, 
 /**
  * Partial-JSON patches of the arguments, in order.
  */

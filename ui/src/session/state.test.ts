@@ -201,3 +201,56 @@ test("compaction shows as notices: the summarising, then what was compacted", ()
     { kind: "notice", tone: "info", text: "Context compacted: 1 old tool output shortened (about 950 → 700 tokens)." },
   ]);
 });
+
+test("a sub-agent's text and calls nest in its new_task card", () => {
+  const child = (msg: Record<string, unknown>) => ev({ ...msg, parent_call_id: "t1" });
+  const s = reduceAll(
+    addUserMessage(initialState(), "go"),
+    [
+      ev({ type: "task_started" }),
+      ev({ type: "tool_call_created", call_id: "t1", name: "new_task", state: "streaming" }),
+      ev({ type: "tool_call_updated", call_id: "t1", state: "executing", args: [] }),
+      child({ type: "turn_started", iteration: 1 }),
+      child({ type: "text_delta", text: "Reading " }),
+      child({ type: "text_delta", text: "first." }),
+      child({ type: "tool_call_created", call_id: "c1", name: "write", state: "streaming" }),
+      child({
+        type: "approval_requested", call_id: "c1", tool: "write", preview_hash: "h1", reason: "ask mode asks",
+        arguments: { path: "a.txt", content: "x" }, preview: null, suggested_rule: null,
+      }),
+      child({ type: "tool_call_finished", call_id: "c1", state: "succeeded", result: "Wrote a.txt", is_error: false }),
+      ev({ type: "tool_call_finished", call_id: "t1", state: "succeeded", result: "wrote a.txt", is_error: false }),
+    ],
+    0,
+  );
+  // The top level has the person's message and the new_task card only.
+  expect(s.items.map((i) => i.kind)).toEqual(["user", "tool"]);
+  const t1 = s.calls.t1!;
+  expect(t1.children.map((i) => i.kind)).toEqual(["assistant", "tool"]);
+  expect(t1.children[0]).toMatchObject({ text: "Reading first." });
+  expect(t1.children[1]).toMatchObject({ callId: "c1" });
+  expect(s.calls.c1).toMatchObject({ parentId: "t1", state: "succeeded", result: "Wrote a.txt" });
+  expect(s.running).toBe(true);
+});
+
+test("a stored session nests a sub-agent's calls under its new_task call", () => {
+  const snap = (call_id: string, name: string, parent_call_id: string | null) => ({
+    call_id, name, state: "succeeded" as const, arguments: {}, preview: null, preview_hash: null, status: null,
+    result: "ok", is_error: false, images: null, parent_call_id,
+  });
+  const t: Transcript = {
+    session_id: "s",
+    items: [
+      { kind: "user", text: "go" },
+      { kind: "tool", call: snap("t1", "new_task", null) },
+      { kind: "tool", call: snap("c1", "read", "t1") },
+      { kind: "tool", call: snap("d", "attempt_completion", null) },
+    ],
+    todos: [],
+    usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 0 },
+  } as unknown as Transcript;
+  const s = fromTranscript(t, "ask");
+  expect(s.items.map((i) => (i.kind === "tool" ? i.callId : i.kind))).toEqual(["user", "t1", "d"]);
+  expect(s.calls.t1!.children).toEqual([{ kind: "tool", id: expect.any(Number), callId: "c1" }]);
+  expect(s.calls.c1!.parentId).toBe("t1");
+});

@@ -36,6 +36,10 @@ export interface CallView {
   refused: string | null;
   startedAt: number | null;
   endedAt: number | null;
+  /** The `new_task` call whose sub-agent made this call; null for the session's own calls. */
+  parentId: string | null;
+  /** For a `new_task` call: what its sub-agent said and the calls it made, in order. */
+  children: Item[];
 }
 
 export type Item =
@@ -103,6 +107,27 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
   };
 }
 
+function newCall(id: string, name: string, state: CallState, parentId: string | null): CallView {
+  return {
+    id,
+    name,
+    state,
+    args: null,
+    preview: null,
+    status: null,
+    output: "",
+    result: null,
+    isError: false,
+    images: null,
+    approval: null,
+    refused: null,
+    startedAt: null,
+    endedAt: null,
+    parentId,
+    children: [],
+  };
+}
+
 function callFromSnapshot(c: CallSnapshot, old?: CallView): CallView {
   return {
     id: c.call_id,
@@ -127,7 +152,21 @@ function callFromSnapshot(c: CallSnapshot, old?: CallView): CallView {
     refused: null,
     startedAt: old?.startedAt ?? null,
     endedAt: old?.endedAt ?? null,
+    parentId: c.parent_call_id ?? null,
+    children: old?.children ?? [],
   };
+}
+
+/** Puts the tool item of `call` under its parent call (a sub-agent's), or at the top level. */
+function placeCall(state: SessionState, call: CallView): SessionState {
+  const item: Item = { kind: "tool", id: state.nextId, callId: call.id };
+  const parent = call.parentId ? state.calls[call.parentId] : undefined;
+  const calls = { ...state.calls, [call.id]: call };
+  if (parent) {
+    calls[parent.id] = { ...parent, children: [...parent.children, item] };
+    return { ...state, calls, nextId: state.nextId + 1 };
+  }
+  return { ...state, calls, items: [...state.items, item], nextId: state.nextId + 1 };
 }
 
 /** `usage` with the engine's session summary (from a usage, session_started or snapshot event). */
@@ -152,17 +191,14 @@ function todosFrom(value: unknown): Todo[] {
 
 /** The state of a stored session, before any event. */
 export function fromTranscript(t: Transcript, mode: ApprovalMode): SessionState {
-  const state = initialState(mode);
-  let id = 1;
+  let state = initialState(mode);
   for (const item of t.items) {
     if (item.kind === "tool") {
-      state.calls[item.call.call_id] = callFromSnapshot(item.call);
-      state.items.push({ kind: "tool", id: id++, callId: item.call.call_id });
+      state = placeCall(state, callFromSnapshot(item.call));
     } else {
-      state.items.push({ kind: item.kind, id: id++, text: item.text });
+      state = { ...state, items: [...state.items, { kind: item.kind, id: state.nextId, text: item.text }], nextId: state.nextId + 1 };
     }
   }
-  state.nextId = id;
   state.todos = todosFrom(t.todos);
   state.usage = {
     ...state.usage,
@@ -183,18 +219,29 @@ export function addUserMessage(state: SessionState, text: string): SessionState 
   };
 }
 
-function appendText(state: SessionState, kind: "assistant" | "thinking", text: string): SessionState {
-  const last = state.items[state.items.length - 1];
+function appendTo(items: Item[], kind: "assistant" | "thinking", text: string, nextId: number): Item[] {
+  const last = items[items.length - 1];
   if (last && last.kind === kind) {
-    const items = state.items.slice();
-    items[items.length - 1] = { ...last, text: last.text + text };
-    return { ...state, items };
+    const out = items.slice();
+    out[out.length - 1] = { ...last, text: last.text + text };
+    return out;
   }
-  return {
-    ...state,
-    items: [...state.items, { kind, id: state.nextId, text }],
-    nextId: state.nextId + 1,
-  };
+  return [...items, { kind, id: nextId, text }];
+}
+
+/** Appends text to the conversation, or to the sub-agent of the call `parentId`. */
+function appendText(
+  state: SessionState,
+  kind: "assistant" | "thinking",
+  text: string,
+  parentId: string | null = null,
+): SessionState {
+  const parent = parentId ? state.calls[parentId] : undefined;
+  if (parent) {
+    const children = appendTo(parent.children, kind, text, state.nextId);
+    return { ...state, calls: { ...state.calls, [parent.id]: { ...parent, children } }, nextId: state.nextId + 1 };
+  }
+  return { ...state, items: appendTo(state.items, kind, text, state.nextId), nextId: state.nextId + 1 };
 }
 
 function plural(n: number, word: string): string {
@@ -259,6 +306,8 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
     lastSeq: event.seq,
     needsSnapshot: state.needsSnapshot || (state.lastSeq > 0 && event.seq !== state.lastSeq + 1),
   };
+  // Events of a sub-agent name its `new_task` call: its text and calls go into that card.
+  const parentId = event.parent_call_id ?? null;
   switch (event.type) {
     case "session_started":
       return { ...s, mode: event.mode, ready: true, usage: withSummary(s.usage, event.usage) };
@@ -269,37 +318,11 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
     case "resumed":
       return { ...s, retrying: null, paused: event.type === "resumed" ? null : s.paused };
     case "text_delta":
-      return appendText({ ...s, retrying: null }, "assistant", event.text);
+      return appendText({ ...s, retrying: null }, "assistant", event.text, parentId);
     case "thinking_delta":
-      return appendText(s, "thinking", event.text);
+      return appendText(s, "thinking", event.text, parentId);
     case "tool_call_created":
-      s = {
-        ...s,
-        calls: {
-          ...s.calls,
-          [event.call_id]: {
-            id: event.call_id,
-            name: event.name,
-            state: event.state,
-            args: null,
-            preview: null,
-            status: null,
-            output: "",
-            result: null,
-            isError: false,
-            images: null,
-            approval: null,
-            refused: null,
-            startedAt: null,
-            endedAt: null,
-          },
-        },
-      };
-      return {
-        ...s,
-        items: [...s.items, { kind: "tool", id: s.nextId, callId: event.call_id }],
-        nextId: s.nextId + 1,
-      };
+      return placeCall(s, newCall(event.call_id, event.name, event.state, parentId));
     case "tool_call_updated":
       return updateCall(s, event.call_id, (c) => ({
         ...c,
@@ -376,8 +399,13 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       const items = s.items.slice();
       let nextId = s.nextId;
       for (const c of event.calls) {
-        if (!calls[c.call_id]) items.push({ kind: "tool", id: nextId++, callId: c.call_id });
+        const known = calls[c.call_id] !== undefined;
         calls[c.call_id] = callFromSnapshot(c, calls[c.call_id]);
+        if (known) continue;
+        const item: Item = { kind: "tool", id: nextId++, callId: c.call_id };
+        const parent = c.parent_call_id ? calls[c.parent_call_id] : undefined;
+        if (parent) calls[parent.id] = { ...parent, children: [...parent.children, item] };
+        else items.push(item);
       }
       return {
         ...s,

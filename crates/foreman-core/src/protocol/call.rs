@@ -103,6 +103,10 @@ pub struct CallSnapshot {
     /// none. Absent in sessions stored before images were kept.
     #[serde(default)]
     pub images: Option<CallImages>,
+    /// The `new_task` call whose sub-agent made this call; `None` for the session's own calls
+    /// (and in sessions stored before sub-agents).
+    #[serde(default)]
+    pub parent_call_id: Option<String>,
 }
 
 #[cfg(test)]

@@ -14,10 +14,17 @@ use super::usage::UsageSummary;
 use crate::partial_json::Patch;
 
 /// One event with its per-session sequence number (1, 2, 3...).
+///
+/// Events of a sub-agent (a `new_task` call's child session) come on the same stream, in the
+/// same `seq`, with `parent_call_id` set to the `new_task` call, so a front end can nest them in
+/// that call's card. Events of the session itself have none.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Event {
     #[ts(type = "number")]
     pub seq: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub parent_call_id: Option<String>,
     #[serde(flatten)]
     pub msg: EventMsg,
 }
@@ -235,6 +242,7 @@ mod tests {
     fn events_are_flat_tagged_json() {
         let event = Event {
             seq: 7,
+            parent_call_id: None,
             msg: EventMsg::TaskEnded {
                 reason: TaskEndReason::IterationCap { max_iterations: 3 },
             },
@@ -252,6 +260,7 @@ mod tests {
     fn usage_is_one_flat_object_with_the_session_summary() {
         let event = Event {
             seq: 3,
+            parent_call_id: None,
             msg: EventMsg::Usage {
                 input: 1,
                 output: 2,
@@ -281,6 +290,7 @@ mod tests {
     fn updates_carry_only_what_changed() {
         let event = Event {
             seq: 1,
+            parent_call_id: None,
             msg: EventMsg::ToolCallUpdated {
                 call_id: "c".into(),
                 state: Some(CallState::Validating),
@@ -295,5 +305,21 @@ mod tests {
             text,
             r#"{"seq":1,"type":"tool_call_updated","call_id":"c","state":"validating","args":[]}"#
         );
+    }
+
+    #[test]
+    fn events_of_a_sub_agent_name_the_parent_call() {
+        let event = Event {
+            seq: 4,
+            parent_call_id: Some("t1".into()),
+            msg: EventMsg::TextDelta { text: "hi".into() },
+        };
+        let value = serde_json::to_value(&event).unwrap();
+        assert_eq!(
+            value,
+            json!({"seq": 4, "parent_call_id": "t1", "type": "text_delta", "text": "hi"})
+        );
+        let back: Event = serde_json::from_value(value).unwrap();
+        assert_eq!(back, event);
     }
 }

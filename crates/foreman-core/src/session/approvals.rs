@@ -144,7 +144,8 @@ impl Engine {
                             Ok(parsed) => {
                                 self.policy.rules.push(parsed);
                                 let scope = self.store_rule(&rule, scope).await;
-                                self.events.emit(EventMsg::RuleAdded { rule, scope });
+                                self.events
+                                    .emit_session(EventMsg::RuleAdded { rule, scope });
                             }
                             Err(e) => {
                                 self.events.emit(EventMsg::ApprovalRefused {

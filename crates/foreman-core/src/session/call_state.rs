@@ -17,7 +17,8 @@ pub struct CallRegistry {
 }
 
 impl CallRegistry {
-    /// Registers a call that started streaming and announces it.
+    /// Registers a call that started streaming and announces it; a call made while a sub-agent
+    /// runs records the sink's parent call.
     pub fn create(&mut self, events: &mut EventSink, call_id: &str, name: &str) {
         self.index.insert(call_id.to_owned(), self.calls.len());
         self.dirty.push(call_id.to_owned());
@@ -32,6 +33,7 @@ impl CallRegistry {
             result: None,
             is_error: false,
             images: None,
+            parent_call_id: events.parent().map(str::to_owned),
         });
         events.emit(EventMsg::ToolCallCreated {
             call_id: call_id.to_owned(),

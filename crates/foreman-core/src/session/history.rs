@@ -155,9 +155,10 @@ impl Engine {
         });
     }
 
-    /// Appends `message` to history and persists it.
+    /// Appends `message` to history and persists it (a sub-agent's history is its own and is
+    /// not stored; its calls are).
     pub(crate) async fn record(&mut self, message: Message) {
-        if let Some(store) = self.store.clone() {
+        if let Some(store) = self.store.clone().filter(|_| self.depth == 0) {
             let content = serde_json::to_value(&message).unwrap_or(Value::Null);
             if let Message::User { text } = &message
                 && !self.titled
@@ -299,6 +300,7 @@ mod tests {
             result: Some("Wrote a.txt".into()),
             is_error: false,
             images: None,
+            parent_call_id: None,
         };
         let running = CallSnapshot {
             call_id: "running".into(),

@@ -23,6 +23,7 @@ pub mod preview;
 pub mod prompt;
 pub mod scheduler;
 pub mod spend;
+pub mod subtask;
 pub mod task;
 pub mod tools;
 pub mod transcript;
@@ -87,6 +88,11 @@ pub struct SessionConfig {
     pub prices: PriceTable,
     /// Where the session is persisted (see [`history::open_session`] for the id and history).
     pub store: Option<Store>,
+    /// How deep sub-agents nest: 0 offers no `new_task`, 1 (the default) lets the session's
+    /// agent start sub-agents that cannot start their own.
+    pub max_task_depth: u32,
+    /// Most model requests of one sub-agent.
+    pub sub_agent_max_iterations: u32,
 }
 
 /// The default cap on model requests per task.
@@ -115,6 +121,8 @@ impl SessionConfig {
             context_window: 200_000,
             context_reserve: 16_384,
             prices: PriceTable::with_defaults(),
+            max_task_depth: 1,
+            sub_agent_max_iterations: subtask::DEFAULT_SUB_AGENT_ITERATIONS,
         }
     }
 }
@@ -216,6 +224,10 @@ pub(crate) struct Engine {
     /// Calls that changed something without asking since the person's last message.
     pub(crate) auto_approved: u32,
     pub(crate) max_iterations: u32,
+    /// 0 for the session's own agent, 1 inside a sub-agent, and so on.
+    pub(crate) depth: u32,
+    pub(crate) max_task_depth: u32,
+    pub(crate) sub_agent_iterations: u32,
     pub(crate) context_budget: usize,
     pub(crate) pause_after: u32,
     pub(crate) poll: Duration,
@@ -254,6 +266,9 @@ impl Engine {
         };
         let mut definitions = tools.definitions();
         definitions.push(task::attempt_completion_definition());
+        if config.max_task_depth > 0 {
+            definitions.push(subtask::new_task_definition());
+        }
         let plain_provider = Arc::clone(&config.provider);
         let provider: Arc<dyn Provider> = if config.text_protocol {
             Arc::new(TextProtocolProvider::new(
@@ -279,6 +294,9 @@ impl Engine {
             },
             auto_approved: 0,
             max_iterations: config.max_iterations.max(1),
+            depth: 0,
+            max_task_depth: config.max_task_depth,
+            sub_agent_iterations: config.sub_agent_max_iterations.max(1),
             context_budget: config.context_window.saturating_sub(config.context_reserve),
             pause_after: config.pause_after_failures.max(1),
             poll: config.preview_poll,
@@ -343,9 +361,10 @@ impl Engine {
             }),
             Op::SetApprovalMode { mode } => {
                 self.policy.mode = mode;
-                self.events.emit(EventMsg::ApprovalModeChanged { mode });
+                self.events
+                    .emit_session(EventMsg::ApprovalModeChanged { mode });
             }
-            Op::Snapshot => self.events.emit(EventMsg::Snapshot {
+            Op::Snapshot => self.events.emit_session(EventMsg::Snapshot {
                 session_id: self.id.clone(),
                 mode: self.policy.mode,
                 running: self.running,

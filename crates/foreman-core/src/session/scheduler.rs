@@ -10,6 +10,7 @@ use futures_util::future::join_all;
 use serde_json::Value;
 
 use super::approvals::ApprovalOutcome;
+use super::subtask::NEW_TASK;
 use super::task::{ATTEMPT_COMPLETION, NOT_RUN_CANCELLED};
 use super::tools::{ActionClass, CallOutput, OutputSink, ToolOutcome};
 use super::turn::StreamedCall;
@@ -65,6 +66,27 @@ impl Engine {
             };
             self.calls
                 .transition(&mut self.events, &call.id, CallState::Validating, None);
+            if !self.offers(&call.name) {
+                let text = self.not_offered_text(&call.name);
+                self.calls
+                    .finish(&mut self.events, &call.id, CallState::Rejected, &text, true);
+                results[index] = Some((text, true));
+                continue;
+            }
+            if call.name == NEW_TASK {
+                outcome = self.flush(&mut batch, &mut results).await;
+                if outcome != CallsOutcome::Continue {
+                    self.not_run(&call.id, &outcome, &mut results[index]);
+                    continue;
+                }
+                let (state, text, is_error) = self.run_new_task(&call.id, &arguments).await;
+                results[index] = Some((text, is_error));
+                if state == CallState::Cancelled || self.cancel.is_cancelled() {
+                    outcome = CallsOutcome::Cancelled;
+                }
+                self.flush_calls().await;
+                continue;
+            }
             if call.name == ATTEMPT_COMPLETION {
                 outcome = self.flush(&mut batch, &mut results).await;
                 if outcome != CallsOutcome::Continue {

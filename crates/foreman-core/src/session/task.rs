@@ -43,8 +43,17 @@ impl Engine {
         self.auto_approved = 0;
         self.record(Message::user(text)).await;
         self.events.emit(EventMsg::TaskStarted);
+        let reason = self.run_loop(true).await;
+        self.running = false;
+        self.events.emit(EventMsg::TaskEnded { reason });
+    }
+
+    /// The loop of turns over the current history, until the task ends. The person's queued
+    /// messages join the history between turns when `take_queued` (a sub-agent leaves them to
+    /// its parent).
+    pub(crate) async fn run_loop(&mut self, take_queued: bool) -> TaskEndReason {
         let mut iteration = 0u32;
-        let reason = loop {
+        loop {
             if self.cancel.is_cancelled() {
                 break TaskEndReason::Cancelled;
             }
@@ -53,7 +62,7 @@ impl Engine {
                     max_iterations: self.max_iterations,
                 };
             }
-            while let Some(queued) = self.queued.pop_front() {
+            while take_queued && let Some(queued) = self.queued.pop_front() {
                 self.record(Message::user(queued)).await;
             }
             iteration += 1;
@@ -116,9 +125,7 @@ impl Engine {
                 CallsOutcome::Cancelled => break TaskEndReason::Cancelled,
                 CallsOutcome::Stopped => break TaskEndReason::Stopped,
             }
-        };
-        self.running = false;
-        self.events.emit(EventMsg::TaskEnded { reason });
+        }
     }
 
     /// Persists every call that changed since the last flush.

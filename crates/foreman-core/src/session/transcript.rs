@@ -41,16 +41,20 @@ pub struct Transcript {
 /// the history alone.
 pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcript, StoreError> {
     let messages = store.load_messages(session_id).await?;
-    let mut calls: HashMap<String, CallSnapshot> = store
-        .load_tool_calls(session_id)
-        .await?
-        .into_iter()
-        .filter_map(|c| {
-            serde_json::from_value::<CallSnapshot>(c.info)
-                .ok()
-                .map(|snapshot| (c.call_id, snapshot))
-        })
-        .collect();
+    let mut calls: HashMap<String, CallSnapshot> = HashMap::new();
+    // The calls of sub-agents, by their `new_task` call, in the order they were made.
+    let mut children: HashMap<String, Vec<CallSnapshot>> = HashMap::new();
+    for stored in store.load_tool_calls(session_id).await? {
+        let Ok(snapshot) = serde_json::from_value::<CallSnapshot>(stored.info) else {
+            continue;
+        };
+        match &snapshot.parent_call_id {
+            Some(parent) => children.entry(parent.clone()).or_default().push(snapshot),
+            None => {
+                calls.insert(stored.call_id, snapshot);
+            }
+        }
+    }
     let mut results: HashMap<String, (String, bool)> = HashMap::new();
     // The person sees the conversation as it happened, compacted messages included; the
     // summaries written for the model are not part of it.
@@ -89,6 +93,7 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
                         result: None,
                         is_error: false,
                         images: None,
+                        parent_call_id: None,
                     });
                     if let Some((content, is_error)) = results.get(&call.id) {
                         snapshot.result = Some(content.clone());
@@ -97,9 +102,11 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
                     if snapshot.arguments.is_null() {
                         snapshot.arguments = call.arguments;
                     }
+                    let id = snapshot.call_id.clone();
                     items.push(TranscriptItem::Tool {
                         call: Box::new(snapshot),
                     });
+                    push_children(&mut items, &mut children, &id);
                 }
             }
             Message::ToolResult(_) => {}
@@ -118,6 +125,22 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
         todos,
         usage,
     })
+}
+
+/// Appends the calls a sub-agent made for `parent` (each with its `parent_call_id`, so a UI nests
+/// them), each followed by its own children.
+fn push_children(
+    items: &mut Vec<TranscriptItem>,
+    children: &mut HashMap<String, Vec<CallSnapshot>>,
+    parent: &str,
+) {
+    for call in children.remove(parent).unwrap_or_default() {
+        let id = call.call_id.clone();
+        items.push(TranscriptItem::Tool {
+            call: Box::new(call),
+        });
+        push_children(items, children, &id);
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,384 @@
+//! `new_task`: a sub-agent with its own history and tool set, run inside the parent's call.
+//!
+//! The child is not a second session: it runs in the parent's engine task, on the same provider
+//! and model, with the same approval policy, op channel, cancel token, call registry and event
+//! stream. Only its frame is its own ([`Frame`]: history, system prompt, tool definitions,
+//! iteration cap, failure counts, depth), swapped in for the call and swapped back after. So the
+//! person approves the child's writes and commands exactly like the parent's (an answer to a
+//! child's call id reaches the child, which is the one waiting), `cancel` stops both, the child's
+//! requests count into the session's usage, and every event it causes carries the `new_task`
+//! call as `parent_call_id` (see [`EventSink`](super::events::EventSink)).
+//!
+//! The child's history is not stored (the session's stored history is what the parent model was
+//! sent); its tool calls are, with `parent_call_id`, so a reopened session shows them nested.
+
+use std::collections::HashMap;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::Engine;
+use super::approvals::ApprovalOutcome;
+use super::task::{ATTEMPT_COMPLETION, NOT_RUN_CANCELLED, attempt_completion_definition};
+use super::tools::{ActionClass, CallFacts};
+use crate::approval::Decision;
+use crate::protocol::{CallState, TaskEndReason};
+use crate::providers::{Message, ToolDefinition};
+
+/// The system tool that runs a sub-agent.
+pub const NEW_TASK: &str = "new_task";
+
+/// The default cap on model requests of one sub-agent.
+pub const DEFAULT_SUB_AGENT_ITERATIONS: u32 = 20;
+
+/// What the sub-agent is told about itself, after the session's system prompt.
+pub const SUB_AGENT_NOTE: &str = "\nYou are a sub-agent: another agent gave you the task in the \
+first message and waits for your answer. Work only on that task, with the tools you have. When \
+you are done, call `attempt_completion` with a summary of what you did and found: it is the only \
+thing the other agent sees of your work.\n";
+
+/// Parameters of `new_task`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewTaskParams {
+    /// A few words on the task, shown to the person on the card.
+    pub description: String,
+    /// The complete instructions for the sub-agent: it sees nothing of this conversation, so
+    /// include every path, name and constraint it needs.
+    pub prompt: String,
+    /// The tools the sub-agent may use (a subset of yours); all of yours but `new_task` when
+    /// omitted. `attempt_completion` is always included.
+    #[serde(default)]
+    pub tools: Option<Vec<String>>,
+}
+
+/// The definition of `new_task`.
+pub fn new_task_definition() -> ToolDefinition {
+    ToolDefinition {
+        name: NEW_TASK.into(),
+        description: "Delegate a self-contained piece of work to a sub-agent with its own fresh \
+                      context. You wait while it works; its final summary is this call's result. \
+                      The person approves its changes and commands like yours."
+            .into(),
+        input_schema: serde_json::to_value(schemars::schema_for!(NewTaskParams))
+            .unwrap_or(Value::Null),
+    }
+}
+
+/// The tool definitions of a child of a frame offering `offered`: the `requested` names (all
+/// offered ones but `new_task` when `None`), never one the parent does not have, `new_task` only
+/// when `nested` allows another level, and always `attempt_completion`. `Err` is the message for
+/// the model.
+pub fn child_definitions(
+    offered: &[ToolDefinition],
+    requested: Option<&[String]>,
+    nested: bool,
+) -> Result<Vec<ToolDefinition>, String> {
+    let available: Vec<&ToolDefinition> = offered
+        .iter()
+        .filter(|d| d.name != ATTEMPT_COMPLETION && (nested || d.name != NEW_TASK))
+        .collect();
+    let mut chosen: Vec<ToolDefinition> = match requested {
+        None => available
+            .iter()
+            .filter(|d| d.name != NEW_TASK)
+            .map(|d| (*d).clone())
+            .collect(),
+        Some(names) => {
+            let mut chosen = Vec::new();
+            for name in names {
+                if name == ATTEMPT_COMPLETION
+                    || chosen.iter().any(|d: &ToolDefinition| &d.name == name)
+                {
+                    continue;
+                }
+                match available.iter().find(|d| &d.name == name) {
+                    Some(d) => chosen.push((*d).clone()),
+                    None if name == NEW_TASK => {
+                        return Err(
+                            "InvalidParams: a sub-agent cannot start sub-agents of its own here; \
+                             leave `new_task` out of `tools`."
+                                .into(),
+                        );
+                    }
+                    None => {
+                        let names: Vec<&str> = available.iter().map(|d| d.name.as_str()).collect();
+                        return Err(format!(
+                            "InvalidParams: `{name}` is not one of your tools, so a sub-agent \
+                             cannot have it. Choose among: {}.",
+                            names.join(", ")
+                        ));
+                    }
+                }
+            }
+            chosen
+        }
+    };
+    chosen.push(attempt_completion_definition());
+    Ok(chosen)
+}
+
+/// The `new_task` call's final state and result for the model, from why its child ended: the
+/// summary (or final answer) on success, otherwise what happened.
+fn call_outcome(reason: TaskEndReason) -> (CallState, String, bool) {
+    match reason {
+        TaskEndReason::Completed { summary: text } | TaskEndReason::FinalAnswer { text } => {
+            (CallState::Succeeded, text, false)
+        }
+        TaskEndReason::Cancelled => (
+            CallState::Cancelled,
+            "Cancelled by the user while the sub-agent worked; what it did so far stays done."
+                .to_owned(),
+            true,
+        ),
+        TaskEndReason::IterationCap { max_iterations } => (
+            CallState::Failed,
+            format!(
+                "The sub-agent stopped after {max_iterations} model requests without finishing; \
+                 check what it did before continuing."
+            ),
+            true,
+        ),
+        TaskEndReason::Stopped => (
+            CallState::Failed,
+            "The person stopped the sub-agent after repeated tool failures.".to_owned(),
+            true,
+        ),
+        TaskEndReason::Error { message } => (
+            CallState::Failed,
+            format!("The sub-agent failed: {message}"),
+            true,
+        ),
+    }
+}
+
+/// What the loop runs on that is the agent's own: a child gets a fresh one.
+#[derive(Debug, Default)]
+pub(crate) struct Frame {
+    pub history: Vec<Message>,
+    pub system: String,
+    pub definitions: Vec<ToolDefinition>,
+    pub max_iterations: u32,
+    pub failures: HashMap<String, u32>,
+    pub depth: u32,
+}
+
+impl Engine {
+    /// Puts `frame` in place and returns the one it replaces.
+    fn swap_frame(&mut self, mut frame: Frame) -> Frame {
+        std::mem::swap(&mut self.history, &mut frame.history);
+        std::mem::swap(&mut self.system, &mut frame.system);
+        std::mem::swap(&mut self.definitions, &mut frame.definitions);
+        std::mem::swap(&mut self.max_iterations, &mut frame.max_iterations);
+        std::mem::swap(&mut self.failures, &mut frame.failures);
+        std::mem::swap(&mut self.depth, &mut frame.depth);
+        frame
+    }
+
+    /// True when the current frame offers `name` to the model. The session's own frame leaves
+    /// unknown names to the tool backend (which explains them); a sub-agent gets only its set.
+    pub(crate) fn offers(&self, name: &str) -> bool {
+        let offered = self.definitions.iter().any(|d| d.name == name);
+        offered || (self.depth == 0 && name != NEW_TASK)
+    }
+
+    /// The message for a call of a tool the current frame does not offer.
+    pub(crate) fn not_offered_text(&self, name: &str) -> String {
+        let names: Vec<&str> = self.definitions.iter().map(|d| d.name.as_str()).collect();
+        format!(
+            "Refused: `{name}` is not among the tools you were given ({}). Nothing was done.",
+            names.join(", ")
+        )
+    }
+
+    /// Validates, approves and runs the `new_task` call `id`; returns its final state and the
+    /// result for the model (the child's summary when it completed).
+    pub(crate) async fn run_new_task(
+        &mut self,
+        id: &str,
+        arguments: &Value,
+    ) -> (CallState, String, bool) {
+        let params: NewTaskParams = match serde_json::from_value(arguments.clone()) {
+            Ok(p) => p,
+            Err(e) => {
+                return self.end_new_task(
+                    id,
+                    CallState::Failed,
+                    format!("InvalidParams: {e}"),
+                    true,
+                );
+            }
+        };
+        let nested = self.depth + 1 < self.max_task_depth;
+        let definitions =
+            match child_definitions(&self.definitions, params.tools.as_deref(), nested) {
+                Ok(d) => d,
+                Err(message) => return self.end_new_task(id, CallState::Failed, message, true),
+            };
+        // Starting the sub-agent changes nothing by itself; each of its calls is decided on its
+        // own. Rules on `new_task` (ask, deny) still apply.
+        let facts = CallFacts::new(NEW_TASK, ActionClass::Read);
+        match self.policy.decide(&facts, self.auto_approved) {
+            Decision::Deny { reason } => {
+                let text = format!("Refused by the approval policy: {reason}. Nothing was done.");
+                return self.end_new_task(id, CallState::Rejected, text, true);
+            }
+            Decision::Ask { reason } => {
+                match self
+                    .await_approval(id, NEW_TASK, arguments, &facts, reason)
+                    .await
+                {
+                    ApprovalOutcome::Run | ApprovalOutcome::RunEdited { .. } => {}
+                    ApprovalOutcome::Rejected(text) => {
+                        return self.end_new_task(id, CallState::Rejected, text, true);
+                    }
+                    ApprovalOutcome::Cancelled => {
+                        return self.end_new_task(
+                            id,
+                            CallState::Cancelled,
+                            NOT_RUN_CANCELLED.to_owned(),
+                            true,
+                        );
+                    }
+                }
+            }
+            Decision::Allow { .. } => {}
+        }
+        self.calls
+            .transition(&mut self.events, id, CallState::Scheduled, None);
+        self.calls.transition(
+            &mut self.events,
+            id,
+            CallState::Executing,
+            Some(format!("Sub-agent: {}", params.description)),
+        );
+        self.flush_calls().await;
+        let reason = Box::pin(self.run_child(id, params.prompt, definitions)).await;
+        let (state, text, is_error) = call_outcome(reason);
+        self.end_new_task(id, state, text, is_error)
+    }
+
+    fn end_new_task(
+        &mut self,
+        id: &str,
+        state: CallState,
+        text: String,
+        is_error: bool,
+    ) -> (CallState, String, bool) {
+        self.calls
+            .finish(&mut self.events, id, state, &text, is_error);
+        (state, text, is_error)
+    }
+
+    /// Runs a sub-agent for the call `parent_call` on `prompt` with `definitions`, its events
+    /// nested under the call; returns why it ended.
+    async fn run_child(
+        &mut self,
+        parent_call: &str,
+        prompt: String,
+        definitions: Vec<ToolDefinition>,
+    ) -> TaskEndReason {
+        let child = Frame {
+            history: vec![Message::user(prompt)],
+            system: format!("{}{SUB_AGENT_NOTE}", self.system),
+            definitions,
+            max_iterations: self.sub_agent_iterations,
+            failures: HashMap::new(),
+            depth: self.depth + 1,
+        };
+        let parent = self.swap_frame(child);
+        let outer = self.events.set_parent(Some(parent_call.to_owned()));
+        let reason = self.run_loop(false).await;
+        self.events.set_parent(outer);
+        self.swap_frame(parent);
+        reason
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn def(name: &str) -> ToolDefinition {
+        ToolDefinition {
+            name: name.into(),
+            description: String::new(),
+            input_schema: Value::Null,
+        }
+    }
+
+    fn names(defs: &[ToolDefinition]) -> Vec<&str> {
+        defs.iter().map(|d| d.name.as_str()).collect()
+    }
+
+    fn parent() -> Vec<ToolDefinition> {
+        vec![
+            def("read"),
+            def("write"),
+            def("bash"),
+            attempt_completion_definition(),
+            new_task_definition(),
+        ]
+    }
+
+    #[test]
+    fn a_child_gets_the_parents_tools_without_new_task_by_default() {
+        let defs = child_definitions(&parent(), None, false).unwrap();
+        assert_eq!(names(&defs), ["read", "write", "bash", ATTEMPT_COMPLETION]);
+        let defs = child_definitions(&parent(), None, true).unwrap();
+        assert_eq!(names(&defs), ["read", "write", "bash", ATTEMPT_COMPLETION]);
+    }
+
+    #[test]
+    fn a_requested_subset_is_kept_and_never_exceeds_the_parent() {
+        let requested = [
+            "read".to_owned(),
+            "read".to_owned(),
+            ATTEMPT_COMPLETION.to_owned(),
+        ];
+        let defs = child_definitions(&parent(), Some(&requested), false).unwrap();
+        assert_eq!(names(&defs), ["read", ATTEMPT_COMPLETION]);
+        let err =
+            child_definitions(&parent(), Some(&["http_fetch".to_owned()]), false).unwrap_err();
+        assert!(
+            err.contains("`http_fetch` is not one of your tools"),
+            "{err}"
+        );
+        assert!(err.contains("read, write, bash"), "{err}");
+    }
+
+    #[test]
+    fn new_task_is_given_only_below_the_depth_limit() {
+        let requested = ["new_task".to_owned()];
+        let err = child_definitions(&parent(), Some(&requested), false).unwrap_err();
+        assert!(err.contains("cannot start sub-agents"), "{err}");
+        let defs = child_definitions(&parent(), Some(&requested), true).unwrap();
+        assert_eq!(names(&defs), [NEW_TASK, ATTEMPT_COMPLETION]);
+    }
+
+    #[test]
+    fn the_schema_names_the_parameters() {
+        let schema = new_task_definition().input_schema;
+        let required = schema["required"].as_array().unwrap();
+        assert!(required.contains(&Value::from("description")));
+        assert!(required.contains(&Value::from("prompt")));
+        assert!(schema["properties"]["tools"].is_object());
+    }
+
+    #[test]
+    fn only_success_gives_the_summary() {
+        let done = call_outcome(TaskEndReason::Completed {
+            summary: "s".into(),
+        });
+        assert_eq!(done, (CallState::Succeeded, "s".to_owned(), false));
+        let (state, text, is_error) =
+            call_outcome(TaskEndReason::IterationCap { max_iterations: 4 });
+        assert_eq!((state, is_error), (CallState::Failed, true));
+        assert!(text.contains("4 model requests"), "{text}");
+        assert_eq!(
+            call_outcome(TaskEndReason::Cancelled).0,
+            CallState::Cancelled
+        );
+    }
+}
