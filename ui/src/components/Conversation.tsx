@@ -115,7 +115,6 @@ export function Conversation({ items, calls, actions, onOpenLink }: Props) {
   const offsets = useMemo(
     () => layoutOffsets(items.length, (i) => heights.current.get(items[i]!.id) ?? estimate(items[i]!)),
     // `version` stands for the contents of `heights`.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [items, version],
   );
   const total = offsets[items.length]!;
