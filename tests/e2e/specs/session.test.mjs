@@ -207,11 +207,29 @@ step("5. after a restart the session is in the sidebar with its history and cont
       break;
     }
   }
+  // The conversation is virtualised: it opens at the latest entries, so scroll to its start.
   await waitFor("the old conversation", async () =>
-    String(await (await $('[data-testid="conversation"]')).getProperty("textContent")).includes("Create hello.txt with sixty lines"),
+    String(
+      await app.browser.execute(() => {
+        const c = document.querySelector('[data-testid="conversation"]');
+        if (c) c.scrollTop = 0;
+        return c ? c.textContent : "";
+      }),
+    ).includes("Create hello.txt with sixty lines"),
   );
-  const cards = await app.browser.$$('[data-testid="tool-card"]');
-  assert.ok(cards.length >= 4, `the earlier calls are shown (${cards.length})`);
+  // Count the cards met while scrolling from the start to the end (only those near the view are rendered).
+  const cards = await app.browser.execute(async () => {
+    const c = document.querySelector('[data-testid="conversation"]');
+    const seen = new Set();
+    for (let top = 0; ; top += c.clientHeight / 2) {
+      c.scrollTop = top;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      for (const card of c.querySelectorAll('[data-testid="tool-card"]')) seen.add(card.closest("[data-entry]")?.getAttribute("data-entry"));
+      if (top >= c.scrollHeight - c.clientHeight) break;
+    }
+    return seen.size;
+  });
+  assert.ok(cards >= 4, `the earlier calls are shown (${cards})`);
   await screenshot(app.browser, "50-session-restored");
   model.script({ text: "Continuing where we left off." });
   await send("Anything else?");

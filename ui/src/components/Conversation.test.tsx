@@ -1,17 +1,146 @@
-import { fireEvent, render, screen } from "@testing-library/react";
+import { act, fireEvent, render, screen } from "@testing-library/react";
 import type { Item } from "../session/state";
-import { Conversation, PAGE } from "./Conversation";
+import { Conversation } from "./Conversation";
+import { entryAt, layoutOffsets, visibleRange } from "./virtualList";
 
 const actions = { approve: vi.fn(), reject: vi.fn(), editApprove: vi.fn() };
 
-test("a long session renders its latest entries and adds earlier ones on request", () => {
-  const items: Item[] = Array.from({ length: PAGE * 2 + 10 }, (_, i) => ({ kind: "user", id: i + 1, text: `message ${i}` }));
-  render(<Conversation items={items} calls={{}} actions={actions} onOpenLink={() => {}} />);
-  expect(screen.getAllByTestId("user-message")).toHaveLength(PAGE);
-  expect(screen.getByText(`message ${PAGE * 2 + 9}`)).toBeInTheDocument();
+function messages(n: number): Item[] {
+  return Array.from({ length: n }, (_, i) => ({ kind: "user", id: i + 1, text: `message ${i}` }));
+}
+
+test("offsets and ranges of a virtual list", () => {
+  const offsets = layoutOffsets(4, (i) => [10, 20, 30, 40][i]!);
+  expect(Array.from(offsets)).toEqual([0, 10, 30, 60, 100]);
+  expect(entryAt(offsets, 0)).toBe(0);
+  expect(entryAt(offsets, 10)).toBe(1);
+  expect(entryAt(offsets, 99)).toBe(3);
+  expect(entryAt(offsets, 100)).toBe(4);
+  expect(visibleRange(offsets, 15, 35)).toEqual([1, 3]);
+  expect(visibleRange(offsets, 500, 600)).toEqual([3, 4]);
+  expect(visibleRange(layoutOffsets(0, () => 1), 0, 10)).toEqual([0, 0]);
+});
+
+/**
+ * A layout for jsdom (which has none): the conversation is `VIEW` px tall, every entry has the
+ * height in `sizes` (by item id) or `ROW`, and scrolling is clamped like a browser's.
+ */
+const VIEW = 500;
+const ROW = 58; // the estimate of a user message, so entries never rendered are this tall too
+const sizes = new Map<number, number>();
+const saved: [object, string, PropertyDescriptor | undefined][] = [];
+function stub(proto: object, name: string, desc: PropertyDescriptor) {
+  saved.push([proto, name, Object.getOwnPropertyDescriptor(proto, name)]);
+  Object.defineProperty(proto, name, { configurable: true, ...desc });
+}
+const isConversation = (el: Element) => el.getAttribute("data-testid") === "conversation";
+function entryHeight(el: Element): number {
+  return sizes.get(Number(el.getAttribute("data-entry"))) ?? ROW;
+}
+function contentHeight(el: Element): number {
+  const list = el.firstElementChild as HTMLElement;
+  const pad = parseFloat(list.style.paddingTop) + parseFloat(list.style.paddingBottom);
+  return pad + Array.from(list.children).reduce((n, c) => n + entryHeight(c), 0);
+}
+const tops = new WeakMap<Element, number>();
+
+beforeEach(() => {
+  sizes.clear();
+  stub(HTMLElement.prototype, "clientHeight", {
+    get(this: HTMLElement) {
+      return isConversation(this) ? VIEW : 0;
+    },
+  });
+  stub(Element.prototype, "scrollHeight", {
+    get(this: HTMLElement) {
+      return isConversation(this) ? contentHeight(this) : 0;
+    },
+  });
+  stub(Element.prototype, "scrollTop", {
+    get(this: HTMLElement) {
+      return tops.get(this) ?? 0;
+    },
+    set(this: HTMLElement, v: number) {
+      const max = isConversation(this) ? Math.max(0, contentHeight(this) - VIEW) : 0;
+      tops.set(this, Math.min(max, Math.max(0, v)));
+    },
+  });
+  stub(Element.prototype, "getBoundingClientRect", {
+    value(this: Element) {
+      const h = this.hasAttribute("data-entry") ? entryHeight(this) : 0;
+      return { x: 0, y: 0, top: 0, left: 0, width: 800, height: h, right: 800, bottom: h, toJSON() {} };
+    },
+  });
+});
+
+afterEach(() => {
+  for (const [proto, name, desc] of saved.reverse()) {
+    if (desc) Object.defineProperty(proto, name, desc);
+    else delete (proto as Record<string, unknown>)[name];
+  }
+  saved.length = 0;
+});
+
+function conversation(): HTMLElement {
+  return screen.getByTestId("conversation");
+}
+
+function scrollTo(top: number) {
+  const el = conversation();
+  act(() => {
+    el.scrollTop = top;
+    fireEvent.scroll(el);
+  });
+}
+
+test("a long session renders only the entries near the view, starting at the latest", () => {
+  render(<Conversation items={messages(2000)} calls={{}} actions={actions} onOpenLink={() => {}} />);
+  const shown = screen.getAllByTestId("user-message");
+  expect(shown.length).toBeLessThan(60);
+  expect(screen.getByText("message 1999")).toBeInTheDocument();
   expect(screen.queryByText("message 0")).toBeNull();
-  fireEvent.click(screen.getByText(`Show ${PAGE} earlier of ${PAGE + 10}`));
-  expect(screen.getAllByTestId("user-message")).toHaveLength(PAGE * 2);
-  fireEvent.click(screen.getByText("Show 10 earlier of 10"));
+  // The padding stands in for the rest: the full height is there to scroll.
+  const el = conversation();
+  expect(el.scrollHeight).toBe(16 + 2000 * ROW + 12);
+  expect(el.scrollTop).toBe(el.scrollHeight - VIEW);
+});
+
+test("scrolling to the top renders the first entries and drops the last", () => {
+  render(<Conversation items={messages(2000)} calls={{}} actions={actions} onOpenLink={() => {}} />);
+  scrollTo(0);
   expect(screen.getByText("message 0")).toBeInTheDocument();
+  expect(screen.queryByText("message 1999")).toBeNull();
+  scrollTo(1000 * ROW);
+  expect(screen.getByText("message 1000")).toBeInTheDocument();
+  expect(screen.queryByText("message 0")).toBeNull();
+});
+
+test("follows new output at the bottom, and stays put when scrolled up", () => {
+  const { rerender } = render(<Conversation items={messages(300)} calls={{}} actions={actions} onOpenLink={() => {}} />);
+  const el = conversation();
+  rerender(<Conversation items={messages(301)} calls={{}} actions={actions} onOpenLink={() => {}} />);
+  expect(screen.getByText("message 300")).toBeInTheDocument();
+  expect(el.scrollTop).toBe(el.scrollHeight - VIEW);
+  scrollTo(100 * ROW);
+  rerender(<Conversation items={messages(320)} calls={{}} actions={actions} onOpenLink={() => {}} />);
+  expect(el.scrollTop).toBe(100 * ROW);
+  expect(screen.getByText("message 100")).toBeInTheDocument();
+  expect(screen.queryByText("message 319")).toBeNull();
+  // Back at the bottom, it follows again.
+  scrollTo(el.scrollHeight);
+  rerender(<Conversation items={messages(321)} calls={{}} actions={actions} onOpenLink={() => {}} />);
+  expect(screen.getByText("message 320")).toBeInTheDocument();
+  expect(el.scrollTop).toBe(el.scrollHeight - VIEW);
+});
+
+test("an entry above the view that grows does not move the entries in view", () => {
+  const { rerender } = render(<Conversation items={messages(300)} calls={{}} actions={actions} onOpenLink={() => {}} />);
+  const el = conversation();
+  scrollTo(16 + 100 * ROW + 10); // message 100 starts 10 px above the view's top
+  const at = el.scrollTop;
+  // Message 95 (rendered, in the overscan above the view) becomes 200 px taller.
+  sizes.set(96, ROW + 200);
+  rerender(<Conversation items={messages(300).slice()} calls={{}} actions={actions} onOpenLink={() => {}} />);
+  expect(el.scrollTop).toBe(at + 200);
+  expect(screen.getByText("message 100")).toBeInTheDocument();
 });

@@ -1,14 +1,37 @@
-// The conversation: messages and tool cards in order. A long session renders only its latest
-// entries (PAGE at a time); earlier ones are added when the person scrolls to the top, keeping
-// the view where it was. Off-screen entries are also skipped by the browser's renderer
-// (content-visibility). The view follows new output unless the person scrolled up.
-import { memo, useEffect, useLayoutEffect, useRef, useState } from "react";
-
-/** Entries rendered at first, and added per step when scrolling back. */
-export const PAGE = 120;
+// The conversation: messages and tool cards in order, as a virtualised list. Only the entries in
+// and near the viewport are in the DOM; the others are stood in for by padding, sized from each
+// entry's measured height (a ResizeObserver keeps it current) or an estimate for entries never
+// rendered. The view follows new output unless the person scrolled up; then the entry at the top
+// of the view stays where it is when heights change above it or output arrives below.
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { CallView, Item } from "../session/state";
 import { Markdown } from "./Markdown";
 import { ToolCard, type CardActions } from "./ToolCard";
+import { entryAt, layoutOffsets, visibleRange } from "./virtualList";
+
+/** Rendered beyond each edge of the view, in pixels. */
+export const OVERSCAN = 800;
+/** Space above the first entry and below the last (each entry's 12 px gap is its own padding). */
+const TOP_PAD = 16;
+const BOTTOM_PAD = 12;
+/** The viewport assumed before there is a layout (tests, a hidden pane). */
+const FALLBACK_VIEW = 1000;
+/** Closer than this to the bottom counts as "at the bottom": the view follows new output. */
+const FOLLOW_SLACK = 80;
+
+/** A guess at an entry's height before it was ever rendered. */
+function estimate(item: Item): number {
+  switch (item.kind) {
+    case "user":
+      return 58;
+    case "assistant":
+      return 64;
+    case "tool":
+      return 120;
+    default:
+      return 44;
+  }
+}
 
 interface Props {
   items: Item[];
@@ -62,56 +85,162 @@ const Entry = memo(function Entry({
   }
 });
 
+/** One rendered entry, registered for measuring while it is in the DOM. */
+function Row({ id, track, children }: { id: number; track(id: number, el: HTMLElement | null): void; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    track(id, ref.current);
+    return () => track(id, null);
+  }, [id, track]);
+  return (
+    <div className="entry" ref={ref} data-entry={id}>
+      {children}
+    </div>
+  );
+}
+
 export function Conversation({ items, calls, actions, onOpenLink }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
+  /** Measured heights by item id (an entry's box including its gap). */
+  const heights = useRef(new Map<number, number>());
+  /** Rendered entries by item id. */
+  const nodes = useRef(new Map<number, HTMLElement>());
+  const observer = useRef<ResizeObserver | null>(null);
+  // Bumped when a measured height changes, to lay out again.
+  const [version, setVersion] = useState(0);
+  const [view, setView] = useState({ top: 0, height: 0 });
   const [follow, setFollow] = useState(true);
-  const [shown, setShown] = useState(PAGE);
-  const anchor = useRef<number | null>(null);
-  const hidden = Math.max(0, items.length - shown);
-  const showEarlier = () => {
-    if (hidden === 0) return;
-    anchor.current = scroller.current ? scroller.current.scrollHeight - scroller.current.scrollTop : null;
-    setShown((n) => n + PAGE);
+  /** The entry at the top of the view and how far its top is below the view's top. */
+  const anchor = useRef<{ id: number; delta: number } | null>(null);
+  /** The scroll position last seen in a scroll event or set here. */
+  const known = useRef(0);
+
+  const offsets = useMemo(
+    () => layoutOffsets(items.length, (i) => heights.current.get(items[i]!.id) ?? estimate(items[i]!)),
+    // `version` stands for the contents of `heights`.
+    [items, version],
+  );
+  const total = offsets[items.length]!;
+  const viewHeight = view.height > 0 ? view.height : FALLBACK_VIEW;
+  const top = follow ? Math.max(0, total - viewHeight) : Math.max(0, view.top - TOP_PAD);
+  const [start, end] = visibleRange(offsets, top - OVERSCAN, top + viewHeight + OVERSCAN);
+  const latest = useRef({ items, offsets });
+  latest.current = { items, offsets };
+
+  /** Takes the entry at the top of the view as the anchor, with the layout it is shown in. */
+  const setAnchor = (el: HTMLElement, list: Item[], at: Float64Array) => {
+    const first = Math.min(entryAt(at, Math.max(0, el.scrollTop - TOP_PAD)), list.length - 1);
+    const item = list[first];
+    anchor.current = item ? { id: item.id, delta: TOP_PAD + at[first]! - el.scrollTop } : null;
+    known.current = el.scrollTop;
   };
-  // After adding earlier entries, keep the entries that were on screen where they were.
+
+  /** Reads the heights of the rendered entries; true when one changed. */
+  const measure = useCallback((): boolean => {
+    const el = scroller.current;
+    if (!el || el.clientHeight === 0) return false; // no layout yet: keep the estimates
+    let changed = false;
+    for (const [id, node] of nodes.current) {
+      const h = node.getBoundingClientRect().height;
+      const old = heights.current.get(id);
+      if (old === undefined || Math.abs(old - h) > 0.5) {
+        heights.current.set(id, h);
+        changed = true;
+      }
+    }
+    return changed;
+  }, []);
+
+  const track = useCallback(
+    (id: number, el: HTMLElement | null) => {
+      const old = nodes.current.get(id);
+      if (old && observer.current) observer.current.unobserve(old);
+      if (el) {
+        nodes.current.set(id, el);
+        observer.current?.observe(el);
+      } else {
+        nodes.current.delete(id);
+      }
+    },
+    [],
+  );
+
+  useLayoutEffect(() => {
+    if (typeof ResizeObserver === "undefined") return;
+    const ro = new ResizeObserver(() => {
+      if (measure()) setVersion((v) => v + 1);
+    });
+    observer.current = ro;
+    for (const el of nodes.current.values()) ro.observe(el);
+    return () => {
+      ro.disconnect();
+      observer.current = null;
+    };
+  }, [measure]);
+
+  // After every render: measure what was rendered (laying out again at once if a height
+  // changed, before the browser paints), then keep the view at the bottom or on its anchor.
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && anchor.current !== null) {
-      el.scrollTop = el.scrollHeight - anchor.current;
-      anchor.current = null;
+    if (!el) return;
+    if (measure()) {
+      setVersion((v) => v + 1);
+      return;
     }
-  }, [shown]);
-  useEffect(() => {
-    const el = scroller.current;
-    if (el && follow && anchor.current === null) el.scrollTop = el.scrollHeight;
+    if (el.clientHeight !== view.height) setView({ top: el.scrollTop, height: el.clientHeight });
+    if (follow) {
+      const bottom = el.scrollHeight - el.clientHeight;
+      // Scrolled up since the last scroll event: it will stop following; do not pull it back.
+      if (el.scrollTop < known.current - 1) return;
+      if (el.scrollTop < bottom - 0.5) el.scrollTop = bottom;
+      known.current = el.scrollTop;
+      return;
+    }
+    // Scrolled since the last scroll event (which is still to come): that is where the person
+    // wants to be, so it becomes the anchor rather than being undone.
+    if (Math.abs(el.scrollTop - known.current) >= 1) {
+      setAnchor(el, items, offsets);
+      return;
+    }
+    const a = anchor.current;
+    if (!a) return;
+    const index = items.findIndex((item) => item.id === a.id);
+    if (index < 0) return;
+    const want = TOP_PAD + offsets[index]! - a.delta;
+    if (Math.abs(el.scrollTop - want) >= 1) el.scrollTop = want;
+    known.current = el.scrollTop;
   });
+
+  const onScroll = (e: React.UIEvent<HTMLDivElement>) => {
+    const el = e.currentTarget;
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_SLACK;
+    setAnchor(el, latest.current.items, latest.current.offsets);
+    setFollow(atBottom);
+    setView((v) =>
+      v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight },
+    );
+  };
+
+  const before = offsets[start]!;
+  const after = total - offsets[end]!;
   return (
-    <div
-      className="conversation"
-      ref={scroller}
-      data-testid="conversation"
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        setFollow(el.scrollHeight - el.scrollTop - el.clientHeight < 80);
-        if (el.scrollTop < 200) showEarlier();
-      }}
-    >
-      {hidden > 0 && (
-        <button className="ghost show-earlier" onClick={showEarlier}>
-          Show {Math.min(PAGE, hidden)} earlier of {hidden}
-        </button>
-      )}
-      {(hidden > 0 ? items.slice(hidden) : items).map((item) => (
-        <div className="entry" key={item.id}>
-          <Entry
-            item={item}
-            call={item.kind === "tool" ? calls[item.callId] : undefined}
-            calls={item.kind === "tool" && calls[item.callId]?.children.length ? calls : undefined}
-            actions={actions}
-            onOpenLink={onOpenLink}
-          />
-        </div>
-      ))}
+    <div className="conversation" ref={scroller} data-testid="conversation" onScroll={onScroll}>
+      <div
+        className="conversation-list"
+        style={{ paddingTop: TOP_PAD + before, paddingBottom: BOTTOM_PAD + after }}
+      >
+        {items.slice(start, end).map((item) => (
+          <Row key={item.id} id={item.id} track={track}>
+            <Entry
+              item={item}
+              call={item.kind === "tool" ? calls[item.callId] : undefined}
+              calls={item.kind === "tool" && calls[item.callId]?.children.length ? calls : undefined}
+              actions={actions}
+              onOpenLink={onOpenLink}
+            />
+          </Row>
+        ))}
+      </div>
     </div>
   );
 }

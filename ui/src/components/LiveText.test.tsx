@@ -1,6 +1,6 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { LiveText } from "./LiveText";
+import { LIVE_TAIL_LINES, LiveText } from "./LiveText";
 import { LineIndex } from "./lineIndex";
 
 function numbered(n: number): string {
@@ -68,7 +68,7 @@ test("a 1 MiB text streams quickly and shows its last line", () => {
     rerender(<LiveText text={text} streaming />);
   }
   expect(performance.now() - started).toBeLessThan(4000);
-  expect(container.querySelectorAll(".lt-line")).toHaveLength(200);
+  expect(container.querySelectorAll(".lt-line")).toHaveLength(LIVE_TAIL_LINES);
   expect(container.querySelector(".lt-line:last-child .lt-code")).toHaveTextContent("chunk 19");
   expect(container.querySelector(".lt-line:last-child .lt-num")).toHaveTextContent(String(repeats + 1 + 20));
   expect(screen.getByText("the very last line")).toBeInTheDocument();

@@ -5,6 +5,13 @@ import { LineIndex } from "./lineIndex";
 export const LIVE_TEXT_CAP = 2000;
 
 /**
+ * Lines rendered while the text streams: a little more than the 360 px view holds. Each update
+ * re-lays out and repaints these lines, so a long tail made a fast stream stall the webview
+ * (with 200 lines, their forced layout took 100-380 ms a frame in the loaded e2e window).
+ */
+export const LIVE_TAIL_LINES = 40;
+
+/**
  * A file's content as it streams into a write card: numbered monospace lines. While streaming
  * only the last `tailLines` lines are rendered and the view sticks to the bottom; once complete
  * the first `maxLines` lines are shown with a button for the rest. Line breaks are
@@ -19,7 +26,7 @@ export function LiveText(props: {
   maxLines?: number;
 }) {
   const { text, streaming, label } = props;
-  const tailLines = Math.max(1, props.tailLines ?? 200);
+  const tailLines = Math.max(1, props.tailLines ?? LIVE_TAIL_LINES);
   const indexRef = useRef<LineIndex | null>(null);
   indexRef.current ??= new LineIndex();
   const index = indexRef.current;
