@@ -346,6 +346,10 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return notice(s, "error", event.message);
     case "paused":
       return { ...s, paused: { tool: event.tool, message: event.message } };
+    case "files_changed":
+      // Nothing lists changed files yet; a waiting approval whose file changed arrives as a new
+      // approval_requested.
+      return s;
     case "context_compacted":
       return notice(s, "info", `Old tool outputs were shortened to fit the model's context (${event.elided_outputs}).`);
     case "task_ended": {

@@ -8,6 +8,7 @@
 //! - [`turn`]: one model request, streamed, with tool-call cards and argument patches.
 //! - [`scheduler`]: the calls of a turn — validation, approval, execution, results in order.
 //! - [`approvals`]: waiting for the person, with previews pinned by hash.
+//! - [`inbox`]: the ops and the workspace watcher's changes, which the engine waits on.
 //! - [`task`]: the loop of turns and why it ends.
 
 pub mod approvals;
@@ -17,6 +18,7 @@ pub mod call_state;
 pub mod context_window;
 pub mod events;
 pub mod history;
+pub mod inbox;
 pub mod preview;
 pub mod prompt;
 pub mod scheduler;
@@ -38,6 +40,7 @@ use tokio_util::sync::CancellationToken;
 use self::builtin_backend::BuiltinBackend;
 use self::call_state::CallRegistry;
 use self::events::EventSink;
+use self::inbox::Inbox;
 use self::spend::Spend;
 use self::tools::ToolBackend;
 use crate::approval::{Policy, Rule};
@@ -47,6 +50,7 @@ use crate::providers::{
 };
 use crate::store::RuleAction;
 use crate::store::Store;
+use crate::watcher::WatchError;
 
 /// Everything a session needs.
 #[derive(Debug, Clone)]
@@ -74,7 +78,11 @@ pub struct SessionConfig {
     pub tools: Option<Arc<dyn ToolBackend>>,
     /// Consecutive failures of one tool that pause the task.
     pub pause_after_failures: u32,
-    /// How often a pending approval re-checks its file on disk.
+    /// Watch the workspace (debounced by this much): report `FilesChanged` and re-send a
+    /// waiting approval when its file changes. `None` turns watching off.
+    pub watch_debounce: Option<Duration>,
+    /// How often a pending approval re-checks its file on disk when the workspace is not
+    /// watched (watching off or failed to start) or its file is one the watcher ignores.
     pub preview_poll: Duration,
     /// The model's context window in tokens; old tool outputs are elided past
     /// `context_window - context_reserve`.
@@ -108,6 +116,7 @@ impl SessionConfig {
             text_protocol: false,
             tools: None,
             pause_after_failures: 3,
+            watch_debounce: Some(Duration::from_millis(150)),
             preview_poll: Duration::from_millis(250),
             store: None,
             context_window: 200_000,
@@ -184,20 +193,6 @@ fn catalogue(definitions: &[ToolDefinition]) -> String {
         .join("\n")
 }
 
-/// Receives the next op; a closed channel reads as one `Shutdown`, then never again.
-pub(crate) async fn recv_op(ops: &mut UnboundedReceiver<Op>, closed: &mut bool) -> Op {
-    if *closed {
-        return std::future::pending().await;
-    }
-    match ops.recv().await {
-        Some(op) => op,
-        None => {
-            *closed = true;
-            Op::Shutdown
-        }
-    }
-}
-
 /// The session's state, owned by its task.
 #[derive(Debug)]
 pub(crate) struct Engine {
@@ -217,8 +212,9 @@ pub(crate) struct Engine {
     pub(crate) poll: Duration,
     pub(crate) workspace: PathBuf,
     pub(crate) events: EventSink,
-    pub(crate) ops: UnboundedReceiver<Op>,
-    pub(crate) ops_closed: bool,
+    pub(crate) inbox: Inbox,
+    /// Why the workspace is not watched, reported once the session started.
+    pub(crate) watch_error: Option<WatchError>,
     pub(crate) history: Vec<Message>,
     pub(crate) calls: CallRegistry,
     pub(crate) spend: Spend,
@@ -258,6 +254,7 @@ impl Engine {
         } else {
             config.provider
         };
+        let (inbox, watch_error) = Inbox::new(ops, &config.workspace, config.watch_debounce);
         Ok(Self {
             id: config.session_id.unwrap_or_else(new_session_id),
             provider,
@@ -278,8 +275,8 @@ impl Engine {
             poll: config.preview_poll,
             workspace: config.workspace,
             events,
-            ops,
-            ops_closed: false,
+            inbox,
+            watch_error,
             calls: CallRegistry::default(),
             spend: Spend::new(
                 config.prices,
@@ -308,12 +305,15 @@ impl Engine {
         if let Err(e) = restored {
             self.store_failed(&e);
         }
+        if let Some(e) = self.watch_error.take() {
+            self.report_watch_error(&e);
+        }
         while !self.shutdown {
             if let Some(text) = self.queued.pop_front() {
                 self.run_task(text).await;
                 continue;
             }
-            match recv_op(&mut self.ops, &mut self.ops_closed).await {
+            match self.next_op().await {
                 Op::UserMessage { text } => self.run_task(text).await,
                 op => self.handle_side_op(op),
             }
