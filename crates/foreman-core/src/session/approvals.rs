@@ -119,11 +119,11 @@ impl Engine {
         let mut tick = tokio::time::interval(self.poll);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let refresh = |engine: &mut Self, pending: &mut Pending| {
-            if let Some(path) = &watched {
-                if std::fs::read(path).ok() != pending.file {
-                    *pending = engine.compute_pending(name, arguments);
-                    engine.request(id, name, arguments, &reason, pending, facts);
-                }
+            if let Some(path) = &watched
+                && std::fs::read(path).ok() != pending.file
+            {
+                *pending = engine.compute_pending(name, arguments);
+                engine.request(id, name, arguments, &reason, pending, facts);
             }
         };
         loop {

@@ -194,6 +194,43 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_session_that_cannot_watch_says_so_after_it_started() {
+        use crate::providers::keys::static_key;
+        use crate::providers::{AnthropicConfig, AnthropicProvider};
+        use crate::session::builtin_backend::BuiltinBackend;
+        use crate::session::{Session, SessionConfig};
+        use std::sync::Arc;
+
+        // The tools work on a real directory; the workspace to watch does not exist.
+        let dir = tempfile::tempdir().unwrap();
+        let tools = BuiltinBackend::new(dir.path(), dir.path().join(".foreman-data")).unwrap();
+        let provider = AnthropicProvider::new(
+            AnthropicConfig::new(static_key("k")).with_base_url("http://127.0.0.1:9"),
+        )
+        .unwrap();
+        let mut config = SessionConfig::new(Arc::new(provider), "m", dir.path().join("not-there"));
+        config.tools = Some(Arc::new(tools));
+        let (ops, mut events) = Session::spawn(config).unwrap();
+        let mut next = async || {
+            tokio::time::timeout(Duration::from_secs(10), events.recv())
+                .await
+                .unwrap()
+                .unwrap()
+                .msg
+        };
+        assert!(matches!(next().await, EventMsg::SessionStarted { .. }));
+        match next().await {
+            EventMsg::Error { message } => {
+                assert!(message.contains("cannot watch"), "{message}");
+                assert!(message.contains("re-checked every 250 ms"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        drop(ops);
+        assert!(matches!(next().await, EventMsg::ShutdownComplete));
+    }
+
+    #[tokio::test]
     async fn a_workspace_that_cannot_be_watched_is_an_error_not_a_panic() {
         let (_tx, rx) = tokio::sync::mpsc::unbounded_channel();
         let (inbox, error) = Inbox::new(
