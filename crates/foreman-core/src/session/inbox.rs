@@ -38,24 +38,31 @@ pub(crate) struct Inbox {
 }
 
 impl Inbox {
-    /// Starts watching `workspace` when `debounce` is set; the error says why watching is off.
-    /// Needs a Tokio runtime.
-    pub(crate) fn new(
-        ops: UnboundedReceiver<Op>,
-        workspace: &Path,
-        debounce: Option<Duration>,
-    ) -> (Self, Option<WatchError>) {
-        let (watch, error) = match debounce.map(|d| WorkspaceWatcher::start(workspace, d)) {
-            None => (None, None),
-            Some(Ok((watcher, changes))) => (Some(Watch { watcher, changes }), None),
-            Some(Err(e)) => (None, Some(e)),
-        };
-        let inbox = Self {
+    /// The ops alone, until [`Inbox::start_watching`].
+    pub(crate) fn new(ops: UnboundedReceiver<Op>) -> Self {
+        Self {
             ops,
             ops_closed: false,
-            watch,
-        };
-        (inbox, error)
+            watch: None,
+        }
+    }
+
+    /// Starts watching `workspace`, debounced by `debounce`. Setting up a recursive watch walks
+    /// the tree, so it runs on a blocking thread.
+    pub(crate) async fn start_watching(
+        &mut self,
+        workspace: &Path,
+        debounce: Duration,
+    ) -> Result<(), WatchError> {
+        let root = workspace.to_path_buf();
+        let started =
+            tokio::task::spawn_blocking(move || WorkspaceWatcher::start(&root, debounce)).await;
+        let (watcher, changes) = started.map_err(|e| WatchError::Start {
+            path: workspace.to_path_buf(),
+            reason: e.to_string(),
+        })??;
+        self.watch = Some(Watch { watcher, changes });
+        Ok(())
     }
 
     /// Whether a change of `path` would be reported (false for ignored files, and when not
@@ -185,8 +192,8 @@ mod tests {
     async fn a_closed_op_channel_reads_as_one_shutdown() {
         let dir = tempfile::tempdir().unwrap();
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        let (mut inbox, error) = Inbox::new(rx, dir.path(), None);
-        assert!(error.is_none() && !inbox.reports(&dir.path().join("a.txt")));
+        let mut inbox = Inbox::new(rx);
+        assert!(!inbox.reports(&dir.path().join("a.txt")));
         drop(tx);
         assert!(matches!(inbox.next().await, Input::Op(Op::Shutdown)));
         let again = tokio::time::timeout(Duration::from_millis(50), inbox.next()).await;
@@ -233,12 +240,17 @@ mod tests {
     #[tokio::test]
     async fn a_workspace_that_cannot_be_watched_is_an_error_not_a_panic() {
         let (_tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        let (inbox, error) = Inbox::new(
-            rx,
-            Path::new("/no/such/workspace"),
-            Some(Duration::from_millis(10)),
-        );
+        let mut inbox = Inbox::new(rx);
+        let error = inbox
+            .start_watching(Path::new("/no/such/workspace"), Duration::from_millis(10))
+            .await;
         assert!(!inbox.reports(Path::new("/no/such/workspace/a.txt")));
-        assert!(error.unwrap().to_string().contains("/no/such/workspace"));
+        assert!(
+            error
+                .err()
+                .unwrap()
+                .to_string()
+                .contains("/no/such/workspace")
+        );
     }
 }

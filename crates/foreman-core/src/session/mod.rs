@@ -50,7 +50,6 @@ use crate::providers::{
 };
 use crate::store::RuleAction;
 use crate::store::Store;
-use crate::watcher::WatchError;
 
 /// Everything a session needs.
 #[derive(Debug, Clone)]
@@ -213,8 +212,8 @@ pub(crate) struct Engine {
     pub(crate) workspace: PathBuf,
     pub(crate) events: EventSink,
     pub(crate) inbox: Inbox,
-    /// Why the workspace is not watched, reported once the session started.
-    pub(crate) watch_error: Option<WatchError>,
+    /// Watch the workspace, debounced by this much (see [`SessionConfig::watch_debounce`]).
+    pub(crate) watch_debounce: Option<Duration>,
     pub(crate) history: Vec<Message>,
     pub(crate) calls: CallRegistry,
     pub(crate) spend: Spend,
@@ -254,7 +253,6 @@ impl Engine {
         } else {
             config.provider
         };
-        let (inbox, watch_error) = Inbox::new(ops, &config.workspace, config.watch_debounce);
         Ok(Self {
             id: config.session_id.unwrap_or_else(new_session_id),
             provider,
@@ -275,8 +273,8 @@ impl Engine {
             poll: config.preview_poll,
             workspace: config.workspace,
             events,
-            inbox,
-            watch_error,
+            inbox: Inbox::new(ops),
+            watch_debounce: config.watch_debounce,
             calls: CallRegistry::default(),
             spend: Spend::new(
                 config.prices,
@@ -294,6 +292,14 @@ impl Engine {
     }
 
     async fn run(mut self) {
+        // Before `SessionStarted`, so every change after it is seen.
+        let watch_error = match self.watch_debounce {
+            Some(debounce) => {
+                let workspace = self.workspace.clone();
+                self.inbox.start_watching(&workspace, debounce).await.err()
+            }
+            None => None,
+        };
         let restored = self.restore_spend().await;
         self.events.emit(EventMsg::SessionStarted {
             session_id: self.id.clone(),
@@ -305,7 +311,7 @@ impl Engine {
         if let Err(e) = restored {
             self.store_failed(&e);
         }
-        if let Some(e) = self.watch_error.take() {
+        if let Some(e) = watch_error {
             self.report_watch_error(&e);
         }
         while !self.shutdown {
