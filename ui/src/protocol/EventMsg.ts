@@ -45,4 +45,4 @@ context_window: number, } | { "type": "retrying", attempt: number, max_attempts:
 /**
  * Messages that the summary will replace.
  */
-messages: number, tokens_before: number, } | { "type": "context_compacted", elided_outputs: number, removed_messages: number, tokens_before: number, tokens_after: number, } | { "type": "task_ended", reason: TaskEndReason, } | { "type": "snapshot", session_id: string, mode: ApprovalMode, running: boolean, messages: number, calls: Array<CallSnapshot>, usage: UsageSummary, } | { "type": "shutdown_complete" };
+messages: number, tokens_before: number, } | { "type": "context_compacted", elided_outputs: number, removed_messages: number, tokens_before: number, tokens_after: number, } | { "type": "task_ended", reason: TaskEndReason, } | { "type": "files_changed", paths: Array<string>, more: number, } | { "type": "snapshot", session_id: string, mode: ApprovalMode, running: boolean, messages: number, calls: Array<CallSnapshot>, usage: UsageSummary, } | { "type": "shutdown_complete" };

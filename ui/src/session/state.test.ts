@@ -89,6 +89,12 @@ test("old and repeated events are ignored", () => {
   expect(s.items).toHaveLength(1);
 });
 
+test("files_changed advances the seq and changes nothing else", () => {
+  const started = reduceAll(initialState(), [ev({ type: "session_started", session_id: "s", model: "m", workspace: "/w", mode: "ask", usage: summary() })], 0);
+  const s = reduceAll(started, [ev({ type: "files_changed", paths: ["src/a.rs"], more: 0 })], 0);
+  expect(s).toEqual({ ...started, lastSeq: 2 });
+});
+
 test("command output accumulates and todo_write sets the task list", () => {
   const s = reduceAll(
     initialState(),

@@ -387,6 +387,10 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return { ...s, paused: { tool: event.tool, message: event.message } };
     case "context_compacting":
       return notice(s, "info", `Summarising ${plural(event.messages, "earlier message")} to fit the model's context window…`);
+    case "files_changed":
+      // Nothing lists changed files yet; a waiting approval whose file changed arrives as a new
+      // approval_requested.
+      return s;
     case "context_compacted":
       return notice(s, "info", describeCompaction(event));
     case "task_ended": {

@@ -68,6 +68,9 @@ impl TaskEndReason {
     }
 }
 
+/// Most paths one [`EventMsg::FilesChanged`] lists.
+pub const FILES_CHANGED_LIMIT: usize = 200;
+
 /// What happened.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -219,6 +222,13 @@ pub enum EventMsg {
     /// The task ended, and why.
     TaskEnded {
         reason: TaskEndReason,
+    },
+    /// Files of the workspace changed on disk (by the agent or by anyone else), after a quiet
+    /// moment: workspace-relative paths with `/`, sorted, without duplicates, ignored files and
+    /// `.git/`; at most [`FILES_CHANGED_LIMIT`], `more` counts the rest.
+    FilesChanged {
+        paths: Vec<String>,
+        more: u32,
     },
     /// The full state (answer to `snapshot`).
     Snapshot {

@@ -14,7 +14,7 @@ pub mod op;
 pub mod usage;
 
 pub use call::{CallSnapshot, CallState, FilePreview, InvalidTransition};
-pub use event::{Event, EventMsg, TaskEndReason};
+pub use event::{Event, EventMsg, FILES_CHANGED_LIMIT, TaskEndReason};
 pub use images::{CallImages, ImageLeftOut, ImagesLeftOut, ToolImage};
 pub use op::{ApprovalMode, ApprovalScope, Op, RuleScope};
 pub use usage::UsageSummary;

@@ -2,15 +2,18 @@
 //!
 //! The request carries a `preview_hash` over the tool, its arguments and the target file's
 //! bytes; an answer quoting another hash is refused. While the request waits, the file is
-//! re-checked every [`Engine::poll`]: when it changed on disk, the preview is recomputed and the
+//! re-checked whenever the workspace watcher reports a batch of changes (or every
+//! [`Engine::poll`] when the workspace is not watched or the watcher ignores the file), and once
+//! more when the answer arrives: when it changed on disk, the preview is recomputed and the
 //! request re-sent with a new hash, so the person always approves what will actually happen.
 
 use serde_json::Value;
 
+use super::Engine;
 use super::history::now_ms;
+use super::inbox::Input;
 use super::preview::file_preview;
 use super::tools::{ActionClass, CallFacts};
-use super::{Engine, recv_op};
 use crate::approval::{Rule, content_hash, preview_hash, suggest_rule};
 use crate::protocol::{ApprovalScope, CallState, EventMsg, FilePreview, Op, RuleScope};
 use crate::store::RuleAction;
@@ -115,20 +118,38 @@ impl Engine {
         let watched = self.tools.proposed_change(name, arguments).map(|c| c.path);
         let mut tick = tokio::time::interval(self.poll);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let refresh = |engine: &mut Self, pending: &mut Pending| {
+            if let Some(path) = &watched
+                && std::fs::read(path).ok() != pending.file
+            {
+                *pending = engine.compute_pending(name, arguments);
+                engine.request(id, name, arguments, &reason, pending, facts);
+            }
+        };
         loop {
-            let op = tokio::select! {
-                op = recv_op(&mut self.ops, &mut self.ops_closed) => op,
-                _ = tick.tick() => {
-                    if let Some(path) = &watched {
-                        let now = std::fs::read(path).ok();
-                        if now != pending.file {
-                            pending = self.compute_pending(name, arguments);
-                            self.request(id, name, arguments, &reason, &pending, facts);
-                        }
-                    }
+            // Poll only what the watcher does not report.
+            let polling = watched
+                .as_deref()
+                .is_some_and(|path| !self.inbox.reports(path));
+            let input = tokio::select! {
+                input = self.inbox.next() => input,
+                _ = tick.tick(), if polling => {
+                    refresh(self, &mut pending);
                     continue;
                 }
             };
+            let op = match input {
+                Input::Op(op) => op,
+                other => {
+                    let _ = self.take_op(other);
+                    refresh(self, &mut pending);
+                    continue;
+                }
+            };
+            // What the person answered must still be what is on disk.
+            if matches!(op, Op::Approve { .. } | Op::EditAndApprove { .. }) {
+                refresh(self, &mut pending);
+            }
             match op {
                 Op::Approve {
                     call_id,

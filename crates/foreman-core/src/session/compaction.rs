@@ -14,10 +14,10 @@ use std::collections::HashSet;
 use futures_util::StreamExt;
 use serde_json::Value;
 
+use super::Engine;
 use super::context_window::{elide_old_tool_outputs, estimate_conversation, estimate_tokens};
 use super::history::now_ms;
 use super::task::KEEP_RECENT_MESSAGES;
-use super::{Engine, recv_op};
 use crate::protocol::{EventMsg, TaskEndReason};
 use crate::providers::{Collected, Message, ProviderError, ProviderEvent, ProviderRequest};
 
@@ -244,8 +244,10 @@ impl Engine {
         loop {
             let item = tokio::select! {
                 item = stream.next() => item,
-                op = recv_op(&mut self.ops, &mut self.ops_closed) => {
-                    self.handle_side_op(op);
+                input = self.inbox.next() => {
+                    if let Some(op) = self.take_op(input) {
+                        self.handle_side_op(op);
+                    }
                     continue;
                 }
             };

@@ -8,6 +8,7 @@
 //! - [`turn`]: one model request, streamed, with tool-call cards and argument patches.
 //! - [`scheduler`]: the calls of a turn — validation, approval, execution, results in order.
 //! - [`approvals`]: waiting for the person, with previews pinned by hash.
+//! - [`inbox`]: the ops and the workspace watcher's changes, which the engine waits on.
 //! - [`task`]: the loop of turns and why it ends.
 //! - [`compaction`]: keeping the conversation inside the context window (elide, then summarise).
 
@@ -19,6 +20,7 @@ pub mod compaction;
 pub mod context_window;
 pub mod events;
 pub mod history;
+pub mod inbox;
 pub mod preview;
 pub mod prompt;
 pub mod scheduler;
@@ -41,6 +43,7 @@ use tokio_util::sync::CancellationToken;
 use self::builtin_backend::BuiltinBackend;
 use self::call_state::CallRegistry;
 use self::events::EventSink;
+use self::inbox::Inbox;
 use self::spend::Spend;
 use self::tools::ToolBackend;
 use crate::approval::{Policy, Rule};
@@ -77,7 +80,11 @@ pub struct SessionConfig {
     pub tools: Option<Arc<dyn ToolBackend>>,
     /// Consecutive failures of one tool that pause the task.
     pub pause_after_failures: u32,
-    /// How often a pending approval re-checks its file on disk.
+    /// Watch the workspace (debounced by this much): report `FilesChanged` and re-send a
+    /// waiting approval when its file changes. `None` turns watching off.
+    pub watch_debounce: Option<Duration>,
+    /// How often a pending approval re-checks its file on disk when the workspace is not
+    /// watched (watching off or failed to start) or its file is one the watcher ignores.
     pub preview_poll: Duration,
     /// The model's context window in tokens; past `context_window - context_reserve` old tool
     /// outputs are elided, then older history is summarised (see [`compaction`]).
@@ -116,6 +123,7 @@ impl SessionConfig {
             text_protocol: false,
             tools: None,
             pause_after_failures: 3,
+            watch_debounce: Some(Duration::from_millis(150)),
             preview_poll: Duration::from_millis(250),
             store: None,
             context_window: 200_000,
@@ -194,20 +202,6 @@ fn catalogue(definitions: &[ToolDefinition]) -> String {
         .join("\n")
 }
 
-/// Receives the next op; a closed channel reads as one `Shutdown`, then never again.
-pub(crate) async fn recv_op(ops: &mut UnboundedReceiver<Op>, closed: &mut bool) -> Op {
-    if *closed {
-        return std::future::pending().await;
-    }
-    match ops.recv().await {
-        Some(op) => op,
-        None => {
-            *closed = true;
-            Op::Shutdown
-        }
-    }
-}
-
 /// The session's state, owned by its task.
 #[derive(Debug)]
 pub(crate) struct Engine {
@@ -233,8 +227,9 @@ pub(crate) struct Engine {
     pub(crate) poll: Duration,
     pub(crate) workspace: PathBuf,
     pub(crate) events: EventSink,
-    pub(crate) ops: UnboundedReceiver<Op>,
-    pub(crate) ops_closed: bool,
+    pub(crate) inbox: Inbox,
+    /// Watch the workspace, debounced by this much (see [`SessionConfig::watch_debounce`]).
+    pub(crate) watch_debounce: Option<Duration>,
     pub(crate) history: Vec<Message>,
     pub(crate) calls: CallRegistry,
     pub(crate) spend: Spend,
@@ -302,8 +297,8 @@ impl Engine {
             poll: config.preview_poll,
             workspace: config.workspace,
             events,
-            ops,
-            ops_closed: false,
+            inbox: Inbox::new(ops),
+            watch_debounce: config.watch_debounce,
             calls: CallRegistry::default(),
             spend: Spend::new(
                 config.prices,
@@ -321,6 +316,14 @@ impl Engine {
     }
 
     async fn run(mut self) {
+        // Before `SessionStarted`, so every change after it is seen.
+        let watch_error = match self.watch_debounce {
+            Some(debounce) => {
+                let workspace = self.workspace.clone();
+                self.inbox.start_watching(&workspace, debounce).await.err()
+            }
+            None => None,
+        };
         let restored = self.restore_spend().await;
         self.events.emit(EventMsg::SessionStarted {
             session_id: self.id.clone(),
@@ -332,12 +335,15 @@ impl Engine {
         if let Err(e) = restored {
             self.store_failed(&e);
         }
+        if let Some(e) = watch_error {
+            self.report_watch_error(&e);
+        }
         while !self.shutdown {
             if let Some(text) = self.queued.pop_front() {
                 self.run_task(text).await;
                 continue;
             }
-            match recv_op(&mut self.ops, &mut self.ops_closed).await {
+            match self.next_op().await {
                 Op::UserMessage { text } => self.run_task(text).await,
                 op => self.handle_side_op(op),
             }

@@ -9,12 +9,12 @@
 use futures_util::future::join_all;
 use serde_json::Value;
 
+use super::Engine;
 use super::approvals::ApprovalOutcome;
 use super::subtask::NEW_TASK;
 use super::task::{ATTEMPT_COMPLETION, NOT_RUN_CANCELLED};
 use super::tools::{ActionClass, CallOutput, OutputSink, ToolOutcome};
 use super::turn::StreamedCall;
-use super::{Engine, recv_op};
 use crate::approval::Decision;
 use crate::protocol::{CallState, EventMsg, Op};
 use crate::providers::Message;
@@ -308,7 +308,7 @@ impl Engine {
                 biased;
                 Some((call_id, output)) = output_rx.recv() => self.show_output(call_id, output),
                 done = &mut all => break done,
-                op = recv_op(&mut self.ops, &mut self.ops_closed) => self.handle_side_op(op),
+                op = self.next_op() => self.handle_side_op(op),
             }
         };
         // Output sent just before a call ended comes before its result.
@@ -387,7 +387,7 @@ impl Engine {
             if self.cancel.is_cancelled() {
                 return CallsOutcome::Stopped;
             }
-            match recv_op(&mut self.ops, &mut self.ops_closed).await {
+            match self.next_op().await {
                 Op::Continue => {
                     self.failures.remove(tool);
                     self.events.emit(EventMsg::Resumed);

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use serde_json::Value;
 
+use super::Engine;
 use super::args_stream::ArgsStream;
 use super::preview::file_preview;
-use super::{Engine, recv_op};
 use crate::protocol::{CallState, EventMsg};
 use crate::providers::{ProviderError, ProviderEvent, ProviderRequest, Thinking, Usage};
 
@@ -65,7 +65,7 @@ impl Engine {
         loop {
             let item = tokio::select! {
                 item = stream.next() => item,
-                op = recv_op(&mut self.ops, &mut self.ops_closed) => {
+                op = self.next_op() => {
                     self.handle_side_op(op);
                     continue;
                 }

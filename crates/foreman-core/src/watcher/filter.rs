@@ -1,12 +1,12 @@
-//! Which changed paths matter: not `.git/` internals, not ignored files, not the default
-//! excludes (`node_modules`, `target`, `dist`).
+//! Which changed paths matter: not `.git/` internals, not Foreman's own `.foreman/` (session
+//! artefacts), not ignored files, not the default excludes (`node_modules`, `target`, `dist`).
 
 use std::path::{Component, Path, PathBuf};
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 /// Directories never reported, wherever they are in the tree.
-const DEFAULT_EXCLUDES: &[&str] = &[".git", "node_modules", "target", "dist"];
+const DEFAULT_EXCLUDES: &[&str] = &[".git", ".foreman", "node_modules", "target", "dist"];
 
 pub struct ChangeFilter {
     root: PathBuf,
@@ -78,6 +78,7 @@ mod tests {
         assert_eq!(f.relevant(&root.join("out/deep/file")), None);
         assert_eq!(f.relevant(&root.join("a/node_modules/p/index.js")), None);
         assert_eq!(f.relevant(&root.join(".git/HEAD")), None);
+        assert_eq!(f.relevant(&root.join(".foreman/data/out-1.txt")), None);
         assert_eq!(f.relevant(Path::new("/elsewhere/file")), None);
         assert_eq!(f.relevant(&root), None);
     }

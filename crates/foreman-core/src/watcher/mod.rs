@@ -2,25 +2,33 @@
 //!
 //! Raw file-system notifications are filtered (`.git/` internals, paths ignored by the
 //! workspace's `.gitignore` / `.ignore` files, and the default excludes) and debounced into one
-//! [`FilesChanged`] batch per quiet period. The loop uses the batches to invalidate stale reads
-//! and to recompute diff previews that wait for approval; the UI shows them.
+//! [`FilesChanged`] batch per quiet period (at most [`WorkspaceWatcher::start`]'s `debounce`
+//! times [`MAX_DELAY_FACTOR`] after the first change of a batch, so a steady stream of writes
+//! still gets reported). Only relevant paths restart the quiet period: a build churning in
+//! `target/` does not hold back a change in `src/`. A change to the root `.gitignore` or
+//! `.ignore` reloads the filter. The session uses the batches to recompute diff previews that
+//! wait for approval and emits them as `EventMsg::FilesChanged`.
 
 mod filter;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use notify::{RecommendedWatcher, RecursiveMode, Watcher};
-use serde::Serialize;
 use thiserror::Error;
 use tokio::sync::mpsc;
-use ts_rs::TS;
+use tokio::time::Instant;
 
 pub use filter::ChangeFilter;
 
-/// A debounced batch of changed paths, relative to the workspace root, sorted.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+/// A batch is reported at most this many debounce periods after its first change.
+pub const MAX_DELAY_FACTOR: u32 = 10;
+
+/// A debounced batch of changed paths, relative to the workspace root (with `/`), sorted and
+/// deduplicated.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FilesChanged {
     pub paths: Vec<String>,
 }
@@ -31,15 +39,37 @@ pub enum WatchError {
     Start { path: PathBuf, reason: String },
 }
 
+/// The filter shared by the watcher task and [`WorkspaceWatcher::reports`].
+#[derive(Clone)]
+struct SharedFilter(Arc<Mutex<ChangeFilter>>);
+
+impl SharedFilter {
+    fn lock(&self) -> MutexGuard<'_, ChangeFilter> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
 /// A running watcher; dropping it stops watching.
 pub struct WorkspaceWatcher {
     _watcher: RecommendedWatcher,
-    _task: tokio::task::JoinHandle<()>,
+    task: tokio::task::JoinHandle<()>,
+    root: PathBuf,
+    filter: SharedFilter,
+}
+
+impl std::fmt::Debug for WorkspaceWatcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorkspaceWatcher")
+            .field("root", &self.root)
+            .finish_non_exhaustive()
+    }
 }
 
 impl WorkspaceWatcher {
     /// Starts watching `root` recursively; batches arrive on the returned receiver after
-    /// `debounce` without further changes. Needs a Tokio runtime.
+    /// `debounce` without further relevant changes. Needs a Tokio runtime.
     pub fn start(
         root: &Path,
         debounce: Duration,
@@ -48,8 +78,8 @@ impl WorkspaceWatcher {
             path: root.to_path_buf(),
             reason: e.to_string(),
         })?;
-        let filter = ChangeFilter::new(&root);
-        let (raw_tx, mut raw_rx) = mpsc::unbounded_channel::<PathBuf>();
+        let filter = SharedFilter(Arc::new(Mutex::new(ChangeFilter::new(&root))));
+        let (raw_tx, raw_rx) = mpsc::unbounded_channel::<PathBuf>();
         let mut watcher =
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
                 if let Ok(event) = event {
@@ -73,47 +103,98 @@ impl WorkspaceWatcher {
             })?;
 
         let (tx, rx) = mpsc::unbounded_channel();
-        let task = tokio::spawn(async move {
-            let mut pending = BTreeSet::new();
-            loop {
-                let next = if pending.is_empty() {
-                    raw_rx.recv().await
-                } else {
-                    match tokio::time::timeout(debounce, raw_rx.recv()).await {
-                        Ok(next) => next,
-                        Err(_) => {
-                            let paths: Vec<String> =
-                                std::mem::take(&mut pending).into_iter().collect();
-                            if tx.send(FilesChanged { paths }).is_err() {
-                                return;
-                            }
-                            continue;
-                        }
-                    }
-                };
-                match next {
-                    Some(path) => {
-                        if let Some(relative) = filter.relevant(&path) {
-                            pending.insert(relative);
-                        }
-                    }
-                    None => return,
-                }
-            }
-        });
+        let task = tokio::spawn(debounce_loop(
+            root.clone(),
+            filter.clone(),
+            raw_rx,
+            tx,
+            debounce,
+        ));
         Ok((
             Self {
                 _watcher: watcher,
-                _task: task,
+                task,
+                root,
+                filter,
             },
             rx,
         ))
+    }
+
+    /// Whether a change of `path` (absolute, or relative to the root) would be reported; false
+    /// for ignored and excluded paths, which need another way to notice changes.
+    pub fn reports(&self, path: &Path) -> bool {
+        let absolute = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            self.root.join(path)
+        };
+        // The filter works on the canonical root; canonicalise what exists of the path.
+        let absolute = match (absolute.parent(), absolute.file_name()) {
+            (Some(parent), Some(name)) => parent
+                .canonicalize()
+                .map(|p| p.join(name))
+                .unwrap_or(absolute.clone()),
+            _ => absolute,
+        };
+        self.filter.lock().relevant(&absolute).is_some()
     }
 }
 
 impl Drop for WorkspaceWatcher {
     fn drop(&mut self) {
-        self._task.abort();
+        self.task.abort();
+    }
+}
+
+/// Collects relevant raw paths and sends a batch after a quiet `debounce`, or at the latest
+/// `debounce * MAX_DELAY_FACTOR` after the batch's first change.
+async fn debounce_loop(
+    root: PathBuf,
+    filter: SharedFilter,
+    mut raw_rx: mpsc::UnboundedReceiver<PathBuf>,
+    tx: mpsc::UnboundedSender<FilesChanged>,
+    debounce: Duration,
+) {
+    let ignore_files = [root.join(".gitignore"), root.join(".ignore")];
+    let max_delay = debounce.saturating_mul(MAX_DELAY_FACTOR);
+    let mut pending = BTreeSet::new();
+    let mut quiet_at: Option<Instant> = None;
+    let mut flush_by: Option<Instant> = None;
+    loop {
+        let deadline = match (quiet_at, flush_by) {
+            (Some(q), Some(f)) => Some(q.min(f)),
+            (q, f) => q.or(f),
+        };
+        let next = match deadline {
+            None => raw_rx.recv().await,
+            Some(at) => match tokio::time::timeout_at(at, raw_rx.recv()).await {
+                Ok(next) => next,
+                Err(_) => {
+                    quiet_at = None;
+                    flush_by = None;
+                    let paths: Vec<String> = std::mem::take(&mut pending).into_iter().collect();
+                    if tx.send(FilesChanged { paths }).is_err() {
+                        return;
+                    }
+                    continue;
+                }
+            },
+        };
+        let Some(path) = next else { return };
+        let relevant = {
+            let mut filter = filter.lock();
+            if ignore_files.contains(&path) {
+                *filter = ChangeFilter::new(&root);
+            }
+            filter.relevant(&path)
+        };
+        if let Some(relative) = relevant {
+            pending.insert(relative);
+            let now = Instant::now();
+            quiet_at = Some(now + debounce);
+            flush_by.get_or_insert(now + max_delay);
+        }
     }
 }
 
@@ -128,6 +209,22 @@ mod tests {
             .unwrap()
     }
 
+    /// Batches until one contains `path`.
+    async fn until_reported(
+        rx: &mut mpsc::UnboundedReceiver<FilesChanged>,
+        path: &str,
+    ) -> Vec<FilesChanged> {
+        let mut batches = Vec::new();
+        loop {
+            let batch = next_batch(rx).await;
+            let found = batch.paths.iter().any(|p| p == path);
+            batches.push(batch);
+            if found {
+                return batches;
+            }
+        }
+    }
+
     #[tokio::test]
     async fn reports_changes_debounced_and_skips_ignored_paths() {
         let dir = tempfile::tempdir().unwrap();
@@ -137,7 +234,6 @@ mod tests {
         std::fs::create_dir_all(root.join(".git")).unwrap();
         std::fs::create_dir_all(root.join("src")).unwrap();
         let (_watcher, mut rx) = WorkspaceWatcher::start(root, Duration::from_millis(150)).unwrap();
-        tokio::time::sleep(Duration::from_millis(100)).await;
 
         std::fs::write(root.join("build/out.o"), "x").unwrap();
         std::fs::write(root.join("debug.log"), "x").unwrap();
@@ -145,17 +241,71 @@ mod tests {
         std::fs::write(root.join("src/main.rs"), "fn main() {}").unwrap();
         std::fs::write(root.join("src/main.rs"), "fn main() { }").unwrap();
 
-        let batch = next_batch(&mut rx).await;
-        assert!(batch.paths.contains(&"src/main.rs".to_owned()), "{batch:?}");
+        let batches = until_reported(&mut rx, "src/main.rs").await;
         for ignored in ["build/out.o", "debug.log", ".git/index"] {
             assert!(
-                !batch.paths.iter().any(|p| p == ignored),
-                "{ignored} reported: {batch:?}"
+                !batches.iter().flat_map(|b| &b.paths).any(|p| p == ignored),
+                "{ignored} reported: {batches:?}"
             );
         }
-        assert_eq!(
-            batch.paths.iter().filter(|p| *p == "src/main.rs").count(),
-            1
+        let last = batches.last().unwrap();
+        assert_eq!(last.paths.iter().filter(|p| *p == "src/main.rs").count(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_changed_gitignore_is_reloaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let (watcher, mut rx) = WorkspaceWatcher::start(root, Duration::from_millis(50)).unwrap();
+        assert!(watcher.reports(Path::new("secret.env")));
+        std::fs::write(root.join(".gitignore"), "*.env\n").unwrap();
+        until_reported(&mut rx, ".gitignore").await;
+        assert!(!watcher.reports(Path::new("secret.env")));
+        assert!(!watcher.reports(&root.join("secret.env")));
+        assert!(watcher.reports(&root.join("kept.txt")));
+
+        std::fs::write(root.join("secret.env"), "x").unwrap();
+        std::fs::write(root.join("kept.txt"), "x").unwrap();
+        let batches = until_reported(&mut rx, "kept.txt").await;
+        assert!(
+            !batches
+                .iter()
+                .flat_map(|b| &b.paths)
+                .any(|p| p == "secret.env"),
+            "{batches:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn churn_in_excluded_paths_does_not_hold_back_a_batch() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        std::fs::create_dir_all(root.join("target")).unwrap();
+        let debounce = Duration::from_millis(100);
+        let (_watcher, mut rx) = WorkspaceWatcher::start(&root, debounce).unwrap();
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let churn = {
+            let (root, stop) = (root.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let mut i = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let _ = std::fs::write(root.join("target/out"), i.to_string());
+                    i += 1;
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            })
+        };
+        std::fs::write(root.join("lib.rs"), "x").unwrap();
+        // Arrives while `target/` keeps changing (next_batch gives up after 10 s).
+        let batches = until_reported(&mut rx, "lib.rs").await;
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        churn.join().unwrap();
+        assert!(
+            !batches
+                .iter()
+                .flat_map(|b| &b.paths)
+                .any(|p| p.starts_with("target")),
+            "{batches:?}"
         );
     }
 
@@ -170,10 +320,5 @@ mod tests {
             .err()
             .unwrap();
         assert!(err.to_string().contains("/no/such/dir/x"));
-    }
-
-    #[test]
-    fn bindings_are_up_to_date() {
-        crate::bindings::assert_bindings_current::<FilesChanged>();
     }
 }

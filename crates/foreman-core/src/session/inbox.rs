@@ -1,0 +1,256 @@
+//! [`Inbox`]: what the engine waits on besides its own work — the person's ops and the
+//! workspace watcher's batches of changed files — and how a batch is reported.
+//!
+//! The watcher runs for as long as the session (it is dropped with the engine). When it cannot
+//! start (an inotify limit, an unwatchable file system) or stops, the session says so in an
+//! `Error` event and approvals fall back to polling their file.
+
+use std::path::Path;
+use std::time::Duration;
+
+use tokio::sync::mpsc::UnboundedReceiver;
+
+use super::Engine;
+use crate::protocol::{EventMsg, FILES_CHANGED_LIMIT, Op};
+use crate::watcher::{FilesChanged, WatchError, WorkspaceWatcher};
+
+/// What arrived.
+#[derive(Debug)]
+pub(crate) enum Input {
+    Op(Op),
+    Files(FilesChanged),
+    /// The watcher's channel closed (it will not report again).
+    WatchStopped,
+}
+
+#[derive(Debug)]
+struct Watch {
+    watcher: WorkspaceWatcher,
+    changes: UnboundedReceiver<FilesChanged>,
+}
+
+/// The ops and, when the workspace is watched, its changes.
+#[derive(Debug)]
+pub(crate) struct Inbox {
+    ops: UnboundedReceiver<Op>,
+    ops_closed: bool,
+    watch: Option<Watch>,
+}
+
+impl Inbox {
+    /// The ops alone, until [`Inbox::start_watching`].
+    pub(crate) fn new(ops: UnboundedReceiver<Op>) -> Self {
+        Self {
+            ops,
+            ops_closed: false,
+            watch: None,
+        }
+    }
+
+    /// Starts watching `workspace`, debounced by `debounce`. Setting up a recursive watch walks
+    /// the tree, so it runs on a blocking thread.
+    pub(crate) async fn start_watching(
+        &mut self,
+        workspace: &Path,
+        debounce: Duration,
+    ) -> Result<(), WatchError> {
+        let root = workspace.to_path_buf();
+        let started =
+            tokio::task::spawn_blocking(move || WorkspaceWatcher::start(&root, debounce)).await;
+        let (watcher, changes) = started.map_err(|e| WatchError::Start {
+            path: workspace.to_path_buf(),
+            reason: e.to_string(),
+        })??;
+        self.watch = Some(Watch { watcher, changes });
+        Ok(())
+    }
+
+    /// Whether a change of `path` would be reported (false for ignored files, and when not
+    /// watching).
+    pub(crate) fn reports(&self, path: &Path) -> bool {
+        self.watch.as_ref().is_some_and(|w| w.watcher.reports(path))
+    }
+
+    /// The next op or batch of changes; a closed op channel reads as one `Shutdown`, then never
+    /// again. Cancel-safe.
+    pub(crate) async fn next(&mut self) -> Input {
+        let Some(watch) = &mut self.watch else {
+            return Input::Op(recv_op(&mut self.ops, &mut self.ops_closed).await);
+        };
+        let changes = tokio::select! {
+            op = recv_op(&mut self.ops, &mut self.ops_closed) => return Input::Op(op),
+            changes = watch.changes.recv() => changes,
+        };
+        match changes {
+            Some(batch) => Input::Files(batch),
+            None => {
+                self.watch = None;
+                Input::WatchStopped
+            }
+        }
+    }
+}
+
+/// Receives the next op; a closed channel reads as one `Shutdown`, then never again.
+async fn recv_op(ops: &mut UnboundedReceiver<Op>, closed: &mut bool) -> Op {
+    if *closed {
+        return std::future::pending().await;
+    }
+    match ops.recv().await {
+        Some(op) => op,
+        None => {
+            *closed = true;
+            Op::Shutdown
+        }
+    }
+}
+
+/// The event for `batch`: at most [`FILES_CHANGED_LIMIT`] paths, `more` counts the rest.
+pub(crate) fn files_changed_event(mut batch: FilesChanged) -> EventMsg {
+    let more = batch.paths.len().saturating_sub(FILES_CHANGED_LIMIT);
+    batch.paths.truncate(FILES_CHANGED_LIMIT);
+    EventMsg::FilesChanged {
+        paths: batch.paths,
+        more: u32::try_from(more).unwrap_or(u32::MAX),
+    }
+}
+
+impl Engine {
+    /// The next op; batches of changes that arrive first are reported on the way.
+    pub(crate) async fn next_op(&mut self) -> Op {
+        loop {
+            let input = self.inbox.next().await;
+            if let Some(op) = self.take_op(input) {
+                return op;
+            }
+        }
+    }
+
+    /// The op of `input`; anything else is reported (`FilesChanged`, or an `Error` when the
+    /// watcher stopped) and gives `None`.
+    pub(crate) fn take_op(&mut self, input: Input) -> Option<Op> {
+        match input {
+            Input::Op(op) => return Some(op),
+            Input::Files(batch) if batch.paths.is_empty() => {}
+            Input::Files(batch) => self.events.emit(files_changed_event(batch)),
+            Input::WatchStopped => {
+                tracing::warn!(workspace = %self.workspace.display(), "the workspace watcher stopped");
+                self.events.emit(EventMsg::Error {
+                    message: format!(
+                        "Watching the workspace stopped; files waiting for approval are re-checked \
+                         every {} ms instead.",
+                        self.poll.as_millis()
+                    ),
+                });
+            }
+        }
+        None
+    }
+
+    /// Says that watching could not start (after `SessionStarted`).
+    pub(crate) fn report_watch_error(&mut self, error: &WatchError) {
+        tracing::warn!(%error, "workspace watching is off");
+        self.events.emit(EventMsg::Error {
+            message: format!(
+                "{error}. Changes made outside the agent are not reported; files waiting for \
+                 approval are re-checked every {} ms instead.",
+                self.poll.as_millis()
+            ),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_large_batch_is_cut_with_a_count_of_the_rest() {
+        let paths: Vec<String> = (0..FILES_CHANGED_LIMIT + 5)
+            .map(|i| format!("f{i:04}"))
+            .collect();
+        match files_changed_event(FilesChanged {
+            paths: paths.clone(),
+        }) {
+            EventMsg::FilesChanged { paths: shown, more } => {
+                assert_eq!(shown, paths[..FILES_CHANGED_LIMIT]);
+                assert_eq!(more, 5);
+            }
+            other => panic!("{other:?}"),
+        }
+        match files_changed_event(FilesChanged {
+            paths: vec!["a".into()],
+        }) {
+            EventMsg::FilesChanged { paths, more } => {
+                assert_eq!((paths, more), (vec!["a".to_owned()], 0));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_closed_op_channel_reads_as_one_shutdown() {
+        let dir = tempfile::tempdir().unwrap();
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut inbox = Inbox::new(rx);
+        assert!(!inbox.reports(&dir.path().join("a.txt")));
+        drop(tx);
+        assert!(matches!(inbox.next().await, Input::Op(Op::Shutdown)));
+        let again = tokio::time::timeout(Duration::from_millis(50), inbox.next()).await;
+        assert!(again.is_err(), "nothing after the shutdown");
+    }
+
+    #[tokio::test]
+    async fn a_session_that_cannot_watch_says_so_after_it_started() {
+        use crate::providers::keys::static_key;
+        use crate::providers::{AnthropicConfig, AnthropicProvider};
+        use crate::session::builtin_backend::BuiltinBackend;
+        use crate::session::{Session, SessionConfig};
+        use std::sync::Arc;
+
+        // The tools work on a real directory; the workspace to watch does not exist.
+        let dir = tempfile::tempdir().unwrap();
+        let tools = BuiltinBackend::new(dir.path(), dir.path().join(".foreman-data")).unwrap();
+        let provider = AnthropicProvider::new(
+            AnthropicConfig::new(static_key("k")).with_base_url("http://127.0.0.1:9"),
+        )
+        .unwrap();
+        let mut config = SessionConfig::new(Arc::new(provider), "m", dir.path().join("not-there"));
+        config.tools = Some(Arc::new(tools));
+        let (ops, mut events) = Session::spawn(config).unwrap();
+        let mut next = async || {
+            tokio::time::timeout(Duration::from_secs(10), events.recv())
+                .await
+                .unwrap()
+                .unwrap()
+                .msg
+        };
+        assert!(matches!(next().await, EventMsg::SessionStarted { .. }));
+        match next().await {
+            EventMsg::Error { message } => {
+                assert!(message.contains("cannot watch"), "{message}");
+                assert!(message.contains("re-checked every 250 ms"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        drop(ops);
+        assert!(matches!(next().await, EventMsg::ShutdownComplete));
+    }
+
+    #[tokio::test]
+    async fn a_workspace_that_cannot_be_watched_is_an_error_not_a_panic() {
+        let (_tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut inbox = Inbox::new(rx);
+        let error = inbox
+            .start_watching(Path::new("/no/such/workspace"), Duration::from_millis(10))
+            .await;
+        assert!(!inbox.reports(Path::new("/no/such/workspace/a.txt")));
+        assert!(
+            error
+                .err()
+                .unwrap()
+                .to_string()
+                .contains("/no/such/workspace")
+        );
+    }
+}
