@@ -118,7 +118,7 @@ mod tests {
 
     #[test]
     fn every_depth_reads_back_as_its_segments() {
-        let segments = vec![
+        let segments = [
             PathSegment::Key("a key longer than twenty-four bytes".into()),
             PathSegment::Index(0),
             PathSegment::Key("b".into()),
