@@ -257,14 +257,7 @@ impl Engine {
                 Some(Ok(event)) => {
                     collected.apply(&event);
                     if let ProviderEvent::Usage(usage) = event {
-                        self.spend.record(&self.model, usage);
-                        self.events.emit(EventMsg::Usage {
-                            input: usage.input,
-                            output: usage.output,
-                            cache_read: usage.cache_read,
-                            cache_write: usage.cache_write,
-                            session: self.spend.summary(&self.model),
-                        });
+                        self.report_usage(usage);
                         self.save_usage(usage).await;
                     }
                 }

@@ -54,6 +54,19 @@ fn changes_files(name: &str) -> bool {
 }
 
 impl Engine {
+    /// Counts a request's usage into the session's spend and tells the person (the running
+    /// totals, cost estimate and context use come with it).
+    pub(crate) fn report_usage(&mut self, usage: Usage) {
+        self.spend.record(&self.model, usage);
+        self.events.emit(EventMsg::Usage {
+            input: usage.input,
+            output: usage.output,
+            cache_read: usage.cache_read,
+            cache_write: usage.cache_write,
+            session: self.spend.summary(&self.model),
+        });
+    }
+
     /// Streams one request built from the current history.
     pub(crate) async fn stream_turn(&mut self) -> TurnOutput {
         let request = ProviderRequest::new(&self.model, &self.system, self.history.clone())
@@ -219,14 +232,7 @@ impl Engine {
                 });
             }
             ProviderEvent::Usage(usage) => {
-                self.spend.record(&self.model, usage);
-                self.events.emit(EventMsg::Usage {
-                    input: usage.input,
-                    output: usage.output,
-                    cache_read: usage.cache_read,
-                    cache_write: usage.cache_write,
-                    session: self.spend.summary(&self.model),
-                });
+                self.report_usage(usage);
                 return AfterEvent::Usage(usage);
             }
             ProviderEvent::Retrying(notice) => self.events.emit(EventMsg::Retrying {

@@ -7,6 +7,7 @@
 //! finished into `Interrupted` ones the loop can answer for the model.
 
 use serde::Serialize;
+use sqlx::SqliteConnection;
 
 use super::{Store, StoreError};
 
@@ -52,6 +53,51 @@ fn json_text(value: &serde_json::Value) -> String {
     value.to_string()
 }
 
+/// The sequence number after a session's last message.
+async fn next_seq(conn: &mut SqliteConnection, session_id: &str) -> Result<i64, sqlx::Error> {
+    let (next,): (i64,) =
+        sqlx::query_as("SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?1")
+            .bind(session_id)
+            .fetch_one(conn)
+            .await?;
+    Ok(next)
+}
+
+/// One message row to insert.
+struct NewMessage<'a> {
+    session_id: &'a str,
+    seq: i64,
+    role: &'a str,
+    content: &'a serde_json::Value,
+    tokens: Option<i64>,
+    now_ms: i64,
+}
+
+/// Inserts `message` and marks its session updated.
+async fn insert_message(
+    conn: &mut SqliteConnection,
+    message: NewMessage<'_>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO messages (session_id, seq, role, content, tokens, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )
+    .bind(message.session_id)
+    .bind(message.seq)
+    .bind(message.role)
+    .bind(json_text(message.content))
+    .bind(message.tokens)
+    .bind(message.now_ms)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("UPDATE sessions SET updated_at = ?2 WHERE id = ?1")
+        .bind(message.session_id)
+        .bind(message.now_ms)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
 impl Store {
     /// Appends one message to a session's history and returns its sequence number. Sets the
     /// session title from the first user message when it has none.
@@ -65,31 +111,16 @@ impl Store {
     ) -> Result<i64, StoreError> {
         let err = |e| StoreError::from_sqlx(self.path(), e);
         let mut tx = self.pool().begin().await.map_err(err)?;
-        let (next,): (i64,) =
-            sqlx::query_as("SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?1")
-                .bind(session_id)
-                .fetch_one(&mut *tx)
-                .await
-                .map_err(err)?;
-        sqlx::query(
-            "INSERT INTO messages (session_id, seq, role, content, tokens, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )
-        .bind(session_id)
-        .bind(next)
-        .bind(role)
-        .bind(json_text(content))
-        .bind(tokens)
-        .bind(now_ms)
-        .execute(&mut *tx)
-        .await
-        .map_err(err)?;
-        sqlx::query("UPDATE sessions SET updated_at = ?2 WHERE id = ?1")
-            .bind(session_id)
-            .bind(now_ms)
-            .execute(&mut *tx)
-            .await
-            .map_err(err)?;
+        let next = next_seq(&mut tx, session_id).await.map_err(err)?;
+        let message = NewMessage {
+            session_id,
+            seq: next,
+            role,
+            content,
+            tokens,
+            now_ms,
+        };
+        insert_message(&mut tx, message).await.map_err(err)?;
         tx.commit().await.map_err(err)?;
         Ok(next)
     }
@@ -116,16 +147,7 @@ impl Store {
         .map_err(err)?;
         let boundary = match live.get(removed) {
             Some((seq,)) => *seq,
-            None => {
-                let (next,): (i64,) = sqlx::query_as(
-                    "SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?1",
-                )
-                .bind(session_id)
-                .fetch_one(&mut *tx)
-                .await
-                .map_err(err)?;
-                next
-            }
+            None => next_seq(&mut tx, session_id).await.map_err(err)?,
         };
         // Make room at `boundary`: shift the later messages up by one, through negative numbers
         // so no two rows share a sequence number in between.
@@ -150,24 +172,15 @@ impl Store {
         .execute(&mut *tx)
         .await
         .map_err(err)?;
-        sqlx::query(
-            "INSERT INTO messages (session_id, seq, role, content, tokens, created_at)
-             VALUES (?1, ?2, ?3, ?4, NULL, ?5)",
-        )
-        .bind(session_id)
-        .bind(boundary)
-        .bind(SUMMARY_ROLE)
-        .bind(json_text(summary))
-        .bind(now_ms)
-        .execute(&mut *tx)
-        .await
-        .map_err(err)?;
-        sqlx::query("UPDATE sessions SET updated_at = ?2 WHERE id = ?1")
-            .bind(session_id)
-            .bind(now_ms)
-            .execute(&mut *tx)
-            .await
-            .map_err(err)?;
+        let message = NewMessage {
+            session_id,
+            seq: boundary,
+            role: SUMMARY_ROLE,
+            content: summary,
+            tokens: None,
+            now_ms,
+        };
+        insert_message(&mut tx, message).await.map_err(err)?;
         tx.commit().await.map_err(err)?;
         Ok(boundary)
     }
