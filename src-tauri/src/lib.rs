@@ -10,6 +10,7 @@ mod launch;
 mod mcp;
 mod mcp_commands;
 mod notify;
+mod rendering;
 mod session_commands;
 mod settings;
 mod settings_commands;
@@ -20,6 +21,8 @@ use tauri::Manager;
 
 /// Builds and runs the app. Returns when the last window closes.
 pub fn run() {
+    // First, while no other thread exists: it may set an environment variable for WebKit.
+    let rendering = rendering::choose();
     let launch = launch::LaunchRequest::from_args(std::env::args_os().skip(1));
     let result = tauri::Builder::default()
         .plugin(
@@ -40,6 +43,7 @@ pub fn run() {
         .plugin(tauri_plugin_notification::init())
         .plugin(tauri_plugin_opener::init())
         .setup(move |app| {
+            log::info!("webview rendering: {}", rendering.describe());
             let state = tauri::async_runtime::block_on(state::AppState::load(app.handle(), launch));
             app.manage(state);
             Ok(())

@@ -139,7 +139,11 @@ impl Renderer {
                         Some(diff) => println!("{}", self.diff(&unified_text(diff))),
                         None => println!("{} (+{} -{})", p.path, p.lines_added, p.lines_removed),
                     },
-                    None => println!("{arguments}"),
+                    None => {
+                        if let Some(arguments) = arguments {
+                            println!("{arguments}");
+                        }
+                    }
                 }
                 let rule = suggested_rule.as_deref().unwrap_or("");
                 let answer = self

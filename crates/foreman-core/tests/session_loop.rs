@@ -353,6 +353,7 @@ async fn approval_requests_carry_the_diff_and_a_suggested_rule() {
         suggested_rule,
         preview_hash,
         call_id,
+        arguments,
         ..
     } = msg
     else {
@@ -362,12 +363,41 @@ async fn approval_requests_carry_the_diff_and_a_suggested_rule() {
     let text = foreman_core::diff::unified_text(preview.diff.as_ref().unwrap());
     assert!(text.contains("-beta") && text.contains("+BETA"), "{text}");
     assert_eq!(suggested_rule.as_deref(), Some("edit(notes.txt)"));
+    assert_eq!(
+        arguments, None,
+        "the streamed patches built exactly these arguments and the diff shows the change"
+    );
     h.send(Op::Approve {
         call_id,
         preview_hash,
         scope: ApprovalScope::Once,
     });
     assert!(h.end().await.is_success());
+}
+
+#[tokio::test]
+async fn a_request_without_a_diff_carries_its_arguments() {
+    for wire in BOTH {
+        let args = json!({"command": "echo hi"});
+        let turns = vec![vec![call("b1", "bash", args.clone())], done("d")];
+        let mut h = start(wire, &turns, ApprovalMode::Ask).await;
+        h.send(Op::UserMessage { text: "go".into() });
+        let msg = h
+            .until(|m| matches!(m, EventMsg::ApprovalRequested { .. }))
+            .await;
+        let EventMsg::ApprovalRequested {
+            arguments, call_id, ..
+        } = msg
+        else {
+            unreachable!()
+        };
+        assert_eq!(arguments, Some(args), "{wire:?}");
+        h.send(Op::Reject {
+            call_id,
+            feedback: None,
+        });
+        assert!(h.end().await.is_success(), "{wire:?}");
+    }
 }
 
 #[tokio::test]

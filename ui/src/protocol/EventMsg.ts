@@ -19,7 +19,13 @@ args: Array<unknown>, preview?: FilePreview, status?: string,
 /**
  * The images the tool returned, for the person (replaces earlier ones).
  */
-images?: CallImages, } | { "type": "tool_call_output", call_id: string, text: string, } | { "type": "tool_call_finished", call_id: string, state: CallState, result: string, is_error: boolean, } | { "type": "approval_requested", call_id: string, tool: string, preview_hash: string, reason: string, arguments: unknown, preview: FilePreview | null, suggested_rule: string | null, } | { "type": "approval_refused", call_id: string, reason: string, } | { "type": "rule_added", rule: string, scope: RuleScope, } | { "type": "approval_mode_changed", mode: ApprovalMode, } | { "type": "usage", input: number, output: number, cache_read: number, cache_write: number, 
+images?: CallImages, } | { "type": "tool_call_output", call_id: string, text: string, } | { "type": "tool_call_finished", call_id: string, state: CallState, result: string, is_error: boolean, } | { "type": "approval_requested", call_id: string, tool: string, preview_hash: string, reason: string, 
+/**
+ * The call's complete arguments. Left out (`null`) for a file change whose diff is in
+ * `preview` when the arguments are exactly what the call's `tool_call_updated` patches
+ * built: a streamed 1 MiB write then does not cross the bridge a second time.
+ */
+arguments: unknown, preview: FilePreview | null, suggested_rule: string | null, } | { "type": "approval_refused", call_id: string, reason: string, } | { "type": "rule_added", rule: string, scope: RuleScope, } | { "type": "approval_mode_changed", mode: ApprovalMode, } | { "type": "usage", input: number, output: number, cache_read: number, cache_write: number, 
 /**
  * Uncached input tokens over every request of the session.
  */

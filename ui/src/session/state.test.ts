@@ -60,6 +60,24 @@ test("a streamed write call fills in, asks, runs and finishes", () => {
   expect(s.needsSnapshot).toBe(false);
 });
 
+test("an approval request without arguments keeps the ones the patches built", () => {
+  const diff = { path: "a.txt", kind: "create", added: 1, removed: 0, hunks: [], omitted_hunks: 0, approximate: false };
+  const s = reduceAll(
+    initialState(),
+    [
+      ev({ type: "tool_call_created", call_id: "c1", name: "write", state: "streaming" }),
+      ev({ type: "tool_call_updated", call_id: "c1", args: [{ op: "set", path: [], value: { path: "a.txt", content: "hi" } }] }),
+      ev({
+        type: "approval_requested", call_id: "c1", tool: "write", preview_hash: "h1", reason: "write a.txt",
+        arguments: null, preview: { path: "a.txt", created: true, lines_added: 1, lines_removed: 0, diff }, suggested_rule: null,
+      }),
+    ],
+    0,
+  );
+  expect(s.calls.c1?.args).toEqual({ path: "a.txt", content: "hi" });
+  expect(s.calls.c1?.state).toBe("awaiting_approval");
+});
+
 test("a gap in seq asks for a snapshot, and the snapshot restores the calls", () => {
   let s = reduceAll(initialState(), [ev({ type: "task_started" })], 0);
   seq = 5;

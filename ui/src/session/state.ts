@@ -361,7 +361,8 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return updateCall(s, event.call_id, (c) => ({
         ...c,
         state: "awaiting_approval",
-        args: event.arguments,
+        // Left out when the streamed patches built exactly these arguments.
+        args: event.arguments ?? c.args,
         preview: event.preview ?? c.preview,
         refused: null,
         approval: {

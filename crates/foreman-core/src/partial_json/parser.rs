@@ -238,8 +238,14 @@ impl PartialJsonParser {
     /// one `Append`, and returns where the general loop must go on (the fragment's length when
     /// the whole fragment was text).
     fn continue_text(&mut self, fragment: &str, patches: &mut Vec<Patch>) -> usize {
-        let (State::Str { key: false, escape: None }, true, Some(path)) =
-            (self.state, self.text_announced, &self.text_path)
+        let (
+            State::Str {
+                key: false,
+                escape: None,
+            },
+            true,
+            Some(path),
+        ) = (self.state, self.text_announced, &self.text_path)
         else {
             return 0;
         };

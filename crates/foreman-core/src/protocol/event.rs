@@ -146,8 +146,12 @@ pub enum EventMsg {
         tool: String,
         preview_hash: String,
         reason: String,
+        /// The call's complete arguments. Left out (`null`) for a file change whose diff is in
+        /// `preview` when the arguments are exactly what the call's `tool_call_updated` patches
+        /// built: a streamed 1 MiB write then does not cross the bridge a second time.
+        #[serde(default)]
         #[ts(type = "unknown")]
-        arguments: serde_json::Value,
+        arguments: Option<serde_json::Value>,
         preview: Option<FilePreview>,
         suggested_rule: Option<String>,
     },

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::model_names;
 use super::usage::Usage;
 
 /// Prices of one model in USD per million tokens.
@@ -88,14 +89,12 @@ impl PriceTable {
     /// The prices of `model`: an exact entry, else the longest entry that is a prefix of it.
     /// Provider prefixes such as `anthropic/` (OpenRouter) are ignored.
     pub fn lookup(&self, model: &str) -> Option<&ModelPrice> {
-        let model = model.rsplit('/').next().unwrap_or(model);
-        self.models.get(model).or_else(|| {
+        model_names::lookup(
             self.models
                 .iter()
-                .filter(|(name, _)| model.starts_with(name.as_str()))
-                .max_by_key(|(name, _)| name.len())
-                .map(|(_, price)| price)
-        })
+                .map(|(name, price)| (name.as_str(), price)),
+            model,
+        )
     }
 
     /// Estimated cost in USD of `usage` on `model`, if the model is priced.

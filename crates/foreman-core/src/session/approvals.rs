@@ -96,7 +96,11 @@ impl Engine {
             tool: name.to_owned(),
             preview_hash: p.hash.clone(),
             reason: reason.to_owned(),
-            arguments: arguments.clone(),
+            // A client that followed the call's patches has them already, and the diff shows
+            // the change; anything else carries them.
+            arguments: (!(self.calls.streamed_exactly(id)
+                && p.preview.as_ref().is_some_and(|p| p.diff.is_some())))
+            .then(|| arguments.clone()),
             preview: p.preview.clone(),
             suggested_rule: Some(suggest_rule(facts)),
         });

@@ -116,6 +116,12 @@ impl ArgsStream {
         std::mem::take(&mut self.pending)
     }
 
+    /// The whole value the patches built, once the stream was complete JSON (after
+    /// [`finish`](Self::finish)); `None` when it was not.
+    pub fn complete_value(&self) -> Option<Value> {
+        (!self.broken && self.parser.is_finished()).then(|| self.parser.snapshot())
+    }
+
     /// The arguments parsed so far.
     pub fn snapshot(&self) -> Value {
         self.parser.snapshot()

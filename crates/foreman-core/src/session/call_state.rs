@@ -1,7 +1,7 @@
 //! [`CallRegistry`]: every tool call of the session with its accumulated state; each transition
 //! goes through [`CallState::transition`] and becomes an event.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -14,6 +14,8 @@ pub struct CallRegistry {
     calls: Vec<CallSnapshot>,
     index: HashMap<String, usize>,
     dirty: Vec<String>,
+    /// Calls whose final arguments are exactly what their streamed patches built.
+    streamed_exactly: HashSet<String>,
 }
 
 impl CallRegistry {
@@ -60,6 +62,21 @@ impl CallRegistry {
         if let Some(call) = self.get_mut(call_id) {
             call.arguments = arguments;
         }
+    }
+
+    /// Records whether the call's final arguments equal what its patches built, so that a client
+    /// following the patches already has them.
+    pub fn set_streamed_exactly(&mut self, call_id: &str, exactly: bool) {
+        if exactly {
+            self.streamed_exactly.insert(call_id.to_owned());
+        } else {
+            self.streamed_exactly.remove(call_id);
+        }
+    }
+
+    /// Whether the call's patches built exactly its final arguments.
+    pub fn streamed_exactly(&self, call_id: &str) -> bool {
+        self.streamed_exactly.contains(call_id)
     }
 
     /// Records a preview and its hash (the approval request carries them).

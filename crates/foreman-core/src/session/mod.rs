@@ -48,6 +48,7 @@ use self::spend::Spend;
 use self::tools::ToolBackend;
 use crate::approval::{Policy, Rule};
 use crate::protocol::{ApprovalMode, Event, EventMsg, Op};
+use crate::providers::context_windows::{DEFAULT_CONTEXT_WINDOW, context_window_of};
 use crate::providers::{
     Limits, Message, PriceTable, Provider, TextProtocolProvider, ToolDefinition,
 };
@@ -106,12 +107,15 @@ pub struct SessionConfig {
 pub const DEFAULT_MAX_ITERATIONS: u32 = 25;
 
 impl SessionConfig {
-    /// A configuration with defaults: ask mode, 25 iterations, built-in tools, list prices.
+    /// A configuration with defaults: ask mode, 25 iterations, built-in tools, list prices, and
+    /// the model's context window when it is a well-known model.
     pub fn new(provider: Arc<dyn Provider>, model: impl Into<String>, workspace: PathBuf) -> Self {
         let data_dir = workspace.join(".foreman").join("data");
+        let model = model.into();
+        let context_window = context_window_of(&model).unwrap_or(DEFAULT_CONTEXT_WINDOW);
         Self {
             provider,
-            model: model.into(),
+            model,
             workspace,
             data_dir,
             approval_mode: ApprovalMode::Ask,
@@ -126,7 +130,7 @@ impl SessionConfig {
             watch_debounce: Some(Duration::from_millis(150)),
             preview_poll: Duration::from_millis(250),
             store: None,
-            context_window: 200_000,
+            context_window,
             context_reserve: 16_384,
             prices: PriceTable::with_defaults(),
             max_task_depth: 1,

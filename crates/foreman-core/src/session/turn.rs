@@ -204,8 +204,10 @@ impl Engine {
                     .get(&id)
                     .map(|c| c.name.clone())
                     .unwrap_or_default();
+                let mut streamed = None;
                 if let Some(mut streaming) = open.remove(&id) {
                     let args = streaming.args.finish(Instant::now());
+                    streamed = streaming.args.complete_value();
                     if !args.is_empty() {
                         self.events.emit(EventMsg::ToolCallUpdated {
                             call_id: id.clone(),
@@ -222,6 +224,8 @@ impl Engine {
                 }
                 let arguments = arguments.into_result().map_err(|e| e.to_string());
                 if let Ok(value) = &arguments {
+                    self.calls
+                        .set_streamed_exactly(&id, streamed.as_ref() == Some(value));
                     self.calls.set_arguments(&id, value.clone());
                 }
                 debug_assert_eq!(self.calls.state(&id), Some(CallState::Streaming));
