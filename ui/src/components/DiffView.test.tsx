@@ -131,17 +131,29 @@ test("a 10,000-line created file renders only the budget", () => {
   const started = performance.now();
   const { container } = render(<DiffView diff={created(10_000)} />);
   expect(performance.now() - started).toBeLessThan(3000);
-  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(400);
-  expect(screen.getByText("line 400")).toBeInTheDocument();
-  expect(screen.queryByText("line 401")).not.toBeInTheDocument();
-  expect(screen.getByRole("button", { name: "Show 9600 more lines" })).toBeInTheDocument();
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(200);
+  expect(screen.getByText("line 200")).toBeInTheDocument();
+  expect(screen.queryByText("line 201")).not.toBeInTheDocument();
+  expect(screen.getByRole("button", { name: "Show 1000 more lines" })).toBeInTheDocument();
+  expect(screen.getByRole("button", { name: "Show all 9800 remaining lines" })).toBeInTheDocument();
+});
+
+test("a large collapsed diff grows a step at a time, or all at once", async () => {
+  const user = userEvent.setup();
+  const { container } = render(<DiffView diff={created(2500)} />);
+  await user.click(screen.getByRole("button", { name: "Show 1000 more lines" }));
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(1200);
+  expect(screen.getByText("line 1200")).toBeInTheDocument();
+  await user.click(screen.getByRole("button", { name: "Show all 1300 remaining lines" }));
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(2500);
+  expect(screen.queryByRole("button", { name: /more lines|remaining/ })).not.toBeInTheDocument();
 });
 
 test("Show N more lines expands a collapsed diff", async () => {
   const user = userEvent.setup();
   const { container } = render(<DiffView diff={created(1000)} />);
-  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(400);
-  await user.click(screen.getByRole("button", { name: "Show 600 more lines" }));
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(200);
+  await user.click(screen.getByRole("button", { name: "Show 800 more lines" }));
   expect(container.querySelectorAll("tr.diff-line")).toHaveLength(1000);
   expect(container.querySelector("tbody")!.lastElementChild).toHaveTextContent("line 1000");
   expect(screen.queryByRole("button", { name: /more lines/ })).not.toBeInTheDocument();

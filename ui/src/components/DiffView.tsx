@@ -134,25 +134,37 @@ function allotLines(hunks: Hunk[], budget: number): number[] {
 }
 
 /**
+ * Lines of a diff rendered before the person asks for more. The final diff of a large write is
+ * drawn in the frame after the stream ends, so it must be cheap: in the e2e window (software
+ * painting) 400 rows cost about 50 ms more than 100 (docs/MEASUREMENTS.md).
+ */
+export const DIFF_LINES_SHOWN = 200;
+
+/** Lines added to a collapsed diff by one "Show more": a step that renders in one frame or two. */
+export const SHOW_MORE_STEP = 1000;
+
+/**
  * A structured file diff: header with counts, unified or side-by-side body with word highlights,
  * hunk navigation, and collapsing of large diffs (only `maxLines` lines are rendered until the
- * person asks for the rest).
+ * person asks for more, [`SHOW_MORE_STEP`] at a time, or for all of them).
  */
 export function DiffView(props: { diff: FileDiff; initialMode?: DiffMode; maxLines?: number }) {
   const { diff } = props;
-  const maxLines = props.maxLines ?? 400;
+  const maxLines = props.maxLines ?? DIFF_LINES_SHOWN;
   const [mode, setMode] = useState<DiffMode>(props.initialMode ?? "unified");
-  const [expanded, setExpanded] = useState(false);
+  // How many lines may be rendered; grows when the person asks for more.
+  const [limit, setLimit] = useState(maxLines);
   const [current, setCurrent] = useState(-1);
   const hunkRefs = useRef<(HTMLElement | null)[]>([]);
 
   const total = useMemo(() => diff.hunks.reduce((n, h) => n + h.lines.length, 0), [diff.hunks]);
-  const collapsed = !expanded && total > maxLines;
+  const collapsed = total > limit;
   const shownPerHunk = useMemo(
-    () => (collapsed ? allotLines(diff.hunks, maxLines) : diff.hunks.map((h) => h.lines.length)),
-    [collapsed, diff.hunks, maxLines],
+    () => (collapsed ? allotLines(diff.hunks, limit) : diff.hunks.map((h) => h.lines.length)),
+    [collapsed, diff.hunks, limit],
   );
   const shown = shownPerHunk.reduce((a, b) => a + b, 0);
+  const next = Math.min(total - shown, SHOW_MORE_STEP);
   // Hunks with nothing shown are hidden while collapsed; navigation moves between the others.
   const visible = useMemo(
     () => diff.hunks.map((_, i) => i).filter((i) => !collapsed || (shownPerHunk[i] ?? 0) > 0),
@@ -258,8 +270,13 @@ export function DiffView(props: { diff: FileDiff; initialMode?: DiffMode; maxLin
       {(collapsed || diff.omitted_hunks > 0) && (
         <footer className="diff-footer">
           {collapsed && (
-            <button type="button" onClick={() => setExpanded(true)}>
-              Show {total - shown} more lines
+            <button type="button" onClick={() => setLimit(shown + next)}>
+              Show {next} more lines
+            </button>
+          )}
+          {collapsed && total - shown > next && (
+            <button type="button" className="ghost" onClick={() => setLimit(total)}>
+              Show all {total - shown} remaining lines
             </button>
           )}
           {diff.omitted_hunks > 0 && (
