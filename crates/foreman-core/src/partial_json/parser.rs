@@ -142,8 +142,7 @@ impl PartialJsonParser {
     ) -> Result<(), PartialJsonError> {
         self.check_usable()?;
         let before = out.len();
-        let start = self.continue_text(fragment, out);
-        match self.feed_from(fragment, start, out) {
+        match self.feed(fragment, out) {
             Ok(()) => {
                 if matches!(self.state, State::Str { key: false, .. }) {
                     self.flush_text(out);
@@ -233,44 +232,9 @@ impl PartialJsonParser {
         error
     }
 
-    /// The steady state of a streamed string value, taken before the general loop: copies the
-    /// fragment's text up to the first byte that needs more than [`scan_string`], reports it as
-    /// one `Append`, and returns where the general loop must go on (the fragment's length when
-    /// the whole fragment was text).
-    fn continue_text(&mut self, fragment: &str, patches: &mut Vec<Patch>) -> usize {
-        let (
-            State::Str {
-                key: false,
-                escape: None,
-            },
-            true,
-            Some(path),
-        ) = (self.state, self.text_announced, &self.text_path)
-        else {
-            return 0;
-        };
-        let reported = self.text.len();
-        let (at, _) = scan_string(fragment, 0, &mut self.text);
-        if let Some(text) = self.text.get(reported..)
-            && !text.is_empty()
-        {
-            patches.push(Patch::Append {
-                path: path.clone(),
-                text: CompactString::from(text),
-            });
-        }
-        self.text_reported = self.text.len();
-        at
-    }
-
-    fn feed_from(
-        &mut self,
-        fragment: &str,
-        start: usize,
-        patches: &mut Vec<Patch>,
-    ) -> Result<(), PartialJsonError> {
+    fn feed(&mut self, fragment: &str, patches: &mut Vec<Patch>) -> Result<(), PartialJsonError> {
         let bytes = fragment.as_bytes();
-        let mut i = start;
+        let mut i = 0;
         while i < bytes.len() {
             let offset = self.offset + i;
             match self.state {
