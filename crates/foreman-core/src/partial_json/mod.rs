@@ -182,6 +182,19 @@ mod tests {
     }
 
     #[test]
+    fn the_complete_value_is_there_only_after_finish() {
+        let mut parser = PartialJsonParser::new();
+        parser.push(r#"{"a": [1, "x"]}"#).unwrap();
+        assert_eq!(parser.complete_value(), None, "not finished yet");
+        parser.finish().unwrap();
+        assert_eq!(parser.complete_value(), Some(&json!({"a": [1, "x"]})));
+        let mut open = PartialJsonParser::new();
+        open.push(r#"{"a": "#).unwrap();
+        assert!(open.finish().is_err());
+        assert_eq!(open.complete_value(), None);
+    }
+
+    #[test]
     fn literals_appear_only_when_complete() {
         assert_eq!(partial("[tru"), json!([]));
         assert_eq!(partial("[true"), json!([true]));

@@ -189,6 +189,12 @@ impl PartialJsonParser {
         self.finished
     }
 
+    /// The complete value, once `finish` has succeeded (borrowed: unlike
+    /// [`snapshot`](Self::snapshot) it copies nothing).
+    pub fn complete_value(&self) -> Option<&Value> {
+        self.root.as_ref().filter(|_| self.finished)
+    }
+
     /// The best-effort value of the input so far; open containers are shown closed.
     ///
     /// This copies the value (it is the one call whose cost grows with the document); consumers

@@ -116,10 +116,10 @@ impl ArgsStream {
         std::mem::take(&mut self.pending)
     }
 
-    /// The whole value the patches built, once the stream was complete JSON (after
-    /// [`finish`](Self::finish)); `None` when it was not.
-    pub fn complete_value(&self) -> Option<Value> {
-        (!self.broken && self.parser.is_finished()).then(|| self.parser.snapshot())
+    /// Whether the patches built exactly `value` (after [`finish`](Self::finish)): false when
+    /// the stream was not complete JSON or parsed to something else.
+    pub fn built(&self, value: &Value) -> bool {
+        !self.broken && self.parser.complete_value() == Some(value)
     }
 
     /// The arguments parsed so far.

@@ -204,10 +204,13 @@ impl Engine {
                     .get(&id)
                     .map(|c| c.name.clone())
                     .unwrap_or_default();
-                let mut streamed = None;
+                let arguments = arguments.into_result().map_err(|e| e.to_string());
                 if let Some(mut streaming) = open.remove(&id) {
                     let args = streaming.args.finish(Instant::now());
-                    streamed = streaming.args.complete_value();
+                    let exactly = arguments
+                        .as_ref()
+                        .is_ok_and(|value| streaming.args.built(value));
+                    self.calls.set_streamed_exactly(&id, exactly);
                     if !args.is_empty() {
                         self.events.emit(EventMsg::ToolCallUpdated {
                             call_id: id.clone(),
@@ -222,10 +225,7 @@ impl Engine {
                     // A provider that sends whole calls without a start.
                     self.calls.create(&mut self.events, &id, &name);
                 }
-                let arguments = arguments.into_result().map_err(|e| e.to_string());
                 if let Ok(value) = &arguments {
-                    self.calls
-                        .set_streamed_exactly(&id, streamed.as_ref() == Some(value));
                     self.calls.set_arguments(&id, value.clone());
                 }
                 debug_assert_eq!(self.calls.state(&id), Some(CallState::Streaming));
