@@ -7,13 +7,6 @@ root="$(cd ../.. && pwd)"
 export FOREMAN_APP="${FOREMAN_APP:-$root/target/debug/foreman}"
 export FOREMAN_SCREENSHOTS="${FOREMAN_SCREENSHOTS:-$root/target/e2e-screenshots}"
 export NO_AT_BRIDGE=1
-# The functional specs keep WebKit's default compositing: with compositing off (what the app picks
-# on a machine without a GPU, see src-tauri/src/rendering.rs) a WebDriver screenshot in the
-# session-restore spec hung for minutes. The performance runs (perf/) measure the app's own choice.
-case " $* " in
-  *perf/*) ;;
-  *) export WEBKIT_DISABLE_COMPOSITING_MODE="${WEBKIT_DISABLE_COMPOSITING_MODE:-0}" ;;
-esac
 mkdir -p "$FOREMAN_SCREENSHOTS"
 [ -x "$FOREMAN_APP" ] || { echo "missing $FOREMAN_APP: run 'make app' first" >&2; exit 1; }
 # with-keyring.sh: a private D-Bus session with an unlocked gnome-keyring (a real Secret Service).

@@ -88,5 +88,20 @@ export async function launch({ args = [], home, env = {} }) {
 /** Saves a screenshot of the window as target/e2e-screenshots/<name>.png. */
 export async function screenshot(browser, name) {
   await browser.pause(250); // let fonts and transitions settle
+  // WebKitWebDriver takes the picture at the page's next paint. With compositing off (the app's
+  // choice on a machine without a GPU) a page where nothing changes does not paint, and the
+  // request hangs; a pixel nobody can see, changing for a moment, makes it paint.
+  await browser.execute(() => {
+    const dot = document.createElement("div");
+    dot.style.cssText = "position:fixed;left:0;top:0;width:1px;height:1px;pointer-events:none;opacity:0.01";
+    document.body.append(dot);
+    let frames = 0;
+    const tick = () => {
+      dot.style.background = frames % 2 ? "#000" : "#fff";
+      if (++frames < 120) requestAnimationFrame(tick);
+      else dot.remove();
+    };
+    requestAnimationFrame(tick);
+  });
   await browser.saveScreenshot(join(SCREENSHOTS, `${name}.png`));
 }
