@@ -138,6 +138,9 @@ async fn session_config(
     config.approval_mode = settings.approval_mode;
     config.max_iterations = settings.max_iterations.max(1);
     config.text_protocol = settings.provider.text_protocol;
+    if let Some(window) = settings.provider.context_window {
+        config.context_window = usize::try_from(window).unwrap_or(usize::MAX);
+    }
     config.rules = store
         .rules(workspace)
         .await?

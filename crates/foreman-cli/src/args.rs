@@ -3,9 +3,10 @@
 use std::path::PathBuf;
 
 use foreman_core::protocol::ApprovalMode;
+use foreman_core::providers::preset::MIN_CONTEXT_WINDOW;
 
 /// Usage text.
-pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|yolo] [--max-iterations N] [--text-protocol] [--json] [--db FILE] [--resume ID] [--mcp-config FILE] [--trust-workspace-mcp] PROMPT
+pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|yolo] [--max-iterations N] [--context-window TOKENS] [--text-protocol] [--json] [--db FILE] [--resume ID] [--mcp-config FILE] [--trust-workspace-mcp] PROMPT
        foreman-cli mcp list --workspace DIR [--mcp-config FILE] [--db FILE]
        foreman-cli mcp approve --workspace DIR [--mcp-config FILE] [--db FILE] NAME...
        foreman-cli sessions --workspace DIR [--db FILE]
@@ -28,6 +29,8 @@ pub struct ExecArgs {
     pub model: Option<String>,
     pub approval: ApprovalMode,
     pub max_iterations: Option<u32>,
+    /// The model's context window, for a model Foreman does not know.
+    pub context_window: Option<u32>,
     pub text_protocol: bool,
     pub json: bool,
     pub db: Option<PathBuf>,
@@ -55,6 +58,7 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
         model: None,
         approval: ApprovalMode::Ask,
         max_iterations: None,
+        context_window: None,
         text_protocol: false,
         json: false,
         db: None,
@@ -90,6 +94,18 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
                     return Err("--max-iterations must be at least 1".into());
                 }
                 out.max_iterations = Some(n);
+            }
+            "--context-window" => {
+                let v = value(&mut it, arg)?;
+                let n: u32 = v
+                    .parse()
+                    .map_err(|_| format!("--context-window needs a number of tokens, not `{v}`"))?;
+                if n < MIN_CONTEXT_WINDOW {
+                    return Err(format!(
+                        "--context-window must be at least {MIN_CONTEXT_WINDOW} tokens"
+                    ));
+                }
+                out.context_window = Some(n);
             }
             "--text-protocol" => out.text_protocol = true,
             "--json" => out.json = true,
@@ -135,6 +151,8 @@ mod tests {
             "yolo",
             "--max-iterations",
             "3",
+            "--context-window",
+            "32768",
             "--text-protocol",
             "--json",
             "--mcp-config",
@@ -149,6 +167,7 @@ mod tests {
         assert_eq!(a.provider, ProviderKind::OpenAi);
         assert_eq!(a.approval, ApprovalMode::Yolo);
         assert_eq!(a.max_iterations, Some(3));
+        assert_eq!(a.context_window, Some(32_768));
         assert!(a.text_protocol && a.json);
         assert_eq!(a.prompt, "do it");
         assert_eq!(a.base_url.as_deref(), Some("http://x"));
@@ -164,6 +183,26 @@ mod tests {
         assert!(parse_exec(&args(&["--workspace", "/w"])).is_err());
         assert!(parse_exec(&args(&["--workspace", "/w", "--approval", "x", "p"])).is_err());
         assert!(parse_exec(&args(&["--workspace", "/w", "--max-iterations", "0", "p"])).is_err());
+        assert!(
+            parse_exec(&args(&[
+                "--workspace",
+                "/w",
+                "--context-window",
+                "512",
+                "p"
+            ]))
+            .is_err()
+        );
+        assert!(
+            parse_exec(&args(&[
+                "--workspace",
+                "/w",
+                "--context-window",
+                "lots",
+                "p"
+            ]))
+            .is_err()
+        );
         assert!(parse_exec(&args(&["--workspace", "/w", "--bogus", "p"])).is_err());
     }
 }

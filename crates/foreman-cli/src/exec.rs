@@ -119,6 +119,9 @@ pub async fn run(args: ExecArgs) -> Result<(), String> {
     config.store = Some(store.clone());
     config.approval_mode = args.approval;
     config.text_protocol = args.text_protocol;
+    if let Some(window) = args.context_window {
+        config.context_window = usize::try_from(window).unwrap_or(usize::MAX);
+    }
     if let Some(n) = args.max_iterations {
         config.max_iterations = n;
     }

@@ -20,4 +20,9 @@ idle_timeout_secs: number,
 /**
  * Attempts per request, including the first.
  */
-max_attempts: number, };
+max_attempts: number, 
+/**
+ * The model's context window in tokens, for a model Foreman does not know (a local one,
+ * say); `None` uses the known window of the model, else 200,000.
+ */
+context_window?: number | null, };

@@ -56,6 +56,20 @@ test("choosing a preset fills its base URL and model, and saving sends them", as
   expect(onChange).toHaveBeenCalled();
 });
 
+test("a context window typed for an unknown model is saved, and cleared back to the default", async () => {
+  const saved: AppSettings[] = [];
+  const api = { saveSettings: async (s: AppSettings) => (saved.push(s), view({ settings: s })) } as unknown as Backend;
+  render(<Settings backend={api} view={view()} onChange={() => {}} onClose={() => {}} />);
+  const field = screen.getByTestId("context-window");
+  expect(field).toHaveValue(null);
+  await userEvent.type(field, "32768");
+  await userEvent.click(screen.getByTestId("save-settings"));
+  expect(saved.at(-1)?.provider.context_window).toBe(32768);
+  await userEvent.clear(field);
+  await userEvent.click(screen.getByTestId("save-settings"));
+  expect(saved.at(-1)?.provider.context_window).toBeNull();
+});
+
 test("the key goes to the keychain and the field is cleared; it is never shown", async () => {
   const calls: string[] = [];
   render(<Settings backend={backend(calls)} view={view()} onChange={() => {}} onClose={() => {}} />);

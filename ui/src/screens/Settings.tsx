@@ -101,6 +101,20 @@ export function Settings({ backend, view, workspace, onChange, onClose }: Props)
             <span>Model</span>
             <input data-testid="model" value={draft.provider.model} onChange={(e) => setProvider({ model: e.target.value })} />
           </label>
+          <label className="field">
+            <span>Context window (tokens)</span>
+            <input
+              type="number"
+              data-testid="context-window"
+              min={2048}
+              value={draft.provider.context_window ?? ""}
+              placeholder="the model's known window, else 200000"
+              onChange={(e) => {
+                const tokens = Number(e.target.value);
+                setProvider({ context_window: e.target.value.trim() && tokens > 0 ? Math.floor(tokens) : null });
+              }}
+            />
+          </label>
           <label className="field check">
             <input
               type="checkbox"

@@ -112,7 +112,15 @@ pub struct ProviderSettings {
     pub idle_timeout_secs: u32,
     /// Attempts per request, including the first.
     pub max_attempts: u32,
+    /// The model's context window in tokens, for a model Foreman does not know (a local one,
+    /// say); `None` uses the known window of the model, else 200,000.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub context_window: Option<u32>,
 }
+
+/// The smallest context window the settings accept.
+pub const MIN_CONTEXT_WINDOW: u32 = 2_048;
 
 impl Default for ProviderSettings {
     fn default() -> Self {
@@ -132,6 +140,7 @@ impl ProviderSettings {
             connect_timeout_secs: secs(http.connect_timeout),
             idle_timeout_secs: secs(http.idle_timeout),
             max_attempts: http.retry.max_attempts,
+            context_window: None,
         }
     }
 
@@ -159,6 +168,13 @@ impl ProviderSettings {
         }
         if self.model.trim().is_empty() {
             return Some("Choose a model.".into());
+        }
+        if let Some(window) = self.context_window
+            && window < MIN_CONTEXT_WINDOW
+        {
+            return Some(format!(
+                "A context window of {window} tokens is too small: at least {MIN_CONTEXT_WINDOW}."
+            ));
         }
         None
     }
@@ -234,6 +250,28 @@ mod tests {
                 "custom"
             ]
         );
+    }
+
+    #[test]
+    fn the_context_window_is_optional_and_too_small_a_one_is_refused() {
+        let mut saved = serde_json::to_value(ProviderSettings::default()).unwrap();
+        saved.as_object_mut().unwrap().remove("context_window");
+        let loaded: ProviderSettings = serde_json::from_value(saved).unwrap();
+        assert_eq!(
+            loaded.context_window, None,
+            "settings saved before the field still load"
+        );
+        assert_eq!(loaded.problem(), None);
+        let small = ProviderSettings {
+            context_window: Some(1_000),
+            ..ProviderSettings::default()
+        };
+        assert!(small.problem().unwrap().contains("too small"));
+        let local = ProviderSettings {
+            context_window: Some(8_192),
+            ..ProviderSettings::default()
+        };
+        assert_eq!(local.problem(), None);
     }
 
     #[test]

@@ -11,6 +11,12 @@ use crate::providers::Message;
 pub const ELIDED: &str =
     "[This tool output was elided to fit the context window; run the tool again if you need it.]";
 
+/// The tokens the history may take: the window minus the answer's reserve, where the reserve is
+/// at most a quarter of the window (a local model's 4k window would otherwise leave nothing).
+pub fn budget(window: usize, reserve: usize) -> usize {
+    window.saturating_sub(reserve.min(window / 4))
+}
+
 /// Estimated tokens of one message.
 pub fn estimate_tokens(message: &Message) -> usize {
     let bytes = match message {
@@ -71,6 +77,13 @@ pub fn elide_old_tool_outputs(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_small_window_keeps_three_quarters_for_the_history() {
+        assert_eq!(budget(200_000, 16_384), 183_616);
+        assert_eq!(budget(4_096, 16_384), 3_072);
+        assert_eq!(budget(0, 16_384), 0);
+    }
 
     fn history() -> Vec<Message> {
         vec![

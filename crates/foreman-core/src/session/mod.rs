@@ -90,7 +90,7 @@ pub struct SessionConfig {
     /// The model's context window in tokens; past `context_window - context_reserve` old tool
     /// outputs are elided, then older history is summarised (see [`compaction`]).
     pub context_window: usize,
-    /// Tokens kept free for the answer.
+    /// Tokens kept free for the answer (at most a quarter of a small window).
     pub context_reserve: usize,
     /// Prices for the session's cost estimate (a model not in it has an unknown cost).
     pub prices: PriceTable,
@@ -296,7 +296,7 @@ impl Engine {
             depth: 0,
             max_task_depth: config.max_task_depth,
             sub_agent_iterations: config.sub_agent_max_iterations.max(1),
-            context_budget: config.context_window.saturating_sub(config.context_reserve),
+            context_budget: context_window::budget(config.context_window, config.context_reserve),
             pause_after: config.pause_after_failures.max(1),
             poll: config.preview_poll,
             workspace: config.workspace,
