@@ -401,6 +401,82 @@ async fn a_request_without_a_diff_carries_its_arguments() {
 }
 
 #[tokio::test]
+async fn a_long_diff_is_sent_cut_and_load_preview_sends_it_whole() {
+    use foreman_core::protocol::PREVIEW_LINES_SENT;
+    let content: String = (0..3000).map(|i| format!("line {i}\n")).collect();
+    let turns = vec![
+        vec![call(
+            "w1",
+            "write",
+            json!({"path": "big.txt", "content": content.clone()}),
+        )],
+        done("d"),
+    ];
+    let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Ask).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    let msg = h
+        .until(|m| matches!(m, EventMsg::ApprovalRequested { .. }))
+        .await;
+    let EventMsg::ApprovalRequested {
+        call_id,
+        preview_hash,
+        preview: Some(preview),
+        ..
+    } = msg
+    else {
+        panic!("{msg:?}")
+    };
+    let cut = preview.diff.unwrap();
+    assert_eq!(cut.line_count(), PREVIEW_LINES_SENT);
+    assert_eq!(cut.lines_left_out as usize, 3000 - PREVIEW_LINES_SENT);
+    assert_eq!(cut.added, 3000, "the counts are the whole diff's");
+
+    // A snapshot carries the cut copy too.
+    h.send(Op::Snapshot);
+    let snapshot = h.until(|m| matches!(m, EventMsg::Snapshot { .. })).await;
+    let EventMsg::Snapshot { calls, .. } = snapshot else {
+        unreachable!()
+    };
+    let shown = calls[0].preview.as_ref().and_then(|p| p.diff.as_ref()).unwrap();
+    assert_eq!(shown.line_count(), PREVIEW_LINES_SENT);
+
+    h.send(Op::LoadPreview {
+        call_id: call_id.clone(),
+    });
+    let update = h
+        .until(|m| matches!(m, EventMsg::ToolCallUpdated { preview: Some(_), .. }))
+        .await;
+    let EventMsg::ToolCallUpdated {
+        call_id: updated,
+        preview: Some(whole),
+        ..
+    } = update
+    else {
+        unreachable!()
+    };
+    assert_eq!(updated, call_id);
+    let whole = whole.diff.unwrap();
+    assert_eq!((whole.line_count(), whole.lines_left_out), (3000, 0));
+    let last = &whole.hunks.last().unwrap().lines.last().unwrap().spans[0].text;
+    assert_eq!(last, "line 2999");
+
+    // Loading changes nothing about the request: the same hash approves.
+    h.send(Op::Approve {
+        call_id,
+        preview_hash,
+        scope: ApprovalScope::Once,
+    });
+    assert!(h.end().await.is_success());
+    assert_eq!(h.file("big.txt"), content);
+
+    h.send(Op::LoadPreview {
+        call_id: "nope".into(),
+    });
+    let error = h.until(|m| matches!(m, EventMsg::Error { .. })).await;
+    assert!(format!("{error:?}").contains("no preview"), "{error:?}");
+}
+
+#[tokio::test]
 async fn edit_and_approve_writes_the_persons_version_and_tells_the_model() {
     for wire in BOTH {
         let turns = vec![

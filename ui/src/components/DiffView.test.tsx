@@ -22,6 +22,7 @@ const modify: FileDiff = {
   removed: 1,
   omitted_hunks: 0,
   approximate: false,
+  lines_left_out: 0,
   hunks: [
     {
       old_start: 1,
@@ -54,7 +55,7 @@ function created(lines: number): FileDiff {
     new_lines: lines,
     lines: Array.from({ length: lines }, (_, i) => add(i + 1, [`line ${i + 1}`, false])),
   };
-  return { path: "big.txt", kind: "create", added: lines, removed: 0, omitted_hunks: 0, approximate: false, hunks: [hunk] };
+  return { path: "big.txt", kind: "create", added: lines, removed: 0, omitted_hunks: 0, approximate: false, lines_left_out: 0, hunks: [hunk] };
 }
 
 test("unified view shows the header, hunk headers, line numbers and word highlights", () => {
@@ -147,6 +148,50 @@ test("a large collapsed diff grows a step at a time, or all at once", async () =
   await user.click(screen.getByRole("button", { name: "Show all 1300 remaining lines" }));
   expect(container.querySelectorAll("tr.diff-line")).toHaveLength(2500);
   expect(screen.queryByRole("button", { name: /more lines|remaining/ })).not.toBeInTheDocument();
+});
+
+/** The first `sent` lines of a `lines`-line created file, as an event carries a cut diff. */
+function cut(lines: number, sent: number): FileDiff {
+  const whole = created(lines);
+  const hunk = { ...whole.hunks[0]!, lines: whole.hunks[0]!.lines.slice(0, sent) };
+  return { ...whole, hunks: [hunk], lines_left_out: lines - sent };
+}
+
+test("a diff sent cut short counts every line and asks for the rest only when they are wanted", async () => {
+  const user = userEvent.setup();
+  const onLoadMore = vi.fn();
+  const { container, rerender } = render(<DiffView diff={cut(3000, 1200)} onLoadMore={onLoadMore} />);
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(200);
+  // The first step is within what was sent: no request.
+  await user.click(screen.getByRole("button", { name: "Show 1000 more lines" }));
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(1200);
+  expect(onLoadMore).not.toHaveBeenCalled();
+  // The next one needs lines the engine kept: one request, and a note while they come.
+  await user.click(screen.getByRole("button", { name: "Show 1000 more lines" }));
+  expect(onLoadMore).toHaveBeenCalledTimes(1);
+  expect(screen.getByRole("status")).toHaveTextContent("Loading 1000 more lines…");
+  expect(screen.queryByRole("button", { name: /Show/ })).not.toBeInTheDocument();
+  // The whole diff arrives: the lines asked for are drawn, and the rest is one click away.
+  rerender(<DiffView diff={created(3000)} onLoadMore={onLoadMore} />);
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(2200);
+  expect(container.querySelector("tr.diff-line:last-child")).toHaveTextContent("line 2200");
+  await user.click(screen.getByRole("button", { name: "Show 800 more lines" }));
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(3000);
+  expect(onLoadMore).toHaveBeenCalledTimes(1);
+});
+
+test("Show all on a cut diff loads the rest and then draws every line", async () => {
+  const user = userEvent.setup();
+  const onLoadMore = vi.fn();
+  const { container, rerender } = render(<DiffView diff={cut(5000, 1200)} onLoadMore={onLoadMore} />);
+  await user.click(screen.getByRole("button", { name: "Show all 4800 remaining lines" }));
+  expect(onLoadMore).toHaveBeenCalledTimes(1);
+  // What was sent is drawn at once; the note counts what is still coming.
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(1200);
+  expect(screen.getByRole("status")).toHaveTextContent("Loading 3800 more lines…");
+  rerender(<DiffView diff={created(5000)} onLoadMore={onLoadMore} />);
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(5000);
+  expect(screen.queryByRole("status")).not.toBeInTheDocument();
 });
 
 test("Show N more lines expands a collapsed diff", async () => {

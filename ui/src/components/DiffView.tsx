@@ -148,7 +148,16 @@ export const SHOW_MORE_STEP = 1000;
  * hunk navigation, and collapsing of large diffs (only `maxLines` lines are rendered until the
  * person asks for more, [`SHOW_MORE_STEP`] at a time, or for all of them).
  */
-export function DiffView(props: { diff: FileDiff; initialMode?: DiffMode; maxLines?: number }) {
+export function DiffView(props: {
+  diff: FileDiff;
+  initialMode?: DiffMode;
+  maxLines?: number;
+  /**
+   * Asks the engine for the whole diff when the person wants lines this copy left out
+   * (`lines_left_out`); the whole diff then arrives as a new `diff`.
+   */
+  onLoadMore?: () => void;
+}) {
   const { diff } = props;
   const maxLines = props.maxLines ?? DIFF_LINES_SHOWN;
   const [mode, setMode] = useState<DiffMode>(props.initialMode ?? "unified");
@@ -157,8 +166,16 @@ export function DiffView(props: { diff: FileDiff; initialMode?: DiffMode; maxLin
   const [current, setCurrent] = useState(-1);
   const hunkRefs = useRef<(HTMLElement | null)[]>([]);
 
-  const total = useMemo(() => diff.hunks.reduce((n, h) => n + h.lines.length, 0), [diff.hunks]);
+  const loaded = useMemo(() => diff.hunks.reduce((n, h) => n + h.lines.length, 0), [diff.hunks]);
+  // Every line of the diff, including those the engine has not sent yet.
+  const total = loaded + diff.lines_left_out;
   const collapsed = total > limit;
+  // The person asked for lines that are still on their way.
+  const loading = limit > loaded && diff.lines_left_out > 0;
+  const showUpTo = (n: number) => {
+    setLimit(n);
+    if (n > loaded && diff.lines_left_out > 0) props.onLoadMore?.();
+  };
   const shownPerHunk = useMemo(
     () => (collapsed ? allotLines(diff.hunks, limit) : diff.hunks.map((h) => h.lines.length)),
     [collapsed, diff.hunks, limit],
@@ -267,15 +284,20 @@ export function DiffView(props: { diff: FileDiff; initialMode?: DiffMode; maxLin
           })}
         </table>
       </div>
-      {(collapsed || diff.omitted_hunks > 0) && (
+      {(collapsed || loading || diff.omitted_hunks > 0) && (
         <footer className="diff-footer">
-          {collapsed && (
-            <button type="button" onClick={() => setLimit(shown + next)}>
+          {loading && (
+            <span className="muted" role="status">
+              Loading {Math.min(limit, total) - shown} more lines…
+            </span>
+          )}
+          {collapsed && !loading && (
+            <button type="button" onClick={() => showUpTo(shown + next)}>
               Show {next} more lines
             </button>
           )}
-          {collapsed && total - shown > next && (
-            <button type="button" className="ghost" onClick={() => setLimit(total)}>
+          {collapsed && !loading && total - shown > next && (
+            <button type="button" className="ghost" onClick={() => showUpTo(total)}>
               Show all {total - shown} remaining lines
             </button>
           )}

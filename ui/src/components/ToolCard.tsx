@@ -13,6 +13,8 @@ export interface CardActions {
   approve(callId: string, previewHash: string, scope: ApprovalScope): void;
   reject(callId: string, feedback: string | null): void;
   editApprove(callId: string, previewHash: string, content: string): void;
+  /** Asks for the whole diff of a call whose preview came cut short. */
+  loadPreview?(callId: string): void;
   openPath?(path: string, line?: number): void;
 }
 
@@ -129,7 +131,9 @@ function ToolCardInner({
           {call.status && !finished && <div className="tool-tip muted">{call.status}</div>}
           {command !== null && <pre className="tool-command">$ {command}</pre>}
           <Params call={call} />
-          {call.preview?.diff && <DiffView diff={call.preview.diff} />}
+          {call.preview?.diff && (
+            <DiffView diff={call.preview.diff} onLoadMore={() => actions.loadPreview?.(call.id)} />
+          )}
           {call.preview && !call.preview.diff && FILE_TOOLS.has(call.name) && (
             <div className="muted preview-counts">
               {call.preview.path}: +{call.preview.lines_added} −{call.preview.lines_removed}

@@ -13,4 +13,10 @@ omitted_hunks: number,
 /**
  * True when the diff gave up on finding the minimal diff within its deadline.
  */
-approximate: boolean, };
+approximate: boolean, 
+/**
+ * Lines of the kept hunks left out of this copy to keep it small on the wire (0 when the
+ * copy is whole): the hunks hold only their first lines, and hunks with none are dropped.
+ * [`Op::LoadPreview`](crate::protocol::Op::LoadPreview) sends the whole diff.
+ */
+lines_left_out: number, };

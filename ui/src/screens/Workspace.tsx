@@ -70,6 +70,7 @@ export function Workspace({ backend, workspace, settings, onClose, onOpenSetting
       reject: (call_id, feedback) => void op({ op: "reject", call_id, feedback }),
       editApprove: (call_id, preview_hash, new_content) =>
         void op({ op: "edit_and_approve", call_id, preview_hash, new_content }),
+      loadPreview: (call_id) => void op({ op: "load_preview", call_id }),
     }),
     [op],
   );

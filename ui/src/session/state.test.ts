@@ -61,7 +61,7 @@ test("a streamed write call fills in, asks, runs and finishes", () => {
 });
 
 test("an approval request without arguments keeps the ones the patches built", () => {
-  const diff = { path: "a.txt", kind: "create", added: 1, removed: 0, hunks: [], omitted_hunks: 0, approximate: false };
+  const diff = { path: "a.txt", kind: "create", added: 1, removed: 0, hunks: [], omitted_hunks: 0, approximate: false, lines_left_out: 0 };
   const s = reduceAll(
     initialState(),
     [

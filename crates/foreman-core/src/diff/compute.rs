@@ -111,6 +111,7 @@ pub fn diff_texts(
         hunks,
         omitted_hunks: omitted,
         approximate,
+        lines_left_out: 0,
     }
 }
 

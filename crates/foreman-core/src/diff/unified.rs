@@ -32,6 +32,9 @@ pub fn unified_text(diff: &FileDiff) -> String {
             out.push('\n');
         }
     }
+    if diff.lines_left_out > 0 {
+        let _ = writeln!(out, "… {} more lines not sent", diff.lines_left_out);
+    }
     if diff.omitted_hunks > 0 {
         let _ = writeln!(out, "… {} more hunks not shown", diff.omitted_hunks);
     }

@@ -83,6 +83,32 @@ pub struct FilePreview {
     pub diff: Option<FileDiff>,
 }
 
+/// Diff lines an event carries at most. A longer diff is cut (see
+/// [`FileDiff::lines_left_out`]) and sent whole on [`Op::LoadPreview`](super::Op::LoadPreview):
+/// the 12,000-line diff of a 1 MiB new file is about 2 MB of JSON, which took longer to cross
+/// into the webview than the person should wait for the approval. The UI draws 200 lines first
+/// and 1,000 more per click, so its first click needs no request.
+pub const PREVIEW_LINES_SENT: usize = 1_200;
+
+impl FilePreview {
+    /// This preview as events carry it: the diff cut to [`PREVIEW_LINES_SENT`] lines.
+    pub fn for_event(&self) -> FilePreview {
+        FilePreview {
+            path: self.path.clone(),
+            created: self.created,
+            lines_added: self.lines_added,
+            lines_removed: self.lines_removed,
+            diff: self.diff.as_ref().map(|diff| {
+                if diff.line_count() > PREVIEW_LINES_SENT {
+                    diff.first_lines(PREVIEW_LINES_SENT)
+                } else {
+                    diff.clone()
+                }
+            }),
+        }
+    }
+}
+
 /// Everything known about one call: what a [`Snapshot`](super::Op::Snapshot) returns.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct CallSnapshot {

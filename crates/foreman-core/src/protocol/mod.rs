@@ -13,7 +13,7 @@ pub mod images;
 pub mod op;
 pub mod usage;
 
-pub use call::{CallSnapshot, CallState, FilePreview, InvalidTransition};
+pub use call::{CallSnapshot, CallState, FilePreview, InvalidTransition, PREVIEW_LINES_SENT};
 pub use event::{Event, EventMsg, FILES_CHANGED_LIMIT, TaskEndReason};
 pub use images::{CallImages, ImageLeftOut, ImagesLeftOut, ToolImage};
 pub use op::{ApprovalMode, ApprovalScope, Op, RuleScope};

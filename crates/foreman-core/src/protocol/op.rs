@@ -63,6 +63,10 @@ pub enum Op {
     Continue,
     /// Changes the approval mode from the next decision on.
     SetApprovalMode { mode: ApprovalMode },
+    /// Asks for the whole preview of a call whose diff an event carried cut short
+    /// ([`FileDiff::lines_left_out`](crate::diff::FileDiff::lines_left_out)); it comes as a
+    /// `tool_call_updated` with the preview.
+    LoadPreview { call_id: String },
     /// Asks for an [`EventMsg::Snapshot`](super::EventMsg::Snapshot) of the full state.
     Snapshot,
     /// Ends the session after cancelling any running task.

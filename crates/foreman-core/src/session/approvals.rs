@@ -101,7 +101,7 @@ impl Engine {
             arguments: (!(self.calls.streamed_exactly(id)
                 && p.preview.as_ref().is_some_and(|p| p.diff.is_some())))
             .then(|| arguments.clone()),
-            preview: p.preview.clone(),
+            preview: p.preview.as_ref().map(FilePreview::for_event),
             suggested_rule: Some(suggest_rule(facts)),
         });
     }

@@ -187,9 +187,30 @@ impl CallRegistry {
         ids
     }
 
-    /// Every call, for a snapshot.
-    pub fn snapshot(&self) -> Vec<CallSnapshot> {
-        self.calls.clone()
+    /// Where `call_id` is in creation order.
+    pub fn position(&self, call_id: &str) -> Option<usize> {
+        self.calls.iter().position(|c| c.call_id == call_id)
+    }
+
+    /// Every call, as a snapshot event carries them: long diffs cut
+    /// ([`FilePreview::for_event`]).
+    pub fn snapshot_for_event(&self) -> Vec<CallSnapshot> {
+        self.calls
+            .iter()
+            .map(|call| CallSnapshot {
+                call_id: call.call_id.clone(),
+                name: call.name.clone(),
+                state: call.state,
+                arguments: call.arguments.clone(),
+                preview: call.preview.as_ref().map(FilePreview::for_event),
+                preview_hash: call.preview_hash.clone(),
+                status: call.status.clone(),
+                result: call.result.clone(),
+                is_error: call.is_error,
+                images: call.images.clone(),
+                parent_call_id: call.parent_call_id.clone(),
+            })
+            .collect()
     }
 }
 
@@ -224,6 +245,6 @@ mod tests {
                 "tool_call_finished"
             ]
         );
-        assert_eq!(calls.snapshot()[0].result.as_deref(), Some("bad"));
+        assert_eq!(calls.snapshot_for_event()[0].result.as_deref(), Some("bad"));
     }
 }

@@ -379,9 +379,25 @@ impl Engine {
                 mode: self.policy.mode,
                 running: self.running,
                 messages: u32::try_from(self.history.len()).unwrap_or(u32::MAX),
-                calls: self.calls.snapshot(),
+                calls: self.calls.snapshot_for_event(),
                 usage: self.spend.summary(&self.model),
             }),
+            Op::LoadPreview { call_id } => {
+                let preview = self.calls.get(&call_id).and_then(|c| c.preview.clone());
+                match preview {
+                    Some(preview) => self.events.emit(EventMsg::ToolCallUpdated {
+                        call_id,
+                        state: None,
+                        args: Vec::new(),
+                        preview: Some(preview),
+                        status: None,
+                        images: None,
+                    }),
+                    None => self.events.emit(EventMsg::Error {
+                        message: format!("{call_id}: this call has no preview to load"),
+                    }),
+                }
+            }
             Op::Shutdown => {
                 self.shutdown = true;
                 self.cancel.cancel();

@@ -115,13 +115,7 @@ impl Engine {
             unfinished.push((id, name));
         }
         // Keep creation order.
-        unfinished.sort_by_key(|(id, _)| {
-            self.calls
-                .snapshot()
-                .iter()
-                .position(|c| &c.call_id == id)
-                .unwrap_or(usize::MAX)
-        });
+        unfinished.sort_by_key(|(id, _)| self.calls.position(id).unwrap_or(usize::MAX));
         for (id, name) in unfinished {
             out.calls.push(StreamedCall {
                 id,
