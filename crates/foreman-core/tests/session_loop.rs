@@ -437,14 +437,26 @@ async fn a_long_diff_is_sent_cut_and_load_preview_sends_it_whole() {
     let EventMsg::Snapshot { calls, .. } = snapshot else {
         unreachable!()
     };
-    let shown = calls[0].preview.as_ref().and_then(|p| p.diff.as_ref()).unwrap();
+    let shown = calls[0]
+        .preview
+        .as_ref()
+        .and_then(|p| p.diff.as_ref())
+        .unwrap();
     assert_eq!(shown.line_count(), PREVIEW_LINES_SENT);
 
     h.send(Op::LoadPreview {
         call_id: call_id.clone(),
     });
     let update = h
-        .until(|m| matches!(m, EventMsg::ToolCallUpdated { preview: Some(_), .. }))
+        .until(|m| {
+            matches!(
+                m,
+                EventMsg::ToolCallUpdated {
+                    preview: Some(_),
+                    ..
+                }
+            )
+        })
         .await;
     let EventMsg::ToolCallUpdated {
         call_id: updated,

@@ -75,9 +75,10 @@ test("a 1 MiB write streamed at full speed", async () => {
     const total = lines.length;
     await b.execute((count) => {
       const w = window;
-      w.__perf = { maxGap: 0, maxAt: 0, frames: 0, seen: 0 };
+      w.__perf = { maxGap: 0, maxAt: 0, frames: 0, seen: 0, gaps: [] };
       let prev = performance.now();
       const tick = (now) => {
+        if (!w.__perf.seen) w.__perf.gaps.push(now - prev);
         if (now - prev > w.__perf.maxGap) {
           w.__perf.maxGap = now - prev;
           w.__perf.maxAt = Date.now();
@@ -104,6 +105,9 @@ test("a 1 MiB write streamed at full speed", async () => {
     });
     await screenshot(b, "90-perf-1mib-write");
     report(`1 MiB write (${total} lines): stream end → diff of the final content with the approval bar on screen`, `${Math.max(0, perf.seen - ended)} ms`, `target ≤ 250 ms; the stream took ${ended - sent} ms`);
+    const gaps = perf.gaps.slice().sort((a, b) => a - b);
+    const p99 = gaps[Math.floor(gaps.length * 0.99)] ?? 0;
+    report("1 MiB write: frames while streaming", `p50 ${gaps[gaps.length >> 1]?.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, ${gaps.filter((g) => g > 50).length} over 50 ms`, "the longest frame alone is at the mercy of the other processes on 2 cores (the scripted server and the engine stream at full speed)");
     report("1 MiB write: longest frame while streaming", `${perf.maxGap.toFixed(0)} ms`, `target ≤ 50 ms; ${perf.frames} frames (requestAnimationFrame gaps; WebKitGTK has no Long Tasks API); it ended ${perf.maxAt - ended} ms after the stream's end`);
   } finally {
     await app.close();

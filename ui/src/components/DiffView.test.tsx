@@ -1,9 +1,9 @@
-import { render, screen, within } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { DiffLine } from "../protocol/DiffLine";
 import type { FileDiff } from "../protocol/FileDiff";
 import type { Hunk } from "../protocol/Hunk";
-import { DiffView, splitRows } from "./DiffView";
+import { DiffView, growth, ROWS_PER_FRAME, splitRows } from "./DiffView";
 
 function ctx(old_line: number, new_line: number, text: string): DiffLine {
   return { tag: "context", old_line, new_line, spans: [{ text, changed: false }] };
@@ -56,6 +56,11 @@ function created(lines: number): FileDiff {
     lines: Array.from({ length: lines }, (_, i) => add(i + 1, [`line ${i + 1}`, false])),
   };
   return { path: "big.txt", kind: "create", added: lines, removed: 0, omitted_hunks: 0, approximate: false, lines_left_out: 0, hunks: [hunk] };
+}
+
+/** Waits until `n` diff rows are drawn (a long diff fills in a few rows per frame). */
+async function rows(container: HTMLElement, n: number) {
+  await waitFor(() => expect(container.querySelectorAll("tr.diff-line")).toHaveLength(n), { timeout: 10000 });
 }
 
 test("unified view shows the header, hunk headers, line numbers and word highlights", () => {
@@ -128,27 +133,42 @@ test("a created file, an approximate note and omitted hunks are labelled", () =>
   expect(screen.getByText("line 3")).toBeInTheDocument();
 });
 
-test("a 10,000-line created file renders only the budget", () => {
+test("a 10,000-line created file draws only the budget, a frame's worth at a time", async () => {
   const started = performance.now();
   const { container } = render(<DiffView diff={created(10_000)} />);
   expect(performance.now() - started).toBeLessThan(3000);
-  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(200);
+  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(ROWS_PER_FRAME);
+  await rows(container, 200);
   expect(screen.getByText("line 200")).toBeInTheDocument();
   expect(screen.queryByText("line 201")).not.toBeInTheDocument();
   expect(screen.getByRole("button", { name: "Show 1000 more lines" })).toBeInTheDocument();
   expect(screen.getByRole("button", { name: "Show all 9800 remaining lines" })).toBeInTheDocument();
 });
 
+test("drawing grows by a frame's worth of rows, then by a quarter: a few dozen frames for any length", () => {
+  expect(growth(0)).toBe(ROWS_PER_FRAME);
+  expect(growth(150)).toBe(ROWS_PER_FRAME);
+  expect(growth(4000)).toBe(1000);
+  const framesFor = (n: number) => {
+    let frames = 0;
+    for (let drawn = ROWS_PER_FRAME; drawn < n; drawn += growth(drawn)) frames++;
+    return frames;
+  };
+  expect(framesFor(200)).toBe(3);
+  expect(framesFor(12_295)).toBeLessThanOrEqual(30);
+  expect(framesFor(100_000)).toBeLessThanOrEqual(40);
+});
+
 test("a large collapsed diff grows a step at a time, or all at once", async () => {
   const user = userEvent.setup();
   const { container } = render(<DiffView diff={created(2500)} />);
   await user.click(screen.getByRole("button", { name: "Show 1000 more lines" }));
-  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(1200);
+  await rows(container, 1200);
   expect(screen.getByText("line 1200")).toBeInTheDocument();
   await user.click(screen.getByRole("button", { name: "Show all 1300 remaining lines" }));
-  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(2500);
+  await rows(container, 2500);
   expect(screen.queryByRole("button", { name: /more lines|remaining/ })).not.toBeInTheDocument();
-});
+}, 30000);
 
 /** The first `sent` lines of a `lines`-line created file, as an event carries a cut diff. */
 function cut(lines: number, sent: number): FileDiff {
@@ -161,10 +181,10 @@ test("a diff sent cut short counts every line and asks for the rest only when th
   const user = userEvent.setup();
   const onLoadMore = vi.fn();
   const { container, rerender } = render(<DiffView diff={cut(3000, 1200)} onLoadMore={onLoadMore} />);
-  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(200);
+  await rows(container, 200);
   // The first step is within what was sent: no request.
   await user.click(screen.getByRole("button", { name: "Show 1000 more lines" }));
-  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(1200);
+  await rows(container, 1200);
   expect(onLoadMore).not.toHaveBeenCalled();
   // The next one needs lines the engine kept: one request, and a note while they come.
   await user.click(screen.getByRole("button", { name: "Show 1000 more lines" }));
@@ -173,33 +193,33 @@ test("a diff sent cut short counts every line and asks for the rest only when th
   expect(screen.queryByRole("button", { name: /Show/ })).not.toBeInTheDocument();
   // The whole diff arrives: the lines asked for are drawn, and the rest is one click away.
   rerender(<DiffView diff={created(3000)} onLoadMore={onLoadMore} />);
-  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(2200);
+  await rows(container, 2200);
   expect(container.querySelector("tr.diff-line:last-child")).toHaveTextContent("line 2200");
   await user.click(screen.getByRole("button", { name: "Show 800 more lines" }));
-  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(3000);
+  await rows(container, 3000);
   expect(onLoadMore).toHaveBeenCalledTimes(1);
-});
+}, 30000);
 
 test("Show all on a cut diff loads the rest and then draws every line", async () => {
   const user = userEvent.setup();
   const onLoadMore = vi.fn();
-  const { container, rerender } = render(<DiffView diff={cut(5000, 1200)} onLoadMore={onLoadMore} />);
-  await user.click(screen.getByRole("button", { name: "Show all 4800 remaining lines" }));
+  const { container, rerender } = render(<DiffView diff={cut(2600, 1200)} onLoadMore={onLoadMore} />);
+  await user.click(screen.getByRole("button", { name: "Show all 2400 remaining lines" }));
   expect(onLoadMore).toHaveBeenCalledTimes(1);
   // What was sent is drawn at once; the note counts what is still coming.
-  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(1200);
-  expect(screen.getByRole("status")).toHaveTextContent("Loading 3800 more lines…");
-  rerender(<DiffView diff={created(5000)} onLoadMore={onLoadMore} />);
-  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(5000);
+  await rows(container, 1200);
+  expect(screen.getByRole("status")).toHaveTextContent("Loading 1400 more lines…");
+  rerender(<DiffView diff={created(2600)} onLoadMore={onLoadMore} />);
+  await rows(container, 2600);
   expect(screen.queryByRole("status")).not.toBeInTheDocument();
-});
+}, 30000);
 
 test("Show N more lines expands a collapsed diff", async () => {
   const user = userEvent.setup();
   const { container } = render(<DiffView diff={created(1000)} />);
-  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(200);
+  await rows(container, 200);
   await user.click(screen.getByRole("button", { name: "Show 800 more lines" }));
-  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(1000);
+  await rows(container, 1000);
   expect(container.querySelector("tbody")!.lastElementChild).toHaveTextContent("line 1000");
   expect(screen.queryByRole("button", { name: /more lines/ })).not.toBeInTheDocument();
 });
@@ -207,10 +227,10 @@ test("Show N more lines expands a collapsed diff", async () => {
 test("collapsing spreads the budget over hunks in order and hides the rest", async () => {
   const user = userEvent.setup();
   const { container } = render(<DiffView diff={modify} maxLines={3} />);
-  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(3);
+  await rows(container, 3);
   expect(screen.queryByText("@@ -40,2 +41,2 @@")).not.toBeInTheDocument();
   await user.click(screen.getByRole("button", { name: "Show 4 more lines" }));
-  expect(container.querySelectorAll("tr.diff-line")).toHaveLength(7);
+  await rows(container, 7);
   expect(screen.getByText("@@ -40,2 +41,2 @@")).toBeInTheDocument();
 });
 

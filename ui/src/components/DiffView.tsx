@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from "react";
+import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { DiffKind } from "../protocol/DiffKind";
 import type { DiffLine } from "../protocol/DiffLine";
 import type { FileDiff } from "../protocol/FileDiff";
@@ -66,24 +66,48 @@ function LineText({ line }: { line: DiffLine }) {
 
 const SIGN: Record<DiffLine["tag"], string> = { context: " ", added: "+", removed: "-" };
 
-function UnifiedLines({ lines }: { lines: DiffLine[] }) {
+function UnifiedRow({ line }: { line: DiffLine }) {
+  return (
+    <tr className={`diff-line diff-${line.tag}`}>
+      <td className="diff-num" aria-label={line.old_line === null ? undefined : `old line ${line.old_line}`}>
+        {line.old_line ?? ""}
+      </td>
+      <td className="diff-num" aria-label={line.new_line === null ? undefined : `new line ${line.new_line}`}>
+        {line.new_line ?? ""}
+      </td>
+      <td className="diff-sign" aria-hidden="true">
+        {SIGN[line.tag]}
+      </td>
+      <td className="diff-code">
+        <LineText line={line} />
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * Rows `from..to` of a hunk. Memoised on stable props, so when a diff grows by a frame's worth
+ * of rows only the new chunk renders, not every row drawn before it.
+ */
+const UnifiedChunk = memo(function UnifiedChunk(props: { lines: DiffLine[]; from: number; to: number }) {
+  const rows: ReactNode[] = [];
+  for (let i = props.from; i < props.to; i++) rows.push(<UnifiedRow key={i} line={props.lines[i]!} />);
+  return <>{rows}</>;
+});
+
+/** `[from, to)` ranges of [`ROWS_PER_FRAME`] items covering `0..count`. */
+function chunks(count: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let from = 0; from < count; from += ROWS_PER_FRAME) out.push([from, Math.min(count, from + ROWS_PER_FRAME)]);
+  return out;
+}
+
+/** The first `count` lines of a hunk, one row each. */
+function UnifiedLines({ lines, count }: { lines: DiffLine[]; count: number }) {
   return (
     <>
-      {lines.map((line, i) => (
-        <tr key={i} className={`diff-line diff-${line.tag}`}>
-          <td className="diff-num" aria-label={line.old_line === null ? undefined : `old line ${line.old_line}`}>
-            {line.old_line ?? ""}
-          </td>
-          <td className="diff-num" aria-label={line.new_line === null ? undefined : `new line ${line.new_line}`}>
-            {line.new_line ?? ""}
-          </td>
-          <td className="diff-sign" aria-hidden="true">
-            {SIGN[line.tag]}
-          </td>
-          <td className="diff-code">
-            <LineText line={line} />
-          </td>
-        </tr>
+      {chunks(count).map(([from, to]) => (
+        <UnifiedChunk key={from} lines={lines} from={from} to={to} />
       ))}
     </>
   );
@@ -109,15 +133,35 @@ function SplitSide({ line, side }: { line: DiffLine | null; side: "old" | "new" 
   );
 }
 
-function SplitLines({ lines }: { lines: DiffLine[] }) {
-  const rows = useMemo(() => splitRows(lines), [lines]);
+const SplitChunk = memo(function SplitChunk(props: { rows: SplitRow[]; from: number; to: number }) {
+  const out: ReactNode[] = [];
+  for (let i = props.from; i < props.to; i++) {
+    const row = props.rows[i]!;
+    out.push(
+      <tr key={i} className="diff-line diff-split-row">
+        <SplitSide line={row.left} side="old" />
+        <SplitSide line={row.right} side="new" />
+      </tr>,
+    );
+  }
+  return <>{out}</>;
+});
+
+/** The rows of the side-by-side view that pair lines among the first `count` of a hunk. */
+function SplitLines({ lines, count }: { lines: DiffLine[]; count: number }) {
+  // Paired once per hunk; `ends[r]` is how many lines rows 0..r use.
+  const { rows, ends } = useMemo(() => {
+    const rows = splitRows(lines);
+    let used = 0;
+    const ends = rows.map((row) => (used += (row.left ? 1 : 0) + (row.right && row.right !== row.left ? 1 : 0)));
+    return { rows, ends };
+  }, [lines]);
+  let drawn = 0;
+  while (drawn < rows.length && ends[drawn]! <= count) drawn++;
   return (
     <>
-      {rows.map((row, i) => (
-        <tr key={i} className="diff-line diff-split-row">
-          <SplitSide line={row.left} side="old" />
-          <SplitSide line={row.right} side="new" />
-        </tr>
+      {chunks(drawn).map(([from, to]) => (
+        <SplitChunk key={from} rows={rows} from={from} to={to} />
       ))}
     </>
   );
@@ -134,14 +178,42 @@ function allotLines(hunks: Hunk[], budget: number): number[] {
 }
 
 /**
- * Lines of a diff rendered before the person asks for more. The final diff of a large write is
- * drawn in the frame after the stream ends, so it must be cheap: in the e2e window (software
- * painting) 400 rows cost about 50 ms more than 100 (docs/MEASUREMENTS.md).
+ * Lines of a diff shown before the person asks for more: enough to judge a change, and drawn
+ * within a few frames of the stream's end ([`ROWS_PER_FRAME`] at a time).
  */
 export const DIFF_LINES_SHOWN = 200;
 
-/** Lines added to a collapsed diff by one "Show more": a step that renders in one frame or two. */
+/** Lines added to a collapsed diff by one "Show more". */
 export const SHOW_MORE_STEP = 1000;
+
+/**
+ * Rows drawn in a diff's first frame, and added per animation frame after it until the lines
+ * the person asked for are all drawn. Laying out a row of code takes WebKit 0.2-0.45 ms here
+ * (software painting, docs/MEASUREMENTS.md), so 200 rows at once blocked a frame for about
+ * 90 ms; 50 keep each frame within budget, and a long diff fills in over a few frames instead.
+ */
+export const ROWS_PER_FRAME = 50;
+
+/**
+ * Rows added in the next frame when `drawn` are drawn: [`ROWS_PER_FRAME`], or a quarter of what
+ * is drawn once that is more. Each frame also lays out the rows already there again (the table
+ * is one box), so a fixed step made "Show all" on 12,000 rows take 20 s of ever slower frames;
+ * growing by a quarter needs a few dozen frames for any length.
+ */
+export function growth(drawn: number): number {
+  return Math.max(ROWS_PER_FRAME, Math.floor(drawn / 4));
+}
+
+const nextFrame: (f: () => void) => () => void =
+  typeof requestAnimationFrame === "function"
+    ? (f) => {
+        const id = requestAnimationFrame(f);
+        return () => cancelAnimationFrame(id);
+      }
+    : (f) => {
+        const id = setTimeout(f, 16);
+        return () => clearTimeout(id);
+      };
 
 /**
  * A structured file diff: header with counts, unified or side-by-side body with word highlights,
@@ -161,7 +233,7 @@ export function DiffView(props: {
   const { diff } = props;
   const maxLines = props.maxLines ?? DIFF_LINES_SHOWN;
   const [mode, setMode] = useState<DiffMode>(props.initialMode ?? "unified");
-  // How many lines may be rendered; grows when the person asks for more.
+  // How many lines the person wants to see; grows when they ask for more.
   const [limit, setLimit] = useState(maxLines);
   const [current, setCurrent] = useState(-1);
   const hunkRefs = useRef<(HTMLElement | null)[]>([]);
@@ -169,6 +241,7 @@ export function DiffView(props: {
   const loaded = useMemo(() => diff.hunks.reduce((n, h) => n + h.lines.length, 0), [diff.hunks]);
   // Every line of the diff, including those the engine has not sent yet.
   const total = loaded + diff.lines_left_out;
+  // There are lines beyond those the person asked to see: offer them.
   const collapsed = total > limit;
   // The person asked for lines that are still on their way.
   const loading = limit > loaded && diff.lines_left_out > 0;
@@ -176,16 +249,27 @@ export function DiffView(props: {
     setLimit(n);
     if (n > loaded && diff.lines_left_out > 0) props.onLoadMore?.();
   };
+  // Rows drawn so far; grows a frame at a time towards what may be drawn.
+  const drawable = Math.min(limit, loaded);
+  const [drawn, setDrawn] = useState(ROWS_PER_FRAME);
+  useEffect(() => {
+    if (drawn >= drawable) return;
+    return nextFrame(() => setDrawn((d) => Math.min(drawable, d + growth(d))));
+  }, [drawn, drawable]);
+  const budget = Math.min(drawable, Math.max(drawn, ROWS_PER_FRAME));
+  // Fewer rows drawn than are here: hunks get their share of `budget` in order.
+  const partial = budget < loaded;
   const shownPerHunk = useMemo(
-    () => (collapsed ? allotLines(diff.hunks, limit) : diff.hunks.map((h) => h.lines.length)),
-    [collapsed, diff.hunks, limit],
+    () => (partial ? allotLines(diff.hunks, budget) : diff.hunks.map((h) => h.lines.length)),
+    [partial, diff.hunks, budget],
   );
-  const shown = shownPerHunk.reduce((a, b) => a + b, 0);
-  const next = Math.min(total - shown, SHOW_MORE_STEP);
-  // Hunks with nothing shown are hidden while collapsed; navigation moves between the others.
+  // What the person has asked to see so far, and the next step of "Show more".
+  const asked = Math.min(limit, total);
+  const next = Math.min(total - asked, SHOW_MORE_STEP);
+  // Hunks with nothing drawn are hidden; navigation moves between the others.
   const visible = useMemo(
-    () => diff.hunks.map((_, i) => i).filter((i) => !collapsed || (shownPerHunk[i] ?? 0) > 0),
-    [diff.hunks, collapsed, shownPerHunk],
+    () => diff.hunks.map((_, i) => i).filter((i) => !partial || (shownPerHunk[i] ?? 0) > 0),
+    [diff.hunks, partial, shownPerHunk],
   );
   const visibleHunks = visible.length;
 
@@ -262,8 +346,7 @@ export function DiffView(props: {
           )}
           {diff.hunks.map((hunk, i) => {
             const n = shownPerHunk[i] ?? 0;
-            if (collapsed && n === 0) return null;
-            const lines = n < hunk.lines.length ? hunk.lines.slice(0, n) : hunk.lines;
+            if (partial && n === 0) return null;
             return (
               <tbody key={i} className={i === visible[current] ? "diff-hunk diff-hunk-current" : "diff-hunk"}>
                 <tr className="diff-hunk-header">
@@ -278,7 +361,11 @@ export function DiffView(props: {
                     {hunkHeader(hunk)}
                   </th>
                 </tr>
-                {mode === "unified" ? <UnifiedLines lines={lines} /> : <SplitLines lines={lines} />}
+                {mode === "unified" ? (
+                  <UnifiedLines lines={hunk.lines} count={n} />
+                ) : (
+                  <SplitLines lines={hunk.lines} count={n} />
+                )}
               </tbody>
             );
           })}
@@ -288,17 +375,17 @@ export function DiffView(props: {
         <footer className="diff-footer">
           {loading && (
             <span className="muted" role="status">
-              Loading {Math.min(limit, total) - shown} more lines…
+              Loading {asked - loaded} more lines…
             </span>
           )}
           {collapsed && !loading && (
-            <button type="button" onClick={() => showUpTo(shown + next)}>
+            <button type="button" onClick={() => showUpTo(asked + next)}>
               Show {next} more lines
             </button>
           )}
-          {collapsed && !loading && total - shown > next && (
+          {collapsed && !loading && total - asked > next && (
             <button type="button" className="ghost" onClick={() => showUpTo(total)}>
-              Show all {total - shown} remaining lines
+              Show all {total - asked} remaining lines
             </button>
           )}
           {diff.omitted_hunks > 0 && (

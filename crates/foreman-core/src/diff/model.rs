@@ -155,7 +155,10 @@ mod tests {
         assert_eq!(short.hunks.len(), 2);
         assert_eq!(short.hunks[1].lines.len(), 2);
         // Headers describe the whole hunk; the rest of the diff is untouched.
-        assert_eq!((short.hunks[1].new_start, short.hunks[1].new_lines), (20, 4));
+        assert_eq!(
+            (short.hunks[1].new_start, short.hunks[1].new_lines),
+            (20, 4)
+        );
         assert_eq!((short.added, short.omitted_hunks), (10, 1));
         assert_eq!(short.hunks[0], whole.hunks[0]);
     }
