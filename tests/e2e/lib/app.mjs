@@ -73,6 +73,8 @@ export async function launch({ args = [], home, env = {} }) {
     await browser.setWindowSize(1200, 780).catch(() => {});
     return {
       browser,
+      /** The pid of tauri-driver, whose descendants include the app. */
+      driverPid: driver.pid,
       async close() {
         await browser.deleteSession().catch(() => {});
         driver.kill("SIGTERM");

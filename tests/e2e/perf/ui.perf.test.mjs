@@ -1,10 +1,10 @@
 // UI performance in the real window, reported as numbers (run by `make bench`, never as timed
 // pass/fail tests): cold start to the welcome screen, a 1 MiB file streamed into a write card at
 // full speed (longest frame while it streams, and the delay from the end of the stream to its
-// last line on screen), and opening a stored session of 2,000 messages and tool calls.
+// last line on screen), opening a stored session of 2,000 messages and tool calls, and idle memory.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -44,6 +44,63 @@ test("cold start to the welcome screen", async () => {
   }
   times.sort((a, b) => a - b);
   report("cold start to the welcome screen (median of 3)", `${times[1]} ms`, "from starting tauri-driver + WebKitWebDriver + the app until the screen is displayed, so an upper bound");
+});
+
+/** Pids of the descendants of `root`, from /proc. */
+function descendants(root) {
+  const children = new Map();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // "pid (comm) state ppid ...": comm may hold spaces, so split after its closing paren.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const out = [];
+  const queue = [root];
+  while (queue.length) {
+    for (const child of children.get(queue.shift()) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
+test("idle memory of the app's process tree", async () => {
+  const home = makeHome("perf-memory");
+  const project = mkdtempSync(join(tmpdir(), "foreman-perf-mem-"));
+  const app = await launch({ args: [project], home });
+  try {
+    await (await app.browser.$('[data-testid="workspace"]')).waitForDisplayed({ timeout: 30000 });
+    await new Promise((r) => setTimeout(r, 8000)); // idle: the first paint's caches settled
+    // The app and the WebKit processes it starts; not the drivers that launched it.
+    const parts = [];
+    for (const pid of descendants(app.driverPid)) {
+      try {
+        const name = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+        if (name === "WebKitWebDriver") continue;
+        const pss = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+        if (pss) parts.push([name, Number(pss[1]) / 1024]);
+      } catch {
+        // The process ended meanwhile.
+      }
+    }
+    assert.ok(parts.some(([name]) => name.startsWith("foreman")), `the app is among ${parts.map(([n]) => n)}`);
+    const total = parts.reduce((sum, [, mib]) => sum + mib, 0);
+    report(
+      "idle memory of the app's process tree, 8 s after a workspace opened (PSS)",
+      `${total.toFixed(0)} MiB`,
+      parts.map(([name, mib]) => `${name} ${mib.toFixed(0)} MiB`).join(", "),
+    );
+  } finally {
+    await app.close();
+  }
 });
 
 test("a 1 MiB write streamed at full speed", async () => {
