@@ -29,21 +29,41 @@ async function waitFor(what, check, timeout = 60000) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** When process `pid` started, in ms since the epoch (from /proc, to 10 ms). */
+function processStart(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+  // Seconds since boot now, against the clock now (`btime` in /proc/stat drifts in VMs).
+  const uptime = Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]);
+  return Date.now() - uptime * 1000 + (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+}
+
 test("cold start to the welcome screen", async () => {
   const home = makeHome("perf-start");
-  const times = [];
+  const total = [];
+  const own = [];
   for (let i = 0; i < 3; i += 1) {
     const started = Date.now();
     const app = await launch({ home });
     try {
-      await (await app.browser.$('[data-testid="welcome"]')).waitForDisplayed({ timeout: 30000 });
-      times.push(Date.now() - started);
+      await (await app.browser.$('[data-testid="welcome"]')).waitForDisplayed({ timeout: 30000, interval: 10 });
+      const shown = Date.now();
+      total.push(shown - started);
+      const pid = descendants(app.driverPid).find((p) => {
+        try {
+          return readFileSync(`/proc/${p}/comm`, "utf8").trim() === "foreman";
+        } catch {
+          return false;
+        }
+      });
+      if (pid !== undefined) own.push(shown - processStart(pid));
     } finally {
       await app.close();
     }
   }
-  times.sort((a, b) => a - b);
-  report("cold start to the welcome screen (median of 3)", `${times[1]} ms`, "from starting tauri-driver + WebKitWebDriver + the app until the screen is displayed, so an upper bound");
+  const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+  report("cold start: the app's process started → welcome screen displayed (median of 3)", own.length === 3 ? `${median(own).toFixed(0)} ms` : "not found", "target < 1 s; process start from /proc (10 ms steps), the screen polled every 10 ms");
+  report("cold start including the drivers (median of 3)", `${median(total)} ms`, "from starting tauri-driver + WebKitWebDriver + the app until the screen is displayed, so an upper bound");
 });
 
 /** Pids of the descendants of `root`, from /proc. */
