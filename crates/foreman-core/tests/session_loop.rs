@@ -142,11 +142,14 @@ impl Harness {
         }
     }
 
-    async fn approval(&mut self) -> (String, String) {
-        match self
-            .until(|m| matches!(m, EventMsg::ApprovalRequested { .. }))
+    /// The next approval request, whole.
+    async fn approval_request(&mut self) -> EventMsg {
+        self.until(|m| matches!(m, EventMsg::ApprovalRequested { .. }))
             .await
-        {
+    }
+
+    async fn approval(&mut self) -> (String, String) {
+        match self.approval_request().await {
             EventMsg::ApprovalRequested {
                 call_id,
                 preview_hash,
@@ -345,9 +348,7 @@ async fn approval_requests_carry_the_diff_and_a_suggested_rule() {
     ];
     let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Ask).await;
     h.send(Op::UserMessage { text: "go".into() });
-    let msg = h
-        .until(|m| matches!(m, EventMsg::ApprovalRequested { .. }))
-        .await;
+    let msg = h.approval_request().await;
     let EventMsg::ApprovalRequested {
         preview,
         suggested_rule,
@@ -382,9 +383,7 @@ async fn a_request_without_a_diff_carries_its_arguments() {
         let turns = vec![vec![call("b1", "bash", args.clone())], done("d")];
         let mut h = start(wire, &turns, ApprovalMode::Ask).await;
         h.send(Op::UserMessage { text: "go".into() });
-        let msg = h
-            .until(|m| matches!(m, EventMsg::ApprovalRequested { .. }))
-            .await;
+        let msg = h.approval_request().await;
         let EventMsg::ApprovalRequested {
             arguments, call_id, ..
         } = msg
@@ -414,9 +413,7 @@ async fn a_long_diff_is_sent_cut_and_load_preview_sends_it_whole() {
     ];
     let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Ask).await;
     h.send(Op::UserMessage { text: "go".into() });
-    let msg = h
-        .until(|m| matches!(m, EventMsg::ApprovalRequested { .. }))
-        .await;
+    let msg = h.approval_request().await;
     let EventMsg::ApprovalRequested {
         call_id,
         preview_hash,

@@ -256,7 +256,7 @@ export function DiffView(props: {
     if (drawn >= drawable) return;
     return nextFrame(() => setDrawn((d) => Math.min(drawable, d + growth(d))));
   }, [drawn, drawable]);
-  const budget = Math.min(drawable, Math.max(drawn, ROWS_PER_FRAME));
+  const budget = Math.min(drawable, drawn);
   // Fewer rows drawn than are here: hunks get their share of `budget` in order.
   const partial = budget < loaded;
   const shownPerHunk = useMemo(

@@ -74,7 +74,7 @@ impl FileDiff {
 
     /// A copy with at most `max_lines` lines across its hunks, in order, and the rest counted
     /// in `lines_left_out`. Only the lines kept are copied, so shortening a 12,000-line diff
-    /// costs what the copy holds.
+    /// costs what the copy holds; a diff within `max_lines` comes back equal to itself.
     pub fn first_lines(&self, max_lines: usize) -> FileDiff {
         let mut left = max_lines;
         let mut hunks = Vec::new();

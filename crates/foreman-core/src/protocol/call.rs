@@ -98,13 +98,10 @@ impl FilePreview {
             created: self.created,
             lines_added: self.lines_added,
             lines_removed: self.lines_removed,
-            diff: self.diff.as_ref().map(|diff| {
-                if diff.line_count() > PREVIEW_LINES_SENT {
-                    diff.first_lines(PREVIEW_LINES_SENT)
-                } else {
-                    diff.clone()
-                }
-            }),
+            diff: self
+                .diff
+                .as_ref()
+                .map(|diff| diff.first_lines(PREVIEW_LINES_SENT)),
         }
     }
 }
