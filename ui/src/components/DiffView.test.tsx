@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { DiffLine } from "../protocol/DiffLine";
 import type { FileDiff } from "../protocol/FileDiff";
@@ -61,6 +61,37 @@ function created(lines: number): FileDiff {
 /** Waits until `n` diff rows are drawn (a long diff fills in a few rows per frame). */
 async function rows(container: HTMLElement, n: number) {
   await waitFor(() => expect(container.querySelectorAll("tr.diff-line")).toHaveLength(n), { timeout: 10000 });
+}
+
+/** The scroll box of a long diff. */
+function box(container: HTMLElement): HTMLElement {
+  const el = container.querySelector<HTMLElement>(".diff-body-virtual");
+  if (!el) throw new Error("no virtualised diff body");
+  return el;
+}
+
+/** Scrolls the box to `top` (jsdom has no layout: the position is set, as a browser would). */
+async function scrollBox(container: HTMLElement, top: number) {
+  const el = box(container);
+  Object.defineProperty(el, "scrollTop", { value: top, writable: true, configurable: true });
+  fireEvent.scroll(el);
+  await waitFor(() => expect(spacers(container)[0]).toBeGreaterThan(0));
+}
+
+function drawnRows(container: HTMLElement): number {
+  return container.querySelectorAll("tr.diff-line").length;
+}
+
+function lastRow(container: HTMLElement): Element | undefined {
+  return [...container.querySelectorAll("tr.diff-line")].at(-1);
+}
+
+/** The heights of the spacers above and below the drawn rows (0 for one that is absent). */
+function spacers(container: HTMLElement): [number, number] {
+  const body = box(container).querySelector("tbody")!;
+  const height = (row: Element | null) =>
+    row?.classList.contains("diff-spacer") ? parseFloat((row.firstElementChild as HTMLElement).style.height) : 0;
+  return [height(body.firstElementChild), height(body.lastElementChild)];
 }
 
 test("unified view shows the header, hunk headers, line numbers and word highlights", () => {
@@ -159,16 +190,70 @@ test("drawing grows by a frame's worth of rows, then by a quarter: a few dozen f
   expect(framesFor(100_000)).toBeLessThanOrEqual(40);
 });
 
-test("a large collapsed diff grows a step at a time, or all at once", async () => {
+test("a large collapsed diff grows a step at a time, or all at once, in a box that draws what is in view", async () => {
   const user = userEvent.setup();
   const { container } = render(<DiffView diff={created(2500)} />);
+  await rows(container, 200);
   await user.click(screen.getByRole("button", { name: "Show 1000 more lines" }));
-  await rows(container, 1200);
-  expect(screen.getByText("line 1200")).toBeInTheDocument();
+  // 1,200 lines (and the hunk header) are in the box; only those near its top are drawn.
+  expect(box(container).dataset.rows).toBe("1201");
+  expect(drawnRows(container)).toBeLessThan(200);
+  expect(screen.getByText("line 1")).toBeInTheDocument();
+  await scrollBox(container, 1_000_000);
+  expect(lastRow(container)).toHaveTextContent("line 1200");
   await user.click(screen.getByRole("button", { name: "Show all 1300 remaining lines" }));
-  await rows(container, 2500);
+  expect(box(container).dataset.rows).toBe("2501");
+  await scrollBox(container, 1_000_000);
+  expect(lastRow(container)).toHaveTextContent("line 2500");
+  expect(drawnRows(container)).toBeLessThan(200);
   expect(screen.queryByRole("button", { name: /more lines|remaining/ })).not.toBeInTheDocument();
-}, 30000);
+});
+
+test("a long diff draws only the rows near its view; spacers stand in for the others", async () => {
+  const user = userEvent.setup();
+  const { container } = render(<DiffView diff={created(3000)} />);
+  await user.click(screen.getByRole("button", { name: "Show all 2800 remaining lines" }));
+  const [top, bottom] = spacers(container);
+  expect(top).toBe(0);
+  // Rows never drawn are counted at the estimated 18 px each: the box scrolls over every line.
+  expect(bottom).toBe((3001 - drawnRows(container) - 1) * 18);
+  // The middle of the diff: its rows are drawn and those at the top are gone.
+  await scrollBox(container, 1500 * 18);
+  expect(screen.getByText("line 1500")).toBeInTheDocument();
+  expect(screen.queryByText("line 1")).not.toBeInTheDocument();
+  expect(spacers(container)[0]).toBeGreaterThan(1000 * 18);
+  expect(drawnRows(container)).toBeLessThan(200);
+  // Side by side draws the same window of pairs.
+  await user.click(screen.getByRole("button", { name: "Side by side" }));
+  expect(container.querySelector("tr.diff-split-row")).not.toBeNull();
+  expect(screen.getByText("line 1500")).toBeInTheDocument();
+  expect(drawnRows(container)).toBeLessThan(200);
+});
+
+test("next change in a long diff scrolls its box to the hunk and focuses the header", async () => {
+  const user = userEvent.setup();
+  const hunk = (start: number): Hunk => ({
+    old_start: start,
+    old_lines: 0,
+    new_start: start,
+    new_lines: 300,
+    lines: Array.from({ length: 300 }, (_, i) => add(start + i, [`line ${start + i}`, false])),
+  });
+  const diff: FileDiff = { ...created(1), added: 900, hunks: [hunk(1), hunk(1001), hunk(2001)] };
+  const { container } = render(<DiffView diff={diff} />);
+  await user.click(screen.getByRole("button", { name: "Show 700 more lines" }));
+  box(container).scrollTop = 0;
+  await user.click(screen.getByRole("button", { name: "Next change" }));
+  expect(screen.getByText("@@ -1,0 +1,300 @@")).toHaveFocus();
+  await user.click(screen.getByRole("button", { name: "Next change" }));
+  // The second header is below 300 rows of 18 px and a header of 22 px.
+  expect(box(container).scrollTop).toBe(22 + 300 * 18);
+  await waitFor(() => expect(screen.getByText("@@ -1001,0 +1001,300 @@")).toHaveFocus());
+  expect(screen.getByText("@@ -1001,0 +1001,300 @@").closest("tr")).toHaveClass("diff-hunk-current");
+  await user.click(screen.getByRole("button", { name: "Next change" }));
+  await waitFor(() => expect(screen.getByText("@@ -2001,0 +2001,300 @@")).toHaveFocus());
+  expect(screen.getByRole("button", { name: "Next change" })).toBeDisabled();
+});
 
 /** The first `sent` lines of a `lines`-line created file, as an event carries a cut diff. */
 function cut(lines: number, sent: number): FileDiff {
@@ -184,7 +269,7 @@ test("a diff sent cut short counts every line and asks for the rest only when th
   await rows(container, 200);
   // The first step is within what was sent: no request.
   await user.click(screen.getByRole("button", { name: "Show 1000 more lines" }));
-  await rows(container, 1200);
+  expect(box(container).dataset.rows).toBe("1201");
   expect(onLoadMore).not.toHaveBeenCalled();
   // The next one needs lines the engine kept: one request, and a note while they come.
   await user.click(screen.getByRole("button", { name: "Show 1000 more lines" }));
@@ -193,10 +278,11 @@ test("a diff sent cut short counts every line and asks for the rest only when th
   expect(screen.queryByRole("button", { name: /Show/ })).not.toBeInTheDocument();
   // The whole diff arrives: the lines asked for are drawn, and the rest is one click away.
   rerender(<DiffView diff={created(3000)} onLoadMore={onLoadMore} />);
-  await rows(container, 2200);
-  expect(container.querySelector("tr.diff-line:last-child")).toHaveTextContent("line 2200");
+  expect(box(container).dataset.rows).toBe("2201");
+  await scrollBox(container, 1_000_000);
+  expect(lastRow(container)).toHaveTextContent("line 2200");
   await user.click(screen.getByRole("button", { name: "Show 800 more lines" }));
-  await rows(container, 3000);
+  expect(box(container).dataset.rows).toBe("3001");
   expect(onLoadMore).toHaveBeenCalledTimes(1);
 }, 30000);
 
@@ -206,11 +292,11 @@ test("Show all on a cut diff loads the rest and then draws every line", async ()
   const { container, rerender } = render(<DiffView diff={cut(2600, 1200)} onLoadMore={onLoadMore} />);
   await user.click(screen.getByRole("button", { name: "Show all 2400 remaining lines" }));
   expect(onLoadMore).toHaveBeenCalledTimes(1);
-  // What was sent is drawn at once; the note counts what is still coming.
-  await rows(container, 1200);
+  // What was sent is in the box at once; the note counts what is still coming.
+  expect(box(container).dataset.rows).toBe("1201");
   expect(screen.getByRole("status")).toHaveTextContent("Loading 1400 more lines…");
   rerender(<DiffView diff={created(2600)} onLoadMore={onLoadMore} />);
-  await rows(container, 2600);
+  expect(box(container).dataset.rows).toBe("2601");
   expect(screen.queryByRole("status")).not.toBeInTheDocument();
 }, 30000);
 
@@ -219,8 +305,8 @@ test("Show N more lines expands a collapsed diff", async () => {
   const { container } = render(<DiffView diff={created(1000)} />);
   await rows(container, 200);
   await user.click(screen.getByRole("button", { name: "Show 800 more lines" }));
-  await rows(container, 1000);
-  expect(container.querySelector("tbody")!.lastElementChild).toHaveTextContent("line 1000");
+  await scrollBox(container, 1_000_000);
+  expect(lastRow(container)).toHaveTextContent("line 1000");
   expect(screen.queryByRole("button", { name: /more lines/ })).not.toBeInTheDocument();
 });
 

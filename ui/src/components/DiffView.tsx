@@ -3,6 +3,11 @@ import type { DiffKind } from "../protocol/DiffKind";
 import type { DiffLine } from "../protocol/DiffLine";
 import type { FileDiff } from "../protocol/FileDiff";
 import type { Hunk } from "../protocol/Hunk";
+import { pairedRows, rowsWithin, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
+import { diffItems, VirtualDiffBody, type VirtualDiffApi } from "./VirtualDiffBody";
+import { nextFrame } from "../nextFrame";
+
+export { splitRows } from "./DiffRows";
 
 export type DiffMode = "unified" | "split";
 
@@ -15,74 +20,6 @@ const KIND_LABEL: Record<DiffKind, string> = {
 /** `@@ -a,b +c,d @@`, as in a unified diff. */
 export function hunkHeader(h: Hunk): string {
   return `@@ -${h.old_start},${h.old_lines} +${h.new_start},${h.new_lines} @@`;
-}
-
-/** One row of the side-by-side view; a missing side is a gap. */
-export type SplitRow = { left: DiffLine | null; right: DiffLine | null };
-
-/**
- * Pairs lines for the side-by-side view: context on both sides; a run of removed lines followed
- * by a run of added lines becomes aligned pairs (the longer run continues against gaps).
- */
-export function splitRows(lines: DiffLine[]): SplitRow[] {
-  const rows: SplitRow[] = [];
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i]!;
-    if (line.tag === "context") {
-      rows.push({ left: line, right: line });
-      i++;
-      continue;
-    }
-    const removed: DiffLine[] = [];
-    const added: DiffLine[] = [];
-    while (i < lines.length && lines[i]!.tag === "removed") removed.push(lines[i++]!);
-    while (i < lines.length && lines[i]!.tag === "added") added.push(lines[i++]!);
-    const n = Math.max(removed.length, added.length);
-    for (let k = 0; k < n; k++) rows.push({ left: removed[k] ?? null, right: added[k] ?? null });
-  }
-  return rows;
-}
-
-function LineText({ line }: { line: DiffLine }) {
-  // Words are marked only when part of the line stayed the same; a wholly changed line is
-  // already coloured as a whole.
-  const partial = line.tag !== "context" && line.spans.some((s) => !s.changed && s.text.trim() !== "");
-  // Text nodes only: whatever the file contains is shown, never interpreted.
-  return (
-    <>
-      {line.spans.map((span, i) =>
-        span.changed && partial ? (
-          <mark key={i} className="diff-word">
-            {span.text}
-          </mark>
-        ) : (
-          <span key={i}>{span.text}</span>
-        ),
-      )}
-    </>
-  );
-}
-
-const SIGN: Record<DiffLine["tag"], string> = { context: " ", added: "+", removed: "-" };
-
-function UnifiedRow({ line }: { line: DiffLine }) {
-  return (
-    <tr className={`diff-line diff-${line.tag}`}>
-      <td className="diff-num" aria-label={line.old_line === null ? undefined : `old line ${line.old_line}`}>
-        {line.old_line ?? ""}
-      </td>
-      <td className="diff-num" aria-label={line.new_line === null ? undefined : `new line ${line.new_line}`}>
-        {line.new_line ?? ""}
-      </td>
-      <td className="diff-sign" aria-hidden="true">
-        {SIGN[line.tag]}
-      </td>
-      <td className="diff-code">
-        <LineText line={line} />
-      </td>
-    </tr>
-  );
 }
 
 /**
@@ -113,51 +50,17 @@ function UnifiedLines({ lines, count }: { lines: DiffLine[]; count: number }) {
   );
 }
 
-function SplitSide({ line, side }: { line: DiffLine | null; side: "old" | "new" }) {
-  if (line === null) {
-    return (
-      <>
-        <td className="diff-num diff-gap" />
-        <td className="diff-code diff-gap" />
-      </>
-    );
-  }
-  const num = side === "old" ? line.old_line : line.new_line;
-  return (
-    <>
-      <td className={`diff-num diff-${line.tag}`}>{num ?? ""}</td>
-      <td className={`diff-code diff-${line.tag}`} data-side={side}>
-        <LineText line={line} />
-      </td>
-    </>
-  );
-}
-
 const SplitChunk = memo(function SplitChunk(props: { rows: SplitRow[]; from: number; to: number }) {
   const out: ReactNode[] = [];
-  for (let i = props.from; i < props.to; i++) {
-    const row = props.rows[i]!;
-    out.push(
-      <tr key={i} className="diff-line diff-split-row">
-        <SplitSide line={row.left} side="old" />
-        <SplitSide line={row.right} side="new" />
-      </tr>,
-    );
-  }
+  for (let i = props.from; i < props.to; i++) out.push(<SplitPairRow key={i} row={props.rows[i]!} />);
   return <>{out}</>;
 });
 
 /** The rows of the side-by-side view that pair lines among the first `count` of a hunk. */
 function SplitLines({ lines, count }: { lines: DiffLine[]; count: number }) {
   // Paired once per hunk; `ends[r]` is how many lines rows 0..r use.
-  const { rows, ends } = useMemo(() => {
-    const rows = splitRows(lines);
-    let used = 0;
-    const ends = rows.map((row) => (used += (row.left ? 1 : 0) + (row.right && row.right !== row.left ? 1 : 0)));
-    return { rows, ends };
-  }, [lines]);
-  let drawn = 0;
-  while (drawn < rows.length && ends[drawn]! <= count) drawn++;
+  const { rows, ends } = useMemo(() => pairedRows(lines), [lines]);
+  const drawn = rowsWithin(ends, count);
   return (
     <>
       {chunks(drawn).map(([from, to]) => (
@@ -183,6 +86,12 @@ function allotLines(hunks: Hunk[], budget: number): number[] {
  */
 export const DIFF_LINES_SHOWN = 200;
 
+/**
+ * More lines than this, once the person asks for them, are shown in a scroll box that draws only
+ * the rows in view ([`VirtualDiffBody`]); up to this many are drawn in the page's flow.
+ */
+export const VIRTUAL_FROM = DIFF_LINES_SHOWN;
+
 /** Lines added to a collapsed diff by one "Show more". */
 export const SHOW_MORE_STEP = 1000;
 
@@ -203,17 +112,6 @@ export const ROWS_PER_FRAME = 50;
 export function growth(drawn: number): number {
   return Math.max(ROWS_PER_FRAME, Math.floor(drawn / 4));
 }
-
-const nextFrame: (f: () => void) => () => void =
-  typeof requestAnimationFrame === "function"
-    ? (f) => {
-        const id = requestAnimationFrame(f);
-        return () => cancelAnimationFrame(id);
-      }
-    : (f) => {
-        const id = setTimeout(f, 16);
-        return () => clearTimeout(id);
-      };
 
 /**
  * A structured file diff: header with counts, unified or side-by-side body with word highlights,
@@ -249,20 +147,27 @@ export function DiffView(props: {
     setLimit(n);
     if (n > loaded && diff.lines_left_out > 0) props.onLoadMore?.();
   };
-  // Rows drawn so far; grows a frame at a time towards what may be drawn.
+  // Rows drawn so far; grows a frame at a time towards what may be drawn. A long diff is drawn
+  // only near the view of its scroll box, so it is not grown.
   const drawable = Math.min(limit, loaded);
+  const virtual = drawable > Math.max(VIRTUAL_FROM, maxLines);
   const [drawn, setDrawn] = useState(ROWS_PER_FRAME);
   useEffect(() => {
-    if (drawn >= drawable) return;
+    if (virtual || drawn >= drawable) return;
     return nextFrame(() => setDrawn((d) => Math.min(drawable, d + growth(d))));
-  }, [drawn, drawable]);
-  const budget = Math.min(drawable, drawn);
+  }, [virtual, drawn, drawable]);
+  const budget = virtual ? drawable : Math.min(drawable, drawn);
   // Fewer rows drawn than are here: hunks get their share of `budget` in order.
   const partial = budget < loaded;
   const shownPerHunk = useMemo(
     () => (partial ? allotLines(diff.hunks, budget) : diff.hunks.map((h) => h.lines.length)),
     [partial, diff.hunks, budget],
   );
+  const items = useMemo(
+    () => (virtual ? diffItems(diff.hunks, shownPerHunk, mode, hunkHeader) : []),
+    [virtual, diff.hunks, shownPerHunk, mode],
+  );
+  const virtualApi = useRef<VirtualDiffApi | null>(null);
   // What the person has asked to see so far, and the next step of "Show more".
   const asked = Math.min(limit, total);
   const next = Math.min(total - asked, SHOW_MORE_STEP);
@@ -275,6 +180,11 @@ export function DiffView(props: {
 
   const goTo = (position: number) => {
     const index = visible[position];
+    if (virtual && index !== undefined && virtualApi.current) {
+      setCurrent(position);
+      virtualApi.current.scrollToHunk(index);
+      return;
+    }
     const el = index === undefined ? null : hunkRefs.current[index];
     if (!el) return;
     setCurrent(position);
@@ -334,43 +244,47 @@ export function DiffView(props: {
           </span>
         </span>
       </header>
-      <div className="diff-body">
-        <table className={`diff-table diff-table-${mode}`}>
-          {mode === "split" && (
-            <colgroup>
-              <col className="diff-col-num" />
-              <col />
-              <col className="diff-col-num" />
-              <col />
-            </colgroup>
-          )}
-          {diff.hunks.map((hunk, i) => {
-            const n = shownPerHunk[i] ?? 0;
-            if (partial && n === 0) return null;
-            return (
-              <tbody key={i} className={i === visible[current] ? "diff-hunk diff-hunk-current" : "diff-hunk"}>
-                <tr className="diff-hunk-header">
-                  <th
-                    colSpan={4}
-                    scope="colgroup"
-                    tabIndex={-1}
-                    ref={(el) => {
-                      hunkRefs.current[i] = el;
-                    }}
-                  >
-                    {hunkHeader(hunk)}
-                  </th>
-                </tr>
-                {mode === "unified" ? (
-                  <UnifiedLines lines={hunk.lines} count={n} />
-                ) : (
-                  <SplitLines lines={hunk.lines} count={n} />
-                )}
-              </tbody>
-            );
-          })}
-        </table>
-      </div>
+      {virtual ? (
+        <VirtualDiffBody items={items} mode={mode} current={visible[current]} api={virtualApi} hunkRefs={hunkRefs} />
+      ) : (
+        <div className="diff-body">
+          <table className={`diff-table diff-table-${mode}`}>
+            {mode === "split" && (
+              <colgroup>
+                <col className="diff-col-num" />
+                <col />
+                <col className="diff-col-num" />
+                <col />
+              </colgroup>
+            )}
+            {diff.hunks.map((hunk, i) => {
+              const n = shownPerHunk[i] ?? 0;
+              if (partial && n === 0) return null;
+              return (
+                <tbody key={i} className={i === visible[current] ? "diff-hunk diff-hunk-current" : "diff-hunk"}>
+                  <tr className="diff-hunk-header">
+                    <th
+                      colSpan={4}
+                      scope="colgroup"
+                      tabIndex={-1}
+                      ref={(el) => {
+                        hunkRefs.current[i] = el;
+                      }}
+                    >
+                      {hunkHeader(hunk)}
+                    </th>
+                  </tr>
+                  {mode === "unified" ? (
+                    <UnifiedLines lines={hunk.lines} count={n} />
+                  ) : (
+                    <SplitLines lines={hunk.lines} count={n} />
+                  )}
+                </tbody>
+              );
+            })}
+          </table>
+        </div>
+      )}
       {(collapsed || loading || diff.omitted_hunks > 0) && (
         <footer className="diff-footer">
           {loading && (

@@ -7,6 +7,7 @@ import type { ApprovalMode } from "../protocol/ApprovalMode";
 import type { Event } from "../protocol/Event";
 import type { Op } from "../protocol/Op";
 import { addUserMessage, fromTranscript, initialState, reduceAll, type SessionState } from "./state";
+import { nextFrame } from "../nextFrame";
 
 export interface SessionHandle {
   state: SessionState;
@@ -20,10 +21,6 @@ export interface SessionHandle {
   clearError(): void;
 }
 
-const schedule =
-  typeof requestAnimationFrame === "function"
-    ? (f: () => void) => requestAnimationFrame(f)
-    : (f: () => void) => setTimeout(f, 16);
 
 export function useSession(
   backend: Backend,
@@ -66,7 +63,7 @@ export function useSession(
         queue.current.push(event);
         if (!scheduled.current) {
           scheduled.current = true;
-          schedule(flush);
+          nextFrame(flush);
         }
       };
       const opened = await backend.openSession(workspace, resumeId, onEvent);
@@ -82,7 +79,7 @@ export function useSession(
         gate.current = true;
         if (queue.current.length > 0 && !scheduled.current) {
           scheduled.current = true;
-          schedule(flush);
+          nextFrame(flush);
         }
       }
       return opened.session_id;

@@ -1,0 +1,120 @@
+// The rows of a diff table, shared by the body drawn in the page's flow and the virtualised one:
+// one line of the unified view, one pair of the side-by-side view, and how lines pair up.
+import type { DiffLine } from "../protocol/DiffLine";
+
+/** One row of the side-by-side view; a missing side is a gap. */
+export type SplitRow = { left: DiffLine | null; right: DiffLine | null };
+
+/**
+ * Pairs lines for the side-by-side view: context on both sides; a run of removed lines followed
+ * by a run of added lines becomes aligned pairs (the longer run continues against gaps).
+ */
+export function splitRows(lines: DiffLine[]): SplitRow[] {
+  const rows: SplitRow[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    if (line.tag === "context") {
+      rows.push({ left: line, right: line });
+      i++;
+      continue;
+    }
+    const removed: DiffLine[] = [];
+    const added: DiffLine[] = [];
+    while (i < lines.length && lines[i]!.tag === "removed") removed.push(lines[i++]!);
+    while (i < lines.length && lines[i]!.tag === "added") added.push(lines[i++]!);
+    const n = Math.max(removed.length, added.length);
+    for (let k = 0; k < n; k++) rows.push({ left: removed[k] ?? null, right: added[k] ?? null });
+  }
+  return rows;
+}
+
+/**
+ * The side-by-side rows of a hunk and, for each row `r`, how many of the hunk's lines rows
+ * `0..=r` use: the rows that show only the first `count` lines are those with `ends[r] <= count`.
+ */
+export function pairedRows(lines: DiffLine[]): { rows: SplitRow[]; ends: number[] } {
+  const rows = splitRows(lines);
+  let used = 0;
+  const ends = rows.map((row) => (used += (row.left ? 1 : 0) + (row.right && row.right !== row.left ? 1 : 0)));
+  return { rows, ends };
+}
+
+/** How many of `rows` show only lines among the first `count` (see [`pairedRows`]). */
+export function rowsWithin(ends: number[], count: number): number {
+  let drawn = 0;
+  while (drawn < ends.length && ends[drawn]! <= count) drawn++;
+  return drawn;
+}
+
+function LineText({ line }: { line: DiffLine }) {
+  // Words are marked only when part of the line stayed the same; a wholly changed line is
+  // already coloured as a whole.
+  const partial = line.tag !== "context" && line.spans.some((s) => !s.changed && s.text.trim() !== "");
+  // Text nodes only: whatever the file contains is shown, never interpreted.
+  return (
+    <>
+      {line.spans.map((span, i) =>
+        span.changed && partial ? (
+          <mark key={i} className="diff-word">
+            {span.text}
+          </mark>
+        ) : (
+          <span key={i}>{span.text}</span>
+        ),
+      )}
+    </>
+  );
+}
+
+const SIGN: Record<DiffLine["tag"], string> = { context: " ", added: "+", removed: "-" };
+
+/** One line of the unified view; `index` (optional) names the row for the virtualised body. */
+export function UnifiedRow({ line, index }: { line: DiffLine; index?: number }) {
+  return (
+    <tr className={`diff-line diff-${line.tag}`} data-index={index}>
+      <td className="diff-num" aria-label={line.old_line === null ? undefined : `old line ${line.old_line}`}>
+        {line.old_line ?? ""}
+      </td>
+      <td className="diff-num" aria-label={line.new_line === null ? undefined : `new line ${line.new_line}`}>
+        {line.new_line ?? ""}
+      </td>
+      <td className="diff-sign" aria-hidden="true">
+        {SIGN[line.tag]}
+      </td>
+      <td className="diff-code">
+        <LineText line={line} />
+      </td>
+    </tr>
+  );
+}
+
+function SplitSide({ line, side }: { line: DiffLine | null; side: "old" | "new" }) {
+  if (line === null) {
+    return (
+      <>
+        <td className="diff-num diff-gap" />
+        <td className="diff-code diff-gap" />
+      </>
+    );
+  }
+  const num = side === "old" ? line.old_line : line.new_line;
+  return (
+    <>
+      <td className={`diff-num diff-${line.tag}`}>{num ?? ""}</td>
+      <td className={`diff-code diff-${line.tag}`} data-side={side}>
+        <LineText line={line} />
+      </td>
+    </>
+  );
+}
+
+/** One row of the side-by-side view. */
+export function SplitPairRow({ row, index }: { row: SplitRow; index?: number }) {
+  return (
+    <tr className="diff-line diff-split-row" data-index={index}>
+      <SplitSide line={row.left} side="old" />
+      <SplitSide line={row.right} side="new" />
+    </tr>
+  );
+}

@@ -1,0 +1,242 @@
+// The body of a long diff: a scroll box of bounded height in which only the rows in and near
+// view are in the DOM. Laying out a row of code costs WebKit 0.2-0.45 ms with software painting
+// (docs/MEASUREMENTS.md), and a table lays out all its rows again when one is added, so drawing
+// 12,000 rows took seconds of long frames; here a scroll or a "Show all" draws a hundred or so.
+// The rows above and below the drawn window are stood in for by two spacer rows, sized from
+// measured row heights (an estimate for rows never drawn), with the arithmetic of the
+// virtualised conversation (virtualList.ts).
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type MutableRefObject, type ReactNode } from "react";
+import type { DiffLine } from "../protocol/DiffLine";
+import type { Hunk } from "../protocol/Hunk";
+import { pairedRows, rowsWithin, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
+import { entryAt, layoutOffsets } from "./virtualList";
+import { nextFrame } from "../nextFrame";
+
+/** One row of the virtualised table. */
+export type DiffItem =
+  | { kind: "hunk"; hunk: number; header: string }
+  | { kind: "line"; line: DiffLine }
+  | { kind: "pair"; row: SplitRow };
+
+/** What the diff view can ask of the virtualised body. */
+export interface VirtualDiffApi {
+  /** Scrolls hunk `index`'s header to the top of the box and focuses it. */
+  scrollToHunk(index: number): void;
+}
+
+/** Drawn beyond each edge of the box, in pixels. */
+export const DIFF_OVERSCAN = 400;
+/** Rows are drawn in aligned chunks of this many, so a short scroll re-renders no drawn row. */
+export const DIFF_CHUNK = 32;
+/** The box height assumed before there is a layout (tests, a hidden card). */
+const FALLBACK_VIEW = 600;
+/** Row heights assumed before any row of the kind was measured (12.5 px text, line-height 1.45). */
+const DEFAULT_HEIGHT: Record<DiffItem["kind"], number> = { hunk: 22, line: 18, pair: 18 };
+
+/**
+ * The rows of `hunks` showing the first `shown[i]` lines of hunk `i` (hunks with none are left
+ * out), each hunk led by its header row.
+ */
+export function diffItems(hunks: Hunk[], shown: number[], mode: "unified" | "split", header: (h: Hunk) => string): DiffItem[] {
+  const items: DiffItem[] = [];
+  hunks.forEach((hunk, i) => {
+    const count = shown[i] ?? 0;
+    if (count === 0) return;
+    items.push({ kind: "hunk", hunk: i, header: header(hunk) });
+    if (mode === "unified") {
+      for (let k = 0; k < count; k++) items.push({ kind: "line", line: hunk.lines[k]! });
+    } else {
+      const { rows, ends } = pairedRows(hunk.lines);
+      const n = rowsWithin(ends, count);
+      for (let k = 0; k < n; k++) items.push({ kind: "pair", row: rows[k]! });
+    }
+  });
+  return items;
+}
+
+/** Characters in the longest line among `items`, and digits in the largest line number. */
+function extent(items: DiffItem[]): { chars: number; digits: number } {
+  let chars = 0;
+  let largest = 0;
+  for (const item of items) {
+    if (item.kind !== "line") continue;
+    let n = 0;
+    for (const span of item.line.spans) n += span.text.length;
+    chars = Math.max(chars, n);
+    largest = Math.max(largest, item.line.old_line ?? 0, item.line.new_line ?? 0);
+  }
+  return { chars, digits: String(largest).length };
+}
+
+const Chunk = memo(function Chunk(props: {
+  items: DiffItem[];
+  from: number;
+  to: number;
+  current: number | undefined;
+  hunkRefs: MutableRefObject<(HTMLElement | null)[]>;
+}) {
+  const rows: ReactNode[] = [];
+  for (let i = props.from; i < props.to; i++) {
+    const item = props.items[i]!;
+    if (item.kind === "line") rows.push(<UnifiedRow key={i} line={item.line} index={i} />);
+    else if (item.kind === "pair") rows.push(<SplitPairRow key={i} row={item.row} index={i} />);
+    else {
+      const hunk = item.hunk;
+      rows.push(
+        <tr key={i} className={hunk === props.current ? "diff-hunk-header diff-hunk-current" : "diff-hunk-header"} data-index={i}>
+          <th
+            colSpan={4}
+            scope="colgroup"
+            tabIndex={-1}
+            ref={(el) => {
+              props.hunkRefs.current[hunk] = el;
+            }}
+          >
+            {item.header}
+          </th>
+        </tr>,
+      );
+    }
+  }
+  return <>{rows}</>;
+});
+
+function Spacer({ height }: { height: number }) {
+  if (height <= 0) return null;
+  return (
+    <tr className="diff-spacer" aria-hidden="true">
+      <td colSpan={4} style={{ height }} />
+    </tr>
+  );
+}
+
+/**
+ * The rows of a long diff in a scroll box, drawn only near the view. `current` is the hunk the
+ * navigation is on; `api` receives [`VirtualDiffApi`]; `hunkRefs` holds the drawn hunk headers.
+ */
+export function VirtualDiffBody(props: {
+  items: DiffItem[];
+  mode: "unified" | "split";
+  current: number | undefined;
+  api: MutableRefObject<VirtualDiffApi | null>;
+  hunkRefs: MutableRefObject<(HTMLElement | null)[]>;
+}) {
+  const { items, mode } = props;
+  const box = useRef<HTMLDivElement | null>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [view, setView] = useState(FALLBACK_VIEW);
+  // Measured heights by row (0: never drawn), and the height of each kind once one was drawn.
+  const measured = useRef<Float64Array>(new Float64Array(0));
+  const typical = useRef<Record<DiffItem["kind"], number>>({ ...DEFAULT_HEIGHT });
+  const [version, setVersion] = useState(0);
+  if (measured.current.length !== items.length) {
+    const previous = measured.current;
+    measured.current = new Float64Array(items.length);
+    // Rows keep their places when lines are added at the end (a "Show more").
+    measured.current.set(previous.subarray(0, Math.min(previous.length, items.length)));
+  }
+
+  const offsets = useMemo(
+    () => layoutOffsets(items.length, (i) => measured.current[i] || typical.current[items[i]!.kind]),
+    // `version` changes when a measurement does.
+    [items, version],
+  );
+  const { chars, digits } = useMemo(() => extent(items), [items]);
+
+  const count = items.length;
+  const first = Math.floor(entryAt(offsets, scrollTop - DIFF_OVERSCAN) / DIFF_CHUNK) * DIFF_CHUNK;
+  const last = Math.min(count, Math.ceil((entryAt(offsets, scrollTop + view + DIFF_OVERSCAN) + 1) / DIFF_CHUNK) * DIFF_CHUNK);
+  const chunks: [number, number][] = [];
+  for (let from = first; from < last; from += DIFF_CHUNK) chunks.push([from, Math.min(last, from + DIFF_CHUNK)]);
+
+  // Scroll events are coalesced to one render per frame.
+  const pending = useRef(false);
+  const onScroll = useCallback(() => {
+    if (pending.current) return;
+    pending.current = true;
+    nextFrame(() => {
+      pending.current = false;
+      const el = box.current;
+      if (el) setScrollTop(el.scrollTop);
+    });
+  }, []);
+
+  // After each render: the box's height, and the heights of the rows drawn (in one layout).
+  const focusHunk = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    if (el.clientHeight > 0 && el.clientHeight !== view) setView(el.clientHeight);
+    let changed = false;
+    for (const row of el.querySelectorAll<HTMLElement>("tr[data-index]")) {
+      const i = Number(row.dataset.index);
+      const height = row.getBoundingClientRect().height;
+      if (!(height > 0) || i >= measured.current.length) continue;
+      const kind = items[i]!.kind;
+      if (typical.current[kind] === DEFAULT_HEIGHT[kind] && Math.abs(height - DEFAULT_HEIGHT[kind]) > 0.5) {
+        typical.current[kind] = height;
+        changed = true;
+      }
+      if (Math.abs(measured.current[i]! - height) > 0.5) {
+        measured.current[i] = height;
+        changed = true;
+      }
+    }
+    if (changed) setVersion((v) => v + 1);
+    if (focusHunk.current !== null) {
+      const header = props.hunkRefs.current[focusHunk.current];
+      if (header) {
+        header.focus({ preventScroll: true });
+        focusHunk.current = null;
+      }
+    }
+  });
+
+  const scrollToHunk = useCallback(
+    (index: number) => {
+      const at = items.findIndex((item) => item.kind === "hunk" && item.hunk === index);
+      const el = box.current;
+      if (at < 0 || !el) return;
+      const top = offsets[at]!;
+      el.scrollTop = top;
+      el.scrollIntoView?.({ block: "nearest" });
+      focusHunk.current = index;
+      setScrollTop(top);
+      // A render even when the position does not change, so the layout effect moves the focus.
+      setVersion((v) => v + 1);
+    },
+    [items, offsets],
+  );
+  props.api.current = { scrollToHunk };
+
+  const table = mode === "unified" ? { minWidth: `calc(${chars + 2 * digits + 1}ch + 40px)` } : undefined;
+  return (
+    <div
+      className="diff-body diff-body-virtual"
+      ref={box}
+      onScroll={onScroll}
+      tabIndex={0}
+      role="region"
+      aria-label={`Diff lines, ${count} rows`}
+      data-rows={count}
+    >
+      <table className={`diff-table diff-table-${mode} diff-table-virtual`} style={{ ...table, ["--diff-num-ch" as string]: `${Math.max(digits, 3)}ch` }}>
+        {mode === "split" && (
+          <colgroup>
+            <col className="diff-col-num" />
+            <col />
+            <col className="diff-col-num" />
+            <col />
+          </colgroup>
+        )}
+        <tbody>
+          <Spacer height={offsets[first] ?? 0} />
+          {chunks.map(([from, to]) => (
+            <Chunk key={from} items={items} from={from} to={to} current={props.current} hunkRefs={props.hunkRefs} />
+          ))}
+          <Spacer height={(offsets[count] ?? 0) - (offsets[last] ?? 0)} />
+        </tbody>
+      </table>
+    </div>
+  );
+}
