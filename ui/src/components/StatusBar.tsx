@@ -2,7 +2,7 @@
 // mode, Stop.
 import type { ApprovalMode } from "../protocol/ApprovalMode";
 import type { Usage } from "../session/state";
-import { formatContext, formatCost, formatTokens } from "./usageFormat";
+import { formatContext, formatCost, formatTokens, groupDigits } from "./usageFormat";
 
 interface Props {
   provider: string;
@@ -50,7 +50,7 @@ export function StatusBar(p: Props) {
         <span
           className={context.warn ? "status-context warn" : "status-context muted"}
           data-testid="status-context"
-          title={`The last request sent ${p.usage.contextUsed.toLocaleString("en-US")} tokens of the model's ${p.usage.contextWindow.toLocaleString("en-US")}-token context window`}
+          title={`The last request sent ${groupDigits(p.usage.contextUsed)} tokens of the model's ${groupDigits(p.usage.contextWindow)}-token context window`}
         >
           {context.text}
         </span>

@@ -1,4 +1,4 @@
-import { formatContext, formatCost, formatTokens, formatWindow } from "./usageFormat";
+import { formatContext, formatCost, formatTokens, formatWindow, groupDigits } from "./usageFormat";
 
 test("an unknown price reads as unknown, never as free", () => {
   expect(formatCost("unknown")).toBe("cost unknown");
@@ -17,6 +17,13 @@ test("large costs are rounded and grouped", () => {
   expect(formatCost(12.346)).toBe("$12.35");
   expect(formatCost(999.99)).toBe("$999.99");
   expect(formatCost(1234.56)).toBe("$1,235");
+});
+
+test("digits are grouped in threes, as en-US does, without Intl", () => {
+  for (const n of [0, 7, 999, 1000, 12_345, 200_000, 1_000_000, 1_234_567_890, -4321]) {
+    expect(groupDigits(n)).toBe(n.toLocaleString("en-US"));
+  }
+  expect(groupDigits(1234.6)).toBe("1,235");
 });
 
 test("tokens and window sizes are short", () => {

@@ -4,6 +4,21 @@ import type { Usage } from "../session/state";
 /** The share of the context window above which the status bar warns. */
 export const CONTEXT_WARNING = 0.8;
 
+/**
+ * An integer with commas between groups of three digits: 1234567 → "1,234,567". Written out
+ * rather than `toLocaleString("en-US")`: the first use of `Intl` in the page costs WebKit 10-25 ms
+ * (it loads the ICU data), and the status bar first needs this as a stream starts.
+ */
+export function groupDigits(n: number): string {
+  const digits = String(Math.round(Math.abs(n)));
+  let out = "";
+  for (let i = 0; i < digits.length; i++) {
+    if (i > 0 && (digits.length - i) % 3 === 0) out += ",";
+    out += digits[i];
+  }
+  return n < 0 && out !== "0" ? `-${out}` : out;
+}
+
 /** A token count: exact below 10,000, then "12.3k". */
 export function formatTokens(n: number): string {
   return n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n);
@@ -28,7 +43,7 @@ export function formatCost(cost: Usage["cost"]): string | null {
   if (cost < 0.0001) return "<$0.0001";
   if (cost < 0.01) return `$${cost.toFixed(4)}`;
   if (cost < 1000) return `$${cost.toFixed(2)}`;
-  return `$${Math.round(cost).toLocaleString("en-US")}`;
+  return `$${groupDigits(cost)}`;
 }
 
 export interface ContextView {
