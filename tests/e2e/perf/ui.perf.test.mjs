@@ -1,7 +1,8 @@
 // UI performance in the real window, reported as numbers (run by `make bench`, never as timed
 // pass/fail tests): cold start to the welcome screen, a 1 MiB file streamed into a write card at
 // full speed (longest frame while it streams, and the delay from the end of the stream to its
-// last line on screen), opening a stored session of 2,000 messages and tool calls, and idle memory.
+// last line on screen; then "Show all" on its diff and scrolling the diff's box), opening a stored
+// session of 2,000 messages and tool calls, and idle memory.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
