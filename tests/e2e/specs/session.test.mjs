@@ -183,6 +183,34 @@ step("4. edit before approving writes the person's version", async () => {
   assert.equal(readFileSync(join(project, "notes.txt"), "utf8"), "my own version, edited");
 });
 
+step("4b. a long diff: Show all puts every line in a scroll box that reaches the last line", async () => {
+  // More lines than an event carries (1,200): the rest comes from the engine on "Show all".
+  const long = Array.from({ length: 3000 }, (_, i) => `row ${i + 1} of the long file`).join("\n") + "\n";
+  model.script({ tool: { name: "write", input: { path: "long.txt", content: long } }, chunk: 4096, delayMs: 0 }, { text: "Left it." });
+  await send("Write long.txt");
+  await (await $('[data-testid="approve"]')).waitForDisplayed({ timeout: 20000 });
+  const card = await lastCard("write");
+  await waitFor("the counts of the whole diff", async () => (await card.getText()).includes("+3000"));
+  const showAll = await card.$("button=Show all 2800 remaining lines");
+  await showAll.click();
+  const box = await card.$(".diff-body-virtual");
+  await waitFor("every line in the box", async () => (await box.getAttribute("data-rows")) === "3001");
+  // Only the rows near the box's view are drawn; scrolling to its end draws the last line.
+  const end = await app.browser.execute(async (el) => {
+    el.scrollTop = el.scrollHeight;
+    for (let i = 0; i < 4; i += 1) await new Promise((r) => requestAnimationFrame(r));
+    const rows = el.querySelectorAll("tr.diff-line");
+    return { drawn: rows.length, last: rows[rows.length - 1]?.textContent ?? "" };
+  }, box);
+  assert.ok(end.drawn < 300, `only rows near the view are drawn (${end.drawn})`);
+  assert.match(end.last, /row 3000 of the long file/);
+  await screenshot(app.browser, "45-long-diff-show-all");
+  await (await $('[data-testid="reject"]')).click();
+  await (await $('[data-testid="confirm-reject"]')).click();
+  await waitIdle();
+  assert.ok(!existsSync(join(project, "long.txt")), "a rejected write leaves no file");
+});
+
 step("5. after a restart the session is in the sidebar with its history and continues", async () => {
   await app.close();
   // The person adds an MCP server (used by test 6); the restarted app reads it.

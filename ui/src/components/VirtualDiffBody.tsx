@@ -209,7 +209,9 @@ export function VirtualDiffBody(props: {
   );
   props.api.current = { scrollToHunk };
 
-  const table = mode === "unified" ? { minWidth: `calc(${chars + 2 * digits + 1}ch + 40px)` } : undefined;
+  // The unified table is as wide as the longest line, not only the longest drawn one, so the
+  // width does not change as rows scroll in and out; at least as wide as the box.
+  const table = mode === "unified" ? { minWidth: `max(100%, calc(${chars + 2 * digits + 1}ch + 40px))` } : undefined;
   return (
     <div
       className="diff-body diff-body-virtual"
