@@ -104,7 +104,7 @@ step("1. set the provider and key, watch a write stream, read the diff, approve"
   // While the model is still streaming, part of the content is on screen.
   await waitFor("the stream to pause half-way", () => model.holding);
   const card = await waitFor("a write card", () => lastCard("write"));
-  await waitFor("partial content in the card", async () => (await card.getText()).includes("line 10 of the greeting"));
+  await waitFor("partial content in the card", async () => (await card.getText()).includes("line 20 of the greeting"));
   assert.ok(model.holding, "the stream has not ended yet");
   assert.ok(!(await card.getText()).includes("line 60 of the greeting"), "only part of the content so far");
   await screenshot(app.browser, "12-write-streaming");

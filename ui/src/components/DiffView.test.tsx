@@ -178,14 +178,14 @@ test("a 10,000-line created file draws only the budget, a frame's worth at a tim
 
 test("drawing grows by a frame's worth of rows, then by a quarter: a few dozen frames for any length", () => {
   expect(growth(0)).toBe(ROWS_PER_FRAME);
-  expect(growth(150)).toBe(ROWS_PER_FRAME);
+  expect(growth(4 * ROWS_PER_FRAME - 1)).toBe(ROWS_PER_FRAME);
   expect(growth(4000)).toBe(1000);
   const framesFor = (n: number) => {
     let frames = 0;
     for (let drawn = ROWS_PER_FRAME; drawn < n; drawn += growth(drawn)) frames++;
     return frames;
   };
-  expect(framesFor(200)).toBe(3);
+  expect(framesFor(200)).toBeLessThanOrEqual(7);
   expect(framesFor(12_295)).toBeLessThanOrEqual(30);
   expect(framesFor(100_000)).toBeLessThanOrEqual(40);
 });

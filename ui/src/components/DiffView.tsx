@@ -99,9 +99,11 @@ export const SHOW_MORE_STEP = 1000;
  * Rows drawn in a diff's first frame, and added per animation frame after it until the lines
  * the person asked for are all drawn. Laying out a row of code takes WebKit 0.2-0.45 ms here
  * (software painting, docs/MEASUREMENTS.md), so 200 rows at once blocked a frame for about
- * 90 ms; 50 keep each frame within budget, and a long diff fills in over a few frames instead.
+ * 90 ms. The first frame also lays out the header and the approval bar, where 50 rows made it
+ * 45-50 ms in the release build; 25 leave room, and the first 200 lines fill in within about
+ * seven frames.
  */
-export const ROWS_PER_FRAME = 50;
+export const ROWS_PER_FRAME = 25;
 
 /**
  * Rows added in the next frame when `drawn` are drawn: [`ROWS_PER_FRAME`], or a quarter of what

@@ -5,11 +5,12 @@ import { LineIndex } from "./lineIndex";
 export const LIVE_TEXT_CAP = 2000;
 
 /**
- * Lines rendered while the text streams: a little more than the 360 px view holds. Each update
- * re-lays out and repaints these lines, so a long tail made a fast stream stall the webview
- * (with 200 lines, their forced layout took 100-380 ms a frame in the loaded e2e window).
+ * Lines rendered while the text streams: a little more than the 360 px view holds (about 20).
+ * Each update lays out and repaints these lines again, so a long tail made a fast stream stall
+ * the webview (with 200 lines, their forced layout took 100-380 ms a frame in the loaded e2e
+ * window; in the release build 40 lines took 10-12 ms per update and 24 take 7-8 ms).
  */
-export const LIVE_TAIL_LINES = 40;
+export const LIVE_TAIL_LINES = 24;
 
 /**
  * A file's content as it streams into a write card: numbered monospace lines. While streaming
