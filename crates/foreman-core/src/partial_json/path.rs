@@ -29,10 +29,22 @@ pub enum PathSegment {
 /// clone takes an atomic reference count for the common one-segment case, which matters because
 /// every streamed fragment of a string reports its path.
 /// Serialised as a plain array of segments.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct JsonPath(Repr);
 
-#[derive(Clone, Default)]
+impl Clone for JsonPath {
+    // Inlined: every streamed fragment of a string clones its path into a patch.
+    #[inline]
+    fn clone(&self) -> Self {
+        Self(match &self.0 {
+            Repr::Root => Repr::Root,
+            Repr::One(segment) => Repr::One(segment.clone()),
+            Repr::Many(segments) => Repr::Many(Arc::clone(segments)),
+        })
+    }
+}
+
+#[derive(Default)]
 enum Repr {
     #[default]
     Root,
