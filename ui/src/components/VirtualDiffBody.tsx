@@ -129,7 +129,13 @@ export function VirtualDiffBody(props: {
   const measured = useRef<Float64Array>(new Float64Array(0));
   const typical = useRef<Record<DiffItem["kind"], number>>({ ...DEFAULT_HEIGHT });
   const [version, setVersion] = useState(0);
-  if (measured.current.length !== items.length) {
+  const measuredMode = useRef(mode);
+  if (measuredMode.current !== mode) {
+    // Other rows (pairs instead of lines): nothing measured applies.
+    measuredMode.current = mode;
+    measured.current = new Float64Array(items.length);
+    typical.current = { ...DEFAULT_HEIGHT };
+  } else if (measured.current.length !== items.length) {
     const previous = measured.current;
     measured.current = new Float64Array(items.length);
     // Rows keep their places when lines are added at the end (a "Show more").
