@@ -1,6 +1,43 @@
 // The rows of a diff table, shared by the body drawn in the page's flow and the virtualised one:
 // one line of the unified view, one pair of the side-by-side view, and how lines pair up.
 import type { DiffLine } from "../protocol/DiffLine";
+import type { Hunk } from "../protocol/Hunk";
+
+/** `@@ -a,b +c,d @@`, as in a unified diff. */
+export function hunkHeader(h: Hunk): string {
+  return `@@ -${h.old_start},${h.old_lines} +${h.new_start},${h.new_lines} @@`;
+}
+
+/**
+ * The header row of hunk `hunk`: focusable, so navigation can move to it; `current` when the
+ * navigation is on it; `onHeader` receives its cell (and null when it goes).
+ */
+export function HunkHeaderRow(props: {
+  hunk: Hunk;
+  current: boolean;
+  onHeader(el: HTMLElement | null): void;
+  index?: number;
+}) {
+  return (
+    <tr className={props.current ? "diff-hunk-header diff-hunk-current" : "diff-hunk-header"} data-index={props.index}>
+      <th colSpan={4} scope="colgroup" tabIndex={-1} ref={props.onHeader}>
+        {hunkHeader(props.hunk)}
+      </th>
+    </tr>
+  );
+}
+
+/** The columns of the side-by-side table: number and code, old then new. */
+export function SplitColumns() {
+  return (
+    <colgroup>
+      <col className="diff-col-num" />
+      <col />
+      <col className="diff-col-num" />
+      <col />
+    </colgroup>
+  );
+}
 
 /** One row of the side-by-side view; a missing side is a gap. */
 export type SplitRow = { left: DiffLine | null; right: DiffLine | null };

@@ -3,11 +3,11 @@ import type { DiffKind } from "../protocol/DiffKind";
 import type { DiffLine } from "../protocol/DiffLine";
 import type { FileDiff } from "../protocol/FileDiff";
 import type { Hunk } from "../protocol/Hunk";
-import { pairedRows, rowsWithin, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
+import { HunkHeaderRow, pairedRows, rowsWithin, SplitColumns, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
 import { diffItems, VirtualDiffBody, type VirtualDiffApi } from "./VirtualDiffBody";
 import { nextFrame } from "../nextFrame";
 
-export { splitRows } from "./DiffRows";
+export { hunkHeader, splitRows } from "./DiffRows";
 
 export type DiffMode = "unified" | "split";
 
@@ -17,10 +17,6 @@ const KIND_LABEL: Record<DiffKind, string> = {
   delete: "deleted",
 };
 
-/** `@@ -a,b +c,d @@`, as in a unified diff. */
-export function hunkHeader(h: Hunk): string {
-  return `@@ -${h.old_start},${h.old_lines} +${h.new_start},${h.new_lines} @@`;
-}
 
 /**
  * Rows `from..to` of a hunk. Memoised on stable props, so when a diff grows by a frame's worth
@@ -166,7 +162,7 @@ export function DiffView(props: {
     [partial, diff.hunks, budget],
   );
   const items = useMemo(
-    () => (virtual ? diffItems(diff.hunks, shownPerHunk, mode, hunkHeader) : []),
+    () => (virtual ? diffItems(diff.hunks, shownPerHunk, mode) : []),
     [virtual, diff.hunks, shownPerHunk, mode],
   );
   const virtualApi = useRef<VirtualDiffApi | null>(null);
@@ -251,31 +247,19 @@ export function DiffView(props: {
       ) : (
         <div className="diff-body">
           <table className={`diff-table diff-table-${mode}`}>
-            {mode === "split" && (
-              <colgroup>
-                <col className="diff-col-num" />
-                <col />
-                <col className="diff-col-num" />
-                <col />
-              </colgroup>
-            )}
+            {mode === "split" && <SplitColumns />}
             {diff.hunks.map((hunk, i) => {
               const n = shownPerHunk[i] ?? 0;
               if (partial && n === 0) return null;
               return (
-                <tbody key={i} className={i === visible[current] ? "diff-hunk diff-hunk-current" : "diff-hunk"}>
-                  <tr className="diff-hunk-header">
-                    <th
-                      colSpan={4}
-                      scope="colgroup"
-                      tabIndex={-1}
-                      ref={(el) => {
-                        hunkRefs.current[i] = el;
-                      }}
-                    >
-                      {hunkHeader(hunk)}
-                    </th>
-                  </tr>
+                <tbody key={i} className="diff-hunk">
+                  <HunkHeaderRow
+                    hunk={hunk}
+                    current={i === visible[current]}
+                    onHeader={(el) => {
+                      hunkRefs.current[i] = el;
+                    }}
+                  />
                   {mode === "unified" ? (
                     <UnifiedLines lines={hunk.lines} count={n} />
                   ) : (

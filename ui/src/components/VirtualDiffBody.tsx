@@ -8,13 +8,13 @@
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type MutableRefObject, type ReactNode } from "react";
 import type { DiffLine } from "../protocol/DiffLine";
 import type { Hunk } from "../protocol/Hunk";
-import { pairedRows, rowsWithin, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
+import { HunkHeaderRow, pairedRows, rowsWithin, SplitColumns, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
 import { entryAt, layoutOffsets } from "./virtualList";
 import { nextFrame } from "../nextFrame";
 
 /** One row of the virtualised table. */
 export type DiffItem =
-  | { kind: "hunk"; hunk: number; header: string }
+  | { kind: "hunk"; index: number; hunk: Hunk }
   | { kind: "line"; line: DiffLine }
   | { kind: "pair"; row: SplitRow };
 
@@ -37,12 +37,12 @@ const DEFAULT_HEIGHT: Record<DiffItem["kind"], number> = { hunk: 22, line: 18, p
  * The rows of `hunks` showing the first `shown[i]` lines of hunk `i` (hunks with none are left
  * out), each hunk led by its header row.
  */
-export function diffItems(hunks: Hunk[], shown: number[], mode: "unified" | "split", header: (h: Hunk) => string): DiffItem[] {
+export function diffItems(hunks: Hunk[], shown: number[], mode: "unified" | "split"): DiffItem[] {
   const items: DiffItem[] = [];
   hunks.forEach((hunk, i) => {
     const count = shown[i] ?? 0;
     if (count === 0) return;
-    items.push({ kind: "hunk", hunk: i, header: header(hunk) });
+    items.push({ kind: "hunk", index: i, hunk });
     if (mode === "unified") {
       for (let k = 0; k < count; k++) items.push({ kind: "line", line: hunk.lines[k]! });
     } else {
@@ -81,20 +81,17 @@ const Chunk = memo(function Chunk(props: {
     if (item.kind === "line") rows.push(<UnifiedRow key={i} line={item.line} index={i} />);
     else if (item.kind === "pair") rows.push(<SplitPairRow key={i} row={item.row} index={i} />);
     else {
-      const hunk = item.hunk;
+      const hunk = item.index;
       rows.push(
-        <tr key={i} className={hunk === props.current ? "diff-hunk-header diff-hunk-current" : "diff-hunk-header"} data-index={i}>
-          <th
-            colSpan={4}
-            scope="colgroup"
-            tabIndex={-1}
-            ref={(el) => {
-              props.hunkRefs.current[hunk] = el;
-            }}
-          >
-            {item.header}
-          </th>
-        </tr>,
+        <HunkHeaderRow
+          key={i}
+          index={i}
+          hunk={item.hunk}
+          current={hunk === props.current}
+          onHeader={(el) => {
+            props.hunkRefs.current[hunk] = el;
+          }}
+        />,
       );
     }
   }
@@ -200,7 +197,7 @@ export function VirtualDiffBody(props: {
 
   const scrollToHunk = useCallback(
     (index: number) => {
-      const at = items.findIndex((item) => item.kind === "hunk" && item.hunk === index);
+      const at = items.findIndex((item) => item.kind === "hunk" && item.index === index);
       const el = box.current;
       if (at < 0 || !el) return;
       const top = offsets[at]!;
@@ -229,14 +226,7 @@ export function VirtualDiffBody(props: {
       data-rows={count}
     >
       <table className={`diff-table diff-table-${mode} diff-table-virtual`} style={{ ...table, ["--diff-num-ch" as string]: `${Math.max(digits, 3)}ch` }}>
-        {mode === "split" && (
-          <colgroup>
-            <col className="diff-col-num" />
-            <col />
-            <col className="diff-col-num" />
-            <col />
-          </colgroup>
-        )}
+        {mode === "split" && <SplitColumns />}
         <tbody>
           <Spacer height={offsets[first] ?? 0} />
           {chunks.map(([from, to]) => (
