@@ -1,6 +1,6 @@
 // Starts tauri-driver and opens the real Foreman app through WebDriver.
 import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -76,15 +76,87 @@ export async function launch({ args = [], home, env = {} }) {
       /** The pid of tauri-driver, whose descendants include the app. */
       driverPid: driver.pid,
       async close() {
+        // The app and the WebKit processes it started, found while the driver is their parent.
+        const app = descendants(driver.pid).filter((pid) => commOf(pid) !== "WebKitWebDriver");
         await browser.deleteSession().catch(() => {});
         driver.kill("SIGTERM");
         await new Promise((r) => setTimeout(r, 300));
+        await stopOrphans(app);
       },
     };
   } catch (error) {
     driver.kill("SIGKILL");
     throw error;
   }
+}
+
+/** The short name of process `pid` (at most 15 characters), or "" once it is gone. */
+function commOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+  } catch {
+    return "";
+  }
+}
+
+/** Whether process `pid` still runs (a zombie has finished). */
+function running(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Ends the processes in `pids` that outlived the WebDriver session. Ending the session closes
+ * the page, and the app then normally quits; now and then it stays, with an empty window, and
+ * holds the test process's stderr open, so the test runner would wait for it forever.
+ */
+async function stopOrphans(pids) {
+  const deadline = Date.now() + 3000;
+  while (pids.some(running) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const left = pids.filter(running);
+  if (left.length === 0) return;
+  console.error(`e2e: ${left.map((pid) => `${commOf(pid)} (${pid})`).join(", ")} outlived the WebDriver session; stopping`);
+  for (const signal of ["SIGTERM", "SIGKILL"]) {
+    for (const pid of left.filter(running)) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // It ended meanwhile.
+      }
+    }
+    const until = Date.now() + 2000;
+    while (left.some(running) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Pids of the descendants of process `root`, from /proc. */
+export function descendants(root) {
+  const children = new Map();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // "pid (comm) state ppid ...": comm may hold spaces, so split after its closing paren.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const out = [];
+  const queue = [root];
+  while (queue.length) {
+    for (const child of children.get(queue.shift()) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
 }
 
 /** Saves a screenshot of the window as target/e2e-screenshots/<name>.png. */

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { DiffLine } from "../protocol/DiffLine";
 import type { FileDiff } from "../protocol/FileDiff";
@@ -207,6 +207,21 @@ test("a large collapsed diff grows a step at a time, or all at once, in a box th
   expect(lastRow(container)).toHaveTextContent("line 2500");
   expect(drawnRows(container)).toBeLessThan(200);
   expect(screen.queryByRole("button", { name: /more lines|remaining/ })).not.toBeInTheDocument();
+});
+
+test("a scroll of a long diff draws its rows before the frame is painted, not a frame later", async () => {
+  const user = userEvent.setup();
+  const { container } = render(<DiffView diff={created(3000)} />);
+  await user.click(screen.getByRole("button", { name: "Show all 2800 remaining lines" }));
+  const el = box(container);
+  Object.defineProperty(el, "scrollTop", { value: 2000 * 18, writable: true, configurable: true });
+  // The scroll event is handled synchronously: the rows are there when it returns, with no
+  // animation frame or task in between.
+  act(() => {
+    fireEvent.scroll(el);
+  });
+  expect(screen.getByText("line 2000")).toBeInTheDocument();
+  expect(screen.queryByText("line 1")).not.toBeInTheDocument();
 });
 
 test("a long diff draws only the rows near its view; spacers stand in for the others", async () => {

@@ -10,7 +10,7 @@ import type { DiffLine } from "../protocol/DiffLine";
 import type { Hunk } from "../protocol/Hunk";
 import { HunkHeaderRow, pairedRows, rowsWithin, SplitColumns, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
 import { entryAt, layoutOffsets } from "./virtualList";
-import { nextFrame } from "../nextFrame";
+import { flushSync } from "react-dom";
 
 /** One row of the virtualised table. */
 export type DiffItem =
@@ -152,16 +152,12 @@ export function VirtualDiffBody(props: {
   const chunks: [number, number][] = [];
   for (let from = first; from < last; from += DIFF_CHUNK) chunks.push([from, Math.min(last, from + DIFF_CHUNK)]);
 
-  // Scroll events are coalesced to one render per frame.
-  const pending = useRef(false);
+  // The rows for the new position are drawn at once, in the frame of the scroll: the browser
+  // fires at most one scroll event a frame, before painting it, so a render deferred to the next
+  // frame showed the rows of the previous position (or a blank spacer) for a frame or two.
   const onScroll = useCallback(() => {
-    if (pending.current) return;
-    pending.current = true;
-    nextFrame(() => {
-      pending.current = false;
-      const el = box.current;
-      if (el) setScrollTop(el.scrollTop);
-    });
+    const el = box.current;
+    if (el) flushSync(() => setScrollTop(el.scrollTop));
   }, []);
 
   // After each render: the box's height, and the heights of the rows drawn (in one layout).
