@@ -40,7 +40,8 @@ interface Props {
   onOpenLink(url: string): void;
 }
 
-const Entry = memo(function Entry({
+/** One entry of the conversation: a message, a tool card or a notice. */
+export const Entry = memo(function Entry({
   item,
   call,
   calls,

@@ -1,5 +1,5 @@
 // A workspace: its sessions on the left, the conversation with the agent on the right.
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Backend } from "../backend";
 import { errorMessage } from "../backend";
 import type { SessionSummary } from "../protocol/SessionSummary";
@@ -7,6 +7,7 @@ import type { SettingsView } from "../protocol/SettingsView";
 import type { WorkspaceView } from "../protocol/WorkspaceView";
 import { Composer } from "../components/Composer";
 import { Conversation } from "../components/Conversation";
+import { startWarmUp } from "../components/warmUp";
 import { Logo } from "../components/Logo";
 import { Sidebar } from "../components/Sidebar";
 import { StatusBar } from "../components/StatusBar";
@@ -49,6 +50,12 @@ export function Workspace({ backend, workspace, settings, onClose, onOpenSetting
   const defaultMode = settings?.settings.approval_mode ?? "ask";
   const session = useSession(backend, workspace.path, current, defaultMode, onStarted);
   const { state, op } = session;
+
+  // While the page is idle, the parts of a first turn are drawn once out of sight, so the turn's
+  // own first frame does not pay for the fonts and code it meets first (components/warmUp.tsx).
+  const itemCount = useRef(0);
+  itemCount.current = state.items.length;
+  useEffect(() => startWarmUp(() => itemCount.current > 0), []);
 
   // The title comes from the first message; refresh the list when a task ends.
   useEffect(() => {
