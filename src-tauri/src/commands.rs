@@ -37,11 +37,23 @@ pub async fn startup(state: State<'_, AppState>) -> Result<StartupView, CommandE
     };
     let launch = state.launch.lock().await.take();
     let mut error = None;
+    if launch.is_none() {
+        // Not the first page of this run: it was loaded again (its web process ended), so it
+        // shows the workspace the window had open, if that is still a folder.
+        let shown = state.shown.lock().await.clone();
+        if let Some(workspace) = shown
+            && std::path::Path::new(&workspace.path).is_dir()
+        {
+            log::info!("page loaded again: reopening {}", workspace.path);
+            return Ok(StartupView::Workspace { workspace });
+        }
+    }
     if let Some(launch) = launch {
         if let Some(raw) = launch.workspace {
             match WorkspaceDir::resolve(&raw, &launch.cwd) {
                 Ok(dir) => {
                     let workspace = remember(store, &dir).await?;
+                    *state.shown.lock().await = Some(workspace.clone());
                     return Ok(StartupView::Workspace { workspace });
                 }
                 Err(e) => {
@@ -76,12 +88,16 @@ pub async fn open_workspace(
 ) -> Result<WorkspaceView, CommandError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("/"));
     let dir = WorkspaceDir::resolve(&path, &cwd)?;
-    match &*state.store.lock().await {
-        StoreSlot::Open(store) => remember(store, &dir).await,
-        StoreSlot::Failed { message, .. } => Err(CommandError {
-            message: message.clone(),
-        }),
-    }
+    let workspace = match &*state.store.lock().await {
+        StoreSlot::Open(store) => remember(store, &dir).await?,
+        StoreSlot::Failed { message, .. } => {
+            return Err(CommandError {
+                message: message.clone(),
+            });
+        }
+    };
+    *state.shown.lock().await = Some(workspace.clone());
+    Ok(workspace)
 }
 
 /// Shows the native folder picker. `None` when the person cancels.

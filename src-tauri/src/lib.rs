@@ -16,6 +16,7 @@ mod settings;
 mod settings_commands;
 mod state;
 mod view;
+mod web_process;
 
 use tauri::Manager;
 
@@ -46,6 +47,7 @@ pub fn run() {
             log::info!("webview rendering: {}", rendering.describe());
             let state = tauri::async_runtime::block_on(state::AppState::load(app.handle(), launch));
             app.manage(state);
+            web_process::reload_when_it_ends(app);
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![

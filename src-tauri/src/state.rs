@@ -14,6 +14,9 @@ use crate::view::CommandError;
 pub struct AppState {
     pub store: Mutex<StoreSlot>,
     pub launch: Mutex<Option<LaunchRequest>>,
+    /// The workspace the window last opened: a page loaded again (after its web process ended)
+    /// shows it instead of the welcome screen.
+    pub shown: Mutex<Option<crate::view::WorkspaceView>>,
     pub sessions: SessionHub,
     pub mcp: McpHubs,
 }
@@ -41,6 +44,7 @@ impl AppState {
         Self {
             store: Mutex::new(slot),
             launch: Mutex::new(Some(launch)),
+            shown: Mutex::new(None),
             sessions: SessionHub::default(),
             mcp: McpHubs::default(),
         }

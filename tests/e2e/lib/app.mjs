@@ -75,10 +75,11 @@ export async function launch({ args = [], home, env = {} }) {
       browser,
       /** The pid of tauri-driver, whose descendants include the app. */
       driverPid: driver.pid,
-      async close() {
+      /** Ends the session (unless it is gone: `endSession: false`) and stops the app. */
+      async close({ endSession = true } = {}) {
         // The app and the WebKit processes it started, found while the driver is their parent.
         const app = descendants(driver.pid).filter((pid) => commOf(pid) !== "WebKitWebDriver");
-        await browser.deleteSession().catch(() => {});
+        if (endSession) await browser.deleteSession().catch(() => {});
         driver.kill("SIGTERM");
         await new Promise((r) => setTimeout(r, 300));
         await stopOrphans(app);

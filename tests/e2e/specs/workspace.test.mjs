@@ -1,11 +1,12 @@
 // Foundation: the window opens a workspace from the command line, refuses a bad path clearly,
 // and remembers workspaces across restarts (the SQLite store).
 import { strict as assert } from "node:assert";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { test } from "node:test";
-import { launch, makeHome, screenshot } from "../lib/app.mjs";
+import { descendants, launch, makeHome, SCREENSHOTS, screenshot } from "../lib/app.mjs";
 
 const home = makeHome("foundation");
 const workspace = mkdtempSync(join(tmpdir(), "foreman-ws-"));
@@ -24,6 +25,52 @@ test("a folder on the command line opens the workspace view with its name", asyn
     assert.ok(String(path).endsWith("demo-project"), `header shows the path, got ${path}`);
   } finally {
     await app.close();
+  }
+});
+
+/** The pid of the app's web process (the page), or undefined. */
+function webProcess(app) {
+  return descendants(app.driverPid).find((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "WebKitWebProces";
+    } catch {
+      return false;
+    }
+  });
+}
+
+test("when the page's web process dies, the window loads the page again on the same workspace", async () => {
+  const app = await launch({ args: [project], home });
+  let crashed;
+  try {
+    await app.browser.$('[data-testid="workspace-name"]').waitForDisplayed({ timeout: 20000 });
+    crashed = webProcess(app);
+    assert.ok(crashed, "the page runs in a web process");
+    process.kill(crashed, "SIGKILL");
+    // WebKitWebDriver ends its session when the page crashes, so the new page is seen from
+    // outside: a new web process, the app's log, and a picture of the screen.
+    const log = join(home, "data", "dev.foreman.app", "logs", "foreman.log");
+    const reopened = `page loaded again: reopening ${project}`;
+    const deadline = Date.now() + 30000;
+    let now;
+    while (Date.now() < deadline) {
+      now = webProcess(app);
+      if (now && now !== crashed && readFileSync(log, "utf8").includes(reopened)) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const text = readFileSync(log, "utf8");
+    assert.match(text, /the window's web process ended unexpectedly \(Crashed\); reloading the page/);
+    assert.ok(text.includes(reopened), "the new page asked for the workspace and got it");
+    assert.ok(now && now !== crashed, `a new web process (${crashed} → ${now})`);
+    // A picture of the screen, where imagemagick's `import` is installed (it is not required).
+    await new Promise((r) => setTimeout(r, 1500)); // the new page draws
+    try {
+      execFileSync("import", ["-window", "root", join(SCREENSHOTS, "05-page-reloaded-after-crash.png")]);
+    } catch {
+      // No `import`: the log and the new web process above are the test.
+    }
+  } finally {
+    await app.close({ endSession: false });
   }
 });
 

@@ -1,0 +1,40 @@
+//! The window's web process ending unexpectedly (a crash, or the system's memory limit) would
+//! leave the window blank for good while the engine and its sessions go on behind it. The page is
+//! loaded again instead: it opens the workspace it showed (`startup` remembers it) and a session
+//! the person opens again reattaches to the running engine, whose snapshot brings it back.
+//!
+//! Linux only: on WebKitGTK the `web-process-terminated` signal says why the process ended. The
+//! other platforms' webviews are left as they are.
+
+/// Reloads the main window's page whenever its web process ends without being asked to.
+#[cfg(target_os = "linux")]
+pub fn reload_when_it_ends(app: &tauri::App) {
+    use tauri::Manager;
+    use webkit2gtk::{WebProcessTerminationReason, WebViewExt};
+
+    let Some(window) = app.get_webview_window("main") else {
+        log::warn!("no main window to watch for its web process ending");
+        return;
+    };
+    let watched = window.with_webview(|platform| {
+        platform
+            .inner()
+            .connect_web_process_terminated(|view, reason| {
+                if reason == WebProcessTerminationReason::TerminatedByApi {
+                    // Asked for (the window is closing, or a driver ended the page).
+                    log::info!("the window's web process was ended on request");
+                    return;
+                }
+                log::error!(
+                    "the window's web process ended unexpectedly ({reason:?}); reloading the page"
+                );
+                view.reload();
+            });
+    });
+    if let Err(error) = watched {
+        log::warn!("cannot watch the window's web process: {error}");
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn reload_when_it_ends(_app: &tauri::App) {}
