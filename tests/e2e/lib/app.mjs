@@ -134,6 +134,11 @@ async function stopOrphans(pids) {
   }
 }
 
+/** The first descendant of process `root` whose short name is `name` (15 characters at most). */
+export function descendantNamed(root, name) {
+  return descendants(root).find((pid) => commOf(pid) === name);
+}
+
 /** Pids of the descendants of process `root`, from /proc. */
 export function descendants(root) {
   const children = new Map();

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { sampleThread } from "../lib/cpuSampler.mjs";
-import { descendants, launch, makeHome, screenshot } from "../lib/app.mjs";
+import { descendantNamed, descendants, launch, makeHome, screenshot } from "../lib/app.mjs";
 import { startModel } from "../lib/model.mjs";
 
 const results = [];
@@ -51,13 +51,7 @@ test("cold start to the welcome screen", async () => {
       await (await app.browser.$('[data-testid="welcome"]')).waitForDisplayed({ timeout: 30000, interval: 10 });
       const shown = Date.now();
       total.push(shown - started);
-      const pid = descendants(app.driverPid).find((p) => {
-        try {
-          return readFileSync(`/proc/${p}/comm`, "utf8").trim() === "foreman";
-        } catch {
-          return false;
-        }
-      });
+      const pid = descendantNamed(app.driverPid, "foreman");
       if (pid !== undefined) own.push(shown - processStart(pid));
     } finally {
       await app.close();
@@ -159,14 +153,7 @@ test("a 1 MiB write streamed at full speed", async () => {
     }, total);
     // The page's main thread is the web process's first thread; the app's main thread (GTK's,
     // which drives the page's frame clock and hands it the engine's events) is the app's first.
-    const byName = (name) =>
-      descendants(app.driverPid).find((p) => {
-        try {
-          return readFileSync(`/proc/${p}/comm`, "utf8").trim() === name;
-        } catch {
-          return false;
-        }
-      });
+    const byName = (name) => descendantNamed(app.driverPid, name);
     const webPid = byName("WebKitWebProces");
     const appPid = byName("foreman");
     const samplers = webPid === undefined || appPid === undefined ? null : [sampleThread(webPid), sampleThread(appPid)];

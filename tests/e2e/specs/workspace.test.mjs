@@ -6,7 +6,7 @@ import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { test } from "node:test";
-import { descendants, launch, makeHome, SCREENSHOTS, screenshot } from "../lib/app.mjs";
+import { descendantNamed, launch, makeHome, SCREENSHOTS, screenshot } from "../lib/app.mjs";
 
 const home = makeHome("foundation");
 const workspace = mkdtempSync(join(tmpdir(), "foreman-ws-"));
@@ -30,13 +30,7 @@ test("a folder on the command line opens the workspace view with its name", asyn
 
 /** The pid of the app's web process (the page), or undefined. */
 function webProcess(app) {
-  return descendants(app.driverPid).find((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "WebKitWebProces";
-    } catch {
-      return false;
-    }
-  });
+  return descendantNamed(app.driverPid, "WebKitWebProces");
 }
 
 test("when the page's web process dies, the window loads the page again on the same workspace", async () => {

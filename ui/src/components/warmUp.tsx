@@ -9,7 +9,7 @@
 import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";
 import type { ReactNode } from "react";
-import type { CallView, Item } from "../session/state";
+import { newCall, type CallView, type Item } from "../session/state";
 import type { FileDiff } from "../protocol/FileDiff";
 import { Entry } from "./Conversation";
 import type { CardActions } from "./ToolCard";
@@ -25,25 +25,7 @@ const NO_ACTIONS: CardActions = { approve() {}, reject() {}, editApprove() {} };
 const noLink = () => {};
 
 function call(id: string, name: string, fields: Partial<CallView>): CallView {
-  return {
-    id,
-    name,
-    state: "succeeded",
-    args: {},
-    preview: null,
-    status: null,
-    output: "",
-    result: null,
-    isError: false,
-    images: null,
-    approval: null,
-    refused: null,
-    startedAt: null,
-    endedAt: null,
-    parentId: null,
-    children: [],
-    ...fields,
-  };
+  return { ...newCall(id, name, "succeeded", null), ...fields };
 }
 
 const DIFF: FileDiff = {

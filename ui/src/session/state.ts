@@ -107,7 +107,8 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
   };
 }
 
-function newCall(id: string, name: string, state: CallState, parentId: string | null): CallView {
+/** A call with nothing known yet but its id, name and state. */
+export function newCall(id: string, name: string, state: CallState, parentId: string | null): CallView {
   return {
     id,
     name,
