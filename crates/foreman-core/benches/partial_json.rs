@@ -11,7 +11,9 @@ use std::error::Error;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use foreman_core::partial_json::{PartialJsonParser, Patch, parse_partial};
+use foreman_core::partial_json::{
+    CompactString, JsonPath, PartialJsonParser, Patch, PathSegment, parse_partial,
+};
 use serde_json::{Value, json};
 
 const FRAGMENT_BYTES: usize = 16;
@@ -128,6 +130,33 @@ fn incremental_into<'a>(pieces: &'a [&'a str]) -> impl FnMut() -> Result<(), Box
     }
 }
 
+/// The floor under the incremental rows: no parsing at all, only what reporting one `Append`
+/// patch per fragment costs (its text copied, its path cloned, the patch collected and dropped),
+/// with each fragment's patch in a new `Vec` as `push` returns it (`fresh_vec`) or pushed into
+/// one buffer as `push_into` does.
+fn patches_only<'a>(
+    pieces: &'a [&'a str],
+    fresh_vec: bool,
+) -> impl FnMut() -> Result<(), Box<dyn Error>> + 'a {
+    let path: JsonPath = vec![PathSegment::Key("content".into())].into();
+    move || {
+        let mut patches: Vec<Patch> = Vec::new();
+        for piece in pieces {
+            let patch = Patch::Append {
+                path: path.clone(),
+                text: CompactString::from(*black_box(piece)),
+            };
+            if fresh_vec {
+                patches.extend(black_box(vec![patch]));
+            } else {
+                patches.push(patch);
+            }
+        }
+        black_box(patches);
+        Ok(())
+    }
+}
+
 fn one_push(doc: &str) -> impl FnMut() -> Result<(), Box<dyn Error>> + '_ {
     move || {
         let mut parser = PartialJsonParser::new();
@@ -154,8 +183,17 @@ fn ms(duration: Duration) -> String {
 }
 
 fn row(bench: &str, times: &Paired, baseline_name: &str, target: &str, pass: impl Fn(f64) -> bool) {
+    let result = if pass(times.ratio) { "PASS" } else { "FAIL" };
+    print_row(bench, times, baseline_name, target, result);
+}
+
+/// A row that measures without a target of its own.
+fn info_row(bench: &str, times: &Paired, baseline_name: &str) {
+    print_row(bench, times, baseline_name, "—", "—");
+}
+
+fn print_row(bench: &str, times: &Paired, baseline_name: &str, target: &str, result: &str) {
     let (measured, baseline, ratio) = (times.measured, times.baseline, times.ratio);
-    let result = if pass(ratio) { "PASS" } else { "FAIL" };
     println!(
         "| {bench} | {} | {baseline_name} {} | {ratio:.2}× | {target} | {result} |",
         ms(measured),
@@ -182,6 +220,8 @@ fn main() -> Result<(), Box<dyn Error>> {
     let big_incremental = paired(21, serde_once(&big), incremental(&big_pieces))?;
     let big_into = paired(21, serde_once(&big), incremental_into(&big_pieces))?;
     let big_one_push = paired(21, serde_once(&big), one_push(&big))?;
+    let floor_fresh = paired(21, serde_once(&big), patches_only(&big_pieces, true))?;
+    let floor_into = paired(21, serde_once(&big), patches_only(&big_pieces, false))?;
     let small_incremental = paired(101, serde_once(&small), incremental(&small_pieces))?;
     let small_naive = paired(3, incremental(&small_pieces), naive(&small_pieces))?;
 
@@ -209,6 +249,20 @@ fn main() -> Result<(), Box<dyn Error>> {
         serde_name,
         "≤ 3×",
         |r| r <= 3.0,
+    );
+    let floor_label = format!(
+        "floor, no parsing: one `Append` per fragment ({} patches) built and collected",
+        big_pieces.len()
+    );
+    info_row(
+        &format!("{floor_label}, each in a new `Vec` (as `push` returns it)"),
+        &floor_fresh,
+        serde_name,
+    );
+    info_row(
+        &format!("{floor_label}, into one buffer (as `push_into` collects)"),
+        &floor_into,
+        serde_name,
     );
     let small_label = format!(
         "incremental, {} KiB doc, {} pushes of {FRAGMENT_BYTES} B, patches collected",
