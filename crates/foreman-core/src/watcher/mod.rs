@@ -1,13 +1,13 @@
 //! Watching the workspace for changes made outside the agent (an editor, git, a build).
 //!
 //! Raw file-system notifications are filtered (`.git/` internals, paths ignored by the
-//! workspace's `.gitignore` / `.ignore` files, and the default excludes) and debounced into one
-//! [`FilesChanged`] batch per quiet period (at most [`WorkspaceWatcher::start`]'s `debounce`
-//! times [`MAX_DELAY_FACTOR`] after the first change of a batch, so a steady stream of writes
-//! still gets reported). Only relevant paths restart the quiet period: a build churning in
-//! `target/` does not hold back a change in `src/`. A change to the root `.gitignore` or
-//! `.ignore` reloads the filter. The session uses the batches to recompute diff previews that
-//! wait for approval and emits them as `EventMsg::FilesChanged`.
+//! workspace's `.gitignore` / `.ignore` files at any depth and by `.git/info/exclude`, and the
+//! default excludes) and debounced into one [`FilesChanged`] batch per quiet period (at most
+//! [`WorkspaceWatcher::start`]'s `debounce` times [`MAX_DELAY_FACTOR`] after the first change of
+//! a batch, so a steady stream of writes still gets reported). Only relevant paths restart the
+//! quiet period: a build churning in `target/` does not hold back a change in `src/`. A changed
+//! ignore file is read again before the next path is checked. The session uses the batches to
+//! recompute diff previews that wait for approval and emits them as `EventMsg::FilesChanged`.
 
 mod filter;
 
@@ -103,13 +103,7 @@ impl WorkspaceWatcher {
             })?;
 
         let (tx, rx) = mpsc::unbounded_channel();
-        let task = tokio::spawn(debounce_loop(
-            root.clone(),
-            filter.clone(),
-            raw_rx,
-            tx,
-            debounce,
-        ));
+        let task = tokio::spawn(debounce_loop(filter.clone(), raw_rx, tx, debounce));
         Ok((
             Self {
                 _watcher: watcher,
@@ -150,13 +144,11 @@ impl Drop for WorkspaceWatcher {
 /// Collects relevant raw paths and sends a batch after a quiet `debounce`, or at the latest
 /// `debounce * MAX_DELAY_FACTOR` after the batch's first change.
 async fn debounce_loop(
-    root: PathBuf,
     filter: SharedFilter,
     mut raw_rx: mpsc::UnboundedReceiver<PathBuf>,
     tx: mpsc::UnboundedSender<FilesChanged>,
     debounce: Duration,
 ) {
-    let ignore_files = [root.join(".gitignore"), root.join(".ignore")];
     let max_delay = debounce.saturating_mul(MAX_DELAY_FACTOR);
     let mut pending = BTreeSet::new();
     let mut quiet_at: Option<Instant> = None;
@@ -184,9 +176,7 @@ async fn debounce_loop(
         let Some(path) = next else { return };
         let relevant = {
             let mut filter = filter.lock();
-            if ignore_files.contains(&path) {
-                *filter = ChangeFilter::new(&root);
-            }
+            filter.note_change(&path);
             filter.relevant(&path)
         };
         if let Some(relative) = relevant {
@@ -274,6 +264,34 @@ mod tests {
                 .any(|p| p == "secret.env"),
             "{batches:?}"
         );
+    }
+
+    #[tokio::test]
+    async fn nested_ignore_files_are_honoured_and_reloaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("web/build")).unwrap();
+        std::fs::create_dir_all(root.join("api/gen")).unwrap();
+        std::fs::write(root.join("web/.gitignore"), "build/\n").unwrap();
+        let (watcher, mut rx) = WorkspaceWatcher::start(root, Duration::from_millis(50)).unwrap();
+
+        std::fs::write(root.join("web/build/app.js"), "x").unwrap();
+        std::fs::write(root.join("web/index.ts"), "x").unwrap();
+        let batches = until_reported(&mut rx, "web/index.ts").await;
+        let reported = |batches: &[FilesChanged], path: &str| {
+            batches.iter().flat_map(|b| &b.paths).any(|p| p == path)
+        };
+        assert!(!reported(&batches, "web/build/app.js"), "{batches:?}");
+
+        // An ignore file written while watching applies from then on.
+        assert!(watcher.reports(Path::new("api/gen/types.rs")));
+        std::fs::write(root.join("api/.ignore"), "gen/\n").unwrap();
+        until_reported(&mut rx, "api/.ignore").await;
+        assert!(!watcher.reports(Path::new("api/gen/types.rs")));
+        std::fs::write(root.join("api/gen/types.rs"), "x").unwrap();
+        std::fs::write(root.join("api/lib.rs"), "x").unwrap();
+        let batches = until_reported(&mut rx, "api/lib.rs").await;
+        assert!(!reported(&batches, "api/gen/types.rs"), "{batches:?}");
     }
 
     #[tokio::test]
