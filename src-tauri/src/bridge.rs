@@ -106,6 +106,7 @@ async fn pump(
     sink: Sink,
 ) {
     let mut open = true;
+    let mut notices = crate::notify::ApprovalNotices::default();
     while open {
         let Some(first) = events.recv().await else {
             break;
@@ -123,7 +124,7 @@ async fn pump(
             }
         }
         for event in &batch {
-            if let EventMsg::ApprovalRequested { tool, reason, .. } = &event.msg {
+            if let Some((tool, reason)) = notices.to_tell(&event.msg) {
                 crate::notify::approval_waiting(&app, tool, reason);
             }
         }

@@ -1,7 +1,39 @@
 //! System notifications: an approval waits while the person is in another window.
 
+use std::collections::HashSet;
+
+use foreman_core::protocol::EventMsg;
 use tauri::{AppHandle, Manager};
 use tauri_plugin_notification::NotificationExt;
+
+/// Which of a session's waiting approvals the person has already been told about, so that a
+/// request re-sent for the same call (its file changed while it waited) does not notify again.
+#[derive(Debug, Default)]
+pub struct ApprovalNotices {
+    told: HashSet<String>,
+}
+
+impl ApprovalNotices {
+    /// The tool and reason to notify about for `msg`: only a call's first approval request.
+    pub fn to_tell<'a>(&mut self, msg: &'a EventMsg) -> Option<(&'a str, &'a str)> {
+        match msg {
+            EventMsg::ApprovalRequested {
+                call_id,
+                tool,
+                reason,
+                ..
+            } => self
+                .told
+                .insert(call_id.clone())
+                .then_some((tool.as_str(), reason.as_str())),
+            EventMsg::ToolCallFinished { call_id, .. } => {
+                self.told.remove(call_id);
+                None
+            }
+            _ => None,
+        }
+    }
+}
 
 /// Notifies that `tool` waits for approval, unless the main window has focus or the person
 /// turned these notifications off.
@@ -21,5 +53,51 @@ pub fn approval_waiting(app: &AppHandle, tool: &str, reason: &str) {
         .show();
     if let Err(error) = shown {
         log::warn!("cannot show a notification: {error}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use foreman_core::protocol::CallState;
+
+    fn requested(call_id: &str, hash: &str) -> EventMsg {
+        EventMsg::ApprovalRequested {
+            call_id: call_id.into(),
+            tool: "write_file".into(),
+            preview_hash: hash.into(),
+            reason: "writes src/a.rs".into(),
+            arguments: None,
+            preview: None,
+            suggested_rule: None,
+        }
+    }
+
+    #[test]
+    fn a_re_sent_request_does_not_notify_again() {
+        let mut notices = ApprovalNotices::default();
+        assert_eq!(
+            notices.to_tell(&requested("c1", "h1")),
+            Some(("write_file", "writes src/a.rs"))
+        );
+        // The file changed while it waited: same call, new hash.
+        assert_eq!(notices.to_tell(&requested("c1", "h2")), None);
+        // Another call waits: it is news.
+        assert!(notices.to_tell(&requested("c2", "h3")).is_some());
+        assert_eq!(notices.to_tell(&EventMsg::TaskStarted), None);
+    }
+
+    #[test]
+    fn a_finished_call_is_forgotten() {
+        let mut notices = ApprovalNotices::default();
+        assert!(notices.to_tell(&requested("c1", "h1")).is_some());
+        let finished = EventMsg::ToolCallFinished {
+            call_id: "c1".into(),
+            state: CallState::Succeeded,
+            result: "ok".into(),
+            is_error: false,
+        };
+        assert_eq!(notices.to_tell(&finished), None);
+        assert!(notices.told.is_empty());
     }
 }
