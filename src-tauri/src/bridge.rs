@@ -124,7 +124,7 @@ async fn pump(
             }
         }
         for event in &batch {
-            if let Some((tool, reason)) = notices.to_tell(&event.msg) {
+            if let Some((tool, reason)) = notices.news(&event.msg) {
                 crate::notify::approval_waiting(&app, tool, reason);
             }
         }

@@ -15,7 +15,7 @@ pub struct ApprovalNotices {
 
 impl ApprovalNotices {
     /// The tool and reason to notify about for `msg`: only a call's first approval request.
-    pub fn to_tell<'a>(&mut self, msg: &'a EventMsg) -> Option<(&'a str, &'a str)> {
+    pub fn news<'a>(&mut self, msg: &'a EventMsg) -> Option<(&'a str, &'a str)> {
         match msg {
             EventMsg::ApprovalRequested {
                 call_id,
@@ -77,27 +77,27 @@ mod tests {
     fn a_re_sent_request_does_not_notify_again() {
         let mut notices = ApprovalNotices::default();
         assert_eq!(
-            notices.to_tell(&requested("c1", "h1")),
+            notices.news(&requested("c1", "h1")),
             Some(("write_file", "writes src/a.rs"))
         );
         // The file changed while it waited: same call, new hash.
-        assert_eq!(notices.to_tell(&requested("c1", "h2")), None);
+        assert_eq!(notices.news(&requested("c1", "h2")), None);
         // Another call waits: it is news.
-        assert!(notices.to_tell(&requested("c2", "h3")).is_some());
-        assert_eq!(notices.to_tell(&EventMsg::TaskStarted), None);
+        assert!(notices.news(&requested("c2", "h3")).is_some());
+        assert_eq!(notices.news(&EventMsg::TaskStarted), None);
     }
 
     #[test]
     fn a_finished_call_is_forgotten() {
         let mut notices = ApprovalNotices::default();
-        assert!(notices.to_tell(&requested("c1", "h1")).is_some());
+        assert!(notices.news(&requested("c1", "h1")).is_some());
         let finished = EventMsg::ToolCallFinished {
             call_id: "c1".into(),
             state: CallState::Succeeded,
             result: "ok".into(),
             is_error: false,
         };
-        assert_eq!(notices.to_tell(&finished), None);
+        assert_eq!(notices.news(&finished), None);
         assert!(notices.told.is_empty());
     }
 }
