@@ -44,8 +44,19 @@ pub async fn startup(state: State<'_, AppState>) -> Result<StartupView, CommandE
         if let Some(workspace) = shown
             && std::path::Path::new(&workspace.path).is_dir()
         {
-            log::info!("page loaded again: reopening {}", workspace.path);
-            return Ok(StartupView::Workspace { workspace });
+            let session = state.shown_session.lock().await.clone();
+            match &session {
+                Some(id) => log::info!(
+                    "page loaded again: reopening {} and its session {id}",
+                    workspace.path
+                ),
+                None => log::info!("page loaded again: reopening {}", workspace.path),
+            }
+            return Ok(StartupView::Workspace {
+                workspace,
+                session,
+                reloaded: true,
+            });
         }
     }
     if let Some(launch) = launch {
@@ -54,7 +65,11 @@ pub async fn startup(state: State<'_, AppState>) -> Result<StartupView, CommandE
                 Ok(dir) => {
                     let workspace = remember(store, &dir).await?;
                     *state.shown.lock().await = Some(workspace.clone());
-                    return Ok(StartupView::Workspace { workspace });
+                    return Ok(StartupView::Workspace {
+                        workspace,
+                        session: None,
+                        reloaded: false,
+                    });
                 }
                 Err(e) => {
                     log::warn!("command-line workspace refused: {e}");
@@ -97,6 +112,7 @@ pub async fn open_workspace(
         }
     };
     *state.shown.lock().await = Some(workspace.clone());
+    *state.shown_session.lock().await = None;
     Ok(workspace)
 }
 

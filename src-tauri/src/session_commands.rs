@@ -54,6 +54,8 @@ pub async fn open_session_channel(
     if let Some(id) = &resume
         && state.sessions.attach(id, channel.clone())
     {
+        log::info!("session {id} reattached");
+        *state.shown_session.lock().await = Some(id.clone());
         return Ok(OpenedSession {
             session_id: id.clone(),
             transcript: load_transcript(&store, id).await?,
@@ -68,6 +70,7 @@ pub async fn open_session_channel(
         // A stored session can be read even when no model is set up; it runs once one is.
         Err(problem) => match &resume {
             Some(id) if store.session(id).await?.is_some() => {
+                *state.shown_session.lock().await = Some(id.clone());
                 return Ok(OpenedSession {
                     session_id: id.clone(),
                     transcript: load_transcript(&store, id).await?,
@@ -100,6 +103,7 @@ pub async fn open_session_channel(
         .sessions
         .add(&app, session_id.clone(), ops, events, channel);
     log::info!("session {session_id} started in {workspace}");
+    *state.shown_session.lock().await = Some(session_id.clone());
     Ok(OpenedSession {
         session_id,
         transcript,
@@ -195,6 +199,11 @@ pub async fn delete_session(
     session_id: String,
 ) -> Result<(), CommandError> {
     state.sessions.send(&session_id, Op::Shutdown);
+    let mut shown = state.shown_session.lock().await;
+    if shown.as_deref() == Some(session_id.as_str()) {
+        *shown = None;
+    }
+    drop(shown);
     let store = open_store_ref(&state).await?;
     store.delete_session(&session_id).await?;
     Ok(())

@@ -17,6 +17,8 @@ pub struct AppState {
     /// The workspace the window last opened: a page loaded again (after its web process ended)
     /// shows it instead of the welcome screen.
     pub shown: Mutex<Option<crate::view::WorkspaceView>>,
+    /// The session the window last opened in that workspace, which such a page opens again.
+    pub shown_session: Mutex<Option<String>>,
     pub sessions: SessionHub,
     pub mcp: McpHubs,
 }
@@ -45,6 +47,7 @@ impl AppState {
             store: Mutex::new(slot),
             launch: Mutex::new(Some(launch)),
             shown: Mutex::new(None),
+            shown_session: Mutex::new(None),
             sessions: SessionHub::default(),
             mcp: McpHubs::default(),
         }

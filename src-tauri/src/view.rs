@@ -16,8 +16,15 @@ pub struct WorkspaceView {
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(tag = "screen", rename_all = "snake_case")]
 pub enum StartupView {
-    /// The folder from the command line opened.
-    Workspace { workspace: WorkspaceView },
+    /// A workspace opened: the folder from the command line, or (`reloaded`) the one the window
+    /// showed before its page was loaded again, with the session it had open.
+    Workspace {
+        workspace: WorkspaceView,
+        /// The session to open at once.
+        session: Option<String>,
+        /// The page was loaded again because its web process ended unexpectedly.
+        reloaded: bool,
+    },
     /// The welcome screen, with why a folder from the command line could not be opened, if so.
     Welcome {
         recent: Vec<RecentWorkspace>,

@@ -1,7 +1,8 @@
 //! The window's web process ending unexpectedly (a crash, or the system's memory limit) would
 //! leave the window blank for good while the engine and its sessions go on behind it. The page is
-//! loaded again instead: it opens the workspace it showed (`startup` remembers it) and a session
-//! the person opens again reattaches to the running engine, whose snapshot brings it back.
+//! loaded again instead: it opens the workspace and the session it showed (`startup` remembers
+//! both), which reattaches to the running engine, whose snapshot brings it back, and it tells the
+//! person what happened.
 //!
 //! Linux only: on WebKitGTK the `web-process-terminated` signal says why the process ended. The
 //! other platforms' webviews are left as they are.

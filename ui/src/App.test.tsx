@@ -105,11 +105,58 @@ test("the folder picker opens the chosen folder", async () => {
 });
 
 test("a command-line folder opens straight into the workspace, and back leads to welcome", async () => {
-  const backend = backendWith({ screen: "workspace", workspace: { name: "proj", path: "/p/proj" } }, recent);
+  const backend = backendWith(
+    { screen: "workspace", workspace: { name: "proj", path: "/p/proj" }, session: null, reloaded: false },
+    recent,
+  );
   render(<App backend={backend} />);
   expect(await screen.findByTestId("workspace-path")).toHaveTextContent("/p/proj");
   await userEvent.click(screen.getByLabelText("Back to the welcome screen"));
   expect(await screen.findByText("alpha")).toBeInTheDocument();
+});
+
+test("a page loaded again after a crash reopens the session it showed, with a notice", async () => {
+  const backend = backendWith({
+    screen: "workspace",
+    workspace: { name: "proj", path: "/p/proj" },
+    session: "s-7",
+    reloaded: true,
+  });
+  const resumed: (string | null)[] = [];
+  backend.openSession = async (_workspace, resume) => {
+    resumed.push(resume);
+    return {
+      session_id: "s-7",
+      transcript: {
+        session_id: "s-7",
+        items: [{ kind: "user", text: "rename the config loader" }],
+        todos: [],
+        usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 0 },
+      },
+      was_running: true,
+      model: "m",
+      provider: "p",
+      stopped: null,
+    };
+  };
+  render(<App backend={backend} />);
+  expect(await screen.findByTestId("reload-notice")).toHaveTextContent("loaded again");
+  expect(await screen.findByText("rename the config loader")).toBeInTheDocument();
+  expect(resumed).toEqual(["s-7"]);
+  await userEvent.click(screen.getByRole("button", { name: "Dismiss" }));
+  expect(screen.queryByTestId("reload-notice")).toBeNull();
+});
+
+test("a folder from the command line shows no reload notice", async () => {
+  const backend = backendWith({
+    screen: "workspace",
+    workspace: { name: "proj", path: "/p/proj" },
+    session: null,
+    reloaded: false,
+  });
+  render(<App backend={backend} />);
+  expect(await screen.findByTestId("workspace-path")).toHaveTextContent("/p/proj");
+  expect(screen.queryByTestId("reload-notice")).toBeNull();
 });
 
 test("a damaged database gets an error screen that names the file and offers to move it aside", async () => {

@@ -12,7 +12,7 @@ import type { SettingsView } from "./protocol/SettingsView";
 type Screen =
   | { kind: "loading" }
   | { kind: "welcome"; recent: RecentWorkspace[]; error: string | null }
-  | { kind: "workspace"; workspace: WorkspaceView }
+  | { kind: "workspace"; workspace: WorkspaceView; session?: string | null; reloaded?: boolean }
   | { kind: "store_error"; path: string; message: string; canMoveAside: boolean };
 
 export function App({ backend }: { backend: Backend }) {
@@ -47,7 +47,7 @@ export function App({ backend }: { backend: Backend }) {
     (view: Awaited<ReturnType<Backend["startup"]>>) => {
       switch (view.screen) {
         case "workspace":
-          setScreen({ kind: "workspace", workspace: view.workspace });
+          setScreen({ kind: "workspace", workspace: view.workspace, session: view.session, reloaded: view.reloaded });
           break;
         case "welcome":
           setScreen({ kind: "welcome", recent: view.recent, error: view.error });
@@ -108,6 +108,8 @@ export function App({ backend }: { backend: Backend }) {
         <Workspace
           backend={backend}
           workspace={screen.workspace}
+          initialSession={screen.session ?? null}
+          reloaded={screen.reloaded ?? false}
           settings={settings}
           onClose={backToWelcome}
           onOpenSettings={() =>

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { launch, makeHome, screenshot } from "../lib/app.mjs";
+import { descendantNamed, launch, makeHome, SCREENSHOTS, screenshot } from "../lib/app.mjs";
 import { startModel } from "../lib/model.mjs";
 
 const home = makeHome("session");
@@ -22,8 +22,11 @@ before(async () => {
   model = await startModel();
 });
 
+/** Whether the WebDriver session still stands (a crashed page ends it; see step 7). */
+let driven = true;
+
 after(async () => {
-  await app?.close();
+  await app?.close({ endSession: driven });
   await model?.close();
 });
 
@@ -287,4 +290,32 @@ step("6. an MCP tool runs through the same loop and card; the settings list its 
   await waitFor("the server connected", async () => /connected/.test(await server.getText()));
   await screenshot(app.browser, "61-settings-mcp");
   await (await $('[data-testid="close-settings"]')).click();
+});
+
+step("7. when the page crashes, the reloaded page reopens the open session and says what happened", async () => {
+  const crashed = descendantNamed(app.driverPid, "WebKitWebProces");
+  assert.ok(crashed, "the page runs in a web process");
+  driven = false;
+  process.kill(crashed, "SIGKILL");
+  // WebKitWebDriver ends its session with the page, so the new page is seen from outside: the
+  // app's log says which session it reopened and that the session reattached.
+  const log = join(home, "data", "dev.foreman.app", "logs", "foreman.log");
+  const reopened = `page loaded again: reopening ${project} and its session `;
+  /** The session the new page reopened, once the log says it reattached. */
+  const reattached = () => {
+    const text = readFileSync(log, "utf8");
+    const at = text.indexOf(reopened);
+    if (at < 0) return undefined;
+    const session = text.slice(at + reopened.length).split(/\s/)[0];
+    return text.slice(at).includes(`session ${session} reattached`) ? session : undefined;
+  };
+  const deadline = Date.now() + 30000;
+  while (!reattached() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  assert.ok(reattached(), `the new page reopened the session it showed:\n${readFileSync(log, "utf8").slice(-2000)}`);
+  await new Promise((r) => setTimeout(r, 1500)); // the new page draws
+  try {
+    execFileSync("import", ["-window", "root", join(SCREENSHOTS, "70-session-reopened-after-crash.png")]);
+  } catch {
+    // No `import`: the log above is the test.
+  }
 });

@@ -5,4 +5,12 @@ import type { WorkspaceView } from "./WorkspaceView";
 /**
  * The first screen the UI shows.
  */
-export type StartupView = { "screen": "workspace", workspace: WorkspaceView, } | { "screen": "welcome", recent: Array<RecentWorkspace>, error: string | null, } | { "screen": "store_error", path: string, message: string, can_move_aside: boolean, };
+export type StartupView = { "screen": "workspace", workspace: WorkspaceView, 
+/**
+ * The session to open at once.
+ */
+session: string | null, 
+/**
+ * The page was loaded again because its web process ended unexpectedly.
+ */
+reloaded: boolean, } | { "screen": "welcome", recent: Array<RecentWorkspace>, error: string | null, } | { "screen": "store_error", path: string, message: string, can_move_aside: boolean, };

@@ -18,14 +18,27 @@ import { useSession } from "../session/useSession";
 interface Props {
   backend: Backend;
   workspace: WorkspaceView;
+  /** The session to open at once (the one a reloaded page had open). */
+  initialSession?: string | null;
+  /** The page was loaded again after its web process ended unexpectedly. */
+  reloaded?: boolean;
   settings: SettingsView | null;
   onClose: () => void;
   onOpenSettings: () => void;
 }
 
-export function Workspace({ backend, workspace, settings, onClose, onOpenSettings }: Props) {
+export function Workspace({
+  backend,
+  workspace,
+  initialSession = null,
+  reloaded = false,
+  settings,
+  onClose,
+  onOpenSettings,
+}: Props) {
   const [sessions, setSessions] = useState<SessionSummary[]>([]);
-  const [current, setCurrent] = useState<string | null>(null);
+  const [current, setCurrent] = useState<string | null>(initialSession);
+  const [reloadNotice, setReloadNotice] = useState(reloaded);
   const [listError, setListError] = useState<string | null>(null);
   const [toolWarnings, setToolWarnings] = useState<string[]>([]);
 
@@ -141,6 +154,16 @@ export function Workspace({ backend, workspace, settings, onClose, onOpenSetting
               <span>{missing}</span>
               <button className="primary" onClick={onOpenSettings}>
                 Open settings
+              </button>
+            </div>
+          )}
+          {reloadNotice && (
+            <div className="banner banner-action" role="status" data-testid="reload-notice">
+              <span>
+                The window stopped unexpectedly and was loaded again. Your sessions kept running.
+              </span>
+              <button className="ghost" onClick={() => setReloadNotice(false)}>
+                Dismiss
               </button>
             </div>
           )}
