@@ -46,7 +46,7 @@ impl ChangeFilter {
             Component::Normal(name) => DEFAULT_EXCLUDES.iter().any(|d| name == *d),
             _ => false,
         });
-        if excluded || self.ignored(path) {
+        if excluded || self.ignored(relative) {
             return None;
         }
         Some(relative.to_string_lossy().replace('\\', "/"))
@@ -67,11 +67,8 @@ impl ChangeFilter {
         }
     }
 
-    /// Whether `path` (absolute, under the root) or a directory above it is ignored.
-    fn ignored(&mut self, path: &Path) -> bool {
-        let Ok(relative) = path.strip_prefix(&self.root) else {
-            return false;
-        };
+    /// Whether `relative` (to the root) or a directory above it is ignored.
+    fn ignored(&mut self, relative: &Path) -> bool {
         let components: Vec<Component> = relative.components().collect();
         // The directories from the root down to `path`'s parent; `dirs[d]` is at depth `d`.
         let mut dirs = vec![self.root.clone()];
@@ -116,13 +113,11 @@ fn read_rules(dir: &Path, is_root: bool) -> Option<Gitignore> {
     let files = exclude
         .into_iter()
         .chain(IGNORE_FILES.iter().map(|name| dir.join(name)));
-    let mut any = false;
     for file in files.filter(|file| file.is_file()) {
         // A malformed line is skipped by the builder; the rest of the file still applies.
         let _ = builder.add(file);
-        any = true;
     }
-    let rules = builder.build().ok().filter(|_| any)?;
+    let rules = builder.build().ok()?;
     (!rules.is_empty()).then_some(rules)
 }
 
