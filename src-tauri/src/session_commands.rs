@@ -209,6 +209,17 @@ pub async fn delete_session(
     Ok(())
 }
 
+/// The window now shows a new conversation, which has no session until its first message: a
+/// page loaded again (after its web process ended) opens the workspace with a new conversation
+/// too, not the session that was shown before.
+#[tauri::command]
+pub async fn show_new_session(state: State<'_, AppState>) -> Result<(), CommandError> {
+    if state.shown_session.lock().await.take().is_some() {
+        log::info!("the window shows a new conversation");
+    }
+    Ok(())
+}
+
 /// Workspace files whose path contains `query` (case-insensitive), for `@` references; at most
 /// 50, shortest paths first. Respects `.gitignore`.
 #[tauri::command]

@@ -4,6 +4,7 @@ import { App } from "./App";
 import type { Backend } from "./backend";
 import type { RecentWorkspace } from "./protocol/RecentWorkspace";
 import type { StartupView } from "./protocol/StartupView";
+import { settingsView } from "./test/settingsView";
 
 /** A backend with the real command shapes, answering from an in-memory list. */
 function backendWith(startup: StartupView, recent: RecentWorkspace[] = []): Backend & { opened: string[] } {
@@ -31,6 +32,7 @@ function backendWith(startup: StartupView, recent: RecentWorkspace[] = []): Back
     listSessions: async () => [],
     renameSession: async () => {},
     deleteSession: async () => {},
+    showNewSession: async () => {},
     workspaceFiles: async () => [],
     getSettings: async () => {
       throw { message: "no settings in this test" };
@@ -115,13 +117,8 @@ test("a command-line folder opens straight into the workspace, and back leads to
   expect(await screen.findByText("alpha")).toBeInTheDocument();
 });
 
-test("a page loaded again after a crash reopens the session it showed, with a notice", async () => {
-  const backend = backendWith({
-    screen: "workspace",
-    workspace: { name: "proj", path: "/p/proj" },
-    session: "s-7",
-    reloaded: true,
-  });
+/** Makes `backend` open the stored session "s-7" (one message); returns the sessions asked for. */
+function reopensS7(backend: Backend): (string | null)[] {
   const resumed: (string | null)[] = [];
   backend.openSession = async (_workspace, resume) => {
     resumed.push(resume);
@@ -139,11 +136,41 @@ test("a page loaded again after a crash reopens the session it showed, with a no
       stopped: null,
     };
   };
+  return resumed;
+}
+
+test("a page loaded again after a crash reopens the session it showed, with a notice", async () => {
+  const backend = backendWith({
+    screen: "workspace",
+    workspace: { name: "proj", path: "/p/proj" },
+    session: "s-7",
+    reloaded: true,
+  });
+  const resumed = reopensS7(backend);
   render(<App backend={backend} />);
   expect(await screen.findByTestId("reload-notice")).toHaveTextContent("loaded again");
   expect(await screen.findByText("rename the config loader")).toBeInTheDocument();
   expect(resumed).toEqual(["s-7"]);
   await userEvent.click(screen.getByRole("button", { name: "Dismiss" }));
+  expect(screen.queryByTestId("reload-notice")).toBeNull();
+});
+
+test("coming back from Settings shows the conversation that was open, without the reload notice", async () => {
+  const backend = backendWith({
+    screen: "workspace",
+    workspace: { name: "proj", path: "/p/proj" },
+    session: "s-7",
+    reloaded: true,
+  });
+  const opened = reopensS7(backend);
+  backend.getSettings = async () => settingsView({ key_stored: true, missing: null });
+  render(<App backend={backend} />);
+  expect(await screen.findByText("rename the config loader")).toBeInTheDocument();
+  expect(screen.getByTestId("reload-notice")).toBeInTheDocument();
+  await userEvent.click(await screen.findByTestId("open-settings"));
+  await userEvent.click(await screen.findByTestId("close-settings"));
+  expect(await screen.findByText("rename the config loader")).toBeInTheDocument();
+  expect(opened).toEqual(["s-7", "s-7"]);
   expect(screen.queryByTestId("reload-notice")).toBeNull();
 });
 

@@ -71,6 +71,14 @@ export function App({ backend }: { backend: Backend }) {
     );
   }, [backend, showStartup]);
 
+  // The workspace screen is left for Settings and drawn anew after it: it comes back to the
+  // conversation it showed (and a reload notice, once seen, does not come back with it).
+  const rememberSession = useCallback((session: string | null) => {
+    setScreen((s) =>
+      s.kind === "workspace" && (s.session !== session || s.reloaded) ? { ...s, session, reloaded: false } : s,
+    );
+  }, []);
+
   const backToWelcome = useCallback(async () => {
     try {
       setScreen({ kind: "welcome", recent: await backend.recentWorkspaces(), error: null });
@@ -112,6 +120,7 @@ export function App({ backend }: { backend: Backend }) {
           reloaded={screen.reloaded ?? false}
           settings={settings}
           onClose={backToWelcome}
+          onSessionShown={rememberSession}
           onOpenSettings={() =>
             backend.getSettings().then(
               (view) => {

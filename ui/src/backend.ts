@@ -27,6 +27,8 @@ export interface Backend {
   listSessions(workspace: string): Promise<SessionSummary[]>;
   renameSession(sessionId: string, title: string): Promise<void>;
   deleteSession(sessionId: string): Promise<void>;
+  /** The window shows a new conversation (no session yet): a reloaded page must not reopen the last one. */
+  showNewSession(): Promise<void>;
   workspaceFiles(workspace: string, query: string): Promise<string[]>;
   getSettings(): Promise<SettingsView>;
   saveSettings(settings: AppSettings): Promise<SettingsView>;
@@ -69,6 +71,7 @@ export const tauriBackend: Backend = {
   listSessions: (workspace) => invoke<SessionSummary[]>("list_sessions", { workspace }),
   renameSession: (sessionId, title) => invoke<void>("rename_session", { sessionId, title }),
   deleteSession: (sessionId) => invoke<void>("delete_session", { sessionId }),
+  showNewSession: () => invoke<void>("show_new_session"),
   workspaceFiles: (workspace, query) => invoke<string[]>("workspace_files", { workspace, query }),
   getSettings: () => invoke<SettingsView>("get_settings"),
   saveSettings: (settings) => invoke<SettingsView>("save_settings", { settings }),

@@ -272,7 +272,13 @@ step("5. after a restart the session is in the sidebar with its history and cont
 });
 
 step("6. an MCP tool runs through the same loop and card; the settings list its server", async () => {
+  // A new conversation has no session until it sends; the shell forgets the one shown before,
+  // so a page loaded again would not reopen it.
+  const log = join(home, "data", "dev.foreman.app", "logs", "foreman.log");
+  const newConversations = () => readFileSync(log, "utf8").split("the window shows a new conversation").length;
+  const before = newConversations();
   await (await $('[data-testid="new-session"]')).click();
+  await waitFor("the shell to forget the shown session", () => newConversations() > before);
   model.script(
     { tool: { name: "everything__echo", input: { message: "hello from MCP" } } },
     { text: "The echo came back." },
@@ -290,6 +296,9 @@ step("6. an MCP tool runs through the same loop and card; the settings list its 
   await waitFor("the server connected", async () => /connected/.test(await server.getText()));
   await screenshot(app.browser, "61-settings-mcp");
   await (await $('[data-testid="close-settings"]')).click();
+  // Back from Settings, the conversation that was open is shown again.
+  await waitFor("the conversation again", async () => /The echo came back\./.test(await (await $("main")).getText()));
+  await screenshot(app.browser, "62-back-from-settings");
 });
 
 step("7. when the page crashes, the reloaded page reopens the open session and says what happened", async () => {

@@ -2,43 +2,19 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Backend } from "../backend";
 import type { AppSettings } from "../protocol/AppSettings";
-import type { SettingsView } from "../protocol/SettingsView";
 import { Settings } from "./Settings";
+import { settingsView } from "../test/settingsView";
 
-const settings: AppSettings = {
-  provider: {
-    preset: "anthropic", base_url: "https://api.anthropic.com", model: "claude-sonnet-4-5", text_protocol: false,
-    connect_timeout_secs: 10, idle_timeout_secs: 120, max_attempts: 5,
-  },
-  approval_mode: "ask",
-  max_iterations: 25,
-  notify_approvals: true,
-};
-
-function view(over: Partial<SettingsView> = {}): SettingsView {
-  return {
-    settings,
-    key_stored: false,
-    keychain_error: null,
-    missing: "Add your Anthropic API key to start working.",
-    presets: [
-      { preset: "anthropic", label: "Anthropic", base_url: "https://api.anthropic.com", model: "claude-sonnet-4-5", requires_key: true },
-      { preset: "ollama", label: "Ollama (this computer)", base_url: "http://localhost:11434/v1", model: "qwen2.5-coder:14b", requires_key: false },
-    ],
-    path: "/cfg/settings.json",
-    ...over,
-  };
-}
 
 function backend(calls: string[]): Backend {
   return {
     saveSettings: async (s: AppSettings) => {
       calls.push(`save:${s.provider.preset}:${s.provider.base_url}`);
-      return view({ settings: s });
+      return settingsView({ settings: s });
     },
     setApiKey: async (preset: string, key: string) => {
       calls.push(`key:${preset}:${key.length}`);
-      return view({ key_stored: true, missing: null });
+      return settingsView({ key_stored: true, missing: null });
     },
     testConnection: async () => "Connected to Anthropic: claude answered “OK”.",
   } as unknown as Backend;
@@ -47,7 +23,7 @@ function backend(calls: string[]): Backend {
 test("choosing a preset fills its base URL and model, and saving sends them", async () => {
   const calls: string[] = [];
   const onChange = vi.fn();
-  render(<Settings backend={backend(calls)} view={view()} onChange={onChange} onClose={() => {}} />);
+  render(<Settings backend={backend(calls)} view={settingsView()} onChange={onChange} onClose={() => {}} />);
   await userEvent.selectOptions(screen.getByTestId("preset"), "ollama");
   expect(screen.getByTestId("base-url")).toHaveValue("http://localhost:11434/v1");
   expect(screen.getByTestId("model")).toHaveValue("qwen2.5-coder:14b");
@@ -58,8 +34,8 @@ test("choosing a preset fills its base URL and model, and saving sends them", as
 
 test("a context window typed for an unknown model is saved, and cleared back to the default", async () => {
   const saved: AppSettings[] = [];
-  const api = { saveSettings: async (s: AppSettings) => (saved.push(s), view({ settings: s })) } as unknown as Backend;
-  render(<Settings backend={api} view={view()} onChange={() => {}} onClose={() => {}} />);
+  const api = { saveSettings: async (s: AppSettings) => (saved.push(s), settingsView({ settings: s })) } as unknown as Backend;
+  render(<Settings backend={api} view={settingsView()} onChange={() => {}} onClose={() => {}} />);
   const field = screen.getByTestId("context-window");
   expect(field).toHaveValue(null);
   await userEvent.type(field, "32768");
@@ -72,7 +48,7 @@ test("a context window typed for an unknown model is saved, and cleared back to 
 
 test("the key goes to the keychain and the field is cleared; it is never shown", async () => {
   const calls: string[] = [];
-  render(<Settings backend={backend(calls)} view={view()} onChange={() => {}} onClose={() => {}} />);
+  render(<Settings backend={backend(calls)} view={settingsView()} onChange={() => {}} onClose={() => {}} />);
   const input = screen.getByTestId("api-key");
   expect(input).toHaveAttribute("type", "password");
   await userEvent.type(input, "sk-secret-123");
@@ -83,7 +59,7 @@ test("the key goes to the keychain and the field is cleared; it is never shown",
 });
 
 test("a stored key is shown masked, and Test connection reports the answer", async () => {
-  render(<Settings backend={backend([])} view={view({ key_stored: true, missing: null })} onChange={() => {}} onClose={() => {}} />);
+  render(<Settings backend={backend([])} view={settingsView({ key_stored: true, missing: null })} onChange={() => {}} onClose={() => {}} />);
   expect(screen.getByTestId("key-stored")).toHaveTextContent("stored in the system keychain");
   await userEvent.click(screen.getByTestId("test-connection"));
   expect(await screen.findByTestId("settings-message")).toHaveTextContent("Connected to Anthropic");

@@ -13,6 +13,7 @@ function backend(warnings: string[]): Backend {
     }),
     workspaceFiles: async () => [],
     openExternal: async () => {},
+    showNewSession: async () => {},
   } as unknown as Backend;
 }
 

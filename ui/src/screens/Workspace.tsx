@@ -25,6 +25,8 @@ interface Props {
   settings: SettingsView | null;
   onClose: () => void;
   onOpenSettings: () => void;
+  /** Called with the session the conversation shows (`null`: a new one) whenever it changes. */
+  onSessionShown?: (session: string | null) => void;
 }
 
 export function Workspace({
@@ -35,6 +37,7 @@ export function Workspace({
   settings,
   onClose,
   onOpenSettings,
+  onSessionShown,
 }: Props) {
   const [sessions, setSessions] = useState<SessionSummary[]>([]);
   const [current, setCurrent] = useState<string | null>(initialSession);
@@ -62,6 +65,7 @@ export function Workspace({
   );
   const defaultMode = settings?.settings.approval_mode ?? "ask";
   const session = useSession(backend, workspace.path, current, defaultMode, onStarted);
+  useEffect(() => onSessionShown?.(current), [current, onSessionShown]);
   const { state, op } = session;
 
   // While the page is idle, the parts of a first turn are drawn once out of sight, so the turn's

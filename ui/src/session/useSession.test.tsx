@@ -3,8 +3,11 @@ import type { Backend } from "../backend";
 import type { ApprovalMode } from "../protocol/ApprovalMode";
 import { useSession } from "./useSession";
 
-function backend(sent: string[]): Backend {
+function backend(sent: string[], shown: string[] = []): Backend {
   return {
+    showNewSession: async () => {
+      shown.push("new");
+    },
     openSession: async () => ({
       session_id: "s1",
       transcript: { session_id: "s1", items: [], todos: [], usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 0 } },
@@ -33,4 +36,18 @@ test("changing the default approval mode in settings keeps the open conversation
   expect(result.current.sessionId).toBe("s1");
   await act(() => result.current.send("again"));
   expect(sent).toEqual(["hello", "again"]);
+});
+
+test("a new conversation tells the shell that no session is shown, a stored one does not", async () => {
+  const shown: string[] = [];
+  const b = backend([], shown);
+  const { result, rerender } = renderHook(
+    ({ resume }: { resume: string | null }) => useSession(b, "/w", resume, "ask", () => {}),
+    { initialProps: { resume: "s1" as string | null } },
+  );
+  await waitFor(() => expect(result.current.sessionId).toBe("s1"));
+  expect(shown).toEqual([]);
+  rerender({ resume: null });
+  await waitFor(() => expect(shown).toEqual(["new"]));
+  expect(result.current.sessionId).toBeNull();
 });

@@ -100,8 +100,12 @@ export function useSession(
     setState(initialState(modeRef.current));
     if (resume) {
       connect(resume).catch((e: unknown) => setError(errorMessage(e)));
+    } else {
+      // A new conversation has no session until its first message; the shell must not reopen
+      // the one shown before if the page is loaded again. Nothing is lost if this fails.
+      backend.showNewSession().catch(() => {});
     }
-  }, [resume, connect]);
+  }, [resume, connect, backend]);
 
   // A seq gap: ask the engine for its full state.
   useEffect(() => {
