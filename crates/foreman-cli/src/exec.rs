@@ -171,6 +171,19 @@ pub async fn run(args: ExecArgs) -> Result<(), String> {
                             let _ = ops.send(op);
                         }
                     }
+                    // The whole diff the person asked for (or the error saying there is none):
+                    // the request is asked again with it.
+                    EventMsg::ToolCallUpdated { .. } | EventMsg::Error { .. } if !args.json => {
+                        let again = match &event.msg {
+                            EventMsg::Error { .. } => renderer.whole_diff_failed(),
+                            _ => renderer.whole_diff_arrived(&event),
+                        };
+                        if let Some(again) = again
+                            && let Some(op) = renderer.ask(&again, &mut input).await
+                        {
+                            let _ = ops.send(op);
+                        }
+                    }
                     _ => {}
                 }
             }

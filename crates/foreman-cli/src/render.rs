@@ -12,7 +12,17 @@ use tokio::sync::mpsc::UnboundedReceiver;
 pub struct Renderer {
     colour: bool,
     names: std::collections::HashMap<String, String>,
+    /// An approval request whose diff was cut and whose whole diff the person asked for: it is
+    /// asked again when the whole diff arrives.
+    awaiting_whole: Option<Event>,
+    /// The sub-agent call (`new_task`) whose events were printed last; `None` for the task's own.
+    shown_parent: Option<String>,
+    /// Whether the next character printed starts a line (where a sub-agent's lines are indented).
+    at_line_start: bool,
 }
+
+/// What starts each line of a sub-agent's output.
+const CHILD_INDENT: &str = "  │ ";
 
 impl Default for Renderer {
     fn default() -> Self {
@@ -31,6 +41,9 @@ impl Renderer {
         Self {
             colour: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
             names: Default::default(),
+            awaiting_whole: None,
+            shown_parent: None,
+            at_line_start: true,
         }
     }
 
@@ -64,27 +77,28 @@ impl Renderer {
 
     /// Prints `event`.
     pub fn show(&mut self, event: &Event) {
-        let mut out = std::io::stdout().lock();
-        let text = match &event.msg {
-            EventMsg::TextDelta { text } => {
-                let _ = write!(out, "{text}");
-                let _ = out.flush();
-                return;
-            }
-            EventMsg::ToolCallOutput { text, .. } => {
-                let _ = write!(out, "{}", self.paint(DIM, text));
-                let _ = out.flush();
-                return;
-            }
+        if let Some(text) = self.render(event) {
+            let mut out = std::io::stdout().lock();
+            let _ = write!(out, "{text}");
+            let _ = out.flush();
+        }
+    }
+
+    /// What [`show`](Self::show) prints for `event`: a sub-agent's output (events with a
+    /// `parent_call_id`) is indented under the call that started it.
+    pub fn render(&mut self, event: &Event) -> Option<String> {
+        let (text, ends_line) = match &event.msg {
+            EventMsg::TextDelta { text } => (text.clone(), false),
+            EventMsg::ToolCallOutput { text, .. } => (self.paint(DIM, text), false),
             EventMsg::ToolCallCreated { call_id, name, .. } => {
                 self.names.insert(call_id.clone(), name.clone());
-                return;
+                return None;
             }
             EventMsg::ToolCallUpdated {
                 status: Some(status),
                 state: Some(CallState::Executing),
                 ..
-            } => self.paint(DIM, &format!("\n  … {status}")),
+            } => (self.paint(DIM, &format!("\n  … {status}")), true),
             EventMsg::ToolCallFinished {
                 call_id,
                 state,
@@ -98,17 +112,41 @@ impl Renderer {
                 } else {
                     self.paint(GREEN, "✓")
                 };
-                format!("\n{mark} {name} ({state:?}): {first}")
+                (format!("\n{mark} {name} ({state:?}): {first}"), true)
             }
-            EventMsg::Retrying { message, .. } => self.paint(DIM, &format!("\n{message}")),
-            EventMsg::Error { message } => self.paint(RED, &format!("\nerror: {message}")),
+            EventMsg::Retrying { message, .. } => (self.paint(DIM, &format!("\n{message}")), true),
+            EventMsg::Error { message } => (self.paint(RED, &format!("\nerror: {message}")), true),
             EventMsg::ApprovalRefused { reason, .. } => {
-                self.paint(RED, &format!("\nrefused: {reason}"))
+                (self.paint(RED, &format!("\nrefused: {reason}")), true)
             }
-            EventMsg::TaskEnded { reason } => format!("\n{}", reason.describe()),
-            _ => return,
+            EventMsg::TaskEnded { reason } => (format!("\n{}", reason.describe()), true),
+            _ => return None,
         };
-        let _ = writeln!(out, "{text}");
+        let mut out = String::new();
+        if event.parent_call_id != self.shown_parent {
+            // The output switches between the task and a sub-agent: on a line of its own.
+            if !self.at_line_start {
+                out.push('\n');
+                self.at_line_start = true;
+            }
+            self.shown_parent = event.parent_call_id.clone();
+        }
+        let indent = match event.parent_call_id {
+            Some(_) => self.paint(DIM, CHILD_INDENT),
+            None => String::new(),
+        };
+        let ending = if ends_line { "\n" } else { "" };
+        for piece in text.split_inclusive('\n').chain([ending]) {
+            if piece.is_empty() {
+                continue;
+            }
+            if self.at_line_start {
+                out.push_str(&indent);
+            }
+            out.push_str(piece);
+            self.at_line_start = piece.ends_with('\n');
+        }
+        Some(out)
     }
 
     async fn prompt(
@@ -121,8 +159,39 @@ impl Renderer {
         input.recv().await.map(|l| l.trim().to_owned())
     }
 
+    /// The approval request to ask again now that `event` brought the whole diff the person
+    /// asked for, if it did.
+    pub fn whole_diff_arrived(&mut self, event: &Event) -> Option<Event> {
+        let EventMsg::ToolCallUpdated {
+            call_id,
+            preview: Some(whole),
+            ..
+        } = &event.msg
+        else {
+            return None;
+        };
+        let mut request = self.awaiting_whole.take_if(|request| {
+            matches!(&request.msg, EventMsg::ApprovalRequested { call_id: waiting, .. } if waiting == call_id)
+        })?;
+        if let EventMsg::ApprovalRequested { preview, .. } = &mut request.msg {
+            *preview = Some(whole.clone());
+        }
+        Some(request)
+    }
+
+    /// The approval request to ask again, as it was, when the whole diff could not be loaded.
+    pub fn whole_diff_failed(&mut self) -> Option<Event> {
+        self.awaiting_whole.take()
+    }
+
     /// Asks the person about an approval request or a pause; `None` when stdin closed.
-    pub async fn ask(&self, event: &Event, input: &mut UnboundedReceiver<String>) -> Option<Op> {
+    pub async fn ask(
+        &mut self,
+        event: &Event,
+        input: &mut UnboundedReceiver<String>,
+    ) -> Option<Op> {
+        // The question and the person's answer end on a line of their own.
+        self.at_line_start = true;
         match &event.msg {
             EventMsg::ApprovalRequested {
                 call_id,
@@ -133,7 +202,13 @@ impl Renderer {
                 preview,
                 suggested_rule,
             } => {
+                // A newer request for the call replaces one that waited for its whole diff.
+                self.awaiting_whole = None;
                 println!("\n{} {tool}: {reason}", self.paint(CYAN, "?"));
+                let left_out = preview
+                    .as_ref()
+                    .and_then(|p| p.diff.as_ref())
+                    .map_or(0, |diff| diff.lines_left_out);
                 match preview {
                     Some(p) => match &p.diff {
                         Some(diff) => println!("{}", self.diff(&unified_text(diff))),
@@ -146,13 +221,24 @@ impl Renderer {
                     }
                 }
                 let rule = suggested_rule.as_deref().unwrap_or("");
+                let whole = if left_out > 0 {
+                    format!(" / [d]iff in full ({left_out} more lines)")
+                } else {
+                    String::new()
+                };
                 let answer = self
                     .prompt(
-                        &format!("Approve? [y]es / [n]o / [a]lways ({rule}) "),
+                        &format!("Approve? [y]es / [n]o / [a]lways ({rule}){whole} "),
                         input,
                     )
                     .await?;
                 Some(match answer.as_str() {
+                    "d" | "diff" if left_out > 0 => {
+                        self.awaiting_whole = Some(event.clone());
+                        Op::LoadPreview {
+                            call_id: call_id.clone(),
+                        }
+                    }
                     "y" | "yes" => Op::Approve {
                         call_id: call_id.clone(),
                         preview_hash: preview_hash.clone(),
@@ -199,16 +285,83 @@ mod tests {
     fn diffs_are_coloured_by_line_kind() {
         let r = Renderer {
             colour: true,
-            names: Default::default(),
+            ..Renderer::plain()
         };
         let out = r.diff("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n same");
         assert!(out.contains(&format!("{RED}-old{RESET}")));
         assert!(out.contains(&format!("{GREEN}+new{RESET}")));
         assert!(out.ends_with(" same"));
-        let plain = Renderer {
-            colour: false,
-            names: Default::default(),
+        assert_eq!(Renderer::plain().diff("+a\n-b"), "+a\n-b");
+    }
+
+    impl Renderer {
+        fn plain() -> Self {
+            Self {
+                colour: false,
+                ..Self::new()
+            }
+        }
+    }
+
+    fn event(parent: Option<&str>, msg: EventMsg) -> Event {
+        Event {
+            seq: 0,
+            parent_call_id: parent.map(str::to_owned),
+            msg,
+        }
+    }
+
+    fn text(parent: Option<&str>, text: &str) -> Event {
+        event(parent, EventMsg::TextDelta { text: text.into() })
+    }
+
+    fn finished(parent: Option<&str>, call_id: &str, result: &str) -> Event {
+        event(
+            parent,
+            EventMsg::ToolCallFinished {
+                call_id: call_id.into(),
+                state: CallState::Succeeded,
+                result: result.into(),
+                is_error: false,
+            },
+        )
+    }
+
+    #[test]
+    fn a_sub_agents_output_is_indented_under_its_call() {
+        let mut r = Renderer::plain();
+        let created = |parent: Option<&str>, id: &str, name: &str| {
+            event(
+                parent,
+                EventMsg::ToolCallCreated {
+                    call_id: id.into(),
+                    name: name.into(),
+                    state: CallState::Streaming,
+                },
+            )
         };
-        assert_eq!(plain.diff("+a\n-b"), "+a\n-b");
+        let events = [
+            text(None, "I will delegate."),
+            created(None, "t1", "new_task"),
+            text(Some("t1"), "Looking"),
+            text(Some("t1"), " around.\nFound it."),
+            created(Some("t1"), "r1", "read"),
+            finished(Some("t1"), "r1", "fn main() {}\nmore"),
+            text(Some("t1"), "Done."),
+            finished(None, "t1", "The child's summary"),
+            text(None, "All good."),
+        ];
+        let out: String = events.iter().filter_map(|e| r.render(e)).collect();
+        assert_eq!(
+            out,
+            "I will delegate.\n\
+             \x20 │ Looking around.\n\
+             \x20 │ Found it.\n\
+             \x20 │ ✓ read (Succeeded): fn main() {}\n\
+             \x20 │ Done.\n\
+             \n\
+             ✓ new_task (Succeeded): The child's summary\n\
+             All good."
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! `foreman-cli exec --json` end to end: the real binary, the scripted SSE server, approvals
-//! answered as JSON lines on stdin, and tool calls through the text protocol.
+//! answered as JSON lines on stdin, and tool calls through the text protocol; and one run of the
+//! readable output, answered at its prompts.
 //!
 //! Every spawned CLI gets its own HOME, XDG_CONFIG_HOME and XDG_DATA_HOME inside the test's
 //! temporary directory, so it never reads the person's configuration (MCP servers) or database.
@@ -41,6 +42,19 @@ fn command(
     extra: &[&str],
     prompt: &str,
 ) -> Command {
+    let mut cmd = readable_command(server, dir, provider, extra, prompt);
+    cmd.arg("--json");
+    cmd
+}
+
+/// The command without `--json`: readable output and prompts on the terminal.
+fn readable_command(
+    server: &ScriptedServer,
+    dir: &std::path::Path,
+    provider: &str,
+    extra: &[&str],
+    prompt: &str,
+) -> Command {
     let base = match provider {
         "openai" => format!("{}/v1", server.url()),
         _ => server.url(),
@@ -49,15 +63,7 @@ fn command(
     cmd.arg("exec")
         .arg("--workspace")
         .arg(dir)
-        .args([
-            "--provider",
-            provider,
-            "--base-url",
-            &base,
-            "--model",
-            "m",
-            "--json",
-        ])
+        .args(["--provider", provider, "--base-url", &base, "--model", "m"])
         .args(extra)
         .arg(prompt)
         .env("ANTHROPIC_API_KEY", "test-key")
@@ -659,4 +665,76 @@ async fn text_protocol_calls_run_and_their_results_go_back_as_text() {
             "the earlier call is replayed as protocol text: {replayed}"
         );
     }
+}
+
+#[tokio::test]
+async fn the_readable_prompt_shows_a_cut_diff_in_full_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let content: String = (1..=3000).map(|n| format!("line {n}\n")).collect();
+    let server = ScriptedServer::start(vec![
+        body(
+            "anthropic",
+            &[call(
+                "w",
+                "write",
+                json!({"path": "long.txt", "content": content}),
+            )],
+        ),
+        body(
+            "anthropic",
+            &[call(
+                "done",
+                "attempt_completion",
+                json!({"result": "Wrote it."}),
+            )],
+        ),
+    ])
+    .await
+    .unwrap();
+    let mut cmd = readable_command(
+        &server,
+        dir.path(),
+        "anthropic",
+        &["--approval", "ask"],
+        "write a long file",
+    );
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The first prompt asks for the whole diff, the second (with it) approves.
+    stdin.write_all(b"d\ny\n").await.unwrap();
+    stdin.flush().await.unwrap();
+    let output = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
+        .await
+        .expect("the CLI hung")
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let prompts: Vec<&str> = stdout.matches("Approve? ").collect();
+    assert_eq!(prompts.len(), 2, "asked once cut, once whole:\n{stdout}");
+    let first = stdout.find("Approve? ").unwrap();
+    let (cut, whole) = stdout.split_at(first);
+    assert!(cut.contains("more lines not sent"), "the first diff is cut");
+    assert!(!cut.contains("+line 3000\n"));
+    assert!(
+        whole.contains("[d]iff in full (") && whole.contains("+line 3000\n"),
+        "the second diff has the last line"
+    );
+    assert_eq!(
+        whole.matches("Approve? ").count(),
+        2,
+        "the whole diff is asked about again"
+    );
+    assert!(
+        !whole[whole.rfind("Approve? ").unwrap()..].contains("[d]iff in full"),
+        "a whole diff offers no more"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("long.txt")).unwrap(),
+        content
+    );
 }
