@@ -53,8 +53,12 @@ impl ChangeFilter {
     }
 
     /// Takes note of a changed path before it is checked: a changed ignore file is read again
-    /// when next needed.
+    /// when next needed, and a deleted directory's rules (and those below it) are forgotten.
     pub fn note_change(&mut self, path: &Path) {
+        if self.rules.contains_key(path) && !path.exists() {
+            self.rules.retain(|dir, _| !dir.starts_with(path));
+            return;
+        }
         let is_ignore_file = path
             .file_name()
             .is_some_and(|name| IGNORE_FILES.iter().any(|f| name == *f));
@@ -229,5 +233,28 @@ mod tests {
         std::fs::remove_file(root.join("lib/.ignore")).unwrap();
         f.note_change(&root.join("lib/.ignore"));
         assert!(f.relevant(&root.join("lib/tmp/x")).is_some());
+    }
+
+    #[test]
+    fn a_deleted_directorys_rules_are_forgotten() {
+        let (_dir, root) = workspace();
+        write(&root, "web/.gitignore", "build/\n");
+        write(&root, "web/src/deep/a.ts", "");
+        let mut f = ChangeFilter::new(&root);
+        assert!(f.relevant(&root.join("web/src/deep/a.ts")).is_some());
+        assert_eq!(f.relevant(&root.join("web/build/out.js")), None);
+        assert!(f.rules.contains_key(&root.join("web/src/deep")));
+
+        std::fs::remove_dir_all(root.join("web")).unwrap();
+        f.note_change(&root.join("web/src/deep/a.ts"));
+        f.note_change(&root.join("web"));
+        assert_eq!(
+            f.rules.keys().collect::<Vec<_>>(),
+            vec![&root],
+            "only the root's rules are left"
+        );
+        // A directory of the same name made again has no rules until it has an ignore file.
+        write(&root, "web/build/out.js", "");
+        assert!(f.relevant(&root.join("web/build/out.js")).is_some());
     }
 }
