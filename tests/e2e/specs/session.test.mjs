@@ -290,18 +290,22 @@ step("6. an MCP tool runs through the same loop and card; the settings list its 
   assert.ok(!(await app.browser.$('[data-testid="approve"]').isExisting()), "read-only MCP tools run without asking");
   await waitIdle();
   await screenshot(app.browser, "60-mcp-tool");
+  // A message written and not sent yet is kept through Settings (and, step 7, a crash).
+  const draft = "a draft that must not be lost";
+  await (await $('[data-testid="composer"]')).addValue(draft);
   await (await $('[data-testid="open-settings"]')).click();
   const server = await $('[data-testid="mcp-server"]');
   await server.waitForDisplayed({ timeout: 20000 });
   await waitFor("the server connected", async () => /connected/.test(await server.getText()));
   await screenshot(app.browser, "61-settings-mcp");
   await (await $('[data-testid="close-settings"]')).click();
-  // Back from Settings, the conversation that was open is shown again.
+  // Back from Settings, the conversation that was open is shown again, with the unsent draft.
   await waitFor("the conversation again", async () => /The echo came back\./.test(await (await $("main")).getText()));
+  await waitFor("the draft again", async () => (await (await $('[data-testid="composer"]')).getValue()) === draft);
   await screenshot(app.browser, "62-back-from-settings");
 });
 
-step("7. when the page crashes, the reloaded page reopens the open session and says what happened", async () => {
+step("7. when the page crashes, the reloaded page reopens the open session (with the unsent draft) and says what happened", async () => {
   const crashed = descendantNamed(app.driverPid, "WebKitWebProces");
   assert.ok(crashed, "the page runs in a web process");
   driven = false;

@@ -1,8 +1,12 @@
 // Where the person writes: Enter sends, Shift+Enter breaks the line, Up recalls earlier messages,
-// `@` completes workspace file names (sent as references with the message).
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+// `@` completes workspace file names (sent as references with the message). What is written and
+// not sent yet is kept per conversation (see session/drafts.ts).
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { loadDraft, saveDraft } from "../session/drafts";
 
 interface Props {
+  /** Where this conversation's unsent text is kept ([`draftKey`](../session/drafts.ts)). */
+  draftKey: string;
   disabled: boolean;
   running: boolean;
   history: string[];
@@ -26,10 +30,19 @@ export function withReferences(text: string): string {
   return `${text}\n\nReferenced files: ${files.join(", ")}`;
 }
 
-export function Composer({ disabled, running, history, findFiles, onSend }: Props) {
-  const [text, setText] = useState("");
+export function Composer({ draftKey, disabled, running, history, findFiles, onSend }: Props) {
+  // The text belongs to the conversation it was written in; another conversation shows its own.
+  const [draft, setDraft] = useState(() => ({ key: draftKey, text: loadDraft(draftKey) }));
   const [recall, setRecall] = useState<number | null>(null);
   const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
+  if (draft.key !== draftKey) {
+    setDraft({ key: draftKey, text: loadDraft(draftKey) });
+    setRecall(null);
+    setMention(null);
+  }
+  const text = draft.key === draftKey ? draft.text : "";
+  const setText = useCallback((next: string) => setDraft({ key: draftKey, text: next }), [draftKey]);
+  useEffect(() => saveDraft(draft.key, draft.text), [draft]);
   const [options, setOptions] = useState<string[]>([]);
   const [active, setActive] = useState(0);
   const area = useRef<HTMLTextAreaElement>(null);

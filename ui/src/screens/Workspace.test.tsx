@@ -1,6 +1,8 @@
-import { render, screen } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import type { Backend } from "../backend";
+import userEvent from "@testing-library/user-event";
 import { Workspace } from "./Workspace";
+import { draftKey, saveDraft } from "../session/drafts";
 
 function backend(warnings: string[]): Backend {
   return {
@@ -30,4 +32,22 @@ test("no warning, no banner", async () => {
   render(<Workspace backend={backend([])} workspace={{ name: "w", path: "/w" }} settings={null} onClose={() => {}} onOpenSettings={() => {}} />);
   await screen.findByText("Ready when you are");
   expect(screen.queryByTestId("tool-warning")).toBeNull();
+});
+
+test("deleting a session drops its unsent draft", async () => {
+  const api = backend([]);
+  const deleted: string[] = [];
+  api.listSessions = async () =>
+    deleted.length > 0 ? [] : [{ id: "s1", workspace_path: "/w", title: "Old work", created_at: 1, updated_at: 2 }];
+  api.deleteSession = async (id) => {
+    deleted.push(id);
+  };
+  saveDraft(draftKey("/w", "s1"), "half a thought");
+  saveDraft(draftKey("/w", "s2"), "another");
+  render(<Workspace backend={api} workspace={{ name: "w", path: "/w" }} settings={null} onClose={() => {}} onOpenSettings={() => {}} />);
+  await userEvent.click(await screen.findByLabelText("Delete Old work"));
+  await userEvent.click(screen.getByLabelText("Confirm deleting Old work"));
+  await waitFor(() => expect(localStorage.getItem(draftKey("/w", "s1"))).toBeNull());
+  expect(deleted).toEqual(["s1"]);
+  expect(localStorage.getItem(draftKey("/w", "s2"))).toBe("another");
 });

@@ -14,6 +14,7 @@ import { StatusBar } from "../components/StatusBar";
 import { TodoList } from "../components/TodoList";
 import type { CardActions } from "../components/ToolCard";
 import { useSession } from "../session/useSession";
+import { draftKey, saveDraft } from "../session/drafts";
 
 interface Props {
   backend: Backend;
@@ -149,7 +150,10 @@ export function Workspace({
           onRename={(id, title) => backend.renameSession(id, title).then(refresh, (e: unknown) => setListError(errorMessage(e)))}
           onDelete={(id) => {
             if (id === current) setCurrent(null);
-            backend.deleteSession(id).then(refresh, (e: unknown) => setListError(errorMessage(e)));
+            backend.deleteSession(id).then(() => {
+              saveDraft(draftKey(workspace.path, id), "");
+              refresh();
+            }, (e: unknown) => setListError(errorMessage(e)));
           }}
         />
         <main className="session-pane">
@@ -218,6 +222,7 @@ export function Workspace({
           )}
           {state.running && <TodoList todos={state.todos} />}
           <Composer
+            draftKey={draftKey(workspace.path, current)}
             disabled={Boolean(missing)}
             running={state.running}
             history={history}
