@@ -215,6 +215,10 @@ step("4b. a long diff: Show all puts every line in a scroll box that reaches the
 });
 
 step("5. after a restart the session is in the sidebar with its history and continues", async () => {
+  // The next message is written before the restart and sent after it: the draft is kept.
+  const next = "Anything else?";
+  await (await $('[data-testid="composer"]')).addValue(next);
+  await new Promise((r) => setTimeout(r, 500)); // a person does not quit within a keystroke
   await app.close();
   // The person adds an MCP server (used by test 6); the restarted app reads it.
   const everything = join(ROOT, "target/mcp-servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -263,7 +267,9 @@ step("5. after a restart the session is in the sidebar with its history and cont
   assert.ok(cards >= 4, `the earlier calls are shown (${cards})`);
   await screenshot(app.browser, "50-session-restored");
   model.script({ text: "Continuing where we left off." });
-  await send("Anything else?");
+  const composer = await $('[data-testid="composer"]');
+  await waitFor("the draft written before the restart", async () => (await composer.getValue()) === next);
+  await (await $('[data-testid="send"]')).click();
   await waitFor("the answer", async () => (await app.browser.getPageSource()).includes("Continuing where we left off."));
   const last = model.requests[model.requests.length - 1];
   assert.ok(JSON.stringify(last).includes("Create hello.txt with sixty lines"), "the history went to the model");
