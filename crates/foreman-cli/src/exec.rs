@@ -175,7 +175,7 @@ pub async fn run(args: ExecArgs) -> Result<(), String> {
                     // the request is asked again with it.
                     EventMsg::ToolCallUpdated { .. } | EventMsg::Error { .. } if !args.json => {
                         let again = match &event.msg {
-                            EventMsg::Error { .. } => renderer.whole_diff_failed(),
+                            EventMsg::Error { message } => renderer.whole_diff_failed(message),
                             _ => renderer.whole_diff_arrived(&event),
                         };
                         if let Some(again) = again

@@ -179,9 +179,13 @@ impl Renderer {
         Some(request)
     }
 
-    /// The approval request to ask again, as it was, when the whole diff could not be loaded.
-    pub fn whole_diff_failed(&mut self) -> Option<Event> {
-        self.awaiting_whole.take()
+    /// The approval request to ask again, as it was, when `message` (an `error` event) says its
+    /// whole diff could not be loaded (the engine names the call first).
+    pub fn whole_diff_failed(&mut self, message: &str) -> Option<Event> {
+        self.awaiting_whole.take_if(|request| {
+            matches!(&request.msg, EventMsg::ApprovalRequested { call_id, .. }
+                if message.strip_prefix(call_id.as_str()).is_some_and(|rest| rest.starts_with(':')))
+        })
     }
 
     /// Asks the person about an approval request or a pause; `None` when stdin closed.
@@ -363,5 +367,33 @@ mod tests {
              ✓ new_task (Succeeded): The child's summary\n\
              All good."
         );
+    }
+
+    #[test]
+    fn only_the_error_about_the_awaited_call_asks_again() {
+        let mut r = Renderer::plain();
+        let request = event(
+            None,
+            EventMsg::ApprovalRequested {
+                call_id: "w".into(),
+                tool: "write".into(),
+                preview_hash: "h".into(),
+                reason: "writes long.txt".into(),
+                arguments: None,
+                preview: None,
+                suggested_rule: None,
+            },
+        );
+        r.awaiting_whole = Some(request.clone());
+        assert_eq!(r.whole_diff_failed("provider: overloaded"), None);
+        assert_eq!(
+            r.whole_diff_failed("wx: this call has no preview to load"),
+            None
+        );
+        assert_eq!(
+            r.whole_diff_failed("w: this call has no preview to load"),
+            Some(request)
+        );
+        assert_eq!(r.whole_diff_failed("w: again"), None, "asked once");
     }
 }

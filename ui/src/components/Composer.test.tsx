@@ -5,19 +5,8 @@ import { draftKey } from "../session/drafts";
 
 beforeEach(() => localStorage.clear());
 
-function composer(key: string, sent: string[] = []) {
-  return (
-    <Composer
-      draftKey={key}
-      disabled={false}
-      running={false}
-      history={[]}
-      findFiles={async () => []}
-      onSend={(text) => {
-        sent.push(text);
-      }}
-    />
-  );
+function composer(key: string, sent: string[] = [], onSend = async (text: string) => void sent.push(text)) {
+  return <Composer draftKey={key} disabled={false} running={false} history={[]} findFiles={async () => []} onSend={onSend} />;
 }
 
 const box = () => screen.getByTestId("composer") as HTMLTextAreaElement;
@@ -58,16 +47,9 @@ test("sending clears the conversation's draft", async () => {
 test("a send that fails keeps the text", async () => {
   const key = draftKey("/w", null);
   render(
-    <Composer
-      draftKey={key}
-      disabled={false}
-      running={false}
-      history={[]}
-      findFiles={async () => []}
-      onSend={async () => {
-        throw new Error("no model");
-      }}
-    />,
+    composer(key, [], async () => {
+      throw new Error("no model");
+    }),
   );
   await userEvent.type(box(), "hello{Enter}");
   expect(box().value).toBe("hello");
