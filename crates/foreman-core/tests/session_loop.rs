@@ -1690,6 +1690,14 @@ async fn new_task_runs_a_child_whose_summary_is_the_parents_result() {
             Some("t1"),
             "the child's approval request names the new_task call"
         );
+        // A snapshot while the child waits reports the session's history (the person's message
+        // and the parent's answer with the new_task call), not the child's.
+        h.send(Op::Snapshot);
+        let snapshot = h.until(|m| matches!(m, EventMsg::Snapshot { .. })).await;
+        let EventMsg::Snapshot { messages, .. } = snapshot else {
+            unreachable!()
+        };
+        assert_eq!(messages, 2, "{wire:?}");
         // Answered on the parent session's op channel.
         h.send(Op::Approve {
             call_id: id,

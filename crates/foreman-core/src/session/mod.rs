@@ -235,6 +235,9 @@ pub(crate) struct Engine {
     /// Watch the workspace, debounced by this much (see [`SessionConfig::watch_debounce`]).
     pub(crate) watch_debounce: Option<Duration>,
     pub(crate) history: Vec<Message>,
+    /// While a sub-agent runs, how many messages the session's own history holds (`history` is
+    /// then the child's); `None` otherwise.
+    pub(crate) session_messages: Option<usize>,
     pub(crate) calls: CallRegistry,
     pub(crate) spend: Spend,
     pub(crate) failures: HashMap<String, u32>,
@@ -316,6 +319,7 @@ impl Engine {
             titled: !config.history.is_empty(),
             store: config.store,
             history: config.history,
+            session_messages: None,
         })
     }
 
@@ -378,7 +382,8 @@ impl Engine {
                 session_id: self.id.clone(),
                 mode: self.policy.mode,
                 running: self.running,
-                messages: u32::try_from(self.history.len()).unwrap_or(u32::MAX),
+                messages: u32::try_from(self.session_messages.unwrap_or(self.history.len()))
+                    .unwrap_or(u32::MAX),
                 calls: self.calls.snapshot_for_event(),
                 usage: self.spend.summary(&self.model),
             }),

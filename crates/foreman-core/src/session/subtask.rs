@@ -287,11 +287,20 @@ impl Engine {
             failures: HashMap::new(),
             depth: self.depth + 1,
         };
+        // The session's history is set aside unchanged while the child runs (a nested child
+        // finds it already noted): a snapshot meanwhile reports the session's messages.
+        let outermost = self.session_messages.is_none();
+        if outermost {
+            self.session_messages = Some(self.history.len());
+        }
         let parent = self.swap_frame(child);
         let outer = self.events.set_parent(Some(parent_call.to_owned()));
         let reason = self.run_loop(false).await;
         self.events.set_parent(outer);
         self.swap_frame(parent);
+        if outermost {
+            self.session_messages = None;
+        }
         reason
     }
 }
