@@ -208,6 +208,38 @@ step("4b. a long diff: Show all puts every line in a scroll box that reaches the
   assert.ok(end.drawn < 300, `only rows near the view are drawn (${end.drawn})`);
   assert.match(end.last, /row 3000 of the long file/);
   await screenshot(app.browser, "45-long-diff-show-all");
+  // A selection from row 10 to row 2990, made at the top and extended after scrolling to the
+  // end: the rows between were never drawn, and a copy (Ctrl+C) has every one of them.
+  const kept = await app.browser.execute(async (el) => {
+    const frames = async () => {
+      for (let i = 0; i < 3; i += 1) await new Promise((r) => requestAnimationFrame(r));
+    };
+    const row = (n) => [...el.querySelectorAll("tr.diff-line")].find((r) => r.textContent.endsWith(`row ${n} of the long file`));
+    const text = (n) => row(n).querySelector("td.diff-code span").firstChild;
+    el.scrollTop = 0;
+    await frames();
+    getSelection().setBaseAndExtent(text(10), 0, text(11), 3);
+    await frames();
+    el.scrollTop = el.scrollHeight;
+    await frames();
+    getSelection().extend(text(2990), 8);
+    await frames();
+    el.focus();
+    window.__copied = null;
+    window.addEventListener("copy", (e) => (window.__copied = e.clipboardData.getData("text/plain")), { once: true });
+    return { anchorKept: el.contains(getSelection().anchorNode), drawn: el.querySelectorAll("tr.diff-line").length };
+  }, box);
+  assert.ok(kept.anchorKept, "the selection's start stays in the box after scrolling away from it");
+  assert.ok(kept.drawn < 400, `only rows near the view and the selection's ends are drawn (${kept.drawn})`);
+  await screenshot(app.browser, "46-long-diff-selection");
+  await app.browser.keys(["Control", "c"]);
+  await waitFor("the copy", async () => (await app.browser.execute(() => window.__copied)) !== null);
+  const copied = (await app.browser.execute(() => window.__copied)).split("\n");
+  assert.equal(copied.length, 2981, "one line per row from row 10 to row 2990");
+  assert.equal(copied[0], "row 10 of the long file");
+  assert.equal(copied[1], "row 11 of the long file");
+  assert.equal(copied[2980], "row 2990");
+  await app.browser.execute(() => getSelection().removeAllRanges());
   await (await $('[data-testid="reject"]')).click();
   await (await $('[data-testid="confirm-reject"]')).click();
   await waitIdle();

@@ -245,6 +245,108 @@ test("a long diff draws only the rows near its view; spacers stand in for the ot
   expect(drawnRows(container)).toBeLessThan(200);
 });
 
+/** The text node of the drawn row showing `text`. */
+function textOf(text: string): Text {
+  const node = screen.getByText(text).firstChild;
+  if (!(node instanceof Text)) throw new Error(`no text node for ${text}`);
+  return node;
+}
+
+/** Fires a copy at `el` and returns what was put on the clipboard (null: the page's own copy). */
+function copy(el: HTMLElement): string | null {
+  let copied: string | null = null;
+  const event = new Event("copy", { bubbles: true, cancelable: true });
+  Object.defineProperty(event, "clipboardData", {
+    value: {
+      setData: (type: string, text: string) => {
+        if (type === "text/plain") copied = text;
+      },
+    },
+  });
+  act(() => {
+    el.dispatchEvent(event);
+  });
+  return event.defaultPrevented ? copied : null;
+}
+
+/** What `selectionchange` would announce after a script changed the selection. */
+function selectionChanged() {
+  act(() => {
+    document.dispatchEvent(new Event("selectionchange"));
+  });
+}
+
+test("a selection over rows scrolled out of a long diff's box copies every row between its ends", async () => {
+  const user = userEvent.setup();
+  const { container } = render(<DiffView diff={created(3000)} />);
+  await user.click(screen.getByRole("button", { name: "Show all 2800 remaining lines" }));
+  // The person selects from "10" in line 10...
+  const selection = document.getSelection()!;
+  selection.setBaseAndExtent(textOf("line 10"), 5, textOf("line 12"), 2);
+  selectionChanged();
+  // ...scrolls far down, and extends the selection to "line 29" of line 2990.
+  const el = box(container);
+  Object.defineProperty(el, "scrollTop", { value: 2990 * 18, writable: true, configurable: true });
+  fireEvent.scroll(el);
+  await waitFor(() => expect(screen.getByText("line 2990")).toBeInTheDocument());
+  // The row holding the selection's start is still drawn (it would take the selection with it).
+  expect(screen.getByText("line 10")).toBeInTheDocument();
+  expect(drawnRows(container)).toBeLessThan(250);
+  selection.extend(textOf("line 2990"), 7);
+  selectionChanged();
+  const lines = Array.from({ length: 2981 }, (_, i) => `line ${i + 10}`);
+  lines[0] = "10";
+  lines[lines.length - 1] = "line 29";
+  expect(copy(box(container))).toBe(lines.join("\n"));
+  // Once the selection is gone, the rows at the top are no longer drawn.
+  selection.removeAllRanges();
+  selectionChanged();
+  expect(screen.queryByText("line 10")).not.toBeInTheDocument();
+});
+
+test("select all in a long diff's box selects its rows, and a copy has every one of them", async () => {
+  const user = userEvent.setup();
+  const { container } = render(<DiffView diff={created(3000)} />);
+  await user.click(screen.getByRole("button", { name: "Show all 2800 remaining lines" }));
+  const el = box(container);
+  el.focus();
+  await user.keyboard("{Control>}a{/Control}");
+  expect(el.contains(document.getSelection()!.anchorNode)).toBe(true);
+  const text = copy(el)!;
+  const lines = text.split("\n");
+  expect(lines).toHaveLength(3001);
+  expect(lines[0]).toBe("@@ -0,0 +1,3000 @@");
+  expect(lines[1]).toBe("line 1");
+  expect(lines[3000]).toBe("line 3000");
+  // A selection that reaches beyond the box is left to the page's own copy.
+  document.getSelection()!.selectAllChildren(container);
+  expect(copy(el)).toBeNull();
+});
+
+test("in a long side-by-side diff, a selection in one column copies that column", async () => {
+  const user = userEvent.setup();
+  const old = Array.from({ length: 300 }, (_, i) => del(i + 1, [`old ${i + 1}`, false]));
+  const fresh = Array.from({ length: 300 }, (_, i) => add(i + 1, [`new ${i + 1}`, false]));
+  const diff: FileDiff = {
+    path: "swap.txt",
+    kind: "modify",
+    added: 300,
+    removed: 300,
+    omitted_hunks: 0,
+    approximate: false,
+    lines_left_out: 0,
+    hunks: [{ old_start: 1, old_lines: 300, new_start: 1, new_lines: 300, lines: [...old, ...fresh] }],
+  };
+  const { container } = render(<DiffView diff={diff} initialMode="split" />);
+  await user.click(screen.getByRole("button", { name: "Show 400 more lines" }));
+  document.getSelection()!.setBaseAndExtent(textOf("new 2"), 0, textOf("new 4"), 5);
+  selectionChanged();
+  expect(copy(box(container))).toBe("new 2\nnew 3\nnew 4");
+  document.getSelection()!.setBaseAndExtent(textOf("old 2"), 4, textOf("new 3"), 3);
+  selectionChanged();
+  expect(copy(box(container))).toBe("old 2\tnew 2\nold 3\tnew 3");
+});
+
 test("next change in a long diff scrolls its box to the hunk and focuses the header", async () => {
   const user = userEvent.setup();
   const hunk = (start: number): Hunk => ({

@@ -2,14 +2,30 @@
 // view are in the DOM. Laying out a row of code costs WebKit 0.2-0.45 ms with software painting
 // (docs/MEASUREMENTS.md), and a table lays out all its rows again when one is added, so drawing
 // 12,000 rows took seconds of long frames; here a scroll or a "Show all" draws a hundred or so.
-// The rows above and below the drawn window are stood in for by two spacer rows, sized from
+// The rows above and below the drawn window are stood in for by spacer rows, sized from
 // measured row heights (an estimate for rows never drawn), with the arithmetic of the
-// virtualised conversation (virtualList.ts).
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type MutableRefObject, type ReactNode } from "react";
+// virtualised conversation (virtualList.ts). The rows holding the ends of a selection stay drawn
+// wherever the box scrolls, and a copy takes its text from the rows, not the DOM (diffCopy.ts),
+// so a selection over thousands of rows copies all of them.
+import {
+  Fragment,
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type KeyboardEvent,
+  type MutableRefObject,
+  type ReactNode,
+} from "react";
 import type { DiffLine } from "../protocol/DiffLine";
 import type { Hunk } from "../protocol/Hunk";
 import { HunkHeaderRow, pairedRows, rowsWithin, SplitColumns, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
 import { entryAt, layoutOffsets } from "./virtualList";
+import { copiedText, selectionPoint } from "./diffCopy";
 import { flushSync } from "react-dom";
 
 /** One row of the virtualised table. */
@@ -98,13 +114,42 @@ const Chunk = memo(function Chunk(props: {
   return <>{rows}</>;
 });
 
-function Spacer({ height }: { height: number }) {
+/** Stands in for rows `from..to`, which are not drawn (a copy reads the range). */
+function Spacer({ height, from, to }: { height: number; from: number; to: number }) {
   if (height <= 0) return null;
   return (
-    <tr className="diff-spacer" aria-hidden="true">
+    <tr className="diff-spacer" aria-hidden="true" data-from={from} data-to={to}>
       <td colSpan={4} style={{ height }} />
     </tr>
   );
+}
+
+/**
+ * The chunks (by first row) holding the ends of the document's selection when they are drawn
+ * rows of `box`, so they stay drawn however far the box scrolls: a row taken out of the DOM
+ * would take the selection's end with it.
+ */
+function useSelectedChunks(box: MutableRefObject<HTMLDivElement | null>): number[] {
+  const [chunks, setChunks] = useState<number[]>([]);
+  useEffect(() => {
+    const update = () => {
+      const el = box.current;
+      const selection = document.getSelection();
+      const found = new Set<number>();
+      if (el && selection && selection.rangeCount > 0 && !selection.isCollapsed) {
+        for (const node of [selection.anchorNode, selection.focusNode]) {
+          const element = node instanceof Element ? node : node?.parentElement;
+          const row = element?.closest<HTMLElement>("tr[data-index]");
+          if (row && el.contains(row)) found.add(Math.floor(Number(row.dataset.index) / DIFF_CHUNK) * DIFF_CHUNK);
+        }
+      }
+      const next = [...found].sort((a, b) => a - b);
+      setChunks((previous) => (previous.length === next.length && previous.every((c, i) => c === next[i]) ? previous : next));
+    };
+    document.addEventListener("selectionchange", update);
+    return () => document.removeEventListener("selectionchange", update);
+  }, [box]);
+  return chunks;
 }
 
 /**
@@ -149,12 +194,18 @@ export function VirtualDiffBody(props: {
   const count = items.length;
   const first = Math.floor(entryAt(offsets, scrollTop - DIFF_OVERSCAN) / DIFF_CHUNK) * DIFF_CHUNK;
   const last = Math.min(count, Math.ceil((entryAt(offsets, scrollTop + view + DIFF_OVERSCAN) + 1) / DIFF_CHUNK) * DIFF_CHUNK);
-  const chunks: [number, number][] = [];
-  for (let from = first; from < last; from += DIFF_CHUNK) chunks.push([from, Math.min(last, from + DIFF_CHUNK)]);
+  // The chunks in and near the view, and those holding the ends of a selection.
+  const selected = useSelectedChunks(box);
+  const starts = new Set<number>();
+  for (let from = first; from < last; from += DIFF_CHUNK) starts.add(from);
+  for (const from of selected) if (from < count) starts.add(from);
+  const chunks: [number, number][] = [...starts].sort((a, b) => a - b).map((from) => [from, Math.min(count, from + DIFF_CHUNK)]);
 
   // The rows for the new position are drawn at once, in the frame of the scroll: the browser
   // fires at most one scroll event a frame, before painting it, so a render deferred to the next
   // frame showed the rows of the previous position (or a blank spacer) for a frame or two.
+  const drawnTo = chunks.at(-1)?.[1] ?? 0;
+
   const onScroll = useCallback(() => {
     const el = box.current;
     if (el) flushSync(() => setScrollTop(el.scrollTop));
@@ -208,6 +259,34 @@ export function VirtualDiffBody(props: {
   );
   props.api.current = { scrollToHunk };
 
+  // A copy takes its text from the rows, drawn or not (diffCopy.ts).
+  const onCopy = useCallback(
+    (event: ClipboardEvent<HTMLDivElement>) => {
+      const el = box.current;
+      const tbody = el?.querySelector("tbody");
+      const selection = document.getSelection();
+      if (!el || !tbody || !selection || selection.rangeCount === 0 || selection.isCollapsed) return;
+      const range = selection.getRangeAt(0);
+      // A selection reaching beyond the box is the page's to copy.
+      if (!el.contains(range.startContainer) || !el.contains(range.endContainer)) return;
+      const rows = { tbody, count: items.length };
+      const start = selectionPoint(rows, range.startContainer, range.startOffset, "start");
+      const end = selectionPoint(rows, range.endContainer, range.endOffset, "end");
+      if (!start || !end) return;
+      event.clipboardData.setData("text/plain", copiedText(items, start, end));
+      event.preventDefault();
+    },
+    [items],
+  );
+
+  // Select all, in the focused box, selects the diff's rows rather than the page.
+  const onKeyDown = useCallback((event: KeyboardEvent<HTMLDivElement>) => {
+    const el = box.current;
+    if (!el || event.key.toLowerCase() !== "a" || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+    document.getSelection()?.selectAllChildren(el);
+    event.preventDefault();
+  }, []);
+
   // The unified table is as wide as the longest line, not only the longest drawn one, so the
   // width does not change as rows scroll in and out; at least as wide as the box.
   const table = mode === "unified" ? { minWidth: `max(100%, calc(${chars + 2 * digits + 1}ch + 40px))` } : undefined;
@@ -216,6 +295,8 @@ export function VirtualDiffBody(props: {
       className="diff-body diff-body-virtual"
       ref={box}
       onScroll={onScroll}
+      onCopy={onCopy}
+      onKeyDown={onKeyDown}
       tabIndex={0}
       role="region"
       aria-label={`Diff lines, ${count} rows`}
@@ -224,11 +305,16 @@ export function VirtualDiffBody(props: {
       <table className={`diff-table diff-table-${mode} diff-table-virtual`} style={{ ...table, ["--diff-num-ch" as string]: `${Math.max(digits, 3)}ch` }}>
         {mode === "split" && <SplitColumns />}
         <tbody>
-          <Spacer height={offsets[first] ?? 0} />
-          {chunks.map(([from, to]) => (
-            <Chunk key={from} items={items} from={from} to={to} current={props.current} hunkRefs={props.hunkRefs} />
-          ))}
-          <Spacer height={(offsets[count] ?? 0) - (offsets[last] ?? 0)} />
+          {chunks.map(([from, to], k) => {
+            const gapFrom = k === 0 ? 0 : chunks[k - 1]![1];
+            return (
+              <Fragment key={from}>
+                <Spacer height={(offsets[from] ?? 0) - (offsets[gapFrom] ?? 0)} from={gapFrom} to={from} />
+                <Chunk items={items} from={from} to={to} current={props.current} hunkRefs={props.hunkRefs} />
+              </Fragment>
+            );
+          })}
+          <Spacer height={(offsets[count] ?? 0) - (offsets[drawnTo] ?? 0)} from={drawnTo} to={count} />
         </tbody>
       </table>
     </div>
