@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { sampleThread } from "../lib/cpuSampler.mjs";
 import { descendantNamed, descendants, launch, makeHome, screenshot } from "../lib/app.mjs";
+import { seedSession } from "../lib/history.mjs";
 import { startModel } from "../lib/model.mjs";
 
 const results = [];
@@ -247,24 +248,7 @@ test("open a stored session with 2,000 messages and tool calls", async () => {
   await (await app.browser.$('[data-testid="workspace"]')).waitForDisplayed({ timeout: 30000 });
   await app.close();
   const db = join(home, "data", "dev.foreman.app", "foreman.db");
-  const sql = ["BEGIN;", `INSERT INTO sessions (id, workspace_path, title, created_at, updated_at) VALUES ('s-big', '${project}', 'A long session', 1, 2);`];
-  for (let i = 0; i < 500; i += 1) {
-    const call = `c${i}`;
-    const msgs = [
-      ["user", { role: "user", text: `Request number ${i}: please look at file_${i}.rs` }],
-      ["assistant", { role: "assistant", text: `Looking at **file_${i}.rs** now.`, tool_calls: [{ id: call, name: "read", arguments: { path: `file_${i}.rs` } }] }],
-      ["tool", { role: "tool_result", call_id: call, content: `1\tfn f${i}() {}\n2\t// more`, is_error: false }],
-      ["assistant", { role: "assistant", text: `Done with step ${i}.` }],
-    ];
-    msgs.forEach(([role, content], j) => {
-      const json = JSON.stringify(content).replaceAll("'", "''");
-      sql.push(`INSERT INTO messages (session_id, seq, role, content, created_at) VALUES ('s-big', ${i * 4 + j}, '${role}', '${json}', 1);`);
-    });
-    const info = JSON.stringify({ call_id: call, name: "read", state: "succeeded", arguments: { path: `file_${i}.rs` }, preview: null, preview_hash: null, status: `Read file_${i}.rs`, result: `1\tfn f${i}() {}`, is_error: false });
-    sql.push(`INSERT INTO tool_calls (session_id, call_id, name, state, info, created_at, updated_at) VALUES ('s-big', '${call}', 'read', 'succeeded', '${info}', 1, 1);`);
-  }
-  sql.push("COMMIT;");
-  execFileSync("sqlite3", [db], { input: sql.join("\n") });
+  seedSession(db, { id: "s-big", project, title: "A long session", groups: 500 });
   app = await launch({ args: [project], home });
   try {
     const b = app.browser;

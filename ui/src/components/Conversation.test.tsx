@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { Item } from "../session/state";
 import { Conversation } from "./Conversation";
 import { entryAt, layoutOffsets, visibleRange } from "./virtualList";
@@ -35,6 +35,7 @@ function stub(proto: object, name: string, desc: PropertyDescriptor) {
 }
 const isConversation = (el: Element) => el.getAttribute("data-testid") === "conversation";
 function entryHeight(el: Element): number {
+  if (el.classList.contains("entry-gap")) return parseFloat((el as HTMLElement).style.height);
   return sizes.get(Number(el.getAttribute("data-entry"))) ?? ROW;
 }
 function contentHeight(el: Element): number {
@@ -143,4 +144,65 @@ test("an entry above the view that grows does not move the entries in view", () 
   rerender(<Conversation items={messages(300).slice()} calls={{}} actions={actions} onOpenLink={() => {}} />);
   expect(el.scrollTop).toBe(at + 200);
   expect(screen.getByText("message 100")).toBeInTheDocument();
+});
+
+/** Selects from `offset` into the text "anchor" to `focus`, as a person's drag would. */
+function select(anchor: string, offset: number, focus: string, focusOffset: number) {
+  const text = (t: string) => screen.getByText(t).firstChild!;
+  act(() => {
+    document.getSelection()!.setBaseAndExtent(text(anchor), offset, text(focus), focusOffset);
+    document.dispatchEvent(new Event("selectionchange"));
+  });
+}
+
+test("the entries at a selection's ends stay rendered however far the view scrolls", () => {
+  render(<Conversation items={messages(2000)} calls={{}} actions={actions} onOpenLink={() => {}} />);
+  scrollTo(0);
+  select("message 2", 3, "message 4", 5);
+  scrollTo(1000 * ROW);
+  expect(screen.getByText("message 1000")).toBeInTheDocument();
+  // The entry holding the selection's ends is still there, the ones between it and the view not.
+  expect(screen.getByText("message 2")).toBeInTheDocument();
+  expect(screen.getByText("message 4")).toBeInTheDocument();
+  expect(screen.queryByText("message 500")).toBeNull();
+  expect(document.getSelection()!.toString()).toContain("sage 2");
+  // A gap of the entries' height stands in for those between: the view does not move.
+  const el = conversation();
+  expect(el.scrollTop).toBe(1000 * ROW);
+  expect(el.scrollHeight).toBe(16 + 2000 * ROW + 12);
+  // Without a selection, they go.
+  act(() => {
+    document.getSelection()!.removeAllRanges();
+    document.dispatchEvent(new Event("selectionchange"));
+  });
+  expect(screen.queryByText("message 2")).toBeNull();
+});
+
+test("a copy renders every entry between the selection's ends for the browser to copy, then lets them go", async () => {
+  render(<Conversation items={messages(2000)} calls={{}} actions={actions} onOpenLink={() => {}} />);
+  scrollTo(0);
+  select("message 2", 3, "message 4", 0);
+  scrollTo(1000 * ROW);
+  act(() => document.getSelection()!.extend(screen.getByText("message 1000").firstChild!, 7));
+  act(() => {
+    document.dispatchEvent(new Event("selectionchange"));
+  });
+  // What the browser would copy once the copy event is dispatched (its default action).
+  let copied = "";
+  const read = () => (copied = document.getSelection()!.toString());
+  window.addEventListener("copy", read);
+  try {
+    act(() => {
+      conversation().dispatchEvent(new Event("copy", { bubbles: true, cancelable: true }));
+    });
+  } finally {
+    window.removeEventListener("copy", read);
+  }
+  for (const n of [3, 500, 999]) expect(copied).toContain(`message ${n}`);
+  expect(copied.startsWith("sage 2")).toBe(true);
+  expect(copied.endsWith("message")).toBe(true);
+  // The view did not move, and the entries between go again afterwards.
+  expect(conversation().scrollTop).toBe(1000 * ROW);
+  await waitFor(() => expect(screen.queryByText("message 500")).toBeNull());
+  expect(screen.getByText("message 2")).toBeInTheDocument();
 });

@@ -2,12 +2,16 @@
 // and near the viewport are in the DOM; the others are stood in for by padding, sized from each
 // entry's measured height (a ResizeObserver keeps it current) or an estimate for entries never
 // rendered. The view follows new output unless the person scrolled up; then the entry at the top
-// of the view stays where it is when heights change above it or output arrives below.
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+// of the view stays where it is when heights change above it or output arrives below. The
+// entries holding the ends of a selection stay rendered wherever the view goes, and a copy first
+// renders every entry between them, so the browser's own copy has them all.
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { flushSync } from "react-dom";
 import type { CallView, Item } from "../session/state";
 import { Markdown } from "./Markdown";
 import { ToolCard, type CardActions } from "./ToolCard";
 import { entryAt, layoutOffsets, visibleRange } from "./virtualList";
+import { boundaryRow, ENTRY_IDS, ENTRY_ROWS, useSelectionEnds } from "./virtualSelection";
 
 /** Rendered beyond each edge of the view, in pixels. */
 export const OVERSCAN = 800;
@@ -87,17 +91,47 @@ export const Entry = memo(function Entry({
 });
 
 /** One rendered entry, registered for measuring while it is in the DOM. */
-function Row({ id, track, children }: { id: number; track(id: number, el: HTMLElement | null): void; children: ReactNode }) {
+function Row({
+  id,
+  index,
+  track,
+  children,
+}: {
+  id: number;
+  /** The entry's place in the list. */
+  index: number;
+  track(id: number, el: HTMLElement | null): void;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     track(id, ref.current);
     return () => track(id, null);
   }, [id, track]);
   return (
-    <div className="entry" ref={ref} data-entry={id}>
+    <div className="entry" ref={ref} data-entry={id} data-entry-index={index}>
       {children}
     </div>
   );
+}
+
+/** Stands in for entries `from..to`, which are not rendered, between rendered ones. */
+function Gap({ height, from, to }: { height: number; from: number; to: number }) {
+  if (height <= 0) return null;
+  return <div className="entry-gap" aria-hidden="true" style={{ height }} data-from={from} data-to={to} />;
+}
+
+/**
+ * The runs of consecutive indexes among `indexes` (sorted, without duplicates): `[from, to)` each.
+ */
+function runs(indexes: number[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const i of indexes) {
+    const last = out.at(-1);
+    if (last && last[1] === i) last[1] = i + 1;
+    else out.push([i, i + 1]);
+  }
+  return out;
 }
 
 export function Conversation({ items, calls, actions, onOpenLink }: Props) {
@@ -125,6 +159,22 @@ export function Conversation({ items, calls, actions, onOpenLink }: Props) {
   const viewHeight = view.height > 0 ? view.height : FALLBACK_VIEW;
   const top = follow ? Math.max(0, total - viewHeight) : Math.max(0, view.top - TOP_PAD);
   const [start, end] = visibleRange(offsets, top - OVERSCAN, top + viewHeight + OVERSCAN);
+  // Also rendered: the entries holding the selection's ends, and while a copy is made, every
+  // entry between them.
+  const selected = useSelectionEnds(scroller, ENTRY_IDS);
+  const [copying, setCopying] = useState<[number, number] | null>(null);
+  const drawn = useMemo(() => {
+    const set = new Set<number>();
+    for (let i = start; i < end; i++) set.add(i);
+    if (selected.length > 0) {
+      const wanted = new Set(selected);
+      items.forEach((item, i) => {
+        if (wanted.has(item.id)) set.add(i);
+      });
+    }
+    if (copying) for (let i = copying[0]; i <= copying[1] && i < items.length; i++) set.add(i);
+    return runs([...set].sort((a, b) => a - b));
+  }, [start, end, selected, copying, items]);
   const latest = useRef({ items, offsets });
   latest.current = { items, offsets };
 
@@ -222,25 +272,60 @@ export function Conversation({ items, calls, actions, onOpenLink }: Props) {
     );
   };
 
-  const before = offsets[start]!;
-  const after = total - offsets[end]!;
+  // A copy of a selection whose ends are rendered but not everything between them: the entries
+  // between are rendered before the browser reads the selection (it copies after this handler),
+  // and left to scroll out again afterwards.
+  const list = useRef<HTMLDivElement>(null);
+  const onCopy = () => {
+    const el = list.current;
+    const selection = document.getSelection();
+    if (!el || !selection || selection.rangeCount === 0 || selection.isCollapsed) return;
+    const range = selection.getRangeAt(0);
+    const count = latest.current.items.length;
+    const from = boundaryRow(ENTRY_ROWS, el, count, range.startContainer, range.startOffset, "start");
+    const to = boundaryRow(ENTRY_ROWS, el, count, range.endContainer, range.endOffset, "end");
+    if (!from || !to || to.index <= from.index) return;
+    const missing = drawn.some(([, runEnd], k) => k + 1 < drawn.length && runEnd <= to.index && drawn[k + 1]![0] > from.index);
+    if (missing) flushSync(() => setCopying([from.index, to.index]));
+  };
+  useEffect(() => {
+    if (!copying) return;
+    const id = setTimeout(() => setCopying(null), 0);
+    return () => clearTimeout(id);
+  }, [copying]);
+
+  const first = drawn[0]?.[0] ?? 0;
+  const lastEnd = drawn.at(-1)?.[1] ?? 0;
   return (
-    <div className="conversation" ref={scroller} data-testid="conversation" onScroll={onScroll}>
+    <div className="conversation" ref={scroller} data-testid="conversation" onScroll={onScroll} onCopy={onCopy}>
       <div
         className="conversation-list"
-        style={{ paddingTop: TOP_PAD + before, paddingBottom: BOTTOM_PAD + after }}
+        ref={list}
+        style={{ paddingTop: TOP_PAD + offsets[first]!, paddingBottom: BOTTOM_PAD + total - offsets[lastEnd]! }}
       >
-        {items.slice(start, end).map((item) => (
-          <Row key={item.id} id={item.id} track={track}>
-            <Entry
-              item={item}
-              call={item.kind === "tool" ? calls[item.callId] : undefined}
-              calls={item.kind === "tool" && calls[item.callId]?.children.length ? calls : undefined}
-              actions={actions}
-              onOpenLink={onOpenLink}
-            />
-          </Row>
-        ))}
+        {drawn.flatMap(([from, to], k) => {
+          // One flat list keyed by item, so an entry stays mounted as the runs around it change.
+          const children: ReactNode[] = [];
+          if (k > 0) {
+            const gapFrom = drawn[k - 1]![1];
+            children.push(<Gap key={`gap-${gapFrom}`} height={offsets[from]! - offsets[gapFrom]!} from={gapFrom} to={from} />);
+          }
+          for (let i = from; i < to; i++) {
+            const item = items[i]!;
+            children.push(
+              <Row key={item.id} id={item.id} index={i} track={track}>
+                <Entry
+                  item={item}
+                  call={item.kind === "tool" ? calls[item.callId] : undefined}
+                  calls={item.kind === "tool" && calls[item.callId]?.children.length ? calls : undefined}
+                  actions={actions}
+                  onOpenLink={onOpenLink}
+                />
+              </Row>,
+            );
+          }
+          return children;
+        })}
       </div>
     </div>
   );

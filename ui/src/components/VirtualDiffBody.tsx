@@ -11,7 +11,6 @@ import {
   Fragment,
   memo,
   useCallback,
-  useEffect,
   useLayoutEffect,
   useMemo,
   useRef,
@@ -26,6 +25,7 @@ import type { Hunk } from "../protocol/Hunk";
 import { HunkHeaderRow, pairedRows, rowsWithin, SplitColumns, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
 import { entryAt, layoutOffsets } from "./virtualList";
 import { copiedText, selectionPoint } from "./diffCopy";
+import { DIFF_ROWS, useSelectionEnds } from "./virtualSelection";
 import { flushSync } from "react-dom";
 
 /** One row of the virtualised table. */
@@ -125,34 +125,6 @@ function Spacer({ height, from, to }: { height: number; from: number; to: number
 }
 
 /**
- * The chunks (by first row) holding the ends of the document's selection when they are drawn
- * rows of `box`, so they stay drawn however far the box scrolls: a row taken out of the DOM
- * would take the selection's end with it.
- */
-function useSelectedChunks(box: MutableRefObject<HTMLDivElement | null>): number[] {
-  const [chunks, setChunks] = useState<number[]>([]);
-  useEffect(() => {
-    const update = () => {
-      const el = box.current;
-      const selection = document.getSelection();
-      const found = new Set<number>();
-      if (el && selection && selection.rangeCount > 0 && !selection.isCollapsed) {
-        for (const node of [selection.anchorNode, selection.focusNode]) {
-          const element = node instanceof Element ? node : node?.parentElement;
-          const row = element?.closest<HTMLElement>("tr[data-index]");
-          if (row && el.contains(row)) found.add(Math.floor(Number(row.dataset.index) / DIFF_CHUNK) * DIFF_CHUNK);
-        }
-      }
-      const next = [...found].sort((a, b) => a - b);
-      setChunks((previous) => (previous.length === next.length && previous.every((c, i) => c === next[i]) ? previous : next));
-    };
-    document.addEventListener("selectionchange", update);
-    return () => document.removeEventListener("selectionchange", update);
-  }, [box]);
-  return chunks;
-}
-
-/**
  * The rows of a long diff in a scroll box, drawn only near the view. `current` is the hunk the
  * navigation is on; `api` receives [`VirtualDiffApi`]; `hunkRefs` holds the drawn hunk headers.
  */
@@ -195,10 +167,10 @@ export function VirtualDiffBody(props: {
   const first = Math.floor(entryAt(offsets, scrollTop - DIFF_OVERSCAN) / DIFF_CHUNK) * DIFF_CHUNK;
   const last = Math.min(count, Math.ceil((entryAt(offsets, scrollTop + view + DIFF_OVERSCAN) + 1) / DIFF_CHUNK) * DIFF_CHUNK);
   // The chunks in and near the view, and those holding the ends of a selection.
-  const selected = useSelectedChunks(box);
+  const selected = useSelectionEnds(box, DIFF_ROWS);
   const starts = new Set<number>();
   for (let from = first; from < last; from += DIFF_CHUNK) starts.add(from);
-  for (const from of selected) if (from < count) starts.add(from);
+  for (const index of selected) if (index < count) starts.add(Math.floor(index / DIFF_CHUNK) * DIFF_CHUNK);
   const chunks: [number, number][] = [...starts].sort((a, b) => a - b).map((from) => [from, Math.min(count, from + DIFF_CHUNK)]);
 
   // The rows for the new position are drawn at once, in the frame of the scroll: the browser

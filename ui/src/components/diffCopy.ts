@@ -5,6 +5,7 @@
 import { hunkHeader, type SplitRow } from "./DiffRows";
 import type { DiffLine } from "../protocol/DiffLine";
 import type { DiffItem } from "./VirtualDiffBody";
+import { boundaryRow, DIFF_ROWS } from "./virtualSelection";
 
 /** A side of the side-by-side view. */
 export type DiffSide = "old" | "new";
@@ -86,47 +87,14 @@ export interface BodyRows {
 /**
  * The row and offset of a DOM selection boundary (`node`, `offset`) in the body, or null when it
  * is not in the body's table. A boundary between rows, or in a spacer standing for undrawn rows,
- * is the start of the row after it (`edge` "start") or the end of the row before (`edge` "end").
+ * is the start of the row after it or, for the `end` of a selection in a spacer, the end of the
+ * row before.
  */
 export function selectionPoint(rows: BodyRows, node: Node, offset: number, edge: "start" | "end"): SelectionPoint | null {
-  const { tbody, count } = rows;
-  if (count === 0) return null;
-  const element = node instanceof Element ? node : node.parentElement;
-  const row = element?.closest<HTMLElement>("tr[data-index]");
-  if (row && tbody.contains(row)) return pointInRow(row, node, offset);
-  // Outside the drawn rows: find the tbody child the boundary is in or next to.
-  let child: Node | null;
-  if (node === tbody) {
-    child = tbody.childNodes[offset] ?? null;
-    return child ? rowEdge(child as HTMLElement, "start", count) : { index: count - 1, offset: Infinity };
-  }
-  if (tbody.contains(node)) {
-    child = node;
-    while (child && child.parentNode !== tbody) child = child.parentNode;
-    return child ? rowEdge(child as HTMLElement, edge, count) : null;
-  }
-  // Around the table (a selection of the whole box): before or after every row.
-  const probe = document.createRange();
-  probe.selectNodeContents(tbody);
-  try {
-    if (probe.comparePoint(node, offset) < 0) return { index: 0, offset: 0 };
-    if (probe.comparePoint(node, offset) > 0) return { index: count - 1, offset: Infinity };
-  } catch {
-    return null;
-  }
-  return null;
-}
-
-/** The start or end of the rows a tbody child stands for (a drawn row, or a spacer). */
-function rowEdge(child: HTMLElement, edge: "start" | "end", count: number): SelectionPoint {
-  const drawn = child.dataset?.index;
-  if (drawn !== undefined) {
-    const index = Number(drawn);
-    return edge === "start" ? { index, offset: 0 } : { index, offset: Infinity };
-  }
-  const from = Number(child.dataset?.from ?? 0);
-  const to = Number(child.dataset?.to ?? count);
-  return edge === "start" ? { index: Math.min(from, count - 1), offset: 0 } : { index: Math.max(0, to - 1), offset: Infinity };
+  const at = boundaryRow(DIFF_ROWS, rows.tbody, rows.count, node, offset, edge);
+  if (!at) return null;
+  if (at.row) return pointInRow(at.row, node, offset);
+  return { index: at.index, offset: at.atStart ? 0 : Infinity };
 }
 
 /** A boundary inside drawn row `row`: characters into its code (or header) cell. */

@@ -1,0 +1,30 @@
+// A stored session written straight into the app's SQLite database (the `sqlite3` command), for
+// tests that need a long history without streaming it: `groups` rounds of a request, an answer
+// that reads a file, the read's result and a closing answer.
+import { execFileSync } from "node:child_process";
+
+/**
+ * Writes session `id` of `project` with `groups` rounds (4 messages and 1 tool call each) into
+ * the database at `db`. Texts: "Request number i: please look at file_i.rs", "Looking at
+ * **file_i.rs** now.", "Done with step i.".
+ */
+export function seedSession(db, { id, project, title, groups }) {
+  const sql = ["BEGIN;", `INSERT INTO sessions (id, workspace_path, title, created_at, updated_at) VALUES ('${id}', '${project}', '${title}', 1, 2);`];
+  for (let i = 0; i < groups; i += 1) {
+    const call = `c${i}`;
+    const msgs = [
+      ["user", { role: "user", text: `Request number ${i}: please look at file_${i}.rs` }],
+      ["assistant", { role: "assistant", text: `Looking at **file_${i}.rs** now.`, tool_calls: [{ id: call, name: "read", arguments: { path: `file_${i}.rs` } }] }],
+      ["tool", { role: "tool_result", call_id: call, content: `1\tfn f${i}() {}\n2\t// more`, is_error: false }],
+      ["assistant", { role: "assistant", text: `Done with step ${i}.` }],
+    ];
+    msgs.forEach(([role, content], j) => {
+      const json = JSON.stringify(content).replaceAll("'", "''");
+      sql.push(`INSERT INTO messages (session_id, seq, role, content, created_at) VALUES ('${id}', ${i * 4 + j}, '${role}', '${json}', 1);`);
+    });
+    const info = JSON.stringify({ call_id: call, name: "read", state: "succeeded", arguments: { path: `file_${i}.rs` }, preview: null, preview_hash: null, status: `Read file_${i}.rs`, result: `1\tfn f${i}() {}`, is_error: false });
+    sql.push(`INSERT INTO tool_calls (session_id, call_id, name, state, info, created_at, updated_at) VALUES ('${id}', '${call}', 'read', 'succeeded', '${info}', 1, 1);`);
+  }
+  sql.push("COMMIT;");
+  execFileSync("sqlite3", [db], { input: sql.join("\n") });
+}
