@@ -3,6 +3,7 @@ import type { Backend } from "../backend";
 import userEvent from "@testing-library/user-event";
 import { Workspace } from "./Workspace";
 import { draftKey, saveDraft } from "../session/drafts";
+import { settingsView } from "../test/settingsView";
 
 function backend(warnings: string[]): Backend {
   return {
@@ -50,4 +51,57 @@ test("deleting a session drops its unsent draft", async () => {
   await waitFor(() => expect(localStorage.getItem(draftKey("/w", "s1"))).toBeNull());
   expect(deleted).toEqual(["s1"]);
   expect(localStorage.getItem(draftKey("/w", "s2"))).toBe("another");
+});
+
+/** `backend([])` with a stored session "s1" that opens without running, for `stopped`. */
+function stoppedSession(stopped: string): Backend {
+  const api = backend([]);
+  api.listSessions = async () => [{ id: "s1", workspace_path: "/w", title: "Old work", created_at: 1, updated_at: 2 }];
+  api.openSession = async () => ({
+    session_id: "s1",
+    transcript: {
+      session_id: "s1",
+      items: [{ kind: "user", text: "the earlier request" }],
+      todos: [],
+      usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 0 },
+    },
+    was_running: false,
+    model: "claude-sonnet-4-5",
+    provider: "Anthropic",
+    stopped,
+  });
+  return api;
+}
+
+test("a stored session opened without a key shows its history under the setup banner, not a second error", async () => {
+  render(
+    <Workspace
+      backend={stoppedSession("No API key for Anthropic. Add it in Settings.")}
+      workspace={{ name: "w", path: "/w" }}
+      settings={settingsView()}
+      initialSession="s1"
+      onClose={() => {}}
+      onOpenSettings={() => {}}
+    />,
+  );
+  expect(await screen.findByText("the earlier request")).toBeInTheDocument();
+  expect(screen.getByTestId("setup-banner")).toHaveTextContent("Add your Anthropic API key to start working.");
+  expect(screen.queryByTestId("error-banner")).toBeNull();
+});
+
+test("why a stored session is not running is shown when the setup banner does not say it", async () => {
+  const why = "Cannot read the keychain: the Secret Service is not running.";
+  render(
+    <Workspace
+      backend={stoppedSession(why)}
+      workspace={{ name: "w", path: "/w" }}
+      settings={settingsView({ missing: null, key_stored: true })}
+      initialSession="s1"
+      onClose={() => {}}
+      onOpenSettings={() => {}}
+    />,
+  );
+  expect(await screen.findByTestId("error-banner")).toHaveTextContent(why);
+  await userEvent.click(screen.getByRole("button", { name: "Dismiss" }));
+  expect(screen.queryByTestId("error-banner")).toBeNull();
 });

@@ -124,6 +124,8 @@ export function Workspace({
   const findFiles = useCallback((q: string) => backend.workspaceFiles(workspace.path, q), [backend, workspace.path]);
   const openLink = useCallback((url: string) => void backend.openExternal(url).catch(() => {}), [backend]);
   const missing = settings?.missing ?? null;
+  // Why a stored session is not running is what the setup banner says already, when it shows.
+  const problem = session.error ?? listError ?? (missing ? null : session.stopped);
 
   return (
     <div className="workspace" data-testid="workspace">
@@ -184,9 +186,9 @@ export function Workspace({
               </button>
             </div>
           )}
-          {(session.error || listError) && (
+          {problem && (
             <div className="banner banner-error" role="alert" data-testid="error-banner">
-              <span>{session.error ?? listError}</span>
+              <span>{problem}</span>
               <button
                 onClick={() => {
                   session.clearError();

@@ -15,6 +15,11 @@ export interface SessionHandle {
   model: string;
   provider: string;
   error: string | null;
+  /**
+   * Why the shown stored session is not running (the model is not set up); sending starts it
+   * once it is. Not an error of anything the person did.
+   */
+  stopped: string | null;
   /** Sends the person's message, starting the session first if needed. */
   send(text: string): Promise<void>;
   op(op: Op): Promise<void>;
@@ -33,6 +38,7 @@ export function useSession(
   const [sessionId, setSessionId] = useState<string | null>(null);
   const [meta, setMeta] = useState({ model: "", provider: "" });
   const [error, setError] = useState<string | null>(null);
+  const [stopped, setStopped] = useState<string | null>(null);
   const queue = useRef<Event[]>([]);
   const scheduled = useRef(false);
   const idRef = useRef<string | null>(null);
@@ -71,7 +77,7 @@ export function useSession(
       // Not running (no model set up): show it, and start it when the person sends.
       idRef.current = opened.stopped ? null : opened.session_id;
       stoppedId.current = opened.stopped ? opened.session_id : null;
-      if (opened.stopped) setError(opened.stopped);
+      setStopped(opened.stopped);
       setSessionId(opened.session_id);
       setMeta({ model: opened.model, provider: opened.provider });
       if (resumeId) {
@@ -97,6 +103,7 @@ export function useSession(
     stoppedId.current = null;
     setSessionId(null);
     setError(null);
+    setStopped(null);
     setState(initialState(modeRef.current));
     if (resume) {
       connect(resume).catch((e: unknown) => setError(errorMessage(e)));
@@ -151,8 +158,12 @@ export function useSession(
     model: meta.model,
     provider: meta.provider,
     error,
+    stopped,
     send,
     op,
-    clearError: () => setError(null),
+    clearError: () => {
+      setError(null);
+      setStopped(null);
+    },
   };
 }
