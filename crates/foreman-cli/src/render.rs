@@ -4,7 +4,7 @@
 use std::io::{IsTerminal, Write};
 
 use foreman_core::diff::unified_text;
-use foreman_core::protocol::{ApprovalScope, CallState, Event, EventMsg, Op};
+use foreman_core::protocol::{ApprovalScope, CallState, Event, EventMsg, Op, UndoState};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 /// Prints events for a person.
@@ -118,6 +118,19 @@ impl Renderer {
             EventMsg::Error { message } => (self.paint(RED, &format!("\nerror: {message}")), true),
             EventMsg::ApprovalRefused { reason, .. } => {
                 (self.paint(RED, &format!("\nrefused: {reason}")), true)
+            }
+            EventMsg::UndoChanged {
+                call_id,
+                undo: UndoState::Done,
+            } => {
+                let name = self.names.get(call_id).cloned().unwrap_or_default();
+                (
+                    self.paint(DIM, &format!("\n↶ {name} ({call_id}): change undone")),
+                    true,
+                )
+            }
+            EventMsg::UndoRefused { reason, .. } => {
+                (self.paint(RED, &format!("\nundo refused: {reason}")), true)
             }
             EventMsg::TaskEnded { reason } => (format!("\n{}", reason.describe()), true),
             _ => return None,

@@ -12,7 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use foreman_core::protocol::{
-    ApprovalMode, ApprovalScope, CallState, Event, EventMsg, Op, TaskEndReason, UsageSummary,
+    ApprovalMode, ApprovalScope, CallState, Event, EventMsg, Op, TaskEndReason, UndoState,
+    UsageSummary,
 };
 use foreman_core::providers::keys::static_key;
 use foreman_core::providers::{
@@ -1872,5 +1873,145 @@ async fn a_child_is_refused_a_tool_outside_its_set_and_its_calls_are_stored() {
             ("c2".to_owned(), t1),
             ("d".to_owned(), None),
         ]
+    );
+}
+
+// --- undo_change: the person undoes a file change -------------------------------------------
+
+impl Harness {
+    /// The undo state announced last for `id`.
+    fn undo_of(&self, id: &str) -> Option<UndoState> {
+        self.seen.iter().rev().find_map(|e| match &e.msg {
+            EventMsg::UndoChanged { call_id, undo } if call_id == id => Some(*undo),
+            _ => None,
+        })
+    }
+
+    async fn undo(&mut self, id: &str) -> Result<(), String> {
+        self.send(Op::UndoChange { call_id: id.into() });
+        match self
+            .until(|m| {
+                matches!(
+                    m,
+                    EventMsg::UndoChanged {
+                        undo: UndoState::Done,
+                        ..
+                    } | EventMsg::UndoRefused { .. }
+                )
+            })
+            .await
+        {
+            EventMsg::UndoRefused { reason, .. } => Err(reason),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_person_undoes_file_changes_newest_first_also_after_a_restart() {
+    let store = Store::open_in_memory().await.unwrap();
+    let session = store.create_session("/w", 1).await.unwrap();
+    let turns = [
+        vec![read("r", "notes.txt")],
+        vec![
+            call(
+                "w",
+                "write",
+                json!({"path": "notes.txt", "content": "gamma\n"}),
+            ),
+            call(
+                "n",
+                "write",
+                json!({"path": "new.txt", "content": "made\n"}),
+            ),
+        ],
+        done("d"),
+    ];
+    let responses: Vec<ScriptedResponse> = turns
+        .iter()
+        .map(|t| ScriptedResponse::sse(body(Wire::Anthropic, t)))
+        .collect();
+    let (db, id) = (store.clone(), session.id.clone());
+    let mut h = start_with(Wire::Anthropic, responses, move |c| {
+        c.approval_mode = ApprovalMode::Yolo;
+        c.store = Some(db);
+        c.session_id = Some(id);
+    })
+    .await;
+    h.send(Op::UserMessage { text: "go".into() });
+    assert!(h.end().await.is_success());
+    assert_eq!(
+        (h.file("notes.txt"), h.file("new.txt")),
+        ("gamma\n".into(), "made\n".into())
+    );
+    // Each change can be undone; the read cannot.
+    assert_eq!(h.undo_of("w"), Some(UndoState::Available));
+    assert_eq!(h.undo_of("n"), Some(UndoState::Available));
+    assert_eq!(h.undo_of("r"), None);
+    assert!(h.undo("r").await.unwrap_err().contains("nothing to undo"));
+
+    // A created file goes.
+    h.undo("n").await.unwrap();
+    assert!(!h.dir.path().join("new.txt").exists());
+    assert_eq!(h.undo_of("n"), Some(UndoState::Done));
+    assert!(h.undo("n").await.is_err(), "undone once only");
+
+    // A file changed since is left alone.
+    std::fs::write(h.dir.path().join("notes.txt"), "someone's edit\n").unwrap();
+    let refused = h.undo("w").await.unwrap_err();
+    assert!(
+        refused.contains("notes.txt changed after this call"),
+        "{refused}"
+    );
+    assert_eq!(h.file("notes.txt"), "someone's edit\n");
+
+    // Back to what the call left, and after a restart, the undo is still there (stored).
+    std::fs::write(h.dir.path().join("notes.txt"), "gamma\n").unwrap();
+    h.send(Op::Shutdown);
+    h.until(|m| matches!(m, EventMsg::ShutdownComplete)).await;
+    let history = open_session(&store, "/w", Some(&session.id))
+        .await
+        .unwrap()
+        .unwrap()
+        .1;
+    let stored = store.load_tool_calls(&session.id).await.unwrap();
+    let undo_of = |id: &str| stored.iter().find(|c| c.call_id == id).unwrap().info["undo"].clone();
+    assert_eq!(
+        (undo_of("w"), undo_of("n")),
+        (json!("available"), json!("done"))
+    );
+    let workspace = h.dir.path().to_path_buf();
+    let (db, id) = (store.clone(), session.id.clone());
+    let answer = vec![ScriptedResponse::sse(body(
+        Wire::Anthropic,
+        &[text("Understood.")],
+    ))];
+    let mut again = start_with(Wire::Anthropic, answer, move |c| {
+        c.approval_mode = ApprovalMode::Yolo;
+        c.store = Some(db);
+        c.session_id = Some(id);
+        c.history = history;
+        c.workspace = workspace;
+    })
+    .await;
+    again.undo("w").await.unwrap();
+    assert_eq!(
+        std::fs::read_to_string(h.dir.path().join("notes.txt")).unwrap(),
+        "alpha\nbeta\n"
+    );
+    // The model is told with its next request; the stored call says it was undone.
+    again.send(Op::UserMessage {
+        text: "next".into(),
+    });
+    again.end().await;
+    let request = again.request_text(0);
+    assert!(
+        request.contains("I undid your change to `notes.txt` (call w)"),
+        "{request}"
+    );
+    let stored = store.load_tool_calls(&session.id).await.unwrap();
+    assert_eq!(
+        stored.iter().find(|c| c.call_id == "w").unwrap().info["undo"],
+        "done"
     );
 }

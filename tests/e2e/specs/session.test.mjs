@@ -167,7 +167,7 @@ step("3. a command: approve, watch its output stream, see the exit code", async 
   await screenshot(app.browser, "32-bash-done");
 });
 
-step("4. edit before approving writes the person's version", async () => {
+step("4. edit before approving writes the person's version, and undo takes it back", async () => {
   model.script(
     { tool: { name: "write", input: { path: "notes.txt", content: "the model's version\n" } } },
     { text: "Noted." },
@@ -184,6 +184,13 @@ step("4. edit before approving writes the person's version", async () => {
   await waitFor("the edited file", () => existsSync(join(project, "notes.txt")));
   await waitIdle();
   assert.equal(readFileSync(join(project, "notes.txt"), "utf8"), "my own version, edited");
+  // The person changes their mind: the write is undone, and notes.txt, which it created, is gone.
+  const card = await lastCard("write");
+  await (await card.$('[data-testid="undo-change"]')).click();
+  await (await card.$('[data-testid="confirm-undo"]')).click();
+  await waitFor("the file removed", () => !existsSync(join(project, "notes.txt")));
+  await (await card.$('[data-testid="undo-done"]')).waitForDisplayed({ timeout: 10000 });
+  await screenshot(app.browser, "41-write-undone");
 });
 
 step("4b. a long diff: Show all puts every line in a scroll box that reaches the last line", async () => {
@@ -305,6 +312,7 @@ step("5. after a restart the session is in the sidebar with its history and cont
   await waitFor("the answer", async () => (await app.browser.getPageSource()).includes("Continuing where we left off."));
   const last = model.requests[model.requests.length - 1];
   assert.ok(JSON.stringify(last).includes("Create hello.txt with sixty lines"), "the history went to the model");
+  assert.ok(JSON.stringify(last).includes("I undid your change to `notes.txt`"), "the model was told of the undo");
   await waitIdle();
   await screenshot(app.browser, "51-session-continued");
 });

@@ -7,7 +7,7 @@ function call(over: Partial<CallView>): CallView {
   return {
     id: "c1", name: "write", state: "streaming", args: null, preview: null, status: null, output: "",
     result: null, isError: false, images: null, approval: null, refused: null, startedAt: null, endedAt: null,
-    parentId: null, children: [], ...over,
+    parentId: null, children: [], undo: null, undoRefused: null, ...over,
   };
 }
 
@@ -110,4 +110,28 @@ test("a new_task card shows its sub-agent's text and calls inside it, with their
   expect(nested.querySelector('[data-tool="write"]')).not.toBeNull();
   await userEvent.click(screen.getByTestId("approve"));
   expect(approve).toHaveBeenCalledWith("c2", "h7", { kind: "once" });
+});
+
+test("a file change can be undone after a confirmation; an undone one says so", async () => {
+  const undo = vi.fn();
+  const done = call({ state: "succeeded", args: { path: "notes.txt", content: "x\n" }, result: "Wrote notes.txt", undo: "available" });
+  const { rerender } = render(<ToolCard call={done} actions={{ ...actions, undo }} />);
+  await userEvent.click(screen.getByTestId("undo-change"));
+  expect(screen.getByText(/Put notes.txt back as it was before this call\?/)).toBeInTheDocument();
+  // Keeping it asks again next time.
+  await userEvent.click(screen.getByRole("button", { name: "Keep it" }));
+  expect(undo).not.toHaveBeenCalled();
+  await userEvent.click(screen.getByTestId("undo-change"));
+  await userEvent.click(screen.getByTestId("confirm-undo"));
+  expect(undo).toHaveBeenCalledWith("c1");
+  rerender(<ToolCard call={{ ...done, undoRefused: "notes.txt changed after this call; undoing it would lose those changes." }} actions={{ ...actions, undo }} />);
+  expect(screen.getByRole("alert")).toHaveTextContent("notes.txt changed after this call");
+  rerender(<ToolCard call={{ ...done, undo: "done" }} actions={{ ...actions, undo }} />);
+  expect(screen.getByTestId("undo-done")).toHaveTextContent("Change undone: notes.txt is as it was before this call.");
+  expect(screen.queryByTestId("undo-change")).toBeNull();
+});
+
+test("a call that changed no file offers no undo", () => {
+  render(<ToolCard call={call({ name: "read", state: "succeeded", args: { path: "a.txt" }, result: "1\tx" })} actions={actions} />);
+  expect(screen.queryByTestId("undo-bar")).toBeNull();
 });

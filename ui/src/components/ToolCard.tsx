@@ -16,6 +16,8 @@ export interface CardActions {
   /** Asks for the whole diff of a call whose preview came cut short. */
   loadPreview?(callId: string): void;
   openPath?(path: string, line?: number): void;
+  /** Undoes what a file-changing call did to its file. */
+  undo?(callId: string): void;
 }
 
 function text(args: unknown, key: string): string | null {
@@ -170,9 +172,66 @@ function ToolCardInner({
               images={call.images}
             />
           )}
+          {call.undo && <UndoBar call={call} onUndo={actions.undo} />}
         </div>
       )}
     </article>
+  );
+}
+
+/**
+ * What the person can do about a file change the call made: undo it (after a confirmation, as
+ * the agent's version is not kept), or see that it was undone, or why an undo was refused.
+ */
+function UndoBar({ call, onUndo }: { call: CallView; onUndo?: (callId: string) => void }) {
+  const [asking, setAsking] = useState(false);
+  const path = text(call.args, "path") ?? call.preview?.path ?? "the file";
+  if (call.undo === "done") {
+    return (
+      <div className="tool-undo muted" data-testid="undo-done">
+        {call.preview?.created
+          ? `Change undone: ${path}, which this call created, is removed.`
+          : `Change undone: ${path} is as it was before this call.`}
+      </div>
+    );
+  }
+  return (
+    <div className="tool-undo" data-testid="undo-bar">
+      {asking ? (
+        <>
+          <span>Put {path} back as it was before this call? The agent's version is not kept.</span>
+          <button
+            type="button"
+            data-testid="confirm-undo"
+            onClick={() => {
+              setAsking(false);
+              onUndo?.(call.id);
+            }}
+          >
+            Undo change
+          </button>
+          <button type="button" className="ghost" onClick={() => setAsking(false)}>
+            Keep it
+          </button>
+        </>
+      ) : (
+        <button
+          type="button"
+          className="ghost"
+          data-testid="undo-change"
+          disabled={!onUndo}
+          title="Puts the file back as it was before this call, if nothing changed it since"
+          onClick={() => setAsking(true)}
+        >
+          ↶ Undo this change
+        </button>
+      )}
+      {call.undoRefused && (
+        <span className="tool-undo-refused" role="alert">
+          {call.undoRefused}
+        </span>
+      )}
+    </div>
   );
 }
 

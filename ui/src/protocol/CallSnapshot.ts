@@ -2,6 +2,7 @@
 import type { CallImages } from "./CallImages";
 import type { CallState } from "./CallState";
 import type { FilePreview } from "./FilePreview";
+import type { UndoState } from "./UndoState";
 
 /**
  * Everything known about one call: what a [`Snapshot`](super::Op::Snapshot) returns.
@@ -28,4 +29,9 @@ images: CallImages | null,
  * The `new_task` call whose sub-agent made this call; `None` for the session's own calls
  * (and in sessions stored before sub-agents).
  */
-parent_call_id: string | null, };
+parent_call_id: string | null, 
+/**
+ * For a call that changed a file: whether the change can be undone, or was; `None` for
+ * other calls (and in sessions stored before undo).
+ */
+undo: UndoState | null, };

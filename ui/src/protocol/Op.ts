@@ -5,4 +5,4 @@ import type { ApprovalScope } from "./ApprovalScope";
 /**
  * A request to a running session.
  */
-export type Op = { "op": "user_message", text: string, } | { "op": "approve", call_id: string, preview_hash: string, scope: ApprovalScope, } | { "op": "reject", call_id: string, feedback: string | null, } | { "op": "edit_and_approve", call_id: string, preview_hash: string, new_content: string, } | { "op": "cancel" } | { "op": "continue" } | { "op": "set_approval_mode", mode: ApprovalMode, } | { "op": "load_preview", call_id: string, } | { "op": "snapshot" } | { "op": "shutdown" };
+export type Op = { "op": "user_message", text: string, } | { "op": "approve", call_id: string, preview_hash: string, scope: ApprovalScope, } | { "op": "reject", call_id: string, feedback: string | null, } | { "op": "edit_and_approve", call_id: string, preview_hash: string, new_content: string, } | { "op": "cancel" } | { "op": "continue" } | { "op": "set_approval_mode", mode: ApprovalMode, } | { "op": "load_preview", call_id: string, } | { "op": "undo_change", call_id: string, } | { "op": "snapshot" } | { "op": "shutdown" };

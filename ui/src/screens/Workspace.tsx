@@ -96,6 +96,7 @@ export function Workspace({
       editApprove: (call_id, preview_hash, new_content) =>
         void op({ op: "edit_and_approve", call_id, preview_hash, new_content }),
       loadPreview: (call_id) => void op({ op: "load_preview", call_id }),
+      undo: (call_id) => void op({ op: "undo_change", call_id }),
     }),
     [op],
   );

@@ -278,3 +278,20 @@ test("a stored session nests a sub-agent's calls under its new_task call", () =>
   expect(s.calls.t1!.children).toEqual([{ kind: "tool", id: expect.any(Number), callId: "c1" }]);
   expect(s.calls.c1!.parentId).toBe("t1");
 });
+
+test("a file change's undo: offered, refused with a reason, then done", () => {
+  let s = reduceAll(
+    initialState(),
+    [
+      ev({ type: "tool_call_created", call_id: "c1", name: "write", state: "streaming" }),
+      ev({ type: "tool_call_finished", call_id: "c1", state: "succeeded", result: "wrote a.txt", is_error: false }),
+      ev({ type: "undo_changed", call_id: "c1", undo: "available" }),
+    ],
+    0,
+  );
+  expect(s.calls.c1).toMatchObject({ undo: "available", undoRefused: null });
+  s = reduceAll(s, [ev({ type: "undo_refused", call_id: "c1", reason: "a.txt changed after this call" })], 1);
+  expect(s.calls.c1).toMatchObject({ undo: "available", undoRefused: "a.txt changed after this call" });
+  s = reduceAll(s, [ev({ type: "undo_changed", call_id: "c1", undo: "done" })], 2);
+  expect(s.calls.c1).toMatchObject({ undo: "done", undoRefused: null });
+});

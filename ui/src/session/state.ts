@@ -2,6 +2,7 @@
 import type { ApprovalMode } from "../protocol/ApprovalMode";
 import type { CallImages } from "../protocol/CallImages";
 import type { CallSnapshot } from "../protocol/CallSnapshot";
+import type { UndoState } from "../protocol/UndoState";
 import type { CallState } from "../protocol/CallState";
 import type { Event } from "../protocol/Event";
 import type { FilePreview } from "../protocol/FilePreview";
@@ -40,6 +41,10 @@ export interface CallView {
   parentId: string | null;
   /** For a `new_task` call: what its sub-agent said and the calls it made, in order. */
   children: Item[];
+  /** For a call that changed a file: whether the person can undo the change, or did. */
+  undo: UndoState | null;
+  /** Why the last undo of this call's change was refused (the file changed since...). */
+  undoRefused: string | null;
 }
 
 export type Item =
@@ -126,6 +131,8 @@ export function newCall(id: string, name: string, state: CallState, parentId: st
     endedAt: null,
     parentId,
     children: [],
+    undo: null,
+    undoRefused: null,
   };
 }
 
@@ -155,6 +162,8 @@ function callFromSnapshot(c: CallSnapshot, old?: CallView): CallView {
     endedAt: old?.endedAt ?? null,
     parentId: c.parent_call_id ?? null,
     children: old?.children ?? [],
+    undo: c.undo ?? null,
+    undoRefused: old?.undoRefused ?? null,
   };
 }
 
@@ -375,6 +384,10 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       }));
     case "approval_refused":
       return updateCall(s, event.call_id, (c) => ({ ...c, refused: event.reason }));
+    case "undo_changed":
+      return updateCall(s, event.call_id, (c) => ({ ...c, undo: event.undo, undoRefused: null }));
+    case "undo_refused":
+      return updateCall(s, event.call_id, (c) => ({ ...c, undoRefused: event.reason }));
     case "rule_added":
       return notice(s, "info", `Rule added for this ${event.scope}: ${event.rule}`);
     case "approval_mode_changed":

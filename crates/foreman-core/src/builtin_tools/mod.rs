@@ -27,6 +27,7 @@ pub mod private_target;
 pub mod read;
 pub mod redirect;
 pub mod registration;
+pub mod restore;
 pub mod session;
 pub mod stale_guard;
 pub mod todo;

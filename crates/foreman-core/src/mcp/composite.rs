@@ -101,6 +101,19 @@ impl ToolBackend for CompositeBackend {
     fn write_as_person(&self, path: &str, content: String) -> BoxFuture<'static, ToolOutcome> {
         self.builtin.write_as_person(path, content)
     }
+
+    fn file_bytes(&self, path: &str) -> Result<Option<Vec<u8>>, String> {
+        self.builtin.file_bytes(path)
+    }
+
+    fn restore_file(
+        &self,
+        path: &str,
+        before: Option<&[u8]>,
+        left: &[u8; 32],
+    ) -> Result<(), String> {
+        self.builtin.restore_file(path, before, left)
+    }
 }
 
 #[cfg(test)]

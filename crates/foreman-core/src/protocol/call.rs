@@ -106,6 +106,16 @@ impl FilePreview {
     }
 }
 
+/// Whether the person can undo what a file-changing call did to its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum UndoState {
+    /// The file's content from before the call is kept; `undo_change` puts it back.
+    Available,
+    /// The change was undone.
+    Done,
+}
+
 /// Everything known about one call: what a [`Snapshot`](super::Op::Snapshot) returns.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct CallSnapshot {
@@ -130,6 +140,10 @@ pub struct CallSnapshot {
     /// (and in sessions stored before sub-agents).
     #[serde(default)]
     pub parent_call_id: Option<String>,
+    /// For a call that changed a file: whether the change can be undone, or was; `None` for
+    /// other calls (and in sessions stored before undo).
+    #[serde(default)]
+    pub undo: Option<UndoState>,
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::call::{CallSnapshot, CallState, FilePreview};
+use super::call::{CallSnapshot, CallState, FilePreview, UndoState};
 use super::images::CallImages;
 use super::op::{ApprovalMode, RuleScope};
 use super::usage::UsageSummary;
@@ -157,6 +157,18 @@ pub enum EventMsg {
     },
     /// An answer was refused (stale hash, unknown call...); the request stands.
     ApprovalRefused {
+        call_id: String,
+        reason: String,
+    },
+    /// What the person can do about a file-changing call's change changed: it can be undone
+    /// (the call succeeded and its file's previous content is kept), or it was undone.
+    UndoChanged {
+        call_id: String,
+        undo: UndoState,
+    },
+    /// An `undo_change` was refused, and why (the file changed since, nothing is kept for the
+    /// call...); nothing was changed.
+    UndoRefused {
         call_id: String,
         reason: String,
     },

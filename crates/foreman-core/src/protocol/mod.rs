@@ -13,7 +13,9 @@ pub mod images;
 pub mod op;
 pub mod usage;
 
-pub use call::{CallSnapshot, CallState, FilePreview, InvalidTransition, PREVIEW_LINES_SENT};
+pub use call::{
+    CallSnapshot, CallState, FilePreview, InvalidTransition, PREVIEW_LINES_SENT, UndoState,
+};
 pub use event::{Event, EventMsg, FILES_CHANGED_LIMIT, TaskEndReason};
 pub use images::{CallImages, ImageLeftOut, ImagesLeftOut, ToolImage};
 pub use op::{ApprovalMode, ApprovalScope, Op, RuleScope};
@@ -35,6 +37,7 @@ mod bindings_tests {
         assert_bindings_current::<TaskEndReason>();
         assert_bindings_current::<CallState>();
         assert_bindings_current::<CallSnapshot>();
+        assert_bindings_current::<UndoState>();
         assert_bindings_current::<FilePreview>();
         assert_bindings_current::<UsageSummary>();
         assert_bindings_current::<CallImages>();

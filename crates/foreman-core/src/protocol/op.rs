@@ -67,6 +67,10 @@ pub enum Op {
     /// ([`FileDiff::lines_left_out`](crate::diff::FileDiff::lines_left_out)); it comes as a
     /// `tool_call_updated` with the preview.
     LoadPreview { call_id: String },
+    /// Undoes what the file-changing call `call_id` did: its file gets back the content it had
+    /// before the call (a file the call created is removed), if it still has what the call left;
+    /// answered with `undo_changed` or `undo_refused`. The model is told with the next message.
+    UndoChange { call_id: String },
     /// Asks for an [`EventMsg::Snapshot`](super::EventMsg::Snapshot) of the full state.
     Snapshot,
     /// Ends the session after cancelling any running task.

@@ -19,6 +19,7 @@ use crate::builtin_tools::http_fetch::{HttpFetchParams, parse_fetch_url, run_htt
 use crate::builtin_tools::ls::{LsParams, ls_tip, run_ls};
 use crate::builtin_tools::multi_edit::{MultiEditParams, run_multi_edit};
 use crate::builtin_tools::read::{ReadParams, read_tip, run_read};
+use crate::builtin_tools::restore;
 use crate::builtin_tools::stale_guard::content_hash;
 use crate::builtin_tools::todo::{TodoWriteParams, run_todo_write};
 use crate::builtin_tools::write::{WriteParams, run_write, write_tip};
@@ -291,6 +292,21 @@ impl ToolBackend for BuiltinBackend {
                 .map_err(error_text)
         }
         .boxed()
+    }
+
+    fn file_bytes(&self, path: &str) -> Result<Option<Vec<u8>>, String> {
+        restore::file_bytes(&self.session.boundary, path).map_err(|e| e.to_string())
+    }
+
+    fn restore_file(
+        &self,
+        path: &str,
+        before: Option<&[u8]>,
+        left: &[u8; 32],
+    ) -> Result<(), String> {
+        // The agent's read baselines stay as they were: the file no longer has what the agent
+        // last saw, so it must read the file again before it changes it.
+        restore::restore_file(&self.session.boundary, path, before, left).map_err(|e| e.to_string())
     }
 }
 

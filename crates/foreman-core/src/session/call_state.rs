@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::events::EventSink;
-use crate::protocol::{CallImages, CallSnapshot, CallState, EventMsg, FilePreview};
+use crate::protocol::{CallImages, CallSnapshot, CallState, EventMsg, FilePreview, UndoState};
 
 /// The calls of a session, in the order they were created.
 #[derive(Debug, Default)]
@@ -36,6 +36,7 @@ impl CallRegistry {
             is_error: false,
             images: None,
             parent_call_id: events.parent().map(str::to_owned),
+            undo: None,
         });
         events.emit(EventMsg::ToolCallCreated {
             call_id: call_id.to_owned(),
@@ -101,6 +102,19 @@ impl CallRegistry {
             preview: None,
             status: None,
             images: Some(images),
+        });
+    }
+
+    /// Records whether the change `call_id` made can be undone, or was, and announces it. A
+    /// call of an earlier run of the session (not registered here) is only announced.
+    pub fn set_undo(&mut self, events: &mut EventSink, call_id: &str, undo: UndoState) {
+        if let Some(call) = self.get_mut(call_id) {
+            call.undo = Some(undo);
+            self.dirty.push(call_id.to_owned());
+        }
+        events.emit(EventMsg::UndoChanged {
+            call_id: call_id.to_owned(),
+            undo,
         });
     }
 
@@ -209,6 +223,7 @@ impl CallRegistry {
                 is_error: call.is_error,
                 images: call.images.clone(),
                 parent_call_id: call.parent_call_id.clone(),
+                undo: call.undo,
             })
             .collect()
     }

@@ -301,6 +301,7 @@ mod tests {
             is_error: false,
             images: None,
             parent_call_id: None,
+            undo: None,
         };
         let running = CallSnapshot {
             call_id: "running".into(),

@@ -30,6 +30,7 @@ pub mod task;
 pub mod tools;
 pub mod transcript;
 pub mod turn;
+pub mod undo;
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -239,6 +240,8 @@ pub(crate) struct Engine {
     /// then the child's); `None` otherwise.
     pub(crate) session_messages: Option<usize>,
     pub(crate) calls: CallRegistry,
+    /// What the file changes made so far replaced, for `undo_change`.
+    pub(crate) undo: undo::Undo,
     pub(crate) spend: Spend,
     pub(crate) failures: HashMap<String, u32>,
     pub(crate) queued: VecDeque<String>,
@@ -320,6 +323,7 @@ impl Engine {
             store: config.store,
             history: config.history,
             session_messages: None,
+            undo: undo::Undo::default(),
         })
     }
 
@@ -333,6 +337,7 @@ impl Engine {
             None => None,
         };
         let restored = self.restore_spend().await;
+        self.restore_checkpoints().await;
         self.events.emit(EventMsg::SessionStarted {
             session_id: self.id.clone(),
             model: self.model.clone(),
@@ -353,7 +358,15 @@ impl Engine {
             }
             match self.next_op().await {
                 Op::UserMessage { text } => self.run_task(text).await,
-                op => self.handle_side_op(op),
+                op => {
+                    self.handle_side_op(op);
+                    // What an op changed is stored at once when no task runs; the model is told
+                    // of an undone change in the history (its next request has it).
+                    self.flush_calls().await;
+                    if let Some(note) = self.take_undo_note() {
+                        self.record(Message::user(note)).await;
+                    }
+                }
             }
         }
         self.events.emit(EventMsg::ShutdownComplete);
@@ -378,6 +391,7 @@ impl Engine {
                 self.events
                     .emit_session(EventMsg::ApprovalModeChanged { mode });
             }
+            Op::UndoChange { call_id } => self.undo_change(&call_id),
             Op::Snapshot => self.events.emit_session(EventMsg::Snapshot {
                 session_id: self.id.clone(),
                 mode: self.policy.mode,

@@ -37,6 +37,8 @@ struct Job {
     id: String,
     name: String,
     arguments: Value,
+    /// The file a file-changing call changes (what it replaced is kept for an undo).
+    changes: Option<String>,
 }
 
 type Results = Vec<Option<(String, bool)>>;
@@ -134,6 +136,10 @@ impl Engine {
                 id: call.id.clone(),
                 name: call.name.clone(),
                 arguments,
+                changes: facts
+                    .path
+                    .clone()
+                    .filter(|_| facts.class == ActionClass::Edit),
             };
             let decision = self.policy.decide(&facts, self.auto_approved);
             if matches!(decision, Decision::Allow { .. }) && facts.class != ActionClass::Read {
@@ -244,7 +250,9 @@ impl Engine {
                     Some(format!("Writing your version of {path}…")),
                 );
                 self.flush_calls().await;
+                let before = self.bytes_before(&path);
                 let written = self.tools.write_as_person(&path, content.clone()).await;
+                let succeeded = written.is_ok();
                 let (state, text, is_error) = match written {
                     Ok(_) => {
                         let diff = super::preview::unified(&path, &proposed, &content);
@@ -263,6 +271,9 @@ impl Engine {
                 self.calls
                     .finish(&mut self.events, &job.id, state, &text, is_error);
                 results[job.index] = Some((text, is_error));
+                if succeeded && let Some(before) = before {
+                    self.keep_checkpoint(&job.id, &path, before).await;
+                }
                 CallsOutcome::Continue
             }
             ApprovalOutcome::Rejected(text) => {
@@ -289,6 +300,15 @@ impl Engine {
     async fn run_jobs(&mut self, jobs: Vec<Job>, results: &mut Results) -> CallsOutcome {
         let mut futures = Vec::with_capacity(jobs.len());
         let (output_tx, mut output_rx) = tokio::sync::mpsc::unbounded_channel();
+        // What each file-changing call is about to replace (`None`: nothing can be kept).
+        let befores: Vec<Option<Option<Vec<u8>>>> = jobs
+            .iter()
+            .map(|job| {
+                job.changes
+                    .as_deref()
+                    .and_then(|path| self.bytes_before(path))
+            })
+            .collect();
         for job in &jobs {
             let status = self.tools.status(&job.name, &job.arguments);
             self.calls
@@ -316,7 +336,7 @@ impl Engine {
             self.show_output(call_id, output);
         }
         let mut outcome = CallsOutcome::Continue;
-        for (job, result) in jobs.into_iter().zip(outcomes) {
+        for ((job, result), before) in jobs.into_iter().zip(outcomes).zip(befores) {
             if self.cancel.is_cancelled() {
                 let text = match result {
                     Ok(text) | Err(text) => format!("Cancelled by the user while running.\n{text}"),
@@ -341,6 +361,9 @@ impl Engine {
                         false,
                     );
                     results[job.index] = Some((text, false));
+                    if let (Some(path), Some(before)) = (&job.changes, before) {
+                        self.keep_checkpoint(&job.id, path, before).await;
+                    }
                     self.flush_calls().await;
                 }
                 Err(text) => {

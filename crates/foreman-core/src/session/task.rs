@@ -65,6 +65,9 @@ impl Engine {
             while take_queued && let Some(queued) = self.queued.pop_front() {
                 self.record(Message::user(queued)).await;
             }
+            if take_queued && let Some(note) = self.take_undo_note() {
+                self.record(Message::user(note)).await;
+            }
             iteration += 1;
             self.events.emit(EventMsg::TurnStarted { iteration });
             if let Err(reason) = self.fit_context(false).await {
@@ -133,6 +136,7 @@ impl Engine {
         for id in self.calls.take_dirty() {
             self.save_call(&id).await;
         }
+        self.save_undone().await;
     }
 
     /// Appends the assistant message exactly as it will be sent back to the model.

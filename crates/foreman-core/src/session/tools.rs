@@ -115,4 +115,19 @@ pub trait ToolBackend: Send + Sync + std::fmt::Debug {
 
     /// Writes `content` to the workspace file `path` on the person's authority (edit-and-approve).
     fn write_as_person(&self, path: &str, content: String) -> BoxFuture<'static, ToolOutcome>;
+
+    /// The bytes of the workspace file `path` now (`None`: there is no such file), kept before a
+    /// call changes it so the person can undo the change; `Err` when they cannot be kept (a
+    /// directory, too large, unreadable), with the reason.
+    fn file_bytes(&self, path: &str) -> Result<Option<Vec<u8>>, String>;
+
+    /// Undoes a call's change on the person's authority: puts `before` back into the workspace
+    /// file `path` (removes it when `None`) if its bytes now hash to `left`, what the call left.
+    /// `Err` is the reason for the person; nothing was changed then.
+    fn restore_file(
+        &self,
+        path: &str,
+        before: Option<&[u8]>,
+        left: &[u8; 32],
+    ) -> Result<(), String>;
 }

@@ -94,6 +94,7 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
                         is_error: false,
                         images: None,
                         parent_call_id: None,
+                        undo: None,
                     });
                     if let Some((content, is_error)) = results.get(&call.id) {
                         snapshot.result = Some(content.clone());

@@ -3,6 +3,7 @@
 //! Callers get a small typed API per concern (workspaces now; sessions and history later); SQL
 //! stays inside this module.
 
+mod checkpoints;
 mod error;
 mod history;
 mod mcp_approvals;
@@ -18,6 +19,7 @@ use std::time::Duration;
 use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
+pub use checkpoints::Checkpoint;
 pub use error::StoreError;
 pub use history::{FINISHED_CALL_STATES, SUMMARY_ROLE, StoredMessage, StoredToolCall};
 pub use rules::{RuleAction, StoredRule};

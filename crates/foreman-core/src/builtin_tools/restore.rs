@@ -1,0 +1,166 @@
+//! Undoing a file change on the person's authority: the bytes a file had before a call changed
+//! it are kept ([`file_bytes`]), and put back ([`restore_file`]) only while the file still has
+//! exactly what the call left, so an undo never overwrites anything written since. Both go
+//! through the workspace boundary like the tools themselves; the write is atomic and the removal
+//! of a file the call created is made relative to its directory, opened without following links.
+
+use std::io::Read;
+
+use rustix::fs::{AtFlags, FileType};
+use thiserror::Error;
+
+use super::atomic_write::atomic_write;
+use super::error::BuiltinError;
+use super::stale_guard::{ContentHash, content_hash};
+use crate::boundary::{RefusalReason, WorkspaceBoundary, open_dir_creating};
+
+/// Files larger than this are not kept for undo.
+pub const KEEP_LIMIT: u64 = 16 << 20;
+
+/// Why an undo did not go ahead; nothing was changed.
+#[derive(Debug, Error)]
+pub enum RestoreError {
+    /// The file no longer has what the call left.
+    #[error(
+        "{path} changed after this call; undoing it would lose those changes. Nothing was changed."
+    )]
+    ChangedSince { path: String },
+    /// The file cannot be read or written.
+    #[error(transparent)]
+    File(#[from] BuiltinError),
+}
+
+/// The bytes of the workspace file `path` now; `None` when there is no such file.
+pub fn file_bytes(
+    boundary: &WorkspaceBoundary,
+    path: &str,
+) -> Result<Option<Vec<u8>>, BuiltinError> {
+    let resolved = boundary.resolve(path)?;
+    let shown = boundary.display_relative(&resolved);
+    match std::fs::symlink_metadata(&resolved) {
+        Ok(meta) if meta.is_dir() => Err(BuiltinError::IsADirectory { path: shown }),
+        Ok(meta) if meta.len() > KEEP_LIMIT => Err(BuiltinError::TooLarge {
+            path: shown,
+            size: meta.len(),
+            limit: KEEP_LIMIT,
+        }),
+        Ok(_) => {
+            let mut file = boundary
+                .open_read(&resolved)
+                .map_err(|e| BuiltinError::from_open(e, &shown))?;
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes)
+                .map_err(|e| BuiltinError::io(&resolved, &shown, e))?;
+            Ok(Some(bytes))
+        }
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(BuiltinError::io(&resolved, &shown, err)),
+    }
+}
+
+/// Puts `before` back into the workspace file `path`, or removes the file when `before` is
+/// `None` (the call created it), if the file's bytes now hash to `left`: what the call left.
+pub fn restore_file(
+    boundary: &WorkspaceBoundary,
+    path: &str,
+    before: Option<&[u8]>,
+    left: &ContentHash,
+) -> Result<(), RestoreError> {
+    let resolved = boundary.resolve(path).map_err(BuiltinError::from)?;
+    let shown = boundary.display_relative(&resolved);
+    let now = file_bytes(boundary, path)?;
+    if now.as_deref().map(content_hash).as_ref() != Some(left) {
+        return Err(RestoreError::ChangedSince { path: shown });
+    }
+    match before {
+        Some(bytes) => {
+            atomic_write(boundary, &resolved, bytes)?;
+        }
+        None => remove(boundary, &resolved, &shown)?,
+    }
+    Ok(())
+}
+
+/// Removes the regular file `resolved` (already checked by the boundary).
+fn remove(
+    boundary: &WorkspaceBoundary,
+    resolved: &std::path::Path,
+    shown: &str,
+) -> Result<(), BuiltinError> {
+    let (Some(parent), Some(name)) = (resolved.parent(), resolved.file_name()) else {
+        return Err(BuiltinError::IsADirectory {
+            path: shown.to_owned(),
+        });
+    };
+    let dir = open_dir_creating(boundary, parent).map_err(|e| BuiltinError::from_open(e, shown))?;
+    let io = |e: rustix::io::Errno| BuiltinError::io(resolved, shown, e.into());
+    let stat = rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW).map_err(io)?;
+    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
+        return Err(boundary
+            .refusal(
+                resolved,
+                resolved.to_path_buf(),
+                RefusalReason::ChangedDuringUse,
+            )
+            .into());
+    }
+    rustix::fs::unlinkat(&dir, name, AtFlags::empty()).map_err(io)?;
+    rustix::fs::fsync(&dir).map_err(io)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> (tempfile::TempDir, WorkspaceBoundary) {
+        let dir = tempfile::tempdir().unwrap();
+        let b = WorkspaceBoundary::new(dir.path()).unwrap();
+        (dir, b)
+    }
+
+    #[test]
+    fn a_changed_file_gets_its_bytes_back_and_a_created_one_goes() {
+        let (dir, b) = setup();
+        std::fs::write(dir.path().join("a.bin"), b"before \xff\x00").unwrap();
+        let before = file_bytes(&b, "a.bin").unwrap();
+        assert_eq!(before.as_deref(), Some(&b"before \xff\x00"[..]));
+        std::fs::write(dir.path().join("a.bin"), "after").unwrap();
+        restore_file(&b, "a.bin", before.as_deref(), &content_hash(b"after")).unwrap();
+        assert_eq!(
+            std::fs::read(dir.path().join("a.bin")).unwrap(),
+            b"before \xff\x00"
+        );
+
+        assert_eq!(file_bytes(&b, "new/n.txt").unwrap(), None);
+        std::fs::create_dir(dir.path().join("new")).unwrap();
+        std::fs::write(dir.path().join("new/n.txt"), "made").unwrap();
+        restore_file(&b, "new/n.txt", None, &content_hash(b"made")).unwrap();
+        assert!(!dir.path().join("new/n.txt").exists());
+    }
+
+    #[test]
+    fn a_file_changed_since_is_left_alone() {
+        let (dir, b) = setup();
+        std::fs::write(dir.path().join("a.txt"), "someone else's edit").unwrap();
+        let err = restore_file(&b, "a.txt", Some(b"before"), &content_hash(b"after")).unwrap_err();
+        assert!(matches!(err, RestoreError::ChangedSince { .. }), "{err}");
+        assert!(
+            err.to_string().contains("a.txt changed after this call"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+            "someone else's edit"
+        );
+        // A created file that is gone already: also changed since.
+        let err = restore_file(&b, "gone.txt", None, &content_hash(b"made")).unwrap_err();
+        assert!(matches!(err, RestoreError::ChangedSince { .. }), "{err}");
+    }
+
+    #[test]
+    fn nothing_outside_the_workspace_is_read_or_written() {
+        let (_dir, b) = setup();
+        assert!(file_bytes(&b, "../outside.txt").is_err());
+        assert!(restore_file(&b, "/etc/hostname", Some(b"x"), &[0; 32]).is_err());
+    }
+}
