@@ -2015,3 +2015,25 @@ async fn the_person_undoes_file_changes_newest_first_also_after_a_restart() {
         "done"
     );
 }
+
+#[tokio::test]
+async fn without_a_store_an_edit_is_undone_from_memory() {
+    for wire in BOTH {
+        let turns = [
+            vec![read("r", "notes.txt")],
+            vec![call(
+                "e",
+                "edit",
+                json!({"path": "notes.txt", "old_string": "beta", "new_string": "BETA"}),
+            )],
+            done("d"),
+        ];
+        let mut h = start(wire, &turns, ApprovalMode::Yolo).await;
+        h.send(Op::UserMessage { text: "go".into() });
+        assert!(h.end().await.is_success());
+        assert_eq!(h.file("notes.txt"), "alpha\nBETA\n", "{wire:?}");
+        h.undo("e").await.unwrap();
+        assert_eq!(h.file("notes.txt"), "alpha\nbeta\n", "{wire:?}");
+        assert_eq!(h.undo_of("e"), Some(UndoState::Done));
+    }
+}

@@ -216,10 +216,10 @@ impl Engine {
                     return ApprovalOutcome::Cancelled;
                 }
                 Op::Shutdown => {
-                    self.handle_side_op(Op::Shutdown);
+                    self.handle_side_op(Op::Shutdown).await;
                     return ApprovalOutcome::Cancelled;
                 }
-                op => self.handle_side_op(op),
+                op => self.handle_side_op(op).await,
             }
         }
     }

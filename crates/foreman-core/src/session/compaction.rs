@@ -246,7 +246,7 @@ impl Engine {
                 item = stream.next() => item,
                 input = self.inbox.next() => {
                     if let Some(op) = self.take_op(input) {
-                        self.handle_side_op(op);
+                        self.handle_side_op(op).await;
                     }
                     continue;
                 }

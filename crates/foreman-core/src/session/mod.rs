@@ -337,7 +337,6 @@ impl Engine {
             None => None,
         };
         let restored = self.restore_spend().await;
-        self.restore_checkpoints().await;
         self.events.emit(EventMsg::SessionStarted {
             session_id: self.id.clone(),
             model: self.model.clone(),
@@ -359,7 +358,7 @@ impl Engine {
             match self.next_op().await {
                 Op::UserMessage { text } => self.run_task(text).await,
                 op => {
-                    self.handle_side_op(op);
+                    self.handle_side_op(op).await;
                     // What an op changed is stored at once when no task runs; the model is told
                     // of an undone change in the history (its next request has it).
                     self.flush_calls().await;
@@ -373,7 +372,7 @@ impl Engine {
     }
 
     /// Answers an op that does not belong to what the engine is waiting for right now.
-    pub(crate) fn handle_side_op(&mut self, op: Op) {
+    pub(crate) async fn handle_side_op(&mut self, op: Op) {
         match op {
             Op::UserMessage { text } => self.queued.push_back(text),
             Op::Approve { call_id, .. }
@@ -391,7 +390,7 @@ impl Engine {
                 self.events
                     .emit_session(EventMsg::ApprovalModeChanged { mode });
             }
-            Op::UndoChange { call_id } => self.undo_change(&call_id),
+            Op::UndoChange { call_id } => self.undo_change(&call_id).await,
             Op::Snapshot => self.events.emit_session(EventMsg::Snapshot {
                 session_id: self.id.clone(),
                 mode: self.policy.mode,

@@ -322,15 +322,17 @@ impl Engine {
         }
         drop(output_tx);
         self.flush_calls().await;
+        self.undo.changing = jobs.iter().any(|job| job.changes.is_some());
         let mut all = join_all(futures);
         let outcomes: Vec<ToolOutcome> = loop {
             tokio::select! {
                 biased;
                 Some((call_id, output)) = output_rx.recv() => self.show_output(call_id, output),
                 done = &mut all => break done,
-                op = self.next_op() => self.handle_side_op(op),
+                op = self.next_op() => self.handle_side_op(op).await,
             }
         };
+        self.undo.changing = false;
         // Output sent just before a call ended comes before its result.
         while let Ok((call_id, output)) = output_rx.try_recv() {
             self.show_output(call_id, output);
@@ -420,7 +422,7 @@ impl Engine {
                     self.cancel.cancel();
                     return CallsOutcome::Stopped;
                 }
-                op => self.handle_side_op(op),
+                op => self.handle_side_op(op).await,
             }
         }
     }

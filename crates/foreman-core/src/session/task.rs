@@ -136,7 +136,6 @@ impl Engine {
         for id in self.calls.take_dirty() {
             self.save_call(&id).await;
         }
-        self.save_undone().await;
     }
 
     /// Appends the assistant message exactly as it will be sent back to the model.

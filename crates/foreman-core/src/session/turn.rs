@@ -79,7 +79,7 @@ impl Engine {
             let item = tokio::select! {
                 item = stream.next() => item,
                 op = self.next_op() => {
-                    self.handle_side_op(op);
+                    self.handle_side_op(op).await;
                     continue;
                 }
             };

@@ -1,10 +1,10 @@
 //! Undoing a file change the agent made. Before a call that changes a file runs, the file's bytes
-//! are kept; once the call succeeded they become the call's checkpoint (in memory, and in the
-//! store so the undo is still there after a restart) and the card offers an undo. `undo_change`
-//! puts the bytes back only while the file still has exactly what the call left, so it never
+//! are kept; once the call succeeded they become the call's checkpoint (in the store, so the undo
+//! is still there after a restart and a long session does not hold every version in memory; in
+//! memory only for a session without a store) and the card offers an undo. `undo_change` puts
+//! the bytes back only while the file still has exactly what the call left, so it never
 //! overwrites anything written since; changes to one file are undone newest first. The model is
-//! told before its next turn, and its read baselines are left alone, so it reads the file again
-//! before changing it.
+//! told, and its read baselines are left alone, so it reads the file again before changing it.
 
 use std::collections::HashMap;
 
@@ -14,35 +14,18 @@ use crate::builtin_tools::stale_guard::content_hash;
 use crate::protocol::{EventMsg, UndoState};
 use crate::store::Checkpoint;
 
-/// The checkpoints of a session and what is left to tell the model and the store.
+/// The checkpoints of a session without a store, and what the model has not been told yet.
 #[derive(Debug, Default)]
 pub(crate) struct Undo {
-    /// By call id; only changes not undone yet.
+    /// By call id, not undone yet; only when there is no store (or it failed to keep one).
     kept: HashMap<String, Checkpoint>,
     /// What the model has not been told yet.
     notes: Vec<String>,
-    /// Calls undone since the store was last told.
-    unsaved: Vec<String>,
+    /// A file-changing call is running: an undo now could race with its write.
+    pub(crate) changing: bool,
 }
 
 impl Engine {
-    /// Reads back the stored checkpoints of a resumed session.
-    pub(crate) async fn restore_checkpoints(&mut self) {
-        let Some(store) = self.store.clone() else {
-            return;
-        };
-        match store.checkpoints(&self.id).await {
-            Ok(kept) => {
-                for checkpoint in kept {
-                    self.undo
-                        .kept
-                        .insert(checkpoint.call_id.clone(), checkpoint);
-                }
-            }
-            Err(e) => self.store_failed(&e),
-        }
-    }
-
     /// The bytes of `path` before a call changes it; `None` when they cannot be kept (the call
     /// then runs without an undo).
     pub(crate) fn bytes_before(&self, path: &str) -> Option<Option<Vec<u8>>> {
@@ -66,54 +49,80 @@ impl Engine {
             before,
             after_hash: content_hash(&after),
         };
-        if let Some(store) = self.store.clone()
-            && let Err(e) = store.save_checkpoint(&self.id, &checkpoint, now_ms()).await
-        {
-            self.store_failed(&e);
+        let stored = match self.store.clone() {
+            Some(store) => match store.save_checkpoint(&self.id, &checkpoint, now_ms()).await {
+                Ok(()) => true,
+                Err(e) => {
+                    self.store_failed(&e);
+                    false
+                }
+            },
+            None => false,
+        };
+        if !stored {
+            self.undo.kept.insert(call_id.to_owned(), checkpoint);
         }
-        self.undo.kept.insert(call_id.to_owned(), checkpoint);
         self.calls
             .set_undo(&mut self.events, call_id, UndoState::Available);
     }
 
     /// Answers `undo_change` for `call_id`.
-    pub(crate) fn undo_change(&mut self, call_id: &str) {
-        let Some(checkpoint) = self.undo.kept.get(call_id) else {
-            self.events.emit(EventMsg::UndoRefused {
-                call_id: call_id.to_owned(),
-                reason: "There is nothing to undo for this call: it changed no file, or its \
-                         change was undone already."
-                    .into(),
-            });
-            return;
+    pub(crate) async fn undo_change(&mut self, call_id: &str) {
+        if self.undo.changing {
+            return self.refuse_undo(
+                call_id,
+                "A file is being changed right now; undo when that call has finished.",
+            );
+        }
+        let checkpoint = match self.undo.kept.get(call_id) {
+            Some(kept) => Some(kept.clone()),
+            None => match self.store.clone() {
+                Some(store) => match store.checkpoint(&self.id, call_id).await {
+                    Ok(found) => found,
+                    Err(e) => return self.refuse_undo(call_id, &e.to_string()),
+                },
+                None => None,
+            },
         };
-        let path = checkpoint.path.clone();
-        let created = checkpoint.before.is_none();
+        let Some(checkpoint) = checkpoint else {
+            return self.refuse_undo(
+                call_id,
+                "There is nothing to undo for this call: it changed no file, or its change was \
+                 undone already.",
+            );
+        };
+        let path = &checkpoint.path;
         if let Err(reason) =
             self.tools
-                .restore_file(&path, checkpoint.before.as_deref(), &checkpoint.after_hash)
+                .restore_file(path, checkpoint.before.as_deref(), &checkpoint.after_hash)
         {
-            self.events.emit(EventMsg::UndoRefused {
-                call_id: call_id.to_owned(),
-                reason,
-            });
-            return;
+            return self.refuse_undo(call_id, &reason);
         }
         self.undo.kept.remove(call_id);
-        self.undo.unsaved.push(call_id.to_owned());
-        self.undo.notes.push(if created {
-            format!(
+        if let Some(store) = self.store.clone()
+            && let Err(e) = store.mark_undone(&self.id, call_id, now_ms()).await
+        {
+            self.store_failed(&e);
+        }
+        self.undo.notes.push(match checkpoint.before {
+            None => format!(
                 "I undid your change to `{path}` (call {call_id}): the file you created is gone \
                  again."
-            )
-        } else {
-            format!(
+            ),
+            Some(_) => format!(
                 "I undid your change to `{path}` (call {call_id}): it has its content from before \
                  that call again. Read it before you change it."
-            )
+            ),
         });
         self.calls
             .set_undo(&mut self.events, call_id, UndoState::Done);
+    }
+
+    fn refuse_undo(&mut self, call_id: &str, reason: &str) {
+        self.events.emit(EventMsg::UndoRefused {
+            call_id: call_id.to_owned(),
+            reason: reason.to_owned(),
+        });
     }
 
     /// What the model has not been told about undone changes, as one message; taken.
@@ -122,18 +131,5 @@ impl Engine {
             return None;
         }
         Some(std::mem::take(&mut self.undo.notes).join("\n"))
-    }
-
-    /// Tells the store about the calls undone since it was last told.
-    pub(crate) async fn save_undone(&mut self) {
-        let Some(store) = self.store.clone() else {
-            self.undo.unsaved.clear();
-            return;
-        };
-        for call_id in std::mem::take(&mut self.undo.unsaved) {
-            if let Err(e) = store.mark_undone(&self.id, &call_id, now_ms()).await {
-                self.store_failed(&e);
-            }
-        }
     }
 }

@@ -40,28 +40,30 @@ impl Store {
         Ok(())
     }
 
-    /// The checkpoints of `session_id` not undone yet, oldest first.
-    pub async fn checkpoints(&self, session_id: &str) -> Result<Vec<Checkpoint>, StoreError> {
-        type Row = (String, String, Option<Vec<u8>>, Vec<u8>);
-        let rows: Vec<Row> = sqlx::query_as(
-            "SELECT call_id, path, before, after_hash FROM checkpoints
-             WHERE session_id = ?1 AND undone_at IS NULL ORDER BY created_at, call_id",
+    /// The checkpoint of `call_id` in `session_id`, unless there is none or it was undone.
+    pub async fn checkpoint(
+        &self,
+        session_id: &str,
+        call_id: &str,
+    ) -> Result<Option<Checkpoint>, StoreError> {
+        type Row = (String, Option<Vec<u8>>, Vec<u8>);
+        let row: Option<Row> = sqlx::query_as(
+            "SELECT path, before, after_hash FROM checkpoints
+             WHERE session_id = ?1 AND call_id = ?2 AND undone_at IS NULL",
         )
         .bind(session_id)
-        .fetch_all(self.pool())
+        .bind(call_id)
+        .fetch_optional(self.pool())
         .await
         .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
-        Ok(rows
-            .into_iter()
-            .filter_map(|(call_id, path, before, hash)| {
-                Some(Checkpoint {
-                    call_id,
-                    path,
-                    before,
-                    after_hash: hash.try_into().ok()?,
-                })
+        Ok(row.and_then(|(path, before, hash)| {
+            Some(Checkpoint {
+                call_id: call_id.to_owned(),
+                path,
+                before,
+                after_hash: hash.try_into().ok()?,
             })
-            .collect())
+        }))
     }
 
     /// Marks the checkpoint of `call_id` undone, and the stored call with it (`undo: "done"` in
@@ -117,7 +119,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn checkpoints_are_kept_until_undone_and_mark_the_stored_call() {
+    async fn a_checkpoint_is_kept_until_undone_and_marks_the_stored_call() {
         let (_dir, store, id) = store_with_session().await;
         store
             .save_checkpoint(&id, &checkpoint("c1", Some(b"old\xff bytes")), 10)
@@ -139,16 +141,23 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(
-            store.checkpoints(&id).await.unwrap(),
-            vec![
-                checkpoint("c1", Some(b"old\xff bytes")),
-                checkpoint("c2", None)
-            ]
+            store.checkpoint(&id, "c1").await.unwrap(),
+            Some(checkpoint("c1", Some(b"old\xff bytes")))
         );
+        assert_eq!(
+            store.checkpoint(&id, "c2").await.unwrap(),
+            Some(checkpoint("c2", None))
+        );
+        assert_eq!(store.checkpoint(&id, "c3").await.unwrap(), None);
         store.mark_undone(&id, "c1", 20).await.unwrap();
         assert_eq!(
-            store.checkpoints(&id).await.unwrap(),
-            vec![checkpoint("c2", None)]
+            store.checkpoint(&id, "c1").await.unwrap(),
+            None,
+            "undone once only"
+        );
+        assert_eq!(
+            store.checkpoint(&id, "c2").await.unwrap(),
+            Some(checkpoint("c2", None))
         );
         let calls = store.load_tool_calls(&id).await.unwrap();
         assert_eq!(calls[0].info["undo"], "done");
