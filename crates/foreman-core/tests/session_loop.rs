@@ -21,6 +21,7 @@ use foreman_core::providers::{
     RetryPolicy, Usage,
 };
 use foreman_core::session::history::open_session;
+use foreman_core::session::undo::KEPT_PER_FILE;
 use foreman_core::session::{Session, SessionConfig};
 use foreman_core::store::{RuleAction, Store};
 use foreman_core::testing::scripts::{self, Step, call, text};
@@ -2003,10 +2004,15 @@ async fn the_person_undoes_file_changes_newest_first_also_after_a_restart() {
     again.send(Op::UserMessage {
         text: "next".into(),
     });
-    again.end().await;
+    assert!(again.end().await.is_success());
     let request = again.request_text(0);
     assert!(
-        request.contains("I undid your change to `notes.txt` (call w)"),
+        request.contains("I undid the change call w made to `notes.txt`"),
+        "{request}"
+    );
+    // The note about new.txt, undone while idle before the restart, was stored then.
+    assert!(
+        request.contains("I undid the change call n made to `new.txt`"),
         "{request}"
     );
     let stored = store.load_tool_calls(&session.id).await.unwrap();
@@ -2017,23 +2023,58 @@ async fn the_person_undoes_file_changes_newest_first_also_after_a_restart() {
 }
 
 #[tokio::test]
-async fn without_a_store_an_edit_is_undone_from_memory() {
+async fn without_a_store_edits_of_one_file_are_undone_newest_first_from_memory() {
     for wire in BOTH {
+        let edit = |id: &str, old: &str, new: &str| {
+            call(
+                id,
+                "edit",
+                json!({"path": "notes.txt", "old_string": old, "new_string": new}),
+            )
+        };
         let turns = [
             vec![read("r", "notes.txt")],
-            vec![call(
-                "e",
-                "edit",
-                json!({"path": "notes.txt", "old_string": "beta", "new_string": "BETA"}),
-            )],
+            vec![edit("e1", "beta", "BETA")],
+            vec![edit("e2", "alpha", "ALPHA")],
             done("d"),
         ];
         let mut h = start(wire, &turns, ApprovalMode::Yolo).await;
         h.send(Op::UserMessage { text: "go".into() });
         assert!(h.end().await.is_success());
+        assert_eq!(h.file("notes.txt"), "ALPHA\nBETA\n", "{wire:?}");
+        // The older change first would lose the newer one: refused.
+        let refused = h.undo("e1").await.unwrap_err();
+        assert!(refused.contains("changed after this call"), "{refused}");
+        assert_eq!(h.file("notes.txt"), "ALPHA\nBETA\n");
+        h.undo("e2").await.unwrap();
         assert_eq!(h.file("notes.txt"), "alpha\nBETA\n", "{wire:?}");
-        h.undo("e").await.unwrap();
+        h.undo("e1").await.unwrap();
         assert_eq!(h.file("notes.txt"), "alpha\nbeta\n", "{wire:?}");
-        assert_eq!(h.undo_of("e"), Some(UndoState::Done));
+        assert_eq!(h.undo_of("e1"), Some(UndoState::Done));
     }
+}
+
+#[tokio::test]
+async fn only_the_newest_changes_of_a_file_can_be_undone() {
+    let writes: Vec<Vec<Step>> = (0..=KEPT_PER_FILE)
+        .map(|n| {
+            vec![call(
+                &format!("w{n}"),
+                "write",
+                json!({"path": "log.txt", "content": format!("version {n}\n")}),
+            )]
+        })
+        .chain([done("d")])
+        .collect();
+    let mut h = start(Wire::Anthropic, &writes, ApprovalMode::Yolo).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    assert!(h.end().await.is_success());
+    // The first of the 11 writes is no longer kept; the other 10 are.
+    assert_eq!(h.undo_of("w0"), Some(UndoState::Expired));
+    assert_eq!(h.undo_of("w1"), Some(UndoState::Available));
+    assert!(h.undo("w0").await.unwrap_err().contains("nothing to undo"));
+    for n in (1..=KEPT_PER_FILE).rev() {
+        h.undo(&format!("w{n}")).await.unwrap();
+    }
+    assert_eq!(h.file("log.txt"), "version 0\n");
 }

@@ -135,3 +135,11 @@ test("a call that changed no file offers no undo", () => {
   render(<ToolCard call={call({ name: "read", state: "succeeded", args: { path: "a.txt" }, result: "1\tx" })} actions={actions} />);
   expect(screen.queryByTestId("undo-bar")).toBeNull();
 });
+
+test("an expired undo says why, and a session that is not running cannot undo", () => {
+  const done = call({ state: "succeeded", args: { path: "log.txt", content: "x\n" }, result: "Wrote log.txt" });
+  const { rerender } = render(<ToolCard call={{ ...done, undo: "expired" }} actions={{ ...actions, undo: vi.fn() }} />);
+  expect(screen.getByTestId("undo-expired")).toHaveTextContent("only the 10 latest changes to a file are kept");
+  rerender(<ToolCard call={{ ...done, undo: "available" }} actions={actions} />);
+  expect(screen.getByTestId("undo-change")).toBeDisabled();
+});

@@ -186,6 +186,13 @@ function ToolCardInner({
 function UndoBar({ call, onUndo }: { call: CallView; onUndo?: (callId: string) => void }) {
   const [asking, setAsking] = useState(false);
   const path = text(call.args, "path") ?? call.preview?.path ?? "the file";
+  if (call.undo === "expired") {
+    return (
+      <div className="tool-undo muted" data-testid="undo-expired">
+        This change can no longer be undone: only the 10 latest changes to a file are kept.
+      </div>
+    );
+  }
   if (call.undo === "done") {
     return (
       <div className="tool-undo muted" data-testid="undo-done">
@@ -220,7 +227,11 @@ function UndoBar({ call, onUndo }: { call: CallView; onUndo?: (callId: string) =
           className="ghost"
           data-testid="undo-change"
           disabled={!onUndo}
-          title="Puts the file back as it was before this call, if nothing changed it since"
+          title={
+            onUndo
+              ? "Puts the file back as it was before this call, if nothing changed it since"
+              : "The session is not running: set up the model in Settings to undo"
+          }
           onClick={() => setAsking(true)}
         >
           ↶ Undo this change

@@ -96,9 +96,10 @@ export function Workspace({
       editApprove: (call_id, preview_hash, new_content) =>
         void op({ op: "edit_and_approve", call_id, preview_hash, new_content }),
       loadPreview: (call_id) => void op({ op: "load_preview", call_id }),
-      undo: (call_id) => void op({ op: "undo_change", call_id }),
+      // Only a running session can undo (a stored one shown without its engine cannot).
+      undo: session.stopped ? undefined : (call_id) => void op({ op: "undo_change", call_id }),
     }),
-    [op],
+    [op, session.stopped],
   );
 
   // Ctrl/Cmd+Enter approves the only waiting request when focus is not in a text field.

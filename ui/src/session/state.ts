@@ -163,7 +163,7 @@ function callFromSnapshot(c: CallSnapshot, old?: CallView): CallView {
     parentId: c.parent_call_id ?? null,
     children: old?.children ?? [],
     undo: c.undo ?? null,
-    undoRefused: old?.undoRefused ?? null,
+    undoRefused: c.undo === "available" ? (old?.undoRefused ?? null) : null,
   };
 }
 

@@ -45,12 +45,21 @@ pub fn file_bytes(
             limit: KEEP_LIMIT,
         }),
         Ok(_) => {
-            let mut file = boundary
+            let file = boundary
                 .open_read(&resolved)
                 .map_err(|e| BuiltinError::from_open(e, &shown))?;
             let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes)
+            // Bounded: the file may have grown since its size was read.
+            file.take(KEEP_LIMIT + 1)
+                .read_to_end(&mut bytes)
                 .map_err(|e| BuiltinError::io(&resolved, &shown, e))?;
+            if bytes.len() as u64 > KEEP_LIMIT {
+                return Err(BuiltinError::TooLarge {
+                    path: shown,
+                    size: bytes.len() as u64,
+                    limit: KEEP_LIMIT,
+                });
+            }
             Ok(Some(bytes))
         }
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -159,8 +168,18 @@ mod tests {
 
     #[test]
     fn nothing_outside_the_workspace_is_read_or_written() {
+        let outside = tempfile::tempdir().unwrap();
+        let target = outside.path().join("outside.txt");
+        std::fs::write(&target, "theirs").unwrap();
         let (_dir, b) = setup();
-        assert!(file_bytes(&b, "../outside.txt").is_err());
-        assert!(restore_file(&b, "/etc/hostname", Some(b"x"), &[0; 32]).is_err());
+        let shown = target.display().to_string();
+        let err = file_bytes(&b, &shown).unwrap_err();
+        assert!(matches!(err, BuiltinError::PathNotInWorkspace(_)), "{err}");
+        let err = restore_file(&b, &shown, Some(b"x"), &content_hash(b"theirs")).unwrap_err();
+        assert!(
+            matches!(err, RestoreError::File(BuiltinError::PathNotInWorkspace(_))),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "theirs");
     }
 }

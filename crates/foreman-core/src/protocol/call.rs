@@ -114,6 +114,8 @@ pub enum UndoState {
     Available,
     /// The change was undone.
     Done,
+    /// No longer kept: only the newest changes of each file can be undone.
+    Expired,
 }
 
 /// Everything known about one call: what a [`Snapshot`](super::Op::Snapshot) returns.

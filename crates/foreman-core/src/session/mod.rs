@@ -362,9 +362,7 @@ impl Engine {
                     // What an op changed is stored at once when no task runs; the model is told
                     // of an undone change in the history (its next request has it).
                     self.flush_calls().await;
-                    if let Some(note) = self.take_undo_note() {
-                        self.record(Message::user(note)).await;
-                    }
+                    self.record_undo_note().await;
                 }
             }
         }

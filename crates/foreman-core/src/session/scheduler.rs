@@ -39,6 +39,8 @@ struct Job {
     arguments: Value,
     /// The file a file-changing call changes (what it replaced is kept for an undo).
     changes: Option<String>,
+    /// Not a read: it may change the workspace (a file tool, a command, an external tool).
+    mutates: bool,
 }
 
 type Results = Vec<Option<(String, bool)>>;
@@ -140,6 +142,7 @@ impl Engine {
                     .path
                     .clone()
                     .filter(|_| facts.class == ActionClass::Edit),
+                mutates: facts.class != ActionClass::Read,
             };
             let decision = self.policy.decide(&facts, self.auto_approved);
             if matches!(decision, Decision::Allow { .. }) && facts.class != ActionClass::Read {
@@ -322,7 +325,8 @@ impl Engine {
         }
         drop(output_tx);
         self.flush_calls().await;
-        self.undo.changing = jobs.iter().any(|job| job.changes.is_some());
+        // An undo checks a file, then writes it: nothing else may write meanwhile.
+        self.undo.changing = jobs.iter().any(|job| job.mutates);
         let mut all = join_all(futures);
         let outcomes: Vec<ToolOutcome> = loop {
             tokio::select! {
@@ -340,6 +344,8 @@ impl Engine {
         let mut outcome = CallsOutcome::Continue;
         for ((job, result), before) in jobs.into_iter().zip(outcomes).zip(befores) {
             if self.cancel.is_cancelled() {
+                // A change that went through before the cancel can still be undone.
+                let changed = result.is_ok();
                 let text = match result {
                     Ok(text) | Err(text) => format!("Cancelled by the user while running.\n{text}"),
                 };
@@ -347,6 +353,9 @@ impl Engine {
                     .finish(&mut self.events, &job.id, CallState::Cancelled, &text, true);
                 results[job.index] = Some((text, true));
                 outcome = CallsOutcome::Cancelled;
+                if changed && let (Some(path), Some(before)) = (&job.changes, before) {
+                    self.keep_checkpoint(&job.id, path, before).await;
+                }
                 continue;
             }
             match result {

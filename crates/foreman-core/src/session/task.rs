@@ -41,9 +41,12 @@ impl Engine {
         self.cancel = tokio_util::sync::CancellationToken::new();
         self.failures.clear();
         self.auto_approved = 0;
+        // Undone changes the model was not told of yet come before the person's new message.
+        self.record_undo_note().await;
         self.record(Message::user(text)).await;
         self.events.emit(EventMsg::TaskStarted);
         let reason = self.run_loop(true).await;
+        self.record_undo_note().await;
         self.running = false;
         self.events.emit(EventMsg::TaskEnded { reason });
     }
@@ -65,8 +68,8 @@ impl Engine {
             while take_queued && let Some(queued) = self.queued.pop_front() {
                 self.record(Message::user(queued)).await;
             }
-            if take_queued && let Some(note) = self.take_undo_note() {
-                self.record(Message::user(note)).await;
+            if take_queued {
+                self.record_undo_note().await;
             }
             iteration += 1;
             self.events.emit(EventMsg::TurnStarted { iteration });

@@ -6,19 +6,20 @@
 //! overwrites anything written since; changes to one file are undone newest first. The model is
 //! told, and its read baselines are left alone, so it reads the file again before changing it.
 
-use std::collections::HashMap;
-
 use super::Engine;
 use super::history::now_ms;
 use crate::builtin_tools::stale_guard::content_hash;
 use crate::protocol::{EventMsg, UndoState};
 use crate::store::Checkpoint;
 
+/// How many changes of one file can be undone (newest first); older ones expire.
+pub const KEPT_PER_FILE: u32 = 10;
+
 /// The checkpoints of a session without a store, and what the model has not been told yet.
 #[derive(Debug, Default)]
 pub(crate) struct Undo {
-    /// By call id, not undone yet; only when there is no store (or it failed to keep one).
-    kept: HashMap<String, Checkpoint>,
+    /// Oldest first, not undone yet; only when there is no store (or it failed to keep one).
+    kept: Vec<Checkpoint>,
     /// What the model has not been told yet.
     notes: Vec<String>,
     /// A file-changing call is running: an undo now could race with its write.
@@ -49,21 +50,25 @@ impl Engine {
             before,
             after_hash: content_hash(&after),
         };
-        let stored = match self.store.clone() {
-            Some(store) => match store.save_checkpoint(&self.id, &checkpoint, now_ms()).await {
-                Ok(()) => true,
-                Err(e) => {
-                    self.store_failed(&e);
-                    false
-                }
-            },
-            None => false,
+        let saved = match self.store.clone() {
+            Some(store) => {
+                let saved = store
+                    .save_checkpoint(&self.id, &checkpoint, KEPT_PER_FILE, now_ms())
+                    .await;
+                saved.map_err(|e| self.store_failed(&e)).ok()
+            }
+            None => None,
         };
-        if !stored {
-            self.undo.kept.insert(call_id.to_owned(), checkpoint);
-        }
+        let expired = match saved {
+            Some(expired) => expired,
+            None => self.undo.keep(checkpoint),
+        };
         self.calls
             .set_undo(&mut self.events, call_id, UndoState::Available);
+        for old in expired {
+            self.calls
+                .set_undo(&mut self.events, &old, UndoState::Expired);
+        }
     }
 
     /// Answers `undo_change` for `call_id`.
@@ -74,7 +79,7 @@ impl Engine {
                 "A file is being changed right now; undo when that call has finished.",
             );
         }
-        let checkpoint = match self.undo.kept.get(call_id) {
+        let checkpoint = match self.undo.kept.iter().find(|c| c.call_id == call_id) {
             Some(kept) => Some(kept.clone()),
             None => match self.store.clone() {
                 Some(store) => match store.checkpoint(&self.id, call_id).await {
@@ -98,7 +103,7 @@ impl Engine {
         {
             return self.refuse_undo(call_id, &reason);
         }
-        self.undo.kept.remove(call_id);
+        self.undo.kept.retain(|c| c.call_id != call_id);
         if let Some(store) = self.store.clone()
             && let Err(e) = store.mark_undone(&self.id, call_id, now_ms()).await
         {
@@ -106,12 +111,12 @@ impl Engine {
         }
         self.undo.notes.push(match checkpoint.before {
             None => format!(
-                "I undid your change to `{path}` (call {call_id}): the file you created is gone \
+                "I undid the change call {call_id} made to `{path}`: the file it created is gone \
                  again."
             ),
             Some(_) => format!(
-                "I undid your change to `{path}` (call {call_id}): it has its content from before \
-                 that call again. Read it before you change it."
+                "I undid the change call {call_id} made to `{path}`: the file has its content \
+                 from before that call again. Read it before you change it."
             ),
         });
         self.calls
@@ -125,11 +130,40 @@ impl Engine {
         });
     }
 
+    /// Tells the model of the changes undone since it was last told, in the history.
+    pub(crate) async fn record_undo_note(&mut self) {
+        if let Some(note) = self.take_undo_note() {
+            self.record(crate::providers::Message::user(note)).await;
+        }
+    }
+
     /// What the model has not been told about undone changes, as one message; taken.
     pub(crate) fn take_undo_note(&mut self) -> Option<String> {
         if self.undo.notes.is_empty() {
             return None;
         }
         Some(std::mem::take(&mut self.undo.notes).join("\n"))
+    }
+}
+
+impl Undo {
+    /// Keeps `checkpoint` in memory, and only the newest [`KEPT_PER_FILE`] of its file; returns
+    /// the calls whose checkpoints were dropped.
+    fn keep(&mut self, checkpoint: Checkpoint) -> Vec<String> {
+        let path = checkpoint.path.clone();
+        self.kept.retain(|c| c.call_id != checkpoint.call_id);
+        self.kept.push(checkpoint);
+        let of_file = self.kept.iter().filter(|c| c.path == path).count();
+        let mut surplus = of_file.saturating_sub(KEPT_PER_FILE as usize);
+        let mut expired = Vec::new();
+        self.kept.retain(|c| {
+            if surplus > 0 && c.path == path {
+                surplus -= 1;
+                expired.push(c.call_id.clone());
+                return false;
+            }
+            true
+        });
+        expired
     }
 }

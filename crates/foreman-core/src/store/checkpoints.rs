@@ -16,13 +16,18 @@ pub struct Checkpoint {
 }
 
 impl Store {
-    /// Records `checkpoint` for a call of `session_id` (replacing one of the same call).
+    /// Records `checkpoint` for a call of `session_id` (replacing one of the same call), keeping
+    /// only the `keep` newest changes of its file that were not undone: the calls of older ones
+    /// are returned, their checkpoints dropped and their stored calls marked `undo: "expired"`.
     pub async fn save_checkpoint(
         &self,
         session_id: &str,
         checkpoint: &Checkpoint,
+        keep: u32,
         now_ms: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Vec<String>, StoreError> {
+        let fail = |e| StoreError::from_sqlx(self.path(), e);
+        let mut tx = self.pool().begin().await.map_err(fail)?;
         sqlx::query(
             "INSERT OR REPLACE INTO checkpoints
                 (session_id, call_id, path, before, after_hash, created_at, undone_at)
@@ -34,10 +39,39 @@ impl Store {
         .bind(checkpoint.before.as_deref())
         .bind(&checkpoint.after_hash[..])
         .bind(now_ms)
-        .execute(self.pool())
+        .execute(&mut *tx)
         .await
-        .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
-        Ok(())
+        .map_err(fail)?;
+        let expired: Vec<(String,)> = sqlx::query_as(
+            "SELECT call_id FROM checkpoints
+             WHERE session_id = ?1 AND path = ?2 AND undone_at IS NULL
+             ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?3",
+        )
+        .bind(session_id)
+        .bind(&checkpoint.path)
+        .bind(keep)
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(fail)?;
+        for (call_id,) in &expired {
+            sqlx::query("DELETE FROM checkpoints WHERE session_id = ?1 AND call_id = ?2")
+                .bind(session_id)
+                .bind(call_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(fail)?;
+            sqlx::query(
+                "UPDATE tool_calls SET info = json_set(info, '$.undo', 'expired')
+                 WHERE session_id = ?1 AND call_id = ?2",
+            )
+            .bind(session_id)
+            .bind(call_id)
+            .execute(&mut *tx)
+            .await
+            .map_err(fail)?;
+        }
+        tx.commit().await.map_err(fail)?;
+        Ok(expired.into_iter().map(|(call_id,)| call_id).collect())
     }
 
     /// The checkpoint of `call_id` in `session_id`, unless there is none or it was undone.
@@ -76,13 +110,17 @@ impl Store {
     ) -> Result<(), StoreError> {
         let fail = |e| StoreError::from_sqlx(self.path(), e);
         let mut tx = self.pool().begin().await.map_err(fail)?;
-        sqlx::query("UPDATE checkpoints SET undone_at = ?3 WHERE session_id = ?1 AND call_id = ?2")
-            .bind(session_id)
-            .bind(call_id)
-            .bind(now_ms)
-            .execute(&mut *tx)
-            .await
-            .map_err(fail)?;
+        // The bytes are not needed any more: an undone change is not undone again.
+        sqlx::query(
+            "UPDATE checkpoints SET undone_at = ?3, before = NULL
+             WHERE session_id = ?1 AND call_id = ?2",
+        )
+        .bind(session_id)
+        .bind(call_id)
+        .bind(now_ms)
+        .execute(&mut *tx)
+        .await
+        .map_err(fail)?;
         sqlx::query(
             "UPDATE tool_calls SET info = json_set(info, '$.undo', 'done'), updated_at = ?3
              WHERE session_id = ?1 AND call_id = ?2",
@@ -122,11 +160,11 @@ mod tests {
     async fn a_checkpoint_is_kept_until_undone_and_marks_the_stored_call() {
         let (_dir, store, id) = store_with_session().await;
         store
-            .save_checkpoint(&id, &checkpoint("c1", Some(b"old\xff bytes")), 10)
+            .save_checkpoint(&id, &checkpoint("c1", Some(b"old\xff bytes")), 10, 10)
             .await
             .unwrap();
         store
-            .save_checkpoint(&id, &checkpoint("c2", None), 11)
+            .save_checkpoint(&id, &checkpoint("c2", None), 10, 11)
             .await
             .unwrap();
         store
@@ -161,5 +199,62 @@ mod tests {
         );
         let calls = store.load_tool_calls(&id).await.unwrap();
         assert_eq!(calls[0].info["undo"], "done");
+    }
+}
+
+#[cfg(test)]
+mod pruning_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[tokio::test]
+    async fn only_the_newest_changes_of_a_file_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.sqlite")).await.unwrap();
+        let id = store.create_session("/w", 1).await.unwrap().id;
+        let at = |call_id: &str, path: &str| Checkpoint {
+            call_id: call_id.into(),
+            path: path.into(),
+            before: Some(vec![1, 2, 3]),
+            after_hash: [1; 32],
+        };
+        for (n, call) in ["a1", "a2", "a3"].into_iter().enumerate() {
+            store
+                .save_tool_call(
+                    &id,
+                    call,
+                    "edit",
+                    "succeeded",
+                    &json!({"undo": "available"}),
+                    1,
+                )
+                .await
+                .unwrap();
+            let expired = store
+                .save_checkpoint(&id, &at(call, "a.txt"), 2, n as i64)
+                .await
+                .unwrap();
+            assert_eq!(
+                expired,
+                if n == 2 {
+                    vec!["a1".to_owned()]
+                } else {
+                    vec![]
+                }
+            );
+        }
+        // Another file's changes do not count against this one's.
+        assert!(
+            store
+                .save_checkpoint(&id, &at("b1", "b.txt"), 2, 9)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(store.checkpoint(&id, "a1").await.unwrap(), None);
+        assert!(store.checkpoint(&id, "a2").await.unwrap().is_some());
+        let calls = store.load_tool_calls(&id).await.unwrap();
+        assert_eq!(calls[0].info["undo"], "expired");
+        assert_eq!(calls[1].info["undo"], "available");
     }
 }
