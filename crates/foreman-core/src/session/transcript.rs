@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 use ts_rs::TS;
 
+use super::undo::is_undo_note;
 use crate::protocol::CallSnapshot;
 use crate::providers::Message;
 use crate::store::{Store, StoreError, UsageTotals};
@@ -74,6 +75,8 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
     let mut items = Vec::new();
     for message in parsed {
         match message {
+            // The cards show an undone change; the model's note about it is not a message.
+            Message::User { text } if is_undo_note(&text) => {}
             Message::User { text } => items.push(TranscriptItem::User { text }),
             Message::Assistant {
                 text, tool_calls, ..
@@ -173,6 +176,7 @@ mod tests {
             ),
             Message::tool_result("c1", "1\tfn main() {}", false),
             Message::assistant("Done."),
+            Message::user("I undid the change call c0 made to `a.rs`: the file has its content."),
         ];
         for (i, m) in history.iter().enumerate() {
             let role = match m {

@@ -12,6 +12,15 @@ use crate::builtin_tools::stale_guard::content_hash;
 use crate::protocol::{EventMsg, UndoState};
 use crate::store::Checkpoint;
 
+/// How each line of the model's note about an undone change starts ([`is_undo_note`]).
+const NOTE_START: &str = "I undid the change call ";
+
+/// Whether `text`, a user message in the history, is the model's note about undone changes
+/// (the cards show those; a reopened conversation does not show the note as a message).
+pub fn is_undo_note(text: &str) -> bool {
+    !text.is_empty() && text.lines().all(|line| line.starts_with(NOTE_START))
+}
+
 /// How many changes of one file can be undone (newest first); older ones expire.
 pub const KEPT_PER_FILE: u32 = 10;
 
@@ -111,12 +120,11 @@ impl Engine {
         }
         self.undo.notes.push(match checkpoint.before {
             None => format!(
-                "I undid the change call {call_id} made to `{path}`: the file it created is gone \
-                 again."
+                "{NOTE_START}{call_id} made to `{path}`: the file it created is gone again."
             ),
             Some(_) => format!(
-                "I undid the change call {call_id} made to `{path}`: the file has its content \
-                 from before that call again. Read it before you change it."
+                "{NOTE_START}{call_id} made to `{path}`: the file has its content from before that \
+                 call again. Read it before you change it."
             ),
         });
         self.calls
