@@ -292,18 +292,27 @@ step("5. after a restart the session is in the sidebar with its history and cont
     ).includes("Create hello.txt with sixty lines"),
   );
   // Count the cards met while scrolling from the start to the end (only those near the view are rendered).
-  const cards = await app.browser.execute(async () => {
+  const { cards, undone, messages } = await app.browser.execute(async () => {
     const c = document.querySelector('[data-testid="conversation"]');
     const seen = new Set();
+    const undone = new Set();
+    const messages = new Set();
     for (let top = 0; ; top += c.clientHeight / 2) {
       c.scrollTop = top;
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      for (const card of c.querySelectorAll('[data-testid="tool-card"]')) seen.add(card.closest("[data-entry]")?.getAttribute("data-entry"));
+      for (const card of c.querySelectorAll('[data-testid="tool-card"]')) {
+        seen.add(card.closest("[data-entry]")?.getAttribute("data-entry"));
+        if (card.querySelector('[data-testid="undo-done"]')) undone.add(card.getAttribute("aria-label"));
+      }
+      for (const m of c.querySelectorAll('[data-testid="user-message"]')) messages.add(m.textContent);
       if (top >= c.scrollHeight - c.clientHeight) break;
     }
-    return seen.size;
+    return { cards: seen.size, undone: [...undone], messages: [...messages] };
   });
   assert.ok(cards >= 4, `the earlier calls are shown (${cards})`);
+  // The write undone in step 4 still says so after the restart; the model's note is no message.
+  assert.deepEqual(undone, ["write notes.txt"]);
+  assert.ok(!messages.some((m) => m.startsWith("I undid")), `no note among the messages: ${messages}`);
   await screenshot(app.browser, "50-session-restored");
   model.script({ text: "Continuing where we left off." });
   const composer = await $('[data-testid="composer"]');
