@@ -253,6 +253,42 @@ step("4b. a long diff: Show all puts every line in a scroll box that reaches the
   assert.ok(!existsSync(join(project, "long.txt")), "a rejected write leaves no file");
 });
 
+step("4c. the file changes made after a message are undone from the message, newest first", async () => {
+  model.script(
+    { tool: { name: "write", input: { path: "one.txt", content: "first\n" } } },
+    { tool: { name: "write", input: { path: "one.txt", content: "second\n" } } },
+    { tool: { name: "write", input: { path: "two.txt", content: "other\n" } } },
+    { text: "Three changes." },
+  );
+  await send("Make three changes");
+  for (let n = 1; n <= 3; n += 1) {
+    await waitFor(`approval ${n}`, async () => (await app.browser.$$('[data-testid="approve"]')).length === 1);
+    await (await $('[data-testid="approve"]')).click();
+    await waitFor(`write ${n} done`, async () => {
+      const done = await app.browser.execute(
+        () =>
+          [...document.querySelectorAll('[data-testid="tool-card"][data-tool="write"][data-state="succeeded"]')].filter((c) =>
+            /^write (one|two)\.txt$/.test(c.getAttribute("aria-label")),
+          ).length,
+      );
+      return done === n;
+    });
+  }
+  await waitIdle();
+  assert.equal(readFileSync(join(project, "one.txt"), "utf8"), "second\n");
+  const message = await app.browser.$('//div[@data-testid="user-message"][.//div[text()="Make three changes"]]');
+  await message.moveTo();
+  await (await message.$('[data-testid="undo-after-button"]')).click();
+  assert.match(await message.getText(), /Undo the 3 file changes made after this message, newest first\?/);
+  await screenshot(app.browser, "42-undo-after-message");
+  await (await message.$('[data-testid="confirm-undo-after"]')).click();
+  await waitFor("both files gone", () => !existsSync(join(project, "one.txt")) && !existsSync(join(project, "two.txt")));
+  await waitFor("the three cards undone", async () =>
+    (await app.browser.execute(() => document.querySelectorAll('[data-testid="undo-done"]').length)) >= 3,
+  );
+  await screenshot(app.browser, "43-undone-after-message");
+});
+
 step("5. after a restart the session is in the sidebar with its history and continues", async () => {
   // The next message is written before the restart and sent after it: the draft is kept.
   const next = "Anything else?";
@@ -311,7 +347,7 @@ step("5. after a restart the session is in the sidebar with its history and cont
   });
   assert.ok(cards >= 4, `the earlier calls are shown (${cards})`);
   // The write undone in step 4 still says so after the restart; the model's note is no message.
-  assert.deepEqual(undone, ["write notes.txt"]);
+  assert.deepEqual(undone.sort(), ["write notes.txt", "write one.txt", "write one.txt", "write two.txt"].filter((v, i, a) => a.indexOf(v) === i));
   assert.ok(!messages.some((m) => m.startsWith("I undid")), `no note among the messages: ${messages}`);
   await screenshot(app.browser, "50-session-restored");
   model.script({ text: "Continuing where we left off." });

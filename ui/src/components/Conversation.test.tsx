@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import type { Item } from "../session/state";
+import userEvent from "@testing-library/user-event";
+import { newCall, type CallView, type Item } from "../session/state";
 import { Conversation } from "./Conversation";
 import { entryAt, layoutOffsets, visibleRange } from "./virtualList";
 
@@ -205,4 +206,33 @@ test("a copy renders every entry between the selection's ends for the browser to
   expect(conversation().scrollTop).toBe(1000 * ROW);
   await waitFor(() => expect(screen.queryByText("message 500")).toBeNull());
   expect(screen.getByText("message 2")).toBeInTheDocument();
+});
+
+test("under a message, the file changes made after it are undone newest first, after a confirmation", async () => {
+  const undo = vi.fn();
+  const call = (id: string, state: CallView["undo"]): CallView => ({ ...newCall(id, "write", "succeeded", null), undo: state });
+  const items: Item[] = [
+    { kind: "user", id: 1, text: "make two files" },
+    { kind: "tool", id: 2, callId: "w1" },
+    { kind: "tool", id: 3, callId: "w2" },
+    { kind: "user", id: 4, text: "thanks" },
+  ];
+  const calls = { w1: call("w1", "available"), w2: call("w2", "available") };
+  render(<Conversation items={items} calls={calls} actions={{ ...actions, undo }} onOpenLink={() => {}} />);
+  // Only the message with changes after it offers the undo.
+  expect(screen.getAllByTestId("undo-after")).toHaveLength(1);
+  await userEvent.click(screen.getByTestId("undo-after-button"));
+  expect(screen.getByText("Undo the 2 file changes made after this message, newest first?")).toBeInTheDocument();
+  await userEvent.click(screen.getByTestId("confirm-undo-after"));
+  expect(undo.mock.calls).toEqual([["w2"], ["w1"]]);
+});
+
+test("a session that cannot undo offers no undo under its messages", () => {
+  const items: Item[] = [
+    { kind: "user", id: 1, text: "make a file" },
+    { kind: "tool", id: 2, callId: "w1" },
+  ];
+  const calls = { w1: { ...newCall("w1", "write", "succeeded", null), undo: "available" as const } };
+  render(<Conversation items={items} calls={calls} actions={actions} onOpenLink={() => {}} />);
+  expect(screen.queryByTestId("undo-after")).toBeNull();
 });

@@ -12,6 +12,7 @@ import { Markdown } from "./Markdown";
 import { ToolCard, type CardActions } from "./ToolCard";
 import { entryAt, layoutOffsets, visibleRange } from "./virtualList";
 import { boundaryRow, ENTRY_IDS, ENTRY_ROWS, useSelectionEnds } from "./virtualSelection";
+import { undoableAfter, undoableAfterCounts } from "../session/undoAfter";
 
 /** Rendered beyond each edge of the view, in pixels. */
 export const OVERSCAN = 800;
@@ -44,6 +45,41 @@ interface Props {
   onOpenLink(url: string): void;
 }
 
+/**
+ * Under a message of the person: undo the file changes made after it (newest first), after a
+ * confirmation. Shown while the message is hovered or the button has focus.
+ */
+function UndoAfter({ count, onUndo }: { count: number; onUndo(): void }) {
+  const [asking, setAsking] = useState(false);
+  const changes = count === 1 ? "1 file change" : `${count} file changes`;
+  return (
+    <div className={asking ? "undo-after undo-after-asking" : "undo-after"} data-testid="undo-after">
+      {asking ? (
+        <>
+          <span>Undo the {changes} made after this message, newest first?</span>
+          <button
+            type="button"
+            data-testid="confirm-undo-after"
+            onClick={() => {
+              setAsking(false);
+              onUndo();
+            }}
+          >
+            Undo {changes}
+          </button>
+          <button type="button" className="ghost" onClick={() => setAsking(false)}>
+            Keep them
+          </button>
+        </>
+      ) : (
+        <button type="button" className="ghost" data-testid="undo-after-button" onClick={() => setAsking(true)}>
+          ↶ Undo the {changes} after this
+        </button>
+      )}
+    </div>
+  );
+}
+
 /** One entry of the conversation: a message, a tool card or a notice. */
 export const Entry = memo(function Entry({
   item,
@@ -51,6 +87,8 @@ export const Entry = memo(function Entry({
   calls,
   actions,
   onOpenLink,
+  undoAfter = 0,
+  onUndoAfter,
 }: {
   item: Item;
   call: CallView | undefined;
@@ -58,12 +96,17 @@ export const Entry = memo(function Entry({
   calls: Record<string, CallView> | undefined;
   actions: CardActions;
   onOpenLink(url: string): void;
+  /** For a message of the person: how many file changes after it can be undone. */
+  undoAfter?: number;
+  /** Undoes them (by the message's item id). */
+  onUndoAfter?(id: number): void;
 }) {
   switch (item.kind) {
     case "user":
       return (
         <div className="msg msg-user" data-testid="user-message">
           <div className="msg-body">{item.text}</div>
+          {undoAfter > 0 && onUndoAfter && <UndoAfter count={undoAfter} onUndo={() => onUndoAfter(item.id)} />}
         </div>
       );
     case "assistant":
@@ -175,8 +218,21 @@ export function Conversation({ items, calls, actions, onOpenLink }: Props) {
     if (copying) for (let i = copying[0]; i <= copying[1] && i < items.length; i++) set.add(i);
     return runs([...set].sort((a, b) => a - b));
   }, [start, end, selected, copying, items]);
-  const latest = useRef({ items, offsets });
-  latest.current = { items, offsets };
+  const latest = useRef({ items, offsets, calls });
+  latest.current = { items, offsets, calls };
+
+  // Undoing the file changes after a message of the person (only a running session can undo).
+  const undoCounts = useMemo(() => undoableAfterCounts(items, calls), [items, calls]);
+  const undo = actions.undo;
+  const onUndoAfter = useMemo(
+    () =>
+      undo
+        ? (id: number) => {
+            for (const callId of undoableAfter(latest.current.items, latest.current.calls, id)) undo(callId);
+          }
+        : undefined,
+    [undo],
+  );
 
   /** Takes the entry at the top of the view as the anchor, with the layout it is shown in. */
   const setAnchor = (el: HTMLElement, list: Item[], at: Float64Array) => {
@@ -320,6 +376,8 @@ export function Conversation({ items, calls, actions, onOpenLink }: Props) {
                   calls={item.kind === "tool" && calls[item.callId]?.children.length ? calls : undefined}
                   actions={actions}
                   onOpenLink={onOpenLink}
+                  undoAfter={item.kind === "user" ? undoCounts.get(item.id) : undefined}
+                  onUndoAfter={onUndoAfter}
                 />
               </Row>,
             );
