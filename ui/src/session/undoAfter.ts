@@ -13,18 +13,27 @@ function undoable(items: Item[], calls: Record<string, CallView>, out: string[])
   }
 }
 
-/** For each message of the person, by item id: how many changes after it can be undone. */
+/** How many calls of tool item `item` (itself and its sub-agent's) can be undone. */
+function countUndoable(item: Item, calls: Record<string, CallView>): number {
+  if (item.kind !== "tool") return 0;
+  const call = calls[item.callId];
+  if (!call) return 0;
+  let n = call.undo === "available" ? 1 : 0;
+  for (const child of call.children) n += countUndoable(child, calls);
+  return n;
+}
+
+/**
+ * For each message of the person, by item id: how many changes after it can be undone. Runs
+ * whenever the calls change (each frame of a stream), so it only counts.
+ */
 export function undoableAfterCounts(items: Item[], calls: Record<string, CallView>): Map<number, number> {
   const counts = new Map<number, number>();
   let after = 0;
   for (let i = items.length - 1; i >= 0; i--) {
     const item = items[i]!;
     if (item.kind === "user") counts.set(item.id, after);
-    else if (item.kind === "tool") {
-      const found: string[] = [];
-      undoable([item], calls, found);
-      after += found.length;
-    }
+    else after += countUndoable(item, calls);
   }
   return counts;
 }

@@ -4,8 +4,10 @@
 //! down from the workspace root without following links, and every file operation is relative to
 //! that directory descriptor, so a link swapped in mid-way cannot redirect the write outside.
 
+use std::ffi::OsStr;
 use std::fs::File;
 use std::io::Write;
+use std::os::fd::OwnedFd;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -34,36 +36,8 @@ pub fn atomic_write(
     bytes: &[u8],
 ) -> Result<AtomicWriteOutcome, BuiltinError> {
     let shown = boundary.display_relative(resolved);
-    let (parent, name) = match (resolved.parent(), resolved.file_name()) {
-        (Some(parent), Some(name)) => (parent, name),
-        _ => return Err(BuiltinError::IsADirectory { path: shown }),
-    };
-    let dir =
-        open_dir_creating(boundary, parent).map_err(|e| BuiltinError::from_open(e, &shown))?;
+    let (dir, name, existing_mode) = open_entry(boundary, resolved, &shown)?;
     let io = |e: rustix::io::Errno| BuiltinError::io(resolved, &shown, e.into());
-
-    let existing_mode = match rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW) {
-        Ok(stat) => match FileType::from_raw_mode(stat.st_mode) {
-            FileType::RegularFile => Some(stat.st_mode & 0o7777),
-            FileType::Directory => return Err(BuiltinError::IsADirectory { path: shown }),
-            FileType::Symlink => {
-                return Err(boundary
-                    .refusal(
-                        resolved,
-                        resolved.to_path_buf(),
-                        RefusalReason::ChangedDuringUse,
-                    )
-                    .into());
-            }
-            _ => {
-                return Err(boundary
-                    .refusal(resolved, resolved.to_path_buf(), RefusalReason::SpecialFile)
-                    .into());
-            }
-        },
-        Err(rustix::io::Errno::NOENT) => None,
-        Err(err) => return Err(io(err)),
-    };
 
     let temp_name = format!(
         ".foreman-tmp-{}-{}",
@@ -99,6 +73,65 @@ pub fn atomic_write(
         created: existing_mode.is_none(),
         mode,
     })
+}
+
+/// Removes the regular file `resolved` (a path already checked by
+/// [`WorkspaceBoundary::resolve`]), relative to its directory opened without following links.
+pub fn atomic_remove(boundary: &WorkspaceBoundary, resolved: &Path) -> Result<(), BuiltinError> {
+    let shown = boundary.display_relative(resolved);
+    let (dir, name, mode) = open_entry(boundary, resolved, &shown)?;
+    if mode.is_none() {
+        return Err(BuiltinError::NotFound { path: shown });
+    }
+    let io = |e: rustix::io::Errno| BuiltinError::io(resolved, &shown, e.into());
+    rustix::fs::unlinkat(&dir, name, AtFlags::empty()).map_err(io)?;
+    rustix::fs::fsync(&dir).map_err(io)
+}
+
+/// The directory of `resolved`, opened by walking down from the workspace root without
+/// following links, the entry's name in it, and the permission bits of the regular file there
+/// (`None` when there is no entry). A directory, a link or a special file there is refused.
+fn open_entry<'a>(
+    boundary: &WorkspaceBoundary,
+    resolved: &'a Path,
+    shown: &str,
+) -> Result<(OwnedFd, &'a OsStr, Option<u32>), BuiltinError> {
+    let (parent, name) = match (resolved.parent(), resolved.file_name()) {
+        (Some(parent), Some(name)) => (parent, name),
+        _ => {
+            return Err(BuiltinError::IsADirectory {
+                path: shown.to_owned(),
+            });
+        }
+    };
+    let dir = open_dir_creating(boundary, parent).map_err(|e| BuiltinError::from_open(e, shown))?;
+    let mode = match rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(stat) => match FileType::from_raw_mode(stat.st_mode) {
+            FileType::RegularFile => Some(stat.st_mode & 0o7777),
+            FileType::Directory => {
+                return Err(BuiltinError::IsADirectory {
+                    path: shown.to_owned(),
+                });
+            }
+            FileType::Symlink => {
+                return Err(boundary
+                    .refusal(
+                        resolved,
+                        resolved.to_path_buf(),
+                        RefusalReason::ChangedDuringUse,
+                    )
+                    .into());
+            }
+            _ => {
+                return Err(boundary
+                    .refusal(resolved, resolved.to_path_buf(), RefusalReason::SpecialFile)
+                    .into());
+            }
+        },
+        Err(rustix::io::Errno::NOENT) => None,
+        Err(err) => return Err(BuiltinError::io(resolved, shown, err.into())),
+    };
+    Ok((dir, name, mode))
 }
 
 #[cfg(test)]

@@ -1,18 +1,17 @@
 //! Undoing a file change on the person's authority: the bytes a file had before a call changed
 //! it are kept ([`file_bytes`]), and put back ([`restore_file`]) only while the file still has
 //! exactly what the call left, so an undo never overwrites anything written since. Both go
-//! through the workspace boundary like the tools themselves; the write is atomic and the removal
-//! of a file the call created is made relative to its directory, opened without following links.
+//! through the workspace boundary like the tools themselves; the write and the removal of a file
+//! the call created are [`atomic_write`]'s, relative to the file's directory.
 
 use std::io::Read;
 
-use rustix::fs::{AtFlags, FileType};
 use thiserror::Error;
 
-use super::atomic_write::atomic_write;
+use super::atomic_write::{atomic_remove, atomic_write};
 use super::error::BuiltinError;
 use super::stale_guard::{ContentHash, content_hash};
-use crate::boundary::{RefusalReason, WorkspaceBoundary, open_dir_creating};
+use crate::boundary::WorkspaceBoundary;
 
 /// Files larger than this are not kept for undo.
 pub const KEEP_LIMIT: u64 = 16 << 20;
@@ -85,36 +84,9 @@ pub fn restore_file(
         Some(bytes) => {
             atomic_write(boundary, &resolved, bytes)?;
         }
-        None => remove(boundary, &resolved, &shown)?,
+        None => atomic_remove(boundary, &resolved)?,
     }
     Ok(())
-}
-
-/// Removes the regular file `resolved` (already checked by the boundary).
-fn remove(
-    boundary: &WorkspaceBoundary,
-    resolved: &std::path::Path,
-    shown: &str,
-) -> Result<(), BuiltinError> {
-    let (Some(parent), Some(name)) = (resolved.parent(), resolved.file_name()) else {
-        return Err(BuiltinError::IsADirectory {
-            path: shown.to_owned(),
-        });
-    };
-    let dir = open_dir_creating(boundary, parent).map_err(|e| BuiltinError::from_open(e, shown))?;
-    let io = |e: rustix::io::Errno| BuiltinError::io(resolved, shown, e.into());
-    let stat = rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW).map_err(io)?;
-    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
-        return Err(boundary
-            .refusal(
-                resolved,
-                resolved.to_path_buf(),
-                RefusalReason::ChangedDuringUse,
-            )
-            .into());
-    }
-    rustix::fs::unlinkat(&dir, name, AtFlags::empty()).map_err(io)?;
-    rustix::fs::fsync(&dir).map_err(io)
 }
 
 #[cfg(test)]

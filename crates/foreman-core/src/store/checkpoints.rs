@@ -60,15 +60,9 @@ impl Store {
                 .execute(&mut *tx)
                 .await
                 .map_err(fail)?;
-            sqlx::query(
-                "UPDATE tool_calls SET info = json_set(info, '$.undo', 'expired')
-                 WHERE session_id = ?1 AND call_id = ?2",
-            )
-            .bind(session_id)
-            .bind(call_id)
-            .execute(&mut *tx)
-            .await
-            .map_err(fail)?;
+            set_stored_undo(&mut tx, session_id, call_id, "expired", now_ms)
+                .await
+                .map_err(fail)?;
         }
         tx.commit().await.map_err(fail)?;
         Ok(expired.into_iter().map(|(call_id,)| call_id).collect())
@@ -121,18 +115,32 @@ impl Store {
         .execute(&mut *tx)
         .await
         .map_err(fail)?;
-        sqlx::query(
-            "UPDATE tool_calls SET info = json_set(info, '$.undo', 'done'), updated_at = ?3
-             WHERE session_id = ?1 AND call_id = ?2",
-        )
-        .bind(session_id)
-        .bind(call_id)
-        .bind(now_ms)
-        .execute(&mut *tx)
-        .await
-        .map_err(fail)?;
+        set_stored_undo(&mut tx, session_id, call_id, "done", now_ms)
+            .await
+            .map_err(fail)?;
         tx.commit().await.map_err(fail)
     }
+}
+
+/// Sets `undo` (an `UndoState` in snake case) in the stored snapshot of `call_id`.
+async fn set_stored_undo(
+    tx: &mut sqlx::SqliteConnection,
+    session_id: &str,
+    call_id: &str,
+    undo: &str,
+    now_ms: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE tool_calls SET info = json_set(info, '$.undo', ?3), updated_at = ?4
+         WHERE session_id = ?1 AND call_id = ?2",
+    )
+    .bind(session_id)
+    .bind(call_id)
+    .bind(undo)
+    .bind(now_ms)
+    .execute(tx)
+    .await?;
+    Ok(())
 }
 
 #[cfg(test)]
