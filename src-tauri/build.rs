@@ -15,6 +15,7 @@ const COMMANDS: &[&str] = &[
     "list_sessions",
     "rename_session",
     "delete_session",
+    "branch_session",
     "show_new_session",
     "workspace_files",
     "get_settings",

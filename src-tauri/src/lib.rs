@@ -62,6 +62,7 @@ pub fn run() {
             session_commands::list_sessions,
             session_commands::rename_session,
             session_commands::delete_session,
+            session_commands::branch_session,
             session_commands::show_new_session,
             session_commands::workspace_files,
             settings_commands::get_settings,

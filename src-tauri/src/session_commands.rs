@@ -1,11 +1,12 @@
 //! Commands for agent sessions: start or reopen one (with its event channel), send it ops, list,
-//! rename and delete stored ones, and complete `@file` references.
+//! rename, branch and delete stored ones, and complete `@file` references.
 
 use std::sync::Arc;
 
 use foreman_core::mcp::CompositeBackend;
 use foreman_core::protocol::{Event, Op};
 use foreman_core::providers::{SharedKeySource, build_provider};
+use foreman_core::session::branch::branch_before_message;
 use foreman_core::session::builtin_backend::BuiltinBackend;
 use foreman_core::session::history::open_session;
 use foreman_core::session::transcript::{Transcript, load_transcript};
@@ -207,6 +208,27 @@ pub async fn delete_session(
     let store = open_store_ref(&state).await?;
     store.delete_session(&session_id).await?;
     Ok(())
+}
+
+/// Creates a branch of a stored session: a new session with the conversation before the
+/// person's message number `message_index` (counted as the transcript shows them), whose text
+/// must be `text`. The original session and the files are not changed.
+#[tauri::command]
+pub async fn branch_session(
+    state: State<'_, AppState>,
+    session_id: String,
+    message_index: usize,
+    text: String,
+) -> Result<SessionSummary, CommandError> {
+    let store = open_store_ref(&state).await?;
+    let branch = branch_before_message(&store, &session_id, message_index, &text)
+        .await
+        .map_err(|e| CommandError::new(e.to_string()))?;
+    log::info!(
+        "session {} branched from {session_id} before message {message_index}",
+        branch.id
+    );
+    Ok(branch)
 }
 
 /// The window now shows a new conversation, which has no session until its first message: a

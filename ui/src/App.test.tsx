@@ -32,6 +32,9 @@ function backendWith(startup: StartupView, recent: RecentWorkspace[] = []): Back
     listSessions: async () => [],
     renameSession: async () => {},
     deleteSession: async () => {},
+    branchSession: async () => {
+      throw new Error("not used");
+    },
     showNewSession: async () => {},
     workspaceFiles: async () => [],
     getSettings: async () => {

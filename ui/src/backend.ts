@@ -27,6 +27,11 @@ export interface Backend {
   listSessions(workspace: string): Promise<SessionSummary[]>;
   renameSession(sessionId: string, title: string): Promise<void>;
   deleteSession(sessionId: string): Promise<void>;
+  /**
+   * A new session with the conversation of `sessionId` before the person's message number
+   * `messageIndex` (whose text is `text`); the original is not changed.
+   */
+  branchSession(sessionId: string, messageIndex: number, text: string): Promise<SessionSummary>;
   /** The window shows a new conversation (no session yet): a reloaded page must not reopen the last one. */
   showNewSession(): Promise<void>;
   workspaceFiles(workspace: string, query: string): Promise<string[]>;
@@ -71,6 +76,8 @@ export const tauriBackend: Backend = {
   listSessions: (workspace) => invoke<SessionSummary[]>("list_sessions", { workspace }),
   renameSession: (sessionId, title) => invoke<void>("rename_session", { sessionId, title }),
   deleteSession: (sessionId) => invoke<void>("delete_session", { sessionId }),
+  branchSession: (sessionId, messageIndex, text) =>
+    invoke<SessionSummary>("branch_session", { sessionId, messageIndex, text }),
   showNewSession: () => invoke<void>("show_new_session"),
   workspaceFiles: (workspace, query) => invoke<string[]>("workspace_files", { workspace, query }),
   getSettings: () => invoke<SettingsView>("get_settings"),

@@ -362,6 +362,55 @@ step("5. after a restart the session is in the sidebar with its history and cont
   await screenshot(app.browser, "51-session-continued");
 });
 
+step("5b. an earlier message is edited in a new session that has the conversation before it", async () => {
+  const message = await app.browser.$('//div[@data-testid="user-message"][.//div[text()="Make three changes"]]');
+  await message.scrollIntoView({ block: "center" });
+  await message.moveTo();
+  await (await message.$('[data-testid="branch-button"]')).waitForDisplayed();
+  await screenshot(app.browser, "52-message-actions");
+  await (await message.$('[data-testid="branch-button"]')).click();
+  assert.match(await message.getText(), /Edit this message in a new session that has the conversation before it\? This conversation stays as it is\./);
+  await screenshot(app.browser, "53-branch-confirm");
+  await (await message.$('[data-testid="confirm-branch"]')).click();
+  // The branch opens with the message in its composer; the original stays in the sidebar.
+  const composer = await $('[data-testid="composer"]');
+  await waitFor("the message in the branch's composer", async () => (await composer.getValue()) === "Make three changes");
+  const titles = await app.browser.execute(() => [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => i.textContent));
+  assert.ok(titles.some((t) => /^↳ Create hello\.txt/.test(t)), `the branch is listed: ${titles}`);
+  assert.ok(titles.some((t) => /^Create hello\.txt/.test(t)), `the original is listed: ${titles}`);
+  await waitFor("the branch's conversation", () => app.browser.execute(() => Boolean(document.querySelector('[data-testid="conversation"]'))));
+  const messages = await app.browser.execute(async () => {
+    const c = document.querySelector('[data-testid="conversation"]');
+    const seen = new Set();
+    for (let top = 0; ; top += c.clientHeight / 2) {
+      c.scrollTop = top;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      for (const m of c.querySelectorAll('[data-testid="user-message"] .msg-body')) seen.add(m.textContent);
+      if (top >= c.scrollHeight - c.clientHeight) break;
+    }
+    return [...seen];
+  });
+  assert.ok(messages.some((m) => m.startsWith("Create hello.txt with sixty lines")), `the earlier messages are there: ${messages}`);
+  assert.ok(!messages.includes("Make three changes") && !messages.includes("Anything else?"), `nothing from the message on: ${messages}`);
+  // The person rewrites it and sends: the model gets the history before it and the new text.
+  await composer.click();
+  await app.browser.keys(["Control", "a"]);
+  await composer.addValue("Make one change only");
+  model.script({ text: "Only one, then." });
+  const sent = model.requests.length;
+  await (await $('[data-testid="send"]')).click();
+  await waitFor("the answer in the branch", async () => (await app.browser.getPageSource()).includes("Only one, then."));
+  await waitIdle();
+  assert.equal(model.requests.length, sent + 1);
+  const request = JSON.stringify(model.requests[sent]);
+  assert.ok(request.includes("Create hello.txt with sixty lines"), "the history before the message went to the model");
+  assert.ok(request.includes("Make one change only"), "the rewritten message went to the model");
+  for (const later of ["Make three changes", "Three changes.", "Anything else?"]) {
+    assert.ok(!request.includes(later), `nothing said from the message on went to the model (${later})`);
+  }
+  await screenshot(app.browser, "54-branch-sent");
+});
+
 step("6. an MCP tool runs through the same loop and card; the settings list its server", async () => {
   // A new conversation has no session until it sends; the shell forgets the one shown before,
   // so a page loaded again would not reopen it.

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { newCall, type CallView, type Item } from "../session/state";
 import { Conversation } from "./Conversation";
@@ -220,7 +220,7 @@ test("under a message, the file changes made after it are undone newest first, a
   const calls = { w1: call("w1", "available"), w2: call("w2", "available") };
   render(<Conversation items={items} calls={calls} actions={{ ...actions, undo }} onOpenLink={() => {}} />);
   // Only the message with changes after it offers the undo.
-  expect(screen.getAllByTestId("undo-after")).toHaveLength(1);
+  expect(screen.getAllByTestId("undo-after-button")).toHaveLength(1);
   await userEvent.click(screen.getByTestId("undo-after-button"));
   expect(screen.getByText("Undo the 2 file changes made after this message, newest first?")).toBeInTheDocument();
   await userEvent.click(screen.getByTestId("confirm-undo-after"));
@@ -234,5 +234,43 @@ test("a session that cannot undo offers no undo under its messages", () => {
   ];
   const calls = { w1: { ...newCall("w1", "write", "succeeded", null), undo: "available" as const } };
   render(<Conversation items={items} calls={calls} actions={actions} onOpenLink={() => {}} />);
-  expect(screen.queryByTestId("undo-after")).toBeNull();
+  expect(screen.queryByTestId("undo-after-button")).toBeNull();
+});
+
+test("under a message, editing it in a branch asks first and names the message by its place among the person's", async () => {
+  const onBranch = vi.fn();
+  const call: CallView = { ...newCall("w1", "write", "succeeded", null), undo: "available" };
+  const items: Item[] = [
+    { kind: "user", id: 1, text: "make a file" },
+    { kind: "tool", id: 2, callId: "w1" },
+    { kind: "assistant", id: 3, text: "Done." },
+    { kind: "user", id: 4, text: "now test it" },
+  ];
+  render(
+    <Conversation items={items} calls={{ w1: call }} actions={{ ...actions, undo: vi.fn() }} onOpenLink={() => {}} onBranch={onBranch} />,
+  );
+  const [first, second] = screen.getAllByTestId("user-message");
+  await userEvent.click(within(second!).getByTestId("branch-button"));
+  const asking = within(second!).getByTestId("branch");
+  expect(asking).toHaveTextContent("Edit this message in a new session that has the conversation before it? This conversation stays as it is.");
+  // No change after the last message, so nothing is said about files.
+  expect(asking).not.toHaveTextContent("file change");
+  await userEvent.click(screen.getByTestId("confirm-branch"));
+  expect(onBranch.mock.calls).toEqual([[1, "now test it"]]);
+  expect(within(second!).queryByTestId("branch")).toBeNull();
+
+  await userEvent.click(within(first!).getByTestId("branch-button"));
+  expect(within(first!).getByTestId("branch")).toHaveTextContent(
+    "The file change made after it stays on disk; undo it first if you want it gone.",
+  );
+  // While it asks, the buttons beside the message are not offered.
+  expect(within(first!).queryByTestId("undo-after-button")).toBeNull();
+  await userEvent.click(screen.getByRole("button", { name: "Cancel" }));
+  expect(within(first!).getByTestId("undo-after-button")).toBeInTheDocument();
+  expect(onBranch).toHaveBeenCalledTimes(1);
+});
+
+test("a conversation that cannot branch offers no edit", () => {
+  render(<Conversation items={messages(2)} calls={{}} actions={actions} onOpenLink={() => {}} />);
+  expect(screen.queryByTestId("branch-button")).toBeNull();
 });

@@ -43,38 +43,112 @@ interface Props {
   calls: Record<string, CallView>;
   actions: CardActions;
   onOpenLink(url: string): void;
+  /**
+   * Continues from before the person's message number `index` (counted among their messages)
+   * whose text is `text`, in a new session; absent when the conversation cannot branch (it has
+   * no stored session yet).
+   */
+  onBranch?(index: number, text: string): void;
+}
+
+/** A question under a message of the person, with the button that goes ahead and one that does not. */
+function Confirm({
+  testId,
+  question,
+  yes,
+  no,
+  onYes,
+  onNo,
+}: {
+  testId: string;
+  question: string;
+  yes: string;
+  no: string;
+  onYes(): void;
+  onNo(): void;
+}) {
+  return (
+    <div className="msg-confirm" data-testid={testId}>
+      <span>{question}</span>
+      <button type="button" data-testid={`confirm-${testId}`} onClick={onYes}>
+        {yes}
+      </button>
+      <button type="button" className="ghost" onClick={onNo}>
+        {no}
+      </button>
+    </div>
+  );
 }
 
 /**
- * Under a message of the person: undo the file changes made after it (newest first), after a
- * confirmation. Shown while the message is hovered or the button has focus.
+ * A message of the person, with what can be done from it (shown beside it while it is hovered or
+ * a button has focus), each after a confirmation under it:
+ * - edit it in a branch: a new session with the conversation before it, the message in its
+ *   composer (this conversation and the files stay as they are);
+ * - undo the file changes made after it, newest first.
  */
-function UndoAfter({ count, onUndo }: { count: number; onUndo(): void }) {
-  const [asking, setAsking] = useState(false);
-  const changes = count === 1 ? "1 file change" : `${count} file changes`;
+function UserMessage({
+  text,
+  undoAfter,
+  onUndoAfter,
+  onBranch,
+}: {
+  text: string;
+  undoAfter: number;
+  onUndoAfter?(): void;
+  onBranch?(): void;
+}) {
+  const [asking, setAsking] = useState<"branch" | "undo" | null>(null);
+  const undo = undoAfter > 0 ? onUndoAfter : undefined;
+  const changes = undoAfter === 1 ? "1 file change" : `${undoAfter} file changes`;
+  const stay =
+    undoAfter === 0
+      ? ""
+      : undoAfter === 1
+        ? " The file change made after it stays on disk; undo it first if you want it gone."
+        : ` The ${undoAfter} file changes made after it stay on disk; undo them first if you want them gone.`;
+  const done = (action: () => void) => () => {
+    setAsking(null);
+    action();
+  };
   return (
-    <div className={asking ? "undo-after undo-after-asking" : "undo-after"} data-testid="undo-after">
-      {asking ? (
-        <>
-          <span>Undo the {changes} made after this message, newest first?</span>
-          <button
-            type="button"
-            data-testid="confirm-undo-after"
-            onClick={() => {
-              setAsking(false);
-              onUndo();
-            }}
-          >
-            Undo {changes}
-          </button>
-          <button type="button" className="ghost" onClick={() => setAsking(false)}>
-            Keep them
-          </button>
-        </>
-      ) : (
-        <button type="button" className="ghost" data-testid="undo-after-button" onClick={() => setAsking(true)}>
-          ↶ Undo the {changes} after this
-        </button>
+    <div className="msg msg-user" data-testid="user-message">
+      <div className="msg-user-row">
+        {(onBranch || undo) && !asking && (
+          <div className="msg-actions">
+            {onBranch && (
+              <button type="button" className="ghost" data-testid="branch-button" onClick={() => setAsking("branch")}>
+                ✎ Edit from here
+              </button>
+            )}
+            {undo && (
+              <button type="button" className="ghost" data-testid="undo-after-button" onClick={() => setAsking("undo")}>
+                ↶ Undo the {changes} after this
+              </button>
+            )}
+          </div>
+        )}
+        <div className="msg-body">{text}</div>
+      </div>
+      {asking === "branch" && onBranch && (
+        <Confirm
+          testId="branch"
+          question={`Edit this message in a new session that has the conversation before it? This conversation stays as it is.${stay}`}
+          yes="Edit in a new session"
+          no="Cancel"
+          onYes={done(onBranch)}
+          onNo={() => setAsking(null)}
+        />
+      )}
+      {asking === "undo" && undo && (
+        <Confirm
+          testId="undo-after"
+          question={`Undo the ${changes} made after this message, newest first?`}
+          yes={`Undo ${changes}`}
+          no="Keep them"
+          onYes={done(undo)}
+          onNo={() => setAsking(null)}
+        />
       )}
     </div>
   );
@@ -89,6 +163,7 @@ export const Entry = memo(function Entry({
   onOpenLink,
   undoAfter = 0,
   onUndoAfter,
+  onBranch,
 }: {
   item: Item;
   call: CallView | undefined;
@@ -100,14 +175,18 @@ export const Entry = memo(function Entry({
   undoAfter?: number;
   /** Undoes them (by the message's item id). */
   onUndoAfter?(id: number): void;
+  /** For a message of the person: edits it in a branch (by the message's item id). */
+  onBranch?(id: number): void;
 }) {
   switch (item.kind) {
     case "user":
       return (
-        <div className="msg msg-user" data-testid="user-message">
-          <div className="msg-body">{item.text}</div>
-          {undoAfter > 0 && onUndoAfter && <UndoAfter count={undoAfter} onUndo={() => onUndoAfter(item.id)} />}
-        </div>
+        <UserMessage
+          text={item.text}
+          undoAfter={undoAfter}
+          onUndoAfter={onUndoAfter && (() => onUndoAfter(item.id))}
+          onBranch={onBranch && (() => onBranch(item.id))}
+        />
       );
     case "assistant":
       return (
@@ -177,7 +256,7 @@ function runs(indexes: number[]): [number, number][] {
   return out;
 }
 
-export function Conversation({ items, calls, actions, onOpenLink }: Props) {
+export function Conversation({ items, calls, actions, onOpenLink, onBranch }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   /** Measured heights by item id (an entry's box including its gap). */
   const heights = useRef(new Map<number, number>());
@@ -232,6 +311,20 @@ export function Conversation({ items, calls, actions, onOpenLink }: Props) {
           }
         : undefined,
     [undo],
+  );
+
+  // Branching at a message of the person: which of their messages it is, and its text.
+  const onBranchAt = useMemo(
+    () =>
+      onBranch
+        ? (id: number) => {
+            const theirs = latest.current.items.filter((item): item is Item & { kind: "user" } => item.kind === "user");
+            const index = theirs.findIndex((item) => item.id === id);
+            const message = theirs[index];
+            if (message) onBranch(index, message.text);
+          }
+        : undefined,
+    [onBranch],
   );
 
   /** Takes the entry at the top of the view as the anchor, with the layout it is shown in. */
@@ -378,6 +471,7 @@ export function Conversation({ items, calls, actions, onOpenLink }: Props) {
                   onOpenLink={onOpenLink}
                   undoAfter={item.kind === "user" ? undoCounts.get(item.id) : undefined}
                   onUndoAfter={onUndoAfter}
+                  onBranch={onBranchAt}
                 />
               </Row>,
             );

@@ -105,3 +105,34 @@ test("why a stored session is not running is shown when the setup banner does no
   await userEvent.click(screen.getByRole("button", { name: "Dismiss" }));
   expect(screen.queryByTestId("error-banner")).toBeNull();
 });
+
+test("editing an earlier message opens a branch with the message in its composer", async () => {
+  const api = stoppedSession("No API key for Anthropic. Add it in Settings.");
+  const branched: [string, number, string][] = [];
+  const opened: (string | null)[] = [];
+  const open = api.openSession;
+  api.openSession = async (workspace, resume, onEvent) => {
+    opened.push(resume);
+    return open(workspace, resume, onEvent);
+  };
+  api.branchSession = async (sessionId, index, text) => {
+    branched.push([sessionId, index, text]);
+    return { id: "s2", workspace_path: "/w", title: "↳ Old work", created_at: 3, updated_at: 3 };
+  };
+  render(
+    <Workspace
+      backend={api}
+      workspace={{ name: "w", path: "/w" }}
+      settings={settingsView()}
+      initialSession="s1"
+      onClose={() => {}}
+      onOpenSettings={() => {}}
+    />,
+  );
+  await screen.findByText("the earlier request");
+  await userEvent.click(screen.getByTestId("branch-button"));
+  await userEvent.click(screen.getByTestId("confirm-branch"));
+  await waitFor(() => expect(opened).toEqual(["s1", "s2"]));
+  expect(branched).toEqual([["s1", 0, "the earlier request"]]);
+  expect(screen.getByRole("textbox")).toHaveValue("the earlier request");
+});

@@ -123,6 +123,22 @@ export function Workspace({
     () => state.items.flatMap((i) => (i.kind === "user" ? [i.text] : [])),
     [state.items],
   );
+  // Editing an earlier message: a branch with the conversation before it opens, the message in
+  // its composer.
+  const branch = useCallback(
+    (index: number, text: string) => {
+      if (!current) return;
+      backend.branchSession(current, index, text).then(
+        (created) => {
+          saveDraft(draftKey(workspace.path, created.id), text);
+          setCurrent(created.id);
+          refresh();
+        },
+        (e: unknown) => setListError(errorMessage(e)),
+      );
+    },
+    [backend, current, workspace.path, refresh],
+  );
   const findFiles = useCallback((q: string) => backend.workspaceFiles(workspace.path, q), [backend, workspace.path]);
   const openLink = useCallback((url: string) => void backend.openExternal(url).catch(() => {}), [backend]);
   const missing = settings?.missing ?? null;
@@ -213,7 +229,13 @@ export function Workspace({
               </div>
             </div>
           ) : (
-            <Conversation items={state.items} calls={state.calls} actions={actions} onOpenLink={openLink} />
+            <Conversation
+              items={state.items}
+              calls={state.calls}
+              actions={actions}
+              onOpenLink={openLink}
+              onBranch={current ? branch : undefined}
+            />
           )}
           {state.paused && (
             <div className="banner banner-error" role="alert">

@@ -14,6 +14,7 @@
 
 pub mod approvals;
 pub mod args_stream;
+pub mod branch;
 pub mod builtin_backend;
 pub mod call_state;
 pub mod compaction;

@@ -3,6 +3,7 @@
 //! Callers get a small typed API per concern (workspaces now; sessions and history later); SQL
 //! stays inside this module.
 
+mod branches;
 mod checkpoints;
 mod error;
 mod history;
@@ -19,6 +20,7 @@ use std::time::Duration;
 use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
+pub use branches::BranchSpec;
 pub use checkpoints::Checkpoint;
 pub use error::StoreError;
 pub use history::{FINISHED_CALL_STATES, SUMMARY_ROLE, StoredMessage, StoredToolCall};
