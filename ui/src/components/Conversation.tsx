@@ -13,6 +13,7 @@ import { ToolCard, type CardActions } from "./ToolCard";
 import { entryAt, layoutOffsets, visibleRange } from "./virtualList";
 import { boundaryRow, ENTRY_IDS, ENTRY_ROWS, useSelectionEnds } from "./virtualSelection";
 import { undoableAfter, undoableAfterCounts } from "../session/undoAfter";
+import { highlightFound } from "./findHighlight";
 
 /** Rendered beyond each edge of the view, in pixels. */
 export const OVERSCAN = 800;
@@ -49,6 +50,17 @@ interface Props {
    * no stored session yet).
    */
   onBranch?(index: number, text: string): void;
+  /** What the find bar looks for, while it is open. */
+  find?: FindView;
+}
+
+/** What the find bar shows in the conversation. */
+export interface FindView {
+  query: string;
+  /** The entry found that is shown (outlined, its occurrences marked as current). */
+  currentId: number | null;
+  /** Changed whenever that entry is to be brought into view (again). */
+  reveal: number;
 }
 
 /** A question under a message of the person, with the button that goes ahead and one that does not. */
@@ -217,12 +229,15 @@ function Row({
   id,
   index,
   track,
+  found = false,
   children,
 }: {
   id: number;
   /** The entry's place in the list. */
   index: number;
   track(id: number, el: HTMLElement | null): void;
+  /** The entry the find bar shows. */
+  found?: boolean;
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -231,7 +246,7 @@ function Row({
     return () => track(id, null);
   }, [id, track]);
   return (
-    <div className="entry" ref={ref} data-entry={id} data-entry-index={index}>
+    <div className={found ? "entry entry-found" : "entry"} ref={ref} data-entry={id} data-entry-index={index}>
       {children}
     </div>
   );
@@ -256,7 +271,7 @@ function runs(indexes: number[]): [number, number][] {
   return out;
 }
 
-export function Conversation({ items, calls, actions, onOpenLink, onBranch }: Props) {
+export function Conversation({ items, calls, actions, onOpenLink, onBranch, find }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   /** Measured heights by item id (an entry's box including its gap). */
   const heights = useRef(new Map<number, number>());
@@ -443,6 +458,25 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch }: Pr
     return () => clearTimeout(id);
   }, [copying]);
 
+  // Find: the entry found is brought into view, its top a quarter down the view, each time it is
+  // asked for (through the anchor, so measuring the entries drawn there does not move it); the
+  // occurrences among the entries drawn are marked after every render.
+  const revealed = useRef(0);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || !find || find.currentId === null || find.reveal === revealed.current) return;
+    revealed.current = find.reveal;
+    const index = items.findIndex((item) => item.id === find.currentId);
+    if (index < 0) return;
+    const delta = el.clientHeight / 4;
+    anchor.current = { id: find.currentId, delta };
+    known.current = el.scrollTop;
+    setFollow(false);
+    setView({ top: Math.max(0, TOP_PAD + offsets[index]! - delta), height: el.clientHeight });
+  });
+  useEffect(() => highlightFound(list.current, find?.query ?? "", find?.currentId ?? null));
+  useEffect(() => () => highlightFound(null, "", null), []);
+
   const first = drawn[0]?.[0] ?? 0;
   const lastEnd = drawn.at(-1)?.[1] ?? 0;
   return (
@@ -462,7 +496,7 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch }: Pr
           for (let i = from; i < to; i++) {
             const item = items[i]!;
             children.push(
-              <Row key={item.id} id={item.id} index={i} track={track}>
+              <Row key={item.id} id={item.id} index={i} track={track} found={find?.currentId === item.id}>
                 <Entry
                   item={item}
                   call={item.kind === "tool" ? calls[item.callId] : undefined}

@@ -136,3 +136,47 @@ test("editing an earlier message opens a branch with the message in its composer
   expect(branched).toEqual([["s1", 0, "the earlier request"]]);
   expect(screen.getByRole("textbox")).toHaveValue("the earlier request");
 });
+
+test("Ctrl+F finds the entries that hold the text, newest first, and steps between them", async () => {
+  const api = stoppedSession("No API key for Anthropic. Add it in Settings.");
+  const open = api.openSession;
+  api.openSession = async (workspace, resume, onEvent) => {
+    const opened = await open(workspace, resume, onEvent);
+    opened.transcript.items = [
+      { kind: "user", text: "first request about the parser" },
+      { kind: "assistant", text: "Looked at it." },
+      { kind: "user", text: "second request about the Parser" },
+      { kind: "assistant", text: "Changed it." },
+    ];
+    return opened;
+  };
+  render(
+    <Workspace
+      backend={api}
+      workspace={{ name: "w", path: "/w" }}
+      settings={settingsView()}
+      initialSession="s1"
+      onClose={() => {}}
+      onOpenSettings={() => {}}
+    />,
+  );
+  await screen.findByText("second request about the Parser");
+  await userEvent.keyboard("{Control>}f{/Control}");
+  const input = await screen.findByTestId("find-input");
+  await waitFor(() => expect(input).toHaveFocus());
+  await userEvent.type(input, "parser");
+  expect(screen.getByTestId("find-count")).toHaveTextContent("2 of 2");
+  const found = () => document.querySelector(".entry-found")?.textContent;
+  expect(found()).toContain("second request");
+  await userEvent.keyboard("{Enter}");
+  expect(screen.getByTestId("find-count")).toHaveTextContent("1 of 2");
+  expect(found()).toContain("first request");
+  await userEvent.keyboard("{Shift>}{Enter}{/Shift}");
+  expect(screen.getByTestId("find-count")).toHaveTextContent("2 of 2");
+  await userEvent.clear(input);
+  await userEvent.type(input, "nothing like it");
+  expect(screen.getByTestId("find-count")).toHaveTextContent("No matches");
+  expect(found()).toBeUndefined();
+  await userEvent.keyboard("{Escape}");
+  expect(screen.queryByTestId("find-bar")).toBeNull();
+});

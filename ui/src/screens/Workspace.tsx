@@ -6,7 +6,8 @@ import type { SessionSummary } from "../protocol/SessionSummary";
 import type { SettingsView } from "../protocol/SettingsView";
 import type { WorkspaceView } from "../protocol/WorkspaceView";
 import { Composer } from "../components/Composer";
-import { Conversation } from "../components/Conversation";
+import { Conversation, type FindView } from "../components/Conversation";
+import { FindBar } from "../components/FindBar";
 import { startWarmUp } from "../components/warmUp";
 import { Logo } from "../components/Logo";
 import { Sidebar } from "../components/Sidebar";
@@ -15,6 +16,7 @@ import { TodoList } from "../components/TodoList";
 import type { CardActions } from "../components/ToolCard";
 import { useSession } from "../session/useSession";
 import { draftKey, saveDraft } from "../session/drafts";
+import { entriesHolding } from "../session/find";
 
 interface Props {
   backend: Backend;
@@ -119,6 +121,47 @@ export function Workspace({
     return () => window.removeEventListener("keydown", onKey);
   }, [state.calls, actions]);
 
+  // Find in the conversation (Ctrl/Cmd+F): the entries that hold the text, one shown at a time,
+  // starting with the newest.
+  const [find, setFind] = useState<FindView | null>(null);
+  const findInput = useRef<HTMLInputElement>(null);
+  const found = useMemo(
+    () => (find ? entriesHolding(state.items, state.calls, find.query) : []),
+    [find, state.items, state.calls],
+  );
+  const position = find?.currentId == null ? 0 : found.indexOf(find.currentId) + 1;
+  const latestFind = useRef({ items: state.items, calls: state.calls, found });
+  latestFind.current = { items: state.items, calls: state.calls, found };
+  const findQuery = useCallback((query: string) => {
+    const { items, calls } = latestFind.current;
+    const ids = entriesHolding(items, calls, query);
+    setFind((f) => ({ query, currentId: ids.at(-1) ?? null, reveal: (f?.reveal ?? 0) + 1 }));
+  }, []);
+  const findStep = useCallback((step: 1 | -1) => {
+    const ids = latestFind.current.found;
+    setFind((f) => {
+      if (!f || ids.length === 0) return f;
+      const at = f.currentId === null ? -1 : ids.indexOf(f.currentId);
+      const next = at < 0 ? (step > 0 ? 0 : ids.length - 1) : (at + step + ids.length) % ids.length;
+      return { ...f, currentId: ids[next]!, reveal: f.reveal + 1 };
+    });
+  }, []);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key.toLowerCase() !== "f" || !(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+      e.preventDefault();
+      setFind((f) => f ?? { query: "", currentId: null, reveal: 0 });
+      requestAnimationFrame(() => {
+        findInput.current?.focus();
+        findInput.current?.select();
+      });
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+  // Another conversation: nothing found in it yet.
+  useEffect(() => setFind((f) => (f ? { query: f.query, currentId: null, reveal: f.reveal } : f)), [current]);
+
   const history = useMemo(
     () => state.items.flatMap((i) => (i.kind === "user" ? [i.text] : [])),
     [state.items],
@@ -218,6 +261,18 @@ export function Workspace({
               </button>
             </div>
           )}
+          {find && (
+            <FindBar
+              inputRef={findInput}
+              query={find.query}
+              position={position}
+              count={found.length}
+              onQuery={findQuery}
+              onNext={() => findStep(1)}
+              onPrevious={() => findStep(-1)}
+              onClose={() => setFind(null)}
+            />
+          )}
           {state.items.length === 0 ? (
             <div className="conversation-empty">
               <div className="panel subtle">
@@ -235,6 +290,7 @@ export function Workspace({
               actions={actions}
               onOpenLink={openLink}
               onBranch={current ? branch : undefined}
+              find={find ?? undefined}
             />
           )}
           {state.paused && (

@@ -1,0 +1,49 @@
+// Highlights of what the find bar looks for, in the entries the conversation draws: every
+// occurrence gets the CSS highlight `find-match`, those in the entry found `find-current`
+// (styles.css). The CSS Custom Highlight API marks text without changing the DOM, so the
+// conversation's measured heights and the person's selection are left alone. Where the API is
+// missing, nothing is marked; the entry found is still outlined.
+
+/** The CSS highlight registry, where there is one. */
+function registry(): HighlightRegistry | null {
+  return typeof CSS !== "undefined" && CSS.highlights && typeof Highlight !== "undefined" ? CSS.highlights : null;
+}
+
+/**
+ * Marks the occurrences of `query` (case-insensitive) in the text under `root`, outside buttons;
+ * those inside the entry `currentId` (`data-entry`) as the current ones. An empty query clears.
+ */
+export function highlightFound(root: HTMLElement | null, query: string, currentId: number | null): void {
+  const highlights = registry();
+  if (!highlights) return;
+  const q = query.toLowerCase();
+  if (!root || q === "") {
+    highlights.delete("find-match");
+    highlights.delete("find-current");
+    return;
+  }
+  const others: Range[] = [];
+  const current: Range[] = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const data = (node as Text).data;
+    const text = data.toLowerCase();
+    // Lower-casing that changes the length (a few letters do) would misplace the offsets.
+    if (text.length !== data.length) continue;
+    let at = text.indexOf(q);
+    if (at < 0) continue;
+    const parent = node.parentElement;
+    if (!parent || parent.closest("button")) continue;
+    const entry = parent.closest("[data-entry]")?.getAttribute("data-entry");
+    const into = currentId !== null && entry === String(currentId) ? current : others;
+    while (at >= 0) {
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + q.length);
+      into.push(range);
+      at = text.indexOf(q, at + q.length);
+    }
+  }
+  highlights.set("find-match", new Highlight(...others));
+  highlights.set("find-current", new Highlight(...current));
+}

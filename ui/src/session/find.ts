@@ -1,0 +1,48 @@
+// Finding text in a conversation: which entries hold it. The conversation draws only the entries
+// near its view, so the browser's own find cannot see the others; this searches the session's
+// state instead: messages, thinking, notices and, for a tool card, what it shows or holds (its
+// name, its arguments' text, status, output, result and its sub-agent's messages and calls).
+import type { CallView, Item } from "./state";
+
+/** The text of an entry, lower-cased, by the (immutable) object it comes from. */
+const lowered = new WeakMap<object, string>();
+
+function cached(key: object, text: () => string): string {
+  let found = lowered.get(key);
+  if (found === undefined) {
+    found = text().toLowerCase();
+    lowered.set(key, found);
+  }
+  return found;
+}
+
+/** Every string inside a JSON value (arguments), one per line. */
+function strings(value: unknown, out: string[]) {
+  if (typeof value === "string") out.push(value);
+  else if (typeof value === "number" || typeof value === "boolean") out.push(String(value));
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value && typeof value === "object") for (const v of Object.values(value)) strings(v, out);
+}
+
+function callText(call: CallView): string {
+  const parts = [call.name];
+  strings(call.args, parts);
+  for (const part of [call.status, call.output, call.result, call.refused, call.undoRefused]) if (part) parts.push(part);
+  return parts.join("\n");
+}
+
+/** Whether `item` (with a tool card's sub-agent entries) holds `query` (lower-cased, not empty). */
+function holds(item: Item, calls: Record<string, CallView>, query: string): boolean {
+  if (item.kind !== "tool") return cached(item, () => item.text).includes(query);
+  const call = calls[item.callId];
+  if (!call) return false;
+  if (cached(call, () => callText(call)).includes(query)) return true;
+  return call.children.some((child) => holds(child, calls, query));
+}
+
+/** The ids of the entries of `items` that hold `query` (case-insensitive), in order; none for "". */
+export function entriesHolding(items: Item[], calls: Record<string, CallView>, query: string): number[] {
+  const q = query.toLowerCase();
+  if (q === "") return [];
+  return items.filter((item) => holds(item, calls, q)).map((item) => item.id);
+}
