@@ -246,6 +246,38 @@ step("4b. a long diff: Show all puts every line in a scroll box that reaches the
   assert.equal(copied[0], "row 10 of the long file");
   assert.equal(copied[1], "row 11 of the long file");
   assert.equal(copied[2980], "row 2990");
+  // A selection from the message before the card into row 2990 reaches beyond the box: the page
+  // copies it, and the rows of the box it covers, never drawn, are in the copy too.
+  const across = await app.browser.execute(async (el) => {
+    const frames = async () => {
+      for (let i = 0; i < 3; i += 1) await new Promise((r) => requestAnimationFrame(r));
+    };
+    const message = [...document.querySelectorAll('[data-testid="user-message"] .msg-body')].find((m) => m.textContent === "Write long.txt");
+    const row = [...el.querySelectorAll("tr.diff-line")].find((r) => r.textContent.endsWith("row 2990 of the long file"));
+    if (!message || !row) return { error: `message drawn: ${Boolean(message)}, row drawn: ${Boolean(row)}` };
+    getSelection().setBaseAndExtent(message.firstChild, 0, row.querySelector("td.diff-code span").firstChild, 8);
+    await frames();
+    return { drawn: el.querySelectorAll("tr.diff-line").length };
+  }, box);
+  assert.ok(!across.error, across.error);
+  assert.ok(across.drawn < 400, `the rows between are not drawn before the copy (${across.drawn})`);
+  const started = Date.now();
+  await app.browser.keys(["Control", "c"]);
+  const copyMs = Date.now() - started;
+  const composer = await $('[data-testid="composer"]');
+  await composer.click();
+  await app.browser.keys(["Control", "v"]);
+  await waitFor("the pasted copy", async () => (await composer.getValue()).includes("row 2990"));
+  const pasted = await composer.getValue();
+  assert.ok(pasted.startsWith("Write long.txt"), `the copy starts at the message: ${pasted.slice(0, 80)}`);
+  const rows = pasted.match(/row \d+ of the long file/g) ?? [];
+  assert.equal(rows.length, 2989, "every row from 1 to 2989 whole, then the start of row 2990");
+  assert.equal(rows[1499], "row 1500 of the long file");
+  assert.ok(pasted.trimEnd().endsWith("row 2990"), "the copy ends where the selection does");
+  console.log(`copying a selection over 2,990 rows of a diff box and what is before it took ${copyMs} ms (Ctrl+C over WebDriver)`);
+  await app.browser.keys(["Control", "a"]);
+  await app.browser.keys(["Delete"]);
+  await waitFor("the composer emptied", async () => (await composer.getValue()) === "");
   await app.browser.execute(() => getSelection().removeAllRanges());
   await (await $('[data-testid="reject"]')).click();
   await (await $('[data-testid="confirm-reject"]')).click();

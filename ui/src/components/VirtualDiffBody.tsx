@@ -6,11 +6,13 @@
 // measured row heights (an estimate for rows never drawn), with the arithmetic of the
 // virtualised conversation (virtualList.ts). The rows holding the ends of a selection stay drawn
 // wherever the box scrolls, and a copy takes its text from the rows, not the DOM (diffCopy.ts),
-// so a selection over thousands of rows copies all of them.
+// so a selection over thousands of rows copies all of them; a copy of a selection that reaches
+// beyond the box draws the rows it covers first, for the browser's own copy.
 import {
   Fragment,
   memo,
   useCallback,
+  useEffect,
   useLayoutEffect,
   useMemo,
   useRef,
@@ -166,11 +168,18 @@ export function VirtualDiffBody(props: {
   const count = items.length;
   const first = Math.floor(entryAt(offsets, scrollTop - DIFF_OVERSCAN) / DIFF_CHUNK) * DIFF_CHUNK;
   const last = Math.min(count, Math.ceil((entryAt(offsets, scrollTop + view + DIFF_OVERSCAN) + 1) / DIFF_CHUNK) * DIFF_CHUNK);
-  // The chunks in and near the view, and those holding the ends of a selection.
+  // The chunks in and near the view, those holding the ends of a selection, and during a copy of
+  // a selection that reaches beyond the box, every row of the box it covers.
   const selected = useSelectionEnds(box, DIFF_ROWS);
+  const [copying, setCopying] = useState<[number, number] | null>(null);
   const starts = new Set<number>();
   for (let from = first; from < last; from += DIFF_CHUNK) starts.add(from);
   for (const index of selected) if (index < count) starts.add(Math.floor(index / DIFF_CHUNK) * DIFF_CHUNK);
+  if (copying) {
+    for (let from = Math.floor(copying[0] / DIFF_CHUNK) * DIFF_CHUNK; from <= copying[1] && from < count; from += DIFF_CHUNK) {
+      starts.add(from);
+    }
+  }
   const chunks: [number, number][] = [...starts].sort((a, b) => a - b).map((from) => [from, Math.min(count, from + DIFF_CHUNK)]);
 
   // The rows for the new position are drawn at once, in the frame of the scroll: the browser
@@ -250,6 +259,36 @@ export function VirtualDiffBody(props: {
     },
     [items],
   );
+
+  // A selection that begins or ends outside the box is the page's to copy, with the browser's own
+  // copy, which reads only what is drawn: the rows of the box it covers are drawn first (in the
+  // copy event's capture, before the browser reads the selection after the event) and let go
+  // again afterwards. Drawing costs about 0.3 ms a row, so a copy over thousands takes a moment.
+  const latestItems = useRef(items);
+  latestItems.current = items;
+  useEffect(() => {
+    const onCopyAnywhere = () => {
+      const el = box.current;
+      const tbody = el?.querySelector("tbody");
+      const selection = document.getSelection();
+      if (!el || !tbody || !selection || selection.rangeCount === 0 || selection.isCollapsed) return;
+      const range = selection.getRangeAt(0);
+      const startIn = el.contains(range.startContainer);
+      const endIn = el.contains(range.endContainer);
+      if ((startIn && endIn) || !range.intersectsNode(el)) return;
+      const rows = { tbody, count: latestItems.current.length };
+      const from = startIn ? (selectionPoint(rows, range.startContainer, range.startOffset, "start")?.index ?? 0) : 0;
+      const to = endIn ? (selectionPoint(rows, range.endContainer, range.endOffset, "end")?.index ?? rows.count - 1) : rows.count - 1;
+      flushSync(() => setCopying([from, to]));
+    };
+    document.addEventListener("copy", onCopyAnywhere, true);
+    return () => document.removeEventListener("copy", onCopyAnywhere, true);
+  }, []);
+  useEffect(() => {
+    if (!copying) return;
+    const id = setTimeout(() => setCopying(null), 0);
+    return () => clearTimeout(id);
+  }, [copying]);
 
   // Select all, in the focused box, selects the diff's rows rather than the page.
   const onKeyDown = useCallback((event: KeyboardEvent<HTMLDivElement>) => {
