@@ -274,3 +274,23 @@ test("a conversation that cannot branch offers no edit", () => {
   render(<Conversation items={messages(2)} calls={{}} actions={actions} onOpenLink={() => {}} />);
   expect(screen.queryByTestId("branch-button")).toBeNull();
 });
+
+test("the entry found is brought into view a quarter down, each time it is asked for, and outlined", () => {
+  const items = messages(2000);
+  const props = { items, calls: {}, actions, onOpenLink: () => {} };
+  const { rerender } = render(<Conversation {...props} />);
+  const atBottom = conversation().scrollTop;
+  const found = (reveal: number) => ({ query: "message 5", currentId: 6, reveal });
+  rerender(<Conversation {...props} find={found(1)} />);
+  // Entry 6 (index 5) has its top a quarter of the view below the view's top.
+  expect(conversation().scrollTop).toBe(16 + 5 * ROW - VIEW / 4);
+  expect(document.querySelector(".entry-found")).toHaveTextContent("message 5");
+  // Closed, scrolled away, and opened again: its first request brings the entry back.
+  rerender(<Conversation {...props} />);
+  scrollTo(atBottom);
+  expect(screen.queryByText("message 5")).toBeNull();
+  rerender(<Conversation {...props} find={{ query: "", currentId: null, reveal: 0 }} />);
+  rerender(<Conversation {...props} find={found(1)} />);
+  expect(conversation().scrollTop).toBe(16 + 5 * ROW - VIEW / 4);
+  expect(screen.getByText("message 5")).toBeInTheDocument();
+});

@@ -22,6 +22,8 @@ const TOP_PAD = 16;
 const BOTTOM_PAD = 12;
 /** The viewport assumed before there is a layout (tests, a hidden pane). */
 const FALLBACK_VIEW = 1000;
+/** While output streams in, the find bar's marks are renewed at most this often (ms). */
+const MARK_INTERVAL = 250;
 /** Closer than this to the bottom counts as "at the bottom": the view follows new output. */
 const FOLLOW_SLACK = 80;
 
@@ -80,9 +82,9 @@ function Confirm({
   onNo(): void;
 }) {
   return (
-    <div className="msg-confirm" data-testid={testId}>
+    <div className="msg-confirm" data-testid={testId} role="group" aria-label={question}>
       <span>{question}</span>
-      <button type="button" data-testid={`confirm-${testId}`} onClick={onYes}>
+      <button type="button" data-testid={`confirm-${testId}`} onClick={onYes} autoFocus>
         {yes}
       </button>
       <button type="button" className="ghost" onClick={onNo}>
@@ -464,6 +466,8 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch, find
   const revealed = useRef(0);
   useLayoutEffect(() => {
     const el = scroller.current;
+    // A closed find bar: the next one counts its requests afresh.
+    if (!find) revealed.current = 0;
     if (!el || !find || find.currentId === null || find.reveal === revealed.current) return;
     revealed.current = find.reveal;
     const index = items.findIndex((item) => item.id === find.currentId);
@@ -474,7 +478,23 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch, find
     setFollow(false);
     setView({ top: Math.max(0, TOP_PAD + offsets[index]! - delta), height: el.clientHeight });
   });
-  useEffect(() => highlightFound(list.current, find?.query ?? "", find?.currentId ?? null));
+  // Marking walks the text drawn, so while output streams in (a render a frame) it runs at most
+  // every 250 ms; a new query, entry found or drawn range is marked at once.
+  const marked = useRef({ key: "", at: 0 });
+  const markKey = `${find?.query ?? ""}\n${find?.currentId ?? ""}\n${drawn.map(([a, b]) => `${a}-${b}`).join(",")}`;
+  useEffect(() => {
+    const mark = () => {
+      marked.current = { key: markKey, at: performance.now() };
+      highlightFound(list.current, find?.query ?? "", find?.currentId ?? null);
+    };
+    if (markKey !== marked.current.key) {
+      mark();
+      return;
+    }
+    if (!find?.query) return;
+    const id = setTimeout(mark, Math.max(0, MARK_INTERVAL - (performance.now() - marked.current.at)));
+    return () => clearTimeout(id);
+  });
   useEffect(() => () => highlightFound(null, "", null), []);
 
   const first = drawn[0]?.[0] ?? 0;

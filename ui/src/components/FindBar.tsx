@@ -1,6 +1,6 @@
 // The find bar over the conversation (Ctrl/Cmd+F): what to look for, which of the entries that
 // hold it is shown, and the way to the previous and next one. Enter goes to the next (older to
-// newer, round to the first), Shift+Enter to the previous, Esc closes.
+// newer, round to the first), Shift+Enter to the previous, Esc (anywhere in the bar) closes.
 import type { RefObject } from "react";
 
 interface Props {
@@ -18,7 +18,17 @@ interface Props {
 export function FindBar({ inputRef, query, position, count, onQuery, onNext, onPrevious, onClose }: Props) {
   const status = query === "" ? "" : count === 0 ? "No matches" : `${position} of ${count}`;
   return (
-    <div className="find-bar" role="search" data-testid="find-bar">
+    <div
+      className="find-bar"
+      role="search"
+      data-testid="find-bar"
+      onKeyDown={(e) => {
+        if (e.key === "Escape") {
+          e.preventDefault();
+          onClose();
+        }
+      }}
+    >
       <input
         ref={inputRef}
         type="text"
@@ -28,14 +38,10 @@ export function FindBar({ inputRef, query, position, count, onQuery, onNext, onP
         value={query}
         onChange={(e) => onQuery(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === "Enter") {
-            e.preventDefault();
-            if (e.shiftKey) onPrevious();
-            else onNext();
-          } else if (e.key === "Escape") {
-            e.preventDefault();
-            onClose();
-          }
+          if (e.key !== "Enter" || e.nativeEvent.isComposing) return;
+          e.preventDefault();
+          if (e.shiftKey) onPrevious();
+          else onNext();
         }}
       />
       <span className="find-count muted" data-testid="find-count" aria-live="polite">

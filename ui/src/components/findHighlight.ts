@@ -4,6 +4,9 @@
 // conversation's measured heights and the person's selection are left alone. Where the API is
 // missing, nothing is marked; the entry found is still outlined.
 
+/** At most this many occurrences are marked of each kind (a one-letter query in a long output). */
+const MAX_MARKS = 1000;
+
 /** The CSS highlight registry, where there is one. */
 function registry(): HighlightRegistry | null {
   return typeof CSS !== "undefined" && CSS.highlights && typeof Highlight !== "undefined" ? CSS.highlights : null;
@@ -25,7 +28,7 @@ export function highlightFound(root: HTMLElement | null, query: string, currentI
   const others: Range[] = [];
   const current: Range[] = [];
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  for (let node = walker.nextNode(); node && others.length + current.length < 2 * MAX_MARKS; node = walker.nextNode()) {
     const data = (node as Text).data;
     const text = data.toLowerCase();
     // Lower-casing that changes the length (a few letters do) would misplace the offsets.
@@ -44,6 +47,11 @@ export function highlightFound(root: HTMLElement | null, query: string, currentI
       at = text.indexOf(q, at + q.length);
     }
   }
-  highlights.set("find-match", new Highlight(...others));
-  highlights.set("find-current", new Highlight(...current));
+  const marked = (ranges: Range[]) => {
+    const highlight = new Highlight();
+    for (const range of ranges.slice(0, MAX_MARKS)) highlight.add(range);
+    return highlight;
+  };
+  highlights.set("find-match", marked(others));
+  highlights.set("find-current", marked(current));
 }

@@ -17,6 +17,7 @@ import type { CardActions } from "../components/ToolCard";
 import { useSession } from "../session/useSession";
 import { draftKey, saveDraft } from "../session/drafts";
 import { entriesHolding } from "../session/find";
+import { shortcutKey } from "../platform";
 
 interface Props {
   backend: Backend;
@@ -125,6 +126,10 @@ export function Workspace({
   // starting with the newest.
   const [find, setFind] = useState<FindView | null>(null);
   const findInput = useRef<HTMLInputElement>(null);
+  /** Where the focus was when the bar opened, to go back to when it closes. */
+  const focusBefore = useRef<HTMLElement | null>(null);
+  /** Only ever goes up, so each request to bring an entry into view is a new one. */
+  const reveals = useRef(0);
   const found = useMemo(
     () => (find ? entriesHolding(state.items, state.calls, find.query) : []),
     [find, state.items, state.calls],
@@ -135,22 +140,31 @@ export function Workspace({
   const findQuery = useCallback((query: string) => {
     const { items, calls } = latestFind.current;
     const ids = entriesHolding(items, calls, query);
-    setFind((f) => ({ query, currentId: ids.at(-1) ?? null, reveal: (f?.reveal ?? 0) + 1 }));
+    const reveal = ++reveals.current;
+    setFind({ query, currentId: ids.at(-1) ?? null, reveal });
   }, []);
   const findStep = useCallback((step: 1 | -1) => {
     const ids = latestFind.current.found;
+    const reveal = ++reveals.current;
     setFind((f) => {
       if (!f || ids.length === 0) return f;
       const at = f.currentId === null ? -1 : ids.indexOf(f.currentId);
       const next = at < 0 ? (step > 0 ? 0 : ids.length - 1) : (at + step + ids.length) % ids.length;
-      return { ...f, currentId: ids[next]!, reveal: f.reveal + 1 };
+      return { ...f, currentId: ids[next]!, reveal };
     });
+  }, []);
+  const closeFind = useCallback(() => {
+    setFind(null);
+    const before = focusBefore.current;
+    focusBefore.current = null;
+    if (before?.isConnected) before.focus();
   }, []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key.toLowerCase() !== "f" || !(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+      if (!(e.key.toLowerCase() === "f" || e.code === "KeyF") || !shortcutKey(e)) return;
       e.preventDefault();
-      setFind((f) => f ?? { query: "", currentId: null, reveal: 0 });
+      if (!findInput.current) focusBefore.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      setFind((f) => f ?? { query: "", currentId: null, reveal: reveals.current });
       requestAnimationFrame(() => {
         findInput.current?.focus();
         findInput.current?.select();
@@ -168,16 +182,26 @@ export function Workspace({
   );
   // Editing an earlier message: a branch with the conversation before it opens, the message in
   // its composer.
+  // Offered while no task runs (two agents in one workspace would be a surprise).
+  const shownSession = useRef(current);
+  shownSession.current = current;
+  const branching = useRef(false);
   const branch = useCallback(
     (index: number, text: string) => {
-      if (!current) return;
+      if (!current || branching.current) return;
+      branching.current = true;
       backend.branchSession(current, index, text).then(
         (created) => {
+          branching.current = false;
           saveDraft(draftKey(workspace.path, created.id), text);
-          setCurrent(created.id);
           refresh();
+          // The person may have opened another conversation meanwhile: it stays open.
+          if (shownSession.current === current) setCurrent(created.id);
         },
-        (e: unknown) => setListError(errorMessage(e)),
+        (e: unknown) => {
+          branching.current = false;
+          setListError(errorMessage(e));
+        },
       );
     },
     [backend, current, workspace.path, refresh],
@@ -270,7 +294,7 @@ export function Workspace({
               onQuery={findQuery}
               onNext={() => findStep(1)}
               onPrevious={() => findStep(-1)}
-              onClose={() => setFind(null)}
+              onClose={closeFind}
             />
           )}
           {state.items.length === 0 ? (
@@ -289,7 +313,7 @@ export function Workspace({
               calls={state.calls}
               actions={actions}
               onOpenLink={openLink}
-              onBranch={current ? branch : undefined}
+              onBranch={current && !state.running ? branch : undefined}
               find={find ?? undefined}
             />
           )}

@@ -2,6 +2,8 @@
 // near its view, so the browser's own find cannot see the others; this searches the session's
 // state instead: messages, thinking, notices and, for a tool card, what it shows or holds (its
 // name, its arguments' text, status, output, result and its sub-agent's messages and calls).
+// Entries and calls are immutable objects, replaced when they change, so each is lower-cased and
+// searched once per query; while a stream runs, only the objects it changes are searched again.
 import type { CallView, Item } from "./state";
 
 /** The text of an entry, lower-cased, by the (immutable) object it comes from. */
@@ -31,12 +33,24 @@ function callText(call: CallView): string {
   return parts.join("\n");
 }
 
+/** The last answer for each object: whether its own text holds the query it was asked for. */
+const answers = new WeakMap<object, { query: string; hit: boolean }>();
+
+/** Whether the text of `key` holds `query`; an object that did not change is not searched again. */
+function ownHit(key: object, text: () => string, query: string): boolean {
+  const last = answers.get(key);
+  if (last?.query === query) return last.hit;
+  const hit = cached(key, text).includes(query);
+  answers.set(key, { query, hit });
+  return hit;
+}
+
 /** Whether `item` (with a tool card's sub-agent entries) holds `query` (lower-cased, not empty). */
 function holds(item: Item, calls: Record<string, CallView>, query: string): boolean {
-  if (item.kind !== "tool") return cached(item, () => item.text).includes(query);
+  if (item.kind !== "tool") return ownHit(item, () => item.text, query);
   const call = calls[item.callId];
   if (!call) return false;
-  if (cached(call, () => callText(call)).includes(query)) return true;
+  if (ownHit(call, () => callText(call), query)) return true;
   return call.children.some((child) => holds(child, calls, query));
 }
 

@@ -8,29 +8,39 @@ use std::collections::HashSet;
 use thiserror::Error;
 
 use super::history::now_ms;
-use super::undo::is_undo_note;
+use super::undo::{is_undo_note, undone_note};
 use crate::protocol::CallState;
 use crate::providers::Message;
-use crate::store::{BranchSpec, SUMMARY_ROLE, SessionSummary, Store, StoreError};
+use crate::store::{
+    BranchOutcome, BranchSpec, SUMMARY_ROLE, SessionSummary, Store, StoreError, StoredToolCall,
+};
 
 /// Why a branch could not be made.
 #[derive(Debug, Error)]
 pub enum BranchError {
     #[error("That session no longer exists.")]
     NoSession,
-    /// The message is not (yet) in the stored history, or its text differs from what the UI
-    /// showed (the two disagree about which message was meant).
+    /// The message is not in the stored history yet (it waits for the agent's turn to end).
     #[error(
-        "That message is not in the saved conversation (yet); wait until the agent has taken it, \
+        "That message is not in the saved conversation yet; wait until the agent has taken it, \
          then try again."
     )]
-    NoMessage,
+    NotStored,
+    /// The stored message at that place has another text: the window and the store disagree.
+    #[error(
+        "That message could not be found in the saved conversation; reopen the session and try \
+         again."
+    )]
+    NotFound,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
 
-/// What the person's messages look like in a stored history: the text of each, with the
-/// sequence number of the row it is in.
+/// How often a branch is tried again when a compaction renumbered the messages meanwhile.
+const ATTEMPTS: usize = 3;
+
+/// The person's messages in a stored history (not the engine's undo notes): the sequence
+/// number of each and its text.
 fn person_messages(messages: &[(i64, Message)]) -> Vec<(i64, &str)> {
     messages
         .iter()
@@ -41,33 +51,97 @@ fn person_messages(messages: &[(i64, Message)]) -> Vec<(i64, &str)> {
         .collect()
 }
 
-/// Creates a branch of `session_id` that holds the conversation before the person's message
-/// number `index` (0 is the first, counted as the transcript shows them), whose text must be
-/// `text`. The branch has the calls made before that point (their cards, results and undo
-/// checkpoints) and the task list as it stood; the original session is not changed.
+/// Creates a branch of `session_id` that holds the conversation as it was when the person sent
+/// their message number `index` (0 is the first, counted as the transcript shows them), whose
+/// text must be `text`. The branch has the calls made before that point (their cards, results
+/// and undo checkpoints) and the task list as it stood; its model is told of changes among them
+/// undone since. The original session and the files are not changed.
 pub async fn branch_before_message(
     store: &Store,
     session_id: &str,
     index: usize,
     text: &str,
 ) -> Result<SessionSummary, BranchError> {
-    let Some(source) = store.session(session_id).await? else {
-        return Err(BranchError::NoSession);
-    };
-    let messages: Vec<(i64, Message)> = store
-        .load_messages(session_id)
-        .await?
-        .into_iter()
-        .filter(|m| m.role != SUMMARY_ROLE)
-        .filter_map(|m| Some((m.seq, serde_json::from_value(m.content).ok()?)))
-        .collect();
-    let (before_seq, _) = person_messages(&messages)
-        .get(index)
-        .copied()
-        .filter(|(_, said)| *said == text)
-        .ok_or(BranchError::NoMessage)?;
+    for _ in 0..ATTEMPTS {
+        let Some(source) = store.session(session_id).await? else {
+            return Err(BranchError::NoSession);
+        };
+        let messages: Vec<(i64, Message)> = store
+            .load_messages(session_id)
+            .await?
+            .into_iter()
+            .filter(|m| m.role != SUMMARY_ROLE)
+            .filter_map(|m| Some((m.seq, serde_json::from_value(m.content).ok()?)))
+            .collect();
+        let (before_seq, said) = person_messages(&messages)
+            .get(index)
+            .copied()
+            .ok_or(BranchError::NotStored)?;
+        if said != text {
+            return Err(BranchError::NotFound);
+        }
+        let stored = store.load_tool_calls(session_id).await?;
+        let call_ids = copied_calls(&messages, before_seq, &stored);
+        // A branch made at the first message has no title yet: its first message names it.
+        // Others are named after the source, marked at the front (where a cut-off title still
+        // shows it).
+        let title = if messages
+            .first()
+            .is_none_or(|(first, _)| *first >= before_seq)
+        {
+            String::new()
+        } else if source.title.is_empty() {
+            "↳ Branch".to_owned()
+        } else {
+            format!("↳ {}", source.title)
+        };
+        let spec = BranchSpec {
+            before_seq,
+            message_text: text,
+            call_ids: &call_ids,
+            title: &title,
+            todos_json: &task_list(&stored, &call_ids).to_string(),
+        };
+        match store.branch_session(session_id, &spec, now_ms()).await? {
+            BranchOutcome::Created {
+                session,
+                undone_since,
+            } => {
+                if undone_since.is_empty() {
+                    return Ok(session);
+                }
+                // Tell the branch's model, as the source's was told after the branch point.
+                let note = undone_since
+                    .iter()
+                    .map(|u| undone_note(&u.call_id, &u.path))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                let content = serde_json::to_value(Message::user(note)).unwrap_or_default();
+                if let Err(e) = store
+                    .append_message(&session.id, "user", &content, None, now_ms())
+                    .await
+                {
+                    // A branch whose model would not know is worse than none.
+                    store.delete_session(&session.id).await?;
+                    return Err(e.into());
+                }
+                return Ok(session);
+            }
+            BranchOutcome::NoSession => return Err(BranchError::NoSession),
+            // A compaction renumbered the messages between the read and the copy: read again.
+            BranchOutcome::MessageMoved => {}
+        }
+    }
+    Err(BranchError::NotFound)
+}
 
-    // The calls of the copied messages, in order, then the sub-agents' calls under them.
+/// The calls of the messages before `before_seq`, in order, then the sub-agents' calls under
+/// them (found through their `parent_call_id`).
+fn copied_calls(
+    messages: &[(i64, Message)],
+    before_seq: i64,
+    stored: &[StoredToolCall],
+) -> Vec<String> {
     let mut call_ids: Vec<String> = messages
         .iter()
         .take_while(|(seq, _)| *seq < before_seq)
@@ -78,56 +152,33 @@ pub async fn branch_before_message(
             _ => Vec::new(),
         })
         .collect();
-    let stored = store.load_tool_calls(session_id).await?;
-    let top_level = call_ids.len();
     let mut copied: HashSet<String> = call_ids.iter().cloned().collect();
     loop {
         let before = call_ids.len();
-        for call in &stored {
+        for call in stored {
             let parent = call.info.get("parent_call_id").and_then(|p| p.as_str());
             if parent.is_some_and(|p| copied.contains(p)) && copied.insert(call.call_id.clone()) {
                 call_ids.push(call.call_id.clone());
             }
         }
         if call_ids.len() == before {
-            break;
+            return call_ids;
         }
     }
-
-    // The task list the last successful `todo_write` before the branch point set.
-    let succeeded = serde_json::to_value(CallState::Succeeded).ok();
-    let todos = call_ids[..top_level]
-        .iter()
-        .rev()
-        .filter_map(|id| stored.iter().find(|c| &c.call_id == id))
-        .find(|c| c.name == "todo_write" && Some(&c.info["state"]) == succeeded.as_ref())
-        .and_then(|c| c.info["arguments"].get("todos").cloned())
-        .unwrap_or_else(|| serde_json::json!([]));
-
-    // A branch made at the first message has no title yet: its first message names it. Others
-    // are named after the source, marked at the front (where a cut-off title still shows it).
-    let title = if before_seq_is_first(&messages, before_seq) {
-        String::new()
-    } else if source.title.is_empty() {
-        "Branch".to_owned()
-    } else {
-        format!("↳ {}", source.title)
-    };
-    let spec = BranchSpec {
-        before_seq,
-        call_ids: &call_ids,
-        title: &title,
-        todos_json: &todos.to_string(),
-    };
-    store
-        .branch_session(session_id, &spec, now_ms())
-        .await?
-        .ok_or(BranchError::NoSession)
 }
 
-/// True when nothing was said before the message at `seq`.
-fn before_seq_is_first(messages: &[(i64, Message)], seq: i64) -> bool {
-    messages.first().is_none_or(|(first, _)| *first >= seq)
+/// The task list the last successful `todo_write` among `call_ids` set (a sub-agent's too, as
+/// the session stores those), or an empty one.
+fn task_list(stored: &[StoredToolCall], call_ids: &[String]) -> serde_json::Value {
+    let copied: HashSet<&str> = call_ids.iter().map(String::as_str).collect();
+    let succeeded = serde_json::to_value(CallState::Succeeded).ok();
+    stored
+        .iter()
+        .rev()
+        .filter(|c| copied.contains(c.call_id.as_str()) && c.name == "todo_write")
+        .find(|c| c.info.get("state") == succeeded.as_ref())
+        .and_then(|c| c.info.get("arguments")?.get("todos").cloned())
+        .unwrap_or_else(|| serde_json::json!([]))
 }
 
 #[cfg(test)]
@@ -182,6 +233,25 @@ mod tests {
             .collect()
     }
 
+    /// A stored call's snapshot, finished.
+    fn snapshot(id: &str, name: &str, arguments: Value, parent: Option<&str>) -> Value {
+        serde_json::to_value(CallSnapshot {
+            call_id: id.into(),
+            name: name.into(),
+            state: CallState::Succeeded,
+            arguments,
+            preview: None,
+            preview_hash: None,
+            status: None,
+            result: Some("done".into()),
+            is_error: false,
+            images: None,
+            parent_call_id: parent.map(str::to_owned),
+            undo: None,
+        })
+        .unwrap()
+    }
+
     /// Two requests of the person, each answered with a call; the first call started a
     /// sub-agent that made a call of its own, and an undo note sits between them.
     async fn two_requests(store: &Store) -> String {
@@ -203,23 +273,6 @@ mod tests {
         for message in &conversation {
             record(store, &s.id, message).await;
         }
-        let snapshot = |id: &str, name: &str, arguments: Value, parent: Option<&str>| {
-            serde_json::to_value(CallSnapshot {
-                call_id: id.into(),
-                name: name.into(),
-                state: CallState::Succeeded,
-                arguments,
-                preview: None,
-                preview_hash: None,
-                status: None,
-                result: Some("done".into()),
-                is_error: false,
-                images: None,
-                parent_call_id: parent.map(str::to_owned),
-                undo: None,
-            })
-            .unwrap()
-        };
         save_call(
             store,
             &s.id,
@@ -295,19 +348,88 @@ mod tests {
     async fn a_message_that_is_not_stored_is_refused() {
         let store = Store::open_in_memory().await.unwrap();
         let source = two_requests(&store).await;
-        for (index, text) in [
-            (2, "a third"),
-            (1, "not what was said"),
-            (0, "now write it"),
-        ] {
+        let refused = branch_before_message(&store, &source, 2, "a third").await;
+        assert!(matches!(refused, Err(BranchError::NotStored)));
+        for (index, text) in [(1, "not what was said"), (0, "now write it")] {
             let refused = branch_before_message(&store, &source, index, text).await;
             assert!(
-                matches!(refused, Err(BranchError::NoMessage)),
+                matches!(refused, Err(BranchError::NotFound)),
                 "{index} {text}"
             );
         }
         let missing = branch_before_message(&store, "nope", 0, "x").await;
         assert!(matches!(missing, Err(BranchError::NoSession)));
         assert_eq!(store.list_sessions("/ws").await.unwrap().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_branch_is_told_of_changes_undone_after_its_point_and_takes_a_sub_agents_task_list() {
+        let store = Store::open_in_memory().await.unwrap();
+        let s = store.create_session("/ws", 1).await.unwrap();
+        let todos =
+            |what: &str| json!({"todos": [{"id": "1", "content": what, "status": "pending"}]});
+        for message in [
+            Message::user("write it"),
+            assistant_calling("w0", "write", json!({"path": "a.rs", "content": "x"})),
+            Message::tool_result("w0", "wrote", false),
+            assistant_calling("n1", "new_task", json!({"prompt": "plan"})),
+            Message::tool_result("n1", "planned", false),
+            Message::user("next"),
+        ] {
+            record(&store, &s.id, &message).await;
+        }
+        for (id, name, arguments, parent, at) in [
+            ("w0", "write", json!({"path": "a.rs"}), None, 1),
+            ("n1", "new_task", json!({}), None, 2),
+            ("z1", "todo_write", todos("top"), Some("n1"), 3),
+            ("a2", "todo_write", todos("the sub-agent's"), Some("n1"), 4),
+        ] {
+            store
+                .save_tool_call(
+                    &s.id,
+                    id,
+                    name,
+                    "succeeded",
+                    &snapshot(id, name, arguments, parent),
+                    at,
+                )
+                .await
+                .unwrap();
+        }
+        let checkpoint = crate::store::Checkpoint {
+            call_id: "w0".into(),
+            path: "a.rs".into(),
+            before: None,
+            after_hash: [1; 32],
+        };
+        store
+            .save_checkpoint(&s.id, &checkpoint, 10, 1)
+            .await
+            .unwrap();
+        store.mark_undone(&s.id, "w0", 5).await.unwrap();
+
+        let branch = branch_before_message(&store, &s.id, 1, "next")
+            .await
+            .unwrap();
+        let history = crate::session::history::load_for_resume(&store, &branch.id)
+            .await
+            .unwrap();
+        let Some(Message::User { text }) = history.last() else {
+            panic!("no note at the end: {history:?}");
+        };
+        assert!(is_undo_note(text), "{text}");
+        assert!(text.contains("call w0 made to `a.rs`"), "{text}");
+        let transcript = load_transcript(&store, &branch.id).await.unwrap();
+        assert_eq!(
+            texts(&transcript.items),
+            [
+                "user: write it",
+                "tool: w0",
+                "tool: n1",
+                "tool: z1",
+                "tool: a2"
+            ]
+        );
+        assert_eq!(transcript.todos, todos("the sub-agent's")["todos"]);
     }
 }

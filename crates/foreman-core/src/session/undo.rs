@@ -21,6 +21,15 @@ pub fn is_undo_note(text: &str) -> bool {
     !text.is_empty() && text.lines().all(|line| line.starts_with(NOTE_START))
 }
 
+/// The note for the model about an undone change whose stored bytes are gone (a branch learns
+/// of it after the fact, when it is no longer known whether the call had created the file).
+pub fn undone_note(call_id: &str, path: &str) -> String {
+    format!(
+        "{NOTE_START}{call_id} made to `{path}`: the file is as it was before that call (gone, if \
+         that call created it). Read it before you change it."
+    )
+}
+
 /// How many changes of one file can be undone (newest first); older ones expire.
 pub const KEPT_PER_FILE: u32 = 10;
 

@@ -20,7 +20,7 @@ use std::time::Duration;
 use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
-pub use branches::BranchSpec;
+pub use branches::{BranchOutcome, BranchSpec, UndoneSince};
 pub use checkpoints::Checkpoint;
 pub use error::StoreError;
 pub use history::{FINISHED_CALL_STATES, SUMMARY_ROLE, StoredMessage, StoredToolCall};
