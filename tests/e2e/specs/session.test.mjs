@@ -372,7 +372,7 @@ step("5. after a restart the session is in the sidebar with its history and cont
         seen.add(card.closest("[data-entry]")?.getAttribute("data-entry"));
         if (card.querySelector('[data-testid="undo-done"]')) undone.add(card.getAttribute("aria-label"));
       }
-      for (const m of c.querySelectorAll('[data-testid="user-message"]')) messages.add(m.textContent);
+      for (const m of c.querySelectorAll('[data-testid="user-message"] .msg-body')) messages.add(m.textContent);
       if (top >= c.scrollHeight - c.clientHeight) break;
     }
     return { cards: seen.size, undone: [...undone], messages: [...messages] };
@@ -394,9 +394,52 @@ step("5. after a restart the session is in the sidebar with its history and cont
   await screenshot(app.browser, "51-session-continued");
 });
 
+step("5a. the status bar lists the files changed; one click goes to a file's newest card", async () => {
+  const button = await $('[data-testid="changes-button"]');
+  await waitFor("the files changed counted", async () => (await button.getText()) === "1 file changed");
+  await button.click();
+  await (await $('[data-testid="changes-panel"]')).waitForDisplayed();
+  const rows = await app.browser.execute(() => [...document.querySelectorAll('[data-testid="changes-row"]')].map((r) => r.textContent));
+  const row = (path) => rows.find((r) => r.startsWith(path)) ?? "";
+  assert.match(row("hello.txt"), /^hello\.txtnew\+60 −0$/, `hello.txt was created with 60 lines: ${rows}`);
+  assert.match(row("notes.txt"), /undone$/, `notes.txt was undone: ${rows}`);
+  assert.match(row("one.txt"), /2 changes, all undone$/, `one.txt's two changes were undone: ${rows}`);
+  assert.match(row("two.txt"), /undone$/, `two.txt was undone: ${rows}`);
+  await screenshot(app.browser, "55-changes-panel");
+  await (await $('//button[@data-testid="changes-row"][starts-with(., "hello.txt")]')).click();
+  // The card of the write that created hello.txt, far up the conversation, is brought into view.
+  await waitFor("hello.txt's card in view and outlined", async () =>
+    app.browser.execute(() => {
+      const found = document.querySelector(".entry-found [data-testid='tool-card']");
+      const view = document.querySelector('[data-testid="conversation"]').getBoundingClientRect();
+      if (!found) return false;
+      const box = found.getBoundingClientRect();
+      const label = found.getAttribute("aria-label");
+      if (label === "write hello.txt" && box.top >= view.top && box.top < view.bottom) return true;
+      return `"${label}" at ${box.top} in ${view.top}..${view.bottom}`;
+    }).then((r) => r === true || Promise.reject(new Error(String(r)))),
+  );
+  await screenshot(app.browser, "56-changes-go-to-card");
+});
+
 step("5b. an earlier message is edited in a new session that has the conversation before it", async () => {
+  // The conversation draws only the entries near its view: to its end, where the message is.
+  // Once the outline of step 5a is gone; the message is brought to the middle of the view.
+  await waitFor("the outline gone", () => app.browser.execute(() => !document.querySelector(".entry-found")));
+  await waitFor("the message drawn", () =>
+    app.browser.execute(async () => {
+      const c = document.querySelector('[data-testid="conversation"]');
+      const body = [...c.querySelectorAll('[data-testid="user-message"] .msg-body')].find((m) => m.textContent === "Make three changes");
+      if (!body) {
+        c.scrollTop = c.scrollHeight;
+        return false;
+      }
+      body.scrollIntoView({ block: "center" });
+      for (let i = 0; i < 3; i += 1) await new Promise((r) => requestAnimationFrame(r));
+      return true;
+    }),
+  );
   const message = await app.browser.$('//div[@data-testid="user-message"][.//div[text()="Make three changes"]]');
-  await message.scrollIntoView({ block: "center" });
   await message.moveTo();
   await (await message.$('[data-testid="branch-button"]')).waitForDisplayed();
   await screenshot(app.browser, "52-message-actions");

@@ -474,9 +474,12 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch, find
     if (index < 0) return;
     const delta = el.clientHeight / 4;
     anchor.current = { id: find.currentId, delta };
+    // There at once (by the estimates): staying at the old position until the entries there are
+    // measured would let a height change clamp the scroll, which reads as the person's scroll.
+    el.scrollTop = Math.max(0, TOP_PAD + offsets[index]! - delta);
     known.current = el.scrollTop;
     setFollow(false);
-    setView({ top: Math.max(0, TOP_PAD + offsets[index]! - delta), height: el.clientHeight });
+    setView({ top: el.scrollTop, height: el.clientHeight });
   });
   // Marking walks the text drawn, so while output streams in (a render a frame) it runs at most
   // every 250 ms; a new query, entry found or drawn range is marked at once.

@@ -1,5 +1,6 @@
-// The session's vital signs and controls: model, tokens, estimated cost, context used, approval
-// mode, Stop.
+// The session's vital signs and controls: model, tokens, estimated cost, context used, the files
+// changed, approval mode, Stop.
+import type { ReactNode } from "react";
 import type { ApprovalMode } from "../protocol/ApprovalMode";
 import type { Usage } from "../session/state";
 import { formatContext, formatCost, formatTokens, groupDigits } from "./usageFormat";
@@ -13,6 +14,8 @@ interface Props {
   retrying: string | null;
   onMode(mode: ApprovalMode): void;
   onStop(): void;
+  /** What the session changed (the files list), after the context gauge. */
+  changes?: ReactNode;
 }
 
 const MODES: { mode: ApprovalMode; label: string }[] = [
@@ -55,6 +58,7 @@ export function StatusBar(p: Props) {
           {context.text}
         </span>
       )}
+      {p.changes}
       {p.retrying && <span className="status-retry" role="status">{p.retrying}</span>}
       <span className="spacer" />
       <label className="status-mode">

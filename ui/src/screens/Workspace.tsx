@@ -8,6 +8,8 @@ import type { WorkspaceView } from "../protocol/WorkspaceView";
 import { Composer } from "../components/Composer";
 import { Conversation, type FindView } from "../components/Conversation";
 import { FindBar } from "../components/FindBar";
+import { ChangesButton } from "../components/ChangesButton";
+import { sessionChanges } from "../session/changes";
 import { startWarmUp } from "../components/warmUp";
 import { Logo } from "../components/Logo";
 import { Sidebar } from "../components/Sidebar";
@@ -176,6 +178,19 @@ export function Workspace({
   // Another conversation: nothing found in it yet.
   useEffect(() => setFind((f) => (f ? { query: f.query, currentId: null, reveal: f.reveal } : f)), [current]);
 
+  // The files changed in this session; going to one brings its newest card into view, outlined
+  // for a moment.
+  const changes = useMemo(() => sessionChanges(state.items, state.calls), [state.items, state.calls]);
+  const [jump, setJump] = useState<FindView | null>(null);
+  const goTo = useCallback((itemId: number) => {
+    setJump({ query: "", currentId: itemId, reveal: ++reveals.current });
+  }, []);
+  useEffect(() => {
+    if (!jump) return;
+    const id = setTimeout(() => setJump(null), 1500);
+    return () => clearTimeout(id);
+  }, [jump]);
+
   const history = useMemo(
     () => state.items.flatMap((i) => (i.kind === "user" ? [i.text] : [])),
     [state.items],
@@ -314,7 +329,7 @@ export function Workspace({
               actions={actions}
               onOpenLink={openLink}
               onBranch={current && !state.running ? branch : undefined}
-              find={find ?? undefined}
+              find={find ?? jump ?? undefined}
             />
           )}
           {state.paused && (
@@ -344,6 +359,7 @@ export function Workspace({
             retrying={state.retrying}
             onMode={(mode) => void op({ op: "set_approval_mode", mode })}
             onStop={() => void op({ op: "cancel" })}
+            changes={<ChangesButton files={changes} onGoTo={goTo} />}
           />
         </main>
       </div>

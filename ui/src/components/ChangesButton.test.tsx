@@ -1,0 +1,32 @@
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { ChangesButton } from "./ChangesButton";
+import type { FileChanges } from "../session/changes";
+
+const files: FileChanges[] = [
+  { path: "src/a.rs", created: true, kept: 2, undone: 1, added: 12, removed: 1, itemId: 7 },
+  { path: "notes.txt", created: true, kept: 0, undone: 1, added: 0, removed: 0, itemId: 4 },
+];
+
+test("the files changed are listed, and one is gone to from the list", async () => {
+  const onGoTo = vi.fn();
+  render(<ChangesButton files={files} onGoTo={onGoTo} />);
+  const button = screen.getByTestId("changes-button");
+  expect(button).toHaveTextContent("1 file changed");
+  await userEvent.click(button);
+  const rows = screen.getAllByTestId("changes-row");
+  expect(rows.map((r) => r.textContent)).toEqual(["src/a.rsnew+12 −12 changes, 1 undone", "notes.txtundone"]);
+  expect(rows[1]).toHaveClass("changes-undone");
+  await userEvent.click(rows[0]!);
+  expect(onGoTo).toHaveBeenCalledWith(7);
+  expect(screen.queryByTestId("changes-panel")).toBeNull();
+  // Esc closes the list too.
+  await userEvent.click(button);
+  await userEvent.keyboard("{Escape}");
+  expect(screen.queryByTestId("changes-panel")).toBeNull();
+});
+
+test("nothing changed, nothing shown", () => {
+  render(<ChangesButton files={[]} onGoTo={() => {}} />);
+  expect(screen.queryByTestId("changes-button")).toBeNull();
+});

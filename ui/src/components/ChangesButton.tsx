@@ -1,0 +1,87 @@
+// In the status bar: how many files the agent's file tools changed in this session, and a list
+// of them (lines added and removed, how many changes, which were undone) from which each file's
+// newest card is one click away.
+import { useEffect, useRef, useState } from "react";
+import type { FileChanges } from "../session/changes";
+
+interface Props {
+  files: FileChanges[];
+  /** Brings the conversation entry `itemId` into view. */
+  onGoTo(itemId: number): void;
+}
+
+function summary(file: FileChanges): string {
+  if (file.kept === 0) return file.undone === 1 ? "undone" : `${file.undone} changes, all undone`;
+  const changes = file.kept === 1 ? "" : `${file.kept} changes`;
+  const undone = file.undone === 0 ? "" : `${file.undone} undone`;
+  return [changes, undone].filter(Boolean).join(", ");
+}
+
+export function ChangesButton({ files, onGoTo }: Props) {
+  const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  // A click elsewhere or Esc closes the list.
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (!box.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") setOpen(false);
+    };
+    window.addEventListener("mousedown", onDown);
+    window.addEventListener("keydown", onKey);
+    return () => {
+      window.removeEventListener("mousedown", onDown);
+      window.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+  if (files.length === 0) return null;
+  const kept = files.filter((f) => f.kept > 0).length;
+  const label = kept === 0 ? "Changes undone" : kept === 1 ? "1 file changed" : `${kept} files changed`;
+  return (
+    <div className="changes" ref={box}>
+      <button
+        type="button"
+        className="ghost changes-button"
+        data-testid="changes-button"
+        aria-expanded={open}
+        title="Files the agent's file tools changed in this session"
+        onClick={() => setOpen((o) => !o)}
+      >
+        {label}
+      </button>
+      {open && (
+        <div className="changes-panel" role="dialog" aria-label="Files changed in this session" data-testid="changes-panel">
+          <p className="muted">Changed by the agent's file tools in this session (commands it ran may have changed others):</p>
+          <ul>
+            {files.map((file) => (
+              <li key={file.path}>
+                <button
+                  type="button"
+                  className={file.kept === 0 ? "ghost changes-row changes-undone" : "ghost changes-row"}
+                  data-testid="changes-row"
+                  title={`Go to the newest change of ${file.path}`}
+                  onClick={() => {
+                    setOpen(false);
+                    onGoTo(file.itemId);
+                  }}
+                >
+                  <code>{file.path}</code>
+                  {file.created && file.kept > 0 && <span className="diff-kind diff-kind-create">new</span>}
+                  {file.kept > 0 && (
+                    <span className="diff-counts">
+                      <span className="diff-count-added">+{file.added}</span>{" "}
+                      <span className="diff-count-removed">−{file.removed}</span>
+                    </span>
+                  )}
+                  <span className="muted">{summary(file)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}

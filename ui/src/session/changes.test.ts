@@ -1,0 +1,36 @@
+import { sessionChanges } from "./changes";
+import { newCall, type CallView, type Item } from "./state";
+import type { FilePreview } from "../protocol/FilePreview";
+
+/** A call that changed `path` (creating it when `created`) by `added` and `removed` lines. */
+function change(id: string, path: string, created: boolean, [added, removed]: [number, number], extra: Partial<CallView> = {}): CallView {
+  const preview: FilePreview = { path, created, lines_added: added, lines_removed: removed, diff: null };
+  return { ...newCall(id, "write", "succeeded", null), preview, ...extra };
+}
+
+test("changes are counted by file, a sub-agent's under its card, undone and refused ones apart", () => {
+  const calls: Record<string, CallView> = {
+    w1: change("w1", "src/a.rs", true, [10, 0]),
+    e1: change("e1", "src/a.rs", false, [2, 1], { name: "edit" }),
+    r1: change("r1", "src/b.rs", true, [5, 0], { state: "rejected" }),
+    u1: change("u1", "notes.txt", true, [3, 0], { undo: "done" }),
+    n1: { ...newCall("n1", "new_task", "succeeded", null), children: [{ kind: "tool", id: 9, callId: "c1" }] },
+    c1: change("c1", "src/a.rs", false, [1, 1], { name: "edit", parentId: "n1", undo: "done" }),
+    x1: { ...newCall("x1", "read_file", "succeeded", null) },
+  };
+  const items: Item[] = [
+    { kind: "user", id: 1, text: "go" },
+    { kind: "tool", id: 2, callId: "w1" },
+    { kind: "tool", id: 3, callId: "r1" },
+    { kind: "tool", id: 4, callId: "u1" },
+    { kind: "tool", id: 5, callId: "e1" },
+    { kind: "tool", id: 6, callId: "x1" },
+    { kind: "tool", id: 7, callId: "n1" },
+  ];
+  expect(sessionChanges(items, calls)).toEqual([
+    // The sub-agent's undone edit is the newest change: its entry is the sub-agent's card.
+    { path: "src/a.rs", created: true, kept: 2, undone: 1, added: 12, removed: 1, itemId: 7 },
+    { path: "notes.txt", created: true, kept: 0, undone: 1, added: 0, removed: 0, itemId: 4 },
+  ]);
+  expect(sessionChanges([], calls)).toEqual([]);
+});
