@@ -450,6 +450,12 @@ step("5b. an earlier message is edited in a new session that has the conversatio
   // The branch opens with the message in its composer; the original stays in the sidebar.
   const composer = await $('[data-testid="composer"]');
   await waitFor("the message in the branch's composer", async () => (await composer.getValue()) === "Make three changes");
+  // The sidebar's list is read again as the branch opens.
+  await waitFor("the branch listed", async () =>
+    (await app.browser.execute(() => [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => i.textContent))).some((t) =>
+      /^↳ Create hello\.txt/.test(t),
+    ),
+  );
   const titles = await app.browser.execute(() => [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => i.textContent));
   assert.ok(titles.some((t) => /^↳ Create hello\.txt/.test(t)), `the branch is listed: ${titles}`);
   assert.ok(titles.some((t) => /^Create hello\.txt/.test(t)), `the original is listed: ${titles}`);

@@ -73,17 +73,22 @@ function stoppedSession(stopped: string): Backend {
   return api;
 }
 
-test("a stored session opened without a key shows its history under the setup banner, not a second error", async () => {
+/** Renders the workspace with the stored session "s1" of `api` open. */
+function openStored(api: Backend, settings = settingsView()) {
   render(
     <Workspace
-      backend={stoppedSession("No API key for Anthropic. Add it in Settings.")}
+      backend={api}
       workspace={{ name: "w", path: "/w" }}
-      settings={settingsView()}
+      settings={settings}
       initialSession="s1"
       onClose={() => {}}
       onOpenSettings={() => {}}
     />,
   );
+}
+
+test("a stored session opened without a key shows its history under the setup banner, not a second error", async () => {
+  openStored(stoppedSession("No API key for Anthropic. Add it in Settings."));
   expect(await screen.findByText("the earlier request")).toBeInTheDocument();
   expect(screen.getByTestId("setup-banner")).toHaveTextContent("Add your Anthropic API key to start working.");
   expect(screen.queryByTestId("error-banner")).toBeNull();
@@ -91,16 +96,7 @@ test("a stored session opened without a key shows its history under the setup ba
 
 test("why a stored session is not running is shown when the setup banner does not say it", async () => {
   const why = "Cannot read the keychain: the Secret Service is not running.";
-  render(
-    <Workspace
-      backend={stoppedSession(why)}
-      workspace={{ name: "w", path: "/w" }}
-      settings={settingsView({ missing: null, key_stored: true })}
-      initialSession="s1"
-      onClose={() => {}}
-      onOpenSettings={() => {}}
-    />,
-  );
+  openStored(stoppedSession(why), settingsView({ missing: null, key_stored: true }));
   expect(await screen.findByTestId("error-banner")).toHaveTextContent(why);
   await userEvent.click(screen.getByRole("button", { name: "Dismiss" }));
   expect(screen.queryByTestId("error-banner")).toBeNull();
@@ -119,16 +115,7 @@ test("editing an earlier message opens a branch with the message in its composer
     branched.push([sessionId, index, text]);
     return { id: "s2", workspace_path: "/w", title: "↳ Old work", created_at: 3, updated_at: 3 };
   };
-  render(
-    <Workspace
-      backend={api}
-      workspace={{ name: "w", path: "/w" }}
-      settings={settingsView()}
-      initialSession="s1"
-      onClose={() => {}}
-      onOpenSettings={() => {}}
-    />,
-  );
+  openStored(api);
   await screen.findByText("the earlier request");
   await userEvent.click(screen.getByTestId("branch-button"));
   await userEvent.click(screen.getByTestId("confirm-branch"));
@@ -150,16 +137,7 @@ test("Ctrl+F finds the entries that hold the text, newest first, and steps betwe
     ];
     return opened;
   };
-  render(
-    <Workspace
-      backend={api}
-      workspace={{ name: "w", path: "/w" }}
-      settings={settingsView()}
-      initialSession="s1"
-      onClose={() => {}}
-      onOpenSettings={() => {}}
-    />,
-  );
+  openStored(api);
   await screen.findByText("second request about the Parser");
   await userEvent.keyboard("{Control>}f{/Control}");
   const input = await screen.findByTestId("find-input");
