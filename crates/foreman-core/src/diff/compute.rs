@@ -90,7 +90,7 @@ pub fn diff_texts(
         }
     }
 
-    let groups = diff.grouped_ops(limits.context);
+    let groups = similar::group_diff_ops(contiguous(diff.ops()), limits.context);
     let mut hunks = Vec::new();
     let mut lines_kept = 0usize;
     let mut omitted = 0u32;
@@ -113,6 +113,46 @@ pub fn diff_texts(
         approximate,
         lines_left_out: 0,
     }
+}
+
+/// `ops` with each op's indices recomputed from the lengths of the ops before it. `similar`'s
+/// Myers diff can leave the empty side of a `Delete` or `Insert` that follows a `Replace` with a
+/// stale index (`"a\nc\na\na\n"` to `"dd\nb\nc\nb\nb\nb\nc\n"` ends in a `Delete` at new
+/// index 3 instead of 7), which gave hunks wrong headers and wrong ranges; the lengths are right.
+fn contiguous(ops: &[DiffOp]) -> Vec<DiffOp> {
+    let (mut old_index, mut new_index) = (0, 0);
+    ops.iter()
+        .map(|op| {
+            let fixed = match *op {
+                DiffOp::Equal { len, .. } => DiffOp::Equal {
+                    old_index,
+                    new_index,
+                    len,
+                },
+                DiffOp::Delete { old_len, .. } => DiffOp::Delete {
+                    old_index,
+                    old_len,
+                    new_index,
+                },
+                DiffOp::Insert { new_len, .. } => DiffOp::Insert {
+                    old_index,
+                    new_index,
+                    new_len,
+                },
+                DiffOp::Replace {
+                    old_len, new_len, ..
+                } => DiffOp::Replace {
+                    old_index,
+                    old_len,
+                    new_index,
+                    new_len,
+                },
+            };
+            old_index += fixed.old_range().len();
+            new_index += fixed.new_range().len();
+            fixed
+        })
+        .collect()
 }
 
 fn build_hunk<'a>(
@@ -233,6 +273,25 @@ mod tests {
         assert!(d.hunks[0].lines.iter().all(|l| l.tag == LineTag::Added));
         assert_eq!(d.hunks[0].lines[1].new_line, Some(2));
         assert_eq!(d.hunks[0].lines[1].spans[0].text, "two");
+    }
+
+    #[test]
+    fn a_hunk_ending_in_a_deletion_after_a_replacement_counts_its_new_lines() {
+        // similar's ops end in a Delete whose new index is stale here.
+        let d = diff_texts(
+            "f",
+            Some("a\nc\na\na\n"),
+            Some("dd\nb\nc\nb\nb\nb\nc\n"),
+            DiffLimits::default(),
+        );
+        let h = &d.hunks[0];
+        assert_eq!(
+            (h.old_start, h.old_lines, h.new_start, h.new_lines),
+            (1, 4, 1, 7)
+        );
+        let added = h.lines.iter().filter(|l| l.tag == LineTag::Added).count();
+        let context = h.lines.iter().filter(|l| l.tag == LineTag::Context).count();
+        assert_eq!(added + context, 7);
     }
 
     #[test]

@@ -57,6 +57,15 @@ pub enum Op {
         preview_hash: String,
         new_content: String,
     },
+    /// Runs a file change in part: only the hunks of its preview at the 0-based indices `hunks`
+    /// are written, the rest of the file keeps what it has, and the model is told what was left
+    /// out. Refused when `preview_hash` is not the current one, when the preview left hunks out,
+    /// and for a new or deleted file (one change).
+    ApproveHunks {
+        call_id: String,
+        preview_hash: String,
+        hunks: Vec<u32>,
+    },
     /// Stops the running task: the stream, queued calls and running processes.
     Cancel,
     /// Resumes a task paused after repeated tool failures.

@@ -12,9 +12,10 @@ use serde_json::Value;
 use super::Engine;
 use super::history::now_ms;
 use super::inbox::Input;
-use super::preview::file_preview;
+use super::preview::{file_preview, unified};
 use super::tools::{ActionClass, CallFacts};
 use crate::approval::{Rule, content_hash, preview_hash, suggest_rule};
+use crate::diff::apply_hunks;
 use crate::protocol::{ApprovalScope, CallState, EventMsg, FilePreview, Op, RuleScope};
 use crate::store::RuleAction;
 
@@ -25,16 +26,30 @@ pub(crate) enum ApprovalOutcome {
     /// Write the person's `content` to `path` instead; `proposed` is what the model wanted.
     RunEdited {
         path: String,
+        /// The path as the preview shows it (workspace-relative).
+        shown: String,
         content: String,
         proposed: String,
+        how: PersonVersion,
     },
     /// Refused; the text is the model's result.
     Rejected(String),
     Cancelled,
 }
 
+/// How the person's version of a file change came about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum PersonVersion {
+    /// They edited the proposed content.
+    Edited,
+    /// They chose some of the preview's hunks: `applied` (0-based, ascending) of `total`.
+    Hunks { applied: Vec<u32>, total: usize },
+}
+
 struct Pending {
     hash: String,
+    /// The file's text the preview was computed from (`None`: no file, or not a file change).
+    old: Option<String>,
     file: Option<Vec<u8>>,
     preview: Option<FilePreview>,
     proposed: Option<String>,
@@ -55,6 +70,81 @@ pub fn rejection_text(class: ActionClass, feedback: Option<&str>) -> String {
     }
 }
 
+/// The path as the pending preview shows it, else as the call named it.
+fn shown_path(pending: &Pending, path: &str) -> String {
+    pending
+        .preview
+        .as_ref()
+        .map_or_else(|| path.to_owned(), |p| p.path.clone())
+}
+
+/// What the model is told when the person's version of its change to `path` was written.
+pub(crate) fn person_version_text(
+    path: &str,
+    proposed: &str,
+    written: &str,
+    how: &PersonVersion,
+) -> String {
+    let diff = unified(path, proposed, written);
+    match how {
+        PersonVersion::Edited => format!(
+            "The user edited your change before applying it; {path} now has the user's version. \
+             What the user changed relative to your proposal:\n{diff}"
+        ),
+        PersonVersion::Hunks { applied, total } => {
+            let numbers: Vec<String> = applied.iter().map(|i| (i + 1).to_string()).collect();
+            let (chosen, verb) = match applied.len() {
+                1 => ("hunk", "was"),
+                _ => ("hunks", "were"),
+            };
+            let left_out = total - applied.len();
+            format!(
+                "The user applied only part of your change to {path}: {chosen} {} of {total} \
+                 {verb} written and the other {left_out} left out, so {path} keeps its earlier \
+                 content there. What differs from your proposal:\n{diff}",
+                numbers.join(", "),
+            )
+        }
+    }
+}
+
+/// What approving the preview's hunks at `chosen` does: all of them is a plain approval, some of
+/// them writes the file with only those; `Err` is the reason for the person.
+fn chosen_hunks(
+    pending: &Pending,
+    facts: &CallFacts,
+    mut chosen: Vec<u32>,
+) -> Result<ApprovalOutcome, String> {
+    let (Some(proposed), Some(path), Some(diff)) = (
+        &pending.proposed,
+        &facts.path,
+        pending.preview.as_ref().and_then(|p| p.diff.as_ref()),
+    ) else {
+        return Err("only a file change with a diff can be approved in part".into());
+    };
+    chosen.sort_unstable();
+    chosen.dedup();
+    if chosen.is_empty() {
+        return Err("no hunk was chosen; reject the change instead".into());
+    }
+    let old = pending.old.as_deref().unwrap_or("");
+    let content = apply_hunks(diff, old, proposed, &chosen).map_err(|e| e.to_string())?;
+    let total = diff.hunks.len();
+    if chosen.len() == total {
+        return Ok(ApprovalOutcome::Run);
+    }
+    Ok(ApprovalOutcome::RunEdited {
+        path: path.clone(),
+        shown: shown_path(pending, path),
+        content,
+        proposed: proposed.clone(),
+        how: PersonVersion::Hunks {
+            applied: chosen,
+            total,
+        },
+    })
+}
+
 impl Engine {
     fn compute_pending(&self, name: &str, arguments: &Value) -> Pending {
         match self.tools.proposed_change(name, arguments) {
@@ -68,11 +158,13 @@ impl Engine {
                     ),
                     preview: Some(file_preview(&change, true)),
                     proposed: Some(change.new),
+                    old: change.old,
                     file,
                 }
             }
             None => Pending {
                 hash: preview_hash(name, arguments, None),
+                old: None,
                 file: None,
                 preview: None,
                 proposed: None,
@@ -151,7 +243,10 @@ impl Engine {
                 }
             };
             // What the person answered must still be what is on disk.
-            if matches!(op, Op::Approve { .. } | Op::EditAndApprove { .. }) {
+            if matches!(
+                op,
+                Op::Approve { .. } | Op::EditAndApprove { .. } | Op::ApproveHunks { .. }
+            ) {
                 refresh(self, &mut pending);
             }
             match op {
@@ -207,9 +302,28 @@ impl Engine {
                     }
                     return ApprovalOutcome::RunEdited {
                         path: path.clone(),
+                        shown: shown_path(&pending, path),
                         content: new_content,
                         proposed: proposed.clone(),
+                        how: PersonVersion::Edited,
                     };
+                }
+                Op::ApproveHunks {
+                    call_id,
+                    preview_hash,
+                    hunks,
+                } if call_id == id => {
+                    if preview_hash != pending.hash {
+                        self.refuse_stale(id, &pending.hash);
+                        continue;
+                    }
+                    match chosen_hunks(&pending, facts, hunks) {
+                        Ok(outcome) => return outcome,
+                        Err(reason) => self.events.emit(EventMsg::ApprovalRefused {
+                            call_id: id.to_owned(),
+                            reason,
+                        }),
+                    }
                 }
                 Op::Cancel => {
                     self.cancel.cancel();

@@ -88,6 +88,25 @@ impl CallRegistry {
         }
     }
 
+    /// Replaces the preview of a call whose change was written otherwise than proposed (the
+    /// person's version) and sends it to the card, so the card shows what the file got.
+    pub fn show_preview(&mut self, events: &mut EventSink, call_id: &str, preview: FilePreview) {
+        let Some(call) = self.get_mut(call_id) else {
+            return;
+        };
+        let sent = preview.for_event();
+        call.preview = Some(preview);
+        self.dirty.push(call_id.to_owned());
+        events.emit(EventMsg::ToolCallUpdated {
+            call_id: call_id.to_owned(),
+            state: None,
+            args: Vec::new(),
+            preview: Some(sent),
+            status: None,
+            images: None,
+        });
+    }
+
     /// Records the images a running call returned and sends them to the person's card.
     pub fn set_images(&mut self, events: &mut EventSink, call_id: &str, images: CallImages) {
         let Some(call) = self.get_mut(call_id) else {

@@ -376,7 +376,8 @@ impl Engine {
             Op::UserMessage { text } => self.queued.push_back(text),
             Op::Approve { call_id, .. }
             | Op::Reject { call_id, .. }
-            | Op::EditAndApprove { call_id, .. } => self.events.emit(EventMsg::ApprovalRefused {
+            | Op::EditAndApprove { call_id, .. }
+            | Op::ApproveHunks { call_id, .. } => self.events.emit(EventMsg::ApprovalRefused {
                 call_id,
                 reason: "no approval is pending for this call".into(),
             }),

@@ -10,14 +10,7 @@ use crate::protocol::FilePreview;
 pub fn file_preview(change: &ProposedChange, with_diff: bool) -> FilePreview {
     let old = change.old.as_deref();
     if with_diff {
-        let diff = diff_texts(&change.shown, old, Some(&change.new), DiffLimits::default());
-        return FilePreview {
-            path: change.shown.clone(),
-            created: old.is_none(),
-            lines_added: diff.added,
-            lines_removed: diff.removed,
-            diff: Some(diff),
-        };
+        return diff_preview(&change.shown, old, &change.new);
     }
     let diff = TextDiff::from_lines(old.unwrap_or(""), change.new.as_str());
     let (mut added, mut removed) = (0u32, 0u32);
@@ -36,6 +29,19 @@ pub fn file_preview(change: &ProposedChange, with_diff: bool) -> FilePreview {
         lines_added: added,
         lines_removed: removed,
         diff: None,
+    }
+}
+
+/// The preview, with its diff, of `shown` (the workspace-relative path) going from `old` (`None`:
+/// no file) to `new`.
+pub fn diff_preview(shown: &str, old: Option<&str>, new: &str) -> FilePreview {
+    let diff = diff_texts(shown, old, Some(new), DiffLimits::default());
+    FilePreview {
+        path: shown.to_owned(),
+        created: old.is_none(),
+        lines_added: diff.added,
+        lines_removed: diff.removed,
+        diff: Some(diff),
     }
 }
 

@@ -10,7 +10,8 @@ use futures_util::future::join_all;
 use serde_json::Value;
 
 use super::Engine;
-use super::approvals::ApprovalOutcome;
+use super::approvals::{ApprovalOutcome, PersonVersion, person_version_text};
+use super::preview::diff_preview;
 use super::subtask::NEW_TASK;
 use super::task::{ATTEMPT_COMPLETION, NOT_RUN_CANCELLED};
 use super::tools::{ActionClass, CallOutput, OutputSink, ToolOutcome};
@@ -241,36 +242,44 @@ impl Engine {
             }
             ApprovalOutcome::RunEdited {
                 path,
+                shown,
                 content,
                 proposed,
+                how,
             } => {
                 self.calls
                     .transition(&mut self.events, &job.id, CallState::Scheduled, None);
+                let status = match &how {
+                    PersonVersion::Edited => format!("Writing your version of {path}…"),
+                    PersonVersion::Hunks { applied, total } => format!(
+                        "Writing the {} of {total} hunks you chose to {path}…",
+                        applied.len()
+                    ),
+                };
                 self.calls.transition(
                     &mut self.events,
                     &job.id,
                     CallState::Executing,
-                    Some(format!("Writing your version of {path}…")),
+                    Some(status),
                 );
                 self.flush_calls().await;
                 let before = self.bytes_before(&path);
                 let written = self.tools.write_as_person(&path, content.clone()).await;
                 let succeeded = written.is_ok();
                 let (state, text, is_error) = match written {
-                    Ok(_) => {
-                        let diff = super::preview::unified(&path, &proposed, &content);
-                        (
-                            CallState::Succeeded,
-                            format!(
-                                "The user edited your change before applying it; {path} now has \
-                                 the user's version. What the user changed relative to your \
-                                 proposal:\n{diff}"
-                            ),
-                            false,
-                        )
-                    }
+                    Ok(_) => (
+                        CallState::Succeeded,
+                        person_version_text(&path, &proposed, &content, &how),
+                        false,
+                    ),
                     Err(e) => (CallState::Failed, e, true),
                 };
+                if succeeded && let Some(old) = &before {
+                    // The card shows what was written, not what the model proposed.
+                    let old = old.as_deref().map(String::from_utf8_lossy);
+                    let written = diff_preview(&shown, old.as_deref(), &content);
+                    self.calls.show_preview(&mut self.events, &job.id, written);
+                }
                 self.calls
                     .finish(&mut self.events, &job.id, state, &text, is_error);
                 results[job.index] = Some((text, is_error));
