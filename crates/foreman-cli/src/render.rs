@@ -3,7 +3,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use foreman_core::diff::unified_text;
+use foreman_core::diff::{DiffKind, FileDiff, unified_text};
 use foreman_core::protocol::{ApprovalScope, CallState, Event, EventMsg, Op, UndoState};
 use tokio::sync::mpsc::UnboundedReceiver;
 
@@ -226,8 +226,15 @@ impl Renderer {
                     .as_ref()
                     .and_then(|p| p.diff.as_ref())
                     .map_or(0, |diff| diff.lines_left_out);
+                let hunks = preview
+                    .as_ref()
+                    .and_then(|p| p.diff.as_ref())
+                    .map_or(0, choosable_hunks);
                 match preview {
                     Some(p) => match &p.diff {
+                        Some(diff) if hunks > 0 => {
+                            println!("{}", self.diff(&numbered_hunks(&unified_text(diff))))
+                        }
                         Some(diff) => println!("{}", self.diff(&unified_text(diff))),
                         None => println!("{} (+{} -{})", p.path, p.lines_added, p.lines_removed),
                     },
@@ -243,12 +250,24 @@ impl Renderer {
                 } else {
                     String::new()
                 };
+                let some = if hunks > 0 {
+                    format!(" / [h]unks, e.g. h 1,3 (of {hunks})")
+                } else {
+                    String::new()
+                };
                 let answer = self
                     .prompt(
-                        &format!("Approve? [y]es / [n]o / [a]lways ({rule}){whole} "),
+                        &format!("Approve? [y]es / [n]o / [a]lways ({rule}){some}{whole} "),
                         input,
                     )
                     .await?;
+                if let Some(chosen) = chosen_hunks(&answer, hunks) {
+                    return Some(Op::ApproveHunks {
+                        call_id: call_id.clone(),
+                        preview_hash: preview_hash.clone(),
+                        hunks: chosen,
+                    });
+                }
                 Some(match answer.as_str() {
                     "d" | "diff" if left_out > 0 => {
                         self.awaiting_whole = Some(event.clone());
@@ -294,9 +313,71 @@ impl Renderer {
     }
 }
 
+/// How many hunks of `diff` the person may choose among (0: approve or reject it whole): a
+/// modified file with two or more hunks, all of them here.
+fn choosable_hunks(diff: &FileDiff) -> usize {
+    let whole = diff.omitted_hunks == 0 && diff.lines_left_out == 0;
+    if whole && diff.kind == DiffKind::Modify && diff.hunks.len() >= 2 {
+        diff.hunks.len()
+    } else {
+        0
+    }
+}
+
+/// `text`, a unified diff, with each hunk header followed by its number, from 1.
+fn numbered_hunks(text: &str) -> String {
+    let mut n = 0;
+    text.lines()
+        .map(|line| {
+            if line.starts_with("@@ ") {
+                n += 1;
+                format!("{line}  (hunk {n})")
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The 0-based hunks an answer such as `h 1,3` or `h 2 3` chooses among `total`; `None` when it
+/// is not such an answer, or names no hunk there is.
+fn chosen_hunks(answer: &str, total: usize) -> Option<Vec<u32>> {
+    let rest = answer
+        .strip_prefix("hunks")
+        .or_else(|| answer.strip_prefix('h'))?;
+    let mut chosen = Vec::new();
+    for part in rest.split(|c: char| c == ',' || c.is_whitespace()) {
+        if part.is_empty() {
+            continue;
+        }
+        let n: usize = part.parse().ok()?;
+        if n == 0 || n > total {
+            return None;
+        }
+        chosen.push(u32::try_from(n - 1).ok()?);
+    }
+    (!chosen.is_empty()).then_some(chosen)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hunk_answers_name_hunks_from_one() {
+        assert_eq!(chosen_hunks("h 1,3", 3), Some(vec![0, 2]));
+        assert_eq!(chosen_hunks("hunks 2 3", 3), Some(vec![1, 2]));
+        assert_eq!(chosen_hunks("h2", 3), Some(vec![1]));
+        assert_eq!(chosen_hunks("h 4", 3), None);
+        assert_eq!(chosen_hunks("h", 3), None);
+        assert_eq!(chosen_hunks("h 1", 0), None);
+        assert_eq!(chosen_hunks("y", 3), None);
+        assert_eq!(
+            numbered_hunks("--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n@@ -9 +9 @@\n z"),
+            "--- a\n+++ b\n@@ -1 +1 @@  (hunk 1)\n-x\n+y\n@@ -9 +9 @@  (hunk 2)\n z"
+        );
+    }
 
     #[test]
     fn diffs_are_coloured_by_line_kind() {

@@ -1,6 +1,7 @@
 // The whole job in the real window, against a scripted model server and the real keychain:
 // set up the provider, watch a write stream into its card, read the diff, approve, reject with a
-// note, run a command and watch its output, edit before approving, come back after a restart.
+// note, run a command and watch its output, edit before approving, approve a change in part,
+// come back after a restart.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,6 +14,8 @@ import { startModel } from "../lib/model.mjs";
 const home = makeHome("session");
 const project = mkdtempSync(join(tmpdir(), "foreman-session-ws-"));
 writeFileSync(join(project, "README.md"), "# demo project\n");
+const PARTS = Array.from({ length: 40 }, (_, i) => `part ${i + 1}`).join("\n") + "\n";
+writeFileSync(join(project, "parts.txt"), PARTS);
 const KEY = "sk-ant-e2e-test-key";
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 let model;
@@ -191,6 +194,49 @@ step("4. edit before approving writes the person's version, and undo takes it ba
   await waitFor("the file removed", () => !existsSync(join(project, "notes.txt")));
   await (await card.$('[data-testid="undo-done"]')).waitForDisplayed({ timeout: 10000 });
   await screenshot(app.browser, "41-write-undone");
+});
+
+step("4a. a change approved in part writes only the ticked hunks (Ctrl+Enter from anywhere too)", async () => {
+  const proposed = PARTS.replace("part 2\n", "part two\n").replace("part 20\n", "part twenty\n").replace("part 38\n", "part thirty-eight\n");
+  model.script(
+    { tool: { name: "read", input: { path: "parts.txt" } } },
+    { tool: { name: "write", input: { path: "parts.txt", content: proposed } } },
+    { text: "Changed what you chose." },
+  );
+  const requestsBefore = model.requests.length;
+  await send("Rename three parts");
+  const card = await waitFor("the write waiting", async () => {
+    const c = await lastCard("write");
+    return c && (await c.getAttribute("data-state")) === "awaiting_approval" ? c : null;
+  });
+  const boxes = await card.$$('[data-testid="hunk-choice"]');
+  assert.equal(boxes.length, 3, "one box per hunk");
+  await boxes[1].click();
+  await waitFor("the button to count the ticked changes", async () =>
+    (await (await card.$('[data-testid="approve"]')).getText()) === "Approve 2 of 3 changes",
+  );
+  assert.match(await card.getText(), /left out/);
+  await screenshot(app.browser, "44-hunk-left-out");
+  // Ctrl+Enter with the focus outside the bar approves what the card shows ticked.
+  await app.browser.execute(() => document.activeElement?.blur());
+  assert.equal(await app.browser.execute(() => document.activeElement?.tagName), "BODY");
+  await app.browser.keys(["Control", "Enter"]);
+  await waitFor("the partial write", () => readFileSync(join(project, "parts.txt"), "utf8") !== PARTS);
+  await waitIdle();
+  const written = PARTS.replace("part 2\n", "part two\n").replace("part 38\n", "part thirty-eight\n");
+  assert.equal(readFileSync(join(project, "parts.txt"), "utf8"), written, "hunks 1 and 3 only");
+  const told = JSON.stringify(model.requests[requestsBefore + 2]);
+  assert.ok(told.includes("hunks 1, 3 of 3 were written"), `the model is told what was left out: ${told.slice(-600)}`);
+  // The card now shows what was written: two hunks, no boxes.
+  await waitFor("the card's diff to be what was written", async () =>
+    (await card.$$(".diff-hunk-header")).length === 2 && (await card.$$('[data-testid="hunk-choice"]')).length === 0,
+  );
+  assert.doesNotMatch(await (await card.$(".diff-view")).getText(), /part twenty/);
+  await screenshot(app.browser, "45-hunks-written");
+  // Undo puts back what the file had before the partial write.
+  await (await card.$('[data-testid="undo-change"]')).click();
+  await (await card.$('[data-testid="confirm-undo"]')).click();
+  await waitFor("parts.txt as it was", () => readFileSync(join(project, "parts.txt"), "utf8") === PARTS);
 });
 
 step("4b. a long diff: Show all puts every line in a scroll box that reaches the last line", async () => {
@@ -379,7 +425,7 @@ step("5. after a restart the session is in the sidebar with its history and cont
   });
   assert.ok(cards >= 4, `the earlier calls are shown (${cards})`);
   // The write undone in step 4 still says so after the restart; the model's note is no message.
-  assert.deepEqual(undone.sort(), ["write notes.txt", "write one.txt", "write one.txt", "write two.txt"].filter((v, i, a) => a.indexOf(v) === i));
+  assert.deepEqual(undone.sort(), ["write notes.txt", "write one.txt", "write one.txt", "write parts.txt", "write two.txt"].filter((v, i, a) => a.indexOf(v) === i));
   assert.ok(!messages.some((m) => m.startsWith("I undid")), `no note among the messages: ${messages}`);
   await screenshot(app.browser, "50-session-restored");
   model.script({ text: "Continuing where we left off." });
@@ -405,6 +451,7 @@ step("5a. the status bar lists the files changed; one click goes to a file's new
   assert.match(row("notes.txt"), /undone$/, `notes.txt was undone: ${rows}`);
   assert.match(row("one.txt"), /2 changes, all undone$/, `one.txt's two changes were undone: ${rows}`);
   assert.match(row("two.txt"), /undone$/, `two.txt was undone: ${rows}`);
+  assert.match(row("parts.txt"), /^parts\.txtundone$/, `parts.txt, written in part, was undone: ${rows}`);
   await screenshot(app.browser, "55-changes-panel");
   await (await $('//button[@data-testid="changes-row"][starts-with(., "hello.txt")]')).click();
   // The card of the write that created hello.txt, far up the conversation, is brought into view.

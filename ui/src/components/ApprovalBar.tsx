@@ -1,9 +1,11 @@
 // The decision on one waiting call: Approve, Reject (with a note to the agent), Always allow
 // (with the rule it adds, editable), and Edit (change the proposed content before approving).
+// When the person has unticked some of a diff's hunks, Approve writes only the ticked ones.
 // Ctrl/Cmd+Enter approves and Esc rejects while the bar has focus; it never takes focus itself.
 import { useState, type KeyboardEvent } from "react";
 import type { ApprovalScope } from "../protocol/ApprovalScope";
 import type { RuleScope } from "../protocol/RuleScope";
+import { hunkApproval } from "../session/hunkChoice";
 
 interface Props {
   tool: string;
@@ -12,7 +14,11 @@ interface Props {
   /** The full proposed file content, when the person may edit it before approving. */
   editableContent: string | null;
   refused: string | null;
+  /** The diff's hunks when the person may choose among them, and those they left out. */
+  hunks?: { total: number; skipped: ReadonlySet<number> } | null;
   onApprove(scope: ApprovalScope): void;
+  /** Approves only the hunks at these indices. */
+  onApproveHunks?(hunks: number[]): void;
   onReject(feedback: string | null): void;
   onEditApprove(content: string): void;
 }
@@ -26,13 +32,21 @@ export function ApprovalBar(props: Props) {
   const [scope, setScope] = useState<RuleScope>("session");
   const [content, setContent] = useState(props.editableContent ?? "");
 
+  const chosen = hunkApproval(props.hunks?.total ?? 0, props.hunks?.skipped ?? new Set());
+  // With hunks left out, the whole-change actions (a rule, an edit of everything) are not offered.
+  const whole = chosen.kind === "whole";
+  const approve = () => {
+    if (chosen.kind === "whole") props.onApprove({ kind: "once" });
+    else if (chosen.kind === "some") props.onApproveHunks?.(chosen.hunks);
+  };
+
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
       if (mode === "reject") props.onReject(note.trim() || null);
       else if (mode === "always") props.onApprove({ kind: "always", rule: rule.trim(), scope });
       else if (mode === "edit") props.onEditApprove(content);
-      else props.onApprove({ kind: "once" });
+      else approve();
     } else if (e.key === "Escape") {
       e.preventDefault();
       if (mode === "idle") props.onReject(null);
@@ -50,7 +64,10 @@ export function ApprovalBar(props: Props) {
     >
       <div className="approval-reason">
         <strong>Approve?</strong> <span>{props.reason}</span>
-        <span className="muted keys"> Ctrl+Enter approves · Esc rejects</span>
+        <span className="muted keys">
+          {" "}
+          Ctrl+Enter approves · Esc rejects{props.hunks ? " · untick a change in the diff to leave it out" : ""}
+        </span>
       </div>
       {props.refused && (
         <div className="approval-refused" role="alert">
@@ -101,17 +118,33 @@ export function ApprovalBar(props: Props) {
       <div className="approval-actions">
         {mode === "idle" && (
           <>
-            <button className="primary" data-testid="approve" onClick={() => props.onApprove({ kind: "once" })}>
-              Approve
+            <button
+              className="primary"
+              data-testid="approve"
+              disabled={chosen.kind === "none"}
+              title={chosen.kind === "none" ? "Every change is unticked: reject instead" : undefined}
+              onClick={approve}
+            >
+              {chosen.kind === "some" ? `Approve ${chosen.hunks.length} of ${props.hunks?.total} changes` : "Approve"}
             </button>
             <button data-testid="reject" onClick={() => setMode("reject")}>
               Reject…
             </button>
-            <button data-testid="always" onClick={() => setMode("always")}>
+            <button
+              data-testid="always"
+              disabled={!whole}
+              title={whole ? undefined : "Tick every change to approve it with a rule"}
+              onClick={() => setMode("always")}
+            >
               Always allow…
             </button>
             {props.editableContent !== null && (
-              <button data-testid="edit" onClick={() => setMode("edit")}>
+              <button
+                data-testid="edit"
+                disabled={!whole}
+                title={whole ? undefined : "Tick every change to edit the whole file"}
+                onClick={() => setMode("edit")}
+              >
                 Edit…
               </button>
             )}

@@ -4,7 +4,7 @@ import { newCall, type CallView, type Item } from "../session/state";
 import { Conversation } from "./Conversation";
 import { entryAt, layoutOffsets, visibleRange } from "./virtualList";
 
-const actions = { approve: vi.fn(), reject: vi.fn(), editApprove: vi.fn() };
+const actions = { approve: vi.fn(), reject: vi.fn(), editApprove: vi.fn(), approveHunks: vi.fn() };
 
 function messages(n: number): Item[] {
   return Array.from({ length: n }, (_, i) => ({ kind: "user", id: i + 1, text: `message ${i}` }));

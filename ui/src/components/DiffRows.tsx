@@ -8,20 +8,57 @@ export function hunkHeader(h: Hunk): string {
   return `@@ -${h.old_start},${h.old_lines} +${h.new_start},${h.new_lines} @@`;
 }
 
+/** Whether a hunk of a waiting change will be written, and how the person changes that. */
+export interface HunkChoice {
+  applied: boolean;
+  toggle(): void;
+}
+
+/** Which hunks are left out of a waiting change, and how to tick one in or out. */
+export interface DiffChoice {
+  skipped: ReadonlySet<number>;
+  toggle(index: number): void;
+}
+
+/** Hunk `index`'s box, when the diff offers a choice. */
+export function hunkChoice(choice: DiffChoice | undefined, index: number): HunkChoice | undefined {
+  return choice && { applied: !choice.skipped.has(index), toggle: () => choice.toggle(index) };
+}
+
 /**
  * The header row of hunk `hunk`: focusable, so navigation can move to it; `current` when the
- * navigation is on it; `onHeader` receives its cell (and null when it goes).
+ * navigation is on it; `onHeader` receives its cell (and null when it goes). With `choice`, a
+ * box ticks the hunk in or out of the change being approved.
  */
 export function HunkHeaderRow(props: {
   hunk: Hunk;
   current: boolean;
   onHeader(el: HTMLElement | null): void;
   index?: number;
+  /** The hunk's number in the diff, from 1 (for the box's label). */
+  number?: number;
+  choice?: HunkChoice;
 }) {
+  const { choice } = props;
+  const classes = ["diff-hunk-header"];
+  if (props.current) classes.push("diff-hunk-current");
+  if (choice && !choice.applied) classes.push("diff-hunk-left-out");
   return (
-    <tr className={props.current ? "diff-hunk-header diff-hunk-current" : "diff-hunk-header"} data-index={props.index}>
+    <tr className={classes.join(" ")} data-index={props.index}>
       <th colSpan={4} scope="colgroup" tabIndex={-1} ref={props.onHeader}>
+        {choice && (
+          <input
+            type="checkbox"
+            className="hunk-choice"
+            data-testid="hunk-choice"
+            checked={choice.applied}
+            onChange={choice.toggle}
+            aria-label={`Apply change ${props.number ?? ""}`.trim()}
+            title={choice.applied ? "Untick to leave this change out" : "Tick to write this change"}
+          />
+        )}
         {hunkHeader(props.hunk)}
+        {choice && !choice.applied && <span className="hunk-left-out-note"> · left out</span>}
       </th>
     </tr>
   );

@@ -3,13 +3,14 @@ import type { DiffKind } from "../protocol/DiffKind";
 import type { DiffLine } from "../protocol/DiffLine";
 import type { FileDiff } from "../protocol/FileDiff";
 import type { Hunk } from "../protocol/Hunk";
-import { HunkHeaderRow, pairedRows, rowsWithin, SplitColumns, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
+import { type DiffChoice, HunkHeaderRow, hunkChoice, pairedRows, rowsWithin, SplitColumns, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
 import { diffItems, VirtualDiffBody, type VirtualDiffApi } from "./VirtualDiffBody";
 import { nextFrame } from "../nextFrame";
 
-export { hunkHeader, splitRows } from "./DiffRows";
+export { hunkHeader, splitRows, type DiffChoice } from "./DiffRows";
 
 export type DiffMode = "unified" | "split";
+
 
 const KIND_LABEL: Record<DiffKind, string> = {
   create: "new file",
@@ -125,8 +126,13 @@ export function DiffView(props: {
    * (`lines_left_out`); the whole diff then arrives as a new `diff`.
    */
   onLoadMore?: () => void;
+  /**
+   * Offered while the change waits for approval: the hunks the person left out, and how they
+   * tick one in or out. Each hunk header then has a box, and a left-out hunk is dimmed.
+   */
+  choice?: DiffChoice;
 }) {
-  const { diff } = props;
+  const { diff, choice } = props;
   const maxLines = props.maxLines ?? DIFF_LINES_SHOWN;
   const [mode, setMode] = useState<DiffMode>(props.initialMode ?? "unified");
   // How many lines the person wants to see; grows when they ask for more.
@@ -243,7 +249,14 @@ export function DiffView(props: {
         </span>
       </header>
       {virtual ? (
-        <VirtualDiffBody items={items} mode={mode} current={visible[current]} api={virtualApi} hunkRefs={hunkRefs} />
+        <VirtualDiffBody
+          items={items}
+          mode={mode}
+          current={visible[current]}
+          api={virtualApi}
+          hunkRefs={hunkRefs}
+          choice={choice}
+        />
       ) : (
         <div className="diff-body">
           <table className={`diff-table diff-table-${mode}`}>
@@ -252,9 +265,14 @@ export function DiffView(props: {
               const n = shownPerHunk[i] ?? 0;
               if (partial && n === 0) return null;
               return (
-                <tbody key={i} className="diff-hunk">
+                <tbody
+                  key={i}
+                  className={choice?.skipped.has(i) ? "diff-hunk diff-hunk-skipped" : "diff-hunk"}
+                >
                   <HunkHeaderRow
                     hunk={hunk}
+                    number={i + 1}
+                    choice={hunkChoice(choice, i)}
                     current={i === visible[current]}
                     onHeader={(el) => {
                       hunkRefs.current[i] = el;

@@ -1,6 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { CallView } from "../session/state";
+import type { FileDiff } from "../protocol/FileDiff";
 import { ToolCard } from "./ToolCard";
 
 function call(over: Partial<CallView>): CallView {
@@ -11,7 +12,7 @@ function call(over: Partial<CallView>): CallView {
   };
 }
 
-const actions = { approve: vi.fn(), reject: vi.fn(), editApprove: vi.fn() };
+const actions = { approve: vi.fn(), reject: vi.fn(), editApprove: vi.fn(), approveHunks: vi.fn() };
 
 test("a streaming write shows its path first and the content as it grows", () => {
   const { rerender } = render(<ToolCard call={call({ args: { path: "src/a.rs" } })} actions={actions} />);
@@ -142,4 +143,65 @@ test("an expired undo says why, and a session that is not running cannot undo", 
   expect(screen.getByTestId("undo-expired")).toHaveTextContent("only the 10 latest changes to a file are kept");
   rerender(<ToolCard call={{ ...done, undo: "available" }} actions={actions} />);
   expect(screen.getByTestId("undo-change")).toBeDisabled();
+});
+
+/** A diff of `hunks` one-line replacements, far enough apart to be hunks of their own. */
+function diffOf(hunks: number): FileDiff {
+  return {
+    path: "a.txt", kind: "modify", added: hunks, removed: hunks, omitted_hunks: 0, approximate: false,
+    lines_left_out: 0,
+    hunks: Array.from({ length: hunks }, (_, i) => ({
+      old_start: 10 * i + 1, old_lines: 1, new_start: 10 * i + 1, new_lines: 1,
+      lines: [
+        { tag: "removed" as const, old_line: 10 * i + 1, new_line: null, spans: [{ text: `old ${i}`, changed: true }] },
+        { tag: "added" as const, old_line: null, new_line: 10 * i + 1, spans: [{ text: `new ${i}`, changed: true }] },
+      ],
+    })),
+  };
+}
+
+function waiting(diff: FileDiff, id = "c1"): CallView {
+  return call({
+    id,
+    name: "edit",
+    state: "awaiting_approval",
+    args: { path: "a.txt" },
+    preview: { path: "a.txt", created: false, lines_added: diff.added, lines_removed: diff.removed, diff },
+    approval: { previewHash: `hash-${id}`, reason: "edit a.txt", preview: null, suggestedRule: null },
+  });
+}
+
+test("unticking hunks approves only the ticked ones; unticking all leaves only reject", async () => {
+  const approve = vi.fn();
+  const approveHunks = vi.fn();
+  render(<ToolCard call={waiting(diffOf(3), "pick")} actions={{ ...actions, approve, approveHunks }} />);
+  const boxes = screen.getAllByTestId("hunk-choice");
+  expect(boxes).toHaveLength(3);
+  expect(screen.getByTestId("approve")).toHaveTextContent(/^Approve$/);
+
+  await userEvent.click(boxes[1]!);
+  expect(boxes[1]).not.toBeChecked();
+  expect(screen.getByText(/left out/)).toBeInTheDocument();
+  expect(screen.getByTestId("approve")).toHaveTextContent("Approve 2 of 3 changes");
+  // Whole-change actions would write what was unticked.
+  expect(screen.getByTestId("always")).toBeDisabled();
+
+  await userEvent.click(boxes[0]!);
+  await userEvent.click(boxes[2]!);
+  expect(screen.getByTestId("approve")).toBeDisabled();
+  await userEvent.click(boxes[2]!);
+  await userEvent.click(screen.getByTestId("approve"));
+  expect(approveHunks).toHaveBeenCalledWith("pick", "hash-pick", [2]);
+  expect(approve).not.toHaveBeenCalled();
+});
+
+test("a diff of one hunk, a new file or a diff held in part offers no choice", () => {
+  const one = render(<ToolCard call={waiting(diffOf(1), "one")} actions={actions} />);
+  expect(screen.queryByTestId("hunk-choice")).toBeNull();
+  one.unmount();
+  const cut = render(<ToolCard call={waiting({ ...diffOf(3), lines_left_out: 40 }, "cut")} actions={actions} />);
+  expect(screen.queryByTestId("hunk-choice")).toBeNull();
+  cut.unmount();
+  render(<ToolCard call={waiting({ ...diffOf(2), kind: "create" }, "new")} actions={actions} />);
+  expect(screen.queryByTestId("hunk-choice")).toBeNull();
 });

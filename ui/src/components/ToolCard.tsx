@@ -1,7 +1,8 @@
 // One tool call: what it is, its parameters as they stream, its diff, the decision, the result.
-import { memo, useState } from "react";
+import { memo, useMemo, useState } from "react";
 import type { ApprovalScope } from "../protocol/ApprovalScope";
 import type { CallView } from "../session/state";
+import { choosableHunks, toggleHunk, useSkippedHunks } from "../session/hunkChoice";
 import { ApprovalBar } from "./ApprovalBar";
 import { DiffView } from "./DiffView";
 import { LiveText } from "./LiveText";
@@ -13,6 +14,8 @@ export interface CardActions {
   approve(callId: string, previewHash: string, scope: ApprovalScope): void;
   reject(callId: string, feedback: string | null): void;
   editApprove(callId: string, previewHash: string, content: string): void;
+  /** Writes only the hunks at `hunks` (0-based) of the waiting preview. */
+  approveHunks(callId: string, previewHash: string, hunks: number[]): void;
   /** Asks for the whole diff of a call whose preview came cut short. */
   loadPreview?(callId: string): void;
   openPath?(path: string, line?: number): void;
@@ -104,6 +107,17 @@ function ToolCardInner({
   const finished = call.result !== null;
   const command = call.name === "bash" ? text(call.args, "command") : null;
   const approval = call.approval;
+  // The hunks the person may tick in or out while the change waits (0: no choice offered).
+  const hunks = choosableHunks(call);
+  const choiceHash = hunks > 0 && approval ? approval.previewHash : null;
+  const skipped = useSkippedHunks(call.id, choiceHash);
+  const choice = useMemo(
+    () =>
+      choiceHash === null
+        ? undefined
+        : { skipped, toggle: (index: number) => toggleHunk(call.id, choiceHash, index) },
+    [call.id, choiceHash, skipped],
+  );
   return (
     <article
       className={`tool-card tone-${tone}`}
@@ -134,7 +148,11 @@ function ToolCardInner({
           {command !== null && <pre className="tool-command">$ {command}</pre>}
           <Params call={call} />
           {call.preview?.diff && (
-            <DiffView diff={call.preview.diff} onLoadMore={() => actions.loadPreview?.(call.id)} />
+            <DiffView
+              diff={call.preview.diff}
+              onLoadMore={() => actions.loadPreview?.(call.id)}
+              choice={choice}
+            />
           )}
           {call.preview && !call.preview.diff && FILE_TOOLS.has(call.name) && (
             <div className="muted preview-counts">
@@ -151,6 +169,8 @@ function ToolCardInner({
               suggestedRule={approval.suggestedRule}
               editableContent={call.name === "write" ? text(call.args, "content") : null}
               refused={call.refused}
+              hunks={choice ? { total: hunks, skipped } : null}
+              onApproveHunks={(chosen) => actions.approveHunks(call.id, approval.previewHash, chosen)}
               onApprove={(scope) => actions.approve(call.id, approval.previewHash, scope)}
               onReject={(feedback) => actions.reject(call.id, feedback)}
               onEditApprove={(content) => actions.editApprove(call.id, approval.previewHash, content)}

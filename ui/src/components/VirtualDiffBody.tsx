@@ -24,7 +24,7 @@ import {
 } from "react";
 import type { DiffLine } from "../protocol/DiffLine";
 import type { Hunk } from "../protocol/Hunk";
-import { HunkHeaderRow, pairedRows, rowsWithin, SplitColumns, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
+import { type DiffChoice, HunkHeaderRow, hunkChoice, pairedRows, rowsWithin, SplitColumns, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
 import { entryAt, layoutOffsets } from "./virtualList";
 import { copiedText, selectionPoint } from "./diffCopy";
 import { DIFF_ROWS, useSelectionEnds } from "./virtualSelection";
@@ -92,6 +92,7 @@ const Chunk = memo(function Chunk(props: {
   to: number;
   current: number | undefined;
   hunkRefs: MutableRefObject<(HTMLElement | null)[]>;
+  choice: DiffChoice | undefined;
 }) {
   const rows: ReactNode[] = [];
   for (let i = props.from; i < props.to; i++) {
@@ -105,6 +106,8 @@ const Chunk = memo(function Chunk(props: {
           key={i}
           index={i}
           hunk={item.hunk}
+          number={hunk + 1}
+          choice={hunkChoice(props.choice, hunk)}
           current={hunk === props.current}
           onHeader={(el) => {
             props.hunkRefs.current[hunk] = el;
@@ -136,6 +139,8 @@ export function VirtualDiffBody(props: {
   current: number | undefined;
   api: MutableRefObject<VirtualDiffApi | null>;
   hunkRefs: MutableRefObject<(HTMLElement | null)[]>;
+  /** The hunks left out of a waiting change, when the person may choose them. */
+  choice?: DiffChoice;
 }) {
   const { items, mode } = props;
   const box = useRef<HTMLDivElement | null>(null);
@@ -321,7 +326,14 @@ export function VirtualDiffBody(props: {
             return (
               <Fragment key={from}>
                 <Spacer height={(offsets[from] ?? 0) - (offsets[gapFrom] ?? 0)} from={gapFrom} to={from} />
-                <Chunk items={items} from={from} to={to} current={props.current} hunkRefs={props.hunkRefs} />
+                <Chunk
+                  items={items}
+                  from={from}
+                  to={to}
+                  current={props.current}
+                  hunkRefs={props.hunkRefs}
+                  choice={props.choice}
+                />
               </Fragment>
             );
           })}

@@ -21,7 +21,7 @@ import type { CardActions } from "./ToolCard";
  */
 export const WARM_UP_DELAY_MS = 50;
 
-const NO_ACTIONS: CardActions = { approve() {}, reject() {}, editApprove() {} };
+const NO_ACTIONS: CardActions = { approve() {}, reject() {}, editApprove() {}, approveHunks() {} };
 const noLink = () => {};
 
 function call(id: string, name: string, fields: Partial<CallView>): CallView {

@@ -19,6 +19,7 @@ import type { CardActions } from "../components/ToolCard";
 import { useSession } from "../session/useSession";
 import { draftKey, saveDraft } from "../session/drafts";
 import { entriesHolding } from "../session/find";
+import { choosableHunks, forgetHunkChoice, hunkApproval, skippedHunks } from "../session/hunkChoice";
 import { shortcutKey } from "../platform";
 
 interface Props {
@@ -96,10 +97,23 @@ export function Workspace({
 
   const actions = useMemo<CardActions>(
     () => ({
-      approve: (call_id, preview_hash, scope) => void op({ op: "approve", call_id, preview_hash, scope }),
-      reject: (call_id, feedback) => void op({ op: "reject", call_id, feedback }),
-      editApprove: (call_id, preview_hash, new_content) =>
-        void op({ op: "edit_and_approve", call_id, preview_hash, new_content }),
+      // An answer ends the card's choice of hunks (a later request starts with every hunk ticked).
+      approve: (call_id, preview_hash, scope) => {
+        forgetHunkChoice(call_id);
+        void op({ op: "approve", call_id, preview_hash, scope });
+      },
+      reject: (call_id, feedback) => {
+        forgetHunkChoice(call_id);
+        void op({ op: "reject", call_id, feedback });
+      },
+      editApprove: (call_id, preview_hash, new_content) => {
+        forgetHunkChoice(call_id);
+        void op({ op: "edit_and_approve", call_id, preview_hash, new_content });
+      },
+      approveHunks: (call_id, preview_hash, hunks) => {
+        forgetHunkChoice(call_id);
+        void op({ op: "approve_hunks", call_id, preview_hash, hunks });
+      },
       loadPreview: (call_id) => void op({ op: "load_preview", call_id }),
       // Only a running session can undo (a stored one shown without its engine cannot).
       undo: session.stopped ? undefined : (call_id) => void op({ op: "undo_change", call_id }),
@@ -117,7 +131,11 @@ export function Workspace({
       const only = waiting.length === 1 ? waiting[0] : undefined;
       if (only?.approval) {
         e.preventDefault();
-        actions.approve(only.id, only.approval.previewHash, { kind: "once" });
+        // What the card shows ticked: some hunks, all of them, or (all unticked) nothing.
+        const hash = only.approval.previewHash;
+        const chosen = hunkApproval(choosableHunks(only), skippedHunks(only.id, hash));
+        if (chosen.kind === "whole") actions.approve(only.id, hash, { kind: "once" });
+        else if (chosen.kind === "some") actions.approveHunks(only.id, hash, chosen.hunks);
       }
     };
     window.addEventListener("keydown", onKey);

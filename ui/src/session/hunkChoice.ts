@@ -1,0 +1,67 @@
+// Which hunks of a waiting file change the person has left out. The card's diff sets them, and
+// whatever approves the call (its approval bar, or Ctrl/Cmd+Enter anywhere in the window) reads
+// them, so an approval writes exactly the changes the card shows ticked. A choice belongs to one
+// preview: when the file changes on disk and the request comes again with a new hash, every hunk
+// starts ticked again.
+import { useSyncExternalStore } from "react";
+import type { CallView } from "./state";
+
+interface Choice {
+  hash: string;
+  skipped: ReadonlySet<number>;
+}
+
+const NONE: ReadonlySet<number> = new Set();
+const choices = new Map<string, Choice>();
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The hunks left out of call `callId`'s preview `hash` (none unless the person unticked some). */
+export function skippedHunks(callId: string, hash: string): ReadonlySet<number> {
+  const choice = choices.get(callId);
+  return choice && choice.hash === hash ? choice.skipped : NONE;
+}
+
+/** Ticks hunk `index` of the preview `hash` of `callId` if it was unticked, and unticks it if not. */
+export function toggleHunk(callId: string, hash: string, index: number): void {
+  const skipped = new Set(skippedHunks(callId, hash));
+  if (!skipped.delete(index)) skipped.add(index);
+  choices.set(callId, { hash, skipped });
+  for (const listener of listeners) listener();
+}
+
+/** Forgets the choice for `callId` (it was answered). */
+export function forgetHunkChoice(callId: string): void {
+  if (choices.delete(callId)) for (const listener of listeners) listener();
+}
+
+/** [`skippedHunks`], re-rendering when it changes. */
+export function useSkippedHunks(callId: string, hash: string | null): ReadonlySet<number> {
+  return useSyncExternalStore(subscribe, () => (hash === null ? NONE : skippedHunks(callId, hash)));
+}
+
+/**
+ * How many hunks the person can choose among in `call`'s waiting preview: 0 when a choice is not
+ * offered (no approval waits, a new or deleted file, a single hunk, or a diff this copy holds only
+ * in part, whose hunks could not all be seen).
+ */
+export function choosableHunks(call: CallView): number {
+  const diff = call.preview?.diff;
+  if (!call.approval || !diff || diff.kind !== "modify") return 0;
+  if (diff.omitted_hunks > 0 || diff.lines_left_out > 0 || diff.hunks.length < 2) return 0;
+  return diff.hunks.length;
+}
+
+/** What approving a preview of `total` hunks with `skipped` left out sends. */
+export type HunkApproval = { kind: "whole" } | { kind: "some"; hunks: number[] } | { kind: "none" };
+
+export function hunkApproval(total: number, skipped: ReadonlySet<number>): HunkApproval {
+  if (total === 0 || skipped.size === 0) return { kind: "whole" };
+  const hunks: number[] = [];
+  for (let i = 0; i < total; i++) if (!skipped.has(i)) hunks.push(i);
+  return hunks.length === 0 ? { kind: "none" } : { kind: "some", hunks };
+}
