@@ -144,9 +144,9 @@ function LineText({ line }: { line: DiffLine }) {
 const SIGN: Record<DiffLine["tag"], string> = { context: " ", added: "+", removed: "-" };
 
 /** One line of the unified view; `index` (optional) names the row for the virtualised body. */
-export function UnifiedRow({ line, index }: { line: DiffLine; index?: number }) {
+export function UnifiedRow({ line, index, skipped }: { line: DiffLine; index?: number; skipped?: boolean }) {
   return (
-    <tr className={`diff-line diff-${line.tag}`} data-index={index}>
+    <tr className={`diff-line diff-${line.tag}${skipped ? " diff-line-skipped" : ""}`} data-index={index}>
       <td className="diff-num" aria-label={line.old_line === null ? undefined : `old line ${line.old_line}`}>
         {line.old_line ?? ""}
       </td>
@@ -183,10 +183,10 @@ function SplitSide({ line, side }: { line: DiffLine | null; side: "old" | "new" 
   );
 }
 
-/** One row of the side-by-side view. */
-export function SplitPairRow({ row, index }: { row: SplitRow; index?: number }) {
+/** One row of the side-by-side view; `skipped` when its hunk is left out of a waiting change. */
+export function SplitPairRow({ row, index, skipped }: { row: SplitRow; index?: number; skipped?: boolean }) {
   return (
-    <tr className="diff-line diff-split-row" data-index={index}>
+    <tr className={`diff-line diff-split-row${skipped ? " diff-line-skipped" : ""}`} data-index={index}>
       <SplitSide line={row.left} side="old" />
       <SplitSide line={row.right} side="new" />
     </tr>

@@ -498,3 +498,30 @@ test("markup in a line is shown as text", () => {
   expect(container.querySelector("mark.diff-word")!.textContent).toBe("<script>alert(1)</script>");
   expect(container.querySelector("tr.diff-added")).toHaveTextContent('<img src=x onerror="alert(2)">');
 });
+
+test("a left-out hunk is dimmed and its box unticked, in the page's flow and in a long diff's box", async () => {
+  const user = userEvent.setup();
+  // Two hunks of 150 changed lines each: 300 lines, more than are drawn in the page's flow.
+  const hunk = (h: number): Hunk => ({
+    old_start: 1000 * h + 1, old_lines: 150, new_start: 1000 * h + 1, new_lines: 150,
+    lines: Array.from({ length: 150 }, (_, k) => add(1000 * h + k + 1, [`hunk ${h} line ${k}`, false])),
+  });
+  const diff: FileDiff = { ...modify, added: 300, removed: 0, hunks: [hunk(0), hunk(1)] };
+  const toggle = vi.fn();
+  const choice = { skipped: new Set([1]), toggle };
+  const { container } = render(<DiffView diff={diff} choice={choice} />);
+  await waitFor(() => expect(container.querySelectorAll("tbody.diff-hunk")).toHaveLength(2));
+  const [first, second] = screen.getAllByTestId("hunk-choice");
+  expect(first).toBeChecked();
+  expect(second).not.toBeChecked();
+  expect(container.querySelectorAll("tbody.diff-hunk-skipped")).toHaveLength(1);
+  await user.click(first!);
+  expect(toggle).toHaveBeenCalledWith(0);
+
+  await user.click(screen.getByRole("button", { name: "Show 100 more lines" }));
+  box(container);
+  const row = (text: string) => screen.getByText(text).closest("tr")!;
+  expect(row("hunk 0 line 0")).not.toHaveClass("diff-line-skipped");
+  await scrollBox(container, 1_000_000);
+  expect(row("hunk 1 line 149")).toHaveClass("diff-line-skipped");
+});

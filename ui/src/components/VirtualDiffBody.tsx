@@ -33,8 +33,8 @@ import { flushSync } from "react-dom";
 /** One row of the virtualised table. */
 export type DiffItem =
   | { kind: "hunk"; index: number; hunk: Hunk }
-  | { kind: "line"; line: DiffLine }
-  | { kind: "pair"; row: SplitRow };
+  | { kind: "line"; line: DiffLine; hunk: number }
+  | { kind: "pair"; row: SplitRow; hunk: number };
 
 /** What the diff view can ask of the virtualised body. */
 export interface VirtualDiffApi {
@@ -62,11 +62,11 @@ export function diffItems(hunks: Hunk[], shown: number[], mode: "unified" | "spl
     if (count === 0) return;
     items.push({ kind: "hunk", index: i, hunk });
     if (mode === "unified") {
-      for (let k = 0; k < count; k++) items.push({ kind: "line", line: hunk.lines[k]! });
+      for (let k = 0; k < count; k++) items.push({ kind: "line", line: hunk.lines[k]!, hunk: i });
     } else {
       const { rows, ends } = pairedRows(hunk.lines);
       const n = rowsWithin(ends, count);
-      for (let k = 0; k < n; k++) items.push({ kind: "pair", row: rows[k]! });
+      for (let k = 0; k < n; k++) items.push({ kind: "pair", row: rows[k]!, hunk: i });
     }
   });
   return items;
@@ -97,8 +97,13 @@ const Chunk = memo(function Chunk(props: {
   const rows: ReactNode[] = [];
   for (let i = props.from; i < props.to; i++) {
     const item = props.items[i]!;
-    if (item.kind === "line") rows.push(<UnifiedRow key={i} line={item.line} index={i} />);
-    else if (item.kind === "pair") rows.push(<SplitPairRow key={i} row={item.row} index={i} />);
+    if (item.kind === "line") {
+      const skipped = props.choice?.skipped.has(item.hunk);
+      rows.push(<UnifiedRow key={i} line={item.line} index={i} skipped={skipped} />);
+    } else if (item.kind === "pair") {
+      const skipped = props.choice?.skipped.has(item.hunk);
+      rows.push(<SplitPairRow key={i} row={item.row} index={i} skipped={skipped} />);
+    }
     else {
       const hunk = item.index;
       rows.push(

@@ -22,11 +22,11 @@ const hunk: Hunk = {
 };
 
 function unified(): DiffItem[] {
-  return [{ kind: "hunk", index: 0, hunk }, ...hunk.lines.map((line) => ({ kind: "line" as const, line }))];
+  return [{ kind: "hunk", index: 0, hunk }, ...hunk.lines.map((line) => ({ kind: "line" as const, line, hunk: 0 }))];
 }
 
 function split(): DiffItem[] {
-  return [{ kind: "hunk", index: 0, hunk }, ...pairedRows(hunk.lines).rows.map((row) => ({ kind: "pair" as const, row }))];
+  return [{ kind: "hunk", index: 0, hunk }, ...pairedRows(hunk.lines).rows.map((row) => ({ kind: "pair" as const, row, hunk: 0 }))];
 }
 
 test("a unified selection copies each row's code from its start offset to its end offset", () => {
