@@ -738,3 +738,57 @@ async fn the_readable_prompt_shows_a_cut_diff_in_full_on_request() {
         content
     );
 }
+
+#[tokio::test]
+async fn the_readable_prompt_approves_the_hunks_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let old: String = (1..=30).map(|n| format!("line {n}\n")).collect();
+    std::fs::write(dir.path().join("a.txt"), &old).unwrap();
+    let proposed = old
+        .replace("line 2\n", "line two\n")
+        .replace("line 28\n", "line twenty-eight\n");
+    let server = ScriptedServer::start(vec![
+        body(
+            "anthropic",
+            &[
+                call("r", "read", json!({"path": "a.txt"})),
+                call("w", "write", json!({"path": "a.txt", "content": proposed})),
+            ],
+        ),
+        body(
+            "anthropic",
+            &[call("d", "attempt_completion", json!({"result": "done"}))],
+        ),
+    ])
+    .await
+    .unwrap();
+    let mut cmd = readable_command(
+        &server,
+        dir.path(),
+        "anthropic",
+        &["--approval", "ask"],
+        "rename two lines",
+    );
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"h 2\n").await.unwrap();
+    stdin.flush().await.unwrap();
+    let output = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
+        .await
+        .expect("the CLI hung")
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("(hunk 1)") && stdout.contains("(hunk 2)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("[h]unks, e.g. h 1,3 (of 2)"), "{stdout}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+        old.replace("line 28\n", "line twenty-eight\n"),
+        "only the second hunk is written"
+    );
+    let told = String::from_utf8_lossy(&server.requests()[1].body).into_owned();
+    assert!(told.contains("hunk 2 of 2 was written"), "{told}");
+}
