@@ -314,9 +314,10 @@ impl Renderer {
 }
 
 /// How many hunks of `diff` the person may choose among (0: approve or reject it whole): a
-/// modified file with two or more hunks, all of them here.
+/// modified file with two or more hunks, all of them here, exactly diffed (the engine refuses
+/// the other cases too).
 fn choosable_hunks(diff: &FileDiff) -> usize {
-    let whole = diff.omitted_hunks == 0 && diff.lines_left_out == 0;
+    let whole = diff.omitted_hunks == 0 && diff.lines_left_out == 0 && !diff.approximate;
     if whole && diff.kind == DiffKind::Modify && diff.hunks.len() >= 2 {
         diff.hunks.len()
     } else {

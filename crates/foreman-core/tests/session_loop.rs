@@ -624,6 +624,50 @@ async fn approve_hunks_writes_only_the_chosen_hunks_and_the_card_shows_them() {
 }
 
 #[tokio::test]
+async fn a_file_that_is_not_utf8_is_not_approved_in_part() {
+    let mut old: Vec<u8> = (1..=30)
+        .flat_map(|i| format!("line {i}\n").into_bytes())
+        .collect();
+    old.extend_from_slice(b"bytes \xff\xfe\n");
+    let proposed: String = (1..=30)
+        .map(|i| match i {
+            2 => "line two\n".to_owned(),
+            28 => "line twenty-eight\n".to_owned(),
+            _ => format!("line {i}\n"),
+        })
+        .collect();
+    let turns = vec![
+        vec![
+            read("r", "bin.txt"),
+            call(
+                "w1",
+                "write",
+                json!({"path": "bin.txt", "content": proposed}),
+            ),
+        ],
+        done("d"),
+    ];
+    let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Ask).await;
+    std::fs::write(h.dir.path().join("bin.txt"), &old).unwrap();
+    h.send(Op::UserMessage { text: "go".into() });
+    let (id, hash) = h.approval().await;
+    let refused = h
+        .refused(Op::ApproveHunks {
+            call_id: id.clone(),
+            preview_hash: hash,
+            hunks: vec![0],
+        })
+        .await;
+    assert!(refused.contains("not UTF-8"), "{refused}");
+    assert_eq!(std::fs::read(h.dir.path().join("bin.txt")).unwrap(), old);
+    h.send(Op::Reject {
+        call_id: id,
+        feedback: None,
+    });
+    assert!(h.end().await.is_success());
+}
+
+#[tokio::test]
 async fn approving_every_hunk_is_a_plain_approval() {
     let old: String = (1..=20).map(|i| format!("line {i}\n")).collect();
     let proposed = old

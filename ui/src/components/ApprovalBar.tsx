@@ -44,8 +44,9 @@ export function ApprovalBar(props: Props) {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
       if (mode === "reject") props.onReject(note.trim() || null);
-      else if (mode === "always") props.onApprove({ kind: "always", rule: rule.trim(), scope });
-      else if (mode === "edit") props.onEditApprove(content);
+      // A hunk unticked after the bar opened these: they would write every hunk.
+      else if (mode === "always") whole && props.onApprove({ kind: "always", rule: rule.trim(), scope });
+      else if (mode === "edit") whole && props.onEditApprove(content);
       else approve();
     } else if (e.key === "Escape") {
       e.preventDefault();
@@ -165,7 +166,8 @@ export function ApprovalBar(props: Props) {
             <button
               className="primary"
               data-testid="confirm-always"
-              disabled={!rule.trim()}
+              disabled={!rule.trim() || !whole}
+              title={whole ? undefined : "Tick every change to approve it with a rule"}
               onClick={() => props.onApprove({ kind: "always", rule: rule.trim(), scope })}
             >
               Approve and add rule
@@ -177,7 +179,13 @@ export function ApprovalBar(props: Props) {
         )}
         {mode === "edit" && (
           <>
-            <button className="primary" data-testid="confirm-edit" onClick={() => props.onEditApprove(content)}>
+            <button
+              className="primary"
+              data-testid="confirm-edit"
+              disabled={!whole}
+              title={whole ? undefined : "Tick every change to write your version of the whole file"}
+              onClick={() => props.onEditApprove(content)}
+            >
               Approve my version
             </button>
             <button className="ghost" onClick={() => setMode("idle")}>

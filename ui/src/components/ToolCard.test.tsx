@@ -205,3 +205,22 @@ test("a diff of one hunk, a new file or a diff held in part offers no choice", (
   render(<ToolCard call={waiting({ ...diffOf(2), kind: "create" }, "new")} actions={actions} />);
   expect(screen.queryByTestId("hunk-choice")).toBeNull();
 });
+
+test("a hunk unticked in the rule or edit form keeps them from writing everything; the choice lasts until the call stops waiting", async () => {
+  const approveHunks = vi.fn();
+  const first = waiting(diffOf(2), "keep");
+  const { rerender } = render(<ToolCard call={first} actions={{ ...actions, approveHunks }} />);
+  await userEvent.click(screen.getByTestId("always"));
+  await userEvent.click(screen.getAllByTestId("hunk-choice")[0]!);
+  expect(screen.getByTestId("confirm-always")).toBeDisabled();
+  await userEvent.click(screen.getByRole("button", { name: "Back" }));
+  await userEvent.click(screen.getByTestId("approve"));
+  expect(approveHunks).toHaveBeenCalledWith("keep", "hash-keep", [1]);
+  // The engine refused the answer (the call still waits): the choice is still shown.
+  rerender(<ToolCard call={{ ...first }} actions={{ ...actions, approveHunks }} />);
+  expect(screen.getAllByTestId("hunk-choice")[0]).not.toBeChecked();
+  // Once the call no longer waits, the choice is gone: the same request again starts ticked.
+  rerender(<ToolCard call={{ ...first, state: "succeeded", approval: null }} actions={actions} />);
+  rerender(<ToolCard call={first} actions={actions} />);
+  expect(screen.getAllByTestId("hunk-choice")[0]).toBeChecked();
+});

@@ -1,8 +1,8 @@
 // One tool call: what it is, its parameters as they stream, its diff, the decision, the result.
-import { memo, useMemo, useState } from "react";
+import { memo, useEffect, useMemo, useState } from "react";
 import type { ApprovalScope } from "../protocol/ApprovalScope";
 import type { CallView } from "../session/state";
-import { choosableHunks, toggleHunk, useSkippedHunks } from "../session/hunkChoice";
+import { choosableHunks, forgetHunkChoice, toggleHunk, useSkippedHunks } from "../session/hunkChoice";
 import { ApprovalBar } from "./ApprovalBar";
 import { DiffView } from "./DiffView";
 import { LiveText } from "./LiveText";
@@ -118,6 +118,11 @@ function ToolCardInner({
         : { skipped, toggle: (index: number) => toggleHunk(call.id, choiceHash, index) },
     [call.id, choiceHash, skipped],
   );
+  // The choice lasts until the call no longer waits (an answer refused keeps it).
+  const waiting = approval !== null;
+  useEffect(() => {
+    if (!waiting) forgetHunkChoice(call.id);
+  }, [waiting, call.id]);
   return (
     <article
       className={`tool-card tone-${tone}`}

@@ -19,7 +19,7 @@ import type { CardActions } from "../components/ToolCard";
 import { useSession } from "../session/useSession";
 import { draftKey, saveDraft } from "../session/drafts";
 import { entriesHolding } from "../session/find";
-import { choosableHunks, forgetHunkChoice, hunkApproval, skippedHunks } from "../session/hunkChoice";
+import { choosableHunks, hunkApproval, skippedHunks } from "../session/hunkChoice";
 import { shortcutKey } from "../platform";
 
 interface Props {
@@ -97,23 +97,11 @@ export function Workspace({
 
   const actions = useMemo<CardActions>(
     () => ({
-      // An answer ends the card's choice of hunks (a later request starts with every hunk ticked).
-      approve: (call_id, preview_hash, scope) => {
-        forgetHunkChoice(call_id);
-        void op({ op: "approve", call_id, preview_hash, scope });
-      },
-      reject: (call_id, feedback) => {
-        forgetHunkChoice(call_id);
-        void op({ op: "reject", call_id, feedback });
-      },
-      editApprove: (call_id, preview_hash, new_content) => {
-        forgetHunkChoice(call_id);
-        void op({ op: "edit_and_approve", call_id, preview_hash, new_content });
-      },
-      approveHunks: (call_id, preview_hash, hunks) => {
-        forgetHunkChoice(call_id);
-        void op({ op: "approve_hunks", call_id, preview_hash, hunks });
-      },
+      approve: (call_id, preview_hash, scope) => void op({ op: "approve", call_id, preview_hash, scope }),
+      reject: (call_id, feedback) => void op({ op: "reject", call_id, feedback }),
+      editApprove: (call_id, preview_hash, new_content) =>
+        void op({ op: "edit_and_approve", call_id, preview_hash, new_content }),
+      approveHunks: (call_id, preview_hash, hunks) => void op({ op: "approve_hunks", call_id, preview_hash, hunks }),
       loadPreview: (call_id) => void op({ op: "load_preview", call_id }),
       // Only a running session can undo (a stored one shown without its engine cannot).
       undo: session.stopped ? undefined : (call_id) => void op({ op: "undo_change", call_id }),
@@ -126,7 +114,9 @@ export function Workspace({
     const onKey = (e: KeyboardEvent) => {
       if (!(e.key === "Enter" && (e.ctrlKey || e.metaKey))) return;
       const target = e.target as HTMLElement | null;
-      if (target && (target.tagName === "TEXTAREA" || target.tagName === "INPUT" || target.closest(".approval-bar"))) return;
+      // A hunk's box is not a text field: Ctrl+Enter right after ticking approves what is ticked.
+      const field = target?.tagName === "TEXTAREA" || (target?.tagName === "INPUT" && !target.classList.contains("hunk-choice"));
+      if (target && (field || target.closest(".approval-bar"))) return;
       const waiting = Object.values(state.calls).filter((c) => c.approval);
       const only = waiting.length === 1 ? waiting[0] : undefined;
       if (only?.approval) {

@@ -34,7 +34,7 @@ export function toggleHunk(callId: string, hash: string, index: number): void {
   for (const listener of listeners) listener();
 }
 
-/** Forgets the choice for `callId` (it was answered). */
+/** Forgets the choice for `callId` (it no longer waits for an answer). */
 export function forgetHunkChoice(callId: string): void {
   if (choices.delete(callId)) for (const listener of listeners) listener();
 }
@@ -46,13 +46,15 @@ export function useSkippedHunks(callId: string, hash: string | null): ReadonlySe
 
 /**
  * How many hunks the person can choose among in `call`'s waiting preview: 0 when a choice is not
- * offered (no approval waits, a new or deleted file, a single hunk, or a diff this copy holds only
- * in part, whose hunks could not all be seen).
+ * offered (no approval waits, a new or deleted file, a single hunk, an approximate diff, or a diff
+ * this copy holds only in part, whose hunks could not all be seen). The engine refuses the same
+ * cases (`approvals.rs`, `diff::apply_hunks`).
  */
 export function choosableHunks(call: CallView): number {
   const diff = call.preview?.diff;
   if (!call.approval || !diff || diff.kind !== "modify") return 0;
-  if (diff.omitted_hunks > 0 || diff.lines_left_out > 0 || diff.hunks.length < 2) return 0;
+  // An approximate diff could be cut into other hunks by the engine's next run of it.
+  if (diff.omitted_hunks > 0 || diff.lines_left_out > 0 || diff.approximate || diff.hunks.length < 2) return 0;
   return diff.hunks.length;
 }
 

@@ -115,8 +115,44 @@ pub(crate) fn edit_file(
             "{shown} is not valid UTF-8 and cannot be edited safely; use write to replace it"
         ))
     })?;
-    let ending = LineEnding::detect(&original);
-    let mut current = LineEnding::to_lf(&original);
+    let edited = apply_edits(&original, edits)?;
+    let updated = edited.text;
+    atomic_write(boundary, &resolved, updated.as_bytes())?;
+    session
+        .reads
+        .record(&resolved, content_hash(updated.as_bytes()));
+    let (lines_added, lines_removed) = line_changes(&original, &updated);
+    Ok(EditOutput {
+        title: format!("Edited {shown} (+{lines_added} −{lines_removed})"),
+        path: shown,
+        edits_applied: edits.len(),
+        replacements: edited.replacements,
+        lines_added,
+        lines_removed,
+        whitespace_tolerant: edited.whitespace_tolerant,
+        crlf: edited.crlf,
+        first_line: edited.first_line,
+    })
+}
+
+/// What `edits` make of a file's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Edited {
+    /// The text the tool writes.
+    pub text: String,
+    pub replacements: usize,
+    pub whitespace_tolerant: bool,
+    /// The file's lines end in CRLF (kept so).
+    pub crlf: bool,
+    pub first_line: usize,
+}
+
+/// Applies `edits` to `original` in order, as the tool writes them: on LF text, with the
+/// whitespace-tolerant match, and the file's line ending restored. Pure, so an approval's preview
+/// shows exactly what approving writes. Fails, changing nothing, when any edit fails.
+pub(crate) fn apply_edits(original: &str, edits: &[EditOperation]) -> Result<Edited, BuiltinError> {
+    let ending = LineEnding::detect(original);
+    let mut current = LineEnding::to_lf(original);
     let mut replacements = 0;
     let mut whitespace_tolerant = false;
     let mut first_line = usize::MAX;
@@ -140,19 +176,9 @@ pub(crate) fn edit_file(
         whitespace_tolerant |= applied.whitespace_tolerant;
         first_line = first_line.min(applied.first_line);
     }
-    let updated = ending.restore(&current);
-    atomic_write(boundary, &resolved, updated.as_bytes())?;
-    session
-        .reads
-        .record(&resolved, content_hash(updated.as_bytes()));
-    let (lines_added, lines_removed) = line_changes(&original, &updated);
-    Ok(EditOutput {
-        title: format!("Edited {shown} (+{lines_added} −{lines_removed})"),
-        path: shown,
-        edits_applied: edits.len(),
+    Ok(Edited {
+        text: ending.restore(&current),
         replacements,
-        lines_added,
-        lines_removed,
         whitespace_tolerant,
         crlf: ending == LineEnding::CrLf,
         first_line,

@@ -8,6 +8,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::hub::McpHub;
+use crate::builtin_tools::stale_guard::ContentHash;
 use crate::providers::ToolDefinition;
 use crate::session::builtin_backend::BuiltinBackend;
 use crate::session::task::ATTEMPT_COMPLETION;
@@ -98,8 +99,13 @@ impl ToolBackend for CompositeBackend {
         }
     }
 
-    fn write_as_person(&self, path: &str, content: String) -> BoxFuture<'static, ToolOutcome> {
-        self.builtin.write_as_person(path, content)
+    fn write_as_person(
+        &self,
+        path: &str,
+        content: String,
+        seen: Option<ContentHash>,
+    ) -> BoxFuture<'static, ToolOutcome> {
+        self.builtin.write_as_person(path, content, seen)
     }
 
     fn file_bytes(&self, path: &str) -> Result<Option<Vec<u8>>, String> {

@@ -15,6 +15,7 @@ use super::inbox::Input;
 use super::preview::{file_preview, unified};
 use super::tools::{ActionClass, CallFacts};
 use crate::approval::{Rule, content_hash, preview_hash, suggest_rule};
+use crate::builtin_tools::stale_guard::{ContentHash, content_hash as guard_hash};
 use crate::diff::apply_hunks;
 use crate::protocol::{ApprovalScope, CallState, EventMsg, FilePreview, Op, RuleScope};
 use crate::store::RuleAction;
@@ -23,18 +24,28 @@ use crate::store::RuleAction;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ApprovalOutcome {
     Run,
-    /// Write the person's `content` to `path` instead; `proposed` is what the model wanted.
-    RunEdited {
-        path: String,
-        /// The path as the preview shows it (workspace-relative).
-        shown: String,
-        content: String,
-        proposed: String,
-        how: PersonVersion,
-    },
+    /// Write the person's version instead of the model's.
+    RunEdited(PersonWrite),
     /// Refused; the text is the model's result.
     Rejected(String),
     Cancelled,
+}
+
+/// The person's version of a file change, to be written instead of the model's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PersonWrite {
+    pub path: String,
+    /// The path as the preview shows it (workspace-relative).
+    pub shown: String,
+    /// The file's text the preview showed (`None`: no file).
+    pub old: Option<String>,
+    /// The hash of the file's bytes the person saw (`None`: no file); the write is refused when
+    /// the file no longer has them.
+    pub seen: Option<ContentHash>,
+    pub content: String,
+    /// What the model wanted.
+    pub proposed: String,
+    pub how: PersonVersion,
 }
 
 /// How the person's version of a file change came about.
@@ -70,12 +81,26 @@ pub fn rejection_text(class: ActionClass, feedback: Option<&str>) -> String {
     }
 }
 
-/// The path as the pending preview shows it, else as the call named it.
-fn shown_path(pending: &Pending, path: &str) -> String {
-    pending
-        .preview
-        .as_ref()
-        .map_or_else(|| path.to_owned(), |p| p.path.clone())
+/// The person's version `content` of the pending change to `path`.
+fn person_write(
+    pending: &Pending,
+    path: &str,
+    proposed: &str,
+    content: String,
+    how: PersonVersion,
+) -> PersonWrite {
+    PersonWrite {
+        path: path.to_owned(),
+        shown: pending
+            .preview
+            .as_ref()
+            .map_or_else(|| path.to_owned(), |p| p.path.clone()),
+        old: pending.old.clone(),
+        seen: pending.file.as_deref().map(guard_hash),
+        content,
+        proposed: proposed.to_owned(),
+        how,
+    }
 }
 
 /// What the model is told when the person's version of its change to `path` was written.
@@ -127,29 +152,64 @@ fn chosen_hunks(
     if chosen.is_empty() {
         return Err("no hunk was chosen; reject the change instead".into());
     }
-    let old = pending.old.as_deref().unwrap_or("");
-    let content = apply_hunks(diff, old, proposed, &chosen).map_err(|e| e.to_string())?;
     let total = diff.hunks.len();
     if chosen.len() == total {
         return Ok(ApprovalOutcome::Run);
     }
-    Ok(ApprovalOutcome::RunEdited {
-        path: path.clone(),
-        shown: shown_path(pending, path),
-        content,
-        proposed: proposed.clone(),
-        how: PersonVersion::Hunks {
-            applied: chosen,
-            total,
-        },
-    })
+    if diff.approximate {
+        // Another run of the diff could cut the change into other hunks.
+        return Err(
+            "this diff is approximate (the file is too large to diff exactly in time); \
+                    approve or reject it whole, or edit it"
+                .into(),
+        );
+    }
+    // The hunks are of the text the preview was made from, which must be the file's bytes as
+    // they are (a file that is not UTF-8 would lose its other bytes).
+    let old = pending.old.as_deref().unwrap_or("");
+    let file_is_old = match &pending.file {
+        Some(bytes) => std::str::from_utf8(bytes) == Ok(old),
+        None => pending.old.is_none(),
+    };
+    if !file_is_old {
+        return Err(
+            "the file is not UTF-8 text, or changed while the preview was made; \
+                    approve or reject the change whole"
+                .into(),
+        );
+    }
+    let content = apply_hunks(diff, old, proposed, &chosen).map_err(|e| e.to_string())?;
+    let how = PersonVersion::Hunks {
+        applied: chosen,
+        total,
+    };
+    Ok(ApprovalOutcome::RunEdited(person_write(
+        pending, path, proposed, content, how,
+    )))
 }
 
 impl Engine {
     fn compute_pending(&self, name: &str, arguments: &Value) -> Pending {
         match self.tools.proposed_change(name, arguments) {
-            Some(change) => {
-                let file = std::fs::read(&change.path).ok();
+            Some(mut change) => {
+                // The preview must be of the bytes hashed: a file that changed between the two
+                // reads is read again (the watcher reports later changes).
+                let mut file = std::fs::read(&change.path).ok();
+                for _ in 0..2 {
+                    let same = match (&file, &change.old) {
+                        (Some(bytes), Some(old)) => String::from_utf8_lossy(bytes) == old.as_str(),
+                        (None, None) => true,
+                        _ => false,
+                    };
+                    if same {
+                        break;
+                    }
+                    match self.tools.proposed_change(name, arguments) {
+                        Some(again) => change = again,
+                        None => break,
+                    }
+                    file = std::fs::read(&change.path).ok();
+                }
                 Pending {
                     hash: preview_hash(
                         name,
@@ -300,13 +360,13 @@ impl Engine {
                         self.refuse_stale(id, &pending.hash);
                         continue;
                     }
-                    return ApprovalOutcome::RunEdited {
-                        path: path.clone(),
-                        shown: shown_path(&pending, path),
-                        content: new_content,
-                        proposed: proposed.clone(),
-                        how: PersonVersion::Edited,
-                    };
+                    return ApprovalOutcome::RunEdited(person_write(
+                        &pending,
+                        path,
+                        proposed,
+                        new_content,
+                        PersonVersion::Edited,
+                    ));
                 }
                 Op::ApproveHunks {
                     call_id,

@@ -17,10 +17,12 @@ use crate::builtin_tools::glob::{GlobParams, run_glob};
 use crate::builtin_tools::grep::{GrepParams, run_grep};
 use crate::builtin_tools::http_fetch::{HttpFetchParams, parse_fetch_url, run_http_fetch};
 use crate::builtin_tools::ls::{LsParams, ls_tip, run_ls};
-use crate::builtin_tools::multi_edit::{MultiEditParams, run_multi_edit};
+use crate::builtin_tools::multi_edit::{
+    EditOperation, MultiEditParams, apply_edits, run_multi_edit,
+};
 use crate::builtin_tools::read::{ReadParams, read_tip, run_read};
 use crate::builtin_tools::restore;
-use crate::builtin_tools::stale_guard::content_hash;
+use crate::builtin_tools::stale_guard::{ContentHash, content_hash};
 use crate::builtin_tools::todo::{TodoWriteParams, run_todo_write};
 use crate::builtin_tools::write::{WriteParams, run_write, write_tip};
 use crate::builtin_tools::{BuiltinError, BuiltinSession};
@@ -99,26 +101,20 @@ impl BuiltinBackend {
         })
     }
 
-    fn current(&self, raw: &str) -> Option<(PathBuf, String, Option<String>)> {
+    /// The file `raw` names, as shown, and its text (`None`: no such file). A file that is not
+    /// UTF-8 is read lossily for a write's preview; an edit refuses it (`None` here), as the
+    /// tool does.
+    fn current(&self, raw: &str, lossy: bool) -> Option<(PathBuf, String, Option<String>)> {
         let boundary = &self.session.boundary;
         let resolved = boundary.resolve(raw).ok()?;
         let shown = boundary.display_relative(&resolved);
-        let old = std::fs::read(&resolved)
-            .ok()
-            .map(|b| String::from_utf8_lossy(&b).into_owned());
+        let old = match std::fs::read(&resolved) {
+            Ok(bytes) if lossy => Some(String::from_utf8_lossy(&bytes).into_owned()),
+            Ok(bytes) => Some(String::from_utf8(bytes).ok()?),
+            Err(_) => None,
+        };
         Some((resolved, shown, old))
     }
-}
-
-fn apply_edit(text: &str, old: &str, new: &str, all: bool) -> Option<String> {
-    if old.is_empty() || !text.contains(old) {
-        return None;
-    }
-    Some(if all {
-        text.replace(old, new)
-    } else {
-        text.replacen(old, new, 1)
-    })
 }
 
 impl ToolBackend for BuiltinBackend {
@@ -194,23 +190,26 @@ impl ToolBackend for BuiltinBackend {
         let (path, shown, old, new) = match name {
             "write" => {
                 let p: WriteParams = parse(arguments).ok()?;
-                let (path, shown, old) = self.current(&p.path)?;
+                let (path, shown, old) = self.current(&p.path, true)?;
                 (path, shown, old, p.content)
             }
+            // The tool's own edit pipeline, so the preview is what approving writes.
             "edit" => {
                 let p: EditParams = parse(arguments).ok()?;
-                let (path, shown, old) = self.current(&p.path)?;
-                let new = apply_edit(old.as_deref()?, &p.old_string, &p.new_string, p.replace_all)?;
-                (path, shown, old, new)
+                let (path, shown, old) = self.current(&p.path, false)?;
+                let edit = EditOperation {
+                    old_string: p.old_string,
+                    new_string: p.new_string,
+                    replace_all: p.replace_all,
+                };
+                let new = apply_edits(old.as_deref()?, std::slice::from_ref(&edit)).ok()?;
+                (path, shown, old, new.text)
             }
             "multi_edit" => {
                 let p: MultiEditParams = parse(arguments).ok()?;
-                let (path, shown, old) = self.current(&p.path)?;
-                let mut text = old.clone()?;
-                for e in &p.edits {
-                    text = apply_edit(&text, &e.old_string, &e.new_string, e.replace_all)?;
-                }
-                (path, shown, old, text)
+                let (path, shown, old) = self.current(&p.path, false)?;
+                let new = apply_edits(old.as_deref()?, &p.edits).ok()?;
+                (path, shown, old, new.text)
             }
             _ => return None,
         };
@@ -276,15 +275,28 @@ impl ToolBackend for BuiltinBackend {
         .boxed()
     }
 
-    fn write_as_person(&self, path: &str, content: String) -> BoxFuture<'static, ToolOutcome> {
+    fn write_as_person(
+        &self,
+        path: &str,
+        content: String,
+        seen: Option<ContentHash>,
+    ) -> BoxFuture<'static, ToolOutcome> {
         let session = self.session.clone();
         let path = path.to_owned();
         async move {
             let boundary = &session.boundary;
             let resolved = boundary.resolve(&path).map_err(|e| e.to_string())?;
-            if let Ok(current) = std::fs::read(&resolved) {
+            let now = std::fs::read(&resolved).ok().map(|b| content_hash(&b));
+            if now != seen {
+                return Err(format!(
+                    "{} changed after the preview you answered was made, so nothing was written; \
+                     the file keeps what it has now.",
+                    boundary.display_relative(&resolved)
+                ));
+            }
+            if let Some(hash) = now {
                 // The person saw the file and chose this content: the stale-read guard is theirs.
-                session.reads.record(&resolved, content_hash(&current));
+                session.reads.record(&resolved, hash);
             }
             run_write(&session, WriteParams { path, content })
                 .await
@@ -367,6 +379,70 @@ mod tests {
             .proposed_change("write", &json!({"path": "b.txt", "content": "new"}))
             .unwrap();
         assert_eq!((change.old, change.new.as_str()), (None, "new"));
+    }
+
+    #[tokio::test]
+    async fn an_edits_preview_is_what_the_tool_writes() {
+        let (dir, b) = backend();
+        // CRLF lines, an LF replacement, and indentation the model got wrong: the tool keeps
+        // CRLF and matches the indentation loosely; the preview must show the same.
+        std::fs::write(
+            dir.path().join("c.rs"),
+            "fn f() {\r\n    let a = 1;\r\n}\r\n",
+        )
+        .unwrap();
+        let args = json!({"path": "c.rs", "old_string": "  let a = 1;", "new_string": "  let a = 1;\n  let b = 2;"});
+        let change = b.proposed_change("edit", &args).unwrap();
+        let cancel = CancellationToken::new();
+        let read = json!({"path": "c.rs"});
+        b.execute("read", read, cancel.clone(), OutputSink::discard())
+            .await
+            .unwrap();
+        b.execute("edit", args, cancel, OutputSink::discard())
+            .await
+            .unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("c.rs")).unwrap(),
+            change.new
+        );
+        assert!(change.new.contains("let b = 2;\r\n"), "{:?}", change.new);
+
+        // A file that is not UTF-8 cannot be edited, so an edit proposes nothing.
+        std::fs::write(dir.path().join("bin.txt"), b"one\xff\ntwo\n").unwrap();
+        let bin = json!({"path": "bin.txt", "old_string": "two", "new_string": "2"});
+        assert!(b.proposed_change("edit", &bin).is_none());
+    }
+
+    #[tokio::test]
+    async fn the_persons_version_is_written_only_over_what_they_saw() {
+        let (dir, b) = backend();
+        let seen = Some(content_hash(b"one\ntwo\n"));
+        std::fs::write(dir.path().join("a.txt"), "one\ntwo\nthree\n").unwrap();
+        let refused = b.write_as_person("a.txt", "mine\n".into(), seen).await;
+        assert!(refused.unwrap_err().contains("changed after the preview"));
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+            "one\ntwo\nthree\n"
+        );
+        // A file the person saw absent must still be absent.
+        std::fs::write(dir.path().join("new.txt"), "someone else's\n").unwrap();
+        assert!(
+            b.write_as_person("new.txt", "mine\n".into(), None)
+                .await
+                .is_err()
+        );
+
+        let now = Some(content_hash(b"one\ntwo\nthree\n"));
+        b.write_as_person("a.txt", "mine\n".into(), now)
+            .await
+            .unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+            "mine\n"
+        );
+        b.write_as_person("other.txt", "created\n".into(), None)
+            .await
+            .unwrap();
     }
 
     #[tokio::test]

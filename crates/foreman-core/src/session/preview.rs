@@ -1,5 +1,7 @@
 //! Diff previews of file changes (the hash that pins them is `approval::preview_hash`).
 
+use std::time::Instant;
+
 use similar::{ChangeTag, TextDiff};
 
 use super::tools::ProposedChange;
@@ -47,7 +49,11 @@ pub fn diff_preview(shown: &str, old: Option<&str>, new: &str) -> FilePreview {
 
 /// A unified diff between two versions (what the person changed in the model's proposal).
 pub fn unified(path: &str, before: &str, after: &str) -> String {
-    TextDiff::from_lines(before, after)
+    // Bounded like the previews: a huge file gets an approximate diff rather than a stall.
+    let deadline = Instant::now() + DiffLimits::default().deadline;
+    TextDiff::configure()
+        .deadline(deadline)
+        .diff_lines(before, after)
         .unified_diff()
         .context_radius(3)
         .header(&format!("proposed/{path}"), &format!("written/{path}"))

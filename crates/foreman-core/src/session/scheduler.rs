@@ -10,7 +10,7 @@ use futures_util::future::join_all;
 use serde_json::Value;
 
 use super::Engine;
-use super::approvals::{ApprovalOutcome, PersonVersion, person_version_text};
+use super::approvals::{ApprovalOutcome, PersonVersion, PersonWrite, person_version_text};
 use super::preview::diff_preview;
 use super::subtask::NEW_TASK;
 use super::task::{ATTEMPT_COMPLETION, NOT_RUN_CANCELLED};
@@ -240,15 +240,18 @@ impl Engine {
                     .transition(&mut self.events, &job.id, CallState::Scheduled, None);
                 self.run_jobs(vec![job], results).await
             }
-            ApprovalOutcome::RunEdited {
-                path,
-                shown,
-                content,
-                proposed,
-                how,
-            } => {
+            ApprovalOutcome::RunEdited(write) => {
                 self.calls
                     .transition(&mut self.events, &job.id, CallState::Scheduled, None);
+                let PersonWrite {
+                    path,
+                    shown,
+                    old,
+                    seen,
+                    content,
+                    proposed,
+                    how,
+                } = write;
                 let status = match &how {
                     PersonVersion::Edited => format!("Writing your version of {path}…"),
                     PersonVersion::Hunks { applied, total } => format!(
@@ -264,7 +267,10 @@ impl Engine {
                 );
                 self.flush_calls().await;
                 let before = self.bytes_before(&path);
-                let written = self.tools.write_as_person(&path, content.clone()).await;
+                let written = self
+                    .tools
+                    .write_as_person(&path, content.clone(), seen)
+                    .await;
                 let succeeded = written.is_ok();
                 let (state, text, is_error) = match written {
                     Ok(_) => (
@@ -274,9 +280,9 @@ impl Engine {
                     ),
                     Err(e) => (CallState::Failed, e, true),
                 };
-                if succeeded && let Some(old) = &before {
-                    // The card shows what was written, not what the model proposed.
-                    let old = old.as_deref().map(String::from_utf8_lossy);
+                if succeeded {
+                    // The card shows what was written over the file the person saw (which the
+                    // file still had), not what the model proposed.
                     let written = diff_preview(&shown, old.as_deref(), &content);
                     self.calls.show_preview(&mut self.events, &job.id, written);
                 }

@@ -11,6 +11,7 @@ use futures_util::future::BoxFuture;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use crate::builtin_tools::stale_guard::ContentHash;
 use crate::protocol::CallImages;
 use crate::providers::ToolDefinition;
 
@@ -113,8 +114,16 @@ pub trait ToolBackend: Send + Sync + std::fmt::Debug {
         output: OutputSink,
     ) -> BoxFuture<'static, ToolOutcome>;
 
-    /// Writes `content` to the workspace file `path` on the person's authority (edit-and-approve).
-    fn write_as_person(&self, path: &str, content: String) -> BoxFuture<'static, ToolOutcome>;
+    /// Writes `content` to the workspace file `path` on the person's authority (their version of
+    /// a change, or the hunks of it they chose), only while the file still has the bytes they saw:
+    /// `seen` is their hash (`None`: there was no file). Anything written since is never
+    /// overwritten; the answer then says so.
+    fn write_as_person(
+        &self,
+        path: &str,
+        content: String,
+        seen: Option<ContentHash>,
+    ) -> BoxFuture<'static, ToolOutcome>;
 
     /// The bytes of the workspace file `path` now (`None`: there is no such file), kept before a
     /// call changes it so the person can undo the change; `Err` when they cannot be kept (a
