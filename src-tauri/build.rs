@@ -16,6 +16,7 @@ const COMMANDS: &[&str] = &[
     "rename_session",
     "delete_session",
     "branch_session",
+    "file_net_change",
     "show_new_session",
     "workspace_files",
     "get_settings",

@@ -63,6 +63,7 @@ pub fn run() {
             session_commands::rename_session,
             session_commands::delete_session,
             session_commands::branch_session,
+            session_commands::file_net_change,
             session_commands::show_new_session,
             session_commands::workspace_files,
             settings_commands::get_settings,

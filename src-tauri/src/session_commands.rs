@@ -9,6 +9,7 @@ use foreman_core::providers::{SharedKeySource, build_provider};
 use foreman_core::session::branch::branch_before_message;
 use foreman_core::session::builtin_backend::BuiltinBackend;
 use foreman_core::session::history::open_session;
+use foreman_core::session::net_change::{NetChange, net_change};
 use foreman_core::session::transcript::{Transcript, load_transcript};
 use foreman_core::session::{Session, SessionConfig};
 use foreman_core::store::{SessionSummary, Store};
@@ -229,6 +230,20 @@ pub async fn branch_session(
         branch.id
     );
     Ok(branch)
+}
+
+/// What the changes `call_ids` of session `session_id` (one file's, from the status bar's list)
+/// amount to now: the file before the oldest of them still kept, against the file on disk.
+#[tauri::command]
+pub async fn file_net_change(
+    state: State<'_, AppState>,
+    session_id: String,
+    call_ids: Vec<String>,
+) -> Result<NetChange, CommandError> {
+    let store = open_store_ref(&state).await?;
+    net_change(&store, &session_id, &call_ids)
+        .await
+        .map_err(|e| CommandError::new(e.to_string()))
 }
 
 /// The window now shows a new conversation, which has no session until its first message: a

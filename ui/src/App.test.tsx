@@ -35,6 +35,9 @@ function backendWith(startup: StartupView, recent: RecentWorkspace[] = []): Back
     branchSession: async () => {
       throw new Error("not used");
     },
+    fileNetChange: async () => {
+      throw new Error("not used");
+    },
     showNewSession: async () => {},
     workspaceFiles: async () => [],
     getSettings: async () => {

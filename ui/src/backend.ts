@@ -9,6 +9,7 @@ import type { OpenedSession } from "./protocol/OpenedSession";
 import type { Op } from "./protocol/Op";
 import type { ProviderPreset } from "./protocol/ProviderPreset";
 import type { RecentWorkspace } from "./protocol/RecentWorkspace";
+import type { NetChange } from "./protocol/NetChange";
 import type { SessionSummary } from "./protocol/SessionSummary";
 import type { SettingsView } from "./protocol/SettingsView";
 import type { StartupView } from "./protocol/StartupView";
@@ -32,6 +33,11 @@ export interface Backend {
    * `messageIndex` (whose text is `text`); the original is not changed.
    */
   branchSession(sessionId: string, messageIndex: number, text: string): Promise<SessionSummary>;
+  /**
+   * What the changes `callIds` (one file's) of a stored session amount to now: the file before the
+   * oldest of them still kept, against the file on disk.
+   */
+  fileNetChange(sessionId: string, callIds: string[]): Promise<NetChange>;
   /** The window shows a new conversation (no session yet): a reloaded page must not reopen the last one. */
   showNewSession(): Promise<void>;
   workspaceFiles(workspace: string, query: string): Promise<string[]>;
@@ -78,6 +84,7 @@ export const tauriBackend: Backend = {
   deleteSession: (sessionId) => invoke<void>("delete_session", { sessionId }),
   branchSession: (sessionId, messageIndex, text) =>
     invoke<SessionSummary>("branch_session", { sessionId, messageIndex, text }),
+  fileNetChange: (sessionId, callIds) => invoke<NetChange>("file_net_change", { sessionId, callIds }),
   showNewSession: () => invoke<void>("show_new_session"),
   workspaceFiles: (workspace, query) => invoke<string[]>("workspace_files", { workspace, query }),
   getSettings: () => invoke<SettingsView>("get_settings"),

@@ -453,6 +453,25 @@ step("5a. the status bar lists the files changed; one click goes to a file's new
   assert.match(row("two.txt"), /undone$/, `two.txt was undone: ${rows}`);
   assert.match(row("parts.txt"), /^parts\.txtundone$/, `parts.txt, written in part, was undone: ${rows}`);
   await screenshot(app.browser, "55-changes-panel");
+  // What hello.txt's changes amount to now, read from the store and the disk: the file it
+  // created, whole. A file whose changes were all undone offers no such diff.
+  const diffs = await app.browser.execute(() =>
+    [...document.querySelectorAll(".changes-item")].map((li) => [li.querySelector("code")?.textContent, !!li.querySelector('[data-testid="changes-net"]')]),
+  );
+  assert.deepEqual(
+    diffs.filter(([, offered]) => offered).map(([path]) => path),
+    ["hello.txt"],
+    `only hello.txt has changes kept: ${JSON.stringify(diffs)}`,
+  );
+  await (await $('//li[@class="changes-item"][.//code[text()="hello.txt"]]//button[@data-testid="changes-net"]')).click();
+  const dialog = await $('[data-testid="net-change"]');
+  await waitFor("hello.txt's net change", async () => /new file/.test(await dialog.getText()) && /\+60/.test(await dialog.getText()));
+  assert.match(await dialog.getText(), /line 60 of the greeting file/);
+  await screenshot(app.browser, "57-net-change");
+  await app.browser.keys(["Escape"]);
+  await waitFor("the dialog closed", async () => !(await dialog.isExisting()));
+  await button.click();
+  await (await $('[data-testid="changes-panel"]')).waitForDisplayed();
   await (await $('//button[@data-testid="changes-row"][starts-with(., "hello.txt")]')).click();
   // The card of the write that created hello.txt, far up the conversation, is brought into view.
   await waitFor("hello.txt's card in view and outlined", async () =>

@@ -4,8 +4,8 @@ import { ChangesButton } from "./ChangesButton";
 import type { FileChanges } from "../session/changes";
 
 const files: FileChanges[] = [
-  { path: "src/a.rs", created: true, kept: 2, undone: 1, added: 12, removed: 1, itemId: 7 },
-  { path: "notes.txt", created: true, kept: 0, undone: 1, added: 0, removed: 0, itemId: 4 },
+  { path: "src/a.rs", created: true, kept: 2, undone: 1, added: 12, removed: 1, itemId: 7, callIds: ["c1", "c3"] },
+  { path: "notes.txt", created: true, kept: 0, undone: 1, added: 0, removed: 0, itemId: 4, callIds: [] },
 ];
 
 test("the files changed are listed, and one is gone to from the list", async () => {
@@ -29,4 +29,17 @@ test("the files changed are listed, and one is gone to from the list", async () 
 test("nothing changed, nothing shown", () => {
   render(<ChangesButton files={[]} onGoTo={() => {}} />);
   expect(screen.queryByTestId("changes-button")).toBeNull();
+});
+
+test("a file with changes kept offers its diff of them all; an undone one does not", async () => {
+  const onShowNet = vi.fn();
+  const { rerender } = render(<ChangesButton files={files} onGoTo={() => {}} />);
+  await userEvent.click(screen.getByTestId("changes-button"));
+  expect(screen.queryByTestId("changes-net")).toBeNull();
+  rerender(<ChangesButton files={files} onGoTo={() => {}} onShowNet={onShowNet} />);
+  const diffs = screen.getAllByTestId("changes-net");
+  expect(diffs).toHaveLength(1);
+  await userEvent.click(diffs[0]!);
+  expect(onShowNet).toHaveBeenCalledWith(files[0]);
+  expect(screen.queryByTestId("changes-panel")).toBeNull();
 });

@@ -1,6 +1,6 @@
 // In the status bar: how many files the agent's file tools changed in this session, and a list
 // of them (lines added and removed, how many changes, which were undone) from which each file's
-// newest card is one click away.
+// newest card is one click away, and what its changes amount to now one more (`onShowNet`).
 import { useEffect, useRef, useState } from "react";
 import type { FileChanges } from "../session/changes";
 
@@ -8,6 +8,8 @@ interface Props {
   files: FileChanges[];
   /** Brings the conversation entry `itemId` into view. */
   onGoTo(itemId: number): void;
+  /** Shows what the kept changes of `file` amount to now (offered for a stored session). */
+  onShowNet?(file: FileChanges): void;
 }
 
 function summary(file: FileChanges): string {
@@ -17,7 +19,7 @@ function summary(file: FileChanges): string {
   return [changes, undone].filter(Boolean).join(", ");
 }
 
-export function ChangesButton({ files, onGoTo }: Props) {
+export function ChangesButton({ files, onGoTo, onShowNet }: Props) {
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   // A click elsewhere or Esc closes the list.
@@ -56,7 +58,7 @@ export function ChangesButton({ files, onGoTo }: Props) {
           <p className="muted">Changed by the agent's file tools in this session (commands it ran may have changed others):</p>
           <ul>
             {files.map((file) => (
-              <li key={file.path}>
+              <li key={file.path} className="changes-item">
                 <button
                   type="button"
                   className={file.kept === 0 ? "ghost changes-row changes-undone" : "ghost changes-row"}
@@ -77,6 +79,20 @@ export function ChangesButton({ files, onGoTo }: Props) {
                   )}
                   <span className="muted">{summary(file)}</span>
                 </button>
+                {onShowNet && file.kept > 0 && (
+                  <button
+                    type="button"
+                    className="ghost changes-net"
+                    data-testid="changes-net"
+                    title={`What the changes to ${file.path} amount to now, in one diff`}
+                    onClick={() => {
+                      setOpen(false);
+                      onShowNet(file);
+                    }}
+                  >
+                    Diff
+                  </button>
+                )}
               </li>
             ))}
           </ul>

@@ -9,7 +9,8 @@ import { Composer } from "../components/Composer";
 import { Conversation, type FindView } from "../components/Conversation";
 import { FindBar } from "../components/FindBar";
 import { ChangesButton } from "../components/ChangesButton";
-import { sessionChanges } from "../session/changes";
+import { sessionChanges, type FileChanges } from "../session/changes";
+import { NetChangeDialog, type NetChangeView } from "../components/NetChangeDialog";
 import { startWarmUp } from "../components/warmUp";
 import { Logo } from "../components/Logo";
 import { Sidebar } from "../components/Sidebar";
@@ -199,6 +200,30 @@ export function Workspace({
     return () => clearTimeout(id);
   }, [jump]);
 
+  // What a file's changes amount to now, in one diff (a stored session's only: the engine reads
+  // the checkpoints from the store). Only the newest request's answer is shown.
+  const [net, setNet] = useState<NetChangeView | null>(null);
+  const netRequest = useRef(0);
+  const showNet = useCallback(
+    (file: FileChanges) => {
+      if (!current) return;
+      const request = ++netRequest.current;
+      const base = { path: file.path, changes: file.kept };
+      setNet({ ...base, state: "loading" });
+      backend.fileNetChange(current, file.callIds).then(
+        (change) => request === netRequest.current && setNet({ ...base, state: "ready", change }),
+        (e) => request === netRequest.current && setNet({ ...base, state: "failed", error: errorMessage(e) }),
+      );
+    },
+    [backend, current],
+  );
+  const closeNet = useCallback(() => {
+    netRequest.current += 1;
+    setNet(null);
+  }, []);
+  // Another conversation: its files are others.
+  useEffect(closeNet, [current, closeNet]);
+
   const history = useMemo(
     () => state.items.flatMap((i) => (i.kind === "user" ? [i.text] : [])),
     [state.items],
@@ -308,6 +333,7 @@ export function Workspace({
               </button>
             </div>
           )}
+          {net && <NetChangeDialog view={net} onClose={closeNet} />}
           {find && (
             <FindBar
               inputRef={findInput}
@@ -367,7 +393,7 @@ export function Workspace({
             retrying={state.retrying}
             onMode={(mode) => void op({ op: "set_approval_mode", mode })}
             onStop={() => void op({ op: "cancel" })}
-            changes={<ChangesButton files={changes} onGoTo={goTo} />}
+            changes={<ChangesButton files={changes} onGoTo={goTo} onShowNet={current ? showNet : undefined} />}
           />
         </main>
       </div>

@@ -29,8 +29,8 @@ test("changes are counted by file, a sub-agent's under its card, undone and refu
   ];
   expect(sessionChanges(items, calls)).toEqual([
     // The sub-agent's undone edit is the newest change: its entry is the sub-agent's card.
-    { path: "src/a.rs", created: true, kept: 2, undone: 1, added: 12, removed: 1, itemId: 7 },
-    { path: "notes.txt", created: true, kept: 0, undone: 1, added: 0, removed: 0, itemId: 4 },
+    { path: "src/a.rs", created: true, kept: 2, undone: 1, added: 12, removed: 1, itemId: 7, callIds: ["w1", "e1"] },
+    { path: "notes.txt", created: true, kept: 0, undone: 1, added: 0, removed: 0, itemId: 4, callIds: [] },
   ]);
   expect(sessionChanges([], calls)).toEqual([]);
 });

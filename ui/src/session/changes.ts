@@ -18,6 +18,8 @@ export interface FileChanges {
   removed: number;
   /** The conversation entry holding the newest change (a sub-agent's card for its calls). */
   itemId: number;
+  /** The calls of the kept changes, oldest first. */
+  callIds: string[];
 }
 
 /** Each changed file, in the order of its first change. */
@@ -33,13 +35,23 @@ export function sessionChanges(items: Item[], calls: Record<string, CallView>): 
       if (call.state === "succeeded" && preview) {
         let file = byPath.get(preview.path);
         if (!file) {
-          file = { path: preview.path, created: preview.created, kept: 0, undone: 0, added: 0, removed: 0, itemId: at };
+          file = {
+            path: preview.path,
+            created: preview.created,
+            kept: 0,
+            undone: 0,
+            added: 0,
+            removed: 0,
+            itemId: at,
+            callIds: [],
+          };
           byPath.set(preview.path, file);
         }
         file.itemId = at;
         if (call.undo === "done") file.undone += 1;
         else {
           file.kept += 1;
+          file.callIds.push(call.id);
           file.added += preview.lines_added;
           file.removed += preview.lines_removed;
         }

@@ -22,6 +22,7 @@ pub mod context_window;
 pub mod events;
 pub mod history;
 pub mod inbox;
+pub mod net_change;
 pub mod preview;
 pub mod prompt;
 pub mod scheduler;

@@ -94,6 +94,36 @@ impl Store {
         }))
     }
 
+    /// The oldest checkpoint, not undone, among those of calls `call_ids` in session
+    /// `session_id` (`None`: none is kept).
+    pub async fn oldest_checkpoint(
+        &self,
+        session_id: &str,
+        call_ids: &[String],
+    ) -> Result<Option<Checkpoint>, StoreError> {
+        type Row = (String, String, Option<Vec<u8>>, Vec<u8>);
+        let ids = serde_json::Value::from(call_ids.to_vec()).to_string();
+        let row: Option<Row> = sqlx::query_as(
+            "SELECT call_id, path, before, after_hash FROM checkpoints
+             WHERE session_id = ?1 AND undone_at IS NULL
+               AND call_id IN (SELECT value FROM json_each(?2))
+             ORDER BY created_at, rowid LIMIT 1",
+        )
+        .bind(session_id)
+        .bind(ids)
+        .fetch_optional(self.pool())
+        .await
+        .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        Ok(row.and_then(|(call_id, path, before, hash)| {
+            Some(Checkpoint {
+                call_id,
+                path,
+                before,
+                after_hash: hash.try_into().ok()?,
+            })
+        }))
+    }
+
     /// Marks the checkpoint of `call_id` undone, and the stored call with it (`undo: "done"` in
     /// its snapshot), so a reopened session shows the change as undone.
     pub async fn mark_undone(

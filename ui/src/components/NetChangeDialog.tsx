@@ -1,0 +1,62 @@
+// What a file's changes in the session amount to now, in one diff: the file before the oldest of
+// them that can still be undone, against the file on disk. Opened from the status bar's list of
+// files changed; Esc or Close closes it.
+import { useEffect, useRef } from "react";
+import type { NetChange } from "../protocol/NetChange";
+import { DiffView } from "./DiffView";
+
+/** What the dialog shows: the request on its way, its answer, or why there is none. */
+export type NetChangeView =
+  | { path: string; changes: number; state: "loading" }
+  | { path: string; changes: number; state: "ready"; change: NetChange }
+  | { path: string; changes: number; state: "failed"; error: string };
+
+export function NetChangeDialog({ view, onClose }: { view: NetChangeView; onClose(): void }) {
+  const close = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    close.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") {
+        e.preventDefault();
+        onClose();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [onClose]);
+  const what = view.changes === 1 ? "the agent's change amounts" : `the agent's ${view.changes} changes amount`;
+  return (
+    <div className="net-change-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <section className="net-change" role="dialog" aria-modal="true" aria-label={`Changes to ${view.path}`} data-testid="net-change">
+        <header className="net-change-head">
+          <div>
+            <strong>{view.path}</strong>: what {what} to now
+            <div className="muted">
+              From the file before the oldest change that can still be undone to the file on disk, so anything
+              else written to it since (by you, a command or another program) is in it too.
+            </div>
+          </div>
+          <button ref={close} type="button" className="ghost" data-testid="net-change-close" onClick={onClose}>
+            Close
+          </button>
+        </header>
+        {view.state === "loading" && (
+          <p className="muted" role="status">
+            Reading the file…
+          </p>
+        )}
+        {view.state === "failed" && (
+          <p className="net-change-error" role="alert">
+            {view.error}
+          </p>
+        )}
+        {view.state === "ready" &&
+          (view.change.diff.hunks.length === 0 && view.change.diff.kind === "modify" ? (
+            <p data-testid="net-change-none">No difference: the file is as it was before these changes.</p>
+          ) : (
+            <DiffView diff={view.change.diff} />
+          ))}
+      </section>
+    </div>
+  );
+}
