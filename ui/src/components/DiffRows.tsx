@@ -18,6 +18,8 @@ export interface HunkChoice {
 export interface DiffChoice {
   skipped: ReadonlySet<number>;
   toggle(index: number): void;
+  /** Ticks every hunk in (`true`) or out. */
+  setAll(applied: boolean): void;
 }
 
 /** Hunk `index`'s box, when the diff offers a choice. */

@@ -508,7 +508,7 @@ test("a left-out hunk is dimmed and its box unticked, in the page's flow and in 
   });
   const diff: FileDiff = { ...modify, added: 300, removed: 0, hunks: [hunk(0), hunk(1)] };
   const toggle = vi.fn();
-  const choice = { skipped: new Set([1]), toggle };
+  const choice = { skipped: new Set([1]), toggle, setAll: vi.fn() };
   const { container } = render(<DiffView diff={diff} choice={choice} />);
   await waitFor(() => expect(container.querySelectorAll("tbody.diff-hunk")).toHaveLength(2));
   const [first, second] = screen.getAllByTestId("hunk-choice");

@@ -213,6 +213,28 @@ export function DiffView(props: {
           </span>
         )}
         <span className="diff-toolbar">
+          {choice && (
+            <span className="diff-choice-all" role="group" aria-label="Choose every change">
+              <button
+                type="button"
+                className="ghost"
+                data-testid="tick-all"
+                disabled={choice.skipped.size === 0}
+                onClick={() => choice.setAll(true)}
+              >
+                Tick all
+              </button>
+              <button
+                type="button"
+                className="ghost"
+                data-testid="untick-all"
+                disabled={choice.skipped.size === diff.hunks.length}
+                onClick={() => choice.setAll(false)}
+              >
+                Untick all
+              </button>
+            </span>
+          )}
           <button
             type="button"
             className="ghost diff-nav"

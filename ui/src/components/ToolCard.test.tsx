@@ -186,9 +186,12 @@ test("unticking hunks approves only the ticked ones; unticking all leaves only r
   // Whole-change actions would write what was unticked.
   expect(screen.getByTestId("always")).toBeDisabled();
 
-  await userEvent.click(boxes[0]!);
-  await userEvent.click(boxes[2]!);
+  await userEvent.click(screen.getByTestId("untick-all"));
   expect(screen.getByTestId("approve")).toBeDisabled();
+  expect(screen.getByTestId("untick-all")).toBeDisabled();
+  await userEvent.click(screen.getByTestId("tick-all"));
+  expect(screen.getByTestId("approve")).toHaveTextContent(/^Approve$/);
+  await userEvent.click(screen.getByTestId("untick-all"));
   await userEvent.click(boxes[2]!);
   await userEvent.click(screen.getByTestId("approve"));
   expect(approveHunks).toHaveBeenCalledWith("pick", "hash-pick", [2]);

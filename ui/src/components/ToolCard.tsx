@@ -2,7 +2,7 @@
 import { memo, useEffect, useMemo, useState } from "react";
 import type { ApprovalScope } from "../protocol/ApprovalScope";
 import type { CallView } from "../session/state";
-import { choosableHunks, forgetHunkChoice, toggleHunk, useSkippedHunks } from "../session/hunkChoice";
+import { choosableHunks, forgetHunkChoice, setAllHunks, toggleHunk, useSkippedHunks } from "../session/hunkChoice";
 import { ApprovalBar } from "./ApprovalBar";
 import { DiffView } from "./DiffView";
 import { LiveText } from "./LiveText";
@@ -115,8 +115,12 @@ function ToolCardInner({
     () =>
       choiceHash === null
         ? undefined
-        : { skipped, toggle: (index: number) => toggleHunk(call.id, choiceHash, index) },
-    [call.id, choiceHash, skipped],
+        : {
+            skipped,
+            toggle: (index: number) => toggleHunk(call.id, choiceHash, index),
+            setAll: (applied: boolean) => setAllHunks(call.id, choiceHash, hunks, applied),
+          },
+    [call.id, choiceHash, skipped, hunks],
   );
   // The choice lasts until the call no longer waits (an answer refused keeps it).
   const waiting = approval !== null;

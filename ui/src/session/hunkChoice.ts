@@ -34,6 +34,14 @@ export function toggleHunk(callId: string, hash: string, index: number): void {
   for (const listener of listeners) listener();
 }
 
+/** Ticks every one of `total` hunks in (`applied`) or out. */
+export function setAllHunks(callId: string, hash: string, total: number, applied: boolean): void {
+  const skipped = new Set<number>();
+  if (!applied) for (let i = 0; i < total; i++) skipped.add(i);
+  choices.set(callId, { hash, skipped });
+  for (const listener of listeners) listener();
+}
+
 /** Forgets the choice for `callId` (it no longer waits for an answer). */
 export function forgetHunkChoice(callId: string): void {
   if (choices.delete(callId)) for (const listener of listeners) listener();
