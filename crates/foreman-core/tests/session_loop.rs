@@ -576,6 +576,9 @@ async fn approve_hunks_writes_only_the_chosen_hunks_and_the_card_shows_them() {
         assert!(none.contains("no hunk was chosen"), "{none}");
         let missing = h.refused(approve(vec![0, 3], &hash)).await;
         assert!(missing.contains("no hunk 3"), "{missing}");
+        // As many indices as hunks, one of them not a hunk: not a whole approval.
+        let missing = h.refused(approve(vec![0, 1, 7], &hash)).await;
+        assert!(missing.contains("no hunk 7"), "{missing}");
         let stale = h.refused(approve(vec![0], "stale")).await;
         assert!(stale.contains("preview changed"), "{stale}");
         assert_eq!(

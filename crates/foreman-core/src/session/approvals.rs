@@ -16,7 +16,7 @@ use super::preview::{file_preview, unified};
 use super::tools::{ActionClass, CallFacts};
 use crate::approval::{Rule, content_hash, preview_hash, suggest_rule};
 use crate::builtin_tools::stale_guard::{ContentHash, content_hash as guard_hash};
-use crate::diff::apply_hunks;
+use crate::diff::{HunkChoiceError, apply_hunks};
 use crate::protocol::{ApprovalScope, CallState, EventMsg, FilePreview, Op, RuleScope};
 use crate::store::RuleAction;
 
@@ -153,6 +153,13 @@ fn chosen_hunks(
         return Err("no hunk was chosen; reject the change instead".into());
     }
     let total = diff.hunks.len();
+    if let Some(&index) = chosen.iter().find(|&&i| i as usize >= total) {
+        return Err(HunkChoiceError::NoSuchHunk {
+            index,
+            count: total,
+        }
+        .to_string());
+    }
     if chosen.len() == total {
         return Ok(ApprovalOutcome::Run);
     }

@@ -289,8 +289,8 @@ impl ToolBackend for BuiltinBackend {
             let now = std::fs::read(&resolved).ok().map(|b| content_hash(&b));
             if now != seen {
                 return Err(format!(
-                    "{} changed after the preview you answered was made, so nothing was written; \
-                     the file keeps what it has now.",
+                    "{} changed after the preview the user answered was made, so nothing was \
+                     written; the file keeps what it has now. Read it again before changing it.",
                     boundary.display_relative(&resolved)
                 ));
             }
@@ -419,7 +419,11 @@ mod tests {
         let seen = Some(content_hash(b"one\ntwo\n"));
         std::fs::write(dir.path().join("a.txt"), "one\ntwo\nthree\n").unwrap();
         let refused = b.write_as_person("a.txt", "mine\n".into(), seen).await;
-        assert!(refused.unwrap_err().contains("changed after the preview"));
+        assert!(
+            refused
+                .unwrap_err()
+                .contains("changed after the preview the user answered")
+        );
         assert_eq!(
             std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
             "one\ntwo\nthree\n"
