@@ -269,6 +269,26 @@ async fn multi_step_task_read_edit_bash_complete() {
         );
         assert_eq!(h.file("notes.txt"), "alpha\ngamma\n");
         assert_eq!(h.finished("c1").unwrap().0, CallState::Succeeded);
+        // The edit went through without a question: its card still gets the diff of what it did.
+        let shown = h
+            .seen
+            .iter()
+            .find_map(|e| match &e.msg {
+                EventMsg::ToolCallUpdated {
+                    call_id,
+                    preview: Some(p),
+                    ..
+                } if call_id == "c2" => p.diff.clone(),
+                _ => None,
+            })
+            .expect("a diff for the auto-approved edit");
+        let changed: Vec<_> = shown.hunks[0]
+            .lines
+            .iter()
+            .filter(|l| l.tag != foreman_core::diff::LineTag::Context)
+            .map(|l| l.spans.iter().map(|s| s.text.as_str()).collect::<String>())
+            .collect();
+        assert_eq!(changed, ["beta", "gamma"], "{wire:?}");
         assert!(h.finished("c3").unwrap().1.contains("gamma"), "{wire:?}");
         // The command's output streamed to the person before its result.
         let output_at = h.seen.iter().position(|e| {

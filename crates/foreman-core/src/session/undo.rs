@@ -8,6 +8,7 @@
 
 use super::Engine;
 use super::history::now_ms;
+use super::preview::diff_preview;
 use crate::builtin_tools::stale_guard::content_hash;
 use crate::protocol::{EventMsg, UndoState};
 use crate::store::Checkpoint;
@@ -62,6 +63,21 @@ impl Engine {
         let Ok(Some(after)) = self.tools.file_bytes(path) else {
             return;
         };
+        // A change that went through without a question (auto-edit, a rule) has had live counts
+        // only: its card now gets the diff of what it did, as an approved one shows. Not for a
+        // file the call created: the card has its whole content already, from the arguments,
+        // and a diff would send it across again.
+        let has_diff = self
+            .calls
+            .get(call_id)
+            .and_then(|c| c.preview.as_ref())
+            .is_some_and(|p| p.diff.is_some());
+        if !has_diff && before.is_some() {
+            let old = before.as_deref().map(String::from_utf8_lossy);
+            let new = String::from_utf8_lossy(&after);
+            let done = diff_preview(path, old.as_deref(), &new);
+            self.calls.show_preview(&mut self.events, call_id, done);
+        }
         let checkpoint = Checkpoint {
             call_id: call_id.to_owned(),
             path: path.to_owned(),
