@@ -2283,3 +2283,98 @@ async fn only_the_newest_changes_of_a_file_can_be_undone() {
     }
     assert_eq!(h.file("log.txt"), "version 0\n");
 }
+
+#[tokio::test]
+async fn undo_hunks_puts_back_part_of_a_change_and_the_rest_undoes_later() {
+    let old: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+    let proposed = old
+        .replace("line 2\n", "line two\n")
+        .replace("line 15\n", "line fifteen\n")
+        .replace("line 28\n", "line twenty-eight\n");
+    let turns = vec![
+        vec![
+            read("r", "code.txt"),
+            call(
+                "w1",
+                "write",
+                json!({"path": "code.txt", "content": proposed}),
+            ),
+        ],
+        done("d"),
+        vec![text("Noted.")],
+    ];
+    let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Yolo).await;
+    std::fs::write(h.dir.path().join("code.txt"), &old).unwrap();
+    h.send(Op::UserMessage { text: "go".into() });
+    assert!(h.end().await.is_success());
+    assert_eq!(h.file("code.txt"), proposed);
+    let last_diff = |h: &Harness| {
+        h.seen
+            .iter()
+            .rev()
+            .find_map(|e| match &e.msg {
+                EventMsg::ToolCallUpdated {
+                    call_id,
+                    preview: Some(p),
+                    ..
+                } if call_id == "w1" => p.diff.clone(),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let shown = last_diff(&h);
+    assert_eq!(
+        shown.hunks.len(),
+        3,
+        "the auto-approved write's card has its diff"
+    );
+    let middle = shown.hunks[1].range();
+
+    // Someone else changed the file: nothing is undone.
+    std::fs::write(h.dir.path().join("code.txt"), format!("{proposed}extra\n")).unwrap();
+    h.send(Op::UndoHunks {
+        call_id: "w1".into(),
+        hunks: vec![middle],
+    });
+    let refused = h.until(|m| matches!(m, EventMsg::UndoRefused { .. })).await;
+    assert!(
+        format!("{refused:?}").contains("changed since"),
+        "{refused:?}"
+    );
+    std::fs::write(h.dir.path().join("code.txt"), &proposed).unwrap();
+
+    h.send(Op::UndoHunks {
+        call_id: "w1".into(),
+        hunks: vec![middle],
+    });
+    h.until(|m| matches!(m, EventMsg::ToolCallUpdated { call_id, preview: Some(p), .. } if call_id == "w1" && p.diff.as_ref().is_some_and(|d| d.hunks.len() == 2)))
+        .await;
+    assert_eq!(
+        h.file("code.txt"),
+        proposed.replace("line fifteen\n", "line 15\n")
+    );
+    // A range that is no longer a hunk of the change is refused.
+    h.send(Op::UndoHunks {
+        call_id: "w1".into(),
+        hunks: vec![middle],
+    });
+    let refused = h.until(|m| matches!(m, EventMsg::UndoRefused { .. })).await;
+    assert!(
+        format!("{refused:?}").contains("no longer matches"),
+        "{refused:?}"
+    );
+
+    // The model hears of it with the next message.
+    h.send(Op::UserMessage {
+        text: "and now?".into(),
+    });
+    h.end().await;
+    let next = h.request_text(2);
+    assert!(
+        next.contains("made to `code.txt` in part: hunk 2 of its 3 is as before that call again"),
+        "{next}"
+    );
+    // The rest of the change still undoes whole, back to the file before the call.
+    h.undo("w1").await.unwrap();
+    assert_eq!(h.file("code.txt"), old);
+}

@@ -47,6 +47,27 @@ pub struct Hunk {
     pub lines: Vec<DiffLine>,
 }
 
+/// Where a hunk sits in the two texts, as its header gives it: names a hunk without its lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct HunkRange {
+    pub old_start: u32,
+    pub old_lines: u32,
+    pub new_start: u32,
+    pub new_lines: u32,
+}
+
+impl Hunk {
+    /// Where this hunk sits.
+    pub fn range(&self) -> HunkRange {
+        HunkRange {
+            old_start: self.old_start,
+            old_lines: self.old_lines,
+            new_start: self.new_start,
+            new_lines: self.new_lines,
+        }
+    }
+}
+
 /// The preview of one file change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct FileDiff {

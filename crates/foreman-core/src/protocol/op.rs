@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use crate::approval::ApprovalMode;
+use crate::diff::HunkRange;
 
 /// Where an "always allow" rule lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
@@ -80,6 +81,15 @@ pub enum Op {
     /// before the call (a file the call created is removed), if it still has what the call left;
     /// answered with `undo_changed` or `undo_refused`. The model is told with the next message.
     UndoChange { call_id: String },
+    /// Undoes part of what the file-changing call `call_id` did: the hunks `hunks` of its change
+    /// (named by their place, as the card's diff shows them) get back what the file had before
+    /// the call, the others stay, if the file still has what the call left (or what an earlier
+    /// partial undo left). Answered with the call's new preview, or `undo_refused`. The model is
+    /// told with the next message.
+    UndoHunks {
+        call_id: String,
+        hunks: Vec<HunkRange>,
+    },
     /// Asks for an [`EventMsg::Snapshot`](super::EventMsg::Snapshot) of the full state.
     Snapshot,
     /// Ends the session after cancelling any running task.

@@ -89,14 +89,15 @@ impl CallRegistry {
     }
 
     /// Replaces the preview of a call whose change was written otherwise than proposed (the
-    /// person's version) and sends it to the card, so the card shows what the file got.
+    /// person's version, a partial undo) and sends it to the card, so the card shows what the
+    /// file got.
+    /// A call of an earlier run of the session (not registered here) is only announced.
     pub fn show_preview(&mut self, events: &mut EventSink, call_id: &str, preview: FilePreview) {
-        let Some(call) = self.get_mut(call_id) else {
-            return;
-        };
         let sent = preview.for_event();
-        call.preview = Some(preview);
-        self.dirty.push(call_id.to_owned());
+        if let Some(call) = self.get_mut(call_id) {
+            call.preview = Some(preview);
+            self.dirty.push(call_id.to_owned());
+        }
         events.emit(EventMsg::ToolCallUpdated {
             call_id: call_id.to_owned(),
             state: None,

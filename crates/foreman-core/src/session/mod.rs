@@ -33,6 +33,7 @@ pub mod tools;
 pub mod transcript;
 pub mod turn;
 pub mod undo;
+pub mod undo_hunks;
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -392,6 +393,7 @@ impl Engine {
                     .emit_session(EventMsg::ApprovalModeChanged { mode });
             }
             Op::UndoChange { call_id } => self.undo_change(&call_id).await,
+            Op::UndoHunks { call_id, hunks } => self.undo_hunks(&call_id, hunks).await,
             Op::Snapshot => self.events.emit_session(EventMsg::Snapshot {
                 session_id: self.id.clone(),
                 mode: self.policy.mode,

@@ -14,7 +14,7 @@ use crate::protocol::{EventMsg, UndoState};
 use crate::store::Checkpoint;
 
 /// How each line of the model's note about an undone change starts ([`is_undo_note`]).
-const NOTE_START: &str = "I undid the change call ";
+pub(crate) const NOTE_START: &str = "I undid the change call ";
 
 /// Whether `text`, a user message in the history, is the model's note about undone changes
 /// (the cards show those; a reopened conversation does not show the note as a message).
@@ -38,9 +38,9 @@ pub const KEPT_PER_FILE: u32 = 10;
 #[derive(Debug, Default)]
 pub(crate) struct Undo {
     /// Oldest first, not undone yet; only when there is no store (or it failed to keep one).
-    kept: Vec<Checkpoint>,
+    pub(crate) kept: Vec<Checkpoint>,
     /// What the model has not been told yet.
-    notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// A file-changing call is running: an undo now could race with its write.
     pub(crate) changing: bool,
 }
@@ -113,15 +113,9 @@ impl Engine {
                 "A file is being changed right now; undo when that call has finished.",
             );
         }
-        let checkpoint = match self.undo.kept.iter().find(|c| c.call_id == call_id) {
-            Some(kept) => Some(kept.clone()),
-            None => match self.store.clone() {
-                Some(store) => match store.checkpoint(&self.id, call_id).await {
-                    Ok(found) => found,
-                    Err(e) => return self.refuse_undo(call_id, &e.to_string()),
-                },
-                None => None,
-            },
+        let checkpoint = match self.checkpoint_of(call_id).await {
+            Ok(found) => found,
+            Err(reason) => return self.refuse_undo(call_id, &reason),
         };
         let Some(checkpoint) = checkpoint else {
             return self.refuse_undo(
@@ -156,7 +150,7 @@ impl Engine {
             .set_undo(&mut self.events, call_id, UndoState::Done);
     }
 
-    fn refuse_undo(&mut self, call_id: &str, reason: &str) {
+    pub(crate) fn refuse_undo(&mut self, call_id: &str, reason: &str) {
         self.events.emit(EventMsg::UndoRefused {
             call_id: call_id.to_owned(),
             reason: reason.to_owned(),

@@ -124,6 +124,42 @@ impl Store {
         }))
     }
 
+    /// After part of call `call_id`'s change was undone: the file now hashes to `after_hash`
+    /// (what a later undo checks), and the call's stored card shows `preview`.
+    pub async fn set_checkpoint_after(
+        &self,
+        session_id: &str,
+        call_id: &str,
+        after_hash: &[u8; 32],
+        preview: &serde_json::Value,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        let fail = |e| StoreError::from_sqlx(self.path(), e);
+        let mut tx = self.pool().begin().await.map_err(fail)?;
+        sqlx::query(
+            "UPDATE checkpoints SET after_hash = ?3
+             WHERE session_id = ?1 AND call_id = ?2 AND undone_at IS NULL",
+        )
+        .bind(session_id)
+        .bind(call_id)
+        .bind(&after_hash[..])
+        .execute(&mut *tx)
+        .await
+        .map_err(fail)?;
+        sqlx::query(
+            "UPDATE tool_calls SET info = json_set(info, '$.preview', json(?3)), updated_at = ?4
+             WHERE session_id = ?1 AND call_id = ?2",
+        )
+        .bind(session_id)
+        .bind(call_id)
+        .bind(preview.to_string())
+        .bind(now_ms)
+        .execute(&mut *tx)
+        .await
+        .map_err(fail)?;
+        tx.commit().await.map_err(fail)
+    }
+
     /// Marks the checkpoint of `call_id` undone, and the stored call with it (`undo: "done"` in
     /// its snapshot), so a reopened session shows the change as undone.
     pub async fn mark_undone(
@@ -225,6 +261,18 @@ mod tests {
             Some(checkpoint("c2", None))
         );
         assert_eq!(store.checkpoint(&id, "c3").await.unwrap(), None);
+        // Part of c1 undone: the bytes it must find next time and its card change.
+        store
+            .set_checkpoint_after(&id, "c1", &[9; 32], &json!({"path": "src/a.rs"}), 15)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.checkpoint(&id, "c1").await.unwrap().unwrap().after_hash,
+            [9; 32]
+        );
+        let calls = store.load_tool_calls(&id).await.unwrap();
+        assert_eq!(calls[0].info["preview"]["path"], "src/a.rs");
+        assert_eq!(calls[0].info["undo"], "available");
         store.mark_undone(&id, "c1", 20).await.unwrap();
         assert_eq!(
             store.checkpoint(&id, "c1").await.unwrap(),

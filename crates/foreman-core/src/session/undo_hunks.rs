@@ -1,0 +1,119 @@
+//! Undoing part of a file change the agent made: the person picks hunks of the change on its
+//! card, and those get back what the file had before the call while the rest stays. As with a
+//! whole undo, the file must still have exactly what the call (or an earlier partial undo) left,
+//! so nothing written since is overwritten; the call stays undoable as a whole afterwards, since
+//! its checkpoint keeps the bytes from before it and learns the new bytes it must find.
+
+use super::Engine;
+use super::history::now_ms;
+use super::preview::diff_preview;
+use super::undo::NOTE_START;
+use crate::builtin_tools::stale_guard::content_hash;
+use crate::diff::{DiffLimits, HunkRange, apply_hunks, diff_texts};
+use crate::store::Checkpoint;
+
+impl Engine {
+    /// Answers `undo_hunks` for `call_id`.
+    pub(crate) async fn undo_hunks(&mut self, call_id: &str, ranges: Vec<HunkRange>) {
+        if let Err(reason) = self.try_undo_hunks(call_id, &ranges).await {
+            self.refuse_undo(call_id, &reason);
+        }
+    }
+
+    async fn try_undo_hunks(&mut self, call_id: &str, ranges: &[HunkRange]) -> Result<(), String> {
+        if self.undo.changing {
+            return Err(
+                "A file is being changed right now; undo when that call has finished.".into(),
+            );
+        }
+        let checkpoint = self.checkpoint_of(call_id).await?.ok_or(
+            "There is nothing to undo for this call: it changed no file, or its change was undone \
+             already.",
+        )?;
+        let path = checkpoint.path.clone();
+        let before = checkpoint.before.as_deref().ok_or(
+            "This call created the file, so its change is undone whole: use Undo this change.",
+        )?;
+        let now = self
+            .tools
+            .file_bytes(&path)?
+            .ok_or_else(|| format!("{path} is gone, so there is nothing to undo in it."))?;
+        if content_hash(&now) != checkpoint.after_hash {
+            return Err(format!(
+                "{path} changed since this call (or its last partial undo), so nothing was undone; \
+                 the file keeps what it has now."
+            ));
+        }
+        let (Ok(old), Ok(new)) = (std::str::from_utf8(before), std::str::from_utf8(&now)) else {
+            return Err("The file is not UTF-8 text: undo this change whole.".into());
+        };
+        let diff = diff_texts(&path, Some(old), Some(new), DiffLimits::default());
+        if diff.approximate || diff.omitted_hunks > 0 {
+            return Err("This change is too large to undo in part: undo it whole.".into());
+        }
+        let mut undone = Vec::new();
+        for range in ranges {
+            let index = diff.hunks.iter().position(|h| h.range() == *range).ok_or(
+                "The change shown no longer matches the file; undo it whole, or look again.",
+            )?;
+            undone.push(index);
+        }
+        undone.sort_unstable();
+        undone.dedup();
+        if undone.is_empty() {
+            return Err("No hunk was chosen.".into());
+        }
+        if undone.len() == diff.hunks.len() {
+            self.undo_change(call_id).await;
+            return Ok(());
+        }
+        let kept: Vec<u32> = (0..diff.hunks.len())
+            .filter(|i| !undone.contains(i))
+            .filter_map(|i| u32::try_from(i).ok())
+            .collect();
+        let content = apply_hunks(&diff, old, new, &kept).map_err(|e| e.to_string())?;
+        self.tools
+            .restore_file(&path, Some(content.as_bytes()), &checkpoint.after_hash)?;
+        let after_hash = content_hash(content.as_bytes());
+        let preview = diff_preview(&path, Some(old), &content);
+        if let Some(kept) = self.undo.kept.iter_mut().find(|c| c.call_id == call_id) {
+            kept.after_hash = after_hash;
+        }
+        if let Some(store) = self.store.clone() {
+            let shown = serde_json::to_value(&preview).unwrap_or_default();
+            if let Err(e) = store
+                .set_checkpoint_after(&self.id, call_id, &after_hash, &shown, now_ms())
+                .await
+            {
+                self.store_failed(&e);
+            }
+        }
+        self.calls.show_preview(&mut self.events, call_id, preview);
+        let numbers: Vec<String> = undone.iter().map(|i| (i + 1).to_string()).collect();
+        let (which, verb) = match undone.len() {
+            1 => ("hunk", "is"),
+            _ => ("hunks", "are"),
+        };
+        self.undo.notes.push(format!(
+            "{NOTE_START}{call_id} made to `{path}` in part: {which} {} of its {} {verb} as before \
+             that call again, the rest of the change stays. Read the file before you change it.",
+            numbers.join(", "),
+            diff.hunks.len(),
+        ));
+        Ok(())
+    }
+
+    /// The checkpoint of `call_id`: in memory without a store, else read from the store.
+    pub(crate) async fn checkpoint_of(&self, call_id: &str) -> Result<Option<Checkpoint>, String> {
+        if let Some(kept) = self.undo.kept.iter().find(|c| c.call_id == call_id) {
+            return Ok(Some(kept.clone()));
+        }
+        match self.store.clone() {
+            Some(store) => store
+                .checkpoint(&self.id, call_id)
+                .await
+                .map_err(|e| e.to_string()),
+            None => Ok(None),
+        }
+    }
+}
