@@ -196,7 +196,7 @@ step("4. edit before approving writes the person's version, and undo takes it ba
   await screenshot(app.browser, "41-write-undone");
 });
 
-step("4a. a change approved in part writes only the ticked hunks (Ctrl+Enter right after ticking)", async () => {
+step("4a. a change approved in part writes only the ticked hunks (Ctrl+Enter right after ticking); one hunk of it undoes alone", async () => {
   const proposed = PARTS.replace("part 2\n", "part two\n").replace("part 20\n", "part twenty\n").replace("part 38\n", "part thirty-eight\n");
   model.script(
     { tool: { name: "read", input: { path: "parts.txt" } } },
@@ -233,6 +233,14 @@ step("4a. a change approved in part writes only the ticked hunks (Ctrl+Enter rig
   );
   assert.doesNotMatch(await (await card.$(".diff-view")).getText(), /part twenty/);
   await screenshot(app.browser, "45-hunks-written");
+  // One hunk of what went through is undone on its own (after a confirmation); the rest stays.
+  const undoHunks = await card.$$('[data-testid="undo-hunk"]');
+  assert.equal(undoHunks.length, 2, "each hunk of the change offers its undo");
+  await undoHunks[1].click();
+  await (await card.$('[data-testid="confirm-undo-hunk"]')).click();
+  await waitFor("the second hunk put back", () => readFileSync(join(project, "parts.txt"), "utf8") === PARTS.replace("part 2\n", "part two\n"));
+  await waitFor("the card's diff down to one hunk", async () => (await card.$$(".diff-hunk-header")).length === 1);
+  await screenshot(app.browser, "46-hunk-undone");
   // Undo puts back what the file had before the partial write.
   await (await card.$('[data-testid="undo-change"]')).click();
   await (await card.$('[data-testid="confirm-undo"]')).click();

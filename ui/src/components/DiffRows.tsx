@@ -1,5 +1,6 @@
 // The rows of a diff table, shared by the body drawn in the page's flow and the virtualised one:
 // one line of the unified view, one pair of the side-by-side view, and how lines pair up.
+import { useState } from "react";
 import type { DiffLine } from "../protocol/DiffLine";
 import type { Hunk } from "../protocol/Hunk";
 
@@ -40,6 +41,8 @@ export function HunkHeaderRow(props: {
   /** The hunk's number in the diff, from 1 (for the box's label). */
   number?: number;
   choice?: HunkChoice;
+  /** Undoes this hunk of a change that went through (after a confirmation). */
+  undo?: () => void;
 }) {
   const { choice } = props;
   const classes = ["diff-hunk-header"];
@@ -61,8 +64,46 @@ export function HunkHeaderRow(props: {
         )}
         {hunkHeader(props.hunk)}
         {choice && !choice.applied && <span className="hunk-left-out-note"> · left out</span>}
+        {props.undo && <HunkUndo onUndo={props.undo} />}
       </th>
     </tr>
+  );
+}
+
+/** Undo for one hunk of a change that went through: asks first, as the agent's version of it is not kept. */
+function HunkUndo({ onUndo }: { onUndo(): void }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button
+        type="button"
+        className="ghost hunk-undo"
+        data-testid="undo-hunk"
+        title="Puts this part of the file back as it was before this call, if nothing changed the file since"
+        onClick={() => setAsking(true)}
+      >
+        ↶ Undo hunk
+      </button>
+    );
+  }
+  return (
+    <span className="hunk-undo-ask">
+      Put this part back as it was?{" "}
+      <button
+        type="button"
+        data-testid="confirm-undo-hunk"
+        autoFocus
+        onClick={() => {
+          setAsking(false);
+          onUndo();
+        }}
+      >
+        Undo hunk
+      </button>
+      <button type="button" className="ghost" onClick={() => setAsking(false)}>
+        Keep
+      </button>
+    </span>
   );
 }
 

@@ -131,8 +131,10 @@ export function DiffView(props: {
    * tick one in or out. Each hunk header then has a box, and a left-out hunk is dimmed.
    */
   choice?: DiffChoice;
+  /** Offered for a change that went through: undoes hunk `index` of it. */
+  onUndoHunk?: (index: number) => void;
 }) {
-  const { diff, choice } = props;
+  const { diff, choice, onUndoHunk } = props;
   const maxLines = props.maxLines ?? DIFF_LINES_SHOWN;
   const [mode, setMode] = useState<DiffMode>(props.initialMode ?? "unified");
   // How many lines the person wants to see; grows when they ask for more.
@@ -278,6 +280,7 @@ export function DiffView(props: {
           api={virtualApi}
           hunkRefs={hunkRefs}
           choice={choice}
+          onUndoHunk={onUndoHunk}
         />
       ) : (
         <div className="diff-body">
@@ -295,6 +298,7 @@ export function DiffView(props: {
                     hunk={hunk}
                     number={i + 1}
                     choice={hunkChoice(choice, i)}
+                    undo={onUndoHunk && (() => onUndoHunk(i))}
                     current={i === visible[current]}
                     onHeader={(el) => {
                       hunkRefs.current[i] = el;

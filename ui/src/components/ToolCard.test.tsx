@@ -227,3 +227,30 @@ test("a hunk unticked in the rule or edit form keeps them from writing everythin
   rerender(<ToolCard call={first} actions={actions} />);
   expect(screen.getAllByTestId("hunk-choice")[0]).toBeChecked();
 });
+
+test("a change that went through undoes one hunk after a confirmation; one hunk or a new file does not offer it", async () => {
+  const undoHunk = vi.fn();
+  const done = (diff: FileDiff, created = false): CallView =>
+    call({
+      id: "u1",
+      name: "edit",
+      state: "succeeded",
+      args: { path: "a.txt" },
+      result: "Edited a.txt",
+      undo: "available",
+      preview: { path: "a.txt", created, lines_added: diff.added, lines_removed: diff.removed, diff },
+    });
+  const { rerender } = render(<ToolCard call={done(diffOf(3))} actions={{ ...actions, undoHunk }} />);
+  const buttons = screen.getAllByTestId("undo-hunk");
+  expect(buttons).toHaveLength(3);
+  await userEvent.click(buttons[1]!);
+  expect(undoHunk).not.toHaveBeenCalled();
+  await userEvent.click(screen.getByTestId("confirm-undo-hunk"));
+  expect(undoHunk).toHaveBeenCalledWith("u1", { old_start: 11, old_lines: 1, new_start: 11, new_lines: 1 });
+  rerender(<ToolCard call={done(diffOf(1))} actions={{ ...actions, undoHunk }} />);
+  expect(screen.queryByTestId("undo-hunk")).toBeNull();
+  rerender(<ToolCard call={{ ...done(diffOf(3)), undo: "done" }} actions={{ ...actions, undoHunk }} />);
+  expect(screen.queryByTestId("undo-hunk")).toBeNull();
+  rerender(<ToolCard call={done(diffOf(3), true)} actions={{ ...actions, undoHunk }} />);
+  expect(screen.queryByTestId("undo-hunk")).toBeNull();
+});

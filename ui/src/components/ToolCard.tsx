@@ -2,7 +2,15 @@
 import { memo, useEffect, useMemo, useState } from "react";
 import type { ApprovalScope } from "../protocol/ApprovalScope";
 import type { CallView } from "../session/state";
-import { choosableHunks, forgetHunkChoice, setAllHunks, toggleHunk, useSkippedHunks } from "../session/hunkChoice";
+import {
+  choosableHunks,
+  forgetHunkChoice,
+  partlyUndoable,
+  setAllHunks,
+  toggleHunk,
+  useSkippedHunks,
+} from "../session/hunkChoice";
+import type { HunkRange } from "../protocol/HunkRange";
 import { ApprovalBar } from "./ApprovalBar";
 import { DiffView } from "./DiffView";
 import { LiveText } from "./LiveText";
@@ -21,6 +29,8 @@ export interface CardActions {
   openPath?(path: string, line?: number): void;
   /** Undoes what a file-changing call did to its file. */
   undo?(callId: string): void;
+  /** Undoes one hunk of what a file-changing call did. */
+  undoHunk?(callId: string, hunk: HunkRange): void;
 }
 
 function text(args: unknown, key: string): string | null {
@@ -122,6 +132,19 @@ function ToolCardInner({
           },
     [call.id, choiceHash, skipped, hunks],
   );
+  // A change that went through: each hunk can be undone on its own.
+  const undoable = actions.undoHunk && partlyUndoable(call) ? actions.undoHunk : undefined;
+  const diffHunks = call.preview?.diff?.hunks;
+  const undoHunk = useMemo(
+    () =>
+      undoable && diffHunks
+        ? (index: number) => {
+            const h = diffHunks[index];
+            if (h) undoable(call.id, { old_start: h.old_start, old_lines: h.old_lines, new_start: h.new_start, new_lines: h.new_lines });
+          }
+        : undefined,
+    [undoable, diffHunks, call.id],
+  );
   // The choice lasts until the call no longer waits (an answer refused keeps it).
   const waiting = approval !== null;
   useEffect(() => {
@@ -161,6 +184,7 @@ function ToolCardInner({
               diff={call.preview.diff}
               onLoadMore={() => actions.loadPreview?.(call.id)}
               choice={choice}
+              onUndoHunk={undoHunk}
             />
           )}
           {call.preview && !call.preview.diff && FILE_TOOLS.has(call.name) && (

@@ -93,6 +93,7 @@ const Chunk = memo(function Chunk(props: {
   current: number | undefined;
   hunkRefs: MutableRefObject<(HTMLElement | null)[]>;
   choice: DiffChoice | undefined;
+  onUndoHunk: ((index: number) => void) | undefined;
 }) {
   const rows: ReactNode[] = [];
   for (let i = props.from; i < props.to; i++) {
@@ -113,6 +114,7 @@ const Chunk = memo(function Chunk(props: {
           hunk={item.hunk}
           number={hunk + 1}
           choice={hunkChoice(props.choice, hunk)}
+          undo={props.onUndoHunk && (() => props.onUndoHunk?.(hunk))}
           current={hunk === props.current}
           onHeader={(el) => {
             props.hunkRefs.current[hunk] = el;
@@ -146,6 +148,8 @@ export function VirtualDiffBody(props: {
   hunkRefs: MutableRefObject<(HTMLElement | null)[]>;
   /** The hunks left out of a waiting change, when the person may choose them. */
   choice?: DiffChoice;
+  /** Undoes hunk `index` of a change that went through. */
+  onUndoHunk?: (index: number) => void;
 }) {
   const { items, mode } = props;
   const box = useRef<HTMLDivElement | null>(null);
@@ -338,6 +342,7 @@ export function VirtualDiffBody(props: {
                   current={props.current}
                   hunkRefs={props.hunkRefs}
                   choice={props.choice}
+                  onUndoHunk={props.onUndoHunk}
                 />
               </Fragment>
             );

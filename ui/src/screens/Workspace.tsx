@@ -106,6 +106,7 @@ export function Workspace({
       loadPreview: (call_id) => void op({ op: "load_preview", call_id }),
       // Only a running session can undo (a stored one shown without its engine cannot).
       undo: session.stopped ? undefined : (call_id) => void op({ op: "undo_change", call_id }),
+      undoHunk: session.stopped ? undefined : (call_id, hunk) => void op({ op: "undo_hunks", call_id, hunks: [hunk] }),
     }),
     [op, session.stopped],
   );

@@ -75,3 +75,14 @@ export function hunkApproval(total: number, skipped: ReadonlySet<number>): HunkA
   for (let i = 0; i < total; i++) if (!skipped.has(i)) hunks.push(i);
   return hunks.length === 0 ? { kind: "none" } : { kind: "some", hunks };
 }
+
+/**
+ * Whether a change that went through can be undone hunk by hunk from its card: it can still be
+ * undone, it modified a file (a created one is undone whole), and its diff here is whole, exact
+ * and of two or more hunks. The engine checks again against the file.
+ */
+export function partlyUndoable(call: CallView): boolean {
+  const diff = call.preview?.diff;
+  if (call.undo !== "available" || !diff || diff.kind !== "modify" || call.preview?.created) return false;
+  return diff.omitted_hunks === 0 && diff.lines_left_out === 0 && !diff.approximate && diff.hunks.length >= 2;
+}
