@@ -267,7 +267,12 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(
-            store.checkpoint(&id, "c1").await.unwrap().unwrap().after_hash,
+            store
+                .checkpoint(&id, "c1")
+                .await
+                .unwrap()
+                .unwrap()
+                .after_hash,
             [9; 32]
         );
         let calls = store.load_tool_calls(&id).await.unwrap();
