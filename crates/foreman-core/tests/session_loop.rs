@@ -2328,13 +2328,13 @@ async fn undo_hunks_puts_back_part_of_a_change_and_the_rest_undoes_later() {
         3,
         "the auto-approved write's card has its diff"
     );
-    let middle = shown.hunks[1].range();
+    let middle = shown.hunks[1].reference();
 
     // Someone else changed the file: nothing is undone.
     std::fs::write(h.dir.path().join("code.txt"), format!("{proposed}extra\n")).unwrap();
     h.send(Op::UndoHunks {
         call_id: "w1".into(),
-        hunks: vec![middle],
+        hunks: vec![middle.clone()],
     });
     let refused = h.until(|m| matches!(m, EventMsg::UndoRefused { .. })).await;
     assert!(
@@ -2345,7 +2345,7 @@ async fn undo_hunks_puts_back_part_of_a_change_and_the_rest_undoes_later() {
 
     h.send(Op::UndoHunks {
         call_id: "w1".into(),
-        hunks: vec![middle],
+        hunks: vec![middle.clone()],
     });
     h.until(|m| matches!(m, EventMsg::ToolCallUpdated { call_id, preview: Some(p), .. } if call_id == "w1" && p.diff.as_ref().is_some_and(|d| d.hunks.len() == 2)))
         .await;
@@ -2356,7 +2356,7 @@ async fn undo_hunks_puts_back_part_of_a_change_and_the_rest_undoes_later() {
     // A range that is no longer a hunk of the change is refused.
     h.send(Op::UndoHunks {
         call_id: "w1".into(),
-        hunks: vec![middle],
+        hunks: vec![middle.clone()],
     });
     let refused = h.until(|m| matches!(m, EventMsg::UndoRefused { .. })).await;
     assert!(
@@ -2377,4 +2377,52 @@ async fn undo_hunks_puts_back_part_of_a_change_and_the_rest_undoes_later() {
     // The rest of the change still undoes whole, back to the file before the call.
     h.undo("w1").await.unwrap();
     assert_eq!(h.file("code.txt"), old);
+}
+
+#[tokio::test]
+async fn a_large_overwrite_without_a_question_sends_no_second_copy_as_a_diff() {
+    let old: String = (0..4000)
+        .map(|i| format!("old line {i} with some text\n"))
+        .collect();
+    let content: String = (0..4000)
+        .map(|i| format!("new line {i} with other text\n"))
+        .collect();
+    let turns = vec![
+        vec![
+            read("r", "big.txt"),
+            call(
+                "w1",
+                "write",
+                json!({"path": "big.txt", "content": content}),
+            ),
+        ],
+        done("d"),
+    ];
+    let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Yolo).await;
+    std::fs::write(h.dir.path().join("big.txt"), &old).unwrap();
+    h.send(Op::UserMessage { text: "go".into() });
+    assert!(h.end().await.is_success());
+    assert_eq!(h.file("big.txt"), content);
+    let mut bytes = 0usize;
+    for e in &h.seen {
+        if let EventMsg::ToolCallUpdated {
+            call_id, preview, ..
+        } = &e.msg
+            && call_id == "w1"
+        {
+            bytes += serde_json::to_string(e).unwrap().len();
+            assert!(
+                preview.as_ref().is_none_or(|p| p.diff.is_none()),
+                "no diff sent"
+            );
+        }
+    }
+    assert!(
+        bytes < content.len() * 3 / 2,
+        "{bytes} bytes for {}",
+        content.len()
+    );
+    // The change can still be undone.
+    h.undo("w1").await.unwrap();
+    assert_eq!(h.file("big.txt"), old);
 }

@@ -42,7 +42,7 @@ export function HunkHeaderRow(props: {
   number?: number;
   choice?: HunkChoice;
   /** Undoes this hunk of a change that went through (after a confirmation). */
-  undo?: () => void;
+  undo?: (hunk: Hunk) => void;
 }) {
   const { choice } = props;
   const classes = ["diff-hunk-header"];
@@ -64,43 +64,56 @@ export function HunkHeaderRow(props: {
         )}
         {hunkHeader(props.hunk)}
         {choice && !choice.applied && <span className="hunk-left-out-note"> · left out</span>}
-        {props.undo && <HunkUndo onUndo={props.undo} />}
+        {props.undo && <HunkUndo hunk={props.hunk} onUndo={props.undo} />}
       </th>
     </tr>
   );
 }
 
-/** Undo for one hunk of a change that went through: asks first, as the agent's version of it is not kept. */
-function HunkUndo({ onUndo }: { onUndo(): void }) {
-  const [asking, setAsking] = useState(false);
-  if (!asking) {
+/**
+ * Undo for one hunk of a change that went through: asks first, as the agent's version of it is
+ * not kept. The hunk asked about is the one sent, whatever the row shows by then (undoing another
+ * hunk moves the later ones up), and the question closes when the row shows another hunk.
+ */
+function HunkUndo({ hunk, onUndo }: { hunk: Hunk; onUndo(hunk: Hunk): void }) {
+  const [asked, setAsked] = useState<Hunk | null>(null);
+  if (asked !== hunk) {
     return (
       <button
         type="button"
         className="ghost hunk-undo"
         data-testid="undo-hunk"
         title="Puts this part of the file back as it was before this call, if nothing changed the file since"
-        onClick={() => setAsking(true)}
+        onClick={() => setAsked(hunk)}
       >
         ↶ Undo hunk
       </button>
     );
   }
   return (
-    <span className="hunk-undo-ask">
+    <span
+      className="hunk-undo-ask"
+      onKeyDown={(e) => {
+        if (e.key === "Escape") {
+          e.preventDefault();
+          e.stopPropagation();
+          setAsked(null);
+        }
+      }}
+    >
       Put this part back as it was?{" "}
       <button
         type="button"
         data-testid="confirm-undo-hunk"
         autoFocus
         onClick={() => {
-          setAsking(false);
-          onUndo();
+          setAsked(null);
+          onUndo(asked);
         }}
       >
         Undo hunk
       </button>
-      <button type="button" className="ghost" onClick={() => setAsking(false)}>
+      <button type="button" className="ghost" onClick={() => setAsked(null)}>
         Keep
       </button>
     </span>

@@ -525,3 +525,23 @@ test("a left-out hunk is dimmed and its box unticked, in the page's flow and in 
   await scrollBox(container, 1_000_000);
   expect(row("hunk 1 line 149")).toHaveClass("diff-line-skipped");
 });
+
+test("Undo hunk asks first, sends the hunk asked about, and the question closes when the hunks change", async () => {
+  const onUndoHunk = vi.fn();
+  const { rerender } = render(<DiffView diff={modify} onUndoHunk={onUndoHunk} />);
+  const buttons = screen.getAllByTestId("undo-hunk");
+  expect(buttons).toHaveLength(2);
+  await userEvent.click(buttons[1]!);
+  await userEvent.click(screen.getByTestId("confirm-undo-hunk"));
+  expect(onUndoHunk).toHaveBeenCalledWith(modify.hunks[1]);
+  // Asked about the first hunk, then the diff changed under it: nothing is sent.
+  await userEvent.click(screen.getAllByTestId("undo-hunk")[0]!);
+  expect(screen.getByTestId("confirm-undo-hunk")).toBeInTheDocument();
+  rerender(<DiffView diff={{ ...modify, hunks: modify.hunks.map((h) => ({ ...h })) }} onUndoHunk={onUndoHunk} />);
+  expect(screen.queryByTestId("confirm-undo-hunk")).toBeNull();
+  // Esc closes the question too.
+  await userEvent.click(screen.getAllByTestId("undo-hunk")[0]!);
+  await userEvent.keyboard("{Escape}");
+  expect(screen.queryByTestId("confirm-undo-hunk")).toBeNull();
+  expect(onUndoHunk).toHaveBeenCalledTimes(1);
+});

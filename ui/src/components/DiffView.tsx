@@ -131,8 +131,8 @@ export function DiffView(props: {
    * tick one in or out. Each hunk header then has a box, and a left-out hunk is dimmed.
    */
   choice?: DiffChoice;
-  /** Offered for a change that went through: undoes hunk `index` of it. */
-  onUndoHunk?: (index: number) => void;
+  /** Offered for a change that went through: undoes this hunk of it. */
+  onUndoHunk?: (hunk: Hunk) => void;
 }) {
   const { diff, choice, onUndoHunk } = props;
   const maxLines = props.maxLines ?? DIFF_LINES_SHOWN;
@@ -298,7 +298,7 @@ export function DiffView(props: {
                     hunk={hunk}
                     number={i + 1}
                     choice={hunkChoice(choice, i)}
-                    undo={onUndoHunk && (() => onUndoHunk(i))}
+                    undo={onUndoHunk}
                     current={i === visible[current]}
                     onHeader={(el) => {
                       hunkRefs.current[i] = el;

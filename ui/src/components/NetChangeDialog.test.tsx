@@ -19,7 +19,7 @@ const diff: FileDiff = {
 test("the dialog says what it compares, shows the diff, and closes with Esc or Close", async () => {
   const onClose = vi.fn();
   const { rerender } = render(<NetChangeDialog view={{ path: "src/a.rs", changes: 3, state: "loading" }} onClose={onClose} />);
-  expect(screen.getByRole("dialog")).toHaveTextContent("src/a.rs: what the agent's 3 changes amount to now");
+  expect(screen.getByRole("dialog")).toHaveTextContent("src/a.rs: what the agent's changes amount to now");
   expect(screen.getByRole("status")).toHaveTextContent("Reading the file");
   expect(screen.getByTestId("net-change-close")).toHaveFocus();
   rerender(
@@ -44,4 +44,24 @@ test("no difference and a refusal are said plainly", () => {
   expect(screen.getByTestId("net-change-none")).toHaveTextContent("No difference");
   rerender(<NetChangeDialog view={{ path: "a", changes: 1, state: "failed", error: "no longer kept" }} onClose={() => {}} />);
   expect(screen.getByRole("alert")).toHaveTextContent("no longer kept");
+});
+
+test("Tab stays in the dialog and the focus goes back when it closes", async () => {
+  const opener = document.createElement("button");
+  document.body.append(opener);
+  opener.focus();
+  const { unmount } = render(
+    <NetChangeDialog view={{ path: "src/a.rs", changes: 2, state: "ready", change: { diff, since_call_id: "c1" } }} onClose={() => {}} />,
+  );
+  const dialog = screen.getByRole("dialog");
+  expect(dialog).toContainElement(document.activeElement as HTMLElement);
+  for (let i = 0; i < 8; i++) {
+    await userEvent.tab();
+    expect(dialog).toContainElement(document.activeElement as HTMLElement);
+  }
+  await userEvent.tab({ shift: true });
+  expect(dialog).toContainElement(document.activeElement as HTMLElement);
+  unmount();
+  expect(opener).toHaveFocus();
+  opener.remove();
 });

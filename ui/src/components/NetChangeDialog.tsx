@@ -1,7 +1,7 @@
 // What a file's changes in the session amount to now, in one diff: the file before the oldest of
 // them that can still be undone, against the file on disk. Opened from the status bar's list of
 // files changed; Esc or Close closes it.
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from "react";
 import type { NetChange } from "../protocol/NetChange";
 import { DiffView } from "./DiffView";
 
@@ -11,23 +11,56 @@ export type NetChangeView =
   | { path: string; changes: number; state: "ready"; change: NetChange }
   | { path: string; changes: number; state: "failed"; error: string };
 
+/** What can take the focus inside the dialog, for keeping Tab within it. */
+const FOCUSABLE = "button:not([disabled]), [href], input, select, textarea, [tabindex]:not([tabindex='-1'])";
+
 export function NetChangeDialog({ view, onClose }: { view: NetChangeView; onClose(): void }) {
+  const box = useRef<HTMLElement>(null);
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => {
+    // The focus comes back where it was (the status bar's button, if what opened it is gone).
+    const before = document.activeElement as HTMLElement | null;
     close.current?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") {
+      if (e.key === "Escape" && !e.defaultPrevented) {
         e.preventDefault();
         onClose();
       }
     };
     window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      const back = before?.isConnected ? before : document.querySelector<HTMLElement>('[data-testid="changes-button"]');
+      back?.focus();
+    };
   }, [onClose]);
-  const what = view.changes === 1 ? "the agent's change amounts" : `the agent's ${view.changes} changes amount`;
+  // Tab and Shift+Tab stay in the dialog.
+  const onKeyDown = (e: ReactKeyboardEvent) => {
+    if (e.key !== "Tab" || !box.current) return;
+    const all = [...box.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+    const first = all[0];
+    const last = all[all.length - 1];
+    if (!first || !last) return;
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+  const what = view.changes === 1 ? "the agent's change amounts" : "the agent's changes amount";
   return (
     <div className="net-change-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <section className="net-change" role="dialog" aria-modal="true" aria-label={`Changes to ${view.path}`} data-testid="net-change">
+      <section
+        ref={box}
+        className="net-change"
+        role="dialog"
+        aria-modal="true"
+        aria-label={`Changes to ${view.path}`}
+        data-testid="net-change"
+        onKeyDown={onKeyDown}
+      >
         <header className="net-change-head">
           <div>
             <strong>{view.path}</strong>: what {what} to now

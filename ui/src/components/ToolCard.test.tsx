@@ -246,7 +246,10 @@ test("a change that went through undoes one hunk after a confirmation; one hunk 
   await userEvent.click(buttons[1]!);
   expect(undoHunk).not.toHaveBeenCalled();
   await userEvent.click(screen.getByTestId("confirm-undo-hunk"));
-  expect(undoHunk).toHaveBeenCalledWith("u1", { old_start: 11, old_lines: 1, new_start: 11, new_lines: 1 });
+  // The hunk is named as shown: its place and its lines.
+  expect(undoHunk).toHaveBeenCalledWith("u1", {
+    old_start: 11, old_lines: 1, new_start: 11, new_lines: 1, lines: "-old 1\n+new 1\n",
+  });
   rerender(<ToolCard call={done(diffOf(1))} actions={{ ...actions, undoHunk }} />);
   expect(screen.queryByTestId("undo-hunk")).toBeNull();
   rerender(<ToolCard call={{ ...done(diffOf(3)), undo: "done" }} actions={{ ...actions, undoHunk }} />);

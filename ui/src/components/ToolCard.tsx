@@ -5,12 +5,14 @@ import type { CallView } from "../session/state";
 import {
   choosableHunks,
   forgetHunkChoice,
+  hunkRef,
   partlyUndoable,
   setAllHunks,
   toggleHunk,
   useSkippedHunks,
 } from "../session/hunkChoice";
-import type { HunkRange } from "../protocol/HunkRange";
+import type { Hunk } from "../protocol/Hunk";
+import type { HunkRef } from "../protocol/HunkRef";
 import { ApprovalBar } from "./ApprovalBar";
 import { DiffView } from "./DiffView";
 import { LiveText } from "./LiveText";
@@ -30,7 +32,7 @@ export interface CardActions {
   /** Undoes what a file-changing call did to its file. */
   undo?(callId: string): void;
   /** Undoes one hunk of what a file-changing call did. */
-  undoHunk?(callId: string, hunk: HunkRange): void;
+  undoHunk?(callId: string, hunk: HunkRef): void;
 }
 
 function text(args: unknown, key: string): string | null {
@@ -134,16 +136,9 @@ function ToolCardInner({
   );
   // A change that went through: each hunk can be undone on its own.
   const undoable = actions.undoHunk && partlyUndoable(call) ? actions.undoHunk : undefined;
-  const diffHunks = call.preview?.diff?.hunks;
   const undoHunk = useMemo(
-    () =>
-      undoable && diffHunks
-        ? (index: number) => {
-            const h = diffHunks[index];
-            if (h) undoable(call.id, { old_start: h.old_start, old_lines: h.old_lines, new_start: h.new_start, new_lines: h.new_lines });
-          }
-        : undefined,
-    [undoable, diffHunks, call.id],
+    () => (undoable ? (hunk: Hunk) => undoable(call.id, hunkRef(hunk)) : undefined),
+    [undoable, call.id],
   );
   // The choice lasts until the call no longer waits (an answer refused keeps it).
   const waiting = approval !== null;

@@ -93,7 +93,7 @@ const Chunk = memo(function Chunk(props: {
   current: number | undefined;
   hunkRefs: MutableRefObject<(HTMLElement | null)[]>;
   choice: DiffChoice | undefined;
-  onUndoHunk: ((index: number) => void) | undefined;
+  onUndoHunk: ((hunk: Hunk) => void) | undefined;
 }) {
   const rows: ReactNode[] = [];
   for (let i = props.from; i < props.to; i++) {
@@ -114,7 +114,7 @@ const Chunk = memo(function Chunk(props: {
           hunk={item.hunk}
           number={hunk + 1}
           choice={hunkChoice(props.choice, hunk)}
-          undo={props.onUndoHunk && (() => props.onUndoHunk?.(hunk))}
+          undo={props.onUndoHunk}
           current={hunk === props.current}
           onHeader={(el) => {
             props.hunkRefs.current[hunk] = el;
@@ -148,8 +148,8 @@ export function VirtualDiffBody(props: {
   hunkRefs: MutableRefObject<(HTMLElement | null)[]>;
   /** The hunks left out of a waiting change, when the person may choose them. */
   choice?: DiffChoice;
-  /** Undoes hunk `index` of a change that went through. */
-  onUndoHunk?: (index: number) => void;
+  /** Undoes this hunk of a change that went through. */
+  onUndoHunk?: (hunk: Hunk) => void;
 }) {
   const { items, mode } = props;
   const box = useRef<HTMLDivElement | null>(null);

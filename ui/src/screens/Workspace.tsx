@@ -111,10 +111,14 @@ export function Workspace({
     [op, session.stopped],
   );
 
+  // A dialog over the window (a file's net diff) takes the keys: nothing behind it is approved
+  // or searched.
+  const dialogOpen = useRef(false);
+
   // Ctrl/Cmd+Enter approves the only waiting request when focus is not in a text field.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.key === "Enter" && (e.ctrlKey || e.metaKey))) return;
+      if (!(e.key === "Enter" && (e.ctrlKey || e.metaKey)) || dialogOpen.current) return;
       const target = e.target as HTMLElement | null;
       // A hunk's box is not a text field: Ctrl+Enter right after ticking approves what is ticked.
       const field = target?.tagName === "TEXTAREA" || (target?.tagName === "INPUT" && !target.classList.contains("hunk-choice"));
@@ -173,7 +177,7 @@ export function Workspace({
   }, []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.key.toLowerCase() === "f" || e.code === "KeyF") || !shortcutKey(e)) return;
+      if (!(e.key.toLowerCase() === "f" || e.code === "KeyF") || !shortcutKey(e) || dialogOpen.current) return;
       e.preventDefault();
       if (!findInput.current) focusBefore.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       setFind((f) => f ?? { query: "", currentId: null, reveal: reveals.current });
@@ -204,6 +208,7 @@ export function Workspace({
   // What a file's changes amount to now, in one diff (a stored session's only: the engine reads
   // the checkpoints from the store). Only the newest request's answer is shown.
   const [net, setNet] = useState<NetChangeView | null>(null);
+  dialogOpen.current = net !== null;
   const netRequest = useRef(0);
   const showNet = useCallback(
     (file: FileChanges) => {

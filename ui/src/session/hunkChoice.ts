@@ -5,6 +5,8 @@
 // starts ticked again.
 import { useSyncExternalStore } from "react";
 import type { CallView } from "./state";
+import type { Hunk } from "../protocol/Hunk";
+import type { HunkRef } from "../protocol/HunkRef";
 
 interface Choice {
   hash: string;
@@ -85,4 +87,13 @@ export function partlyUndoable(call: CallView): boolean {
   const diff = call.preview?.diff;
   if (call.undo !== "available" || !diff || diff.kind !== "modify" || call.preview?.created) return false;
   return diff.omitted_hunks === 0 && diff.lines_left_out === 0 && !diff.approximate && diff.hunks.length >= 2;
+}
+
+const SIGN = { context: " ", added: "+", removed: "-" } as const;
+
+/** How an operation names hunk `h` as the card shows it (the engine's `Hunk::reference`). */
+export function hunkRef(h: Hunk): HunkRef {
+  let lines = "";
+  for (const line of h.lines) lines += SIGN[line.tag] + line.spans.map((s) => s.text).join("") + "\n";
+  return { old_start: h.old_start, old_lines: h.old_lines, new_start: h.new_start, new_lines: h.new_lines, lines };
 }

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use similar::{Algorithm, ChangeTag, DiffOp, TextDiff};
 
 #[cfg(test)]
-use super::model::HunkRange;
+use super::model::HunkRef;
 use super::model::{DiffKind, DiffLine, FileDiff, Hunk, LineTag, Span};
 
 /// Bounds that keep a preview small and quick.
@@ -391,7 +391,7 @@ mod tests {
         use crate::bindings::assert_bindings_current;
         assert_bindings_current::<FileDiff>();
         assert_bindings_current::<Hunk>();
-        assert_bindings_current::<HunkRange>();
+        assert_bindings_current::<HunkRef>();
         assert_bindings_current::<DiffLine>();
         assert_bindings_current::<Span>();
         assert_bindings_current::<LineTag>();

@@ -11,6 +11,6 @@ mod select;
 mod unified;
 
 pub use compute::{DiffLimits, diff_texts};
-pub use model::{DiffKind, DiffLine, FileDiff, Hunk, HunkRange, LineTag, Span};
+pub use model::{DiffKind, DiffLine, FileDiff, Hunk, HunkRef, LineTag, Span};
 pub use select::{HunkChoiceError, apply_hunks};
 pub use unified::unified_text;

@@ -47,23 +47,40 @@ pub struct Hunk {
     pub lines: Vec<DiffLine>,
 }
 
-/// Where a hunk sits in the two texts, as its header gives it: names a hunk without its lines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct HunkRange {
+/// A hunk as a card shows it: where it sits in the two texts, as its header gives it, and its
+/// lines (`lines`: each line's sign, ' ', '+' or '-', and text, ending in a newline). An
+/// operation on a shown hunk names it so, and is refused when the file's diff no longer has
+/// exactly that hunk.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct HunkRef {
     pub old_start: u32,
     pub old_lines: u32,
     pub new_start: u32,
     pub new_lines: u32,
+    pub lines: String,
 }
 
 impl Hunk {
-    /// Where this hunk sits.
-    pub fn range(&self) -> HunkRange {
-        HunkRange {
+    /// How an operation names this hunk.
+    pub fn reference(&self) -> HunkRef {
+        let mut lines = String::new();
+        for line in &self.lines {
+            lines.push(match line.tag {
+                LineTag::Context => ' ',
+                LineTag::Added => '+',
+                LineTag::Removed => '-',
+            });
+            for span in &line.spans {
+                lines.push_str(&span.text);
+            }
+            lines.push('\n');
+        }
+        HunkRef {
             old_start: self.old_start,
             old_lines: self.old_lines,
             new_start: self.new_start,
             new_lines: self.new_lines,
+            lines,
         }
     }
 }

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use crate::approval::ApprovalMode;
-use crate::diff::HunkRange;
+use crate::diff::HunkRef;
 
 /// Where an "always allow" rule lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
@@ -88,7 +88,7 @@ pub enum Op {
     /// told with the next message.
     UndoHunks {
         call_id: String,
-        hunks: Vec<HunkRange>,
+        hunks: Vec<HunkRef>,
     },
     /// Asks for an [`EventMsg::Snapshot`](super::EventMsg::Snapshot) of the full state.
     Snapshot,

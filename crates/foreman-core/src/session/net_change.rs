@@ -68,22 +68,23 @@ pub async fn net_change(
             .map_err(|e| NetChangeError::File(e.to_string()))?;
         let now = file_bytes(&boundary, &checkpoint.path)
             .map_err(|e| NetChangeError::File(e.to_string()))?;
-        Ok::<_, NetChangeError>((shown, checkpoint, now))
+        // Diffed here too, off the async runtime: a large file can take up to the deadline.
+        let before = checkpoint.before.as_deref().map(String::from_utf8_lossy);
+        let now = now.as_deref().map(String::from_utf8_lossy);
+        let diff = diff_texts(
+            &shown,
+            before.as_deref(),
+            now.as_deref(),
+            DiffLimits::default(),
+        );
+        Ok::<_, NetChangeError>((diff, checkpoint.call_id))
     });
-    let (shown, checkpoint, now) = read
+    let (diff, since_call_id) = read
         .await
         .map_err(|e| NetChangeError::File(e.to_string()))??;
-    let before = checkpoint.before.as_deref().map(String::from_utf8_lossy);
-    let now = now.as_deref().map(String::from_utf8_lossy);
-    let diff = diff_texts(
-        &shown,
-        before.as_deref(),
-        now.as_deref(),
-        DiffLimits::default(),
-    );
     Ok(NetChange {
         diff,
-        since_call_id: checkpoint.call_id,
+        since_call_id,
     })
 }
 

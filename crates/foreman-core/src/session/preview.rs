@@ -5,7 +5,7 @@ use std::time::Instant;
 use similar::{ChangeTag, TextDiff};
 
 use super::tools::ProposedChange;
-use crate::diff::{DiffLimits, diff_texts};
+use crate::diff::{DiffLimits, FileDiff, diff_texts};
 use crate::protocol::FilePreview;
 
 /// The preview of `change`; with `with_diff` false only the counts (cheap, for live updates).
@@ -45,6 +45,16 @@ pub fn diff_preview(shown: &str, old: Option<&str>, new: &str) -> FilePreview {
         lines_removed: diff.removed,
         diff: Some(diff),
     }
+}
+
+/// About how many bytes `diff` takes in an event's JSON: its text and a fixed share for each
+/// line's and span's fields.
+pub fn event_bytes(diff: &FileDiff) -> usize {
+    diff.hunks
+        .iter()
+        .flat_map(|h| &h.lines)
+        .map(|line| 60 + line.spans.iter().map(|s| s.text.len() + 30).sum::<usize>())
+        .sum()
 }
 
 /// A unified diff between two versions (what the person changed in the model's proposal).

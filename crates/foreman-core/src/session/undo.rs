@@ -8,9 +8,9 @@
 
 use super::Engine;
 use super::history::now_ms;
-use super::preview::diff_preview;
+use super::preview::{diff_preview, event_bytes};
 use crate::builtin_tools::stale_guard::content_hash;
-use crate::protocol::{EventMsg, UndoState};
+use crate::protocol::{EventMsg, PREVIEW_LINES_SENT, UndoState};
 use crate::store::Checkpoint;
 
 /// How each line of the model's note about an undone change starts ([`is_undo_note`]).
@@ -30,6 +30,10 @@ pub fn undone_note(call_id: &str, path: &str) -> String {
          that call created it). Read it before you change it."
     )
 }
+
+/// The most a diff sent for a change that went through without a question may take in an
+/// event (about); a larger one is not sent, and the card keeps its line counts.
+pub const AUTO_DIFF_BYTES: usize = 128 << 10;
 
 /// How many changes of one file can be undone (newest first); older ones expire.
 pub const KEPT_PER_FILE: u32 = 10;
@@ -63,20 +67,8 @@ impl Engine {
         let Ok(Some(after)) = self.tools.file_bytes(path) else {
             return;
         };
-        // A change that went through without a question (auto-edit, a rule) has had live counts
-        // only: its card now gets the diff of what it did, as an approved one shows. Not for a
-        // file the call created: the card has its whole content already, from the arguments,
-        // and a diff would send it across again.
-        let has_diff = self
-            .calls
-            .get(call_id)
-            .and_then(|c| c.preview.as_ref())
-            .is_some_and(|p| p.diff.is_some());
-        if !has_diff && before.is_some() {
-            let old = before.as_deref().map(String::from_utf8_lossy);
-            let new = String::from_utf8_lossy(&after);
-            let done = diff_preview(path, old.as_deref(), &new);
-            self.calls.show_preview(&mut self.events, call_id, done);
+        if let Some(old) = &before {
+            self.show_what_it_did(call_id, path, old, &after).await;
         }
         let checkpoint = Checkpoint {
             call_id: call_id.to_owned(),
@@ -102,6 +94,37 @@ impl Engine {
         for old in expired {
             self.calls
                 .set_undo(&mut self.events, &old, UndoState::Expired);
+        }
+    }
+
+    /// A change that went through without a question (auto-edit, a rule) has had live counts
+    /// only: its card gets the diff of what it did, as an approved one shows, when that diff is
+    /// small enough to send ([`AUTO_DIFF_BYTES`]; the content has crossed once already, in the
+    /// arguments). Not for a file the call created: the card has its whole content already.
+    /// Diffed off the engine's task, as a large file can take up to the diff's deadline.
+    async fn show_what_it_did(&mut self, call_id: &str, path: &str, before: &[u8], after: &[u8]) {
+        let has_diff = self
+            .calls
+            .get(call_id)
+            .and_then(|c| c.preview.as_ref())
+            .is_some_and(|p| p.diff.is_some());
+        if has_diff {
+            return;
+        }
+        let (shown, old, new) = (path.to_owned(), before.to_vec(), after.to_vec());
+        let diffed = tokio::task::spawn_blocking(move || {
+            let old = String::from_utf8_lossy(&old);
+            let new = String::from_utf8_lossy(&new);
+            diff_preview(&shown, Some(&old), &new)
+        })
+        .await;
+        if let Ok(preview) = diffed
+            && preview
+                .diff
+                .as_ref()
+                .is_some_and(|d| event_bytes(&d.first_lines(PREVIEW_LINES_SENT)) <= AUTO_DIFF_BYTES)
+        {
+            self.calls.show_preview(&mut self.events, call_id, preview);
         }
     }
 
@@ -176,7 +199,7 @@ impl Engine {
 impl Undo {
     /// Keeps `checkpoint` in memory, and only the newest [`KEPT_PER_FILE`] of its file; returns
     /// the calls whose checkpoints were dropped.
-    fn keep(&mut self, checkpoint: Checkpoint) -> Vec<String> {
+    pub(crate) fn keep(&mut self, checkpoint: Checkpoint) -> Vec<String> {
         let path = checkpoint.path.clone();
         self.kept.retain(|c| c.call_id != checkpoint.call_id);
         self.kept.push(checkpoint);

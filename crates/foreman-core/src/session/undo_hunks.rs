@@ -9,18 +9,18 @@ use super::history::now_ms;
 use super::preview::diff_preview;
 use super::undo::NOTE_START;
 use crate::builtin_tools::stale_guard::content_hash;
-use crate::diff::{DiffLimits, HunkRange, apply_hunks, diff_texts};
+use crate::diff::{DiffLimits, HunkRef, apply_hunks, diff_texts};
 use crate::store::Checkpoint;
 
 impl Engine {
     /// Answers `undo_hunks` for `call_id`.
-    pub(crate) async fn undo_hunks(&mut self, call_id: &str, ranges: Vec<HunkRange>) {
-        if let Err(reason) = self.try_undo_hunks(call_id, &ranges).await {
+    pub(crate) async fn undo_hunks(&mut self, call_id: &str, hunks: Vec<HunkRef>) {
+        if let Err(reason) = self.try_undo_hunks(call_id, &hunks).await {
             self.refuse_undo(call_id, &reason);
         }
     }
 
-    async fn try_undo_hunks(&mut self, call_id: &str, ranges: &[HunkRange]) -> Result<(), String> {
+    async fn try_undo_hunks(&mut self, call_id: &str, shown: &[HunkRef]) -> Result<(), String> {
         if self.undo.changing {
             return Err(
                 "A file is being changed right now; undo when that call has finished.".into(),
@@ -52,10 +52,14 @@ impl Engine {
             return Err("This change is too large to undo in part: undo it whole.".into());
         }
         let mut undone = Vec::new();
-        for range in ranges {
-            let index = diff.hunks.iter().position(|h| h.range() == *range).ok_or(
-                "The change shown no longer matches the file; undo it whole, or look again.",
-            )?;
+        for hunk in shown {
+            let index = diff
+                .hunks
+                .iter()
+                .position(|h| h.reference() == *hunk)
+                .ok_or(
+                    "The change shown no longer matches the file; undo it whole, or look again.",
+                )?;
             undone.push(index);
         }
         undone.sort_unstable();
@@ -80,12 +84,18 @@ impl Engine {
             kept.after_hash = after_hash;
         }
         if let Some(store) = self.store.clone() {
-            let shown = serde_json::to_value(&preview).unwrap_or_default();
+            let card = serde_json::to_value(&preview).unwrap_or_default();
             if let Err(e) = store
-                .set_checkpoint_after(&self.id, call_id, &after_hash, &shown, now_ms())
+                .set_checkpoint_after(&self.id, call_id, &after_hash, &card, now_ms())
                 .await
             {
+                // The file has the new bytes: the checkpoint that knows them is kept in memory,
+                // so the rest still undoes in this run.
                 self.store_failed(&e);
+                self.undo.keep(Checkpoint {
+                    after_hash,
+                    ..checkpoint
+                });
             }
         }
         self.calls.show_preview(&mut self.events, call_id, preview);
