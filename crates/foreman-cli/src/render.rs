@@ -3,7 +3,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use foreman_core::diff::{DiffKind, FileDiff, unified_text};
+use foreman_core::diff::{FileDiff, unified_text};
 use foreman_core::protocol::{ApprovalScope, CallState, Event, EventMsg, Op, UndoState};
 use tokio::sync::mpsc::UnboundedReceiver;
 
@@ -229,7 +229,7 @@ impl Renderer {
                 let hunks = preview
                     .as_ref()
                     .and_then(|p| p.diff.as_ref())
-                    .map_or(0, choosable_hunks);
+                    .map_or(0, FileDiff::choosable_hunks);
                 match preview {
                     Some(p) => match &p.diff {
                         Some(diff) if hunks > 0 => {
@@ -310,18 +310,6 @@ impl Renderer {
             }
             _ => None,
         }
-    }
-}
-
-/// How many hunks of `diff` the person may choose among (0: approve or reject it whole): a
-/// modified file with two or more hunks, all of them here, exactly diffed (the engine refuses
-/// the other cases too).
-fn choosable_hunks(diff: &FileDiff) -> usize {
-    let whole = diff.omitted_hunks == 0 && diff.lines_left_out == 0 && !diff.approximate;
-    if whole && diff.kind == DiffKind::Modify && diff.hunks.len() >= 2 {
-        diff.hunks.len()
-    } else {
-        0
     }
 }
 

@@ -667,6 +667,18 @@ async fn text_protocol_calls_run_and_their_results_go_back_as_text() {
     }
 }
 
+/// Runs the readable CLI `cmd` with `input` as the person's answers, and waits for it to end.
+async fn answered(mut cmd: tokio::process::Command, input: &[u8]) -> std::process::Output {
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input).await.unwrap();
+    stdin.flush().await.unwrap();
+    tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
+        .await
+        .expect("the CLI hung")
+        .unwrap()
+}
+
 #[tokio::test]
 async fn the_readable_prompt_shows_a_cut_diff_in_full_on_request() {
     let dir = tempfile::tempdir().unwrap();
@@ -691,22 +703,15 @@ async fn the_readable_prompt_shows_a_cut_diff_in_full_on_request() {
     ])
     .await
     .unwrap();
-    let mut cmd = readable_command(
+    let cmd = readable_command(
         &server,
         dir.path(),
         "anthropic",
         &["--approval", "ask"],
         "write a long file",
     );
-    let mut child = cmd.spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
     // The first prompt asks for the whole diff, the second (with it) approves.
-    stdin.write_all(b"d\ny\n").await.unwrap();
-    stdin.flush().await.unwrap();
-    let output = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
-        .await
-        .expect("the CLI hung")
-        .unwrap();
+    let output = answered(cmd, b"d\ny\n").await;
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(
         output.status.code(),
@@ -762,21 +767,14 @@ async fn the_readable_prompt_approves_the_hunks_named() {
     ])
     .await
     .unwrap();
-    let mut cmd = readable_command(
+    let cmd = readable_command(
         &server,
         dir.path(),
         "anthropic",
         &["--approval", "ask"],
         "rename two lines",
     );
-    let mut child = cmd.spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(b"h 2\n").await.unwrap();
-    stdin.flush().await.unwrap();
-    let output = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
-        .await
-        .expect("the CLI hung")
-        .unwrap();
+    let output = answered(cmd, b"h 2\n").await;
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     assert!(

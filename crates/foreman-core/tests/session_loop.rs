@@ -169,6 +169,18 @@ impl Harness {
         std::fs::read_to_string(self.dir.path().join(name)).unwrap_or_default()
     }
 
+    /// The diff of the newest preview sent for call `id`'s card.
+    fn card_diff(&self, id: &str) -> Option<foreman_core::diff::FileDiff> {
+        self.seen.iter().rev().find_map(|e| match &e.msg {
+            EventMsg::ToolCallUpdated {
+                call_id,
+                preview: Some(p),
+                ..
+            } if call_id == id => p.diff.clone(),
+            _ => None,
+        })
+    }
+
     fn finished(&self, id: &str) -> Option<(CallState, String)> {
         self.seen.iter().find_map(|e| match &e.msg {
             EventMsg::ToolCallFinished {
@@ -271,16 +283,7 @@ async fn multi_step_task_read_edit_bash_complete() {
         assert_eq!(h.finished("c1").unwrap().0, CallState::Succeeded);
         // The edit went through without a question: its card still gets the diff of what it did.
         let shown = h
-            .seen
-            .iter()
-            .find_map(|e| match &e.msg {
-                EventMsg::ToolCallUpdated {
-                    call_id,
-                    preview: Some(p),
-                    ..
-                } if call_id == "c2" => p.diff.clone(),
-                _ => None,
-            })
+            .card_diff("c2")
             .expect("a diff for the auto-approved edit");
         let changed: Vec<_> = shown.hunks[0]
             .lines
@@ -535,17 +538,7 @@ async fn edit_and_approve_writes_the_persons_version_and_tells_the_model() {
             "{next}"
         );
         // The card's diff is what was written.
-        let shown = h
-            .seen
-            .iter()
-            .rev()
-            .find_map(|e| match &e.msg {
-                EventMsg::ToolCallUpdated {
-                    preview: Some(p), ..
-                } => p.diff.clone(),
-                _ => None,
-            })
-            .unwrap();
+        let shown = h.card_diff("w1").unwrap();
         assert_eq!(shown.hunks[0].lines[0].spans[0].text, "from the person");
     }
 }
@@ -625,19 +618,7 @@ async fn approve_hunks_writes_only_the_chosen_hunks_and_the_card_shows_them() {
             "the model sees what was left out: {next}"
         );
         // The card's diff is now what the file got: two hunks, not three.
-        let shown = h
-            .seen
-            .iter()
-            .rev()
-            .find_map(|e| match &e.msg {
-                EventMsg::ToolCallUpdated {
-                    call_id,
-                    preview: Some(p),
-                    ..
-                } if *call_id == id => p.diff.clone(),
-                _ => None,
-            })
-            .unwrap();
+        let shown = h.card_diff(&id).unwrap();
         assert_eq!((shown.hunks.len(), shown.added, shown.removed), (2, 2, 2));
         assert_eq!(shown.path, "code.txt");
         // And the change undoes to what the file had before.
@@ -2308,21 +2289,7 @@ async fn undo_hunks_puts_back_part_of_a_change_and_the_rest_undoes_later() {
     h.send(Op::UserMessage { text: "go".into() });
     assert!(h.end().await.is_success());
     assert_eq!(h.file("code.txt"), proposed);
-    let last_diff = |h: &Harness| {
-        h.seen
-            .iter()
-            .rev()
-            .find_map(|e| match &e.msg {
-                EventMsg::ToolCallUpdated {
-                    call_id,
-                    preview: Some(p),
-                    ..
-                } if call_id == "w1" => p.diff.clone(),
-                _ => None,
-            })
-            .unwrap()
-    };
-    let shown = last_diff(&h);
+    let shown = h.card_diff("w1").unwrap();
     assert_eq!(
         shown.hunks.len(),
         3,

@@ -5,6 +5,7 @@
 // starts ticked again.
 import { useSyncExternalStore } from "react";
 import type { CallView } from "./state";
+import type { FileDiff } from "../protocol/FileDiff";
 import type { Hunk } from "../protocol/Hunk";
 import type { HunkRef } from "../protocol/HunkRef";
 
@@ -55,17 +56,19 @@ export function useSkippedHunks(callId: string, hash: string | null): ReadonlySe
 }
 
 /**
- * How many hunks the person can choose among in `call`'s waiting preview: 0 when a choice is not
- * offered (no approval waits, a new or deleted file, a single hunk, an approximate diff, or a diff
- * this copy holds only in part, whose hunks could not all be seen). The engine refuses the same
- * cases (`approvals.rs`, `diff::apply_hunks`).
+ * How many hunks a person may choose among in `diff` (0: the change goes whole): a modified
+ * file's exact diff, held whole here, of two or more hunks. The engine's
+ * `FileDiff::choosable_hunks`; it refuses anything else too (`approvals.rs`, `undo_hunks.rs`).
  */
-export function choosableHunks(call: CallView): number {
-  const diff = call.preview?.diff;
-  if (!call.approval || !diff || diff.kind !== "modify") return 0;
-  // An approximate diff could be cut into other hunks by the engine's next run of it.
+function choosable(diff: FileDiff | null | undefined): number {
+  if (!diff || diff.kind !== "modify") return 0;
   if (diff.omitted_hunks > 0 || diff.lines_left_out > 0 || diff.approximate || diff.hunks.length < 2) return 0;
   return diff.hunks.length;
+}
+
+/** How many hunks the person can choose among in `call`'s waiting preview (0: none waits). */
+export function choosableHunks(call: CallView): number {
+  return call.approval ? choosable(call.preview?.diff) : 0;
 }
 
 /** What approving a preview of `total` hunks with `skipped` left out sends. */
@@ -80,13 +83,11 @@ export function hunkApproval(total: number, skipped: ReadonlySet<number>): HunkA
 
 /**
  * Whether a change that went through can be undone hunk by hunk from its card: it can still be
- * undone, it modified a file (a created one is undone whole), and its diff here is whole, exact
- * and of two or more hunks. The engine checks again against the file.
+ * undone and it modified a file (a created one is undone whole). The engine checks again
+ * against the file.
  */
 export function partlyUndoable(call: CallView): boolean {
-  const diff = call.preview?.diff;
-  if (call.undo !== "available" || !diff || diff.kind !== "modify" || call.preview?.created) return false;
-  return diff.omitted_hunks === 0 && diff.lines_left_out === 0 && !diff.approximate && diff.hunks.length >= 2;
+  return call.undo === "available" && !call.preview?.created && choosable(call.preview?.diff) > 0;
 }
 
 const SIGN = { context: " ", added: "+", removed: "-" } as const;

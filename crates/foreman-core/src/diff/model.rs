@@ -105,6 +105,17 @@ pub struct FileDiff {
 }
 
 impl FileDiff {
+    /// How many hunks a person may choose among, to approve or undo some of them (0: the change
+    /// goes whole): a modified file's exact diff, whole here, of two or more hunks.
+    pub fn choosable_hunks(&self) -> usize {
+        let whole = self.omitted_hunks == 0 && self.lines_left_out == 0 && !self.approximate;
+        if whole && self.kind == DiffKind::Modify && self.hunks.len() >= 2 {
+            self.hunks.len()
+        } else {
+            0
+        }
+    }
+
     /// The lines across all hunks.
     pub fn line_count(&self) -> usize {
         self.hunks.iter().map(|h| h.lines.len()).sum()

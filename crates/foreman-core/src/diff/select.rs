@@ -100,6 +100,7 @@ mod tests {
             .replace("line 28\n", "line 28\nline 28b\n");
         let d = diff(&old, &new);
         assert_eq!(d.hunks.len(), 3);
+        assert_eq!(d.choosable_hunks(), 3);
         assert_eq!(apply_hunks(&d, &old, &new, &[0, 1, 2]).unwrap(), new);
         assert_eq!(apply_hunks(&d, &old, &new, &[]).unwrap(), old);
         assert_eq!(
@@ -150,7 +151,10 @@ mod tests {
             apply_hunks(&cut, &old, &new, &[0]),
             Err(HunkChoiceError::Incomplete)
         );
+        assert_eq!(cut.choosable_hunks(), 0);
+        assert_eq!(d.choosable_hunks(), 0, "one hunk goes whole");
         let created = diff_texts("f.txt", None, Some(&new), DiffLimits::default());
+        assert_eq!(created.choosable_hunks(), 0);
         assert_eq!(
             apply_hunks(&created, "", &new, &[0]),
             Err(HunkChoiceError::WholeFile)
