@@ -35,13 +35,22 @@ after(async () => {
 
 const $ = (selector) => app.browser.$(selector);
 
-/** Like node:test's `test`, with a screenshot of the window when the step fails. */
+/** `promise`, or nothing after `ms` (for what is done only to help after a failure). */
+const bounded = (promise, ms) => Promise.race([promise.catch(() => {}), new Promise((r) => setTimeout(r, ms))]);
+
+/**
+ * Like node:test's `test`, with a screenshot of the window when the step fails. A failed step
+ * then presses Esc, which closes a dialog or question it left open, so that the next steps are
+ * not failed by it too (their clicks would land on the dialog).
+ */
 function step(name, body) {
   test(name, async () => {
     try {
       await body();
     } catch (error) {
-      await app?.browser.saveScreenshot(join(process.env.FOREMAN_SCREENSHOTS ?? ".", `failed-${name.slice(0, 2)}.png`)).catch(() => {});
+      const shot = join(process.env.FOREMAN_SCREENSHOTS ?? ".", `failed-${name.slice(0, 2)}.png`);
+      await bounded(app?.browser.saveScreenshot(shot) ?? Promise.resolve(), 30000);
+      await bounded(app?.browser.keys(["Escape"]) ?? Promise.resolve(), 10000);
       throw error;
     }
   });
@@ -118,8 +127,8 @@ step("1. set the provider and key, watch a write stream, read the diff, approve"
 
   const approve = await $('[data-testid="approve"]');
   await approve.waitForDisplayed({ timeout: 20000 });
-  const diffText = await card.getText();
-  assert.match(diffText, /line 60 of the greeting file/, "the diff shows the whole new file");
+  // The diff shows the whole new file (its rows are drawn over a few frames).
+  await waitFor("the diff's last line", async () => /line 60 of the greeting file/.test(await card.getText()));
   await screenshot(app.browser, "13-write-diff-approval");
   await approve.click();
   await waitFor("the file on disk", () => existsSync(join(project, "hello.txt")));
@@ -473,8 +482,11 @@ step("5a. the status bar lists the files changed; one click goes to a file's new
   );
   await (await $('//li[@class="changes-item"][.//code[text()="hello.txt"]]//button[@data-testid="changes-net"]')).click();
   const dialog = await $('[data-testid="net-change"]');
-  await waitFor("hello.txt's net change", async () => /new file/.test(await dialog.getText()) && /\+60/.test(await dialog.getText()));
-  assert.match(await dialog.getText(), /line 60 of the greeting file/);
+  // The diff draws its rows over a few frames: wait for the last one, not only the counts.
+  await waitFor("hello.txt's net change, to its last line", async () => {
+    const text = await dialog.getText();
+    return /new file/.test(text) && /\+60/.test(text) && /line 60 of the greeting file/.test(text);
+  });
   await screenshot(app.browser, "57-net-change");
   await app.browser.keys(["Escape"]);
   await waitFor("the dialog closed", async () => !(await dialog.isExisting()));
