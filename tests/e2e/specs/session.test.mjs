@@ -512,8 +512,11 @@ step("5b. an earlier message is edited in a new session that has the conversatio
   // The conversation draws only the entries near its view: to its end, where the message is.
   // Once the outline of step 5a is gone; the message is brought to the middle of the view.
   await waitFor("the outline gone", () => app.browser.execute(() => !document.querySelector(".entry-found")));
-  await waitFor("the message drawn", () =>
-    app.browser.execute(async () => {
+  // Drawn and hovered until its actions show: under load the conversation may still redraw as
+  // it settles. The pointer moves onto the message without WebDriver's own scrolling (which
+  // centres it in the window too and can move the conversation past it).
+  const message = await waitFor("the message's actions on hover", async () => {
+    const drawn = await app.browser.execute(async () => {
       const c = document.querySelector('[data-testid="conversation"]');
       const body = [...c.querySelectorAll('[data-testid="user-message"] .msg-body')].find((m) => m.textContent === "Make three changes");
       if (!body) {
@@ -523,11 +526,13 @@ step("5b. an earlier message is edited in a new session that has the conversatio
       body.scrollIntoView({ block: "center" });
       for (let i = 0; i < 3; i += 1) await new Promise((r) => requestAnimationFrame(r));
       return true;
-    }),
-  );
-  const message = await app.browser.$('//div[@data-testid="user-message"][.//div[text()="Make three changes"]]');
-  await message.moveTo();
-  await (await message.$('[data-testid="branch-button"]')).waitForDisplayed();
+    });
+    if (!drawn) return false;
+    const found = await app.browser.$('//div[@data-testid="user-message"][.//div[text()="Make three changes"]]');
+    await app.browser.action("pointer").move({ origin: found }).perform();
+    await (await found.$('[data-testid="branch-button"]')).waitForDisplayed({ timeout: 3000 });
+    return found;
+  }, 40000);
   await screenshot(app.browser, "52-message-actions");
   await (await message.$('[data-testid="branch-button"]')).click();
   assert.match(await message.getText(), /Edit this message in a new session that has the conversation before it\? This conversation stays as it is\./);
