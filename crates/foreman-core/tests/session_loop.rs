@@ -1094,6 +1094,127 @@ async fn cancel_mid_stream_stops_everything_and_closes_the_calls() {
     }
 }
 
+/// A front end that attaches while a task runs (a reloaded window) learns of the person's
+/// messages still waiting for the next turn, which the stored transcript does not have yet; and
+/// every front end learns when each message joins the conversation.
+#[tokio::test]
+async fn messages_sent_while_a_task_runs_wait_are_listed_in_a_snapshot_and_announced_as_they_join()
+{
+    let turns = vec![
+        vec![call(
+            "w1",
+            "write",
+            json!({"path": "a.txt", "content": "a\n"}),
+        )],
+        done("d1"),
+    ];
+    let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Ask).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    let (call_id, preview_hash) = h.approval().await;
+    for text in ["first after", "second after"] {
+        h.send(Op::UserMessage { text: text.into() });
+    }
+    h.send(Op::Snapshot);
+    let EventMsg::Snapshot {
+        queued, running, ..
+    } = h.until(|m| matches!(m, EventMsg::Snapshot { .. })).await
+    else {
+        unreachable!()
+    };
+    assert!(running);
+    assert_eq!(queued, ["first after", "second after"]);
+
+    h.send(Op::Approve {
+        call_id,
+        preview_hash,
+        scope: ApprovalScope::Once,
+    });
+    assert!(h.end().await.is_success());
+    assert!(
+        h.request_text(1).contains("second after"),
+        "the waiting messages joined the next turn"
+    );
+    // Each message is announced as it joins: the first starts the task, the waiting ones join
+    // after the approved call finished and before the next request.
+    let order: Vec<String> = h
+        .seen
+        .iter()
+        .filter_map(|e| match &e.msg {
+            EventMsg::UserMessageTaken { text } => Some(format!("taken {text}")),
+            EventMsg::TaskStarted => Some("task".into()),
+            EventMsg::ToolCallFinished { call_id, .. } => Some(format!("finished {call_id}")),
+            EventMsg::TurnStarted { iteration } => Some(format!("turn {iteration}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "taken go",
+            "task",
+            "turn 1",
+            "finished w1",
+            "taken first after",
+            "taken second after",
+            "turn 2",
+            "finished d1"
+        ]
+    );
+    h.send(Op::Snapshot);
+    let EventMsg::Snapshot { queued, .. } =
+        h.until(|m| matches!(m, EventMsg::Snapshot { .. })).await
+    else {
+        unreachable!()
+    };
+    assert!(queued.is_empty(), "{queued:?}");
+}
+
+/// Stopping a task gives the person back what they sent meanwhile instead of running it: the
+/// model never reads it, and no new task starts on its own after Stop.
+#[tokio::test]
+async fn stopping_a_task_returns_the_waiting_messages_instead_of_running_them() {
+    let turns = vec![
+        vec![call(
+            "w1",
+            "write",
+            json!({"path": "a.txt", "content": "a\n"}),
+        )],
+        done("d1"),
+    ];
+    let mut h = start(Wire::OpenAi, &turns, ApprovalMode::Ask).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    h.approval().await;
+    h.send(Op::UserMessage {
+        text: "then this".into(),
+    });
+    h.send(Op::Cancel);
+    assert_eq!(
+        h.until(|m| matches!(m, EventMsg::QueuedMessagesReturned { .. }))
+            .await,
+        EventMsg::QueuedMessagesReturned {
+            texts: vec!["then this".into()]
+        }
+    );
+    assert_eq!(h.end().await, TaskEndReason::Cancelled);
+    // Nothing more happens: a snapshot answers with nothing waiting and no task running.
+    h.send(Op::Snapshot);
+    let EventMsg::Snapshot {
+        queued, running, ..
+    } = h.until(|m| matches!(m, EventMsg::Snapshot { .. })).await
+    else {
+        unreachable!()
+    };
+    assert!(!running && queued.is_empty(), "{queued:?}");
+    assert_eq!(h.server.requests().len(), 1);
+    assert!(
+        !h.seen
+            .iter()
+            .any(|e| matches!(&e.msg, EventMsg::UserMessageTaken { text } if text == "then this")),
+        "the returned message never joined the conversation"
+    );
+    assert!(!h.dir.path().join("a.txt").exists());
+}
+
 #[tokio::test]
 async fn cancel_kills_a_running_command() {
     let turns = vec![vec![call("b1", "bash", json!({"command": "sleep 30"}))]];

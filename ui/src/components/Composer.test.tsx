@@ -1,6 +1,6 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { Composer } from "./Composer";
+import { Composer, withReferences, withoutReferences } from "./Composer";
 import { draftKey } from "../session/drafts";
 
 beforeEach(() => localStorage.clear());
@@ -54,4 +54,43 @@ test("a send that fails keeps the text", async () => {
   await userEvent.type(box(), "hello{Enter}");
   expect(box().value).toBe("hello");
   expect(localStorage.getItem(key)).toBe("hello");
+});
+
+test("while the agent works, a message is queued for its next step, by the button or Enter", async () => {
+  const sent: string[] = [];
+  const onSend = async (text: string) => void sent.push(text);
+  render(<Composer draftKey={draftKey("/w", "s1")} disabled={false} running history={[]} findFiles={async () => []} onSend={onSend} />);
+  const button = screen.getByTestId("send");
+  expect(button).toHaveTextContent("Queue");
+  expect(button).toBeDisabled();
+  await userEvent.type(box(), "also update the docs");
+  expect(button).toBeEnabled();
+  await userEvent.click(button);
+  await userEvent.type(box(), "and the changelog{Enter}");
+  expect(sent).toEqual(["also update the docs", "and the changelog"]);
+});
+
+test("messages that Stop gave back come into the composer once, before what is being written", async () => {
+  const key = draftKey("/w", "s1");
+  const props = { draftKey: key, disabled: false, running: false, history: [], findFiles: async () => [], onSend: () => {} };
+  const first = { texts: [withReferences("look at @src/a.rs"), "and then test it"] };
+  const view = render(<Composer {...props} restore={first} />);
+  expect(box().value).toBe("look at @src/a.rs\n\nand then test it");
+  expect(box()).toHaveFocus();
+  // Drawn again with the same restore (Settings and back, say): nothing is added twice.
+  view.rerender(<Composer {...props} restore={first} />);
+  view.unmount();
+  const again = render(<Composer {...props} restore={first} />);
+  expect(box().value).toBe("look at @src/a.rs\n\nand then test it");
+  await userEvent.clear(box());
+  await userEvent.type(box(), "a new thought");
+  again.rerender(<Composer {...props} restore={{ texts: ["an older one"] }} />);
+  expect(box().value).toBe("an older one\n\na new thought");
+});
+
+test("the list of referenced files comes off only when it is the one the composer added", () => {
+  expect(withoutReferences(withReferences("see @a.rs and @b.rs"))).toBe("see @a.rs and @b.rs");
+  expect(withoutReferences("no files here")).toBe("no files here");
+  const typed = "text\n\nReferenced files: something else";
+  expect(withoutReferences(typed)).toBe(typed);
 });

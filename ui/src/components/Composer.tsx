@@ -12,7 +12,15 @@ interface Props {
   history: string[];
   findFiles(query: string): Promise<string[]>;
   onSend(text: string): Promise<void> | void;
+  /**
+   * Messages given back to the person (their Stop returned what waited for the agent): put
+   * before the text being written, once per object.
+   */
+  restore?: { texts: string[] } | null;
 }
+
+/** The restores already put into a composer (one drawn anew must not add them again). */
+const restored = new WeakSet<object>();
 
 /** The `@word` being typed just before the caret, if any. */
 function mentionAt(text: string, caret: number): { start: number; query: string } | null {
@@ -30,7 +38,15 @@ export function withReferences(text: string): string {
   return `${text}\n\nReferenced files: ${files.join(", ")}`;
 }
 
-export function Composer({ draftKey, disabled, running, history, findFiles, onSend }: Props) {
+/** `text` without the list [`withReferences`] added to it, when it has that list. */
+export function withoutReferences(text: string): string {
+  const at = text.lastIndexOf("\n\nReferenced files: ");
+  if (at < 0) return text;
+  const body = text.slice(0, at);
+  return withReferences(body) === text ? body : text;
+}
+
+export function Composer({ draftKey, disabled, running, history, findFiles, onSend, restore }: Props) {
   // The text belongs to the conversation it was written in; another conversation shows its own.
   const [draft, setDraft] = useState(() => ({ key: draftKey, text: loadDraft(draftKey) }));
   const [recall, setRecall] = useState<number | null>(null);
@@ -46,6 +62,14 @@ export function Composer({ draftKey, disabled, running, history, findFiles, onSe
   const [options, setOptions] = useState<string[]>([]);
   const [active, setActive] = useState(0);
   const area = useRef<HTMLTextAreaElement>(null);
+  // What Stop gave back comes first: it was written before the text being written now.
+  useEffect(() => {
+    if (!restore || restored.has(restore)) return;
+    restored.add(restore);
+    const back = restore.texts.map(withoutReferences).join("\n\n");
+    setDraft((d) => ({ key: draftKey, text: d.key === draftKey && d.text.trim() ? `${back}\n\n${d.text}` : back }));
+    area.current?.focus();
+  }, [restore, draftKey]);
 
   useEffect(() => {
     if (!mention) {
@@ -167,8 +191,14 @@ export function Composer({ draftKey, disabled, running, history, findFiles, onSe
         }}
         onKeyDown={onKeyDown}
       />
-      <button className="primary send" data-testid="send" disabled={disabled || !text.trim() || running} onClick={() => void send()}>
-        Send
+      <button
+        className="primary send"
+        data-testid="send"
+        disabled={disabled || !text.trim()}
+        title={running ? "The agent reads it when its current step ends" : undefined}
+        onClick={() => void send()}
+      >
+        {running ? "Queue" : "Send"}
       </button>
     </div>
   );

@@ -12,7 +12,7 @@ import type { UsageSummary } from "./UsageSummary";
 /**
  * What happened.
  */
-export type EventMsg = { "type": "session_started", session_id: string, model: string, workspace: string, mode: ApprovalMode, usage: UsageSummary, } | { "type": "task_started" } | { "type": "turn_started", iteration: number, } | { "type": "turn_ended", iteration: number, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_created", call_id: string, name: string, state: CallState, } | { "type": "tool_call_updated", call_id: string, state?: CallState, 
+export type EventMsg = { "type": "session_started", session_id: string, model: string, workspace: string, mode: ApprovalMode, usage: UsageSummary, } | { "type": "user_message_taken", text: string, } | { "type": "queued_messages_returned", texts: Array<string>, } | { "type": "task_started" } | { "type": "turn_started", iteration: number, } | { "type": "turn_ended", iteration: number, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_created", call_id: string, name: string, state: CallState, } | { "type": "tool_call_updated", call_id: string, state?: CallState, 
 /**
  * Partial-JSON patches of the arguments, in order.
  */
@@ -52,4 +52,10 @@ context_window: number, } | { "type": "retrying", attempt: number, max_attempts:
 /**
  * Messages that the summary will replace.
  */
-messages: number, tokens_before: number, } | { "type": "context_compacted", elided_outputs: number, removed_messages: number, tokens_before: number, tokens_after: number, } | { "type": "task_ended", reason: TaskEndReason, } | { "type": "files_changed", paths: Array<string>, more: number, } | { "type": "snapshot", session_id: string, mode: ApprovalMode, running: boolean, messages: number, calls: Array<CallSnapshot>, usage: UsageSummary, } | { "type": "shutdown_complete" };
+messages: number, tokens_before: number, } | { "type": "context_compacted", elided_outputs: number, removed_messages: number, tokens_before: number, tokens_after: number, } | { "type": "task_ended", reason: TaskEndReason, } | { "type": "files_changed", paths: Array<string>, more: number, } | { "type": "snapshot", session_id: string, mode: ApprovalMode, running: boolean, messages: number, calls: Array<CallSnapshot>, usage: UsageSummary, 
+/**
+ * The person's messages sent while a task ran, oldest first, that wait for its next
+ * turn: they are not in the stored transcript yet, so a front end that attaches now
+ * shows them from here.
+ */
+queued: Array<string>, } | { "type": "shutdown_complete" };

@@ -1,5 +1,7 @@
 import { render, screen, waitFor } from "@testing-library/react";
 import type { Backend } from "../backend";
+import type { Event } from "../protocol/Event";
+import type { Op } from "../protocol/Op";
 import userEvent from "@testing-library/user-event";
 import { Workspace } from "./Workspace";
 import { draftKey, saveDraft } from "../session/drafts";
@@ -157,4 +159,47 @@ test("Ctrl+F finds the entries that hold the text, newest first, and steps betwe
   expect(found()).toBeUndefined();
   await userEvent.keyboard("{Escape}");
   expect(screen.queryByTestId("find-bar")).toBeNull();
+});
+
+test("messages sent while the agent works wait above the composer until the engine takes each", async () => {
+  const api = stoppedSession("");
+  let emit: (event: Event) => void = () => {};
+  const ops: Op[] = [];
+  api.openSession = async (_workspace, _resume, onEvent) => {
+    emit = onEvent;
+    return {
+      session_id: "s1",
+      transcript: {
+        session_id: "s1",
+        items: [{ kind: "user", text: "the earlier request" }],
+        todos: [],
+        usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 1 },
+      },
+      was_running: true,
+      model: "claude-sonnet-4-5",
+      provider: "Anthropic",
+      stopped: null,
+    };
+  };
+  api.sendOp = async (_id, op) => void ops.push(op);
+  openStored(api, settingsView({ missing: null, key_stored: true }));
+  await screen.findByText("the earlier request");
+  // Reattached to the running engine (a reloaded page): its snapshot names the waiting message.
+  const usage = { total_input: 0, total_output: 0, cost_usd: null, context_used: 0, context_window: 0 };
+  emit({ seq: 7, type: "snapshot", session_id: "s1", mode: "ask", running: true, messages: 1, calls: [], usage, queued: ["sent before the reload"] } as unknown as Event);
+  const waiting = () => screen.queryAllByTestId("queued-message").map((li) => li.textContent);
+  await waitFor(() => expect(waiting()).toEqual(["sent before the reload"]));
+  await userEvent.type(screen.getByRole("textbox"), "and one more");
+  await userEvent.click(screen.getByRole("button", { name: "Queue" }));
+  expect(ops).toContainEqual({ op: "user_message", text: "and one more" });
+  await waitFor(() => expect(waiting()).toEqual(["sent before the reload", "and one more"]));
+  const said = () => screen.getAllByTestId("user-message").map((m) => m.textContent);
+  expect(said().some((t) => t?.includes("and one more"))).toBe(false);
+  emit({ seq: 8, type: "user_message_taken", text: "sent before the reload" } as unknown as Event);
+  await waitFor(() => expect(waiting()).toEqual(["and one more"]));
+  expect(said().some((t) => t?.includes("sent before the reload"))).toBe(true);
+  // The person stops the task: what still waits comes back into the composer, not run.
+  emit({ seq: 9, type: "queued_messages_returned", texts: ["and one more"] } as unknown as Event);
+  await waitFor(() => expect(screen.getByRole("textbox")).toHaveValue("and one more"));
+  expect(screen.queryByTestId("queued-messages")).toBeNull();
 });

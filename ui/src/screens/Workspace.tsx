@@ -15,6 +15,7 @@ import { startWarmUp } from "../components/warmUp";
 import { Logo } from "../components/Logo";
 import { Sidebar } from "../components/Sidebar";
 import { StatusBar } from "../components/StatusBar";
+import { QueuedMessages } from "../components/QueuedMessages";
 import { TodoList } from "../components/TodoList";
 import type { CardActions } from "../components/ToolCard";
 import { useSession } from "../session/useSession";
@@ -382,6 +383,7 @@ export function Workspace({
             </div>
           )}
           {state.running && <TodoList todos={state.todos} />}
+          <QueuedMessages messages={state.queued} />
           <Composer
             draftKey={draftKey(workspace.path, current)}
             disabled={Boolean(missing)}
@@ -389,6 +391,7 @@ export function Workspace({
             history={history}
             findFiles={findFiles}
             onSend={session.send}
+            restore={state.returned}
           />
           <StatusBar
             provider={session.provider}

@@ -79,7 +79,14 @@ test("an approval request without arguments keeps the ones the patches built", (
 });
 
 test("a gap in seq asks for a snapshot, and the snapshot restores the calls", () => {
-  let s = reduceAll(initialState(), [ev({ type: "task_started" })], 0);
+  let s = reduceAll(
+    initialState(),
+    [
+      ev({ type: "session_started", session_id: "s", model: "m", workspace: "/w", mode: "ask", usage: summary() }),
+      ev({ type: "task_started" }),
+    ],
+    0,
+  );
   seq = 5;
   s = reduceAll(s, [ev({ type: "tool_call_output", call_id: "zz", text: "x" })], 0);
   expect(s.needsSnapshot).toBe(true);
@@ -87,7 +94,7 @@ test("a gap in seq asks for a snapshot, and the snapshot restores the calls", ()
     s,
     [
       ev({
-        type: "snapshot", session_id: "s", mode: "yolo", running: true, messages: 3, usage: summary(),
+        type: "snapshot", session_id: "s", mode: "yolo", running: true, messages: 3, usage: summary(), queued: ["sent before the gap"],
         calls: [{ call_id: "b1", name: "bash", state: "executing", arguments: { command: "ls" }, preview: null, preview_hash: null, status: "Running ls", result: null, is_error: false, images: null }],
       }),
     ],
@@ -97,8 +104,75 @@ test("a gap in seq asks for a snapshot, and the snapshot restores the calls", ()
   expect(s.mode).toBe("yolo");
   expect(s.calls.b1).toMatchObject({ name: "bash", state: "executing", status: "Running ls" });
   expect(s.items.filter((i) => i.kind === "tool")).toHaveLength(1);
+  // This window shows the messages it sent already.
+  expect(s.items.filter((i) => i.kind === "user")).toHaveLength(0);
 });
 
+test("attaching to a running session shows the person's messages that wait for the next request apart", () => {
+  const transcript: Transcript = {
+    session_id: "s",
+    items: [{ kind: "user", text: "go" }],
+    todos: [],
+    usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 1 },
+  };
+  const s = reduceAll(
+    fromTranscript(transcript, "ask"),
+    [
+      ev({
+        type: "snapshot", session_id: "s", mode: "ask", running: true, messages: 2, usage: summary(),
+        calls: [{ call_id: "w1", name: "write", state: "awaiting_approval", arguments: { path: "a.txt" }, preview: null, preview_hash: null, status: null, result: null, is_error: false, images: null }],
+        queued: ["and then this", "and this"],
+      }),
+    ],
+    0,
+  );
+  expect(s.items.map((i) => (i.kind === "user" ? i.text : i.kind))).toEqual(["go", "tool"]);
+  expect(s.queued.map((m) => m.text)).toEqual(["and then this", "and this"]);
+  const ids = [...s.items.map((i) => i.id), ...s.queued.map((m) => m.id)];
+  expect(new Set(ids).size).toBe(4);
+  // A later snapshot (a gap) changes nothing here: the window shows them already.
+  const again = reduceAll(
+    s,
+    [ev({ type: "snapshot", session_id: "s", mode: "ask", running: true, messages: 2, usage: summary(), calls: [], queued: ["and then this", "and this"] })],
+    0,
+  );
+  expect(again.queued).toEqual(s.queued);
+  expect(again.items).toHaveLength(2);
+});
+
+test("a message sent while a task runs waits apart, then joins the conversation where the model read it", () => {
+  let s = reduceAll(addUserMessage(initialState(), "first"), [ev({ type: "user_message_taken", text: "first" }), ev({ type: "task_started" })], 0);
+  expect(s.items).toEqual([{ kind: "user", id: 1, text: "first" }]);
+  expect(s.queued).toEqual([]);
+  s = addUserMessage(s, "second");
+  s = addUserMessage(s, "third");
+  expect(s.items).toHaveLength(1);
+  expect(s.queued.map((m) => m.text)).toEqual(["second", "third"]);
+  s = reduceAll(s, [ev({ type: "text_delta", text: "working on the first" })], 0);
+  // A sub-agent's message is its own: nothing of the person's joins.
+  s = reduceAll(s, [ev({ type: "user_message_taken", text: "second", parent_call_id: "t1" })], 0);
+  expect(s.queued).toHaveLength(2);
+  s = reduceAll(s, [ev({ type: "user_message_taken", text: "second" })], 0);
+  expect(s.items.map((i) => (i.kind === "user" || i.kind === "assistant" ? i.text : i.kind))).toEqual([
+    "first",
+    "working on the first",
+    "second",
+  ]);
+  expect(s.queued.map((m) => m.text)).toEqual(["third"]);
+  // The task ends before reading the third; the engine starts the next task with it.
+  s = reduceAll(
+    s,
+    [
+      ev({ type: "task_ended", reason: { kind: "final_answer", text: "done" } }),
+      ev({ type: "user_message_taken", text: "third" }),
+      ev({ type: "task_started" }),
+    ],
+    0,
+  );
+  expect(s.queued).toEqual([]);
+  expect(s.items.filter((i) => i.kind === "user").map((i) => i.id)).toEqual([1, 2, 3]);
+  expect(s.running).toBe(true);
+});
 test("old and repeated events are ignored", () => {
   const first = ev({ type: "text_delta", text: "a" });
   let s = reduceAll(initialState(), [first, first], 0);
@@ -173,7 +247,7 @@ test("a stored session shows its totals, then the engine's summary when it start
   expect(s.usage).toMatchObject({ totalInput: 1500, cost: 0.131775, contextUsed: 31800, contextWindow: 100_000 });
   const attached = reduceAll(
     fromTranscript(transcript, "ask"),
-    [ev({ type: "snapshot", session_id: "s", mode: "ask", running: true, messages: 4, calls: [], usage: resumed })],
+    [ev({ type: "snapshot", session_id: "s", mode: "ask", running: true, messages: 4, calls: [], usage: resumed, queued: [] })],
     0,
   );
   expect(attached.usage).toMatchObject({ cost: 0.131775, contextUsed: 31800, contextWindow: 100_000 });
@@ -196,7 +270,7 @@ test("the images of a call are merged into it, kept by later patches, and restor
     initialState(),
     [
       ev({
-        type: "snapshot", session_id: "s", mode: "ask", running: false, messages: 2, usage: summary(),
+        type: "snapshot", session_id: "s", mode: "ask", running: false, messages: 2, usage: summary(), queued: [],
         calls: [{ call_id: "m1", name: "srv__chart", state: "succeeded", arguments: {}, preview: null, preview_hash: null, status: null, result: "[image image/png, 8 B]", is_error: false, images }],
       }),
     ],
@@ -294,4 +368,17 @@ test("a file change's undo: offered, refused with a reason, then done", () => {
   expect(s.calls.c1).toMatchObject({ undo: "available", undoRefused: "a.txt changed after this call" });
   s = reduceAll(s, [ev({ type: "undo_changed", call_id: "c1", undo: "done" })], 2);
   expect(s.calls.c1).toMatchObject({ undo: "done", undoRefused: null });
+});
+
+test("Stop gives the waiting messages back: they leave the waiting list for the composer", () => {
+  let s = reduceAll(addUserMessage(initialState(), "first"), [ev({ type: "user_message_taken", text: "first" }), ev({ type: "task_started" })], 0);
+  s = addUserMessage(addUserMessage(s, "second"), "third");
+  s = reduceAll(s, [ev({ type: "queued_messages_returned", texts: ["second"] })], 0);
+  expect(s.queued.map((m) => m.text)).toEqual(["third"]);
+  expect(s.returned?.texts).toEqual(["second"]);
+  const before = s.returned;
+  s = reduceAll(s, [ev({ type: "queued_messages_returned", texts: ["third"] })], 0);
+  expect(s.queued).toEqual([]);
+  expect(s.returned).not.toBe(before);
+  expect(s.items.filter((i) => i.kind === "user")).toHaveLength(1);
 });

@@ -54,6 +54,12 @@ export type Item =
   | { kind: "tool"; id: number; callId: string }
   | { kind: "notice"; id: number; tone: "info" | "error"; text: string };
 
+/** A message the person sent while a task ran, waiting for the model's next request. */
+export interface QueuedMessage {
+  id: number;
+  text: string;
+}
+
 export interface Todo {
   id: string;
   content: string;
@@ -82,6 +88,17 @@ export interface SessionState {
   /** Set when a seq gap was seen; the owner asks for a snapshot and clears it. */
   needsSnapshot: boolean;
   items: Item[];
+  /**
+   * The person's messages sent while a task ran, oldest first: shown apart until the engine
+   * says each joined the conversation (`user_message_taken`), then placed where the model read
+   * it, after what the task did before.
+   */
+  queued: QueuedMessage[];
+  /**
+   * Waiting messages the person's Stop gave back (the model never read them), for the composer;
+   * a new `id` each time.
+   */
+  returned: { id: number; texts: string[] } | null;
   calls: Record<string, CallView>;
   running: boolean;
   mode: ApprovalMode;
@@ -99,6 +116,8 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
     lastSeq: 0,
     needsSnapshot: false,
     items: [],
+    queued: [],
+    returned: null,
     calls: {},
     running: false,
     mode,
@@ -218,11 +237,16 @@ export function fromTranscript(t: Transcript, mode: ApprovalMode): SessionState 
   return state;
 }
 
-/** Adds the person's message (shown at once, before the engine answers). */
+/**
+ * Adds the person's message, shown at once, before the engine answers: in the conversation when
+ * it starts a task, or, while a task runs, as waiting for the model's next request.
+ */
 export function addUserMessage(state: SessionState, text: string): SessionState {
+  const message = { id: state.nextId, text };
   return {
     ...state,
-    items: [...state.items, { kind: "user", id: state.nextId, text }],
+    items: state.running ? state.items : [...state.items, { kind: "user", ...message }],
+    queued: state.running ? [...state.queued, message] : state.queued,
     nextId: state.nextId + 1,
     running: true,
     ended: null,
@@ -321,6 +345,26 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
   switch (event.type) {
     case "session_started":
       return { ...s, mode: event.mode, ready: true, usage: withSummary(s.usage, event.usage) };
+    case "user_message_taken": {
+      // A waiting message joins the conversation here, after what the task did before it was
+      // read. One this window did not show as waiting (it started the task) is shown already.
+      const at = parentId ? -1 : s.queued.findIndex((m) => m.text === event.text);
+      const taken = s.queued[at];
+      if (!taken) return s;
+      return {
+        ...s,
+        items: [...s.items, { kind: "user", ...taken }],
+        queued: s.queued.filter((_, i) => i !== at),
+      };
+    }
+    case "queued_messages_returned": {
+      const left = s.queued.slice();
+      for (const text of event.texts) {
+        const at = left.findIndex((m) => m.text === text);
+        if (at >= 0) left.splice(at, 1);
+      }
+      return { ...s, queued: left, returned: { id: s.nextId, texts: event.texts }, nextId: s.nextId + 1 };
+    }
     case "task_started":
       return { ...s, running: true, ended: null, paused: null };
     case "turn_started":
@@ -426,10 +470,15 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
         if (parent) calls[parent.id] = { ...parent, children: [...parent.children, item] };
         else items.push(item);
       }
+      // Attaching to a running session (a reloaded window): the person's messages waiting for
+      // the next request are not in the stored transcript. A window that sent them shows them
+      // already (its snapshot answers a gap and finds it ready).
+      const queued = s.ready ? s.queued : event.queued.map((text) => ({ id: nextId++, text }));
       return {
         ...s,
         calls,
         items,
+        queued,
         nextId,
         running: event.running,
         mode: event.mode,

@@ -83,6 +83,18 @@ pub enum EventMsg {
         mode: ApprovalMode,
         usage: UsageSummary,
     },
+    /// The person's message joined the conversation: it starts a task, or, sent while a task
+    /// ran, the model reads it from the task's next request on. Messages join in the order they
+    /// were sent, so a front end that showed a sent message as waiting knows it was read.
+    UserMessageTaken {
+        text: String,
+    },
+    /// The person stopped the task while messages they sent meanwhile waited for its next
+    /// request: the model has not read them and no task will run them. A front end gives them
+    /// back to the person (the composer) to send again or change.
+    QueuedMessagesReturned {
+        texts: Vec<String>,
+    },
     /// A task (one user request, possibly many model turns) began.
     TaskStarted,
     /// A model request began (1-based within the task).
@@ -254,6 +266,10 @@ pub enum EventMsg {
         messages: u32,
         calls: Vec<CallSnapshot>,
         usage: UsageSummary,
+        /// The person's messages sent while a task ran, oldest first, that wait for its next
+        /// turn: they are not in the stored transcript yet, so a front end that attaches now
+        /// shows them from here.
+        queued: Vec<String>,
     },
     /// The session ended; no more events follow.
     ShutdownComplete,

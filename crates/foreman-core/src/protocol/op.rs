@@ -67,7 +67,9 @@ pub enum Op {
         preview_hash: String,
         hunks: Vec<u32>,
     },
-    /// Stops the running task: the stream, queued calls and running processes.
+    /// Stops the running task: the stream, queued calls and running processes. The person's
+    /// messages that waited for its next request are returned
+    /// ([`EventMsg::QueuedMessagesReturned`](super::EventMsg::QueuedMessagesReturned)), not run.
     Cancel,
     /// Resumes a task paused after repeated tool failures.
     Continue,

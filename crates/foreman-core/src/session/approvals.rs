@@ -393,7 +393,7 @@ impl Engine {
                     }
                 }
                 Op::Cancel => {
-                    self.cancel.cancel();
+                    self.stop_task();
                     return ApprovalOutcome::Cancelled;
                 }
                 Op::Shutdown => {

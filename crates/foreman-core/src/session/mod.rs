@@ -383,7 +383,7 @@ impl Engine {
                 call_id,
                 reason: "no approval is pending for this call".into(),
             }),
-            Op::Cancel => self.cancel.cancel(),
+            Op::Cancel => self.stop_task(),
             Op::Continue => self.events.emit(EventMsg::Error {
                 message: "nothing is paused".into(),
             }),
@@ -402,6 +402,7 @@ impl Engine {
                     .unwrap_or(u32::MAX),
                 calls: self.calls.snapshot_for_event(),
                 usage: self.spend.summary(&self.model),
+                queued: self.queued.iter().cloned().collect(),
             }),
             Op::LoadPreview { call_id } => {
                 let preview = self.calls.get(&call_id).and_then(|c| c.preview.clone());

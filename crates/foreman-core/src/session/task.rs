@@ -43,12 +43,30 @@ impl Engine {
         self.auto_approved = 0;
         // Undone changes the model was not told of yet come before the person's new message.
         self.record_undo_note().await;
-        self.record(Message::user(text)).await;
+        self.take_message(text).await;
         self.events.emit(EventMsg::TaskStarted);
         let reason = self.run_loop(true).await;
         self.record_undo_note().await;
         self.running = false;
         self.events.emit(EventMsg::TaskEnded { reason });
+    }
+
+    /// Stops the running task (the person's Stop): its stream, calls and processes end, and the
+    /// messages the person sent meanwhile, which the model has not read, go back to them
+    /// instead of starting the next task.
+    pub(crate) fn stop_task(&mut self) {
+        self.cancel.cancel();
+        if !self.queued.is_empty() {
+            let texts = self.queued.drain(..).collect();
+            self.events
+                .emit_session(EventMsg::QueuedMessagesReturned { texts });
+        }
+    }
+
+    /// Adds the person's message to the history and says so.
+    async fn take_message(&mut self, text: String) {
+        self.record(Message::user(text.clone())).await;
+        self.events.emit(EventMsg::UserMessageTaken { text });
     }
 
     /// The loop of turns over the current history, until the task ends. The person's queued
@@ -66,7 +84,7 @@ impl Engine {
                 };
             }
             while take_queued && let Some(queued) = self.queued.pop_front() {
-                self.record(Message::user(queued)).await;
+                self.take_message(queued).await;
             }
             if take_queued {
                 self.record_undo_note().await;
