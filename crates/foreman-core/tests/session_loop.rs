@@ -1188,6 +1188,7 @@ async fn stopping_a_task_returns_the_waiting_messages_instead_of_running_them() 
         text: "then this".into(),
     });
     h.send(Op::Cancel);
+    assert_eq!(h.end().await, TaskEndReason::Cancelled);
     assert_eq!(
         h.until(|m| matches!(m, EventMsg::QueuedMessagesReturned { .. }))
             .await,
@@ -1195,7 +1196,6 @@ async fn stopping_a_task_returns_the_waiting_messages_instead_of_running_them() 
             texts: vec!["then this".into()]
         }
     );
-    assert_eq!(h.end().await, TaskEndReason::Cancelled);
     // Nothing more happens: a snapshot answers with nothing waiting and no task running.
     h.send(Op::Snapshot);
     let EventMsg::Snapshot {

@@ -617,6 +617,65 @@ step("6. an MCP tool runs through the same loop and card; the settings list its 
   await screenshot(app.browser, "62-back-from-settings");
 });
 
+step("6a. a message sent while the agent works waits above the composer and joins where the model reads it; Stop gives a waiting one back", async () => {
+  const composer = await $('[data-testid="composer"]');
+  const draft = await composer.getValue();
+  /** Empties the composer the way a person does (React sees the input). */
+  const clear = async () => {
+    await composer.click();
+    await app.browser.keys(["Control", "a"]);
+    await app.browser.keys(["Backspace"]);
+    await waitFor("an empty composer", async () => (await composer.getValue()) === "");
+  };
+  const waiting = () => app.browser.execute(() => [...document.querySelectorAll('[data-testid="queued-message"]')].map((m) => m.textContent));
+  await clear();
+  model.script(
+    { tool: { name: "bash", input: { command: "echo first step" } } },
+    { text: "Hello, as you asked." },
+  );
+  await send("Run the first step");
+  const approve = await $('[data-testid="approve"]');
+  await approve.waitForDisplayed({ timeout: 20000 });
+  await composer.addValue("Then say hello");
+  const queue = await $('[data-testid="send"]');
+  await waitFor("the Queue button", async () => (await queue.getText()) === "Queue" && (await queue.isEnabled()));
+  await queue.click();
+  await waitFor("the message waiting above the composer", async () => (await waiting()).join() === "Then say hello");
+  await screenshot(app.browser, "63-message-waiting");
+  const asked = model.requests.length;
+  await approve.click();
+  await waitIdle();
+  await waitFor("the answer", async () => (await app.browser.getPageSource()).includes("Hello, as you asked."));
+  assert.deepEqual(await waiting(), [], "nothing waits any more");
+  assert.ok(JSON.stringify(model.requests[asked]).includes("Then say hello"), "the model read it in its next request");
+  // It joined the conversation after the command the model ran before reading it.
+  const joinedAfter = await app.browser.execute(() => {
+    const said = [...document.querySelectorAll('[data-testid="user-message"]')].find((m) => m.textContent?.includes("Then say hello"));
+    const cards = document.querySelectorAll('[data-testid="tool-card"][data-tool="bash"]');
+    const card = cards[cards.length - 1];
+    return Boolean(said && card && card.compareDocumentPosition(said) & Node.DOCUMENT_POSITION_FOLLOWING);
+  });
+  assert.ok(joinedAfter, "the message is shown after the command's card");
+  await screenshot(app.browser, "64-message-joined");
+
+  model.script({ tool: { name: "bash", input: { command: "echo never run" } } });
+  await send("Run the second step");
+  await approve.waitForDisplayed({ timeout: 20000 });
+  await composer.addValue("Do this afterwards");
+  await queue.click();
+  await waitFor("the second message waiting", async () => (await waiting()).join() === "Do this afterwards");
+  const requestsBefore = model.requests.length;
+  await (await $('[data-testid="stop"]')).click();
+  await waitIdle();
+  await waitFor("the message back in the composer", async () => (await composer.getValue()) === "Do this afterwards");
+  assert.deepEqual(await waiting(), []);
+  assert.match(await (await $("main")).getText(), /The message that waited is back in the message box/);
+  assert.equal(model.requests.length, requestsBefore, "Stop did not start a task with the waiting message");
+  await screenshot(app.browser, "65-stop-gave-it-back");
+  await clear();
+  await composer.addValue(draft);
+});
+
 step("7. when the page crashes, the reloaded page reopens the open session (with the unsent draft) and says what happened", async () => {
   const crashed = descendantNamed(app.driverPid, "WebKitWebProces");
   assert.ok(crashed, "the page runs in a web process");

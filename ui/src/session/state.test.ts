@@ -381,4 +381,8 @@ test("Stop gives the waiting messages back: they leave the waiting list for the 
   expect(s.queued).toEqual([]);
   expect(s.returned).not.toBe(before);
   expect(s.items.filter((i) => i.kind === "user")).toHaveLength(1);
+  expect(s.items.filter((i) => i.kind === "notice").map((i) => (i.kind === "notice" ? i.text : ""))).toEqual([
+    "The message that waited is back in the message box; the agent did not read it.",
+    "The message that waited is back in the message box; the agent did not read it.",
+  ]);
 });

@@ -96,9 +96,9 @@ export interface SessionState {
   queued: QueuedMessage[];
   /**
    * Waiting messages the person's Stop gave back (the model never read them), for the composer;
-   * a new `id` each time.
+   * a new object each time.
    */
-  returned: { id: number; texts: string[] } | null;
+  returned: { texts: string[] } | null;
   calls: Record<string, CallView>;
   running: boolean;
   mode: ApprovalMode;
@@ -363,7 +363,13 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
         const at = left.findIndex((m) => m.text === text);
         if (at >= 0) left.splice(at, 1);
       }
-      return { ...s, queued: left, returned: { id: s.nextId, texts: event.texts }, nextId: s.nextId + 1 };
+      const said =
+        event.texts.length === 1 ? "The message that waited is" : `The ${event.texts.length} messages that waited are`;
+      return notice(
+        { ...s, queued: left, returned: { texts: event.texts } },
+        "info",
+        `${said} back in the message box; the agent did not read ${event.texts.length === 1 ? "it" : "them"}.`,
+      );
     }
     case "task_started":
       return { ...s, running: true, ended: null, paused: null };

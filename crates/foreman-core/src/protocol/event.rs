@@ -89,9 +89,9 @@ pub enum EventMsg {
     UserMessageTaken {
         text: String,
     },
-    /// The person stopped the task while messages they sent meanwhile waited for its next
-    /// request: the model has not read them and no task will run them. A front end gives them
-    /// back to the person (the composer) to send again or change.
+    /// The person stopped the task (after its `task_ended`) while messages they sent meanwhile
+    /// waited for its next request: the model has not read them and no task will run them. A
+    /// front end gives them back to the person (the composer) to send again or change.
     QueuedMessagesReturned {
         texts: Vec<String>,
     },

@@ -393,7 +393,7 @@ impl Engine {
                     }
                 }
                 Op::Cancel => {
-                    self.stop_task();
+                    self.cancel.cancel();
                     return ApprovalOutcome::Cancelled;
                 }
                 Op::Shutdown => {

@@ -383,7 +383,7 @@ impl Engine {
                 call_id,
                 reason: "no approval is pending for this call".into(),
             }),
-            Op::Cancel => self.stop_task(),
+            Op::Cancel => self.cancel.cancel(),
             Op::Continue => self.events.emit(EventMsg::Error {
                 message: "nothing is paused".into(),
             }),

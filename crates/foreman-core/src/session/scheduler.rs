@@ -443,7 +443,7 @@ impl Engine {
                     return CallsOutcome::Continue;
                 }
                 Op::Cancel => {
-                    self.stop_task();
+                    self.cancel.cancel();
                     return CallsOutcome::Stopped;
                 }
                 op => self.handle_side_op(op).await,

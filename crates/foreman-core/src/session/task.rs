@@ -49,17 +49,11 @@ impl Engine {
         self.record_undo_note().await;
         self.running = false;
         self.events.emit(EventMsg::TaskEnded { reason });
-    }
-
-    /// Stops the running task (the person's Stop): its stream, calls and processes end, and the
-    /// messages the person sent meanwhile, which the model has not read, go back to them
-    /// instead of starting the next task.
-    pub(crate) fn stop_task(&mut self) {
-        self.cancel.cancel();
-        if !self.queued.is_empty() {
+        // Stopped by the person: what they sent meanwhile, which the model has not read, goes
+        // back to them instead of starting the next task.
+        if self.cancel.is_cancelled() && !self.queued.is_empty() {
             let texts = self.queued.drain(..).collect();
-            self.events
-                .emit_session(EventMsg::QueuedMessagesReturned { texts });
+            self.events.emit(EventMsg::QueuedMessagesReturned { texts });
         }
     }
 
