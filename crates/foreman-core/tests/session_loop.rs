@@ -1215,6 +1215,54 @@ async fn stopping_a_task_returns_the_waiting_messages_instead_of_running_them() 
     assert!(!h.dir.path().join("a.txt").exists());
 }
 
+/// A message sent right after Stop, while the stopped command is still being ended, is the
+/// person's next request: it is not given back with the ones that waited before the Stop.
+#[tokio::test]
+async fn a_message_sent_after_stop_starts_the_next_task() {
+    let turns = vec![
+        vec![call("b1", "bash", json!({"command": "sleep 30"}))],
+        done("d1"),
+    ];
+    let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Yolo).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    h.until(|m| {
+        matches!(
+            m,
+            EventMsg::ToolCallUpdated {
+                state: Some(CallState::Executing),
+                ..
+            }
+        )
+    })
+    .await;
+    h.send(Op::UserMessage {
+        text: "sent before the stop".into(),
+    });
+    h.send(Op::Cancel);
+    h.send(Op::UserMessage {
+        text: "sent after the stop".into(),
+    });
+    assert_eq!(h.end().await, TaskEndReason::Cancelled);
+    assert_eq!(
+        h.until(|m| matches!(m, EventMsg::QueuedMessagesReturned { .. }))
+            .await,
+        EventMsg::QueuedMessagesReturned {
+            texts: vec!["sent before the stop".into()]
+        }
+    );
+    assert_eq!(
+        h.until(|m| matches!(m, EventMsg::UserMessageTaken { .. }))
+            .await,
+        EventMsg::UserMessageTaken {
+            text: "sent after the stop".into()
+        }
+    );
+    assert!(h.end().await.is_success());
+    let second = h.request_text(1);
+    assert!(second.contains("sent after the stop"), "{second}");
+    assert!(!second.contains("sent before the stop"), "{second}");
+}
+
 #[tokio::test]
 async fn cancel_kills_a_running_command() {
     let turns = vec![vec![call("b1", "bash", json!({"command": "sleep 30"}))]];

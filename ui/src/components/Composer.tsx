@@ -68,6 +68,8 @@ export function Composer({ draftKey, disabled, running, history, findFiles, onSe
     restored.add(restore);
     const back = restore.texts.map(withoutReferences).join("\n\n");
     setDraft((d) => ({ key: draftKey, text: d.key === draftKey && d.text.trim() ? `${back}\n\n${d.text}` : back }));
+    setRecall(null);
+    setMention(null);
     area.current?.focus();
   }, [restore, draftKey]);
 
@@ -195,7 +197,7 @@ export function Composer({ draftKey, disabled, running, history, findFiles, onSe
         className="primary send"
         data-testid="send"
         disabled={disabled || !text.trim()}
-        title={running ? "The agent reads it when its current step ends" : undefined}
+        title={running ? "The agent reads it before its next step" : undefined}
         onClick={() => void send()}
       >
         {running ? "Queue" : "Send"}

@@ -17,7 +17,7 @@ test("waiting messages are listed in the order sent, with what happens to them",
     />,
   );
   const region = screen.getByRole("region", { name: "Messages waiting for the agent" });
-  expect(region).toHaveTextContent("the agent reads these 2 when its current step ends");
+  expect(region).toHaveTextContent("the agent reads these 2 before its next step");
   expect(screen.getAllByTestId("queued-message").map((li) => li.textContent)).toEqual([
     "also add tests",
     "and\nupdate the README",

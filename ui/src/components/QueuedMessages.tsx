@@ -7,7 +7,7 @@ export function QueuedMessages({ messages }: { messages: QueuedMessage[] }) {
   return (
     <section className="queued-messages" aria-label="Messages waiting for the agent" data-testid="queued-messages">
       <h2>
-        Waiting <span className="muted">the agent reads {messages.length === 1 ? "this" : `these ${messages.length}`} when its current step ends</span>
+        Waiting <span className="muted">the agent reads {messages.length === 1 ? "this" : `these ${messages.length}`} before its next step</span>
       </h2>
       <ul>
         {messages.map((m) => (

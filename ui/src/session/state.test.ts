@@ -159,18 +159,21 @@ test("a message sent while a task runs waits apart, then joins the conversation 
     "second",
   ]);
   expect(s.queued.map((m) => m.text)).toEqual(["third"]);
-  // The task ends before reading the third; the engine starts the next task with it.
+  // The task ends before reading the third, and a fourth is sent right then: it waits behind
+  // the third, which the engine takes first, starting the next task with it.
+  s = addUserMessage(reduceAll(s, [ev({ type: "task_ended", reason: { kind: "final_answer", text: "done" } })], 0), "fourth");
+  expect(s.queued.map((m) => m.text)).toEqual(["third", "fourth"]);
   s = reduceAll(
     s,
     [
-      ev({ type: "task_ended", reason: { kind: "final_answer", text: "done" } }),
       ev({ type: "user_message_taken", text: "third" }),
       ev({ type: "task_started" }),
+      ev({ type: "user_message_taken", text: "fourth" }),
     ],
     0,
   );
   expect(s.queued).toEqual([]);
-  expect(s.items.filter((i) => i.kind === "user").map((i) => i.id)).toEqual([1, 2, 3]);
+  expect(s.items.filter((i) => i.kind === "user").map((i) => (i.kind === "user" ? i.text : ""))).toEqual(["first", "second", "third", "fourth"]);
   expect(s.running).toBe(true);
 });
 test("old and repeated events are ignored", () => {

@@ -239,18 +239,31 @@ export function fromTranscript(t: Transcript, mode: ApprovalMode): SessionState 
 
 /**
  * Adds the person's message, shown at once, before the engine answers: in the conversation when
- * it starts a task, or, while a task runs, as waiting for the model's next request.
+ * it starts a task, or, while a task runs, as waiting for the model's next request. Behind a
+ * message still waiting it waits too (the engine takes them in order, even between tasks).
  */
 export function addUserMessage(state: SessionState, text: string): SessionState {
   const message = { id: state.nextId, text };
+  const waits = state.running || state.queued.length > 0;
   return {
     ...state,
-    items: state.running ? state.items : [...state.items, { kind: "user", ...message }],
-    queued: state.running ? [...state.queued, message] : state.queued,
+    items: waits ? state.items : [...state.items, { kind: "user", ...message }],
+    queued: waits ? [...state.queued, message] : state.queued,
     nextId: state.nextId + 1,
     running: true,
     ended: null,
   };
+}
+
+/**
+ * `state` without the person's newest message with `text`, waiting or shown (its sending
+ * failed and the composer has it back).
+ */
+export function withoutUserMessage(state: SessionState, text: string): SessionState {
+  const waiting = state.queued.findLastIndex((m) => m.text === text);
+  if (waiting >= 0) return { ...state, queued: state.queued.filter((_, i) => i !== waiting) };
+  const shown = state.items.findLastIndex((item) => item.kind === "user" && item.text === text);
+  return shown >= 0 ? { ...state, items: state.items.filter((_, i) => i !== shown) } : state;
 }
 
 function appendTo(items: Item[], kind: "assistant" | "thinking", text: string, nextId: number): Item[] {
@@ -494,7 +507,8 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       };
     }
     case "shutdown_complete":
-      return { ...s, running: false };
+      // The engine gave back what waited (queued_messages_returned) or dropped nothing.
+      return { ...s, running: false, queued: [] };
   }
 }
 

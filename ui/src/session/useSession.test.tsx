@@ -51,3 +51,26 @@ test("a new conversation tells the shell that no session is shown, a stored one 
   await waitFor(() => expect(shown).toEqual(["new"]));
   expect(result.current.sessionId).toBeNull();
 });
+
+test("a message whose sending failed is not shown as sent or waiting (the composer has it back)", async () => {
+  const sent: string[] = [];
+  const b = backend(sent);
+  let fail = false;
+  const send = b.sendOp;
+  b.sendOp = async (id, op) => {
+    if (fail) throw { message: "the engine is gone" };
+    return send(id, op);
+  };
+  const { result } = renderHook(() => useSession(b, "/w", null, "ask", () => {}));
+  await act(() => result.current.send("first"));
+  fail = true;
+  // The task runs, so these would wait; the last has the text of the message shown already,
+  // and only the waiting copy goes.
+  await act(() => expect(result.current.send("second")).rejects.toMatchObject({ message: "the engine is gone" }));
+  expect(result.current.state.queued).toEqual([]);
+  expect(result.current.error).toBe("the engine is gone");
+  await act(() => result.current.send("first").catch(() => {}));
+  expect(result.current.state.items.filter((i) => i.kind === "user").map((i) => (i.kind === "user" ? i.text : ""))).toEqual(["first"]);
+  expect(result.current.state.queued).toEqual([]);
+  expect(sent).toEqual(["first"]);
+});

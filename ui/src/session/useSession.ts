@@ -6,7 +6,7 @@ import { errorMessage } from "../backend";
 import type { ApprovalMode } from "../protocol/ApprovalMode";
 import type { Event } from "../protocol/Event";
 import type { Op } from "../protocol/Op";
-import { addUserMessage, fromTranscript, initialState, reduceAll, type SessionState } from "./state";
+import { addUserMessage, fromTranscript, initialState, reduceAll, withoutUserMessage, type SessionState } from "./state";
 import { nextFrame } from "../nextFrame";
 
 export interface SessionHandle {
@@ -143,7 +143,13 @@ export function useSession(
         if (!idRef.current) throw { message: "The model is not set up yet. Open Settings." };
         if (!existing && !restart) onStarted(id);
         setState((s) => addUserMessage(s, text));
-        await backend.sendOp(id, { op: "user_message", text });
+        try {
+          await backend.sendOp(id, { op: "user_message", text });
+        } catch (e) {
+          // The composer gets the text back; it must not also show as sent or waiting.
+          setState((s) => withoutUserMessage(s, text));
+          throw e;
+        }
       } catch (e) {
         setError(errorMessage(e));
         throw e;

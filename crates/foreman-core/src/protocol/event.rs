@@ -89,9 +89,10 @@ pub enum EventMsg {
     UserMessageTaken {
         text: String,
     },
-    /// The person stopped the task (after its `task_ended`) while messages they sent meanwhile
-    /// waited for its next request: the model has not read them and no task will run them. A
-    /// front end gives them back to the person (the composer) to send again or change.
+    /// The person stopped the task (or the session closed) while messages they had sent waited
+    /// for its next request; comes after its `task_ended`. The model has not read them and no
+    /// task will run them: a front end gives them back to the person (the composer) to send
+    /// again or change. A message sent after the Stop is not among them: it starts a task.
     QueuedMessagesReturned {
         texts: Vec<String>,
     },

@@ -393,7 +393,7 @@ impl Engine {
                     }
                 }
                 Op::Cancel => {
-                    self.cancel.cancel();
+                    self.stop();
                     return ApprovalOutcome::Cancelled;
                 }
                 Op::Shutdown => {

@@ -247,7 +247,10 @@ pub(crate) struct Engine {
     pub(crate) undo: undo::Undo,
     pub(crate) spend: Spend,
     pub(crate) failures: HashMap<String, u32>,
+    /// The person's messages sent while a task runs, for its next turn.
     pub(crate) queued: VecDeque<String>,
+    /// Messages that were queued when the person stopped the task: given back after it ends.
+    pub(crate) returning: Vec<String>,
     pub(crate) cancel: CancellationToken,
     pub(crate) running: bool,
     pub(crate) shutdown: bool,
@@ -319,6 +322,7 @@ impl Engine {
             ),
             failures: HashMap::new(),
             queued: VecDeque::new(),
+            returning: Vec::new(),
             cancel: CancellationToken::new(),
             running: false,
             shutdown: false,
@@ -383,7 +387,7 @@ impl Engine {
                 call_id,
                 reason: "no approval is pending for this call".into(),
             }),
-            Op::Cancel => self.cancel.cancel(),
+            Op::Cancel => self.stop(),
             Op::Continue => self.events.emit(EventMsg::Error {
                 message: "nothing is paused".into(),
             }),
@@ -422,7 +426,7 @@ impl Engine {
             }
             Op::Shutdown => {
                 self.shutdown = true;
-                self.cancel.cancel();
+                self.stop();
             }
         }
     }

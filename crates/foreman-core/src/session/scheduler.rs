@@ -443,7 +443,7 @@ impl Engine {
                     return CallsOutcome::Continue;
                 }
                 Op::Cancel => {
-                    self.cancel.cancel();
+                    self.stop();
                     return CallsOutcome::Stopped;
                 }
                 op => self.handle_side_op(op).await,

@@ -49,12 +49,19 @@ impl Engine {
         self.record_undo_note().await;
         self.running = false;
         self.events.emit(EventMsg::TaskEnded { reason });
-        // Stopped by the person: what they sent meanwhile, which the model has not read, goes
-        // back to them instead of starting the next task.
-        if self.cancel.is_cancelled() && !self.queued.is_empty() {
-            let texts = self.queued.drain(..).collect();
+        if !self.returning.is_empty() {
+            let texts = std::mem::take(&mut self.returning);
             self.events.emit(EventMsg::QueuedMessagesReturned { texts });
         }
+    }
+
+    /// Stops the running task (the person's Stop, or the session closing): its stream, calls and
+    /// processes end, and the messages waiting for its next turn, which the model has not read,
+    /// are given back to the person once it has ended, instead of starting the next task. A
+    /// message sent after this point is the person's next request, and runs as one.
+    pub(crate) fn stop(&mut self) {
+        self.cancel.cancel();
+        self.returning.extend(self.queued.drain(..));
     }
 
     /// Adds the person's message to the history and says so.
