@@ -193,6 +193,11 @@ test("messages sent while the agent works wait above the composer until the engi
   await userEvent.click(screen.getByRole("button", { name: "Queue" }));
   expect(ops).toContainEqual({ op: "user_message", text: "and one more" });
   await waitFor(() => expect(waiting()).toEqual(["sent before the reload", "and one more"]));
+  // Up recalls the newest message, also while it waits.
+  await userEvent.click(screen.getByRole("textbox"));
+  await userEvent.keyboard("{ArrowUp}");
+  expect(screen.getByRole("textbox")).toHaveValue("and one more");
+  await userEvent.clear(screen.getByRole("textbox"));
   const said = () => screen.getAllByTestId("user-message").map((m) => m.textContent);
   expect(said().some((t) => t?.includes("and one more"))).toBe(false);
   emit({ seq: 8, type: "user_message_taken", text: "sent before the reload" } as unknown as Event);

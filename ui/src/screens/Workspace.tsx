@@ -231,9 +231,10 @@ export function Workspace({
   // Another conversation: its files are others.
   useEffect(closeNet, [current, closeNet]);
 
+  // What Up recalls in the composer: the person's messages, the waiting ones last.
   const history = useMemo(
-    () => state.items.flatMap((i) => (i.kind === "user" ? [i.text] : [])),
-    [state.items],
+    () => [...state.items.flatMap((i) => (i.kind === "user" ? [i.text] : [])), ...state.queued.map((m) => m.text)],
+    [state.items, state.queued],
   );
   // Editing an earlier message: a branch with the conversation before it opens, the message in
   // its composer.
