@@ -100,6 +100,7 @@ pub async fn open_session_channel(
     config.tools = Some(Arc::new(CompositeBackend::new(Arc::new(builtins), hub)));
     config.session_id = Some(session_id.clone());
     config.history = history;
+    config.person_messages = transcript.person_messages();
     let (ops, events) = Session::spawn(config).map_err(|e| CommandError::new(e.to_string()))?;
     state
         .sessions

@@ -12,6 +12,7 @@ use foreman_core::providers::{
     AnthropicConfig, AnthropicProvider, EnvKey, OpenAiConfig, OpenAiProvider, Provider,
 };
 use foreman_core::session::history::open_session;
+use foreman_core::session::transcript::load_transcript;
 use foreman_core::session::{Session, SessionConfig};
 use foreman_core::store::Store;
 use foreman_core::workspace::WorkspaceDir;
@@ -107,6 +108,13 @@ pub async fn run(args: ExecArgs) -> Result<(), String> {
         .parent()
         .map(|p| p.join("sessions").join(&session_id))
         .unwrap_or_else(std::env::temp_dir);
+    if args.resume.is_some() {
+        // Numbers the person's messages after the stored ones (`user_message_taken`).
+        config.person_messages = load_transcript(&store, &session_id)
+            .await
+            .map_err(|e| e.to_string())?
+            .person_messages();
+    }
     config.session_id = Some(session_id);
     config.history = history;
     config.rules = store

@@ -413,6 +413,16 @@ async fn kill_9_mid_task_then_resume_finishes_with_nothing_lost() {
         .find(|e| e["type"] == "session_started")
         .unwrap();
     assert_eq!(started["session_id"], session_id.as_str());
+    let taken: Vec<&Value> = out
+        .events
+        .iter()
+        .filter(|e| e["type"] == "user_message_taken")
+        .collect();
+    assert_eq!(taken.len(), 1);
+    assert_eq!(
+        taken[0]["number"], 1,
+        "numbered after the stored session's one message"
+    );
     let body = second.requests()[0].json();
     let text = body.to_string();
     assert!(

@@ -1100,7 +1100,7 @@ async fn cancel_mid_stream_stops_everything_and_closes_the_calls() {
 #[tokio::test]
 async fn messages_sent_while_a_task_runs_wait_are_listed_in_a_snapshot_and_announced_as_they_join()
 {
-    let turns = vec![
+    let turns = [
         vec![call(
             "w1",
             "write",
@@ -1108,7 +1108,12 @@ async fn messages_sent_while_a_task_runs_wait_are_listed_in_a_snapshot_and_annou
         )],
         done("d1"),
     ];
-    let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Ask).await;
+    let responses = turns
+        .iter()
+        .map(|t| ScriptedResponse::sse(body(Wire::Anthropic, t)))
+        .collect();
+    // As a resumed session whose transcript shows two messages of the person.
+    let mut h = start_with(Wire::Anthropic, responses, |c| c.person_messages = 2).await;
     h.send(Op::UserMessage { text: "go".into() });
     let (call_id, preview_hash) = h.approval().await;
     for text in ["first after", "second after"] {
@@ -1140,7 +1145,7 @@ async fn messages_sent_while_a_task_runs_wait_are_listed_in_a_snapshot_and_annou
         .seen
         .iter()
         .filter_map(|e| match &e.msg {
-            EventMsg::UserMessageTaken { text } => Some(format!("taken {text}")),
+            EventMsg::UserMessageTaken { text, number } => Some(format!("taken {number} {text}")),
             EventMsg::TaskStarted => Some("task".into()),
             EventMsg::ToolCallFinished { call_id, .. } => Some(format!("finished {call_id}")),
             EventMsg::TurnStarted { iteration } => Some(format!("turn {iteration}")),
@@ -1150,12 +1155,12 @@ async fn messages_sent_while_a_task_runs_wait_are_listed_in_a_snapshot_and_annou
     assert_eq!(
         order,
         [
-            "taken go",
+            "taken 2 go",
             "task",
             "turn 1",
             "finished w1",
-            "taken first after",
-            "taken second after",
+            "taken 3 first after",
+            "taken 4 second after",
             "turn 2",
             "finished d1"
         ]
@@ -1207,9 +1212,9 @@ async fn stopping_a_task_returns_the_waiting_messages_instead_of_running_them() 
     assert!(!running && queued.is_empty(), "{queued:?}");
     assert_eq!(h.server.requests().len(), 1);
     assert!(
-        !h.seen
-            .iter()
-            .any(|e| matches!(&e.msg, EventMsg::UserMessageTaken { text } if text == "then this")),
+        !h.seen.iter().any(
+            |e| matches!(&e.msg, EventMsg::UserMessageTaken { text, .. } if text == "then this")
+        ),
         "the returned message never joined the conversation"
     );
     assert!(!h.dir.path().join("a.txt").exists());
@@ -1254,7 +1259,8 @@ async fn a_message_sent_after_stop_starts_the_next_task() {
         h.until(|m| matches!(m, EventMsg::UserMessageTaken { .. }))
             .await,
         EventMsg::UserMessageTaken {
-            text: "sent after the stop".into()
+            text: "sent after the stop".into(),
+            number: 1
         }
     );
     assert!(h.end().await.is_success());

@@ -12,7 +12,7 @@ import type { UsageSummary } from "./UsageSummary";
 /**
  * What happened.
  */
-export type EventMsg = { "type": "session_started", session_id: string, model: string, workspace: string, mode: ApprovalMode, usage: UsageSummary, } | { "type": "user_message_taken", text: string, } | { "type": "queued_messages_returned", texts: Array<string>, } | { "type": "task_started" } | { "type": "turn_started", iteration: number, } | { "type": "turn_ended", iteration: number, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_created", call_id: string, name: string, state: CallState, } | { "type": "tool_call_updated", call_id: string, state?: CallState, 
+export type EventMsg = { "type": "session_started", session_id: string, model: string, workspace: string, mode: ApprovalMode, usage: UsageSummary, } | { "type": "user_message_taken", text: string, number: number, } | { "type": "queued_messages_returned", texts: Array<string>, } | { "type": "task_started" } | { "type": "turn_started", iteration: number, } | { "type": "turn_ended", iteration: number, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_created", call_id: string, name: string, state: CallState, } | { "type": "tool_call_updated", call_id: string, state?: CallState, 
 /**
  * Partial-JSON patches of the arguments, in order.
  */

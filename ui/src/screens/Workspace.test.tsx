@@ -200,7 +200,7 @@ test("messages sent while the agent works wait above the composer until the engi
   await userEvent.clear(screen.getByRole("textbox"));
   const said = () => screen.getAllByTestId("user-message").map((m) => m.textContent);
   expect(said().some((t) => t?.includes("and one more"))).toBe(false);
-  emit({ seq: 8, type: "user_message_taken", text: "sent before the reload" } as unknown as Event);
+  emit({ seq: 8, type: "user_message_taken", text: "sent before the reload", number: 1 } as unknown as Event);
   await waitFor(() => expect(waiting()).toEqual(["and one more"]));
   expect(said().some((t) => t?.includes("sent before the reload"))).toBe(true);
   // The person stops the task: what still waits comes back into the composer, not run.

@@ -1,7 +1,7 @@
 import type { Event } from "../protocol/Event";
 import type { Transcript } from "../protocol/Transcript";
 import type { UsageSummary } from "../protocol/UsageSummary";
-import { addUserMessage, fromTranscript, initialState, reduceAll } from "./state";
+import { addUserMessage, fromTranscript, initialState, reduceAll, type SessionState } from "./state";
 
 let seq = 0;
 function ev(msg: Record<string, unknown>): Event {
@@ -140,8 +140,33 @@ test("attaching to a running session shows the person's messages that wait for t
   expect(again.items).toHaveLength(2);
 });
 
+test("a reattached window shows a message taken as it attached once: from the transcript or from the event", () => {
+  const transcript = (texts: string[]): Transcript => ({
+    session_id: "s",
+    items: texts.map((text) => ({ kind: "user" as const, text })),
+    todos: [],
+    usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 1 },
+  });
+  const snapshot = (queued: string[]) =>
+    ev({ type: "snapshot", session_id: "s", mode: "ask", running: true, messages: 2, usage: summary(), calls: [], queued });
+  const users = (s: SessionState) => s.items.flatMap((i) => (i.kind === "user" ? [i.text] : []));
+  // The snapshot still listed Q, the transcript was read after Q was stored.
+  let s = reduceAll(fromTranscript(transcript(["go", "Q"]), "ask"), [snapshot(["Q", "R"]), ev({ type: "user_message_taken", text: "Q", number: 1 })], 0);
+  expect(users(s)).toEqual(["go", "Q"]);
+  expect(s.queued.map((m) => m.text)).toEqual(["R"]);
+  s = reduceAll(s, [ev({ type: "user_message_taken", text: "R", number: 2 })], 0);
+  expect(users(s)).toEqual(["go", "Q", "R"]);
+  expect(s.queued).toEqual([]);
+  // The transcript was read before Q was stored, and Q was taken before the snapshot.
+  seq = 0;
+  s = reduceAll(fromTranscript(transcript(["go"]), "ask"), [ev({ type: "user_message_taken", text: "Q", number: 1 }), snapshot([])], 0);
+  expect(users(s)).toEqual(["go", "Q"]);
+  expect(s.queued).toEqual([]);
+  expect(new Set(s.items.map((i) => i.id)).size).toBe(s.items.length);
+});
+
 test("a message sent while a task runs waits apart, then joins the conversation where the model read it", () => {
-  let s = reduceAll(addUserMessage(initialState(), "first"), [ev({ type: "user_message_taken", text: "first" }), ev({ type: "task_started" })], 0);
+  let s = reduceAll(addUserMessage(initialState(), "first"), [ev({ type: "user_message_taken", text: "first", number: 0 }), ev({ type: "task_started" })], 0);
   expect(s.items).toEqual([{ kind: "user", id: 1, text: "first" }]);
   expect(s.queued).toEqual([]);
   s = addUserMessage(s, "second");
@@ -150,9 +175,9 @@ test("a message sent while a task runs waits apart, then joins the conversation 
   expect(s.queued.map((m) => m.text)).toEqual(["second", "third"]);
   s = reduceAll(s, [ev({ type: "text_delta", text: "working on the first" })], 0);
   // A sub-agent's message is its own: nothing of the person's joins.
-  s = reduceAll(s, [ev({ type: "user_message_taken", text: "second", parent_call_id: "t1" })], 0);
+  s = reduceAll(s, [ev({ type: "user_message_taken", text: "second", number: 0, parent_call_id: "t1" })], 0);
   expect(s.queued).toHaveLength(2);
-  s = reduceAll(s, [ev({ type: "user_message_taken", text: "second" })], 0);
+  s = reduceAll(s, [ev({ type: "user_message_taken", text: "second", number: 1 })], 0);
   expect(s.items.map((i) => (i.kind === "user" || i.kind === "assistant" ? i.text : i.kind))).toEqual([
     "first",
     "working on the first",
@@ -166,9 +191,9 @@ test("a message sent while a task runs waits apart, then joins the conversation 
   s = reduceAll(
     s,
     [
-      ev({ type: "user_message_taken", text: "third" }),
+      ev({ type: "user_message_taken", text: "third", number: 2 }),
       ev({ type: "task_started" }),
-      ev({ type: "user_message_taken", text: "fourth" }),
+      ev({ type: "user_message_taken", text: "fourth", number: 3 }),
     ],
     0,
   );
@@ -374,7 +399,7 @@ test("a file change's undo: offered, refused with a reason, then done", () => {
 });
 
 test("Stop gives the waiting messages back: they leave the waiting list for the composer", () => {
-  let s = reduceAll(addUserMessage(initialState(), "first"), [ev({ type: "user_message_taken", text: "first" }), ev({ type: "task_started" })], 0);
+  let s = reduceAll(addUserMessage(initialState(), "first"), [ev({ type: "user_message_taken", text: "first", number: 0 }), ev({ type: "task_started" })], 0);
   s = addUserMessage(addUserMessage(s, "second"), "third");
   s = reduceAll(s, [ev({ type: "queued_messages_returned", texts: ["second"] })], 0);
   expect(s.queued.map((m) => m.text)).toEqual(["third"]);

@@ -58,6 +58,8 @@ export type Item =
 export interface QueuedMessage {
   id: number;
   text: string;
+  /** Listed by the snapshot a reattached window got (not sent from this window). */
+  fromSnapshot?: boolean;
 }
 
 export interface Todo {
@@ -359,15 +361,25 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
     case "session_started":
       return { ...s, mode: event.mode, ready: true, usage: withSummary(s.usage, event.usage) };
     case "user_message_taken": {
-      // A waiting message joins the conversation here, after what the task did before it was
-      // read. One this window did not show as waiting (it started the task) is shown already.
-      const at = parentId ? -1 : s.queued.findIndex((m) => m.text === event.text);
-      const taken = s.queued[at];
-      if (!taken) return s;
+      if (parentId) return s;
+      // The conversation shows the person's messages in the engine's order: the transcript's,
+      // those taken since, and one sent when nothing ran or waited (shown at once). So it shows
+      // message `number` already when it holds more than that many.
+      const shown = s.items.reduce((n, item) => (item.kind === "user" ? n + 1 : n), 0);
+      if (event.number < shown) {
+        // A reattached window read it in the transcript too: the snapshot's copy goes.
+        const copy = s.queued.findIndex((m) => m.fromSnapshot && m.text === event.text);
+        return copy < 0 ? s : { ...s, queued: s.queued.filter((_, i) => i !== copy) };
+      }
+      // A waiting message joins here, after what the task did before it was read; one this
+      // window does not know (the transcript was read before it was stored) is added.
+      const at = s.queued.findIndex((m) => m.text === event.text);
+      const waiting = s.queued[at];
       return {
         ...s,
-        items: [...s.items, { kind: "user", ...taken }],
-        queued: s.queued.filter((_, i) => i !== at),
+        items: [...s.items, { kind: "user", id: waiting?.id ?? s.nextId, text: event.text }],
+        queued: waiting ? s.queued.filter((_, i) => i !== at) : s.queued,
+        nextId: waiting ? s.nextId : s.nextId + 1,
       };
     }
     case "queued_messages_returned": {
@@ -492,7 +504,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       // Attaching to a running session (a reloaded window): the person's messages waiting for
       // the next request are not in the stored transcript. A window that sent them shows them
       // already (its snapshot answers a gap and finds it ready).
-      const queued = s.ready ? s.queued : event.queued.map((text) => ({ id: nextId++, text }));
+      const queued = s.ready ? s.queued : event.queued.map((text) => ({ id: nextId++, text, fromSnapshot: true }));
       return {
         ...s,
         calls,

@@ -86,8 +86,12 @@ pub enum EventMsg {
     /// The person's message joined the conversation: it starts a task, or, sent while a task
     /// ran, the model reads it from the task's next request on. Messages join in the order they
     /// were sent, so a front end that showed a sent message as waiting knows it was read.
+    /// `number` is its place among the person's messages of the session (0 for the first, as a
+    /// stored session's transcript counts them), so a front end that loaded the transcript
+    /// knows whether it shows this one already.
     UserMessageTaken {
         text: String,
+        number: u32,
     },
     /// The person stopped the task (or the session closed) while messages they had sent waited
     /// for its next request; comes after its `task_ended`. The model has not read them and no

@@ -79,6 +79,9 @@ pub struct SessionConfig {
     pub session_id: Option<String>,
     /// History to continue from (resume).
     pub history: Vec<Message>,
+    /// How many messages of the person the resumed session has, as its transcript shows them
+    /// ([`transcript::Transcript::person_messages`]); numbers the ones this engine takes.
+    pub person_messages: usize,
     /// Tool calling through the text protocol, for models without native tools.
     pub text_protocol: bool,
     /// The tools; the built-ins over `workspace` when `None`.
@@ -128,6 +131,7 @@ impl SessionConfig {
             rules: Vec::new(),
             session_id: None,
             history: Vec::new(),
+            person_messages: 0,
             text_protocol: false,
             tools: None,
             pause_after_failures: 3,
@@ -251,6 +255,8 @@ pub(crate) struct Engine {
     pub(crate) queued: VecDeque<String>,
     /// Messages that were queued when the person stopped the task: given back after it ends.
     pub(crate) returning: Vec<String>,
+    /// The person's messages in the session so far (the number of the next one taken).
+    pub(crate) person_messages: usize,
     pub(crate) cancel: CancellationToken,
     pub(crate) running: bool,
     pub(crate) shutdown: bool,
@@ -323,6 +329,7 @@ impl Engine {
             failures: HashMap::new(),
             queued: VecDeque::new(),
             returning: Vec::new(),
+            person_messages: config.person_messages,
             cancel: CancellationToken::new(),
             running: false,
             shutdown: false,

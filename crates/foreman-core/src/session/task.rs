@@ -64,10 +64,13 @@ impl Engine {
         self.returning.extend(self.queued.drain(..));
     }
 
-    /// Adds the person's message to the history and says so.
+    /// Adds the person's message to the history and says so, with its number.
     async fn take_message(&mut self, text: String) {
         self.record(Message::user(text.clone())).await;
-        self.events.emit(EventMsg::UserMessageTaken { text });
+        let number = u32::try_from(self.person_messages).unwrap_or(u32::MAX);
+        self.person_messages += 1;
+        self.events
+            .emit(EventMsg::UserMessageTaken { text, number });
     }
 
     /// The loop of turns over the current history, until the task ends. The person's queued

@@ -38,6 +38,17 @@ pub struct Transcript {
     pub usage: UsageTotals,
 }
 
+impl Transcript {
+    /// How many messages of the person it shows: the number the next one they send gets (see
+    /// [`EventMsg::UserMessageTaken`](crate::protocol::EventMsg::UserMessageTaken)).
+    pub fn person_messages(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|item| matches!(item, TranscriptItem::User { .. }))
+            .count()
+    }
+}
+
 /// Loads `session_id` for display. Calls the store does not know (older sessions) are shown from
 /// the history alone.
 pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcript, StoreError> {
