@@ -144,6 +144,20 @@ impl Harness {
         }
     }
 
+    /// Waits until a call starts executing.
+    async fn until_executing(&mut self) {
+        self.until(|m| {
+            matches!(
+                m,
+                EventMsg::ToolCallUpdated {
+                    state: Some(CallState::Executing),
+                    ..
+                }
+            )
+        })
+        .await;
+    }
+
     /// The next approval request, whole.
     async fn approval_request(&mut self) -> EventMsg {
         self.until(|m| matches!(m, EventMsg::ApprovalRequested { .. }))
@@ -1230,16 +1244,7 @@ async fn a_message_sent_after_stop_starts_the_next_task() {
     ];
     let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Yolo).await;
     h.send(Op::UserMessage { text: "go".into() });
-    h.until(|m| {
-        matches!(
-            m,
-            EventMsg::ToolCallUpdated {
-                state: Some(CallState::Executing),
-                ..
-            }
-        )
-    })
-    .await;
+    h.until_executing().await;
     h.send(Op::UserMessage {
         text: "sent before the stop".into(),
     });
@@ -1274,16 +1279,7 @@ async fn cancel_kills_a_running_command() {
     let turns = vec![vec![call("b1", "bash", json!({"command": "sleep 30"}))]];
     let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Yolo).await;
     h.send(Op::UserMessage { text: "go".into() });
-    h.until(|m| {
-        matches!(
-            m,
-            EventMsg::ToolCallUpdated {
-                state: Some(CallState::Executing),
-                ..
-            }
-        )
-    })
-    .await;
+    h.until_executing().await;
     let started = std::time::Instant::now();
     h.send(Op::Cancel);
     assert_eq!(h.end().await, TaskEndReason::Cancelled);

@@ -165,21 +165,10 @@ test("messages sent while the agent works wait above the composer until the engi
   const api = stoppedSession("");
   let emit: (event: Event) => void = () => {};
   const ops: Op[] = [];
-  api.openSession = async (_workspace, _resume, onEvent) => {
+  const open = api.openSession;
+  api.openSession = async (workspace, resume, onEvent) => {
     emit = onEvent;
-    return {
-      session_id: "s1",
-      transcript: {
-        session_id: "s1",
-        items: [{ kind: "user", text: "the earlier request" }],
-        todos: [],
-        usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 1 },
-      },
-      was_running: true,
-      model: "claude-sonnet-4-5",
-      provider: "Anthropic",
-      stopped: null,
-    };
+    return { ...(await open(workspace, resume, onEvent)), was_running: true, stopped: null };
   };
   api.sendOp = async (_id, op) => void ops.push(op);
   openStored(api, settingsView({ missing: null, key_stored: true }));

@@ -257,15 +257,20 @@ export function addUserMessage(state: SessionState, text: string): SessionState 
   };
 }
 
+/** `list` without its entry at `at` (itself when `at` is -1). */
+function without<T>(list: T[], at: number): T[] {
+  return at < 0 ? list : list.filter((_, i) => i !== at);
+}
+
 /**
  * `state` without the person's newest message with `text`, waiting or shown (its sending
  * failed and the composer has it back).
  */
 export function withoutUserMessage(state: SessionState, text: string): SessionState {
   const waiting = state.queued.findLastIndex((m) => m.text === text);
-  if (waiting >= 0) return { ...state, queued: state.queued.filter((_, i) => i !== waiting) };
+  if (waiting >= 0) return { ...state, queued: without(state.queued, waiting) };
   const shown = state.items.findLastIndex((item) => item.kind === "user" && item.text === text);
-  return shown >= 0 ? { ...state, items: state.items.filter((_, i) => i !== shown) } : state;
+  return { ...state, items: without(state.items, shown) };
 }
 
 function appendTo(items: Item[], kind: "assistant" | "thinking", text: string, nextId: number): Item[] {
@@ -368,8 +373,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       const shown = s.items.reduce((n, item) => (item.kind === "user" ? n + 1 : n), 0);
       if (event.number < shown) {
         // A reattached window read it in the transcript too: the snapshot's copy goes.
-        const copy = s.queued.findIndex((m) => m.fromSnapshot && m.text === event.text);
-        return copy < 0 ? s : { ...s, queued: s.queued.filter((_, i) => i !== copy) };
+        return { ...s, queued: without(s.queued, s.queued.findIndex((m) => m.fromSnapshot && m.text === event.text)) };
       }
       // A waiting message joins here, after what the task did before it was read; one this
       // window does not know (the transcript was read before it was stored) is added.
@@ -378,16 +382,13 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return {
         ...s,
         items: [...s.items, { kind: "user", id: waiting?.id ?? s.nextId, text: event.text }],
-        queued: waiting ? s.queued.filter((_, i) => i !== at) : s.queued,
+        queued: without(s.queued, at),
         nextId: waiting ? s.nextId : s.nextId + 1,
       };
     }
     case "queued_messages_returned": {
-      const left = s.queued.slice();
-      for (const text of event.texts) {
-        const at = left.findIndex((m) => m.text === text);
-        if (at >= 0) left.splice(at, 1);
-      }
+      let left = s.queued;
+      for (const text of event.texts) left = without(left, left.findIndex((m) => m.text === text));
       const said =
         event.texts.length === 1 ? "The message that waited is" : `The ${event.texts.length} messages that waited are`;
       return notice(
@@ -519,7 +520,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       };
     }
     case "shutdown_complete":
-      // The engine gave back what waited (queued_messages_returned) or dropped nothing.
+      // Nothing waits in a closed session: what did was given back before (queued_messages_returned).
       return { ...s, running: false, queued: [] };
   }
 }
