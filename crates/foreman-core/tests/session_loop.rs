@@ -1234,6 +1234,85 @@ async fn stopping_a_task_returns_the_waiting_messages_instead_of_running_them() 
     assert!(!h.dir.path().join("a.txt").exists());
 }
 
+/// The person takes back one waiting message: it is given back at once and the model never reads
+/// it; the others still join. Two waiting messages may say the same; the one at the place the
+/// front end named goes, or the oldest with that text when the place is out of date.
+#[tokio::test]
+async fn a_waiting_message_taken_back_is_returned_and_never_read() {
+    let turns = [
+        vec![call(
+            "w1",
+            "write",
+            json!({"path": "a.txt", "content": "a\n"}),
+        )],
+        done("d1"),
+    ];
+    let responses = turns
+        .iter()
+        .map(|t| ScriptedResponse::sse(body(Wire::OpenAi, t)))
+        .collect();
+    let mut h = start_with(Wire::OpenAi, responses, |_| {}).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    let (call_id, preview_hash) = h.approval().await;
+    for text in ["twin note", "drop me", "twin note"] {
+        h.send(Op::UserMessage { text: text.into() });
+    }
+    let returned = |text: &str| EventMsg::QueuedMessagesReturned {
+        texts: vec![text.into()],
+    };
+    let answer = |m: &EventMsg| {
+        matches!(
+            m,
+            EventMsg::QueuedMessagesReturned { .. } | EventMsg::Error { .. }
+        )
+    };
+    h.send(Op::WithdrawMessage {
+        index: 2,
+        text: "twin note".into(),
+    });
+    assert_eq!(h.until(answer).await, returned("twin note"));
+    // Out of date: "drop me" is the second now.
+    h.send(Op::WithdrawMessage {
+        index: 0,
+        text: "drop me".into(),
+    });
+    assert_eq!(h.until(answer).await, returned("drop me"));
+    h.send(Op::WithdrawMessage {
+        index: 1,
+        text: "never sent".into(),
+    });
+    let EventMsg::Error { message } = h.until(answer).await else {
+        panic!("no error for a message that does not wait")
+    };
+    assert!(message.contains("read it already"), "{message}");
+    h.send(Op::Snapshot);
+    let EventMsg::Snapshot { queued, .. } =
+        h.until(|m| matches!(m, EventMsg::Snapshot { .. })).await
+    else {
+        unreachable!()
+    };
+    assert_eq!(queued, ["twin note"]);
+
+    h.send(Op::Approve {
+        call_id,
+        preview_hash,
+        scope: ApprovalScope::Once,
+    });
+    assert!(h.end().await.is_success());
+    let second = h.request_text(1);
+    assert_eq!(second.matches("twin note").count(), 1, "{second}");
+    assert!(!second.contains("drop me"), "{second}");
+    let taken: Vec<&str> = h
+        .seen
+        .iter()
+        .filter_map(|e| match &e.msg {
+            EventMsg::UserMessageTaken { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(taken, ["go", "twin note"]);
+}
+
 /// A message sent right after Stop, while the stopped command is still being ended, is the
 /// person's next request: it is not given back with the ones that waited before the Stop.
 #[tokio::test]

@@ -664,14 +664,24 @@ step("6a. a message sent while the agent works waits above the composer and join
   await composer.addValue("Do this afterwards");
   await queue.click();
   await waitFor("the second message waiting", async () => (await waiting()).join() === "Do this afterwards");
+  await composer.addValue("Actually, not this");
+  await queue.click();
+  await waitFor("two messages waiting", async () => (await waiting()).join("|") === "Do this afterwards|Actually, not this");
+  // One of them taken back: it is in the message box to change, the other still waits.
+  await (await app.browser.$$('[data-testid="take-back"]'))[1].click();
+  await waitFor("the message taken back in the composer", async () => (await composer.getValue()) === "Actually, not this");
+  assert.deepEqual(await waiting(), ["Do this afterwards"]);
+  await screenshot(app.browser, "65-took-one-back");
   const requestsBefore = model.requests.length;
   await (await $('[data-testid="stop"]')).click();
   await waitIdle();
-  await waitFor("the message back in the composer", async () => (await composer.getValue()) === "Do this afterwards");
+  // Stop gives back the other one, before the text being written.
+  await waitFor("the message back in the composer", async () => (await composer.getValue()) === "Do this afterwards\n\nActually, not this");
   assert.deepEqual(await waiting(), []);
   assert.match(await (await $("main")).getText(), /The message that waited is back in the message box/);
-  assert.equal(model.requests.length, requestsBefore, "Stop did not start a task with the waiting message");
-  await screenshot(app.browser, "65-stop-gave-it-back");
+  assert.equal(model.requests.length, requestsBefore, "Stop did not start a task with the waiting messages");
+  assert.ok(!JSON.stringify(model.requests).includes("Actually, not this"), "the model never read the message taken back");
+  await screenshot(app.browser, "66-stop-gave-it-back");
   await clear();
   await composer.addValue(draft);
 });

@@ -1,4 +1,4 @@
-import { render, screen } from "@testing-library/react";
+import { fireEvent, render, screen } from "@testing-library/react";
 import { expect, test } from "vitest";
 import { QueuedMessages } from "./QueuedMessages";
 
@@ -22,4 +22,23 @@ test("waiting messages are listed in the order sent, with what happens to them",
     "also add tests",
     "and\nupdate the README",
   ]);
+});
+
+test("each waiting message can be taken back, once, with its place in the list", () => {
+  const asked: [number, string][] = [];
+  const messages = [
+    { id: 4, text: "also add tests" },
+    { id: 5, text: "and update the README", takingBack: true },
+  ];
+  const { rerender } = render(<QueuedMessages messages={messages} onTakeBack={(i, m) => asked.push([i, m.text])} />);
+  const buttons = screen.getAllByRole("button");
+  expect(buttons.map((b) => [b.textContent, (b as HTMLButtonElement).disabled])).toEqual([
+    ["Take back", false],
+    ["Taking back…", true],
+  ]);
+  fireEvent.click(buttons[0]!);
+  expect(asked).toEqual([[0, "also add tests"]]);
+  // A stopped session cannot be asked: no buttons.
+  rerender(<QueuedMessages messages={messages} />);
+  expect(screen.queryAllByRole("button")).toEqual([]);
 });

@@ -384,7 +384,10 @@ export function Workspace({
             </div>
           )}
           {state.running && <TodoList todos={state.todos} />}
-          <QueuedMessages messages={state.queued} />
+          <QueuedMessages
+            messages={state.queued}
+            onTakeBack={session.stopped ? undefined : (index, m) => void session.takeBack(index, m)}
+          />
           <Composer
             draftKey={draftKey(workspace.path, current)}
             disabled={Boolean(missing)}

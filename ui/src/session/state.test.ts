@@ -1,7 +1,7 @@
 import type { Event } from "../protocol/Event";
 import type { Transcript } from "../protocol/Transcript";
 import type { UsageSummary } from "../protocol/UsageSummary";
-import { addUserMessage, fromTranscript, initialState, reduceAll, type SessionState } from "./state";
+import { addUserMessage, fromTranscript, initialState, markTakingBack, reduceAll, type SessionState } from "./state";
 
 let seq = 0;
 function ev(msg: Record<string, unknown>): Event {
@@ -413,4 +413,22 @@ test("Stop gives the waiting messages back: they leave the waiting list for the 
     "The message that waited is back in the message box; the agent did not read it.",
     "The message that waited is back in the message box; the agent did not read it.",
   ]);
+});
+
+test("a waiting message the person took back leaves the list quietly; of two alike, the one asked for goes", () => {
+  let s = reduceAll(addUserMessage(initialState(), "go"), [ev({ type: "user_message_taken", text: "go", number: 0 }), ev({ type: "task_started" })], 0);
+  s = addUserMessage(addUserMessage(addUserMessage(s, "twin"), "other"), "twin");
+  const asked = s.queued[2];
+  s = markTakingBack(s, asked?.id ?? -1, true);
+  expect(s.queued.map((m) => Boolean(m.takingBack))).toEqual([false, false, true]);
+  const notices = s.items.length;
+  s = reduceAll(s, [ev({ type: "queued_messages_returned", texts: ["twin"] })], 0);
+  expect(s.queued.map((m) => m.id)).toEqual([asked!.id - 2, asked!.id - 1]);
+  expect(s.returned?.texts).toEqual(["twin"]);
+  expect(s.items).toHaveLength(notices);
+  // Asked for too late: the engine read it first, so it joins the conversation as read.
+  s = markTakingBack(s, asked!.id - 2, true);
+  s = reduceAll(s, [ev({ type: "user_message_taken", text: "twin", number: 1 })], 0);
+  expect(s.queued.map((m) => [m.text, Boolean(m.takingBack)])).toEqual([["other", false]]);
+  expect(s.items.filter((i) => i.kind === "user").map((i) => (i.kind === "user" ? i.text : ""))).toEqual(["go", "twin"]);
 });

@@ -60,6 +60,8 @@ export interface QueuedMessage {
   text: string;
   /** Listed by the snapshot a reattached window got (not sent from this window). */
   fromSnapshot?: boolean;
+  /** The person asked for it back (`withdraw_message`); the engine has not answered yet. */
+  takingBack?: boolean;
 }
 
 export interface Todo {
@@ -257,6 +259,11 @@ export function addUserMessage(state: SessionState, text: string): SessionState 
   };
 }
 
+/** `state` with its waiting message `id` marked as being taken back by the person, or no longer. */
+export function markTakingBack(state: SessionState, id: number, takingBack: boolean): SessionState {
+  return { ...state, queued: state.queued.map((m) => (m.id === id ? { ...m, takingBack } : m)) };
+}
+
 /** `list` without its entry at `at` (itself when `at` is -1). */
 function without<T>(list: T[], at: number): T[] {
   return at < 0 ? list : list.filter((_, i) => i !== at);
@@ -387,8 +394,16 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       };
     }
     case "queued_messages_returned": {
+      // Of two waiting messages with the same text, the one the person asked for is the one back.
       let left = s.queued;
-      for (const text of event.texts) left = without(left, left.findIndex((m) => m.text === text));
+      let asked = true;
+      for (const text of event.texts) {
+        const mine = left.findIndex((m) => m.takingBack && m.text === text);
+        asked &&= mine >= 0;
+        left = without(left, mine >= 0 ? mine : left.findIndex((m) => m.text === text));
+      }
+      // What the person took back is in the message box, where they look: nothing to explain.
+      if (asked) return { ...s, queued: left, returned: { texts: event.texts } };
       const said =
         event.texts.length === 1 ? "The message that waited is" : `The ${event.texts.length} messages that waited are`;
       return notice(

@@ -74,3 +74,30 @@ test("a message whose sending failed is not shown as sent or waiting (the compos
   expect(result.current.state.queued).toEqual([]);
   expect(sent).toEqual(["first"]);
 });
+
+test("taking back a waiting message asks the engine, and a failed request leaves it waiting", async () => {
+  const sent: string[] = [];
+  const b = backend(sent);
+  const ops: unknown[] = [];
+  let fail = false;
+  const send = b.sendOp;
+  b.sendOp = async (id, op) => {
+    if (op.op === "withdraw_message") {
+      if (fail) throw { message: "the engine is gone" };
+      ops.push(op);
+      return;
+    }
+    return send(id, op);
+  };
+  const { result } = renderHook(() => useSession(b, "/w", null, "ask", () => {}));
+  await act(() => result.current.send("first"));
+  await act(() => result.current.send("second"));
+  const waiting = result.current.state.queued[0]!;
+  await act(() => result.current.takeBack(0, waiting));
+  expect(ops).toEqual([{ op: "withdraw_message", index: 0, text: "second" }]);
+  expect(result.current.state.queued[0]?.takingBack).toBe(true);
+  fail = true;
+  await act(() => result.current.takeBack(0, waiting));
+  expect(result.current.state.queued.map((m) => [m.text, Boolean(m.takingBack)])).toEqual([["second", false]]);
+  expect(result.current.error).toBe("the engine is gone");
+});

@@ -6,7 +6,16 @@ import { errorMessage } from "../backend";
 import type { ApprovalMode } from "../protocol/ApprovalMode";
 import type { Event } from "../protocol/Event";
 import type { Op } from "../protocol/Op";
-import { addUserMessage, fromTranscript, initialState, reduceAll, withoutUserMessage, type SessionState } from "./state";
+import {
+  addUserMessage,
+  fromTranscript,
+  initialState,
+  markTakingBack,
+  reduceAll,
+  withoutUserMessage,
+  type QueuedMessage,
+  type SessionState,
+} from "./state";
 import { nextFrame } from "../nextFrame";
 
 export interface SessionHandle {
@@ -23,6 +32,8 @@ export interface SessionHandle {
   /** Sends the person's message, starting the session first if needed. */
   send(text: string): Promise<void>;
   op(op: Op): Promise<void>;
+  /** Asks for the waiting message `message`, the `index`-th, back into the message box. */
+  takeBack(index: number, message: QueuedMessage): Promise<void>;
   clearError(): void;
 }
 
@@ -158,6 +169,20 @@ export function useSession(
     [backend, connect, onStarted],
   );
 
+  const takeBack = useCallback(
+    async (index: number, message: QueuedMessage) => {
+      if (!idRef.current) return;
+      setState((s) => markTakingBack(s, message.id, true));
+      try {
+        await backend.sendOp(idRef.current, { op: "withdraw_message", index, text: message.text });
+      } catch (e) {
+        setState((s) => markTakingBack(s, message.id, false));
+        setError(errorMessage(e));
+      }
+    },
+    [backend],
+  );
+
   return {
     state,
     sessionId,
@@ -167,6 +192,7 @@ export function useSession(
     stopped,
     send,
     op,
+    takeBack,
     clearError: () => {
       setError(null);
       setStopped(null);

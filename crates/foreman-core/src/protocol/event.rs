@@ -94,9 +94,11 @@ pub enum EventMsg {
         number: u32,
     },
     /// The person stopped the task (or the session closed) while messages they had sent waited
-    /// for its next request; comes after its `task_ended`. The model has not read them and no
-    /// task will run them: a front end gives them back to the person (the composer) to send
-    /// again or change. A message sent after the Stop is not among them: it starts a task.
+    /// for its next request; comes after its `task_ended`. Or the person took one waiting
+    /// message back ([`Op::WithdrawMessage`](super::Op::WithdrawMessage)); it comes at once.
+    /// The model has not read them and no task will run them: a front end gives them back to
+    /// the person (the composer) to send again or change. A message sent after the Stop is not
+    /// among them: it starts a task.
     QueuedMessagesReturned {
         texts: Vec<String>,
     },

@@ -71,6 +71,12 @@ pub enum Op {
     /// messages that waited for its next request are returned
     /// ([`EventMsg::QueuedMessagesReturned`](super::EventMsg::QueuedMessagesReturned)), not run.
     Cancel,
+    /// Takes back one of the person's messages still waiting for the running task's next request
+    /// (the `index`-th of the waiting messages, from the oldest, when it has `text`; otherwise the
+    /// oldest waiting message with `text`): the model will not read it, and it is given back with
+    /// [`EventMsg::QueuedMessagesReturned`](super::EventMsg::QueuedMessagesReturned) at once. An
+    /// `error` event says so when no waiting message has `text` (the model has read it already).
+    WithdrawMessage { index: u32, text: String },
     /// Resumes a task paused after repeated tool failures.
     Continue,
     /// Changes the approval mode from the next decision on.

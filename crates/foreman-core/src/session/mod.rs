@@ -395,6 +395,7 @@ impl Engine {
                 reason: "no approval is pending for this call".into(),
             }),
             Op::Cancel => self.stop(),
+            Op::WithdrawMessage { index, text } => self.withdraw_message(index, &text),
             Op::Continue => self.events.emit(EventMsg::Error {
                 message: "nothing is paused".into(),
             }),

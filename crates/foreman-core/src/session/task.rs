@@ -64,6 +64,23 @@ impl Engine {
         self.returning.extend(self.queued.drain(..));
     }
 
+    /// Gives back the waiting message the person took back (see
+    /// [`Op::WithdrawMessage`](crate::protocol::Op::WithdrawMessage)).
+    pub(crate) fn withdraw_message(&mut self, index: u32, text: &str) {
+        let at = usize::try_from(index)
+            .ok()
+            .filter(|&i| self.queued.get(i).is_some_and(|q| q == text))
+            .or_else(|| self.queued.iter().position(|q| q == text));
+        match at.and_then(|i| self.queued.remove(i)) {
+            Some(text) => self
+                .events
+                .emit(EventMsg::QueuedMessagesReturned { texts: vec![text] }),
+            None => self.events.emit(EventMsg::Error {
+                message: "That message cannot be taken back: the agent has read it already.".into(),
+            }),
+        }
+    }
+
     /// Adds the person's message to the history and says so, with its number.
     async fn take_message(&mut self, text: String) {
         self.record(Message::user(text.clone())).await;
