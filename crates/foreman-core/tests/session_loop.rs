@@ -1236,7 +1236,7 @@ async fn stopping_a_task_returns_the_waiting_messages_instead_of_running_them() 
 
 /// The person takes back one waiting message: it is given back at once and the model never reads
 /// it; the others still join. Two waiting messages may say the same; the one at the place the
-/// front end named goes, or the oldest with that text when the place is out of date.
+/// front end named goes, or the first with that text when the place is out of date.
 #[tokio::test]
 async fn a_waiting_message_taken_back_is_returned_and_never_read() {
     let turns = [
@@ -1254,7 +1254,7 @@ async fn a_waiting_message_taken_back_is_returned_and_never_read() {
     let mut h = start_with(Wire::OpenAi, responses, |_| {}).await;
     h.send(Op::UserMessage { text: "go".into() });
     let (call_id, preview_hash) = h.approval().await;
-    for text in ["twin note", "drop me", "twin note"] {
+    for text in ["twin note", "other note", "twin note", "drop me"] {
         h.send(Op::UserMessage { text: text.into() });
     }
     let returned = |text: &str| EventMsg::QueuedMessagesReturned {
@@ -1271,9 +1271,9 @@ async fn a_waiting_message_taken_back_is_returned_and_never_read() {
         text: "twin note".into(),
     });
     assert_eq!(h.until(answer).await, returned("twin note"));
-    // Out of date: "drop me" is the second now.
+    // Named by its old place (the fourth): it is the third now.
     h.send(Op::WithdrawMessage {
-        index: 0,
+        index: 3,
         text: "drop me".into(),
     });
     assert_eq!(h.until(answer).await, returned("drop me"));
@@ -1291,7 +1291,7 @@ async fn a_waiting_message_taken_back_is_returned_and_never_read() {
     else {
         unreachable!()
     };
-    assert_eq!(queued, ["twin note"]);
+    assert_eq!(queued, ["twin note", "other note"]);
 
     h.send(Op::Approve {
         call_id,
@@ -1301,6 +1301,10 @@ async fn a_waiting_message_taken_back_is_returned_and_never_read() {
     assert!(h.end().await.is_success());
     let second = h.request_text(1);
     assert_eq!(second.matches("twin note").count(), 1, "{second}");
+    assert!(
+        second.find("twin note") < second.find("other note"),
+        "the first twin stayed: {second}"
+    );
     assert!(!second.contains("drop me"), "{second}");
     let taken: Vec<&str> = h
         .seen
@@ -1310,7 +1314,61 @@ async fn a_waiting_message_taken_back_is_returned_and_never_read() {
             _ => None,
         })
         .collect();
-    assert_eq!(taken, ["go", "twin note"]);
+    assert_eq!(taken, ["go", "twin note", "other note"]);
+}
+
+/// After Stop, until the stopped task has ended, the person still sees the messages that waited
+/// and may take one back: it comes back at once, the others after the task ends; and a message
+/// sent after the Stop with the same text (the next request) stays.
+#[tokio::test]
+async fn a_message_the_stop_holds_can_be_taken_back_before_the_task_ends() {
+    let turns = vec![
+        vec![call("b1", "bash", json!({"command": "sleep 30"}))],
+        done("d1"),
+    ];
+    let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Yolo).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    h.until_executing().await;
+    for text in ["keep me", "same words"] {
+        h.send(Op::UserMessage { text: text.into() });
+    }
+    h.send(Op::Cancel);
+    h.send(Op::UserMessage {
+        text: "same words".into(),
+    });
+    h.send(Op::WithdrawMessage {
+        index: 1,
+        text: "same words".into(),
+    });
+    let mut answers = vec![];
+    while answers.len() < 2 {
+        match h
+            .until(|m| {
+                matches!(
+                    m,
+                    EventMsg::QueuedMessagesReturned { .. }
+                        | EventMsg::Error { .. }
+                        | EventMsg::TaskEnded { .. }
+                )
+            })
+            .await
+        {
+            EventMsg::TaskEnded { reason } => assert_eq!(reason, TaskEndReason::Cancelled),
+            EventMsg::QueuedMessagesReturned { texts } => answers.push(texts),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(answers, [vec!["same words"], vec!["keep me"]]);
+    // The message sent after the Stop is the next request.
+    assert_eq!(
+        h.until(|m| matches!(m, EventMsg::UserMessageTaken { .. }))
+            .await,
+        EventMsg::UserMessageTaken {
+            text: "same words".into(),
+            number: 1
+        }
+    );
+    assert!(h.end().await.is_success());
 }
 
 /// A message sent right after Stop, while the stopped command is still being ended, is the

@@ -70,22 +70,26 @@ test("while the agent works, a message is queued for its next step, by the butto
   expect(sent).toEqual(["also update the docs", "and the changelog"]);
 });
 
-test("messages that Stop gave back come into the composer once, before what is being written", async () => {
+test("messages given back come into the composer once each, before what is being written", async () => {
   const key = draftKey("/w", "s1");
   const props = { draftKey: key, disabled: false, running: false, history: [], findFiles: async () => [], onSend: () => {} };
   const first = { texts: [withReferences("look at @src/a.rs"), "and then test it"] };
-  const view = render(<Composer {...props} restore={first} />);
+  const view = render(<Composer {...props} restore={[first]} />);
   expect(box().value).toBe("look at @src/a.rs\n\nand then test it");
   expect(box()).toHaveFocus();
   // Drawn again with the same restore (Settings and back, say): nothing is added twice.
-  view.rerender(<Composer {...props} restore={first} />);
+  view.rerender(<Composer {...props} restore={[first]} />);
   view.unmount();
-  const again = render(<Composer {...props} restore={first} />);
+  const again = render(<Composer {...props} restore={[first]} />);
   expect(box().value).toBe("look at @src/a.rs\n\nand then test it");
   await userEvent.clear(box());
   await userEvent.type(box(), "a new thought");
-  again.rerender(<Composer {...props} restore={{ texts: ["an older one"] }} />);
+  again.rerender(<Composer {...props} restore={[first, { texts: ["an older one"] }]} />);
   expect(box().value).toBe("an older one\n\na new thought");
+  // Two returns in one frame (two messages taken back quickly): both come in, in order.
+  await userEvent.clear(box());
+  again.rerender(<Composer {...props} restore={[first, { texts: ["one"] }, { texts: ["two"] }]} />);
+  expect(box().value).toBe("one\n\ntwo");
 });
 
 test("the list of referenced files comes off only when it is the one the composer added", () => {

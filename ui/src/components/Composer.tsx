@@ -13,10 +13,10 @@ interface Props {
   findFiles(query: string): Promise<string[]>;
   onSend(text: string): Promise<void> | void;
   /**
-   * Messages given back to the person (their Stop returned what waited for the agent): put
-   * before the text being written, once per object.
+   * Messages given back to the person (their Stop returned what waited for the agent, or they
+   * took one back): each object's put before the text being written, once.
    */
-  restore?: { texts: string[] } | null;
+  restore?: readonly { texts: string[] }[];
 }
 
 /** The restores already put into a composer (one drawn anew must not add them again). */
@@ -62,11 +62,15 @@ export function Composer({ draftKey, disabled, running, history, findFiles, onSe
   const [options, setOptions] = useState<string[]>([]);
   const [active, setActive] = useState(0);
   const area = useRef<HTMLTextAreaElement>(null);
-  // What Stop gave back comes first: it was written before the text being written now.
+  // What came back comes first: it was written before the text being written now.
   useEffect(() => {
-    if (!restore || restored.has(restore)) return;
-    restored.add(restore);
-    const back = restore.texts.map(withoutReferences).join("\n\n");
+    const fresh = (restore ?? []).filter((r) => !restored.has(r));
+    if (fresh.length === 0) return;
+    for (const r of fresh) restored.add(r);
+    const back = fresh
+      .flatMap((r) => r.texts)
+      .map(withoutReferences)
+      .join("\n\n");
     setDraft((d) => ({ key: draftKey, text: d.key === draftKey && d.text.trim() ? `${back}\n\n${d.text}` : back }));
     setRecall(null);
     setMention(null);

@@ -32,10 +32,13 @@ test("each waiting message can be taken back, once, with its place in the list",
   ];
   const { rerender } = render(<QueuedMessages messages={messages} onTakeBack={(i, m) => asked.push([i, m.text])} />);
   const buttons = screen.getAllByRole("button");
-  expect(buttons.map((b) => [b.textContent, (b as HTMLButtonElement).disabled])).toEqual([
-    ["Take back", false],
-    ["Taking back…", true],
+  expect(buttons.map((b) => [b.textContent, b.getAttribute("aria-disabled")])).toEqual([
+    ["Take back", null],
+    ["Taking back…", "true"],
   ]);
+  // Each button says which message it takes back.
+  expect(buttons[1]).toHaveAccessibleDescription("and update the README");
+  fireEvent.click(buttons[1]!);
   fireEvent.click(buttons[0]!);
   expect(asked).toEqual([[0, "also add tests"]]);
   // A stopped session cannot be asked: no buttons.

@@ -20,17 +20,21 @@ export function QueuedMessages({ messages, onTakeBack }: Props) {
         {messages.map((m, index) => (
           <li key={m.id}>
             {onTakeBack && (
+              // aria-disabled, not disabled: the button keeps the focus while the engine answers.
               <button
                 className="ghost small"
                 data-testid="take-back"
-                disabled={m.takingBack}
+                aria-disabled={m.takingBack}
+                aria-describedby={`queued-${m.id}`}
                 title="Back into the message box, to change or send later; the agent will not read it"
-                onClick={() => onTakeBack(index, m)}
+                onClick={() => {
+                  if (!m.takingBack) onTakeBack(index, m);
+                }}
               >
                 {m.takingBack ? "Taking back…" : "Take back"}
               </button>
             )}
-            <span className="queued-text" data-testid="queued-message">
+            <span className="queued-text" id={`queued-${m.id}`} data-testid="queued-message">
               {m.text}
             </span>
           </li>

@@ -403,11 +403,12 @@ test("Stop gives the waiting messages back: they leave the waiting list for the 
   s = addUserMessage(addUserMessage(s, "second"), "third");
   s = reduceAll(s, [ev({ type: "queued_messages_returned", texts: ["second"] })], 0);
   expect(s.queued.map((m) => m.text)).toEqual(["third"]);
-  expect(s.returned?.texts).toEqual(["second"]);
-  const before = s.returned;
+  expect(s.returned.map((r) => r.texts)).toEqual([["second"]]);
+  const before = s.returned[0];
   s = reduceAll(s, [ev({ type: "queued_messages_returned", texts: ["third"] })], 0);
   expect(s.queued).toEqual([]);
-  expect(s.returned).not.toBe(before);
+  expect(s.returned.map((r) => r.texts)).toEqual([["second"], ["third"]]);
+  expect(s.returned[0]).toBe(before);
   expect(s.items.filter((i) => i.kind === "user")).toHaveLength(1);
   expect(s.items.filter((i) => i.kind === "notice").map((i) => (i.kind === "notice" ? i.text : ""))).toEqual([
     "The message that waited is back in the message box; the agent did not read it.",
@@ -417,18 +418,32 @@ test("Stop gives the waiting messages back: they leave the waiting list for the 
 
 test("a waiting message the person took back leaves the list quietly; of two alike, the one asked for goes", () => {
   let s = reduceAll(addUserMessage(initialState(), "go"), [ev({ type: "user_message_taken", text: "go", number: 0 }), ev({ type: "task_started" })], 0);
-  s = addUserMessage(addUserMessage(addUserMessage(s, "twin"), "other"), "twin");
-  const asked = s.queued[2];
-  s = markTakingBack(s, asked?.id ?? -1, true);
-  expect(s.queued.map((m) => Boolean(m.takingBack))).toEqual([false, false, true]);
-  const notices = s.items.length;
-  s = reduceAll(s, [ev({ type: "queued_messages_returned", texts: ["twin"] })], 0);
-  expect(s.queued.map((m) => m.id)).toEqual([asked!.id - 2, asked!.id - 1]);
-  expect(s.returned?.texts).toEqual(["twin"]);
-  expect(s.items).toHaveLength(notices);
-  // Asked for too late: the engine read it first, so it joins the conversation as read.
-  s = markTakingBack(s, asked!.id - 2, true);
+  s = addUserMessage(addUserMessage(addUserMessage(addUserMessage(s, "twin"), "other"), "twin"), "last");
+  const [oldTwin, other, newTwin, last] = s.queued.map((m) => m.id);
+  s = markTakingBack(markTakingBack(s, newTwin!, true), last!, true);
+  expect(s.queued.map((m) => Boolean(m.takingBack))).toEqual([false, false, true, true]);
+  const entries = s.items.length;
+  // Both answers in one frame: both reach the composer, in order, and no notice is added.
+  s = reduceAll(
+    s,
+    [ev({ type: "queued_messages_returned", texts: ["twin"] }), ev({ type: "queued_messages_returned", texts: ["last"] })],
+    0,
+  );
+  expect(s.queued.map((m) => m.id)).toEqual([oldTwin, other]);
+  expect(s.returned.map((r) => r.texts)).toEqual([["twin"], ["last"]]);
+  expect(s.items).toHaveLength(entries);
+});
+
+test("a take-back the model beat: the message joins the conversation as read, the error frees the others", () => {
+  let s = reduceAll(addUserMessage(initialState(), "go"), [ev({ type: "user_message_taken", text: "go", number: 0 }), ev({ type: "task_started" })], 0);
+  s = addUserMessage(addUserMessage(s, "twin"), "twin");
+  const [older, newer] = s.queued.map((m) => m.id);
+  s = markTakingBack(s, newer!, true);
+  // The engine reads messages in order: the older twin is the one read.
   s = reduceAll(s, [ev({ type: "user_message_taken", text: "twin", number: 1 })], 0);
-  expect(s.queued.map((m) => [m.text, Boolean(m.takingBack)])).toEqual([["other", false]]);
-  expect(s.items.filter((i) => i.kind === "user").map((i) => (i.kind === "user" ? i.text : ""))).toEqual(["go", "twin"]);
+  expect(s.queued.map((m) => [m.id, Boolean(m.takingBack)])).toEqual([[newer, true]]);
+  expect(s.items.some((i) => i.id === older && i.kind === "user")).toBe(true);
+  s = reduceAll(s, [ev({ type: "error", message: "That message cannot be taken back: the agent has read it already." })], 0);
+  expect(s.queued.map((m) => [m.id, Boolean(m.takingBack)])).toEqual([[newer, false]]);
+  expect(s.returned).toEqual([]);
 });

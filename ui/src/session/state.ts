@@ -99,10 +99,11 @@ export interface SessionState {
    */
   queued: QueuedMessage[];
   /**
-   * Waiting messages the person's Stop gave back (the model never read them), for the composer;
-   * a new object each time.
+   * Waiting messages given back (by the person's Stop, or one they took back; the model never
+   * read them), for the composer: the latest returns, oldest first, each a new object, so the
+   * composer puts in every one it has not put in yet, also when several arrive in one frame.
    */
-  returned: { texts: string[] } | null;
+  returned: { texts: string[] }[];
   calls: Record<string, CallView>;
   running: boolean;
   mode: ApprovalMode;
@@ -121,7 +122,7 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
     needsSnapshot: false,
     items: [],
     queued: [],
-    returned: null,
+    returned: [],
     calls: {},
     running: false,
     mode,
@@ -359,6 +360,9 @@ function describeEnd(reason: TaskEndReason): { tone: "info" | "error"; text: str
   }
 }
 
+/** How many returns of waiting messages [`SessionState.returned`] keeps. */
+const RETURNS_KEPT = 16;
+
 /** Applies one event. */
 export function reduce(state: SessionState, event: Event, now: number): SessionState {
   if (event.seq <= state.lastSeq) return state;
@@ -402,12 +406,14 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
         asked &&= mine >= 0;
         left = without(left, mine >= 0 ? mine : left.findIndex((m) => m.text === text));
       }
+      // A handful is plenty: the composer takes them in the frame they arrive.
+      const returned = [...s.returned.slice(-(RETURNS_KEPT - 1)), { texts: event.texts }];
       // What the person took back is in the message box, where they look: nothing to explain.
-      if (asked) return { ...s, queued: left, returned: { texts: event.texts } };
+      if (asked) return { ...s, queued: left, returned };
       const said =
         event.texts.length === 1 ? "The message that waited is" : `The ${event.texts.length} messages that waited are`;
       return notice(
-        { ...s, queued: left, returned: { texts: event.texts } },
+        { ...s, queued: left, returned },
         "info",
         `${said} back in the message box; the agent did not read ${event.texts.length === 1 ? "it" : "them"}.`,
       );
@@ -487,8 +493,11 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return { ...s, usage: withSummary({ ...s.usage, input: event.input, output: event.output }, event) };
     case "retrying":
       return { ...s, retrying: event.message };
-    case "error":
-      return notice(s, "error", event.message);
+    case "error": {
+      // A take-back the engine refused (the model read the message first) may be asked again.
+      const queued = s.queued.some((m) => m.takingBack) ? s.queued.map((m) => ({ ...m, takingBack: false })) : s.queued;
+      return notice({ ...s, queued }, "error", event.message);
+    }
     case "paused":
       return { ...s, paused: { tool: event.tool, message: event.message } };
     case "context_compacting":

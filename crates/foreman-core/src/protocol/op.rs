@@ -71,11 +71,12 @@ pub enum Op {
     /// messages that waited for its next request are returned
     /// ([`EventMsg::QueuedMessagesReturned`](super::EventMsg::QueuedMessagesReturned)), not run.
     Cancel,
-    /// Takes back one of the person's messages still waiting for the running task's next request
-    /// (the `index`-th of the waiting messages, from the oldest, when it has `text`; otherwise the
-    /// oldest waiting message with `text`): the model will not read it, and it is given back with
-    /// [`EventMsg::QueuedMessagesReturned`](super::EventMsg::QueuedMessagesReturned) at once. An
-    /// `error` event says so when no waiting message has `text` (the model has read it already).
+    /// Takes back one of the person's messages still waiting for the running task's next request,
+    /// or about to be given back by a Stop whose task has not ended yet (the `index`-th of those,
+    /// counted from the ones the Stop holds, then the waiting ones, oldest first, when it has
+    /// `text`; otherwise the first of them with `text`): the model will not read it, and it is
+    /// given back with [`EventMsg::QueuedMessagesReturned`](super::EventMsg::QueuedMessagesReturned)
+    /// at once. An `error` event says so when none has `text` (the model has read it already).
     WithdrawMessage { index: u32, text: String },
     /// Resumes a task paused after repeated tool failures.
     Continue,

@@ -65,17 +65,34 @@ impl Engine {
     }
 
     /// Gives back the waiting message the person took back (see
-    /// [`Op::WithdrawMessage`](crate::protocol::Op::WithdrawMessage)).
+    /// [`Op::WithdrawMessage`](crate::protocol::Op::WithdrawMessage)). The person sees the messages
+    /// a Stop is about to give back (the task has not ended yet) and then those still waiting, in
+    /// that order, so `index` counts both; one of the former comes back at once too.
     pub(crate) fn withdraw_message(&mut self, index: u32, text: &str) {
+        let returning = self.returning.len();
+        let waiting = |i: usize| match i.checked_sub(returning) {
+            None => self.returning.get(i),
+            Some(q) => self.queued.get(q),
+        };
         let at = usize::try_from(index)
             .ok()
-            .filter(|&i| self.queued.get(i).is_some_and(|q| q == text))
-            .or_else(|| self.queued.iter().position(|q| q == text));
-        match at.and_then(|i| self.queued.remove(i)) {
+            .filter(|&i| waiting(i).is_some_and(|w| w == text))
+            .or_else(|| {
+                self.returning
+                    .iter()
+                    .chain(&self.queued)
+                    .position(|w| w == text)
+            });
+        let taken = at.and_then(|i| match i.checked_sub(returning) {
+            None => Some(self.returning.remove(i)),
+            Some(q) => self.queued.remove(q),
+        });
+        // The answer is the session's, also while a sub-agent runs.
+        match taken {
             Some(text) => self
                 .events
-                .emit(EventMsg::QueuedMessagesReturned { texts: vec![text] }),
-            None => self.events.emit(EventMsg::Error {
+                .emit_session(EventMsg::QueuedMessagesReturned { texts: vec![text] }),
+            None => self.events.emit_session(EventMsg::Error {
                 message: "That message cannot be taken back: the agent has read it already.".into(),
             }),
         }
