@@ -121,11 +121,15 @@ impl Renderer {
             }
             EventMsg::UndoChanged {
                 call_id,
-                undo: UndoState::Done,
+                undo: undo @ (UndoState::Done | UndoState::Partly),
             } => {
                 let name = self.names.get(call_id).cloned().unwrap_or_default();
+                let what = match undo {
+                    UndoState::Partly => "part of the change undone",
+                    _ => "change undone",
+                };
                 (
-                    self.paint(DIM, &format!("\n↶ {name} ({call_id}): change undone")),
+                    self.paint(DIM, &format!("\n↶ {name} ({call_id}): {what}")),
                     true,
                 )
             }
@@ -379,6 +383,28 @@ mod tests {
         assert!(out.contains(&format!("{GREEN}+new{RESET}")));
         assert!(out.ends_with(" same"));
         assert_eq!(Renderer::plain().diff("+a\n-b"), "+a\n-b");
+    }
+
+    #[test]
+    fn undoing_a_change_in_part_or_whole_is_said() {
+        let mut r = Renderer::plain();
+        let undo = |undo| {
+            event(
+                None,
+                EventMsg::UndoChanged {
+                    call_id: "w1".into(),
+                    undo,
+                },
+            )
+        };
+        let said = r.render(&undo(UndoState::Partly)).unwrap_or_default();
+        assert!(said.contains("(w1): part of the change undone"), "{said}");
+        let said = r.render(&undo(UndoState::Done)).unwrap_or_default();
+        assert!(
+            said.contains("(w1): change undone") && !said.contains("part"),
+            "{said}"
+        );
+        assert_eq!(r.render(&undo(UndoState::Available)), None);
     }
 
     impl Renderer {

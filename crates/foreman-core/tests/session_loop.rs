@@ -2628,6 +2628,14 @@ async fn undo_hunks_puts_back_part_of_a_change_and_the_rest_undoes_later() {
         h.file("code.txt"),
         proposed.replace("line fifteen\n", "line 15\n")
     );
+    // The card says part of its change was undone; the rest still undoes.
+    assert_eq!(
+        h.until(|m| matches!(m, EventMsg::UndoChanged { .. })).await,
+        EventMsg::UndoChanged {
+            call_id: "w1".into(),
+            undo: UndoState::Partly
+        }
+    );
     // A range that is no longer a hunk of the change is refused.
     h.send(Op::UndoHunks {
         call_id: "w1".into(),
@@ -2652,6 +2660,7 @@ async fn undo_hunks_puts_back_part_of_a_change_and_the_rest_undoes_later() {
     // The rest of the change still undoes whole, back to the file before the call.
     h.undo("w1").await.unwrap();
     assert_eq!(h.file("code.txt"), old);
+    assert_eq!(h.undo_of("w1"), Some(UndoState::Done));
 }
 
 #[tokio::test]

@@ -249,6 +249,9 @@ step("4a. a change approved in part writes only the ticked hunks (Ctrl+Enter rig
   await (await card.$('[data-testid="confirm-undo-hunk"]')).click();
   await waitFor("the second hunk put back", () => readFileSync(join(project, "parts.txt"), "utf8") === PARTS.replace("part 2\n", "part two\n"));
   await waitFor("the card's diff down to one hunk", async () => (await card.$$(".diff-hunk-header")).length === 1);
+  await waitFor("the card to say part of it was undone", async () =>
+    /Part of this change was undone/.test(await (await card.$('[data-testid="undo-bar"]')).getText()),
+  );
   await screenshot(app.browser, "46-hunk-undone");
   // Undo puts back what the file had before the partial write.
   await (await card.$('[data-testid="undo-change"]')).click();

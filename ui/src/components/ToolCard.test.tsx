@@ -250,6 +250,12 @@ test("a change that went through undoes one hunk after a confirmation; one hunk 
   expect(undoHunk).toHaveBeenCalledWith("u1", {
     old_start: 11, old_lines: 1, new_start: 11, new_lines: 1, lines: "-old 1\n+new 1\n",
   });
+  expect(screen.queryByTestId("undo-partly")).toBeNull();
+  // Once part of it was undone the card says so, and the rest still undoes, hunk by hunk or whole.
+  rerender(<ToolCard call={{ ...done(diffOf(2)), undo: "partly" }} actions={{ ...actions, undoHunk }} />);
+  expect(screen.getByTestId("undo-partly")).toHaveTextContent("Part of this change was undone");
+  expect(screen.getAllByTestId("undo-hunk")).toHaveLength(2);
+  expect(screen.getByTestId("undo-change")).toHaveTextContent("Undo this change");
   rerender(<ToolCard call={done(diffOf(1))} actions={{ ...actions, undoHunk }} />);
   expect(screen.queryByTestId("undo-hunk")).toBeNull();
   rerender(<ToolCard call={{ ...done(diffOf(3)), undo: "done" }} actions={{ ...actions, undoHunk }} />);

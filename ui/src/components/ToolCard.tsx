@@ -252,6 +252,11 @@ function UndoBar({ call, onUndo }: { call: CallView; onUndo?: (callId: string) =
   }
   return (
     <div className="tool-undo" data-testid="undo-bar">
+      {call.undo === "partly" && (
+        <span className="muted" data-testid="undo-partly">
+          Part of this change was undone; the diff shows what is left of it.
+        </span>
+      )}
       {asking ? (
         <>
           <span>Put {path} back as it was before this call? The agent's version is not kept.</span>

@@ -3,4 +3,4 @@
 /**
  * Whether the person can undo what a file-changing call did to its file.
  */
-export type UndoState = "available" | "done" | "expired";
+export type UndoState = "available" | "partly" | "done" | "expired";

@@ -4,7 +4,7 @@
 // preview: when the file changes on disk and the request comes again with a new hash, every hunk
 // starts ticked again.
 import { useSyncExternalStore } from "react";
-import type { CallView } from "./state";
+import { canUndo, type CallView } from "./state";
 import type { FileDiff } from "../protocol/FileDiff";
 import type { Hunk } from "../protocol/Hunk";
 import type { HunkRef } from "../protocol/HunkRef";
@@ -87,7 +87,7 @@ export function hunkApproval(total: number, skipped: ReadonlySet<number>): HunkA
  * against the file.
  */
 export function partlyUndoable(call: CallView): boolean {
-  return call.undo === "available" && !call.preview?.created && choosable(call.preview?.diff) > 0;
+  return canUndo(call) && !call.preview?.created && choosable(call.preview?.diff) > 0;
 }
 
 const SIGN = { context: " ", added: "+", removed: "-" } as const;

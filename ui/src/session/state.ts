@@ -187,8 +187,13 @@ function callFromSnapshot(c: CallSnapshot, old?: CallView): CallView {
     parentId: c.parent_call_id ?? null,
     children: old?.children ?? [],
     undo: c.undo ?? null,
-    undoRefused: c.undo === "available" ? (old?.undoRefused ?? null) : null,
+    undoRefused: canUndo(c) ? (old?.undoRefused ?? null) : null,
   };
+}
+
+/** Whether what a call changed in its file can still be undone (whole, or hunk by hunk). */
+export function canUndo(call: { undo?: UndoState | null }): boolean {
+  return call.undo === "available" || call.undo === "partly";
 }
 
 /** Puts the tool item of `call` under its parent call (a sub-agent's), or at the top level. */

@@ -11,7 +11,8 @@ test("the changes after a message that can be undone, newest first, sub-agents' 
     b: call("b", "done"),
     t: call("t", null, [{ kind: "tool", id: 90, callId: "c" }]),
     c: call("c", "available"),
-    d: call("d", "available"),
+    // Part of it undone: the rest still undoes.
+    d: call("d", "partly"),
   };
   const items: Item[] = [
     { kind: "user", id: 1, text: "first" },

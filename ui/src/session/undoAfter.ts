@@ -1,6 +1,6 @@
 // Undoing every file change made after a message: which calls that is, newest first (the order
 // the engine can undo them in: changes to one file are undone newest first).
-import type { CallView, Item } from "./state";
+import { canUndo, type CallView, type Item } from "./state";
 
 /** The calls whose change can be undone among `items` (and the sub-agents' calls in them), in order. */
 function undoable(items: Item[], calls: Record<string, CallView>, out: string[]) {
@@ -8,7 +8,7 @@ function undoable(items: Item[], calls: Record<string, CallView>, out: string[])
     if (item.kind !== "tool") continue;
     const call = calls[item.callId];
     if (!call) continue;
-    if (call.undo === "available") out.push(call.id);
+    if (canUndo(call)) out.push(call.id);
     undoable(call.children, calls, out);
   }
 }
@@ -18,7 +18,7 @@ function countUndoable(item: Item, calls: Record<string, CallView>): number {
   if (item.kind !== "tool") return 0;
   const call = calls[item.callId];
   if (!call) return 0;
-  let n = call.undo === "available" ? 1 : 0;
+  let n = canUndo(call) ? 1 : 0;
   for (const child of call.children) n += countUndoable(child, calls);
   return n;
 }

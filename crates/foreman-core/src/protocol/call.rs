@@ -112,6 +112,9 @@ impl FilePreview {
 pub enum UndoState {
     /// The file's content from before the call is kept; `undo_change` puts it back.
     Available,
+    /// Part of the change was undone (some of its hunks); the rest is in the file and can still
+    /// be undone, whole or in part, as with `Available`. The card's preview shows what stays.
+    Partly,
     /// The change was undone.
     Done,
     /// No longer kept: only the newest changes of each file can be undone.

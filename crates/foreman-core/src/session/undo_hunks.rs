@@ -10,6 +10,7 @@ use super::preview::diff_preview;
 use super::undo::NOTE_START;
 use crate::builtin_tools::stale_guard::content_hash;
 use crate::diff::{DiffLimits, HunkRef, apply_hunks, diff_texts};
+use crate::protocol::UndoState;
 use crate::store::Checkpoint;
 
 impl Engine {
@@ -99,6 +100,8 @@ impl Engine {
             }
         }
         self.calls.show_preview(&mut self.events, call_id, preview);
+        self.calls
+            .set_undo(&mut self.events, call_id, UndoState::Partly);
         let numbers: Vec<String> = undone.iter().map(|i| (i + 1).to_string()).collect();
         let (which, verb) = match undone.len() {
             1 => ("hunk", "is"),

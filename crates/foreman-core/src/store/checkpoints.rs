@@ -125,7 +125,8 @@ impl Store {
     }
 
     /// After part of call `call_id`'s change was undone: the file now hashes to `after_hash`
-    /// (what a later undo checks), and the call's stored card shows `preview`.
+    /// (what a later undo checks), and the call's stored card shows `preview` and
+    /// `undo: "partly"`.
     pub async fn set_checkpoint_after(
         &self,
         session_id: &str,
@@ -157,6 +158,9 @@ impl Store {
         .execute(&mut *tx)
         .await
         .map_err(fail)?;
+        set_stored_undo(&mut tx, session_id, call_id, "partly", now_ms)
+            .await
+            .map_err(fail)?;
         tx.commit().await.map_err(fail)
     }
 
@@ -277,7 +281,7 @@ mod tests {
         );
         let calls = store.load_tool_calls(&id).await.unwrap();
         assert_eq!(calls[0].info["preview"]["path"], "src/a.rs");
-        assert_eq!(calls[0].info["undo"], "available");
+        assert_eq!(calls[0].info["undo"], "partly");
         store.mark_undone(&id, "c1", 20).await.unwrap();
         assert_eq!(
             store.checkpoint(&id, "c1").await.unwrap(),
