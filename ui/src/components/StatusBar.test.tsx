@@ -44,3 +44,9 @@ test("before the engine reports, neither cost nor context is shown", () => {
   expect(screen.queryByTestId("status-cost")).toBeNull();
   expect(screen.queryByTestId("status-context")).toBeNull();
 });
+
+test("the provider and the model are named, in full on hover", () => {
+  show({});
+  const model = screen.getByTitle("Provider and model: Anthropic · claude-sonnet-4-5");
+  expect(model).toHaveTextContent("Anthropic · claude-sonnet-4-5");
+});

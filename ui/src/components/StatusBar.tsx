@@ -30,11 +30,18 @@ export function StatusBar(p: Props) {
   const context = formatContext(p.usage.contextUsed, p.usage.contextWindow);
   return (
     <footer className="status-bar" data-testid="status-bar">
-      <span className="status-model" title="Provider and model">
-        {p.provider ? `${p.provider} · ${p.model}` : "No session yet"}
-      </span>
+      {p.provider ? (
+        // When the bar is narrow the provider gives way first: which model runs matters more.
+        <span className="status-model" title={`Provider and model: ${p.provider} · ${p.model}`}>
+          <span className="status-provider">{p.provider} · </span>
+          <span className="status-model-name">{p.model}</span>
+        </span>
+      ) : (
+        <span className="status-model">No session yet</span>
+      )}
       <span className="muted" title="Tokens sent / received in this session">
-        ↑ {formatTokens(p.usage.totalInput)} ↓ {formatTokens(p.usage.totalOutput)} tokens
+        ↑ {formatTokens(p.usage.totalInput)} ↓ {formatTokens(p.usage.totalOutput)}
+        <span className="status-wide"> tokens</span>
       </span>
       {cost && (
         <span
@@ -62,7 +69,7 @@ export function StatusBar(p: Props) {
       {p.retrying && <span className="status-retry" role="status">{p.retrying}</span>}
       <span className="spacer" />
       <label className="status-mode">
-        <span className="muted">Approvals</span>
+        <span className="muted status-wide">Approvals</span>
         <select aria-label="Approval mode" value={p.mode} onChange={(e) => p.onMode(e.target.value as ApprovalMode)}>
           {MODES.map((m) => (
             <option key={m.mode} value={m.mode}>
