@@ -4,8 +4,8 @@ import { ChangesButton } from "./ChangesButton";
 import type { FileChanges } from "../session/changes";
 
 const files: FileChanges[] = [
-  { path: "src/a.rs", created: true, kept: 2, undone: 1, added: 12, removed: 1, itemId: 7, callIds: ["c1", "c3"] },
-  { path: "notes.txt", created: true, kept: 0, undone: 1, added: 0, removed: 0, itemId: 4, callIds: [] },
+  { path: "src/a.rs", created: true, kept: 2, undone: 1, partlyUndone: 1, added: 12, removed: 1, itemId: 7, callIds: ["c1", "c3"] },
+  { path: "notes.txt", created: true, kept: 0, undone: 1, partlyUndone: 0, added: 0, removed: 0, itemId: 4, callIds: [] },
 ];
 
 test("the files changed are listed, and one is gone to from the list", async () => {
@@ -15,7 +15,7 @@ test("the files changed are listed, and one is gone to from the list", async () 
   expect(button).toHaveTextContent("1 file changed");
   await userEvent.click(button);
   const rows = screen.getAllByTestId("changes-row");
-  expect(rows.map((r) => r.textContent)).toEqual(["src/a.rsnew+12 −12 changes, 1 undone", "notes.txtundone"]);
+  expect(rows.map((r) => r.textContent)).toEqual(["src/a.rsnew+12 −12 changes, 1 undone, 1 partly undone", "notes.txtundone"]);
   expect(rows[1]).toHaveClass("changes-undone");
   await userEvent.click(rows[0]!);
   expect(onGoTo).toHaveBeenCalledWith(7);

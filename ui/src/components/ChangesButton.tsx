@@ -16,7 +16,8 @@ function summary(file: FileChanges): string {
   if (file.kept === 0) return file.undone === 1 ? "undone" : `${file.undone} changes, all undone`;
   const changes = file.kept === 1 ? "" : `${file.kept} changes`;
   const undone = file.undone === 0 ? "" : `${file.undone} undone`;
-  return [changes, undone].filter(Boolean).join(", ");
+  const partly = file.partlyUndone === 0 ? "" : `${file.partlyUndone} partly undone`;
+  return [changes, undone, partly].filter(Boolean).join(", ");
 }
 
 export function ChangesButton({ files, onGoTo, onShowNet }: Props) {

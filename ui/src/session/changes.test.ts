@@ -11,7 +11,8 @@ function change(id: string, path: string, created: boolean, [added, removed]: [n
 test("changes are counted by file, a sub-agent's under its card, undone and refused ones apart", () => {
   const calls: Record<string, CallView> = {
     w1: change("w1", "src/a.rs", true, [10, 0]),
-    e1: change("e1", "src/a.rs", false, [2, 1], { name: "edit" }),
+    // Part of it undone: its card's counts are what is left.
+    e1: change("e1", "src/a.rs", false, [2, 1], { name: "edit", undo: "partly" }),
     r1: change("r1", "src/b.rs", true, [5, 0], { state: "rejected" }),
     u1: change("u1", "notes.txt", true, [3, 0], { undo: "done" }),
     n1: { ...newCall("n1", "new_task", "succeeded", null), children: [{ kind: "tool", id: 9, callId: "c1" }] },
@@ -29,8 +30,8 @@ test("changes are counted by file, a sub-agent's under its card, undone and refu
   ];
   expect(sessionChanges(items, calls)).toEqual([
     // The sub-agent's undone edit is the newest change: its entry is the sub-agent's card.
-    { path: "src/a.rs", created: true, kept: 2, undone: 1, added: 12, removed: 1, itemId: 7, callIds: ["w1", "e1"] },
-    { path: "notes.txt", created: true, kept: 0, undone: 1, added: 0, removed: 0, itemId: 4, callIds: [] },
+    { path: "src/a.rs", created: true, kept: 2, undone: 1, partlyUndone: 1, added: 12, removed: 1, itemId: 7, callIds: ["w1", "e1"] },
+    { path: "notes.txt", created: true, kept: 0, undone: 1, partlyUndone: 0, added: 0, removed: 0, itemId: 4, callIds: [] },
   ]);
   expect(sessionChanges([], calls)).toEqual([]);
 });

@@ -13,6 +13,8 @@ export interface FileChanges {
   kept: number;
   /** Changes undone since. */
   undone: number;
+  /** Kept changes of which some hunks were undone since (their counts are what is left). */
+  partlyUndone: number;
   /** Lines added and removed by the kept changes, summed as each card counts them. */
   added: number;
   removed: number;
@@ -40,6 +42,7 @@ export function sessionChanges(items: Item[], calls: Record<string, CallView>): 
             created: preview.created,
             kept: 0,
             undone: 0,
+            partlyUndone: 0,
             added: 0,
             removed: 0,
             itemId: at,
@@ -51,6 +54,7 @@ export function sessionChanges(items: Item[], calls: Record<string, CallView>): 
         if (call.undo === "done") file.undone += 1;
         else {
           file.kept += 1;
+          if (call.undo === "partly") file.partlyUndone += 1;
           file.callIds.push(call.id);
           file.added += preview.lines_added;
           file.removed += preview.lines_removed;
