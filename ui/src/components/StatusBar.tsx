@@ -37,7 +37,9 @@ export function StatusBar(p: Props) {
           <span className="status-model-name">{p.model}</span>
         </span>
       ) : (
-        <span className="status-model">No session yet</span>
+        <span className="status-model">
+          <span className="status-model-name">No session yet</span>
+        </span>
       )}
       <span className="muted" title="Tokens sent / received in this session">
         ↑ {formatTokens(p.usage.totalInput)} ↓ {formatTokens(p.usage.totalOutput)}

@@ -394,6 +394,15 @@ test("a file change's undo: offered, refused with a reason, then done", () => {
   expect(s.calls.c1).toMatchObject({ undo: "available", undoRefused: null });
   s = reduceAll(s, [ev({ type: "undo_refused", call_id: "c1", reason: "a.txt changed after this call" })], 1);
   expect(s.calls.c1).toMatchObject({ undo: "available", undoRefused: "a.txt changed after this call" });
+  // Part of it undone: the rest still undoes, and a snapshot keeps a refusal's reason.
+  s = reduceAll(s, [ev({ type: "undo_changed", call_id: "c1", undo: "partly" })], 2);
+  s = reduceAll(s, [ev({ type: "undo_refused", call_id: "c1", reason: "a.txt changed again" })], 2);
+  const partly = {
+    call_id: "c1", name: "write", state: "succeeded", arguments: {}, preview: null, preview_hash: null, status: null,
+    result: "wrote a.txt", is_error: false, images: null, parent_call_id: null, undo: "partly",
+  };
+  s = reduceAll(s, [ev({ type: "snapshot", session_id: "s", mode: "ask", running: false, messages: 2, usage: summary(), calls: [partly], queued: [] })], 2);
+  expect(s.calls.c1).toMatchObject({ undo: "partly", undoRefused: "a.txt changed again" });
   s = reduceAll(s, [ev({ type: "undo_changed", call_id: "c1", undo: "done" })], 2);
   expect(s.calls.c1).toMatchObject({ undo: "done", undoRefused: null });
 });

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use thiserror::Error;
 
 use super::history::now_ms;
-use super::undo::{is_undo_note, undone_note};
+use super::undo::{is_undo_note, partly_undone_note, undone_note};
 use crate::protocol::CallState;
 use crate::providers::Message;
 use crate::store::{
@@ -113,7 +113,10 @@ pub async fn branch_before_message(
                 // Tell the branch's model, as the source's was told after the branch point.
                 let note = undone_since
                     .iter()
-                    .map(|u| undone_note(&u.call_id, &u.path))
+                    .map(|u| match u.partly {
+                        true => partly_undone_note(&u.call_id, &u.path),
+                        false => undone_note(&u.call_id, &u.path),
+                    })
                     .collect::<Vec<_>>()
                     .join("\n");
                 let content = serde_json::to_value(Message::user(note)).unwrap_or_default();
@@ -431,5 +434,60 @@ mod tests {
             ]
         );
         assert_eq!(transcript.todos, todos("the sub-agent's")["todos"]);
+    }
+
+    #[tokio::test]
+    async fn a_branch_is_told_of_a_change_undone_in_part_after_its_point() {
+        let store = Store::open_in_memory().await.unwrap();
+        let s = store.create_session("/ws", 1).await.unwrap();
+        for message in [
+            Message::user("edit it"),
+            assistant_calling("e1", "edit", json!({"path": "a.rs"})),
+            Message::tool_result("e1", "edited", false),
+            Message::user("next"),
+        ] {
+            record(&store, &s.id, &message).await;
+        }
+        store
+            .save_tool_call(
+                &s.id,
+                "e1",
+                "edit",
+                "succeeded",
+                &snapshot("e1", "edit", json!({"path": "a.rs"}), None),
+                1,
+            )
+            .await
+            .unwrap();
+        let checkpoint = crate::store::Checkpoint {
+            call_id: "e1".into(),
+            path: "a.rs".into(),
+            before: Some(b"old".to_vec()),
+            after_hash: [1; 32],
+        };
+        store
+            .save_checkpoint(&s.id, &checkpoint, 10, 1)
+            .await
+            .unwrap();
+        store
+            .set_checkpoint_after(&s.id, "e1", &[2; 32], &json!({"path": "a.rs"}), 5)
+            .await
+            .unwrap();
+
+        let branch = branch_before_message(&store, &s.id, 1, "next")
+            .await
+            .unwrap();
+        let history = crate::session::history::load_for_resume(&store, &branch.id)
+            .await
+            .unwrap();
+        let Some(Message::User { text }) = history.last() else {
+            panic!("no note at the end: {history:?}");
+        };
+        assert!(is_undo_note(text), "{text}");
+        assert!(
+            text.contains("call e1 made to `a.rs` in part")
+                && text.contains("the rest of the change stays"),
+            "{text}"
+        );
     }
 }

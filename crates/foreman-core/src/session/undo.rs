@@ -31,6 +31,15 @@ pub fn undone_note(call_id: &str, path: &str) -> String {
     )
 }
 
+/// The note that tells the model part of `call_id`'s change to `path` was undone, when which
+/// hunks is not known (a branch learns of it from the store).
+pub fn partly_undone_note(call_id: &str, path: &str) -> String {
+    format!(
+        "{NOTE_START}{call_id} made to `{path}` in part: some of its hunks are as before that \
+         call again, the rest of the change stays. Read the file before you change it."
+    )
+}
+
 /// The most a diff sent for a change that went through without a question may take in an
 /// event (about); a larger one is not sent, and the card keeps its line counts.
 pub const AUTO_DIFF_BYTES: usize = 128 << 10;

@@ -20,12 +20,14 @@ pub struct BranchSpec<'a> {
     pub todos_json: &'a str,
 }
 
-/// A copied call whose change was undone after the branch point: the branch's history does not
-/// say so (the note to the model came later), so the branch must tell its model.
+/// A copied call whose change was undone, whole or in part, after the branch point: the branch's
+/// history does not say so (the note to the model came later), so the branch must tell its model.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UndoneSince {
     pub call_id: String,
     pub path: String,
+    /// Only some hunks were undone; the rest of the change is in the file.
+    pub partly: bool,
 }
 
 /// What [`Store::branch_session`] did.
@@ -111,8 +113,9 @@ impl Store {
              SELECT ?2, call_id, name, state, info, created_at, updated_at FROM tool_calls
              WHERE session_id = ?1 AND call_id IN (SELECT value FROM json_each(?3))",
             "INSERT INTO checkpoints
-                (session_id, call_id, path, before, after_hash, created_at, undone_at)
-             SELECT ?2, call_id, path, before, after_hash, created_at, undone_at FROM checkpoints
+                (session_id, call_id, path, before, after_hash, created_at, undone_at, partly_at)
+             SELECT ?2, call_id, path, before, after_hash, created_at, undone_at, partly_at
+             FROM checkpoints
              WHERE session_id = ?1 AND call_id IN (SELECT value FROM json_each(?3))",
         ] {
             sqlx::query(statement)
@@ -123,11 +126,11 @@ impl Store {
                 .await
                 .map_err(fail)?;
         }
-        let undone: Vec<(String, String)> = sqlx::query_as(
-            "SELECT call_id, path FROM checkpoints
+        let undone: Vec<(String, String, bool)> = sqlx::query_as(
+            "SELECT call_id, path, undone_at IS NULL FROM checkpoints
              WHERE session_id = ?1 AND call_id IN (SELECT value FROM json_each(?2))
-               AND undone_at > ?3
-             ORDER BY undone_at, rowid",
+               AND (undone_at > ?3 OR (undone_at IS NULL AND partly_at > ?3))
+             ORDER BY coalesce(undone_at, partly_at), rowid",
         )
         .bind(source)
         .bind(&call_ids)
@@ -152,7 +155,11 @@ impl Store {
             },
             undone_since: undone
                 .into_iter()
-                .map(|(call_id, path)| UndoneSince { call_id, path })
+                .map(|(call_id, path, partly)| UndoneSince {
+                    call_id,
+                    path,
+                    partly,
+                })
                 .collect(),
         })
     }
@@ -240,7 +247,12 @@ mod tests {
                 .await
                 .unwrap();
         }
-        // c2 is undone after "three" was sent: the branch must be told.
+        // After "three" was sent, part of c1 and then all of c2 are undone: the branch must be
+        // told of both.
+        store
+            .set_checkpoint_after(&s.id, "c1", &[9; 32], &json!({"path": "c1.rs"}), 4)
+            .await
+            .unwrap();
         store.mark_undone(&s.id, "c2", 5).await.unwrap();
         let calls = ["c1".to_owned(), "c2".to_owned()];
         let (branch, undone) = created(&store, &s.id, &spec(3, "three", &calls), 9).await;
@@ -248,11 +260,20 @@ mod tests {
         assert_eq!(branch.workspace_path, "/ws");
         assert_eq!(
             undone,
-            [UndoneSince {
-                call_id: "c2".into(),
-                path: "c2.rs".into()
-            }]
+            [
+                UndoneSince {
+                    call_id: "c1".into(),
+                    path: "c1.rs".into(),
+                    partly: true
+                },
+                UndoneSince {
+                    call_id: "c2".into(),
+                    path: "c2.rs".into(),
+                    partly: false
+                }
+            ]
         );
+
         assert_eq!(
             store.session(&branch.id).await.unwrap().unwrap().title,
             "Branch"
@@ -264,7 +285,10 @@ mod tests {
         assert_eq!(store.load_tool_calls(&branch.id).await.unwrap().len(), 2);
         assert_eq!(
             store.checkpoint(&branch.id, "c1").await.unwrap(),
-            Some(checkpoint("c1"))
+            Some(Checkpoint {
+                after_hash: [9; 32],
+                ..checkpoint("c1")
+            })
         );
         assert_eq!(store.checkpoint(&branch.id, "c2").await.unwrap(), None);
         assert_eq!(store.todos(&branch.id).await.unwrap(), r#"[{"id":"1"}]"#);
@@ -272,6 +296,10 @@ mod tests {
         assert_eq!(messages(&store, &s.id).await.len(), 3);
         assert_eq!(store.load_tool_calls(&s.id).await.unwrap().len(), 2);
         assert_eq!(say(&store, &branch.id, "edited", 10).await, 3);
+        // Undone before the branch point: the history the branch copies says so already.
+        say(&store, &s.id, "four", 6).await;
+        let (_, undone) = created(&store, &s.id, &spec(4, "four", &calls), 11).await;
+        assert_eq!(undone, []);
     }
 
     #[tokio::test]

@@ -125,8 +125,8 @@ impl Store {
     }
 
     /// After part of call `call_id`'s change was undone: the file now hashes to `after_hash`
-    /// (what a later undo checks), and the call's stored card shows `preview` and
-    /// `undo: "partly"`.
+    /// (what a later undo checks) since `now_ms` (`partly_at`, for a branch made before it), and
+    /// the call's stored card shows `preview` and `undo: "partly"`.
     pub async fn set_checkpoint_after(
         &self,
         session_id: &str,
@@ -138,12 +138,13 @@ impl Store {
         let fail = |e| StoreError::from_sqlx(self.path(), e);
         let mut tx = self.pool().begin().await.map_err(fail)?;
         sqlx::query(
-            "UPDATE checkpoints SET after_hash = ?3
+            "UPDATE checkpoints SET after_hash = ?3, partly_at = ?4
              WHERE session_id = ?1 AND call_id = ?2 AND undone_at IS NULL",
         )
         .bind(session_id)
         .bind(call_id)
         .bind(&after_hash[..])
+        .bind(now_ms)
         .execute(&mut *tx)
         .await
         .map_err(fail)?;
