@@ -18,18 +18,19 @@ const diff: FileDiff = {
 
 test("the dialog says what it compares, shows the diff, and closes with Esc or Close", async () => {
   const onClose = vi.fn();
-  const { rerender } = render(<NetChangeDialog view={{ path: "src/a.rs", changes: 3, state: "loading" }} onClose={onClose} />);
+  const { rerender } = render(<NetChangeDialog view={{ path: "src/a.rs", callIds: ["c1", "c2", "c3"], state: "loading" }} onClose={onClose} />);
   expect(screen.getByRole("dialog")).toHaveTextContent("src/a.rs: what the agent's changes amount to now");
   expect(screen.getByRole("status")).toHaveTextContent("Reading the file");
   expect(screen.getByTestId("net-change-close")).toHaveFocus();
   rerender(
     <NetChangeDialog
-      view={{ path: "src/a.rs", changes: 3, state: "ready", change: { diff, since_call_id: "c1" } }}
+      view={{ path: "src/a.rs", callIds: ["c1", "c2", "c3"], state: "ready", change: { diff, since_call_id: "c1" } }}
       onClose={onClose}
     />,
   );
   expect(screen.getByText("before")).toBeInTheDocument();
   expect(screen.getByText("now")).toBeInTheDocument();
+  expect(screen.getByRole("dialog")).toHaveTextContent("From the file before the first of these 3 changes to the file on disk");
   await userEvent.keyboard("{Escape}");
   expect(onClose).toHaveBeenCalledTimes(1);
   await userEvent.click(screen.getByTestId("net-change-close"));
@@ -39,10 +40,10 @@ test("the dialog says what it compares, shows the diff, and closes with Esc or C
 test("no difference and a refusal are said plainly", () => {
   const same: FileDiff = { ...diff, added: 0, removed: 0, hunks: [] };
   const { rerender } = render(
-    <NetChangeDialog view={{ path: "a", changes: 1, state: "ready", change: { diff: same, since_call_id: "c1" } }} onClose={() => {}} />,
+    <NetChangeDialog view={{ path: "a", callIds: ["c1"], state: "ready", change: { diff: same, since_call_id: "c1" } }} onClose={() => {}} />,
   );
   expect(screen.getByTestId("net-change-none")).toHaveTextContent("No difference");
-  rerender(<NetChangeDialog view={{ path: "a", changes: 1, state: "failed", error: "no longer kept" }} onClose={() => {}} />);
+  rerender(<NetChangeDialog view={{ path: "a", callIds: ["c1"], state: "failed", error: "no longer kept" }} onClose={() => {}} />);
   expect(screen.getByRole("alert")).toHaveTextContent("no longer kept");
 });
 
@@ -51,7 +52,7 @@ test("Tab stays in the dialog and the focus goes back when it closes", async () 
   document.body.append(opener);
   opener.focus();
   const { unmount } = render(
-    <NetChangeDialog view={{ path: "src/a.rs", changes: 2, state: "ready", change: { diff, since_call_id: "c1" } }} onClose={() => {}} />,
+    <NetChangeDialog view={{ path: "src/a.rs", callIds: ["c1", "c2"], state: "ready", change: { diff, since_call_id: "c1" } }} onClose={() => {}} />,
   );
   const dialog = screen.getByRole("dialog");
   expect(dialog).toContainElement(document.activeElement as HTMLElement);
@@ -64,4 +65,16 @@ test("Tab stays in the dialog and the focus goes back when it closes", async () 
   unmount();
   expect(opener).toHaveFocus();
   opener.remove();
+});
+
+test("the dialog names the change its diff starts from when older ones are no longer kept", () => {
+  const view = (since: string, callIds: string[]) => ({ path: "a", callIds, state: "ready" as const, change: { diff, since_call_id: since } });
+  const { rerender } = render(<NetChangeDialog view={view("c3", ["c1", "c2", "c3", "c4"])} onClose={() => {}} />);
+  expect(screen.getByRole("dialog")).toHaveTextContent(
+    "From the file before change 3 of these 4 (what the 2 older ones replaced is no longer kept) to the file on disk",
+  );
+  rerender(<NetChangeDialog view={view("c2", ["c1", "c2"])} onClose={() => {}} />);
+  expect(screen.getByRole("dialog")).toHaveTextContent("before change 2 of these 2 (what the older one replaced is no longer kept)");
+  rerender(<NetChangeDialog view={view("c1", ["c1"])} onClose={() => {}} />);
+  expect(screen.getByRole("dialog")).toHaveTextContent("From the file before that change to the file on disk");
 });

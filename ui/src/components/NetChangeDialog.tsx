@@ -5,11 +5,26 @@ import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from "rea
 import type { NetChange } from "../protocol/NetChange";
 import { DiffView } from "./DiffView";
 
-/** What the dialog shows: the request on its way, its answer, or why there is none. */
+/**
+ * What the dialog shows: the request on its way, its answer, or why there is none; for the kept
+ * changes `callIds` (oldest first) of the file at `path`.
+ */
 export type NetChangeView =
-  | { path: string; changes: number; state: "loading" }
-  | { path: string; changes: number; state: "ready"; change: NetChange }
-  | { path: string; changes: number; state: "failed"; error: string };
+  | { path: string; callIds: string[]; state: "loading" }
+  | { path: string; callIds: string[]; state: "ready"; change: NetChange }
+  | { path: string; callIds: string[]; state: "failed"; error: string };
+
+/** Where the diff starts: before which of the file's changes (older ones may no longer be kept). */
+function baseline(view: NetChangeView): string {
+  const total = view.callIds.length;
+  const at = view.state === "ready" ? view.callIds.indexOf(view.change.since_call_id) : -1;
+  if (at > 0) {
+    const older = at === 1 ? "the older one" : `the ${at} older ones`;
+    return `From the file before change ${at + 1} of these ${total} (what ${older} replaced is no longer kept)`;
+  }
+  if (at === 0) return total === 1 ? "From the file before that change" : `From the file before the first of these ${total} changes`;
+  return "From the file before the oldest change that can still be undone";
+}
 
 /** What can take the focus inside the dialog, for keeping Tab within it. */
 const FOCUSABLE = "button:not([disabled]), [href], input, select, textarea, [tabindex]:not([tabindex='-1'])";
@@ -49,7 +64,7 @@ export function NetChangeDialog({ view, onClose }: { view: NetChangeView; onClos
       first.focus();
     }
   };
-  const what = view.changes === 1 ? "the agent's change amounts" : "the agent's changes amount";
+  const what = view.callIds.length === 1 ? "the agent's change amounts" : "the agent's changes amount";
   return (
     <div className="net-change-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <section
@@ -65,8 +80,8 @@ export function NetChangeDialog({ view, onClose }: { view: NetChangeView; onClos
           <div>
             <strong>{view.path}</strong>: what {what} to now
             <div className="muted">
-              From the file before the oldest change that can still be undone to the file on disk, so anything
-              else written to it since (by you, a command or another program) is in it too.
+              {baseline(view)} to the file on disk, so anything else written to it since (by you, a command or
+              another program) is in it too.
             </div>
           </div>
           <button ref={close} type="button" className="ghost" data-testid="net-change-close" onClick={onClose}>

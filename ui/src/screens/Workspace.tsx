@@ -215,7 +215,7 @@ export function Workspace({
     (file: FileChanges) => {
       if (!current) return;
       const request = ++netRequest.current;
-      const base = { path: file.path, changes: file.kept };
+      const base = { path: file.path, callIds: file.callIds };
       setNet({ ...base, state: "loading" });
       backend.fileNetChange(current, file.callIds).then(
         (change) => request === netRequest.current && setNet({ ...base, state: "ready", change }),
