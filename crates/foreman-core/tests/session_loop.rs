@@ -1247,11 +1247,7 @@ async fn a_waiting_message_taken_back_is_returned_and_never_read() {
         )],
         done("d1"),
     ];
-    let responses = turns
-        .iter()
-        .map(|t| ScriptedResponse::sse(body(Wire::OpenAi, t)))
-        .collect();
-    let mut h = start_with(Wire::OpenAi, responses, |_| {}).await;
+    let mut h = start(Wire::OpenAi, &turns, ApprovalMode::Ask).await;
     h.send(Op::UserMessage { text: "go".into() });
     let (call_id, preview_hash) = h.approval().await;
     for text in ["twin note", "other note", "twin note", "drop me"] {

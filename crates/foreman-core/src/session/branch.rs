@@ -365,6 +365,22 @@ mod tests {
         assert_eq!(store.list_sessions("/ws").await.unwrap().len(), 1);
     }
 
+    /// A branch of `session` before its person's message 1, "next", and the undo note its
+    /// history ends with.
+    async fn branch_with_note(store: &Store, session: &str) -> (SessionSummary, String) {
+        let branch = branch_before_message(store, session, 1, "next")
+            .await
+            .unwrap();
+        let history = crate::session::history::load_for_resume(store, &branch.id)
+            .await
+            .unwrap();
+        let Some(Message::User { text }) = history.last() else {
+            panic!("no note at the end: {history:?}");
+        };
+        assert!(is_undo_note(text), "{text}");
+        (branch, text.clone())
+    }
+
     #[tokio::test]
     async fn a_branch_is_told_of_changes_undone_after_its_point_and_takes_a_sub_agents_task_list() {
         let store = Store::open_in_memory().await.unwrap();
@@ -411,16 +427,7 @@ mod tests {
             .unwrap();
         store.mark_undone(&s.id, "w0", 5).await.unwrap();
 
-        let branch = branch_before_message(&store, &s.id, 1, "next")
-            .await
-            .unwrap();
-        let history = crate::session::history::load_for_resume(&store, &branch.id)
-            .await
-            .unwrap();
-        let Some(Message::User { text }) = history.last() else {
-            panic!("no note at the end: {history:?}");
-        };
-        assert!(is_undo_note(text), "{text}");
+        let (branch, text) = branch_with_note(&store, &s.id).await;
         assert!(text.contains("call w0 made to `a.rs`"), "{text}");
         let transcript = load_transcript(&store, &branch.id).await.unwrap();
         assert_eq!(
@@ -474,16 +481,7 @@ mod tests {
             .await
             .unwrap();
 
-        let branch = branch_before_message(&store, &s.id, 1, "next")
-            .await
-            .unwrap();
-        let history = crate::session::history::load_for_resume(&store, &branch.id)
-            .await
-            .unwrap();
-        let Some(Message::User { text }) = history.last() else {
-            panic!("no note at the end: {history:?}");
-        };
-        assert!(is_undo_note(text), "{text}");
+        let (_, text) = branch_with_note(&store, &s.id).await;
         assert!(
             text.contains("call e1 made to `a.rs` in part")
                 && text.contains("the rest of the change stays"),
