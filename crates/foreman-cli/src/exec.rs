@@ -3,7 +3,7 @@
 //! With `--json`, every event is one JSON line on stdout and ops are read as JSON lines from
 //! stdin. Without it, output is readable text and approvals are y/n prompts on the terminal.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
 use foreman_core::protocol::{Event, EventMsg, Op};
@@ -169,6 +169,15 @@ pub async fn run(args: ExecArgs) -> Result<(), String> {
                     renderer.show(&event);
                 }
                 match &event.msg {
+                    // At a terminal, a task that may be retried asks first.
+                    EventMsg::TaskEnded { reason }
+                        if !args.json
+                            && reason.may_retry()
+                            && std::io::stdin().is_terminal()
+                            && renderer.ask_retry(&mut input).await =>
+                    {
+                        let _ = ops.send(Op::Retry);
+                    }
                     EventMsg::TaskEnded { reason } => {
                         outcome = Some(if reason.is_success() { Ok(()) } else { Err(reason.describe()) });
                         let _ = ops.send(Op::Shutdown);

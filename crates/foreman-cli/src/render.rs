@@ -205,6 +205,14 @@ impl Renderer {
         })
     }
 
+    /// Asks the person whether to run the model again after a task that ended with an error a
+    /// new attempt may get past, or at the iteration cap; false when stdin closed.
+    pub async fn ask_retry(&mut self, input: &mut UnboundedReceiver<String>) -> bool {
+        self.at_line_start = true;
+        let answer = self.prompt("\nRetry? [y/n] ", input).await;
+        matches!(answer.as_deref(), Some("y" | "yes"))
+    }
+
     /// Asks the person about an approval request or a pause; `None` when stdin closed.
     pub async fn ask(
         &mut self,

@@ -21,6 +21,7 @@ use foreman_core::providers::{
     RetryPolicy, Usage,
 };
 use foreman_core::session::history::open_session;
+use foreman_core::session::retry::RETRY_NOTE;
 use foreman_core::session::undo::KEPT_PER_FILE;
 use foreman_core::session::{Session, SessionConfig};
 use foreman_core::store::{RuleAction, Store};
@@ -1367,6 +1368,133 @@ async fn a_message_the_stop_holds_can_be_taken_back_before_the_task_ends() {
     assert!(h.end().await.is_success());
 }
 
+/// A stream that drops in the middle of the answer ends the task with an error the person can
+/// retry: `retry` runs the model again on the conversation as it stands, with what arrived kept,
+/// the model told it was cut off, and no new message of the person.
+#[tokio::test]
+async fn a_dropped_answer_can_be_retried_and_keeps_what_arrived() {
+    for wire in BOTH {
+        let cut = body(wire, &[text("Half of the answer")]);
+        let delta = cut.find("Half of the answer").unwrap();
+        let dropped_at = delta + cut[delta..].find("\n\n").unwrap() + 2;
+        let responses = vec![
+            ScriptedResponse::sse(cut).drop_after(dropped_at),
+            ScriptedResponse::sse(body(wire, &done("d1"))),
+        ];
+        let mut h = start_with(wire, responses, |_| {}).await;
+        h.send(Op::UserMessage { text: "go".into() });
+        let TaskEndReason::Error { message, retryable } = h.end().await else {
+            panic!("{wire:?}: not an error");
+        };
+        assert!(retryable, "{wire:?}: {message}");
+        assert!(message.contains("dropped"), "{wire:?}: {message}");
+        h.send(Op::Retry);
+        assert!(h.end().await.is_success(), "{wire:?}");
+        let requests = h.server.requests();
+        assert_eq!(requests.len(), 2, "{wire:?}");
+        let again = h.request_text(1);
+        assert!(again.contains("Half of the answer"), "{wire:?}: {again}");
+        assert!(again.contains(RETRY_NOTE), "{wire:?}: {again}");
+        assert_eq!(again.matches("\"go\"").count(), 1, "{wire:?}: {again}");
+        // The retry is not a message of the person's.
+        let taken = h
+            .seen
+            .iter()
+            .filter(|e| matches!(e.msg, EventMsg::UserMessageTaken { .. }))
+            .count();
+        assert_eq!(taken, 1, "{wire:?}");
+        // It is offered once: the task it started ended well.
+        h.send(Op::Retry);
+        let EventMsg::Error { message } = h.until(|m| matches!(m, EventMsg::Error { .. })).await
+        else {
+            unreachable!()
+        };
+        assert!(message.contains("nothing to retry"), "{message}");
+    }
+}
+
+/// A request the server keeps refusing with 503 ends the task before any output; a retry sends
+/// the same conversation again. A rejected key is not offered a retry: it would fail the same way.
+#[tokio::test]
+async fn a_failed_request_is_sent_again_on_retry_but_a_rejected_key_is_not_retried() {
+    let wire = Wire::Anthropic;
+    let responses = vec![
+        ScriptedResponse::json(
+            503,
+            r#"{"type":"error","error":{"type":"api_error","message":"busy"}}"#,
+        ),
+        ScriptedResponse::sse(body(wire, &done("d1"))),
+        ScriptedResponse::json(
+            401,
+            r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#,
+        ),
+    ];
+    let mut h = start_with(wire, responses, |_| {}).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    assert!(matches!(
+        h.end().await,
+        TaskEndReason::Error {
+            retryable: true,
+            ..
+        }
+    ));
+    h.send(Op::Retry);
+    assert!(h.end().await.is_success());
+    assert_eq!(
+        h.request_text(0),
+        h.request_text(1),
+        "the same conversation again"
+    );
+    h.send(Op::UserMessage {
+        text: "next".into(),
+    });
+    assert!(matches!(
+        h.end().await,
+        TaskEndReason::Error {
+            retryable: false,
+            ..
+        }
+    ));
+    h.send(Op::Retry);
+    let EventMsg::Error { message } = h.until(|m| matches!(m, EventMsg::Error { .. })).await else {
+        unreachable!()
+    };
+    assert!(message.contains("nothing to retry"), "{message}");
+    assert_eq!(h.server.requests().len(), 3);
+}
+
+/// A window that attaches between a Stop and the end of its task (a reloaded page) is shown the
+/// messages the Stop holds as still waiting: they come back when the task ends.
+#[tokio::test]
+async fn a_snapshot_during_a_stop_lists_the_messages_it_holds() {
+    let turns = vec![
+        vec![call("b1", "bash", json!({"command": "sleep 30"}))],
+        done("d1"),
+    ];
+    let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Yolo).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    h.until_executing().await;
+    h.send(Op::UserMessage {
+        text: "held by the stop".into(),
+    });
+    h.send(Op::Cancel);
+    h.send(Op::Snapshot);
+    let EventMsg::Snapshot { queued, .. } =
+        h.until(|m| matches!(m, EventMsg::Snapshot { .. })).await
+    else {
+        unreachable!()
+    };
+    assert_eq!(queued, ["held by the stop"]);
+    assert_eq!(h.end().await, TaskEndReason::Cancelled);
+    assert_eq!(
+        h.until(|m| matches!(m, EventMsg::QueuedMessagesReturned { .. }))
+            .await,
+        EventMsg::QueuedMessagesReturned {
+            texts: vec!["held by the stop".into()]
+        }
+    );
+}
+
 /// A message sent right after Stop, while the stopped command is still being ended, is the
 /// person's next request: it is not given back with the ones that waited before the Stop.
 #[tokio::test]
@@ -2016,7 +2144,7 @@ async fn a_failed_summary_request_ends_the_task_and_keeps_the_history() {
     h.send(Op::UserMessage {
         text: "y".repeat(2000),
     });
-    let TaskEndReason::Error { message } = h.end().await else {
+    let TaskEndReason::Error { message, .. } = h.end().await else {
         panic!("the task fails")
     };
     assert!(message.contains("Could not summarise"), "{message}");
@@ -2089,7 +2217,7 @@ async fn a_second_context_length_error_ends_the_task_cleanly() {
     h.send(Op::UserMessage {
         text: "y".repeat(2000),
     });
-    let TaskEndReason::Error { message } = h.end().await else {
+    let TaskEndReason::Error { message, .. } = h.end().await else {
         panic!("the task fails")
     };
     assert!(

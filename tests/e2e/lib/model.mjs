@@ -14,9 +14,10 @@ function sleep(ms) {
 }
 
 /**
- * A turn: `{ text?, tool?: { name, input }, chunk?: number, delayMs?: number, holdAt?: number }`.
- * The tool's JSON input is streamed in `chunk`-byte pieces `delayMs` apart; with `holdAt`
- * (a fraction 0..1 of the JSON), the stream pauses there until `release()`.
+ * A turn: `{ text?, tool?: { name, input }, chunk?: number, delayMs?: number, holdAt?: number,
+ * dropAfterText?: boolean }`. The tool's JSON input is streamed in `chunk`-byte pieces `delayMs`
+ * apart; with `holdAt` (a fraction 0..1 of the JSON), the stream pauses there until `release()`.
+ * With `dropAfterText` the connection is cut once the text is sent, in the middle of the answer.
  */
 export async function startModel() {
   const turns = [];
@@ -44,6 +45,11 @@ export async function startModel() {
       for (const word of turn.text.split(/(?<= )/)) {
         write("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: word } });
         await sleep(15);
+      }
+      if (turn.dropAfterText) {
+        res.destroy();
+        lastEnd = Date.now();
+        return;
       }
       write("content_block_stop", { type: "content_block_stop", index });
       index += 1;

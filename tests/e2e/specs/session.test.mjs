@@ -690,6 +690,39 @@ step("6a. a message sent while the agent works waits above the composer and join
   await composer.addValue(draft);
 });
 
+step("6b. an answer cut off by a dropped connection is kept, and Retry runs the model again from it", async () => {
+  const composer = await $('[data-testid="composer"]');
+  const draft = await composer.getValue();
+  await composer.click();
+  await app.browser.keys(["Control", "a"]);
+  await app.browser.keys(["Backspace"]);
+  await waitFor("an empty composer", async () => (await composer.getValue()) === "");
+  model.script({ text: "The first half of the answer, ", dropAfterText: true }, { text: "and the second half." });
+  await send("Tell me in two halves");
+  await waitIdle();
+  const main = await $("main");
+  await waitFor("the error that says the connection dropped", async () => /dropped in the middle of the answer/.test(await main.getText()));
+  assert.match(await main.getText(), /The first half of the answer,/, "what arrived is kept");
+  const retry = await $('[data-testid="retry"]');
+  await retry.waitForDisplayed({ timeout: 20000 });
+  assert.equal(await retry.getText(), "Retry");
+  await screenshot(app.browser, "67-retry-offered");
+  const asked = model.requests.length;
+  await retry.click();
+  await waitFor("the rest of the answer", async () => /and the second half\./.test(await main.getText()));
+  await waitIdle();
+  assert.equal(model.requests.length, asked + 1, "one request more");
+  const again = JSON.stringify(model.requests[asked]);
+  assert.ok(again.includes("The first half of the answer"), "the model was sent what had arrived");
+  assert.ok(again.includes("cut off by an error"), "the model was told it was cut off");
+  assert.equal(again.split("Tell me in two halves").length, 2, "the person's message was not sent twice");
+  assert.ok(!(await $('[data-testid="retry"]').isExisting()), "the offer is gone");
+  const said = await app.browser.execute(() => [...document.querySelectorAll('[data-testid="user-message"]')].map((m) => m.textContent));
+  assert.equal(said.filter((t) => t?.includes("Tell me in two halves")).length, 1, "no second message of the person is shown");
+  await screenshot(app.browser, "68-retried");
+  await composer.addValue(draft);
+});
+
 step("7. when the page crashes, the reloaded page reopens the open session (with the unsent draft) and says what happened", async () => {
   const crashed = descendantNamed(app.driverPid, "WebKitWebProces");
   assert.ok(crashed, "the page runs in a web process");

@@ -54,6 +54,17 @@ interface Props {
   onBranch?(index: number, text: string): void;
   /** What the find bar looks for, while it is open. */
   find?: FindView;
+  /** The offer to run the model again, on the notice `at` that says why the last task ended. */
+  retry?: RetryOffer;
+}
+
+/** A button on the notice of a task's end: run the model again from there. */
+export interface RetryOffer {
+  /** The notice's item id. */
+  at: number;
+  /** "Retry" after an error, "Continue" at the iteration cap. */
+  label: string;
+  run(): void;
 }
 
 /** What the find bar shows in the conversation. */
@@ -178,6 +189,7 @@ export const Entry = memo(function Entry({
   undoAfter = 0,
   onUndoAfter,
   onBranch,
+  retry,
 }: {
   item: Item;
   call: CallView | undefined;
@@ -191,6 +203,8 @@ export const Entry = memo(function Entry({
   onUndoAfter?(id: number): void;
   /** For a message of the person: edits it in a branch (by the message's item id). */
   onBranch?(id: number): void;
+  /** For the notice of a task's end: runs the model again. */
+  retry?: RetryOffer;
 }) {
   switch (item.kind) {
     case "user":
@@ -219,8 +233,13 @@ export const Entry = memo(function Entry({
       return call ? <ToolCard call={call} calls={calls} actions={actions} /> : null;
     case "notice":
       return (
-        <div className={`notice notice-${item.tone}`} role={item.tone === "error" ? "alert" : "status"}>
-          {item.text}
+        <div className={`notice notice-${item.tone}${retry ? " notice-with-action" : ""}`}>
+          <span role={item.tone === "error" ? "alert" : "status"}>{item.text}</span>
+          {retry && (
+            <button className="notice-action" data-testid="retry" onClick={retry.run}>
+              {retry.label}
+            </button>
+          )}
         </div>
       );
   }
@@ -273,7 +292,7 @@ function runs(indexes: number[]): [number, number][] {
   return out;
 }
 
-export function Conversation({ items, calls, actions, onOpenLink, onBranch, find }: Props) {
+export function Conversation({ items, calls, actions, onOpenLink, onBranch, find, retry }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   /** Measured heights by item id (an entry's box including its gap). */
   const heights = useRef(new Map<number, number>());
@@ -529,6 +548,7 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch, find
                   undoAfter={item.kind === "user" ? undoCounts.get(item.id) : undefined}
                   onUndoAfter={onUndoAfter}
                   onBranch={onBranchAt}
+                  retry={retry?.at === item.id ? retry : undefined}
                 />
               </Row>,
             );

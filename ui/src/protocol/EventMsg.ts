@@ -55,7 +55,7 @@ context_window: number, } | { "type": "retrying", attempt: number, max_attempts:
 messages: number, tokens_before: number, } | { "type": "context_compacted", elided_outputs: number, removed_messages: number, tokens_before: number, tokens_after: number, } | { "type": "task_ended", reason: TaskEndReason, } | { "type": "files_changed", paths: Array<string>, more: number, } | { "type": "snapshot", session_id: string, mode: ApprovalMode, running: boolean, messages: number, calls: Array<CallSnapshot>, usage: UsageSummary, 
 /**
  * The person's messages sent while a task ran, oldest first, that wait for its next
- * turn: they are not in the stored transcript yet, so a front end that attaches now
- * shows them from here.
+ * turn, or (after a Stop) to be given back when it ends: they are not in the stored
+ * transcript, so a front end that attaches now shows them from here.
  */
 queued: Array<string>, } | { "type": "shutdown_complete" };

@@ -3,4 +3,4 @@
 /**
  * Why a task ended.
  */
-export type TaskEndReason = { "kind": "completed", summary: string, } | { "kind": "final_answer", text: string, } | { "kind": "cancelled" } | { "kind": "iteration_cap", max_iterations: number, } | { "kind": "stopped" } | { "kind": "error", message: string, };
+export type TaskEndReason = { "kind": "completed", summary: string, } | { "kind": "final_answer", text: string, } | { "kind": "cancelled" } | { "kind": "iteration_cap", max_iterations: number, } | { "kind": "stopped" } | { "kind": "error", message: string, retryable: boolean, };

@@ -197,3 +197,39 @@ test("messages sent while the agent works wait above the composer until the engi
   await waitFor(() => expect(screen.getByRole("textbox")).toHaveValue("and one more"));
   expect(screen.queryByTestId("queued-messages")).toBeNull();
 });
+
+test("a task that ended with an error a new attempt may get past offers Retry on its notice", async () => {
+  const api = stoppedSession("");
+  let emit: (event: Event) => void = () => {};
+  const ops: Op[] = [];
+  const open = api.openSession;
+  api.openSession = async (workspace, resume, onEvent) => {
+    emit = onEvent;
+    return { ...(await open(workspace, resume, onEvent)), was_running: true, stopped: null };
+  };
+  api.sendOp = async (_id, op) => void ops.push(op);
+  openStored(api, settingsView({ missing: null, key_stored: true }));
+  await screen.findByText("the earlier request");
+  const usage = { total_input: 0, total_output: 0, cost_usd: null, context_used: 0, context_window: 0 };
+  emit({ seq: 1, type: "snapshot", session_id: "s1", mode: "ask", running: true, messages: 1, calls: [], usage, queued: [] } as unknown as Event);
+  const dropped = "The connection to Anthropic dropped in the middle of the answer (reset). What already arrived is kept; you can retry.";
+  emit({ seq: 2, type: "task_ended", reason: { kind: "error", message: dropped, retryable: true } } as unknown as Event);
+  const button = await screen.findByRole("button", { name: "Retry" });
+  expect(screen.getByText(dropped)).toBeInTheDocument();
+  await userEvent.click(button);
+  expect(ops).toContainEqual({ op: "retry" });
+  // Asked once: the offer goes at once, and stays gone when the task it started ends well.
+  await waitFor(() => expect(screen.queryByRole("button", { name: "Retry" })).toBeNull());
+  emit({ seq: 3, type: "task_started" } as unknown as Event);
+  emit({ seq: 4, type: "task_ended", reason: { kind: "final_answer", text: "done" } } as unknown as Event);
+  // A rejected key is not offered a retry: it would fail the same way.
+  emit({ seq: 5, type: "task_started" } as unknown as Event);
+  emit({ seq: 6, type: "task_ended", reason: { kind: "error", message: "Anthropic rejected the API key (HTTP 401)", retryable: false } } as unknown as Event);
+  await screen.findByText("Anthropic rejected the API key (HTTP 401)");
+  expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
+  // At the iteration cap the same op continues.
+  emit({ seq: 7, type: "task_started" } as unknown as Event);
+  emit({ seq: 8, type: "task_ended", reason: { kind: "iteration_cap", max_iterations: 50 } } as unknown as Event);
+  await userEvent.click(await screen.findByRole("button", { name: "Continue" }));
+  expect(ops.filter((o) => o.op === "retry")).toHaveLength(2);
+});

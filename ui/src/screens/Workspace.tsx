@@ -6,7 +6,7 @@ import type { SessionSummary } from "../protocol/SessionSummary";
 import type { SettingsView } from "../protocol/SettingsView";
 import type { WorkspaceView } from "../protocol/WorkspaceView";
 import { Composer } from "../components/Composer";
-import { Conversation, type FindView } from "../components/Conversation";
+import { Conversation, type FindView, type RetryOffer } from "../components/Conversation";
 import { FindBar } from "../components/FindBar";
 import { ChangesButton } from "../components/ChangesButton";
 import { sessionChanges, type FileChanges } from "../session/changes";
@@ -196,6 +196,16 @@ export function Workspace({
   // The files changed in this session; going to one brings its newest card into view, outlined
   // for a moment.
   const changes = useMemo(() => sessionChanges(state.items, state.calls), [state.items, state.calls]);
+
+  // After a task that ended with an error a new attempt may get past (or at the iteration cap),
+  // its notice offers to run the model again; not while a message waits (it starts the next task).
+  const { retry: runRetry } = session;
+  const retryAt = !state.running && state.queued.length === 0 ? state.retryAt : null;
+  const retryLabel = state.ended?.kind === "iteration_cap" ? "Continue" : "Retry";
+  const retry = useMemo<RetryOffer | undefined>(
+    () => (retryAt === null ? undefined : { at: retryAt, label: retryLabel, run: () => void runRetry() }),
+    [retryAt, retryLabel, runRetry],
+  );
   const [jump, setJump] = useState<FindView | null>(null);
   const goTo = useCallback((itemId: number) => {
     setJump({ query: "", currentId: itemId, reveal: ++reveals.current });
@@ -372,6 +382,7 @@ export function Workspace({
               onOpenLink={openLink}
               onBranch={current && !state.running ? branch : undefined}
               find={find ?? jump ?? undefined}
+              retry={retry}
             />
           )}
           {state.paused && (

@@ -1,7 +1,15 @@
 import type { Event } from "../protocol/Event";
 import type { Transcript } from "../protocol/Transcript";
 import type { UsageSummary } from "../protocol/UsageSummary";
-import { addUserMessage, fromTranscript, initialState, markTakingBack, reduceAll, type SessionState } from "./state";
+import {
+  addUserMessage,
+  fromTranscript,
+  initialState,
+  markTakingBack,
+  reduceAll,
+  startRetry,
+  type SessionState,
+} from "./state";
 
 let seq = 0;
 function ev(msg: Record<string, unknown>): Event {
@@ -138,6 +146,32 @@ test("attaching to a running session shows the person's messages that wait for t
   );
   expect(again.queued).toEqual(s.queued);
   expect(again.items).toHaveLength(2);
+});
+
+test("a window reattached during a Stop shows the messages it holds waiting, then gives them back", () => {
+  const transcript: Transcript = {
+    session_id: "s",
+    items: [{ kind: "user", text: "go" }],
+    todos: [],
+    usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 1 },
+  };
+  let s = reduceAll(
+    fromTranscript(transcript, "ask"),
+    [ev({ type: "snapshot", session_id: "s", mode: "ask", running: true, messages: 1, usage: summary(), calls: [], queued: ["held by the stop"] })],
+    0,
+  );
+  expect(s.queued.map((m) => m.text)).toEqual(["held by the stop"]);
+  s = reduceAll(
+    s,
+    [
+      ev({ type: "task_ended", reason: { kind: "cancelled" } }),
+      ev({ type: "queued_messages_returned", texts: ["held by the stop"] }),
+    ],
+    0,
+  );
+  expect(s.queued).toEqual([]);
+  expect(s.returned.map((r) => r.texts)).toEqual([["held by the stop"]]);
+  expect(s.items.at(-1)).toMatchObject({ kind: "notice", text: expect.stringContaining("back in the message box") });
 });
 
 test("a reattached window shows a message taken as it attached once: from the transcript or from the event", () => {
@@ -455,4 +489,26 @@ test("a take-back the model beat: the message joins the conversation as read, th
   s = reduceAll(s, [ev({ type: "error", message: "That message cannot be taken back: the agent has read it already." })], 0);
   expect(s.queued.map((m) => [m.id, Boolean(m.takingBack)])).toEqual([[newer, false]]);
   expect(s.returned).toEqual([]);
+});
+
+test("the notice of a task's end offers a retry only after an error a new attempt may get past, or the cap", () => {
+  const ended = (reason: Record<string, unknown>, from = initialState()) =>
+    reduceAll(from, [ev({ type: "task_started" }), ev({ type: "task_ended", reason })], 0);
+  let s = ended({ kind: "error", message: "dropped", retryable: true });
+  const notice = s.items.at(-1)!;
+  expect(notice).toMatchObject({ kind: "notice", tone: "error", text: "dropped" });
+  expect(s.retryAt).toBe(notice.id);
+  // Asking runs at once; the engine's task_started takes the offer away.
+  s = startRetry(s);
+  expect(s.running).toBe(true);
+  s = reduceAll(s, [ev({ type: "task_started" })], 0);
+  expect(s.retryAt).toBeNull();
+  s = reduceAll(s, [ev({ type: "task_ended", reason: { kind: "final_answer", text: "ok" } })], 0);
+  expect(s.retryAt).toBeNull();
+  expect(ended({ kind: "error", message: "bad key", retryable: false }).retryAt).toBeNull();
+  expect(ended({ kind: "cancelled" }).retryAt).toBeNull();
+  const capped = ended({ kind: "iteration_cap", max_iterations: 5 });
+  expect(capped.retryAt).toBe(capped.items.at(-1)!.id);
+  // A message of the person's starts the next task instead.
+  expect(addUserMessage(capped, "go on").retryAt).toBeNull();
 });

@@ -112,6 +112,11 @@ export interface SessionState {
   paused: { tool: string; message: string } | null;
   retrying: string | null;
   ended: TaskEndReason | null;
+  /**
+   * The notice that says why the last task ended, when the model may be run again from there
+   * (`retry`: an error a new attempt may get past, or the iteration cap); null otherwise.
+   */
+  retryAt: number | null;
   nextId: number;
   ready: boolean;
 }
@@ -131,6 +136,7 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
     paused: null,
     retrying: null,
     ended: null,
+    retryAt: null,
     nextId: 1,
     ready: false,
   };
@@ -262,7 +268,21 @@ export function addUserMessage(state: SessionState, text: string): SessionState 
     nextId: state.nextId + 1,
     running: true,
     ended: null,
+    retryAt: null,
   };
+}
+
+/** Whether a task that ended for `reason` may be run again with the `retry` op. */
+export function mayRetry(reason: TaskEndReason): boolean {
+  return (reason.kind === "error" && reason.retryable) || reason.kind === "iteration_cap";
+}
+
+/**
+ * `state` once the person asked to run the model again (`retry`): running at once, so the offer
+ * goes; `task_started` then clears it (and a failed request gives it back by ending the run).
+ */
+export function startRetry(state: SessionState): SessionState {
+  return { ...state, running: true };
 }
 
 /** `state` with its waiting message `id` marked as being taken back by the person, or no longer. */
@@ -356,7 +376,7 @@ function describeEnd(reason: TaskEndReason): { tone: "info" | "error"; text: str
     case "iteration_cap":
       return {
         tone: "error",
-        text: `Stopped after ${reason.max_iterations} model requests (the iteration cap). Send a message to continue.`,
+        text: `Stopped after ${reason.max_iterations} model requests (the iteration cap). Continue, or send a message.`,
       };
     case "stopped":
       return { tone: "info", text: "Stopped after repeated tool failures." };
@@ -424,7 +444,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       );
     }
     case "task_started":
-      return { ...s, running: true, ended: null, paused: null };
+      return { ...s, running: true, ended: null, paused: null, retryAt: null };
     case "turn_started":
     case "turn_ended":
     case "resumed":
@@ -514,9 +534,10 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
     case "context_compacted":
       return notice(s, "info", describeCompaction(event));
     case "task_ended": {
-      const ended = { ...s, running: false, paused: null, retrying: null, ended: event.reason };
+      const ended = { ...s, running: false, paused: null, retrying: null, ended: event.reason, retryAt: null };
       const text = describeEnd(event.reason);
-      return text ? notice(ended, text.tone, text.text) : ended;
+      if (!text) return ended;
+      return notice({ ...ended, retryAt: mayRetry(event.reason) ? s.nextId : null }, text.tone, text.text);
     }
     case "snapshot": {
       const calls: Record<string, CallView> = { ...s.calls };

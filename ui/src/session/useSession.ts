@@ -12,6 +12,7 @@ import {
   initialState,
   markTakingBack,
   reduceAll,
+  startRetry,
   withoutUserMessage,
   type QueuedMessage,
   type SessionState,
@@ -34,6 +35,8 @@ export interface SessionHandle {
   op(op: Op): Promise<void>;
   /** Asks for the waiting message `message`, the `index`-th, back into the message box. */
   takeBack(index: number, message: QueuedMessage): Promise<void>;
+  /** Runs the model again after a task that ended with an error it may get past (`retryAt`). */
+  retry(): Promise<void>;
   clearError(): void;
 }
 
@@ -183,6 +186,19 @@ export function useSession(
     [backend],
   );
 
+  const retry = useCallback(async () => {
+    const id = idRef.current;
+    if (!id) return;
+    setState(startRetry);
+    try {
+      await backend.sendOp(id, { op: "retry" });
+    } catch (e) {
+      // Nothing started: the notice offers it again.
+      setState((s) => ({ ...s, running: false }));
+      setError(errorMessage(e));
+    }
+  }, [backend]);
+
   return {
     state,
     sessionId,
@@ -193,6 +209,7 @@ export function useSession(
     send,
     op,
     takeBack,
+    retry,
     clearError: () => {
       setError(null);
       setStopped(null);

@@ -43,14 +43,28 @@ pub enum TaskEndReason {
     IterationCap { max_iterations: u32 },
     /// The person chose to stop after a pause.
     Stopped,
-    /// The model could not be reached or refused the request.
-    Error { message: String },
+    /// The model could not be reached or refused the request. `retryable` when sending the
+    /// request again may work (the server was unavailable or the connection dropped), so a
+    /// front end offers [`Op::Retry`](super::Op::Retry); not for a rejected key or request.
+    Error { message: String, retryable: bool },
 }
 
 impl TaskEndReason {
     /// True when the task did what was asked.
     pub fn is_success(&self) -> bool {
         matches!(self, Self::Completed { .. } | Self::FinalAnswer { .. })
+    }
+
+    /// Whether the task may be run again with [`Op::Retry`](super::Op::Retry): it ended with an
+    /// error that a new attempt may get past, or at the iteration cap.
+    pub fn may_retry(&self) -> bool {
+        matches!(
+            self,
+            Self::Error {
+                retryable: true,
+                ..
+            } | Self::IterationCap { .. }
+        )
     }
 
     /// One line for a person.
@@ -63,7 +77,7 @@ impl TaskEndReason {
                 format!("stopped after {max_iterations} model requests (the iteration cap)")
             }
             Self::Stopped => "stopped after repeated tool failures".into(),
-            Self::Error { message } => message.clone(),
+            Self::Error { message, .. } => message.clone(),
         }
     }
 }
@@ -274,8 +288,8 @@ pub enum EventMsg {
         calls: Vec<CallSnapshot>,
         usage: UsageSummary,
         /// The person's messages sent while a task ran, oldest first, that wait for its next
-        /// turn: they are not in the stored transcript yet, so a front end that attaches now
-        /// shows them from here.
+        /// turn, or (after a Stop) to be given back when it ends: they are not in the stored
+        /// transcript, so a front end that attaches now shows them from here.
         queued: Vec<String>,
     },
     /// The session ended; no more events follow.
@@ -286,6 +300,27 @@ pub enum EventMsg {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn retries_follow_errors_a_new_attempt_may_get_past_and_the_iteration_cap() {
+        let error = |retryable| TaskEndReason::Error {
+            message: "x".into(),
+            retryable,
+        };
+        assert!(error(true).may_retry());
+        assert!(!error(false).may_retry());
+        assert!(TaskEndReason::IterationCap { max_iterations: 3 }.may_retry());
+        for reason in [
+            TaskEndReason::Cancelled,
+            TaskEndReason::Stopped,
+            TaskEndReason::FinalAnswer { text: "ok".into() },
+            TaskEndReason::Completed {
+                summary: "ok".into(),
+            },
+        ] {
+            assert!(!reason.may_retry(), "{reason:?}");
+        }
+    }
 
     #[test]
     fn events_are_flat_tagged_json() {

@@ -80,6 +80,12 @@ pub enum Op {
     WithdrawMessage { index: u32, text: String },
     /// Resumes a task paused after repeated tool failures.
     Continue,
+    /// Runs the model again on the conversation as it stands, with no new message from the
+    /// person, after the last task ended with a retryable error (a server that stayed
+    /// unavailable, a dropped connection) or at the iteration cap. What the failed answer had
+    /// written stays; the model is told it was cut off and continues from there. Refused with an
+    /// `error` event while a task runs or when the last task did not end that way.
+    Retry,
     /// Changes the approval mode from the next decision on.
     SetApprovalMode { mode: ApprovalMode },
     /// Asks for the whole preview of a call whose diff an event carried cut short

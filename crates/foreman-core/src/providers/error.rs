@@ -101,6 +101,22 @@ impl ProviderError {
     }
 }
 
+impl ProviderError {
+    /// True when the person may sensibly ask for the request again after the task ended with
+    /// this error: what failed was the server or the connection, not the key, the request or the
+    /// settings, which a new attempt would meet the same way.
+    pub fn person_may_retry(&self) -> bool {
+        self.is_retryable()
+            || matches!(
+                self,
+                Self::IdleTimeout { .. }
+                    | Self::StreamInterrupted { .. }
+                    | Self::Api { .. }
+                    | Self::Protocol { .. }
+            )
+    }
+}
+
 /// Whether an error body from a provider says the prompt is too long for the context window.
 pub(crate) fn is_context_length_message(message: &str) -> bool {
     let lowered = message.to_lowercase();

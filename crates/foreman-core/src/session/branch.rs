@@ -8,7 +8,8 @@ use std::collections::HashSet;
 use thiserror::Error;
 
 use super::history::now_ms;
-use super::undo::{is_undo_note, partly_undone_note, undone_note};
+use super::model_notes::is_model_note;
+use super::undo::{partly_undone_note, undone_note};
 use crate::protocol::CallState;
 use crate::providers::Message;
 use crate::store::{
@@ -39,13 +40,13 @@ pub enum BranchError {
 /// How often a branch is tried again when a compaction renumbered the messages meanwhile.
 const ATTEMPTS: usize = 3;
 
-/// The person's messages in a stored history (not the engine's undo notes): the sequence
+/// The person's messages in a stored history (not the engine's notes to the model): the sequence
 /// number of each and its text.
 fn person_messages(messages: &[(i64, Message)]) -> Vec<(i64, &str)> {
     messages
         .iter()
         .filter_map(|(seq, message)| match message {
-            Message::User { text } if !is_undo_note(text) => Some((*seq, text.as_str())),
+            Message::User { text } if !is_model_note(text) => Some((*seq, text.as_str())),
             _ => None,
         })
         .collect()
@@ -192,6 +193,7 @@ mod tests {
     use crate::protocol::CallSnapshot;
     use crate::providers::ToolCall;
     use crate::session::transcript::{TranscriptItem, load_transcript};
+    use crate::session::undo::is_undo_note;
 
     async fn record(store: &Store, session: &str, message: &Message) {
         let role = match message {

@@ -215,9 +215,11 @@ impl Engine {
         .with_limits(self.limits.clone());
         let text = match self.request_summary(request).await {
             Ok(text) if !text.trim().is_empty() => text,
-            Ok(_) => return Err(self.summary_failed("the model returned an empty summary")),
+            Ok(_) => {
+                return Err(self.summary_failed("the model returned an empty summary", true));
+            }
             Err(ProviderError::Cancelled) => return Err(TaskEndReason::Cancelled),
-            Err(e) => return Err(self.summary_failed(&e.to_string())),
+            Err(e) => return Err(self.summary_failed(&e.to_string(), e.person_may_retry())),
         };
         let summary = summary_message(&text);
         if let Some(store) = self.store.clone() {
@@ -265,7 +267,7 @@ impl Engine {
         }
     }
 
-    fn summary_failed(&mut self, why: &str) -> TaskEndReason {
+    fn summary_failed(&mut self, why: &str, retryable: bool) -> TaskEndReason {
         let message = format!(
             "Could not summarise the conversation to fit the model's context window: {why}. \
              The history is unchanged."
@@ -273,7 +275,7 @@ impl Engine {
         self.events.emit(EventMsg::Error {
             message: message.clone(),
         });
-        TaskEndReason::Error { message }
+        TaskEndReason::Error { message, retryable }
     }
 }
 

@@ -22,9 +22,11 @@ pub mod context_window;
 pub mod events;
 pub mod history;
 pub mod inbox;
+pub mod model_notes;
 pub mod net_change;
 pub mod preview;
 pub mod prompt;
+pub mod retry;
 pub mod scheduler;
 pub mod spend;
 pub mod subtask;
@@ -257,6 +259,8 @@ pub(crate) struct Engine {
     pub(crate) returning: Vec<String>,
     /// The person's messages in the session so far (the number of the next one taken).
     pub(crate) person_messages: usize,
+    /// Whether the last task ended in a way [`Op::Retry`] may run again from.
+    pub(crate) retry_offered: bool,
     pub(crate) cancel: CancellationToken,
     pub(crate) running: bool,
     pub(crate) shutdown: bool,
@@ -330,6 +334,7 @@ impl Engine {
             queued: VecDeque::new(),
             returning: Vec::new(),
             person_messages: config.person_messages,
+            retry_offered: false,
             cancel: CancellationToken::new(),
             running: false,
             shutdown: false,
@@ -371,6 +376,7 @@ impl Engine {
             }
             match self.next_op().await {
                 Op::UserMessage { text } => self.run_task(text).await,
+                Op::Retry => self.retry_task().await,
                 op => {
                     self.handle_side_op(op).await;
                     // What an op changed is stored at once when no task runs; the model is told
@@ -396,6 +402,9 @@ impl Engine {
             }),
             Op::Cancel => self.stop(),
             Op::WithdrawMessage { index, text } => self.withdraw_message(index, &text),
+            Op::Retry => self.events.emit_session(EventMsg::Error {
+                message: "The agent is still working: there is nothing to retry.".into(),
+            }),
             Op::Continue => self.events.emit(EventMsg::Error {
                 message: "nothing is paused".into(),
             }),
@@ -414,7 +423,8 @@ impl Engine {
                     .unwrap_or(u32::MAX),
                 calls: self.calls.snapshot_for_event(),
                 usage: self.spend.summary(&self.model),
-                queued: self.queued.iter().cloned().collect(),
+                // Those a Stop gives back when its task ends wait too, until then.
+                queued: self.returning.iter().chain(&self.queued).cloned().collect(),
             }),
             Op::LoadPreview { call_id } => {
                 let preview = self.calls.get(&call_id).and_then(|c| c.preview.clone());

@@ -145,7 +145,7 @@ fn call_outcome(reason: TaskEndReason) -> (CallState, String, bool) {
             "The person stopped the sub-agent after repeated tool failures.".to_owned(),
             true,
         ),
-        TaskEndReason::Error { message } => (
+        TaskEndReason::Error { message, .. } => (
             CallState::Failed,
             format!("The sub-agent failed: {message}"),
             true,

@@ -37,17 +37,31 @@ pub const NOT_RUN_CANCELLED: &str = "Cancelled by the user before this call ran;
 impl Engine {
     /// Runs one task for the person's `text`.
     pub(crate) async fn run_task(&mut self, text: String) {
+        self.run_task_with(Some(text)).await;
+    }
+
+    /// Runs one task: for the person's message `text`, or, with `None`, on the conversation as it
+    /// stands (the person's retry, see [`retry`](super::retry)).
+    pub(crate) async fn run_task_with(&mut self, text: Option<String>) {
         self.running = true;
+        self.retry_offered = false;
         self.cancel = tokio_util::sync::CancellationToken::new();
         self.failures.clear();
         self.auto_approved = 0;
+        if text.is_none() {
+            // Right after the cut-off answer it is about.
+            self.record_retry_note().await;
+        }
         // Undone changes the model was not told of yet come before the person's new message.
         self.record_undo_note().await;
-        self.take_message(text).await;
+        if let Some(text) = text {
+            self.take_message(text).await;
+        }
         self.events.emit(EventMsg::TaskStarted);
         let reason = self.run_loop(true).await;
         self.record_undo_note().await;
         self.running = false;
+        self.retry_offered = reason.may_retry();
         self.events.emit(EventMsg::TaskEnded { reason });
         if !self.returning.is_empty() {
             let texts = std::mem::take(&mut self.returning);
@@ -166,10 +180,12 @@ impl Engine {
                 {
                     TaskEndReason::Error {
                         message: format!("{error} (still too long after compacting it)"),
+                        retryable: false,
                     }
                 } else {
                     TaskEndReason::Error {
                         message: error.to_string(),
+                        retryable: error.person_may_retry(),
                     }
                 };
             }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 use ts_rs::TS;
 
-use super::undo::is_undo_note;
+use super::model_notes::is_model_note;
 use crate::protocol::CallSnapshot;
 use crate::providers::Message;
 use crate::store::{Store, StoreError, UsageTotals};
@@ -86,8 +86,9 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
     let mut items = Vec::new();
     for message in parsed {
         match message {
-            // The cards show an undone change; the model's note about it is not a message.
-            Message::User { text } if is_undo_note(&text) => {}
+            // The cards show an undone change and the error before a retry; the model's notes
+            // about them are not messages of the person.
+            Message::User { text } if is_model_note(&text) => {}
             Message::User { text } => items.push(TranscriptItem::User { text }),
             Message::Assistant {
                 text, tool_calls, ..
@@ -188,6 +189,7 @@ mod tests {
             Message::tool_result("c1", "1\tfn main() {}", false),
             Message::assistant("Done."),
             Message::user("I undid the change call c0 made to `a.rs`: the file has its content."),
+            Message::user(crate::session::retry::RETRY_NOTE),
         ];
         for (i, m) in history.iter().enumerate() {
             let role = match m {
@@ -214,7 +216,9 @@ mod tests {
             .await
             .unwrap();
         let t = load_transcript(&store, &s.id).await.unwrap();
+        // The engine's notes to the model (an undo, a retry) are not messages of the person.
         assert_eq!(t.items.len(), 4);
+        assert_eq!(t.person_messages(), 1);
         assert_eq!(
             t.items[0],
             TranscriptItem::User {
