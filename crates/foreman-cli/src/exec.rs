@@ -174,7 +174,7 @@ pub async fn run(args: ExecArgs) -> Result<(), String> {
                         if !args.json
                             && reason.may_retry()
                             && std::io::stdin().is_terminal()
-                            && renderer.ask_retry(&mut input).await =>
+                            && renderer.ask_retry(reason, &mut input).await =>
                     {
                         let _ = ops.send(Op::Retry);
                     }

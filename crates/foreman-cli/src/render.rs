@@ -4,7 +4,9 @@
 use std::io::{IsTerminal, Write};
 
 use foreman_core::diff::{FileDiff, unified_text};
-use foreman_core::protocol::{ApprovalScope, CallState, Event, EventMsg, Op, UndoState};
+use foreman_core::protocol::{
+    ApprovalScope, CallState, Event, EventMsg, Op, TaskEndReason, UndoState,
+};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 /// Prints events for a person.
@@ -205,11 +207,19 @@ impl Renderer {
         })
     }
 
-    /// Asks the person whether to run the model again after a task that ended with an error a
-    /// new attempt may get past, or at the iteration cap; false when stdin closed.
-    pub async fn ask_retry(&mut self, input: &mut UnboundedReceiver<String>) -> bool {
+    /// Asks the person whether to run the model again after a task that ended for `reason`, an
+    /// error a new attempt may get past or the iteration cap; false when stdin closed.
+    pub async fn ask_retry(
+        &mut self,
+        reason: &TaskEndReason,
+        input: &mut UnboundedReceiver<String>,
+    ) -> bool {
         self.at_line_start = true;
-        let answer = self.prompt("\nRetry? [y/n] ", input).await;
+        let question = match reason {
+            TaskEndReason::IterationCap { .. } => "\nContinue? [y/n] ",
+            _ => "\nRetry? [y/n] ",
+        };
+        let answer = self.prompt(question, input).await;
         matches!(answer.as_deref(), Some("y" | "yes"))
     }
 

@@ -176,6 +176,15 @@ impl Harness {
         }
     }
 
+    /// What a snapshot says about a retry now.
+    async fn snapshot_retry(&mut self) -> Option<TaskEndReason> {
+        self.send(Op::Snapshot);
+        match self.until(|m| matches!(m, EventMsg::Snapshot { .. })).await {
+            EventMsg::Snapshot { retry, .. } => retry,
+            _ => unreachable!(),
+        }
+    }
+
     fn request_text(&self, n: usize) -> String {
         String::from_utf8_lossy(&self.server.requests()[n].body).into_owned()
     }
@@ -1414,9 +1423,10 @@ async fn a_dropped_answer_can_be_retried_and_keeps_what_arrived() {
 }
 
 /// A request the server keeps refusing with 503 ends the task before any output; a retry sends
-/// the same conversation again. A rejected key is not offered a retry: it would fail the same way.
+/// the same conversation again, and a window that attaches meanwhile is told it may. A rejected
+/// request is not offered a retry: it would fail the same way.
 #[tokio::test]
-async fn a_failed_request_is_sent_again_on_retry_but_a_rejected_key_is_not_retried() {
+async fn a_failed_request_is_sent_again_on_retry_but_a_rejected_request_is_not_retried() {
     let wire = Wire::Anthropic;
     let responses = vec![
         ScriptedResponse::json(
@@ -1425,19 +1435,21 @@ async fn a_failed_request_is_sent_again_on_retry_but_a_rejected_key_is_not_retri
         ),
         ScriptedResponse::sse(body(wire, &done("d1"))),
         ScriptedResponse::json(
-            401,
-            r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#,
+            400,
+            r#"{"type":"error","error":{"type":"invalid_request_error","message":"messages: bad"}}"#,
         ),
     ];
     let mut h = start_with(wire, responses, |_| {}).await;
     h.send(Op::UserMessage { text: "go".into() });
+    let failed = h.end().await;
     assert!(matches!(
-        h.end().await,
+        failed,
         TaskEndReason::Error {
             retryable: true,
             ..
         }
     ));
+    assert_eq!(h.snapshot_retry().await, Some(failed));
     h.send(Op::Retry);
     assert!(h.end().await.is_success());
     assert_eq!(
@@ -1461,6 +1473,52 @@ async fn a_failed_request_is_sent_again_on_retry_but_a_rejected_key_is_not_retri
     };
     assert!(message.contains("nothing to retry"), "{message}");
     assert_eq!(h.server.requests().len(), 3);
+    assert_eq!(h.snapshot_retry().await, None);
+}
+
+/// A change undone between the error and the retry is told to the model after the cut-off
+/// answer; the model is still told that answer was cut off.
+#[tokio::test]
+async fn a_change_undone_before_a_retry_does_not_hide_that_the_answer_was_cut_off() {
+    let wire = Wire::Anthropic;
+    let cut = body(wire, &[text("Next I will")]);
+    let delta = cut.find("Next I will").unwrap();
+    let dropped_at = delta + cut[delta..].find("\n\n").unwrap() + 2;
+    let responses = vec![
+        ScriptedResponse::sse(body(
+            wire,
+            &[call(
+                "w1",
+                "write",
+                json!({"path": "new.txt", "content": "one\n"}),
+            )],
+        )),
+        ScriptedResponse::sse(cut).drop_after(dropped_at),
+        ScriptedResponse::sse(body(wire, &done("d1"))),
+    ];
+    let mut h = start_with(wire, responses, |c| c.approval_mode = ApprovalMode::Yolo).await;
+    h.send(Op::UserMessage { text: "go".into() });
+    assert!(h.end().await.may_retry());
+    h.send(Op::UndoChange {
+        call_id: "w1".into(),
+    });
+    h.until(|m| {
+        matches!(
+            m,
+            EventMsg::UndoChanged {
+                undo: UndoState::Done,
+                ..
+            }
+        )
+    })
+    .await;
+    h.send(Op::Retry);
+    assert!(h.end().await.is_success());
+    let again = h.request_text(2);
+    let answer = again.find("Next I will").unwrap();
+    let note = again.find("I undid the change call w1").unwrap();
+    let retry = again.find("cut off by an error").unwrap();
+    assert!(answer < note && note < retry, "{again}");
 }
 
 /// A window that attaches between a Stop and the end of its task (a reloaded page) is shown the

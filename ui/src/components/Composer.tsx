@@ -1,7 +1,7 @@
 // Where the person writes: Enter sends, Shift+Enter breaks the line, Up recalls earlier messages,
 // `@` completes workspace file names (sent as references with the message). What is written and
 // not sent yet is kept per conversation (see session/drafts.ts).
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useCallback, useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from "react";
 import { loadDraft, saveDraft } from "../session/drafts";
 
 interface Props {
@@ -17,6 +17,13 @@ interface Props {
    * took one back): each object's put before the text being written, once.
    */
   restore?: readonly { texts: string[] }[];
+  /** Lets the window put the focus in the message box (after a button it showed goes away). */
+  focusRef?: Ref<ComposerFocus>;
+}
+
+/** What [`Props.focusRef`] gives. */
+export interface ComposerFocus {
+  focus(): void;
 }
 
 /** The restores already put into a composer (one drawn anew must not add them again). */
@@ -46,7 +53,7 @@ export function withoutReferences(text: string): string {
   return withReferences(body) === text ? body : text;
 }
 
-export function Composer({ draftKey, disabled, running, history, findFiles, onSend, restore }: Props) {
+export function Composer({ draftKey, disabled, running, history, findFiles, onSend, restore, focusRef }: Props) {
   // The text belongs to the conversation it was written in; another conversation shows its own.
   const [draft, setDraft] = useState(() => ({ key: draftKey, text: loadDraft(draftKey) }));
   const [recall, setRecall] = useState<number | null>(null);
@@ -62,6 +69,7 @@ export function Composer({ draftKey, disabled, running, history, findFiles, onSe
   const [options, setOptions] = useState<string[]>([]);
   const [active, setActive] = useState(0);
   const area = useRef<HTMLTextAreaElement>(null);
+  useImperativeHandle(focusRef, () => ({ focus: () => area.current?.focus() }), []);
   // What came back comes first: it was written before the text being written now.
   useEffect(() => {
     const fresh = (restore ?? []).filter((r) => !restored.has(r));

@@ -234,9 +234,17 @@ export const Entry = memo(function Entry({
     case "notice":
       return (
         <div className={`notice notice-${item.tone}${retry ? " notice-with-action" : ""}`}>
-          <span role={item.tone === "error" ? "alert" : "status"}>{item.text}</span>
+          <span id={`notice-${item.id}`} role={item.tone === "error" ? "alert" : "status"}>
+            {item.text}
+          </span>
           {retry && (
-            <button className="notice-action" data-testid="retry" onClick={retry.run}>
+            <button
+              type="button"
+              className="notice-action"
+              data-testid="retry"
+              aria-describedby={`notice-${item.id}`}
+              onClick={retry.run}
+            >
               {retry.label}
             </button>
           )}

@@ -58,4 +58,9 @@ messages: number, tokens_before: number, } | { "type": "context_compacted", elid
  * turn, or (after a Stop) to be given back when it ends: they are not in the stored
  * transcript, so a front end that attaches now shows them from here.
  */
-queued: Array<string>, } | { "type": "shutdown_complete" };
+queued: Array<string>, 
+/**
+ * Why the last task ended, while [`Op::Retry`](super::Op::Retry) may run it again
+ * (the transcript does not say), so a front end that attaches now can offer it.
+ */
+retry: TaskEndReason | null, } | { "type": "shutdown_complete" };

@@ -218,6 +218,8 @@ test("a task that ended with an error a new attempt may get past offers Retry on
   expect(screen.getByText(dropped)).toBeInTheDocument();
   await userEvent.click(button);
   expect(ops).toContainEqual({ op: "retry" });
+  // The button goes; the focus goes to the message box rather than to the page.
+  expect(screen.getByRole("textbox")).toHaveFocus();
   // Asked once: the offer goes at once, and stays gone when the task it started ends well.
   await waitFor(() => expect(screen.queryByRole("button", { name: "Retry" })).toBeNull());
   emit({ seq: 3, type: "task_started" } as unknown as Event);

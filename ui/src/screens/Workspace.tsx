@@ -5,7 +5,7 @@ import { errorMessage } from "../backend";
 import type { SessionSummary } from "../protocol/SessionSummary";
 import type { SettingsView } from "../protocol/SettingsView";
 import type { WorkspaceView } from "../protocol/WorkspaceView";
-import { Composer } from "../components/Composer";
+import { Composer, type ComposerFocus } from "../components/Composer";
 import { Conversation, type FindView, type RetryOffer } from "../components/Conversation";
 import { FindBar } from "../components/FindBar";
 import { ChangesButton } from "../components/ChangesButton";
@@ -199,11 +199,23 @@ export function Workspace({
 
   // After a task that ended with an error a new attempt may get past (or at the iteration cap),
   // its notice offers to run the model again; not while a message waits (it starts the next task).
+  // The button goes once clicked: the focus moves to the message box, where the next step is.
   const { retry: runRetry } = session;
+  const composer = useRef<ComposerFocus>(null);
   const retryAt = !state.running && state.queued.length === 0 ? state.retryAt : null;
   const retryLabel = state.ended?.kind === "iteration_cap" ? "Continue" : "Retry";
   const retry = useMemo<RetryOffer | undefined>(
-    () => (retryAt === null ? undefined : { at: retryAt, label: retryLabel, run: () => void runRetry() }),
+    () =>
+      retryAt === null
+        ? undefined
+        : {
+            at: retryAt,
+            label: retryLabel,
+            run: () => {
+              void runRetry();
+              composer.current?.focus();
+            },
+          },
     [retryAt, retryLabel, runRetry],
   );
   const [jump, setJump] = useState<FindView | null>(null);
@@ -407,6 +419,7 @@ export function Workspace({
             findFiles={findFiles}
             onSend={session.send}
             restore={state.returned}
+            focusRef={composer}
           />
           <StatusBar
             provider={session.provider}

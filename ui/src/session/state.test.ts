@@ -498,11 +498,11 @@ test("the notice of a task's end offers a retry only after an error a new attemp
   const notice = s.items.at(-1)!;
   expect(notice).toMatchObject({ kind: "notice", tone: "error", text: "dropped" });
   expect(s.retryAt).toBe(notice.id);
-  // Asking runs at once; the engine's task_started takes the offer away.
+  // Asking takes the offer away at once, so it is asked once; the engine's task_started follows.
   s = startRetry(s);
-  expect(s.running).toBe(true);
-  s = reduceAll(s, [ev({ type: "task_started" })], 0);
   expect(s.retryAt).toBeNull();
+  s = reduceAll(s, [ev({ type: "task_started" })], 0);
+  expect(s.running).toBe(true);
   s = reduceAll(s, [ev({ type: "task_ended", reason: { kind: "final_answer", text: "ok" } })], 0);
   expect(s.retryAt).toBeNull();
   expect(ended({ kind: "error", message: "bad key", retryable: false }).retryAt).toBeNull();
@@ -511,4 +511,25 @@ test("the notice of a task's end offers a retry only after an error a new attemp
   expect(capped.retryAt).toBe(capped.items.at(-1)!.id);
   // A message of the person's starts the next task instead.
   expect(addUserMessage(capped, "go on").retryAt).toBeNull();
+});
+
+test("a window that attaches after a task it may retry ended shows that end with the offer", () => {
+  const transcript: Transcript = {
+    session_id: "s",
+    items: [{ kind: "user", text: "go" }, { kind: "assistant", text: "The first half" }],
+    todos: [],
+    usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 1 },
+  };
+  const reason = { kind: "error", message: "The connection dropped. What already arrived is kept; you can retry.", retryable: true };
+  const snapshot = (retry: unknown) =>
+    ev({ type: "snapshot", session_id: "s", mode: "ask", running: false, messages: 2, usage: summary(), calls: [], queued: [], retry });
+  let s = reduceAll(fromTranscript(transcript, "ask"), [snapshot(reason)], 0);
+  const notice = s.items.at(-1)!;
+  expect(notice).toMatchObject({ kind: "notice", tone: "error", text: reason.message });
+  expect(s.retryAt).toBe(notice.id);
+  // A later snapshot (a gap) that still offers it changes nothing; one that does not drops it.
+  expect(reduceAll(s, [snapshot(reason)], 0).items).toHaveLength(s.items.length);
+  s = reduceAll(s, [snapshot(null)], 0);
+  expect(s.retryAt).toBeNull();
+  expect(s.items).toHaveLength(3);
 });

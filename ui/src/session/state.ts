@@ -278,11 +278,24 @@ export function mayRetry(reason: TaskEndReason): boolean {
 }
 
 /**
- * `state` once the person asked to run the model again (`retry`): running at once, so the offer
- * goes; `task_started` then clears it (and a failed request gives it back by ending the run).
+ * `state` once the person asked to run the model again (`retry`): the offer goes at once, so it
+ * is asked once; the engine's `task_started` follows (or an `error`, if it had nothing to retry).
  */
 export function startRetry(state: SessionState): SessionState {
-  return { ...state, running: true };
+  return { ...state, retryAt: null };
+}
+
+/**
+ * A snapshot's word on a retry (`retry`: why the last task ended, while the engine may run it
+ * again): a window that attaches now (its transcript does not say how the last task ended)
+ * gets that notice with the offer; one that shows it already drops it once it is no longer
+ * offered.
+ */
+function retryFromSnapshot(s: SessionState, retry: TaskEndReason | null, attached: boolean): SessionState {
+  if (!retry || s.running) return s.retryAt === null ? s : { ...s, retryAt: null };
+  if (attached) return s;
+  const text = describeEnd(retry);
+  return text ? notice({ ...s, ended: retry, retryAt: s.nextId }, text.tone, text.text) : s;
 }
 
 /** `state` with its waiting message `id` marked as being taken back by the person, or no longer. */
@@ -556,7 +569,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       // the next request are not in the stored transcript. A window that sent them shows them
       // already (its snapshot answers a gap and finds it ready).
       const queued = s.ready ? s.queued : event.queued.map((text) => ({ id: nextId++, text, fromSnapshot: true }));
-      return {
+      const next = {
         ...s,
         calls,
         items,
@@ -568,10 +581,11 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
         needsSnapshot: false,
         ready: true,
       };
+      return retryFromSnapshot(next, event.retry ?? null, s.ready);
     }
     case "shutdown_complete":
       // Nothing waits in a closed session: what did was given back before (queued_messages_returned).
-      return { ...s, running: false, queued: [] };
+      return { ...s, running: false, queued: [], retryAt: null };
   }
 }
 

@@ -193,8 +193,6 @@ export function useSession(
     try {
       await backend.sendOp(id, { op: "retry" });
     } catch (e) {
-      // Nothing started: the notice offers it again.
-      setState((s) => ({ ...s, running: false }));
       setError(errorMessage(e));
     }
   }, [backend]);

@@ -291,6 +291,9 @@ pub enum EventMsg {
         /// turn, or (after a Stop) to be given back when it ends: they are not in the stored
         /// transcript, so a front end that attaches now shows them from here.
         queued: Vec<String>,
+        /// Why the last task ended, while [`Op::Retry`](super::Op::Retry) may run it again
+        /// (the transcript does not say), so a front end that attaches now can offer it.
+        retry: Option<TaskEndReason>,
     },
     /// The session ended; no more events follow.
     ShutdownComplete,

@@ -101,19 +101,35 @@ impl ProviderError {
     }
 }
 
+/// The kinds of in-stream errors that reject the request itself: sent again, it meets the same
+/// answer.
+const REJECTED_REQUEST_KINDS: [&str; 5] = [
+    "invalid_request_error",
+    "not_found_error",
+    "request_too_large",
+    "context_length_exceeded",
+    "invalid_request",
+];
+
 impl ProviderError {
     /// True when the person may sensibly ask for the request again after the task ended with
-    /// this error: what failed was the server or the connection, not the key, the request or the
-    /// settings, which a new attempt would meet the same way.
+    /// this error: the server or the connection failed, or the key did (it is read again for
+    /// every request, so a key fixed in the settings is used by the retry). Not for a request the
+    /// provider rejected as such (400, 404, an invalid request or one too long for the model),
+    /// nor for settings that cannot work, which a new attempt would meet the same way.
     pub fn person_may_retry(&self) -> bool {
-        self.is_retryable()
-            || matches!(
-                self,
-                Self::IdleTimeout { .. }
-                    | Self::StreamInterrupted { .. }
-                    | Self::Api { .. }
-                    | Self::Protocol { .. }
-            )
+        match self {
+            Self::InvalidRequest { .. }
+            | Self::ContextLength { .. }
+            | Self::Config { .. }
+            | Self::Recording { .. }
+            | Self::Cancelled => false,
+            Self::Api { kind, message, .. } => {
+                !REJECTED_REQUEST_KINDS.contains(&kind.as_str())
+                    && !is_context_length_message(message)
+            }
+            _ => true,
+        }
     }
 }
 
@@ -136,6 +152,38 @@ pub(crate) fn is_context_length_message(message: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_retry_is_offered_unless_the_request_itself_was_rejected() {
+        let api = |kind: &str, message: &str| ProviderError::Api {
+            provider: "OpenAI".into(),
+            kind: kind.into(),
+            message: message.into(),
+        };
+        assert!(api("overloaded_error", "Overloaded").person_may_retry());
+        assert!(api("server_error", "The server had an error").person_may_retry());
+        assert!(api("insufficient_quota", "You exceeded your quota").person_may_retry());
+        assert!(!api("invalid_request_error", "messages: bad role").person_may_retry());
+        assert!(!api("error", "This model's maximum context length is 8192").person_may_retry());
+        let dropped = ProviderError::StreamInterrupted {
+            provider: "Anthropic".into(),
+            message: "reset".into(),
+        };
+        assert!(dropped.person_may_retry());
+        let rejected = ProviderError::InvalidRequest {
+            provider: "Anthropic".into(),
+            status: 400,
+            message: "bad".into(),
+        };
+        assert!(!rejected.person_may_retry());
+        // The key is read again for every request: fixed in the settings, it is the retry's.
+        let auth = ProviderError::Auth {
+            provider: "Anthropic".into(),
+            status: 401,
+            message: "invalid x-api-key".into(),
+        };
+        assert!(auth.person_may_retry());
+    }
 
     #[test]
     fn auth_error_points_to_the_key_setting() {

@@ -17,6 +17,7 @@ use serde_json::Value;
 use super::Engine;
 use super::context_window::{elide_old_tool_outputs, estimate_conversation, estimate_tokens};
 use super::history::now_ms;
+use super::retry::is_retry_note;
 use super::task::KEEP_RECENT_MESSAGES;
 use crate::protocol::{EventMsg, TaskEndReason};
 use crate::providers::{Collected, Message, ProviderError, ProviderEvent, ProviderRequest};
@@ -100,6 +101,8 @@ pub fn summary_prompt(older: &[Message]) -> String {
     let mut out = String::from("<conversation>\n");
     for message in older {
         match message {
+            // Said to the model about an answer cut off by an error, not by the person.
+            Message::User { text } if is_retry_note(text) => {}
             Message::User { text } => {
                 out.push_str("[person]\n");
                 out.push_str(text);

@@ -259,8 +259,8 @@ pub(crate) struct Engine {
     pub(crate) returning: Vec<String>,
     /// The person's messages in the session so far (the number of the next one taken).
     pub(crate) person_messages: usize,
-    /// Whether the last task ended in a way [`Op::Retry`] may run again from.
-    pub(crate) retry_offered: bool,
+    /// The end of the last task, while [`Op::Retry`] may run again from it.
+    pub(crate) retry: Option<retry::PendingRetry>,
     pub(crate) cancel: CancellationToken,
     pub(crate) running: bool,
     pub(crate) shutdown: bool,
@@ -334,7 +334,7 @@ impl Engine {
             queued: VecDeque::new(),
             returning: Vec::new(),
             person_messages: config.person_messages,
-            retry_offered: false,
+            retry: None,
             cancel: CancellationToken::new(),
             running: false,
             shutdown: false,
@@ -425,6 +425,7 @@ impl Engine {
                 usage: self.spend.summary(&self.model),
                 // Those a Stop gives back when its task ends wait too, until then.
                 queued: self.returning.iter().chain(&self.queued).cloned().collect(),
+                retry: self.retry.as_ref().map(|r| r.reason.clone()),
             }),
             Op::LoadPreview { call_id } => {
                 let preview = self.calls.get(&call_id).and_then(|c| c.preview.clone());

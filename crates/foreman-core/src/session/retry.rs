@@ -9,40 +9,53 @@
 //! it was cut off and should go on.
 
 use super::Engine;
-use crate::protocol::EventMsg;
-use crate::providers::Message;
+use crate::protocol::{EventMsg, TaskEndReason};
+
+/// How every retry note starts: what [`is_retry_note`] knows it by, so the wording after it can
+/// change without old notes turning into messages of the person.
+const NOTE_START: &str = "[Retry] ";
 
 /// What the model is told when the history ends with its own cut-off answer.
-pub const RETRY_NOTE: &str = "Your answer above was cut off by an error before it was complete, \
-     and the person asked you to try again. Continue from where it stopped; do not repeat what \
-     you already wrote.";
+pub const RETRY_NOTE: &str = "[Retry] Your answer above was cut off by an error before it was \
+     complete, and the person asked you to try again. Continue from where it stopped; do not \
+     repeat what you already wrote.";
 
 /// Whether `text`, a user message in the history, is the model's note about a retry (a reopened
 /// conversation does not show it as a message of the person).
 pub fn is_retry_note(text: &str) -> bool {
-    text == RETRY_NOTE
+    text.starts_with(NOTE_START)
+}
+
+/// What a task starts from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum TaskStart {
+    /// A message of the person.
+    Message(String),
+    /// The person's retry; `cut_off` when the history ends with the answer the error cut off.
+    Retry { cut_off: bool },
+}
+
+/// The end of the last task, while it may be run again with [`Op::Retry`](crate::protocol::Op::Retry).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PendingRetry {
+    /// Why it ended (a snapshot tells a window that attaches now).
+    pub reason: TaskEndReason,
+    /// Whether the history ends with the answer the error cut off.
+    pub cut_off: bool,
 }
 
 impl Engine {
     /// Answers [`Op::Retry`](crate::protocol::Op::Retry) while no task runs.
     pub(crate) async fn retry_task(&mut self) {
-        if self.retry_offered {
-            self.run_task_with(None).await;
-        } else {
-            self.events.emit_session(EventMsg::Error {
+        match self.retry.take() {
+            Some(PendingRetry { cut_off, .. }) => {
+                self.run_task_from(TaskStart::Retry { cut_off }).await;
+            }
+            None => self.events.emit_session(EventMsg::Error {
                 message: "There is nothing to retry: the last task did not end with an error \
                           that a new attempt could get past."
                     .into(),
-            });
-        }
-    }
-
-    /// Tells the model its last answer was cut off, when the history ends with that answer (a
-    /// request that failed before any output leaves the person's message last, and calls that
-    /// never ran leave their results last: the model can go on from either as it is).
-    pub(crate) async fn record_retry_note(&mut self) {
-        if matches!(self.history.last(), Some(Message::Assistant { .. })) {
-            self.record(Message::user(RETRY_NOTE)).await;
+            }),
         }
     }
 }
@@ -52,9 +65,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_the_note_itself_is_a_retry_note() {
+    fn a_retry_note_is_known_by_its_start() {
         assert!(is_retry_note(RETRY_NOTE));
+        assert!(is_retry_note("[Retry] Go on."));
         assert!(!is_retry_note("please try again"));
-        assert!(!is_retry_note(&format!("{RETRY_NOTE} and more")));
+        assert!(!is_retry_note("Retry it [Retry]"));
     }
 }

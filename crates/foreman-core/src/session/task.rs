@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use super::Engine;
+use super::retry::{PendingRetry, RETRY_NOTE, TaskStart};
 use super::scheduler::CallsOutcome;
 use super::turn::StreamedCall;
 use crate::protocol::{CallState, EventMsg, TaskEndReason};
@@ -37,31 +38,36 @@ pub const NOT_RUN_CANCELLED: &str = "Cancelled by the user before this call ran;
 impl Engine {
     /// Runs one task for the person's `text`.
     pub(crate) async fn run_task(&mut self, text: String) {
-        self.run_task_with(Some(text)).await;
+        self.run_task_from(TaskStart::Message(text)).await;
     }
 
-    /// Runs one task: for the person's message `text`, or, with `None`, on the conversation as it
-    /// stands (the person's retry, see [`retry`](super::retry)).
-    pub(crate) async fn run_task_with(&mut self, text: Option<String>) {
+    /// Runs one task, from the person's message or from their retry.
+    pub(crate) async fn run_task_from(&mut self, start: TaskStart) {
         self.running = true;
-        self.retry_offered = false;
+        self.retry = None;
         self.cancel = tokio_util::sync::CancellationToken::new();
         self.failures.clear();
         self.auto_approved = 0;
-        if text.is_none() {
+        if let TaskStart::Retry { cut_off: true } = start {
             // Right after the cut-off answer it is about.
-            self.record_retry_note().await;
+            self.record(Message::user(RETRY_NOTE)).await;
         }
         // Undone changes the model was not told of yet come before the person's new message.
         self.record_undo_note().await;
-        if let Some(text) = text {
+        if let TaskStart::Message(text) = start {
             self.take_message(text).await;
         }
         self.events.emit(EventMsg::TaskStarted);
         let reason = self.run_loop(true).await;
+        // Before the end's undo note, which would come after the answer.
+        let cut_off = matches!(self.history.last(), Some(Message::Assistant { .. }));
         self.record_undo_note().await;
         self.running = false;
-        self.retry_offered = reason.may_retry();
+        // A Stop that raced with a failing stream is a Stop.
+        self.retry = (reason.may_retry() && !self.cancel.is_cancelled()).then(|| PendingRetry {
+            reason: reason.clone(),
+            cut_off,
+        });
         self.events.emit(EventMsg::TaskEnded { reason });
         if !self.returning.is_empty() {
             let texts = std::mem::take(&mut self.returning);
@@ -220,6 +226,9 @@ impl Engine {
         thinking: &[Thinking],
         calls: &[StreamedCall],
     ) {
+        // Anthropic refuses a text block of whitespace only (an answer cut off after a newline,
+        // say), which would fail every later request of the session.
+        let text = if text.trim().is_empty() { "" } else { text };
         if text.is_empty() && calls.is_empty() {
             return;
         }
