@@ -720,6 +720,21 @@ step("6b. an answer cut off by a dropped connection is kept, and Retry runs the 
   const said = await app.browser.execute(() => [...document.querySelectorAll('[data-testid="user-message"]')].map((m) => m.textContent));
   assert.equal(said.filter((t) => t?.includes("Tell me in two halves")).length, 1, "no second message of the person is shown");
   await screenshot(app.browser, "68-retried");
+  // Opened again (another conversation, then this one): it still says where the answer was cut
+  // off, and the Stop of step 6a, from the store.
+  const sessions = async () => app.browser.$$('[data-testid="session-item"]');
+  const current = await app.browser.execute(() => document.querySelector('[data-testid="session-item"][aria-current="true"]')?.textContent ?? "");
+  const [other, self] = [[], []];
+  for (const it of await sessions()) ((await it.getProperty("textContent")) === current ? self : other).push(it);
+  assert.ok(other.length > 0 && self.length === 1, `the sessions listed: ${current}`);
+  await other[0].click();
+  await waitFor("the other conversation", async () => !/Tell me in two halves/.test(await main.getText()));
+  await self[0].click();
+  await waitFor("this conversation again", async () => /and the second half\./.test(await main.getText()));
+  const reopened = await main.getText();
+  assert.match(reopened, /dropped in the middle of the answer/);
+  assert.match(reopened, /Stopped\./);
+  assert.ok(!(await $('[data-testid="retry"]').isExisting()), "nothing to retry: the retry went well");
   await composer.addValue(draft);
 });
 

@@ -3,4 +3,8 @@
 /**
  * Why a task ended.
  */
-export type TaskEndReason = { "kind": "completed", summary: string, } | { "kind": "final_answer", text: string, } | { "kind": "cancelled" } | { "kind": "iteration_cap", max_iterations: number, } | { "kind": "stopped" } | { "kind": "error", message: string, retryable: boolean, };
+export type TaskEndReason = { "kind": "completed", summary: string, } | { "kind": "final_answer", text: string, } | { "kind": "cancelled" } | { "kind": "iteration_cap", max_iterations: number, } | { "kind": "stopped" } | { "kind": "error", message: string, 
+/**
+ * False when a stored end lacks it.
+ */
+retryable: boolean, };

@@ -533,3 +533,34 @@ test("a window that attaches after a task it may retry ended shows that end with
   expect(s.retryAt).toBeNull();
   expect(s.items).toHaveLength(3);
 });
+
+test("a reopened conversation says why its tasks ended where they did; a stored end takes the retry offer", () => {
+  const dropped = { kind: "error" as const, message: "The connection dropped.", retryable: true };
+  const transcript: Transcript = {
+    session_id: "s",
+    items: [
+      { kind: "user", text: "go" },
+      { kind: "task_ended", reason: { kind: "cancelled" } },
+      { kind: "user", text: "again" },
+      { kind: "assistant", text: "The first half" },
+      { kind: "task_ended", reason: dropped },
+    ],
+    todos: [],
+    usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 1 },
+  };
+  const opened = fromTranscript(transcript, "ask");
+  expect(opened.items.map((i) => (i.kind === "tool" ? i.kind : `${i.kind}: ${i.text}`))).toEqual([
+    "user: go",
+    "notice: Stopped.",
+    "user: again",
+    "assistant: The first half",
+    "notice: The connection dropped.",
+  ]);
+  const s = reduceAll(
+    opened,
+    [ev({ type: "snapshot", session_id: "s", mode: "ask", running: false, messages: 3, usage: summary(), calls: [], queued: [], retry: dropped })],
+    0,
+  );
+  expect(s.items).toHaveLength(5);
+  expect(s.retryAt).toBe(s.items[4]!.id);
+});

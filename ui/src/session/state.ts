@@ -240,6 +240,9 @@ export function fromTranscript(t: Transcript, mode: ApprovalMode): SessionState 
   for (const item of t.items) {
     if (item.kind === "tool") {
       state = placeCall(state, callFromSnapshot(item.call));
+    } else if (item.kind === "task_ended") {
+      const text = describeEnd(item.reason);
+      if (text) state = notice(state, text.tone, text.text);
     } else {
       state = { ...state, items: [...state.items, { kind: item.kind, id: state.nextId, text: item.text }], nextId: state.nextId + 1 };
     }
@@ -287,15 +290,19 @@ export function startRetry(state: SessionState): SessionState {
 
 /**
  * A snapshot's word on a retry (`retry`: why the last task ended, while the engine may run it
- * again): a window that attaches now (its transcript does not say how the last task ended)
- * gets that notice with the offer; one that shows it already drops it once it is no longer
+ * again): a window that attaches now gets the offer on that notice (the transcript's, or added
+ * when the store did not keep it); one that shows it already drops it once it is no longer
  * offered.
  */
 function retryFromSnapshot(s: SessionState, retry: TaskEndReason | null, attached: boolean): SessionState {
   if (!retry || s.running) return s.retryAt === null ? s : { ...s, retryAt: null };
   if (attached) return s;
   const text = describeEnd(retry);
-  return text ? notice({ ...s, ended: retry, retryAt: s.nextId }, text.tone, text.text) : s;
+  if (!text) return s;
+  // The transcript ends with that notice when the end was stored.
+  const last = s.items.at(-1);
+  if (last?.kind === "notice" && last.text === text.text) return { ...s, ended: retry, retryAt: last.id };
+  return notice({ ...s, ended: retry, retryAt: s.nextId }, text.tone, text.text);
 }
 
 /** `state` with its waiting message `id` marked as being taken back by the person, or no longer. */

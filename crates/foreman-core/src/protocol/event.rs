@@ -46,7 +46,12 @@ pub enum TaskEndReason {
     /// The model could not be reached or refused the request. `retryable` when sending the
     /// request again may work (the server was unavailable or the connection dropped), so a
     /// front end offers [`Op::Retry`](super::Op::Retry); not for a rejected key or request.
-    Error { message: String, retryable: bool },
+    Error {
+        message: String,
+        /// False when a stored end lacks it.
+        #[serde(default)]
+        retryable: bool,
+    },
 }
 
 impl TaskEndReason {

@@ -234,6 +234,7 @@ mod tests {
                 TranscriptItem::User { text } => format!("user: {text}"),
                 TranscriptItem::Assistant { text } => format!("assistant: {text}"),
                 TranscriptItem::Tool { call } => format!("tool: {}", call.call_id),
+                TranscriptItem::TaskEnded { reason } => format!("ended: {}", reason.describe()),
             })
             .collect()
     }

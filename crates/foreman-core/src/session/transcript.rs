@@ -7,7 +7,7 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use super::model_notes::is_model_note;
-use crate::protocol::CallSnapshot;
+use crate::protocol::{CallSnapshot, TaskEndReason};
 use crate::providers::Message;
 use crate::store::{Store, StoreError, UsageTotals};
 
@@ -25,6 +25,9 @@ pub enum TranscriptItem {
     Tool {
         call: Box<CallSnapshot>,
     },
+    /// A task ended other than with an answer (the person's Stop, an error, the iteration
+    /// cap...), where the live conversation said so.
+    TaskEnded { reason: TaskEndReason },
 }
 
 /// A stored session for display.
@@ -70,12 +73,19 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
     let mut results: HashMap<String, (String, bool)> = HashMap::new();
     // The person sees the conversation as it happened, compacted messages included; the
     // summaries written for the model are not part of it.
-    let parsed: Vec<Message> = messages
+    let parsed: Vec<(i64, Message)> = messages
         .into_iter()
         .filter(|m| m.role != crate::store::SUMMARY_ROLE)
-        .filter_map(|m| serde_json::from_value(m.content).ok())
+        .filter_map(|m| Some((m.seq, serde_json::from_value(m.content).ok()?)))
         .collect();
-    for message in &parsed {
+    // Each after the message it followed; one whose reason this version cannot read is left out.
+    let mut ends = store
+        .load_task_ends(session_id)
+        .await?
+        .into_iter()
+        .filter_map(|end| Some((end.after_seq, serde_json::from_value(end.reason).ok()?)))
+        .peekable();
+    for (_, message) in &parsed {
         if let Message::ToolResult(result) = message {
             results.insert(
                 result.call_id.clone(),
@@ -84,7 +94,10 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
         }
     }
     let mut items = Vec::new();
-    for message in parsed {
+    for (seq, message) in parsed {
+        while let Some((_, reason)) = ends.next_if(|(after, _)| *after < seq) {
+            items.push(TranscriptItem::TaskEnded { reason });
+        }
         match message {
             // The cards show an undone change and the error before a retry; the model's notes
             // about them are not messages of the person.
@@ -128,6 +141,7 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
             Message::ToolResult(_) => {}
         }
     }
+    items.extend(ends.map(|(_, reason)| TranscriptItem::TaskEnded { reason }));
     let todos = store
         .todos(session_id)
         .await
@@ -238,6 +252,60 @@ mod tests {
             }
         );
         assert_eq!(t.todos, json!([]));
+    }
+
+    #[tokio::test]
+    async fn why_a_task_ended_shows_after_the_message_it_followed() {
+        let store = Store::open_in_memory().await.unwrap();
+        let s = store.create_session("/w", 1).await.unwrap();
+        let end = |reason: TaskEndReason| serde_json::to_value(reason).unwrap();
+        for (i, m) in [
+            Message::user("first"),
+            Message::assistant("The first half"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let role = if i == 0 { "user" } else { "assistant" };
+            let content = serde_json::to_value(m).unwrap();
+            store
+                .append_message(&s.id, role, &content, None, i as i64)
+                .await
+                .unwrap();
+        }
+        let dropped = TaskEndReason::Error {
+            message: "dropped".into(),
+            retryable: true,
+        };
+        store
+            .record_task_end(&s.id, &end(dropped.clone()), 3)
+            .await
+            .unwrap();
+        let content = serde_json::to_value(Message::user("second")).unwrap();
+        store
+            .append_message(&s.id, "user", &content, None, 4)
+            .await
+            .unwrap();
+        store
+            .record_task_end(&s.id, &end(TaskEndReason::Cancelled), 5)
+            .await
+            .unwrap();
+        let t = load_transcript(&store, &s.id).await.unwrap();
+        let kinds: Vec<String> = t
+            .items
+            .iter()
+            .map(|item| match item {
+                TranscriptItem::User { text } | TranscriptItem::Assistant { text } => text.clone(),
+                TranscriptItem::TaskEnded { reason } => reason.describe(),
+                TranscriptItem::Tool { call } => call.name.clone(),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            ["first", "The first half", "dropped", "second", "task cancelled"]
+        );
+        assert_eq!(t.items[2], TranscriptItem::TaskEnded { reason: dropped });
+        assert_eq!(t.person_messages(), 2);
     }
 
     #[tokio::test]

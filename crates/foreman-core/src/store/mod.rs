@@ -10,6 +10,7 @@ mod history;
 mod mcp_approvals;
 mod rules;
 mod sessions;
+mod task_ends;
 mod usage;
 mod workspaces;
 
@@ -26,6 +27,7 @@ pub use error::StoreError;
 pub use history::{FINISHED_CALL_STATES, SUMMARY_ROLE, StoredMessage, StoredToolCall};
 pub use rules::{RuleAction, StoredRule};
 pub use sessions::{SessionSummary, new_session_id, title_from_message};
+pub use task_ends::StoredTaskEnd;
 pub use usage::{ModelUsage, UsageTotals};
 pub use workspaces::RecentWorkspace;
 
