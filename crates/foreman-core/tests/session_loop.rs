@@ -2292,6 +2292,62 @@ async fn a_second_context_length_error_ends_the_task_cleanly() {
 
 // --- new_task: sub-agents -------------------------------------------------------------------
 
+/// A sub-agent whose own history outgrows the context window is summarised for its requests;
+/// the session's stored history, which is not the sub-agent's, is left as it was.
+#[tokio::test]
+async fn a_sub_agents_compaction_leaves_the_sessions_stored_history_alone() {
+    let store = Store::open_in_memory().await.unwrap();
+    let session = store.create_session("/w", 1).await.unwrap();
+    let wire = Wire::Anthropic;
+    let (prompt, old_text, recent_text) = ("y".repeat(2000), "z".repeat(800), "x".repeat(1200));
+    let completion = json!({"result": "read them"});
+    let responses = vec![
+        ScriptedResponse::sse(body(
+            wire,
+            &[call(
+                "t1",
+                "new_task",
+                json!({"description": "read the notes", "prompt": prompt}),
+            )],
+        )),
+        ScriptedResponse::sse(body(wire, &[text(&old_text), read("r1", "notes.txt")])),
+        ScriptedResponse::sse(body(wire, &[text(&recent_text), read("r2", "notes.txt")])),
+        ScriptedResponse::sse(body(wire, &[text(SUMMARY)])),
+        ScriptedResponse::sse(body(wire, &[call("c1", "attempt_completion", completion)])),
+        ScriptedResponse::sse(body(wire, &done("d"))),
+    ];
+    let (store_for_config, id) = (store.clone(), session.id.clone());
+    let mut h = start_with(wire, responses, move |c| {
+        c.context_window = system_tokens(&c.workspace) + 800;
+        c.context_reserve = 0;
+        c.approval_mode = ApprovalMode::Yolo;
+        c.store = Some(store_for_config);
+        c.session_id = Some(id);
+    })
+    .await;
+    h.send(Op::UserMessage { text: "go".into() });
+    assert!(h.end().await.is_success());
+    assert!(
+        h.seen
+            .iter()
+            .any(|e| e.parent_call_id.is_some()
+                && matches!(e.msg, EventMsg::ContextCompacted { .. })),
+        "the sub-agent's history was summarised"
+    );
+    let stored = store.load_messages(&session.id).await.unwrap();
+    assert!(
+        stored
+            .iter()
+            .all(|m| !m.compacted && m.role != foreman_core::store::SUMMARY_ROLE),
+        "{stored:?}"
+    );
+    assert_eq!(
+        stored.len(),
+        5,
+        "user, new_task, its result, completion, its result"
+    );
+}
+
 fn new_task(id: &str, tools: Option<&[&str]>) -> Step {
     let mut args = json!({"description": "update notes", "prompt": "Copy notes.txt to copy.txt."});
     if let Some(tools) = tools {

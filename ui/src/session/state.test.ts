@@ -564,3 +564,17 @@ test("a reopened conversation says why its tasks ended where they did; a stored 
   expect(s.items).toHaveLength(5);
   expect(s.retryAt).toBe(s.items[4]!.id);
 });
+
+test("a window attaching as a task ended shows that end once: the transcript read it stored", () => {
+  const transcript: Transcript = {
+    session_id: "s",
+    items: [{ kind: "user", text: "go" }, { kind: "task_ended", reason: { kind: "cancelled" } }],
+    todos: [],
+    usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 1 },
+  };
+  const s = reduceAll(fromTranscript(transcript, "ask"), [ev({ type: "task_ended", reason: { kind: "cancelled" } })], 0);
+  expect(s.items.map((i) => i.kind)).toEqual(["user", "notice"]);
+  // Once attached, every end is a new one.
+  const ready = reduceAll(s, [ev({ type: "session_started", session_id: "s", model: "m", workspace: "/w", mode: "ask", usage: summary() })], 0);
+  expect(reduceAll(ready, [ev({ type: "task_ended", reason: { kind: "cancelled" } })], 0).items).toHaveLength(3);
+});

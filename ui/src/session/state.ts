@@ -396,7 +396,7 @@ function describeEnd(reason: TaskEndReason): { tone: "info" | "error"; text: str
     case "iteration_cap":
       return {
         tone: "error",
-        text: `Stopped after ${reason.max_iterations} model requests (the iteration cap). Continue, or send a message.`,
+        text: `Stopped after ${reason.max_iterations} model requests (the iteration cap).`,
       };
     case "stopped":
       return { tone: "info", text: "Stopped after repeated tool failures." };
@@ -557,6 +557,11 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       const ended = { ...s, running: false, paused: null, retrying: null, ended: event.reason, retryAt: null };
       const text = describeEnd(event.reason);
       if (!text) return ended;
+      // A window attaching as the task ended read the stored end in its transcript already.
+      const last = s.items.at(-1);
+      if (!s.ready && last?.kind === "notice" && last.text === text.text) {
+        return { ...ended, retryAt: mayRetry(event.reason) ? last.id : null };
+      }
       return notice({ ...ended, retryAt: mayRetry(event.reason) ? s.nextId : null }, text.tone, text.text);
     }
     case "snapshot": {

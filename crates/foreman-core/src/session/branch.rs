@@ -190,7 +190,7 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::protocol::CallSnapshot;
+    use crate::protocol::{CallSnapshot, TaskEndReason};
     use crate::providers::ToolCall;
     use crate::session::transcript::{TranscriptItem, load_transcript};
     use crate::session::undo::is_undo_note;
@@ -259,7 +259,8 @@ mod tests {
     }
 
     /// Two requests of the person, each answered with a call; the first call started a
-    /// sub-agent that made a call of its own, and an undo note sits between them.
+    /// sub-agent that made a call of its own, and an undo note sits between them. The first
+    /// task was stopped, the second failed.
     async fn two_requests(store: &Store) -> String {
         let s = store.create_session("/ws", 1).await.unwrap();
         store.rename_session(&s.id, "Plan the work").await.unwrap();
@@ -277,8 +278,18 @@ mod tests {
             Message::tool_result("w1", "wrote", false),
         ];
         for message in &conversation {
+            if *message == Message::user("now write it") {
+                let stopped = serde_json::to_value(TaskEndReason::Cancelled).unwrap();
+                store.record_task_end(&s.id, &stopped, 1).await.unwrap();
+            }
             record(store, &s.id, message).await;
         }
+        let failed = TaskEndReason::Error {
+            message: "dropped".into(),
+            retryable: true,
+        };
+        let failed = serde_json::to_value(failed).unwrap();
+        store.record_task_end(&s.id, &failed, 2).await.unwrap();
         save_call(
             store,
             &s.id,
@@ -320,7 +331,8 @@ mod tests {
                 "tool: t1",
                 "tool: n1",
                 "tool: r1",
-                "assistant: Planned."
+                "assistant: Planned.",
+                "ended: task cancelled"
             ]
         );
         assert_eq!(

@@ -225,7 +225,9 @@ impl Engine {
             Err(e) => return Err(self.summary_failed(&e.to_string(), e.person_may_retry())),
         };
         let summary = summary_message(&text);
-        if let Some(store) = self.store.clone() {
+        // A sub-agent's history is its own and is not stored (see `record`): compacting it must
+        // leave the session's stored history alone.
+        if let Some(store) = self.store.clone().filter(|_| self.depth == 0) {
             let content = serde_json::to_value(&summary).unwrap_or(Value::Null);
             if let Err(e) = store
                 .compact_messages(&self.id, cut, &content, now_ms())

@@ -59,13 +59,16 @@ impl Engine {
             self.take_message(text).await;
         }
         self.events.emit(EventMsg::TaskStarted);
-        let reason = self.run_loop(true).await;
+        let mut reason = self.run_loop(true).await;
+        if self.cancel.is_cancelled() && matches!(reason, TaskEndReason::Error { .. }) {
+            // A Stop that raced with a failing stream is a Stop.
+            reason = TaskEndReason::Cancelled;
+        }
         // Before the end's undo note, which would come after the answer.
         let cut_off = matches!(self.history.last(), Some(Message::Assistant { .. }));
         self.record_undo_note().await;
         self.running = false;
-        // A Stop that raced with a failing stream is a Stop.
-        self.retry = (reason.may_retry() && !self.cancel.is_cancelled()).then(|| PendingRetry {
+        self.retry = reason.may_retry().then(|| PendingRetry {
             reason: reason.clone(),
             cut_off,
         });

@@ -27,7 +27,9 @@ pub enum TranscriptItem {
     },
     /// A task ended other than with an answer (the person's Stop, an error, the iteration
     /// cap...), where the live conversation said so.
-    TaskEnded { reason: TaskEndReason },
+    TaskEnded {
+        reason: TaskEndReason,
+    },
 }
 
 /// A stored session for display.
@@ -259,12 +261,9 @@ mod tests {
         let store = Store::open_in_memory().await.unwrap();
         let s = store.create_session("/w", 1).await.unwrap();
         let end = |reason: TaskEndReason| serde_json::to_value(reason).unwrap();
-        for (i, m) in [
-            Message::user("first"),
-            Message::assistant("The first half"),
-        ]
-        .iter()
-        .enumerate()
+        for (i, m) in [Message::user("first"), Message::assistant("The first half")]
+            .iter()
+            .enumerate()
         {
             let role = if i == 0 { "user" } else { "assistant" };
             let content = serde_json::to_value(m).unwrap();
@@ -302,7 +301,13 @@ mod tests {
             .collect();
         assert_eq!(
             kinds,
-            ["first", "The first half", "dropped", "second", "task cancelled"]
+            [
+                "first",
+                "The first half",
+                "dropped",
+                "second",
+                "task cancelled"
+            ]
         );
         assert_eq!(t.items[2], TranscriptItem::TaskEnded { reason: dropped });
         assert_eq!(t.person_messages(), 2);

@@ -107,6 +107,18 @@ impl Store {
         .execute(&mut *tx)
         .await
         .map_err(fail)?;
+        // Why the tasks before the message ended, as the source shows it.
+        sqlx::query(
+            "INSERT INTO task_ends (session_id, after_seq, reason, created_at)
+             SELECT ?2, after_seq, reason, created_at FROM task_ends
+             WHERE session_id = ?1 AND after_seq < ?3 ORDER BY rowid",
+        )
+        .bind(source)
+        .bind(&id)
+        .bind(spec.before_seq)
+        .execute(&mut *tx)
+        .await
+        .map_err(fail)?;
         let call_ids = serde_json::Value::from(spec.call_ids).to_string();
         for statement in [
             "INSERT INTO tool_calls (session_id, call_id, name, state, info, created_at, updated_at)
