@@ -1377,17 +1377,22 @@ async fn a_message_the_stop_holds_can_be_taken_back_before_the_task_ends() {
     assert!(h.end().await.is_success());
 }
 
+/// A response that sends `said` as the answer's text and then drops the connection.
+fn cut_after(wire: Wire, said: &str) -> ScriptedResponse {
+    let whole = body(wire, &[text(said)]);
+    let delta = whole.find(said).unwrap();
+    let dropped_at = delta + whole[delta..].find("\n\n").unwrap() + 2;
+    ScriptedResponse::sse(whole).drop_after(dropped_at)
+}
+
 /// A stream that drops in the middle of the answer ends the task with an error the person can
 /// retry: `retry` runs the model again on the conversation as it stands, with what arrived kept,
 /// the model told it was cut off, and no new message of the person.
 #[tokio::test]
 async fn a_dropped_answer_can_be_retried_and_keeps_what_arrived() {
     for wire in BOTH {
-        let cut = body(wire, &[text("Half of the answer")]);
-        let delta = cut.find("Half of the answer").unwrap();
-        let dropped_at = delta + cut[delta..].find("\n\n").unwrap() + 2;
         let responses = vec![
-            ScriptedResponse::sse(cut).drop_after(dropped_at),
+            cut_after(wire, "Half of the answer"),
             ScriptedResponse::sse(body(wire, &done("d1"))),
         ];
         let mut h = start_with(wire, responses, |_| {}).await;
@@ -1481,9 +1486,6 @@ async fn a_failed_request_is_sent_again_on_retry_but_a_rejected_request_is_not_r
 #[tokio::test]
 async fn a_change_undone_before_a_retry_does_not_hide_that_the_answer_was_cut_off() {
     let wire = Wire::Anthropic;
-    let cut = body(wire, &[text("Next I will")]);
-    let delta = cut.find("Next I will").unwrap();
-    let dropped_at = delta + cut[delta..].find("\n\n").unwrap() + 2;
     let responses = vec![
         ScriptedResponse::sse(body(
             wire,
@@ -1493,7 +1495,7 @@ async fn a_change_undone_before_a_retry_does_not_hide_that_the_answer_was_cut_of
                 json!({"path": "new.txt", "content": "one\n"}),
             )],
         )),
-        ScriptedResponse::sse(cut).drop_after(dropped_at),
+        cut_after(wire, "Next I will"),
         ScriptedResponse::sse(body(wire, &done("d1"))),
     ];
     let mut h = start_with(wire, responses, |c| c.approval_mode = ApprovalMode::Yolo).await;
@@ -1521,10 +1523,9 @@ async fn a_change_undone_before_a_retry_does_not_hide_that_the_answer_was_cut_of
     assert!(answer < note && note < retry, "{again}");
 }
 
-/// A window that attaches between a Stop and the end of its task (a reloaded page) is shown the
-/// messages the Stop holds as still waiting: they come back when the task ends.
-#[tokio::test]
-async fn a_snapshot_during_a_stop_lists_the_messages_it_holds() {
+/// A session whose task runs a long command with `waiting` queued for its next turn, just
+/// stopped: the command is still being ended when this returns.
+async fn stopping_with_waiting(waiting: &str) -> Harness {
     let turns = vec![
         vec![call("b1", "bash", json!({"command": "sleep 30"}))],
         done("d1"),
@@ -1533,9 +1534,17 @@ async fn a_snapshot_during_a_stop_lists_the_messages_it_holds() {
     h.send(Op::UserMessage { text: "go".into() });
     h.until_executing().await;
     h.send(Op::UserMessage {
-        text: "held by the stop".into(),
+        text: waiting.into(),
     });
     h.send(Op::Cancel);
+    h
+}
+
+/// A window that attaches between a Stop and the end of its task (a reloaded page) is shown the
+/// messages the Stop holds as still waiting: they come back when the task ends.
+#[tokio::test]
+async fn a_snapshot_during_a_stop_lists_the_messages_it_holds() {
+    let mut h = stopping_with_waiting("held by the stop").await;
     h.send(Op::Snapshot);
     let EventMsg::Snapshot { queued, .. } =
         h.until(|m| matches!(m, EventMsg::Snapshot { .. })).await
@@ -1557,17 +1566,7 @@ async fn a_snapshot_during_a_stop_lists_the_messages_it_holds() {
 /// person's next request: it is not given back with the ones that waited before the Stop.
 #[tokio::test]
 async fn a_message_sent_after_stop_starts_the_next_task() {
-    let turns = vec![
-        vec![call("b1", "bash", json!({"command": "sleep 30"}))],
-        done("d1"),
-    ];
-    let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Yolo).await;
-    h.send(Op::UserMessage { text: "go".into() });
-    h.until_executing().await;
-    h.send(Op::UserMessage {
-        text: "sent before the stop".into(),
-    });
-    h.send(Op::Cancel);
+    let mut h = stopping_with_waiting("sent before the stop").await;
     h.send(Op::UserMessage {
         text: "sent after the stop".into(),
     });

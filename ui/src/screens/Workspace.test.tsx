@@ -161,18 +161,26 @@ test("Ctrl+F finds the entries that hold the text, newest first, and steps betwe
   expect(screen.queryByTestId("find-bar")).toBeNull();
 });
 
-test("messages sent while the agent works wait above the composer until the engine takes each", async () => {
+/**
+ * Opens the stored session "s1" as one whose engine still runs (a reloaded page): `emit` plays
+ * its events, `ops` collects what the window sends.
+ */
+async function openRunning(): Promise<{ emit: (event: Event) => void; ops: Op[] }> {
   const api = stoppedSession("");
-  let emit: (event: Event) => void = () => {};
-  const ops: Op[] = [];
+  const session = { emit: (_event: Event) => {}, ops: [] as Op[] };
   const open = api.openSession;
   api.openSession = async (workspace, resume, onEvent) => {
-    emit = onEvent;
+    session.emit = onEvent;
     return { ...(await open(workspace, resume, onEvent)), was_running: true, stopped: null };
   };
-  api.sendOp = async (_id, op) => void ops.push(op);
+  api.sendOp = async (_id, op) => void session.ops.push(op);
   openStored(api, settingsView({ missing: null, key_stored: true }));
   await screen.findByText("the earlier request");
+  return { emit: (event) => session.emit(event), ops: session.ops };
+}
+
+test("messages sent while the agent works wait above the composer until the engine takes each", async () => {
+  const { emit, ops } = await openRunning();
   // Reattached to the running engine (a reloaded page): its snapshot names the waiting message.
   const usage = { total_input: 0, total_output: 0, cost_usd: null, context_used: 0, context_window: 0 };
   emit({ seq: 7, type: "snapshot", session_id: "s1", mode: "ask", running: true, messages: 1, calls: [], usage, queued: ["sent before the reload"] } as unknown as Event);
@@ -199,17 +207,7 @@ test("messages sent while the agent works wait above the composer until the engi
 });
 
 test("a task that ended with an error a new attempt may get past offers Retry on its notice", async () => {
-  const api = stoppedSession("");
-  let emit: (event: Event) => void = () => {};
-  const ops: Op[] = [];
-  const open = api.openSession;
-  api.openSession = async (workspace, resume, onEvent) => {
-    emit = onEvent;
-    return { ...(await open(workspace, resume, onEvent)), was_running: true, stopped: null };
-  };
-  api.sendOp = async (_id, op) => void ops.push(op);
-  openStored(api, settingsView({ missing: null, key_stored: true }));
-  await screen.findByText("the earlier request");
+  const { emit, ops } = await openRunning();
   const usage = { total_input: 0, total_output: 0, cost_usd: null, context_used: 0, context_window: 0 };
   emit({ seq: 1, type: "snapshot", session_id: "s1", mode: "ask", running: true, messages: 1, calls: [], usage, queued: [] } as unknown as Event);
   const dropped = "The connection to Anthropic dropped in the middle of the answer (reset). What already arrived is kept; you can retry.";

@@ -17,6 +17,11 @@ function ev(msg: Record<string, unknown>): Event {
   return { seq, ...msg } as unknown as Event;
 }
 
+/** A stored session "s" that shows `items`. */
+function transcriptOf(items: Transcript["items"]): Transcript {
+  return { session_id: "s", items, todos: [], usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 1 } };
+}
+
 function summary(over: Partial<UsageSummary> = {}): UsageSummary {
   return { total_input: 0, total_output: 0, cost_usd: 0, context_used: 0, context_window: 200_000, ...over };
 }
@@ -117,12 +122,7 @@ test("a gap in seq asks for a snapshot, and the snapshot restores the calls", ()
 });
 
 test("attaching to a running session shows the person's messages that wait for the next request apart", () => {
-  const transcript: Transcript = {
-    session_id: "s",
-    items: [{ kind: "user", text: "go" }],
-    todos: [],
-    usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 1 },
-  };
+  const transcript = transcriptOf([{ kind: "user", text: "go" }]);
   const s = reduceAll(
     fromTranscript(transcript, "ask"),
     [
@@ -149,12 +149,7 @@ test("attaching to a running session shows the person's messages that wait for t
 });
 
 test("a window reattached during a Stop shows the messages it holds waiting, then gives them back", () => {
-  const transcript: Transcript = {
-    session_id: "s",
-    items: [{ kind: "user", text: "go" }],
-    todos: [],
-    usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 1 },
-  };
+  const transcript = transcriptOf([{ kind: "user", text: "go" }]);
   let s = reduceAll(
     fromTranscript(transcript, "ask"),
     [ev({ type: "snapshot", session_id: "s", mode: "ask", running: true, messages: 1, usage: summary(), calls: [], queued: ["held by the stop"] })],
@@ -514,12 +509,7 @@ test("the notice of a task's end offers a retry only after an error a new attemp
 });
 
 test("a window that attaches after a task it may retry ended shows that end with the offer", () => {
-  const transcript: Transcript = {
-    session_id: "s",
-    items: [{ kind: "user", text: "go" }, { kind: "assistant", text: "The first half" }],
-    todos: [],
-    usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 1 },
-  };
+  const transcript = transcriptOf([{ kind: "user", text: "go" }, { kind: "assistant", text: "The first half" }]);
   const reason = { kind: "error", message: "The connection dropped. What already arrived is kept; you can retry.", retryable: true };
   const snapshot = (retry: unknown) =>
     ev({ type: "snapshot", session_id: "s", mode: "ask", running: false, messages: 2, usage: summary(), calls: [], queued: [], retry });
@@ -536,18 +526,13 @@ test("a window that attaches after a task it may retry ended shows that end with
 
 test("a reopened conversation says why its tasks ended where they did; a stored end takes the retry offer", () => {
   const dropped = { kind: "error" as const, message: "The connection dropped.", retryable: true };
-  const transcript: Transcript = {
-    session_id: "s",
-    items: [
+  const transcript = transcriptOf([
       { kind: "user", text: "go" },
       { kind: "task_ended", reason: { kind: "cancelled" } },
       { kind: "user", text: "again" },
       { kind: "assistant", text: "The first half" },
       { kind: "task_ended", reason: dropped },
-    ],
-    todos: [],
-    usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 1 },
-  };
+    ]);
   const opened = fromTranscript(transcript, "ask");
   expect(opened.items.map((i) => (i.kind === "tool" ? i.kind : `${i.kind}: ${i.text}`))).toEqual([
     "user: go",
@@ -566,12 +551,7 @@ test("a reopened conversation says why its tasks ended where they did; a stored 
 });
 
 test("a window attaching as a task ended shows that end once: the transcript read it stored", () => {
-  const transcript: Transcript = {
-    session_id: "s",
-    items: [{ kind: "user", text: "go" }, { kind: "task_ended", reason: { kind: "cancelled" } }],
-    todos: [],
-    usage: { input: 0, output: 0, cache_read: 0, cache_write: 0, requests: 1 },
-  };
+  const transcript = transcriptOf([{ kind: "user", text: "go" }, { kind: "task_ended", reason: { kind: "cancelled" } }]);
   const s = reduceAll(fromTranscript(transcript, "ask"), [ev({ type: "task_ended", reason: { kind: "cancelled" } })], 0);
   expect(s.items.map((i) => i.kind)).toEqual(["user", "notice"]);
   // Once attached, every end is a new one.

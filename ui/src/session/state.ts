@@ -296,13 +296,22 @@ export function startRetry(state: SessionState): SessionState {
  */
 function retryFromSnapshot(s: SessionState, retry: TaskEndReason | null, attached: boolean): SessionState {
   if (!retry || s.running) return s.retryAt === null ? s : { ...s, retryAt: null };
-  if (attached) return s;
-  const text = describeEnd(retry);
-  if (!text) return s;
-  // The transcript ends with that notice when the end was stored.
+  return attached ? s : showEnd(s, retry, true);
+}
+
+/**
+ * `s` with the notice of a task's end for `reason` (none for an answer), carrying the retry offer
+ * when the reason allows one. With `stored`, a transcript that ends with that very notice (the
+ * window attached after the end was stored) has it already: the offer goes there instead.
+ */
+function showEnd(s: SessionState, reason: TaskEndReason, stored: boolean): SessionState {
+  const ended = { ...s, ended: reason, retryAt: null };
+  const text = describeEnd(reason);
+  if (!text) return ended;
   const last = s.items.at(-1);
-  if (last?.kind === "notice" && last.text === text.text) return { ...s, ended: retry, retryAt: last.id };
-  return notice({ ...s, ended: retry, retryAt: s.nextId }, text.tone, text.text);
+  const at = stored && last?.kind === "notice" && last.text === text.text ? last.id : null;
+  const retryAt = mayRetry(reason) ? (at ?? s.nextId) : null;
+  return at === null ? notice({ ...ended, retryAt }, text.tone, text.text) : { ...ended, retryAt };
 }
 
 /** `state` with its waiting message `id` marked as being taken back by the person, or no longer. */
@@ -554,15 +563,8 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
     case "context_compacted":
       return notice(s, "info", describeCompaction(event));
     case "task_ended": {
-      const ended = { ...s, running: false, paused: null, retrying: null, ended: event.reason, retryAt: null };
-      const text = describeEnd(event.reason);
-      if (!text) return ended;
       // A window attaching as the task ended read the stored end in its transcript already.
-      const last = s.items.at(-1);
-      if (!s.ready && last?.kind === "notice" && last.text === text.text) {
-        return { ...ended, retryAt: mayRetry(event.reason) ? last.id : null };
-      }
-      return notice({ ...ended, retryAt: mayRetry(event.reason) ? s.nextId : null }, text.tone, text.text);
+      return showEnd({ ...s, running: false, paused: null, retrying: null }, event.reason, !s.ready);
     }
     case "snapshot": {
       const calls: Record<string, CallView> = { ...s.calls };
