@@ -3,12 +3,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use foreman_core::providers::keys::{no_key, static_key};
 use foreman_core::providers::recording::recording_body;
 use foreman_core::providers::{
-    AnthropicConfig, AnthropicProvider, Collected, EventStream, HttpSettings, Message,
+    AnthropicConfig, AnthropicProvider, Collected, EnvKey, EventStream, HttpSettings, Message,
     OpenAiConfig, OpenAiProvider, Provider, ProviderError, ProviderEvent, ProviderRequest,
     ReplayProvider, RetryPolicy, StopReason, ToolArguments, ToolDefinition, Usage, WireFormat,
     collect,
@@ -371,6 +372,31 @@ async fn unauthorized_is_not_retried_and_points_to_the_key_setting() {
         "{error:?}"
     );
     assert_eq!(forbidden.requests().len(), 1);
+}
+
+#[tokio::test]
+async fn a_rejected_key_from_the_environment_names_the_variable_and_offers_no_retry() {
+    // The variable is unset, so the OpenAI-compatible client (whose key is optional, for local
+    // servers) sends no key at all, and the server refuses.
+    let var = "FOREMAN_TEST_UNSET_PROVIDER_KEY";
+    let server = ScriptedServer::start(vec![ScriptedResponse::json(401, "{}")])
+        .await
+        .unwrap();
+    let provider = OpenAiProvider::new(
+        OpenAiConfig::new(format!("{}/v1", server.url()), Arc::new(EnvKey::new(var)))
+            .with_http(settings(5)),
+    )
+    .unwrap();
+    let (_, error) = run(&provider).await;
+    let error = error.unwrap();
+    assert!(
+        error
+            .to_string()
+            .ends_with("Check the FOREMAN_TEST_UNSET_PROVIDER_KEY environment variable."),
+        "{error}"
+    );
+    // Nothing outside the process can change the variable: asking again cannot help.
+    assert!(!error.person_may_retry());
 }
 
 #[tokio::test]

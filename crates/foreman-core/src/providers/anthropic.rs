@@ -222,6 +222,7 @@ impl AnthropicProvider {
             headers,
             body,
             secret: Some(key),
+            key_source: self.config.key.clone(),
             format: WireFormat::Anthropic,
         })
     }

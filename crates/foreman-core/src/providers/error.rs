@@ -10,15 +10,17 @@ use thiserror::Error;
 /// Why a provider request failed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ProviderError {
-    /// 401/403: the key is missing, wrong or lacks permission. Never retried.
-    #[error(
-        "{provider} rejected the API key (HTTP {status}): {message}. \
-         Check the API key setting for {provider}."
-    )]
+    /// 401/403: the key is missing, wrong or lacks permission. Never retried automatically.
+    #[error("{provider} rejected the API key (HTTP {status}): {message}. Check {hint}.")]
     Auth {
         provider: String,
         status: u16,
         message: String,
+        /// Where the key is set ([`KeySource::describe`](super::KeySource::describe)).
+        hint: String,
+        /// Whether the person can fix the key while the program runs
+        /// ([`KeySource::can_change`](super::KeySource::can_change)).
+        key_can_change: bool,
     },
     /// No key is configured where one is required.
     #[error("No API key for {provider}. Set {hint}.")]
@@ -113,12 +115,14 @@ const REJECTED_REQUEST_KINDS: [&str; 5] = [
 
 impl ProviderError {
     /// True when the person may sensibly ask for the request again after the task ended with
-    /// this error: the server or the connection failed, or the key did (it is read again for
-    /// every request, so a key fixed in the settings is used by the retry). Not for a request the
-    /// provider rejected as such (400, 404, an invalid request or one too long for the model),
-    /// nor for settings that cannot work, which a new attempt would meet the same way.
+    /// this error: the server or the connection failed, or the key did and can be fixed while
+    /// the program runs (the keychain is read again for every request, so a key fixed in the
+    /// settings is used by the retry; an environment variable cannot change). Not for a request
+    /// the provider rejected as such (400, 404, an invalid request or one too long for the
+    /// model), nor for settings that cannot work, which a new attempt would meet the same way.
     pub fn person_may_retry(&self) -> bool {
         match self {
+            Self::Auth { key_can_change, .. } => *key_can_change,
             Self::InvalidRequest { .. }
             | Self::ContextLength { .. }
             | Self::Config { .. }
@@ -176,13 +180,17 @@ mod tests {
             message: "bad".into(),
         };
         assert!(!rejected.person_may_retry());
-        // The key is read again for every request: fixed in the settings, it is the retry's.
-        let auth = ProviderError::Auth {
+        // The keychain is read again for every request: fixed in the settings, the key is the
+        // retry's. An environment variable cannot change while the program runs.
+        let auth = |key_can_change| ProviderError::Auth {
             provider: "Anthropic".into(),
             status: 401,
             message: "invalid x-api-key".into(),
+            hint: "the API key in Settings".into(),
+            key_can_change,
         };
-        assert!(auth.person_may_retry());
+        assert!(auth(true).person_may_retry());
+        assert!(!auth(false).person_may_retry());
     }
 
     #[test]
@@ -191,10 +199,13 @@ mod tests {
             provider: "Anthropic".into(),
             status: 401,
             message: "invalid x-api-key".into(),
+            hint: "the ANTHROPIC_API_KEY environment variable".into(),
+            key_can_change: false,
         };
-        assert!(
-            err.to_string()
-                .contains("Check the API key setting for Anthropic")
+        assert_eq!(
+            err.to_string(),
+            "Anthropic rejected the API key (HTTP 401): invalid x-api-key. \
+             Check the ANTHROPIC_API_KEY environment variable."
         );
         assert!(!err.is_retryable());
     }

@@ -25,6 +25,7 @@ use tokio_util::sync::CancellationToken;
 use super::EventStream;
 use super::error::{ProviderError, is_context_length_message};
 use super::event::{ProviderEvent, RetryNotice};
+use super::keys::SharedKeySource;
 use super::recording::Recorder;
 use super::redact::{dump_headers, scrub};
 use super::retry::{RetryPolicy, is_retryable_status, retry_after};
@@ -78,6 +79,8 @@ pub(crate) struct StreamRequest {
     pub body: Vec<u8>,
     /// The key, to scrub it from anything the server echoes.
     pub secret: Option<Secret>,
+    /// Where the key came from, for the error that says it was rejected.
+    pub key_source: SharedKeySource,
     pub format: WireFormat,
 }
 
@@ -287,6 +290,8 @@ fn status_error(
             provider,
             status: code,
             message,
+            hint: request.key_source.describe(),
+            key_can_change: request.key_source.can_change(),
         },
         _ if is_retryable_status(status) => ProviderError::Unavailable {
             provider,
@@ -474,6 +479,7 @@ mod tests {
             headers,
             body: b"{}".to_vec(),
             secret: Some(Secret::new("sk-dump-me-not")),
+            key_source: crate::providers::keys::no_key(),
             format: WireFormat::OpenAi,
         };
         let dump = format!("{request:?}");
@@ -489,6 +495,7 @@ mod tests {
             headers: HeaderMap::new(),
             body: Vec::new(),
             secret: Some(Secret::new("sk-echoed")),
+            key_source: crate::providers::keys::no_key(),
             format: WireFormat::Anthropic,
         };
         let mut headers = HeaderMap::new();

@@ -107,6 +107,11 @@ impl KeySource for KeyringKey {
     fn describe(&self) -> String {
         "the API key in Settings (stored in the system keychain)".into()
     }
+
+    /// Read from the keychain for every request: a key fixed in Settings is the next request's.
+    fn can_change(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -18,6 +18,9 @@ pub trait KeySource: Send + Sync + fmt::Debug {
     fn api_key(&self) -> Option<Secret>;
     /// Where the person should set the key, completing "Set …" in error messages.
     fn describe(&self) -> String;
+    /// Whether the person can change the key while this program runs (in the settings), so
+    /// that a request the provider refused for its key is worth asking again.
+    fn can_change(&self) -> bool;
 }
 
 /// A key read from an environment variable at request time.
@@ -58,6 +61,11 @@ impl KeySource for EnvKey {
     fn describe(&self) -> String {
         format!("the {} environment variable", self.var)
     }
+
+    /// The variable is read for every request, but nothing outside the process can change it.
+    fn can_change(&self) -> bool {
+        false
+    }
 }
 
 /// A fixed key (from the app's settings or a test).
@@ -71,6 +79,10 @@ impl KeySource for StaticKey {
 
     fn describe(&self) -> String {
         "the API key setting".to_string()
+    }
+
+    fn can_change(&self) -> bool {
+        false
     }
 }
 

@@ -207,6 +207,7 @@ impl OpenAiProvider {
             headers,
             body,
             secret: key,
+            key_source: self.config.key.clone(),
             format: WireFormat::OpenAi,
         })
     }
