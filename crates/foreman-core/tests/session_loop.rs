@@ -22,6 +22,7 @@ use foreman_core::providers::{
 };
 use foreman_core::session::history::open_session;
 use foreman_core::session::retry::RETRY_NOTE;
+use foreman_core::session::transcript::{TranscriptItem, load_transcript};
 use foreman_core::session::undo::KEPT_PER_FILE;
 use foreman_core::session::{Session, SessionConfig};
 use foreman_core::store::{RuleAction, Store};
@@ -2140,6 +2141,32 @@ async fn a_long_history_is_summarised_and_a_resumed_session_continues_from_it() 
     assert_eq!(&compacted[..4], [true, true, true, false]);
     assert!(compacted[4..].iter().all(|c| !c));
     assert_eq!(stored[3].role, foreman_core::store::SUMMARY_ROLE);
+    // A reopened conversation shows the compaction where the live one did: after the calls of the
+    // turn before it, before the call of the request it made room for.
+    let items = load_transcript(&store, &session.id).await.unwrap().items;
+    let at = items
+        .iter()
+        .position(|i| matches!(i, TranscriptItem::Compacted { .. }))
+        .expect("the compaction is shown");
+    assert!(
+        matches!(
+            items[at],
+            TranscriptItem::Compacted {
+                elided_outputs: 0,
+                removed_messages: 3,
+                ..
+            }
+        ),
+        "{items:?}"
+    );
+    let call_id = |item: &TranscriptItem| match item {
+        TranscriptItem::Tool { call } => call.call_id.clone(),
+        other => format!("{other:?}"),
+    };
+    assert_eq!(
+        (call_id(&items[at - 1]), call_id(&items[at + 1])),
+        ("r2".into(), "d".into())
+    );
     h.send(Op::Shutdown);
     h.until(|m| matches!(m, EventMsg::ShutdownComplete)).await;
 
@@ -2344,6 +2371,14 @@ async fn a_sub_agents_compaction_leaves_the_sessions_stored_history_alone() {
         stored.len(),
         5,
         "user, new_task, its result, completion, its result"
+    );
+    // Nor does a reopened conversation show it as the session's.
+    let items = load_transcript(&store, &session.id).await.unwrap().items;
+    assert!(
+        !items
+            .iter()
+            .any(|i| matches!(i, TranscriptItem::Compacted { .. })),
+        "{items:?}"
     );
 }
 
@@ -2583,14 +2618,12 @@ async fn a_child_is_refused_a_tool_outside_its_set_and_its_calls_are_stored() {
         5,
         "user, new_task, its result, completion, its result"
     );
-    let transcript = foreman_core::session::transcript::load_transcript(&store, &session.id)
-        .await
-        .unwrap();
+    let transcript = load_transcript(&store, &session.id).await.unwrap();
     let calls: Vec<(String, Option<String>)> = transcript
         .items
         .iter()
         .filter_map(|i| match i {
-            foreman_core::session::transcript::TranscriptItem::Tool { call } => {
+            TranscriptItem::Tool { call } => {
                 Some((call.call_id.clone(), call.parent_call_id.clone()))
             }
             _ => None,

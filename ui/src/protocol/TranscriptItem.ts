@@ -3,6 +3,7 @@ import type { CallSnapshot } from "./CallSnapshot";
 import type { TaskEndReason } from "./TaskEndReason";
 
 /**
- * One entry of the conversation.
+ * One entry of the conversation. The lines the history sent to the model does not hold
+ * (`TaskEnded`, `Compacted`) are stored as such ([`Store::record_notice`]).
  */
-export type TranscriptItem = { "kind": "user", text: string, } | { "kind": "assistant", text: string, } | { "kind": "tool", call: CallSnapshot, } | { "kind": "task_ended", reason: TaskEndReason, };
+export type TranscriptItem = { "kind": "user", text: string, } | { "kind": "assistant", text: string, } | { "kind": "tool", call: CallSnapshot, } | { "kind": "task_ended", reason: TaskEndReason, } | { "kind": "compacted", elided_outputs: number, removed_messages: number, tokens_before: number, tokens_after: number, };

@@ -524,30 +524,35 @@ test("a window that attaches after a task it may retry ended shows that end with
   expect(s.items).toHaveLength(3);
 });
 
-test("a reopened conversation says why its tasks ended where they did; a stored end takes the retry offer", () => {
+test("a reopened conversation says why its tasks ended and where its context was compacted; a stored end takes the retry offer", () => {
   const dropped = { kind: "error" as const, message: "The connection dropped.", retryable: true };
   const transcript = transcriptOf([
       { kind: "user", text: "go" },
       { kind: "task_ended", reason: { kind: "cancelled" } },
       { kind: "user", text: "again" },
+      { kind: "compacted", elided_outputs: 0, removed_messages: 3, tokens_before: 12400, tokens_after: 3100 },
       { kind: "assistant", text: "The first half" },
       { kind: "task_ended", reason: dropped },
     ]);
   const opened = fromTranscript(transcript, "ask");
+  const live = reduceAll(initialState(), [ev({ type: "context_compacted", elided_outputs: 0, removed_messages: 3, tokens_before: 12400, tokens_after: 3100 })], 0);
   expect(opened.items.map((i) => (i.kind === "tool" ? i.kind : `${i.kind}: ${i.text}`))).toEqual([
     "user: go",
     "notice: Stopped.",
     "user: again",
+    "notice: Context compacted: 3 earlier messages replaced by a summary (about 12.4k → 3.1k tokens).",
     "assistant: The first half",
     "notice: The connection dropped.",
   ]);
+  // Said as the live conversation said it.
+  expect(opened.items[3]).toEqual({ ...live.items[0], id: opened.items[3]!.id });
   const s = reduceAll(
     opened,
     [ev({ type: "snapshot", session_id: "s", mode: "ask", running: false, messages: 3, usage: summary(), calls: [], queued: [], retry: dropped })],
     0,
   );
-  expect(s.items).toHaveLength(5);
-  expect(s.retryAt).toBe(s.items[4]!.id);
+  expect(s.items).toHaveLength(6);
+  expect(s.retryAt).toBe(s.items[5]!.id);
 });
 
 test("a window attaching as a task ended shows that end once: the transcript read it stored", () => {

@@ -243,6 +243,8 @@ export function fromTranscript(t: Transcript, mode: ApprovalMode): SessionState 
     } else if (item.kind === "task_ended") {
       const text = describeEnd(item.reason);
       if (text) state = notice(state, text.tone, text.text);
+    } else if (item.kind === "compacted") {
+      state = notice(state, "info", describeCompaction(item));
     } else {
       state = { ...state, items: [...state.items, { kind: item.kind, id: state.nextId, text: item.text }], nextId: state.nextId + 1 };
     }
@@ -368,8 +370,11 @@ function tokens(n: number): string {
   return n >= 1000 ? `${(n / 1000).toFixed(1)}k` : `${n}`;
 }
 
+/** What a compaction did, as the live event and a reopened conversation's transcript both say it. */
+type Compaction = Pick<Extract<Event, { type: "context_compacted" }>, "elided_outputs" | "removed_messages" | "tokens_before" | "tokens_after">;
+
 /** The notice for a compaction: what was elided or summarised, and the estimate before and after. */
-export function describeCompaction(event: Extract<Event, { type: "context_compacted" }>): string {
+export function describeCompaction(event: Compaction): string {
   const parts: string[] = [];
   if (event.removed_messages > 0) parts.push(`${plural(event.removed_messages, "earlier message")} replaced by a summary`);
   if (event.elided_outputs > 0) parts.push(`${plural(event.elided_outputs, "old tool output")} shortened`);

@@ -235,6 +235,7 @@ mod tests {
                 TranscriptItem::Assistant { text } => format!("assistant: {text}"),
                 TranscriptItem::Tool { call } => format!("tool: {}", call.call_id),
                 TranscriptItem::TaskEnded { reason } => format!("ended: {}", reason.describe()),
+                TranscriptItem::Compacted { .. } => "compacted".into(),
             })
             .collect()
     }
@@ -279,8 +280,9 @@ mod tests {
         ];
         for message in &conversation {
             if *message == Message::user("now write it") {
-                let stopped = serde_json::to_value(TaskEndReason::Cancelled).unwrap();
-                store.record_task_end(&s.id, &stopped, 1).await.unwrap();
+                let reason = TaskEndReason::Cancelled;
+                let stopped = serde_json::to_value(TranscriptItem::TaskEnded { reason }).unwrap();
+                store.record_notice(&s.id, &stopped, 1).await.unwrap();
             }
             record(store, &s.id, message).await;
         }
@@ -288,8 +290,8 @@ mod tests {
             message: "dropped".into(),
             retryable: true,
         };
-        let failed = serde_json::to_value(failed).unwrap();
-        store.record_task_end(&s.id, &failed, 2).await.unwrap();
+        let failed = serde_json::to_value(TranscriptItem::TaskEnded { reason: failed }).unwrap();
+        store.record_notice(&s.id, &failed, 2).await.unwrap();
         save_call(
             store,
             &s.id,

@@ -19,6 +19,7 @@ use super::context_window::{elide_old_tool_outputs, estimate_conversation, estim
 use super::history::now_ms;
 use super::retry::is_retry_note;
 use super::task::KEEP_RECENT_MESSAGES;
+use super::transcript::TranscriptItem;
 use crate::protocol::{EventMsg, TaskEndReason};
 use crate::providers::{Collected, Message, ProviderError, ProviderEvent, ProviderRequest};
 
@@ -186,11 +187,21 @@ impl Engine {
             }
         }
         if elided > 0 || removed > 0 {
+            let (elided_outputs, removed_messages) = (to_u32(elided), to_u32(removed));
+            let tokens_before = to_u64(before);
+            let tokens_after = to_u64(estimate_conversation(&self.system, &self.history));
+            let notice = TranscriptItem::Compacted {
+                elided_outputs,
+                removed_messages,
+                tokens_before,
+                tokens_after,
+            };
+            self.save_notice(&notice).await;
             self.events.emit(EventMsg::ContextCompacted {
-                elided_outputs: to_u32(elided),
-                removed_messages: to_u32(removed),
-                tokens_before: to_u64(before),
-                tokens_after: to_u64(estimate_conversation(&self.system, &self.history)),
+                elided_outputs,
+                removed_messages,
+                tokens_before,
+                tokens_after,
             });
         }
         match failure {

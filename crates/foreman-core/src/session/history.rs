@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use super::Engine;
 use super::spend::PriorUsage;
+use super::transcript::TranscriptItem;
 use crate::protocol::{CallSnapshot, EventMsg};
 use crate::providers::{Message, Usage};
 use crate::store::{Store, StoreError, UsageTotals, title_from_message};
@@ -179,6 +180,21 @@ impl Engine {
             }
         }
         self.history.push(message);
+    }
+
+    /// Stores a line of the conversation that the history does not hold (a task's end, a
+    /// compaction), so a reopened conversation shows it where the live one did. The session's
+    /// own only: a sub-agent's conversation is not shown as such.
+    pub(crate) async fn save_notice(&mut self, notice: &TranscriptItem) {
+        let Some(store) = self.store.clone().filter(|_| self.depth == 0) else {
+            return;
+        };
+        let Ok(body) = serde_json::to_value(notice) else {
+            return;
+        };
+        if let Err(e) = store.record_notice(&self.id, &body, now_ms()).await {
+            self.store_failed(&e);
+        }
     }
 
     /// Saves the current state of `call_id`.

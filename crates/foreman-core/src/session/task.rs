@@ -5,9 +5,9 @@
 use serde_json::{Value, json};
 
 use super::Engine;
-use super::history::now_ms;
 use super::retry::{PendingRetry, RETRY_NOTE, TaskStart};
 use super::scheduler::CallsOutcome;
+use super::transcript::TranscriptItem;
 use super::turn::StreamedCall;
 use crate::protocol::{CallState, EventMsg, TaskEndReason};
 use crate::providers::{Message, ProviderError, Thinking, ToolCall, ToolDefinition};
@@ -72,7 +72,12 @@ impl Engine {
             reason: reason.clone(),
             cut_off,
         });
-        self.save_task_end(&reason).await;
+        // An answer says by itself why the task ended.
+        if !matches!(reason, TaskEndReason::FinalAnswer { .. }) {
+            let reason = reason.clone();
+            self.save_notice(&TranscriptItem::TaskEnded { reason })
+                .await;
+        }
         self.events.emit(EventMsg::TaskEnded { reason });
         if !self.returning.is_empty() {
             let texts = std::mem::take(&mut self.returning);
@@ -120,23 +125,6 @@ impl Engine {
             None => self.events.emit_session(EventMsg::Error {
                 message: "That message cannot be taken back: the agent has read it already.".into(),
             }),
-        }
-    }
-
-    /// Stores why the task ended, so a reopened conversation says it where the live one did (an
-    /// answer says it by itself).
-    async fn save_task_end(&mut self, reason: &TaskEndReason) {
-        if matches!(reason, TaskEndReason::FinalAnswer { .. }) {
-            return;
-        }
-        let Some(store) = self.store.clone().filter(|_| self.depth == 0) else {
-            return;
-        };
-        let Ok(reason) = serde_json::to_value(reason) else {
-            return;
-        };
-        if let Err(e) = store.record_task_end(&self.id, &reason, now_ms()).await {
-            self.store_failed(&e);
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::model_notes::is_model_note;
@@ -11,8 +11,9 @@ use crate::protocol::{CallSnapshot, TaskEndReason};
 use crate::providers::Message;
 use crate::store::{Store, StoreError, UsageTotals};
 
-/// One entry of the conversation.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+/// One entry of the conversation. The lines the history sent to the model does not hold
+/// (`TaskEnded`, `Compacted`) are stored as such ([`Store::record_notice`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TranscriptItem {
     User {
@@ -30,6 +31,24 @@ pub enum TranscriptItem {
     TaskEnded {
         reason: TaskEndReason,
     },
+    /// The conversation was made to fit the model's context window here, as
+    /// [`EventMsg::ContextCompacted`](crate::protocol::EventMsg::ContextCompacted) said live.
+    Compacted {
+        elided_outputs: u32,
+        removed_messages: u32,
+        #[ts(type = "number")]
+        tokens_before: u64,
+        #[ts(type = "number")]
+        tokens_after: u64,
+    },
+}
+
+impl TranscriptItem {
+    /// Whether this is a stored line of its own (see [`Store::record_notice`]) rather than one
+    /// rebuilt from the history.
+    fn is_notice(&self) -> bool {
+        matches!(self, Self::TaskEnded { .. } | Self::Compacted { .. })
+    }
 }
 
 /// A stored session for display.
@@ -80,12 +99,15 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
         .filter(|m| m.role != crate::store::SUMMARY_ROLE)
         .filter_map(|m| Some((m.seq, serde_json::from_value(m.content).ok()?)))
         .collect();
-    // Each after the message it followed; one whose reason this version cannot read is left out.
-    let mut ends = store
-        .load_task_ends(session_id)
+    // Each after the message it followed; one this version cannot read is left out.
+    let mut notices = store
+        .load_notices(session_id)
         .await?
         .into_iter()
-        .filter_map(|end| Some((end.after_seq, serde_json::from_value(end.reason).ok()?)))
+        .filter_map(|notice| {
+            let item: TranscriptItem = serde_json::from_value(notice.body).ok()?;
+            Some((notice.after_seq, item)).filter(|(_, item)| item.is_notice())
+        })
         .peekable();
     for (_, message) in &parsed {
         if let Message::ToolResult(result) = message {
@@ -97,8 +119,8 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
     }
     let mut items = Vec::new();
     for (seq, message) in parsed {
-        while let Some((_, reason)) = ends.next_if(|(after, _)| *after < seq) {
-            items.push(TranscriptItem::TaskEnded { reason });
+        while let Some((_, notice)) = notices.next_if(|(after, _)| *after < seq) {
+            items.push(notice);
         }
         match message {
             // The cards show an undone change and the error before a retry; the model's notes
@@ -143,7 +165,7 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
             Message::ToolResult(_) => {}
         }
     }
-    items.extend(ends.map(|(_, reason)| TranscriptItem::TaskEnded { reason }));
+    items.extend(notices.map(|(_, notice)| notice));
     let todos = store
         .todos(session_id)
         .await
@@ -257,10 +279,10 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn why_a_task_ended_shows_after_the_message_it_followed() {
+    async fn task_ends_and_compactions_show_after_the_message_they_followed() {
         let store = Store::open_in_memory().await.unwrap();
         let s = store.create_session("/w", 1).await.unwrap();
-        let end = |reason: TaskEndReason| serde_json::to_value(reason).unwrap();
+        let notice = |item: TranscriptItem| serde_json::to_value(item).unwrap();
         for (i, m) in [Message::user("first"), Message::assistant("The first half")]
             .iter()
             .enumerate()
@@ -272,12 +294,14 @@ mod tests {
                 .await
                 .unwrap();
         }
-        let dropped = TaskEndReason::Error {
-            message: "dropped".into(),
-            retryable: true,
+        let dropped = TranscriptItem::TaskEnded {
+            reason: TaskEndReason::Error {
+                message: "dropped".into(),
+                retryable: true,
+            },
         };
         store
-            .record_task_end(&s.id, &end(dropped.clone()), 3)
+            .record_notice(&s.id, &notice(dropped.clone()), 3)
             .await
             .unwrap();
         let content = serde_json::to_value(Message::user("second")).unwrap();
@@ -285,10 +309,25 @@ mod tests {
             .append_message(&s.id, "user", &content, None, 4)
             .await
             .unwrap();
+        let compacted = TranscriptItem::Compacted {
+            elided_outputs: 2,
+            removed_messages: 0,
+            tokens_before: 9000,
+            tokens_after: 4000,
+        };
         store
-            .record_task_end(&s.id, &end(TaskEndReason::Cancelled), 5)
+            .record_notice(&s.id, &notice(compacted.clone()), 5)
             .await
             .unwrap();
+        // A stored line only ever says what the history does not: any other item is left out,
+        // as is one this version cannot read.
+        let user = notice(TranscriptItem::User { text: "x".into() });
+        store.record_notice(&s.id, &user, 6).await.unwrap();
+        let unknown = json!({"kind": "from_a_later_version"});
+        store.record_notice(&s.id, &unknown, 6).await.unwrap();
+        let stopped = TaskEndReason::Cancelled;
+        let end = notice(TranscriptItem::TaskEnded { reason: stopped });
+        store.record_notice(&s.id, &end, 7).await.unwrap();
         let t = load_transcript(&store, &s.id).await.unwrap();
         let kinds: Vec<String> = t
             .items
@@ -297,6 +336,7 @@ mod tests {
                 TranscriptItem::User { text } | TranscriptItem::Assistant { text } => text.clone(),
                 TranscriptItem::TaskEnded { reason } => reason.describe(),
                 TranscriptItem::Tool { call } => call.name.clone(),
+                TranscriptItem::Compacted { .. } => "compacted".into(),
             })
             .collect();
         assert_eq!(
@@ -306,10 +346,12 @@ mod tests {
                 "The first half",
                 "dropped",
                 "second",
+                "compacted",
                 "task cancelled"
             ]
         );
-        assert_eq!(t.items[2], TranscriptItem::TaskEnded { reason: dropped });
+        assert_eq!(t.items[2], dropped);
+        assert_eq!(t.items[4], compacted);
         assert_eq!(t.person_messages(), 2);
     }
 

@@ -107,10 +107,10 @@ impl Store {
         .execute(&mut *tx)
         .await
         .map_err(fail)?;
-        // Why the tasks before the message ended, as the source shows it.
+        // The lines before the message (why tasks ended, compactions), as the source shows them.
         sqlx::query(
-            "INSERT INTO task_ends (session_id, after_seq, reason, created_at)
-             SELECT ?2, after_seq, reason, created_at FROM task_ends
+            "INSERT INTO notices (session_id, after_seq, body, created_at)
+             SELECT ?2, after_seq, body, created_at FROM notices
              WHERE session_id = ?1 AND after_seq < ?3 ORDER BY rowid",
         )
         .bind(source)

@@ -150,11 +150,11 @@ impl Store {
             None => next_seq(&mut tx, session_id).await.map_err(err)?,
         };
         // Make room at `boundary`: shift the later messages up by one, through negative numbers
-        // so no two rows share a sequence number in between, and the task ends that follow them.
+        // so no two rows share a sequence number in between, and the notices that follow them.
         for statement in [
             "UPDATE messages SET seq = -seq - 1 WHERE session_id = ?1 AND seq >= ?2",
             "UPDATE messages SET seq = -seq WHERE session_id = ?1 AND seq < 0",
-            "UPDATE task_ends SET after_seq = after_seq + 1 WHERE session_id = ?1 AND after_seq >= ?2",
+            "UPDATE notices SET after_seq = after_seq + 1 WHERE session_id = ?1 AND after_seq >= ?2",
         ] {
             sqlx::query(statement)
                 .bind(session_id)

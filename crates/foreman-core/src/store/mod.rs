@@ -8,9 +8,9 @@ mod checkpoints;
 mod error;
 mod history;
 mod mcp_approvals;
+mod notices;
 mod rules;
 mod sessions;
-mod task_ends;
 mod usage;
 mod workspaces;
 
@@ -25,9 +25,9 @@ pub use branches::{BranchOutcome, BranchSpec, UndoneSince};
 pub use checkpoints::Checkpoint;
 pub use error::StoreError;
 pub use history::{FINISHED_CALL_STATES, SUMMARY_ROLE, StoredMessage, StoredToolCall};
+pub use notices::StoredNotice;
 pub use rules::{RuleAction, StoredRule};
 pub use sessions::{SessionSummary, new_session_id, title_from_message};
-pub use task_ends::StoredTaskEnd;
 pub use usage::{ModelUsage, UsageTotals};
 pub use workspaces::RecentWorkspace;
 
