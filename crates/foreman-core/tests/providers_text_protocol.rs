@@ -206,3 +206,37 @@ async fn the_conversation_is_sent_as_protocol_text() {
         json!({"role": "user", "content": "Result of `read_file`:\nhello"})
     );
 }
+
+#[tokio::test]
+async fn text_held_back_is_kept_when_the_connection_drops() {
+    // The answer breaks off while the text protocol is still deciding whether a call begins.
+    let said = "Let me search.\n```json\n{\"act";
+    let mut body = String::new();
+    for piece in ["Let me search.\n", "```json\n", "{\"act"] {
+        let chunk =
+            json!({"choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": null}]});
+        body.push_str(&format!("data: {chunk}\n\n"));
+    }
+    let server = ScriptedServer::start(vec![
+        ScriptedResponse::sse(body.clone())
+            .split(Split::Every(17))
+            .drop_after(body.len()),
+    ])
+    .await
+    .unwrap();
+    let items: Vec<Result<ProviderEvent, ProviderError>> = provider(&server)
+        .stream(request(), CancellationToken::new())
+        .collect()
+        .await;
+    let (last, events) = items.split_last().unwrap();
+    assert!(
+        matches!(last, Err(ProviderError::StreamInterrupted { .. })),
+        "{last:?}"
+    );
+    let mut collected = Collected::default();
+    for event in events {
+        collected.apply(event.as_ref().unwrap());
+    }
+    assert_eq!(collected.text, said);
+    assert!(collected.tool_calls.is_empty());
+}

@@ -178,9 +178,18 @@ impl Provider for TextProtocolProvider {
                         return None;
                     }
                     match state.inner.next().await {
-                        None => state.done = true,
+                        // Without a `Stop` the answer broke off: nothing held back is lost.
+                        None => {
+                            state.done = true;
+                            state
+                                .pending
+                                .extend(state.streamer.release().into_iter().map(Ok));
+                        }
                         Some(Err(error)) => {
                             state.done = true;
+                            state
+                                .pending
+                                .extend(state.streamer.release().into_iter().map(Ok));
                             state.pending.push_back(Err(error));
                         }
                         Some(Ok(ProviderEvent::TextDelta(text))) => {

@@ -282,6 +282,18 @@ impl TextCallStreamer {
         events
     }
 
+    /// The answer broke off (the stream failed or was cancelled) before it ended: the text held
+    /// back while it might still have become a call is released as text, so the person and the
+    /// history keep everything that arrived. A call that has started has had its text already,
+    /// as its arguments.
+    pub(crate) fn release(&mut self) -> Vec<ProviderEvent> {
+        let mut events = Vec::new();
+        if !self.started {
+            self.forward(self.text.len(), &mut events);
+        }
+        events
+    }
+
     /// The answer is over; `inner` is why the model stopped. Returns the closing events (without
     /// `Stop`) and the stop reason to report.
     pub(crate) fn finish(&mut self, inner: StopReason) -> (Vec<ProviderEvent>, StopReason) {
@@ -464,6 +476,28 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn text_held_when_the_answer_breaks_off_is_released() {
+        for pieces in [
+            &["Let me check.\n``"][..],
+            &["Let me check.\n```json\n{\"act"],
+            &["Let me check. {"],
+            &["Let me check. {\"action\": \"gr"],
+        ] {
+            let mut streamer = TextCallStreamer::new(vec!["grep".into()]);
+            let mut events: Vec<ProviderEvent> =
+                pieces.iter().flat_map(|p| streamer.push(p)).collect();
+            events.extend(streamer.release());
+            assert_eq!(text_of(&events), pieces.concat(), "{pieces:?}");
+        }
+        // Once the call has started, its text went out as its arguments, not as text.
+        let mut streamer = TextCallStreamer::new(vec!["grep".into()]);
+        let mut events = streamer.push("Checking. {\"action\": \"grep\", \"pattern\": \"ma");
+        events.extend(streamer.release());
+        assert_eq!(text_of(&events), "Checking. ");
+        assert_eq!(args_of(&events), "{\"action\": \"grep\", \"pattern\": \"ma");
     }
 
     #[test]
