@@ -546,6 +546,14 @@ test("a reopened conversation says why its tasks ended and where its context was
   ]);
   // Said as the live conversation said it.
   expect(opened.items[3]).toEqual({ ...live.items[0], id: opened.items[3]!.id });
+  // A window that read the stored notice as the event arrived shows it once.
+  const compacted = ev({ type: "context_compacted", elided_outputs: 0, removed_messages: 3, tokens_before: 12400, tokens_after: 3100 });
+  const attaching = fromTranscript(transcriptOf(transcript.items.slice(0, 4)), "ask");
+  expect(reduceAll(attaching, [compacted], 0).items).toHaveLength(4);
+  // A sub-agent's compaction is not the conversation's.
+  const child = { ...compacted, parent_call_id: "t1" } as Event;
+  const summarising = { ...ev({ type: "context_compacting", messages: 3, tokens_before: 12400 }), parent_call_id: "t1" } as Event;
+  expect(reduceAll(initialState(), [summarising, child], 0).items).toHaveLength(0);
   const s = reduceAll(
     opened,
     [ev({ type: "snapshot", session_id: "s", mode: "ask", running: false, messages: 3, usage: summary(), calls: [], queued: [], retry: dropped })],

@@ -559,14 +559,21 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
     }
     case "paused":
       return { ...s, paused: { tool: event.tool, message: event.message } };
+    // A sub-agent's context is its own; the conversation (live or reopened) shows the session's.
     case "context_compacting":
+      if (parentId) return s;
       return notice(s, "info", `Summarising ${plural(event.messages, "earlier message")} to fit the model's context window…`);
     case "files_changed":
       // Nothing lists changed files yet; a waiting approval whose file changed arrives as a new
       // approval_requested.
       return s;
-    case "context_compacted":
-      return notice(s, "info", describeCompaction(event));
+    case "context_compacted": {
+      if (parentId) return s;
+      // A window attaching as the compaction ended may have read its stored notice already.
+      const text = describeCompaction(event);
+      const last = s.items.at(-1);
+      return last?.kind === "notice" && last.text === text ? s : notice(s, "info", text);
+    }
     case "task_ended": {
       // A window attaching as the task ended read the stored end in its transcript already.
       return showEnd({ ...s, running: false, paused: null, retrying: null }, event.reason, !s.ready);

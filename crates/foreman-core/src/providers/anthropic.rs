@@ -199,6 +199,7 @@ impl AnthropicProvider {
             .ok_or_else(|| ProviderError::MissingKey {
                 provider: NAME.to_string(),
                 hint: self.config.key.describe(),
+                key_can_change: self.config.key.can_change(),
             })?;
         let mut headers = HeaderMap::new();
         let mut key_value = header_value(key.expose(), "API key")?;

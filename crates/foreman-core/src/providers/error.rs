@@ -11,7 +11,10 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ProviderError {
     /// 401/403: the key is missing, wrong or lacks permission. Never retried automatically.
-    #[error("{provider} rejected the API key (HTTP {status}): {message}. Check {hint}.")]
+    #[error(
+        "{provider} rejected the API key (HTTP {status}): {}. Check {hint}.",
+        message.trim_end_matches('.')
+    )]
     Auth {
         provider: String,
         status: u16,
@@ -24,7 +27,12 @@ pub enum ProviderError {
     },
     /// No key is configured where one is required.
     #[error("No API key for {provider}. Set {hint}.")]
-    MissingKey { provider: String, hint: String },
+    MissingKey {
+        provider: String,
+        hint: String,
+        /// Whether the person can set it while the program runs, as for [`Self::Auth`].
+        key_can_change: bool,
+    },
     /// The conversation does not fit the model's context window.
     #[error("The conversation is too long for the model's context window: {message}")]
     ContextLength { message: String },
@@ -122,7 +130,9 @@ impl ProviderError {
     /// model), nor for settings that cannot work, which a new attempt would meet the same way.
     pub fn person_may_retry(&self) -> bool {
         match self {
-            Self::Auth { key_can_change, .. } => *key_can_change,
+            Self::Auth { key_can_change, .. } | Self::MissingKey { key_can_change, .. } => {
+                *key_can_change
+            }
             Self::InvalidRequest { .. }
             | Self::ContextLength { .. }
             | Self::Config { .. }
@@ -191,6 +201,13 @@ mod tests {
         };
         assert!(auth(true).person_may_retry());
         assert!(!auth(false).person_may_retry());
+        let missing = |key_can_change| ProviderError::MissingKey {
+            provider: "Anthropic".into(),
+            hint: "the ANTHROPIC_API_KEY environment variable".into(),
+            key_can_change,
+        };
+        assert!(missing(true).person_may_retry());
+        assert!(!missing(false).person_may_retry());
     }
 
     #[test]
@@ -198,7 +215,7 @@ mod tests {
         let err = ProviderError::Auth {
             provider: "Anthropic".into(),
             status: 401,
-            message: "invalid x-api-key".into(),
+            message: "invalid x-api-key.".into(),
             hint: "the ANTHROPIC_API_KEY environment variable".into(),
             key_can_change: false,
         };

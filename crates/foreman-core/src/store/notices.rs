@@ -73,11 +73,11 @@ mod tests {
                 .await
                 .unwrap();
         }
-        let failed = json!({"kind": "compacted", "removed_messages": 2});
-        store.record_notice(&s.id, &failed, 5).await.unwrap();
-        let ends = store.load_notices(&s.id).await.unwrap();
+        let compacted = json!({"kind": "compacted", "removed_messages": 2});
+        store.record_notice(&s.id, &compacted, 5).await.unwrap();
+        let notices = store.load_notices(&s.id).await.unwrap();
         assert_eq!(
-            ends,
+            notices,
             [
                 StoredNotice {
                     after_seq: 0,
@@ -85,17 +85,17 @@ mod tests {
                 },
                 StoredNotice {
                     after_seq: 3,
-                    body: failed.clone()
+                    body: compacted.clone()
                 }
             ]
         );
         // The summary takes the place of the third message, which moves up by one: so does the
-        // end that followed it.
+        // notice that followed it.
         let summary = json!({"role": "user", "text": "summary"});
         store.compact_messages(&s.id, 2, &summary, 6).await.unwrap();
-        let ends = store.load_notices(&s.id).await.unwrap();
-        assert_eq!(ends[0].after_seq, 0);
-        assert_eq!(ends[1].after_seq, 4);
+        let notices = store.load_notices(&s.id).await.unwrap();
+        assert_eq!(notices[0].after_seq, 0);
+        assert_eq!(notices[1].after_seq, 4);
         assert!(store.delete_session(&s.id).await.unwrap());
         assert!(store.load_notices(&s.id).await.unwrap().is_empty());
     }
