@@ -443,6 +443,97 @@ async fn context_length_errors_are_their_own_kind() {
 }
 
 #[tokio::test]
+async fn a_prompt_too_long_is_known_by_its_code_and_inside_the_stream() {
+    // Groq: the code says it, the message does not.
+    let groq = r#"{"error":{"message":"Please shorten the input.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}"#;
+    let server = ScriptedServer::start(vec![ScriptedResponse::json(400, groq)])
+        .await
+        .unwrap();
+    let (_, error) = run(&openai(&server, settings(3))).await;
+    assert!(
+        matches!(error, Some(ProviderError::ContextLength { .. })),
+        "{error:?}"
+    );
+    // llama.cpp's server.
+    let llama = r#"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}"#;
+    let server = ScriptedServer::start(vec![ScriptedResponse::json(400, llama)])
+        .await
+        .unwrap();
+    let (_, error) = run(&openai(&server, settings(3))).await;
+    assert!(
+        matches!(error, Some(ProviderError::ContextLength { .. })),
+        "{error:?}"
+    );
+    // An error event inside a 200 stream, before any output: the loop compacts and retries.
+    let anthropic_event = "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"prompt is too long: 210000 tokens > 200000 maximum\"}}\n\n";
+    let server = ScriptedServer::start(vec![ScriptedResponse::sse(anthropic_event)])
+        .await
+        .unwrap();
+    let (_, error) = run(&anthropic(&server, settings(3))).await;
+    assert!(
+        matches!(error, Some(ProviderError::ContextLength { .. })),
+        "{error:?}"
+    );
+    let openai_chunk =
+        "data: {\"error\":{\"message\":\"too long\",\"code\":\"context_length_exceeded\"}}\n\n";
+    let server = ScriptedServer::start(vec![ScriptedResponse::sse(openai_chunk)])
+        .await
+        .unwrap();
+    let (_, error) = run(&openai(&server, settings(3))).await;
+    assert!(
+        matches!(error, Some(ProviderError::ContextLength { .. })),
+        "{error:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_key_echoed_in_an_error_inside_the_stream_is_scrubbed() {
+    let anthropic_event = format!(
+        "event: error\ndata: {{\"type\":\"error\",\"error\":{{\"type\":\"authentication_error\",\"message\":\"bad key {KEY}\"}}}}\n\n"
+    );
+    let openai_chunk =
+        format!("data: {{\"error\":{{\"message\":\"bad key {KEY}\",\"type\":\"{KEY}\"}}}}\n\n");
+    for (kind, body) in [
+        (Kind::Anthropic, anthropic_event),
+        (Kind::OpenAi, openai_chunk),
+    ] {
+        let server = ScriptedServer::start(vec![ScriptedResponse::sse(body)])
+            .await
+            .unwrap();
+        let (_, error) = run(provider(kind, &server, settings(1)).as_ref()).await;
+        let error = error.unwrap();
+        assert!(error.to_string().contains("bad key [REDACTED]"), "{error}");
+        assert_no_key(&error.to_string());
+        assert_no_key(&format!("{error:?}"));
+    }
+}
+
+#[tokio::test]
+async fn a_body_that_ends_in_the_middle_of_an_event_was_cut_off() {
+    // The server closes the response properly, but in the middle of an event: after output,
+    // the answer was interrupted (not "malformed data"), and what arrived is kept.
+    for kind in [Kind::Anthropic, Kind::OpenAi] {
+        let full = text_stream(kind, "all of it");
+        let first_event = full.find("\n\n").unwrap() + 2;
+        let content = full.find("all of it").unwrap();
+        let after = full[content..].find("\n\n").unwrap() + content + 2;
+        // Ten bytes into the next event's data: `data: {"t` is not JSON.
+        let cut = full[after..].find("data: ").unwrap() + after + 10;
+        assert!(cut > first_event && cut < full.len());
+        let server = ScriptedServer::start(vec![ScriptedResponse::sse(&full[..cut])])
+            .await
+            .unwrap();
+        let (collected, error) = run(provider(kind, &server, settings(3)).as_ref()).await;
+        assert_eq!(collected.text, "all of it", "{kind:?}");
+        assert!(
+            matches!(error, Some(ProviderError::StreamInterrupted { .. })),
+            "{kind:?}: {error:?}"
+        );
+        assert_eq!(server.requests().len(), 1);
+    }
+}
+
+#[tokio::test]
 async fn a_drop_after_output_keeps_what_arrived_and_is_not_retried() {
     let body = fixture("anthropic-tool-use.sse");
     let cut = String::from_utf8_lossy(&body)

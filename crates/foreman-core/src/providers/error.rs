@@ -111,13 +111,16 @@ impl ProviderError {
     }
 }
 
+/// The error code (OpenAI, Groq, and servers copying them) of a prompt too long for the model.
+pub(crate) const CONTEXT_LENGTH_EXCEEDED: &str = "context_length_exceeded";
+
 /// The kinds of in-stream errors that reject the request itself: sent again, it meets the same
 /// answer.
 const REJECTED_REQUEST_KINDS: [&str; 5] = [
     "invalid_request_error",
     "not_found_error",
     "request_too_large",
-    "context_length_exceeded",
+    CONTEXT_LENGTH_EXCEEDED,
     "invalid_request",
 ];
 
@@ -158,6 +161,10 @@ pub(crate) fn is_context_length_message(message: &str) -> bool {
         "maximum context",
         "too many tokens",
         "input is too long",
+        // llama.cpp: "the request exceeds the available context size".
+        "context size",
+        // Groq: "Please reduce the length of the messages or completion."
+        "reduce the length of the messages",
     ]
     .iter()
     .any(|needle| lowered.contains(needle))

@@ -23,7 +23,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::EventStream;
-use super::error::{ProviderError, is_context_length_message};
+use super::error::{CONTEXT_LENGTH_EXCEEDED, ProviderError, is_context_length_message};
 use super::event::{ProviderEvent, RetryNotice};
 use super::keys::SharedKeySource;
 use super::recording::Recorder;
@@ -251,6 +251,48 @@ fn send_error(
     }
 }
 
+/// Whether a JSON error body says, by its code or type rather than its message, that the prompt
+/// is too long for the context window (Groq's and OpenAI's `"code": "context_length_exceeded"`
+/// comes with messages such as "Please reduce the length of the messages or completion.").
+fn error_code_is_context_length(body: &str) -> bool {
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(body) else {
+        return false;
+    };
+    ["/error/code", "/error/type", "/code", "/type"]
+        .iter()
+        .filter_map(|pointer| json.pointer(pointer).and_then(serde_json::Value::as_str))
+        .any(|code| code == CONTEXT_LENGTH_EXCEEDED)
+}
+
+/// An error that arrived inside the stream (an SSE `error` event, an OpenAI error chunk, data
+/// that does not parse), with the key taken out of what the server sent (it may echo it) and a
+/// prompt too long for the model made its own kind, as a status error would be.
+fn in_stream(error: ProviderError, secret: Option<&Secret>) -> ProviderError {
+    match error {
+        ProviderError::Api {
+            provider,
+            kind,
+            message,
+        } => {
+            let message = scrub(&message, secret);
+            if kind == CONTEXT_LENGTH_EXCEEDED || is_context_length_message(&message) {
+                ProviderError::ContextLength { message }
+            } else {
+                ProviderError::Api {
+                    provider,
+                    kind: scrub(&kind, secret),
+                    message,
+                }
+            }
+        }
+        ProviderError::Protocol { provider, message } => ProviderError::Protocol {
+            provider,
+            message: scrub(&message, secret),
+        },
+        other => other,
+    }
+}
+
 /// The `error.message` of a JSON error body, else the body itself (shortened).
 fn error_message(body: &str) -> String {
     let parsed: Option<serde_json::Value> = serde_json::from_str(body).ok();
@@ -299,7 +341,9 @@ fn status_error(
             attempts: attempt,
             message,
         },
-        _ if is_context_length_message(&message) => ProviderError::ContextLength { message },
+        _ if is_context_length_message(&message) || error_code_is_context_length(body) => {
+            ProviderError::ContextLength { message }
+        }
         _ => ProviderError::InvalidRequest {
             provider,
             status: code,
@@ -339,11 +383,14 @@ async fn guarded<F: std::future::Future>(
 async fn deliver(
     events: Vec<crate::sse::SseEvent>,
     wire: &mut Box<dyn WireDecoder>,
+    request: &StreamRequest,
     sink: &Sink,
     emitted: &mut bool,
 ) -> Result<(), Failure> {
     for event in events {
-        let decoded = wire.on_event(event.event.as_deref().unwrap_or(""), &event.data)?;
+        let decoded = wire
+            .on_event(event.event.as_deref().unwrap_or(""), &event.data)
+            .map_err(|error| in_stream(error, request.secret.as_ref()))?;
         for item in decoded {
             *emitted = true;
             if !sink.send(Ok(item)).await {
@@ -425,7 +472,7 @@ async fn attempt_once(
         if let Some(recorder) = recorder.as_mut() {
             recorder.write(&chunk).await?;
         }
-        deliver(sse.push(&chunk), &mut wire, sink, emitted).await?;
+        deliver(sse.push(&chunk), &mut wire, request, sink, emitted).await?;
         if wire.is_finished() {
             break;
         }
@@ -434,7 +481,15 @@ async fn attempt_once(
         recorder.finish().await?;
     }
     if !wire.is_finished() {
-        deliver(sse.finish(), &mut wire, sink, emitted).await?;
+        // An event the body ended in the middle of: its data was cut off, not malformed, and the
+        // wire decoder says below that the stream ended early.
+        match deliver(sse.finish(), &mut wire, request, sink, emitted).await {
+            Err(Failure {
+                error: ProviderError::Protocol { .. },
+                ..
+            }) => {}
+            other => other?,
+        }
     }
     if !wire.is_finished() {
         match wire.on_end() {
