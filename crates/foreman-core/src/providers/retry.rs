@@ -5,7 +5,7 @@
 //! exponentially from `base_delay` up to `max_delay`, with random jitter so that many clients do
 //! not retry in lockstep. Tests use tiny delays.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use reqwest::StatusCode;
 use reqwest::header::HeaderMap;
@@ -67,14 +67,23 @@ pub fn is_retryable_status(status: StatusCode) -> bool {
     matches!(status.as_u16(), 429 | 500 | 502 | 503 | 504 | 529)
 }
 
-/// The server's requested wait: `retry-after-ms`, else `retry-after` in seconds.
+/// The server's requested wait: `retry-after-ms`, else `retry-after` in seconds or as an HTTP
+/// date (the wait until then; none for a date already past).
 pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
     if let Some(ms) = header("retry-after-ms").and_then(|v| v.trim().parse::<f64>().ok()) {
         return (ms.is_finite() && ms >= 0.0).then(|| Duration::from_secs_f64(ms / 1000.0));
     }
-    let seconds = header("retry-after")?.trim().parse::<f64>().ok()?;
-    (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds))
+    let value = header("retry-after")?.trim();
+    match value.parse::<f64>() {
+        Ok(seconds) => {
+            (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds))
+        }
+        Err(_) => {
+            let date = httpdate::parse_http_date(value).ok()?;
+            Some(date.duration_since(SystemTime::now()).unwrap_or_default())
+        }
+    }
 }
 
 #[cfg(test)]
@@ -128,11 +137,21 @@ mod tests {
         assert_eq!(retry_after(&headers), Some(Duration::from_secs(7)));
         headers.insert("retry-after-ms", HeaderValue::from_static("250"));
         assert_eq!(retry_after(&headers), Some(Duration::from_millis(250)));
+        // An HTTP date: the wait until then, none once it has passed.
         let mut date = HeaderMap::new();
+        let then = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(30));
+        date.insert("retry-after", HeaderValue::from_str(&then).unwrap());
+        let wait = retry_after(&date).unwrap();
+        assert!(
+            wait > Duration::from_secs(28) && wait <= Duration::from_secs(30),
+            "{wait:?}"
+        );
         date.insert(
             "retry-after",
             HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"),
         );
+        assert_eq!(retry_after(&date), Some(Duration::ZERO));
+        date.insert("retry-after", HeaderValue::from_static("soon"));
         assert_eq!(retry_after(&date), None);
     }
 
