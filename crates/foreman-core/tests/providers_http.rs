@@ -16,7 +16,7 @@ use foreman_core::providers::{
 };
 use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer, Split};
 use futures_util::StreamExt;
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 const KEY: &str = "sk-test-SECRET-0123456789";
@@ -440,6 +440,90 @@ async fn context_length_errors_are_their_own_kind() {
         "{error:?}"
     );
     assert_eq!(server.requests().len(), 1);
+}
+
+#[tokio::test]
+async fn openai_reasoning_empty_tool_call_arrays_and_a_stop_finish_reason_over_http() {
+    let chunks = [
+        json!({"choices": [{"index": 0, "delta": {"role": "assistant", "reasoning_content": "Think"}, "finish_reason": null}]}),
+        json!({"choices": [{"index": 0, "delta": {"reasoning_content": "ing."}, "finish_reason": null}]}),
+        json!({"choices": [{"index": 0, "delta": {"content": "Looking.", "tool_calls": []}, "finish_reason": null}]}),
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "read", "arguments": ""}}]}, "finish_reason": null}]}),
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": []}, "finish_reason": null}]}),
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{\"path\":"}}]}, "finish_reason": null}]}),
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": " \"a.rs\"}"}}]}, "finish_reason": null}]}),
+        // Some servers say "stop" although a tool was called.
+        json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),
+        json!({"choices": [], "usage": {"prompt_tokens": 12, "completion_tokens": 7}}),
+    ];
+    let mut body: String = chunks.iter().map(|c| format!("data: {c}\n\n")).collect();
+    body.push_str("data: [DONE]\n\n");
+    for split in [Split::Whole, Split::Every(7)] {
+        let server = ScriptedServer::start(vec![ScriptedResponse::sse(body.clone()).split(split)])
+            .await
+            .unwrap();
+        let (collected, error) = run(&openai(&server, settings(1))).await;
+        assert_eq!(error, None);
+        assert_eq!(collected.thinking, "Thinking.");
+        assert_eq!(collected.text, "Looking.");
+        // The empty arrays made no call; the one call has its id and name from its first delta.
+        assert_eq!(collected.tool_calls.len(), 1, "{:?}", collected.tool_calls);
+        let call = &collected.tool_calls[0];
+        assert_eq!((call.id.as_str(), call.name.as_str()), ("call_1", "read"));
+        assert_eq!(
+            call.arguments,
+            Some(ToolArguments::Parsed(json!({"path": "a.rs"})))
+        );
+        assert_eq!(collected.stop, Some(StopReason::ToolUse));
+    }
+}
+
+#[tokio::test]
+async fn anthropic_calls_without_arguments_and_with_invalid_json_over_http() {
+    let event = |data: Value| {
+        let name = data["type"].as_str().unwrap().to_owned();
+        format!("event: {name}\ndata: {data}\n\n")
+    };
+    let tool_block = |index: u32, id: &str, name: &str| {
+        json!({"type": "content_block_start", "index": index,
+               "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}})
+    };
+    let args = |index: u32, partial: &str| {
+        json!({"type": "content_block_delta", "index": index,
+               "delta": {"type": "input_json_delta", "partial_json": partial}})
+    };
+    let stop = |index: u32| json!({"type": "content_block_stop", "index": index});
+    let body: String = [
+        json!({"type": "message_start", "message": {"usage": {"input_tokens": 9, "output_tokens": 1}}}),
+        tool_block(0, "toolu_1", "list_files"),
+        args(0, ""),
+        stop(0),
+        tool_block(1, "toolu_2", "read"),
+        args(1, "{\"path\": \"a.rs\""),
+        args(1, ", }"),
+        stop(1),
+        json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 20}}),
+        json!({"type": "message_stop"}),
+    ]
+    .into_iter()
+    .map(event)
+    .collect();
+    let server = ScriptedServer::start(vec![ScriptedResponse::sse(body).split(Split::Every(5))])
+        .await
+        .unwrap();
+    let (collected, error) = run(&anthropic(&server, settings(1))).await;
+    assert_eq!(error, None);
+    assert_eq!(collected.tool_calls.len(), 2);
+    // No arguments at all (`partial_json: ""` only): `{}`.
+    assert_eq!(
+        collected.tool_calls[0].arguments,
+        Some(ToolArguments::Parsed(json!({})))
+    );
+    // Invalid JSON: reported as such, for the model, not run and not a crash.
+    let invalid = collected.tool_calls[1].arguments.clone().unwrap();
+    let message = invalid.into_result().unwrap_err().to_string();
+    assert!(message.starts_with("InvalidParams: "), "{message}");
+    assert_eq!(collected.stop, Some(StopReason::ToolUse));
 }
 
 #[tokio::test]

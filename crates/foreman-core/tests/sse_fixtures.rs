@@ -128,3 +128,29 @@ fn openai_parallel_tool_calls_stream() {
         json!({"ticker": "AAPL", "exchange": "NASDAQ"})
     );
 }
+
+/// The copies in `tests/fixtures/` are the shared recordings (`../shared/fixtures/` next to the
+/// repository, where the workplace keeps them), byte for byte: a recording updated there must be
+/// copied here too. A checkout without the shared directory has only the copies to test.
+#[test]
+fn the_copies_are_the_shared_recordings() {
+    let ours = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures");
+    let Ok(entries) = std::fs::read_dir(&shared) else {
+        eprintln!("no {} here: only the copies are tested", shared.display());
+        return;
+    };
+    let mut compared = 0;
+    for entry in entries {
+        let entry = entry.unwrap();
+        let copy = std::fs::read(ours.join(entry.file_name()));
+        assert_eq!(
+            copy.ok(),
+            Some(std::fs::read(entry.path()).unwrap()),
+            "tests/fixtures/{} differs from the shared recording",
+            entry.file_name().to_string_lossy()
+        );
+        compared += 1;
+    }
+    assert!(compared >= 2, "the shared recordings were not found");
+}
