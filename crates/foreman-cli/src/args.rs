@@ -6,7 +6,7 @@ use foreman_core::protocol::ApprovalMode;
 use foreman_core::providers::preset::MIN_CONTEXT_WINDOW;
 
 /// Usage text.
-pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|yolo] [--max-iterations N] [--context-window TOKENS] [--text-protocol] [--json] [--db FILE] [--resume ID] [--mcp-config FILE] [--trust-workspace-mcp] PROMPT
+pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|yolo] [--max-iterations N] [--context-window TOKENS] [--text-protocol] [--json] [--db FILE] [--resume ID] [--mcp-config FILE] [--trust-workspace-mcp] [--record DIR] PROMPT
        foreman-cli mcp list --workspace DIR [--mcp-config FILE] [--db FILE]
        foreman-cli mcp approve --workspace DIR [--mcp-config FILE] [--db FILE] NAME...
        foreman-cli sessions --workspace DIR [--db FILE]
@@ -39,6 +39,8 @@ pub struct ExecArgs {
     pub mcp_config: Option<PathBuf>,
     /// Start the workspace's MCP servers without a recorded approval.
     pub trust_workspace_mcp: bool,
+    /// Record every response of the provider raw into this directory, for a bug report.
+    pub record: Option<PathBuf>,
     pub prompt: String,
 }
 
@@ -65,6 +67,7 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
         resume: None,
         mcp_config: None,
         trust_workspace_mcp: false,
+        record: None,
         prompt: String::new(),
     };
     let mut prompt: Vec<String> = Vec::new();
@@ -113,6 +116,7 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
             "--resume" => out.resume = Some(value(&mut it, arg)?.clone()),
             "--mcp-config" => out.mcp_config = Some(PathBuf::from(value(&mut it, arg)?)),
             "--trust-workspace-mcp" => out.trust_workspace_mcp = true,
+            "--record" => out.record = Some(PathBuf::from(value(&mut it, arg)?)),
             flag if flag.starts_with("--") => {
                 return Err(format!("unknown option {flag}\n{USAGE}"));
             }
@@ -158,10 +162,13 @@ mod tests {
             "--mcp-config",
             "/c/mcp.json",
             "--trust-workspace-mcp",
+            "--record",
+            "/tmp/rec",
             "do",
             "it",
         ]))
         .unwrap();
+        assert_eq!(a.record, Some(PathBuf::from("/tmp/rec")));
         assert_eq!(a.mcp_config, Some(PathBuf::from("/c/mcp.json")));
         assert!(a.trust_workspace_mcp);
         assert_eq!(a.provider, ProviderKind::OpenAi);

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use foreman_core::protocol::{Event, EventMsg, Op};
 use foreman_core::providers::keys::{ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY};
 use foreman_core::providers::{
-    AnthropicConfig, AnthropicProvider, EnvKey, OpenAiConfig, OpenAiProvider, Provider,
+    AnthropicConfig, AnthropicProvider, EnvKey, HttpSettings, OpenAiConfig, OpenAiProvider,
+    Provider,
 };
 use foreman_core::session::history::open_session;
 use foreman_core::session::transcript::load_transcript;
@@ -27,9 +28,14 @@ pub const RESUME_PROMPT: &str =
     "The session was interrupted and has been resumed. Continue the task where you left off.";
 
 fn provider(args: &ExecArgs) -> Result<(Arc<dyn Provider>, String), String> {
+    let http = HttpSettings {
+        record_to: args.record.clone(),
+        ..HttpSettings::default()
+    };
     match args.provider {
         ProviderKind::Anthropic => {
-            let mut config = AnthropicConfig::new(Arc::new(EnvKey::new(ANTHROPIC_API_KEY)));
+            let mut config =
+                AnthropicConfig::new(Arc::new(EnvKey::new(ANTHROPIC_API_KEY))).with_http(http);
             if let Some(url) = &args.base_url {
                 config = config.with_base_url(url.clone());
             }
@@ -52,8 +58,8 @@ fn provider(args: &ExecArgs) -> Result<(Arc<dyn Provider>, String), String> {
             } else {
                 OPENAI_API_KEY
             };
-            let p = OpenAiProvider::new(OpenAiConfig::new(url, Arc::new(EnvKey::new(var))))
-                .map_err(|e| e.to_string())?;
+            let config = OpenAiConfig::new(url, Arc::new(EnvKey::new(var))).with_http(http);
+            let p = OpenAiProvider::new(config).map_err(|e| e.to_string())?;
             let model = args.model.clone().unwrap_or_else(|| "gpt-4o".into());
             Ok((Arc::new(p), model))
         }

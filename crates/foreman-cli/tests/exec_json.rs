@@ -273,6 +273,50 @@ async fn the_iteration_cap_exits_non_zero_with_one_line() {
 }
 
 #[tokio::test]
+async fn record_keeps_every_response_of_the_run_without_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "one\n").unwrap();
+    let first = scripts::anthropic(&[call("r", "read", json!({"path": "a.txt"}))], 5);
+    let second = scripts::anthropic(
+        &[call("d", "attempt_completion", json!({"result": "read it"}))],
+        5,
+    );
+    let server = ScriptedServer::start(vec![
+        ScriptedResponse::sse(first.clone()),
+        ScriptedResponse::sse(second.clone()),
+    ])
+    .await
+    .unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let recordings = elsewhere.path().join("recordings");
+    let cmd = command(
+        &server,
+        dir.path(),
+        "anthropic",
+        &["--record", recordings.to_str().unwrap()],
+        "read a.txt",
+    );
+    let out = run(cmd, |_| json!({})).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut names: Vec<String> = std::fs::read_dir(&recordings)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["0001-anthropic.sse", "0002-anthropic.sse"]);
+    for (name, body) in names.iter().zip([first, second]) {
+        let recorded = std::fs::read(recordings.join(name)).unwrap();
+        assert_eq!(
+            foreman_core::providers::recording::recording_body(&recorded),
+            body.as_bytes()
+        );
+        let text = String::from_utf8_lossy(&recorded);
+        assert!(text.starts_with("# recorded: Anthropic POST "), "{text}");
+        assert!(!text.contains("test-key"), "{text}");
+    }
+}
+
+#[tokio::test]
 async fn bad_arguments_exit_non_zero() {
     let dir = tempfile::tempdir().unwrap();
     let out = std::process::Command::new(BIN)

@@ -954,9 +954,9 @@ async fn a_recorded_stream_replays_to_the_same_events_and_hides_the_key() {
     .await
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("recorded.sse");
+    let path = dir.path().join("0001-anthropic.sse");
     let http = HttpSettings {
-        record_to: Some(path.clone()),
+        record_to: Some(dir.path().to_owned()),
         ..settings(1)
     };
     let provider = anthropic(&server, http);

@@ -41,7 +41,9 @@ pub struct HttpSettings {
     /// Limit for a silence: no byte of the response (head or body) for this long.
     pub idle_timeout: Duration,
     pub retry: RetryPolicy,
-    /// When set, every response body is recorded raw to this file.
+    /// When set, a directory: every response body is recorded raw to a new file in it, named
+    /// by its order and the provider (`0001-anthropic.sse`; see [`Recorder::create_in`]), for a
+    /// bug report or a [`ReplayProvider`](super::ReplayProvider).
     pub record_to: Option<PathBuf>,
 }
 
@@ -437,7 +439,7 @@ async fn attempt_once(
     }
     let mut recorder = match &settings.record_to {
         Some(path) => {
-            Some(Recorder::create(path, request.provider, &request.url, &request.headers).await?)
+            Some(Recorder::create_in(path, request.provider, &request.url, &request.headers).await?)
         }
         None => None,
     };

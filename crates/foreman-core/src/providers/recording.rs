@@ -37,9 +37,50 @@ impl Recorder {
         url: &str,
         request_headers: &HeaderMap,
     ) -> Result<Self, ProviderError> {
-        let mut file = tokio::fs::File::create(path)
+        let file = tokio::fs::File::create(path)
             .await
             .map_err(|err| recording_error(path, err))?;
+        Self::start(file, path, provider, url, request_headers).await
+    }
+
+    /// Creates a new file in `dir` (created if missing) named by the order of the recordings in
+    /// it and the provider, `0001-anthropic.sse`, `0002-anthropic.sse`…, so the requests of a
+    /// whole session are kept side by side, and writes the provenance header.
+    pub async fn create_in(
+        dir: &Path,
+        provider: &str,
+        url: &str,
+        request_headers: &HeaderMap,
+    ) -> Result<Self, ProviderError> {
+        tokio::fs::create_dir_all(dir)
+            .await
+            .map_err(|err| recording_error(dir, err))?;
+        let name = provider
+            .to_lowercase()
+            .replace(|c: char| !c.is_alphanumeric(), "-");
+        let mut number = 1;
+        loop {
+            let path = dir.join(format!("{number:04}-{name}.sse"));
+            match tokio::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+                .await
+            {
+                Ok(file) => return Self::start(file, &path, provider, url, request_headers).await,
+                Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => number += 1,
+                Err(err) => return Err(recording_error(&path, err)),
+            }
+        }
+    }
+
+    async fn start(
+        mut file: tokio::fs::File,
+        path: &Path,
+        provider: &str,
+        url: &str,
+        request_headers: &HeaderMap,
+    ) -> Result<Self, ProviderError> {
         let mut header = format!("# recorded: {provider} POST {url}\n");
         for line in dump_headers(request_headers) {
             header.push_str(&format!("# request-header: {line}\n"));
@@ -105,6 +146,23 @@ mod tests {
         assert!(!text.contains("sk-ant-secret"), "{text}");
         assert!(text.contains("# request-header: x-api-key: [REDACTED]"));
         assert_eq!(recording_body(&written), b"event: ping\ndata: {}\n\n");
+    }
+
+    #[tokio::test]
+    async fn recordings_in_a_directory_are_numbered_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let sessions = dir.path().join("recordings");
+        for body in [&b"data: 1\n\n"[..], b"data: 2\n\n"] {
+            let mut recorder =
+                Recorder::create_in(&sessions, "OpenAI", "http://x", &HeaderMap::new())
+                    .await
+                    .unwrap();
+            recorder.write(body).await.unwrap();
+            recorder.finish().await.unwrap();
+        }
+        let read = |name: &str| std::fs::read(sessions.join(name)).unwrap();
+        assert_eq!(recording_body(&read("0001-openai.sse")), b"data: 1\n\n");
+        assert_eq!(recording_body(&read("0002-openai.sse")), b"data: 2\n\n");
     }
 
     #[test]
