@@ -124,7 +124,7 @@ fn state_data_dir(app: &AppHandle) -> Result<std::path::PathBuf, CommandError> {
 }
 
 async fn session_config(
-    _app: &AppHandle,
+    app: &AppHandle,
     store: &Store,
     workspace: &str,
     settings: &AppSettings,
@@ -140,7 +140,9 @@ async fn session_config(
         )));
     }
     let key: SharedKeySource = Arc::new(key);
-    let provider = build_provider(&settings.provider, key).map_err(CommandError::from)?;
+    let recordings = settings::recordings_dir(app)?;
+    let provider =
+        build_provider(&settings.provider, key, Some(recordings)).map_err(CommandError::from)?;
     let mut config = SessionConfig::new(provider, settings.provider.model.clone(), dir.path);
     config.approval_mode = settings.approval_mode;
     config.max_iterations = settings.max_iterations.max(1);

@@ -61,6 +61,19 @@ pub struct SettingsView {
     pub presets: Vec<PresetView>,
     /// Where the settings file is.
     pub path: String,
+    /// Where the provider's responses are recorded when `provider.record_streams` is on.
+    pub recordings_path: String,
+}
+
+/// The directory the provider's responses are recorded into, when the settings ask for it: one
+/// file per response, numbered (`foreman_core::providers::recording::Recorder::create_in`).
+pub fn recordings_dir(app: &AppHandle) -> Result<PathBuf, CommandError> {
+    app.path()
+        .app_data_dir()
+        .map(|dir| dir.join("recordings"))
+        .map_err(|e| CommandError {
+            message: format!("Cannot find the app data directory: {e}"),
+        })
 }
 
 pub fn settings_path(app: &AppHandle) -> Result<PathBuf, CommandError> {
@@ -108,7 +121,7 @@ pub fn key_for(preset: ProviderPreset) -> KeyringKey {
 }
 
 /// The settings screen's view of `settings`.
-pub fn view(path: &Path, settings: AppSettings) -> SettingsView {
+pub fn view(path: &Path, recordings: &Path, settings: AppSettings) -> SettingsView {
     let preset = settings.provider.preset;
     let (key_stored, keychain_error) = match key_for(preset).is_stored() {
         Ok(stored) => (stored, None),
@@ -138,6 +151,7 @@ pub fn view(path: &Path, settings: AppSettings) -> SettingsView {
             })
             .collect(),
         path: path.display().to_string(),
+        recordings_path: recordings.display().to_string(),
     }
 }
 

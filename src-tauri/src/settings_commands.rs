@@ -17,8 +17,9 @@ use crate::view::CommandError;
 #[tauri::command]
 pub async fn get_settings(app: AppHandle) -> Result<SettingsView, CommandError> {
     let path = settings_path(&app)?;
+    let recordings = settings::recordings_dir(&app)?;
     let settings = settings::load(&path)?;
-    blocking(move || Ok(settings::view(&path, settings))).await
+    blocking(move || Ok(settings::view(&path, &recordings, settings))).await
 }
 
 /// Saves the settings (new sessions use them; running ones keep theirs).
@@ -28,6 +29,7 @@ pub async fn save_settings(
     settings: AppSettings,
 ) -> Result<SettingsView, CommandError> {
     let path = settings_path(&app)?;
+    let recordings = settings::recordings_dir(&app)?;
     if settings.max_iterations == 0 {
         return Err(CommandError::new("The iteration cap must be at least 1."));
     }
@@ -37,7 +39,7 @@ pub async fn save_settings(
         settings.provider.preset,
         settings.provider.model
     );
-    blocking(move || Ok(settings::view(&path, settings))).await
+    blocking(move || Ok(settings::view(&path, &recordings, settings))).await
 }
 
 /// Stores the API key of `preset` in the system keychain.
@@ -48,11 +50,12 @@ pub async fn set_api_key(
     key: String,
 ) -> Result<SettingsView, CommandError> {
     let path = settings_path(&app)?;
+    let recordings = settings::recordings_dir(&app)?;
     let settings = settings::load(&path)?;
     blocking(move || {
         key_for(preset).store(&key)?;
         log::info!("API key stored in the keychain for {preset:?}");
-        Ok(settings::view(&path, settings))
+        Ok(settings::view(&path, &recordings, settings))
     })
     .await
 }
@@ -64,10 +67,11 @@ pub async fn delete_api_key(
     preset: ProviderPreset,
 ) -> Result<SettingsView, CommandError> {
     let path = settings_path(&app)?;
+    let recordings = settings::recordings_dir(&app)?;
     let settings = settings::load(&path)?;
     blocking(move || {
         key_for(preset).delete()?;
-        Ok(settings::view(&path, settings))
+        Ok(settings::view(&path, &recordings, settings))
     })
     .await
 }
@@ -82,8 +86,8 @@ pub async fn test_connection(settings: AppSettings) -> Result<String, CommandErr
     let key: SharedKeySource = Arc::new(StaticKey(stored));
     let mut provider_settings = settings.provider.clone();
     provider_settings.max_attempts = 1;
-    let provider =
-        build_provider(&provider_settings, key).map_err(|e| CommandError::new(e.to_string()))?;
+    let provider = build_provider(&provider_settings, key, None)
+        .map_err(|e| CommandError::new(e.to_string()))?;
     let mut request = ProviderRequest::new(
         settings.provider.model.clone(),
         "Reply with the single word OK.",

@@ -278,7 +278,11 @@ async fn record_keeps_every_response_of_the_run_without_the_key() {
     std::fs::write(dir.path().join("a.txt"), "one\n").unwrap();
     let first = scripts::anthropic(&[call("r", "read", json!({"path": "a.txt"}))], 5);
     let second = scripts::anthropic(
-        &[call("d", "attempt_completion", json!({"result": "read it"}))],
+        &[call(
+            "d",
+            "attempt_completion",
+            json!({"result": "read it"}),
+        )],
         5,
     );
     let server = ScriptedServer::start(vec![

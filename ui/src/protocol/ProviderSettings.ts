@@ -25,4 +25,9 @@ max_attempts: number,
  * The model's context window in tokens, for a model Foreman does not know (a local one,
  * say); `None` uses the known window of the model, else 200,000.
  */
-context_window?: number | null, };
+context_window?: number | null, 
+/**
+ * Record every response of the provider raw, for a bug report (see
+ * [`HttpSettings::record_to`]; the caller of [`build_provider`] says where).
+ */
+record_streams: boolean, };

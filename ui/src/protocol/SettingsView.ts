@@ -18,4 +18,8 @@ missing: string | null, presets: Array<PresetView>,
 /**
  * Where the settings file is.
  */
-path: string, };
+path: string, 
+/**
+ * Where the provider's responses are recorded when `provider.record_streams` is on.
+ */
+recordings_path: string, };

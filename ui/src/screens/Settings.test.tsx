@@ -46,6 +46,18 @@ test("a context window typed for an unknown model is saved, and cleared back to 
   expect(saved.at(-1)?.provider.context_window).toBeNull();
 });
 
+test("recording the provider's responses is off until ticked, and says where the files go", async () => {
+  const saved: AppSettings[] = [];
+  const api = { saveSettings: async (s: AppSettings) => (saved.push(s), settingsView({ settings: s })) } as unknown as Backend;
+  render(<Settings backend={api} view={settingsView()} onChange={() => {}} onClose={() => {}} />);
+  const box = screen.getByTestId("record-streams");
+  expect(box).not.toBeChecked();
+  expect(screen.getByTestId("recordings-path")).toHaveTextContent("/data/recordings");
+  await userEvent.click(box);
+  await userEvent.click(screen.getByTestId("save-settings"));
+  expect(saved.at(-1)?.provider.record_streams).toBe(true);
+});
+
 test("the key goes to the keychain and the field is cleared; it is never shown", async () => {
   const calls: string[] = [];
   render(<Settings backend={backend(calls)} view={settingsView()} onChange={() => {}} onClose={() => {}} />);

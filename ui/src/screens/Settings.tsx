@@ -123,6 +123,18 @@ export function Settings({ backend, view, workspace, onChange, onClose }: Props)
             />
             <span>This model has no native tool calling (use the JSON text protocol)</span>
           </label>
+          <label className="field check">
+            <input
+              type="checkbox"
+              data-testid="record-streams"
+              checked={draft.provider.record_streams}
+              onChange={(e) => setProvider({ record_streams: e.target.checked })}
+            />
+            <span>
+              Record the provider's raw responses, for a bug report (the key is left out). New sessions write one file per
+              response to <code data-testid="recordings-path">{view.recordings_path}</code>
+            </span>
+          </label>
           <div className="field">
             <span>API key</span>
             <div className="key-row">

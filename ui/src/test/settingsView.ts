@@ -5,7 +5,7 @@ import type { SettingsView } from "../protocol/SettingsView";
 export const testSettings: AppSettings = {
   provider: {
     preset: "anthropic", base_url: "https://api.anthropic.com", model: "claude-sonnet-4-5", text_protocol: false,
-    connect_timeout_secs: 10, idle_timeout_secs: 120, max_attempts: 5,
+    connect_timeout_secs: 10, idle_timeout_secs: 120, max_attempts: 5, record_streams: false,
   },
   approval_mode: "ask",
   max_iterations: 25,
@@ -23,6 +23,7 @@ export function settingsView(over: Partial<SettingsView> = {}): SettingsView {
       { preset: "ollama", label: "Ollama (this computer)", base_url: "http://localhost:11434/v1", model: "qwen2.5-coder:14b", requires_key: false },
     ],
     path: "/cfg/settings.json",
+    recordings_path: "/data/recordings",
     ...over,
   };
 }

@@ -1,6 +1,7 @@
 //! Provider presets and the settings a person chooses in the app: which service, which model,
 //! where, and how patiently. [`build_provider`] turns them into a [`Provider`].
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -117,6 +118,10 @@ pub struct ProviderSettings {
     #[serde(default)]
     #[ts(optional = nullable)]
     pub context_window: Option<u32>,
+    /// Record every response of the provider raw, for a bug report (see
+    /// [`HttpSettings::record_to`]; the caller of [`build_provider`] says where).
+    #[serde(default)]
+    pub record_streams: bool,
 }
 
 /// The smallest context window the settings accept.
@@ -141,6 +146,7 @@ impl ProviderSettings {
             idle_timeout_secs: secs(http.idle_timeout),
             max_attempts: http.retry.max_attempts,
             context_window: None,
+            record_streams: false,
         }
     }
 
@@ -194,10 +200,12 @@ fn secs(duration: Duration) -> u32 {
     u32::try_from(duration.as_secs()).unwrap_or(u32::MAX)
 }
 
-/// The provider these settings describe, asking `key` for the API key at each request.
+/// The provider these settings describe, asking `key` for the API key at each request, and
+/// recording every response into `record_to` when it is given and the settings ask for it.
 pub fn build_provider(
     settings: &ProviderSettings,
     key: SharedKeySource,
+    record_to: Option<PathBuf>,
 ) -> Result<Arc<dyn Provider>, ProviderError> {
     if let Some(problem) = settings.problem() {
         return Err(ProviderError::Config {
@@ -206,7 +214,10 @@ pub fn build_provider(
         });
     }
     let url = settings.effective_base_url().to_owned();
-    let http = settings.http();
+    let http = HttpSettings {
+        record_to: record_to.filter(|_| settings.record_streams),
+        ..settings.http()
+    };
     if settings.preset.is_anthropic() {
         let config = AnthropicConfig::new(key).with_base_url(url).with_http(http);
         Ok(Arc::new(AnthropicProvider::new(config)?))
@@ -274,6 +285,40 @@ mod tests {
         assert_eq!(local.problem(), None);
     }
 
+    #[tokio::test]
+    async fn responses_are_recorded_only_when_the_settings_ask() {
+        use crate::testing::scripts::{self, text};
+        use crate::testing::sse_server::{ScriptedResponse, ScriptedServer};
+        use futures_util::StreamExt;
+        let body = scripts::openai(&[text("hi")], 5);
+        for record_streams in [false, true] {
+            let server = ScriptedServer::start(vec![ScriptedResponse::sse(body.clone())])
+                .await
+                .unwrap();
+            let settings = ProviderSettings {
+                base_url: format!("{}/v1", server.url()),
+                record_streams,
+                ..ProviderSettings::for_preset(ProviderPreset::Ollama)
+            };
+            let dir = tempfile::tempdir().unwrap();
+            let recordings = dir.path().join("recordings");
+            let provider = build_provider(
+                &settings,
+                Arc::new(StaticKey(None)),
+                Some(recordings.clone()),
+            )
+            .unwrap();
+            let request = super::super::ProviderRequest::new("m", "s", Vec::new());
+            let events: Vec<_> = provider
+                .stream(request, tokio_util::sync::CancellationToken::new())
+                .collect()
+                .await;
+            assert!(events.iter().all(Result::is_ok), "{events:?}");
+            let recorded = std::fs::read(recordings.join("0001-openai-compatible-server.sse"));
+            assert_eq!(recorded.is_ok(), record_streams, "{recorded:?}");
+        }
+    }
+
     #[test]
     fn local_presets_need_no_key_and_point_at_localhost() {
         for preset in [ProviderPreset::Ollama, ProviderPreset::LmStudio] {
@@ -293,7 +338,7 @@ mod tests {
         assert!(s.problem().unwrap().contains("model"));
         s.model = "m".into();
         assert_eq!(s.problem(), None);
-        assert!(build_provider(&s, Arc::new(StaticKey(None))).is_ok());
+        assert!(build_provider(&s, Arc::new(StaticKey(None)), None).is_ok());
     }
 
     #[test]
