@@ -70,6 +70,7 @@ mod tests {
             arguments: None,
             preview: None,
             suggested_rule: None,
+            private_target: None,
         }
     }
 

@@ -27,15 +27,40 @@ use crate::render::Renderer;
 pub const RESUME_PROMPT: &str =
     "The session was interrupted and has been resumed. Continue the task where you left off.";
 
-fn provider(args: &ExecArgs) -> Result<(Arc<dyn Provider>, String), String> {
+/// The provider keys of the environment, taken out of it at start.
+#[derive(Debug)]
+pub struct Keys {
+    anthropic: EnvKey,
+    openai: EnvKey,
+    openrouter: EnvKey,
+}
+
+impl Keys {
+    /// Takes `ANTHROPIC_API_KEY`, `OPENAI_API_KEY` and `OPENROUTER_API_KEY` out of the
+    /// environment.
+    ///
+    /// # Safety
+    /// Call it before any other thread exists (it changes the environment).
+    pub unsafe fn take() -> Self {
+        // SAFETY: the caller's promise.
+        unsafe {
+            Self {
+                anthropic: EnvKey::take(ANTHROPIC_API_KEY),
+                openai: EnvKey::take(OPENAI_API_KEY),
+                openrouter: EnvKey::take(OPENROUTER_API_KEY),
+            }
+        }
+    }
+}
+
+fn provider(args: &ExecArgs, keys: Keys) -> Result<(Arc<dyn Provider>, String), String> {
     let http = HttpSettings {
         record_to: args.record.clone(),
         ..HttpSettings::default()
     };
     match args.provider {
         ProviderKind::Anthropic => {
-            let mut config =
-                AnthropicConfig::new(Arc::new(EnvKey::new(ANTHROPIC_API_KEY))).with_http(http);
+            let mut config = AnthropicConfig::new(Arc::new(keys.anthropic)).with_http(http);
             if let Some(url) = &args.base_url {
                 config = config.with_base_url(url.clone());
             }
@@ -51,14 +76,12 @@ fn provider(args: &ExecArgs) -> Result<(Arc<dyn Provider>, String), String> {
                 .base_url
                 .clone()
                 .unwrap_or_else(|| OpenAiConfig::DEFAULT_BASE_URL.to_owned());
-            let var = if std::env::var_os(OPENAI_API_KEY).is_none()
-                && std::env::var_os(OPENROUTER_API_KEY).is_some()
-            {
-                OPENROUTER_API_KEY
+            let key = if !keys.openai.is_set() && keys.openrouter.is_set() {
+                keys.openrouter
             } else {
-                OPENAI_API_KEY
+                keys.openai
             };
-            let config = OpenAiConfig::new(url, Arc::new(EnvKey::new(var))).with_http(http);
+            let config = OpenAiConfig::new(url, Arc::new(key)).with_http(http);
             let p = OpenAiProvider::new(config).map_err(|e| e.to_string())?;
             let model = args.model.clone().unwrap_or_else(|| "gpt-4o".into());
             Ok((Arc::new(p), model))
@@ -89,11 +112,11 @@ fn print_json(event: &Event) -> Result<(), String> {
 }
 
 /// Runs the task; `Ok` when it completed, `Err(reason)` otherwise.
-pub async fn run(args: ExecArgs) -> Result<(), String> {
+pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
     let workspace = WorkspaceDir::resolve(&args.workspace.to_string_lossy(), &cwd)
         .map_err(|e| e.to_string())?;
-    let (provider, model) = provider(&args)?;
+    let (provider, model) = provider(&args, keys)?;
     let db = match &args.db {
         Some(db) => db.clone(),
         None => crate::default_database()?,

@@ -18,6 +18,12 @@ use crate::args::USAGE;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // Before any thread starts: the keys leave the environment, where a command the agent runs
+    // could read them (`/proc/$PPID/environ`), and the process cannot be inspected by another of
+    // the same user.
+    foreman_core::secrets::process::harden();
+    // SAFETY: no other thread exists yet.
+    let keys = unsafe { exec::Keys::take() };
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -28,7 +34,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = runtime.block_on(run(&args));
+    let result = runtime.block_on(run(&args, keys));
     // The stdin reader of `exec` sits in a blocking read; do not wait for it.
     runtime.shutdown_background();
     match result {
@@ -40,9 +46,9 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run(args: &[String]) -> Result<(), String> {
+async fn run(args: &[String], keys: exec::Keys) -> Result<(), String> {
     match args.first().map(String::as_str) {
-        Some("exec") => exec::run(args::parse_exec(&args[1..])?).await,
+        Some("exec") => exec::run(args::parse_exec(&args[1..])?, keys).await,
         Some("mcp") => mcp::command(&args[1..]).await,
         Some("sessions") => exec::sessions(&args[1..]).await,
         Some("recent") => {

@@ -240,10 +240,15 @@ impl Renderer {
                 arguments,
                 preview,
                 suggested_rule,
+                private_target,
             } => {
                 // A newer request for the call replaces one that waited for its whole diff.
                 self.awaiting_whole = None;
                 println!("\n{} {tool}: {reason}", self.paint(CYAN, "?"));
+                if let Some(target) = private_target {
+                    let warning = format!("! Private address: {}", target.describe());
+                    println!("{}", self.paint(RED, &warning));
+                }
                 let left_out = preview
                     .as_ref()
                     .and_then(|p| p.diff.as_ref())
@@ -267,6 +272,11 @@ impl Renderer {
                     }
                 }
                 let rule = suggested_rule.as_deref().unwrap_or("");
+                let always = if rule.is_empty() {
+                    String::new()
+                } else {
+                    format!(" / [a]lways ({rule})")
+                };
                 let whole = if left_out > 0 {
                     format!(" / [d]iff in full ({left_out} more lines)")
                 } else {
@@ -279,7 +289,7 @@ impl Renderer {
                 };
                 let answer = self
                     .prompt(
-                        &format!("Approve? [y]es / [n]o / [a]lways ({rule}){some}{whole} "),
+                        &format!("Approve? [y]es / [n]o{always}{some}{whole} "),
                         input,
                     )
                     .await?;
@@ -509,6 +519,7 @@ mod tests {
                 arguments: None,
                 preview: None,
                 suggested_rule: None,
+                private_target: None,
             },
         );
         r.awaiting_whole = Some(request.clone());

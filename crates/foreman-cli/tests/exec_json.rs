@@ -7,33 +7,18 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
 
+mod common;
+
+use common::{BIN, body, isolated_env, run};
+
 use std::process::Stdio;
 use std::time::Duration;
 
-use foreman_core::testing::scripts::{self, Step, call, text};
+use foreman_core::testing::scripts::{self, call, text};
 use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::Command;
-
-const BIN: &str = env!("CARGO_BIN_EXE_foreman-cli");
-
-/// HOME and the XDG directories of a spawned CLI, all inside `dir`.
-fn isolated_env(dir: &std::path::Path) -> [(&'static str, std::path::PathBuf); 3] {
-    let home = dir.join(".home");
-    std::fs::create_dir_all(&home).unwrap();
-    [
-        ("HOME", home),
-        ("XDG_CONFIG_HOME", dir.join(".config")),
-        ("XDG_DATA_HOME", dir.join(".xdg")),
-    ]
-}
-
-struct Run {
-    events: Vec<Value>,
-    code: i32,
-    stderr: String,
-}
 
 fn command(
     server: &ScriptedServer,
@@ -74,42 +59,6 @@ fn readable_command(
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     cmd
-}
-
-/// Runs the binary, answering each approval request with `answer(event)`.
-async fn run(mut cmd: Command, answer: impl Fn(&Value) -> Value) -> Run {
-    let mut child = cmd.spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut events = Vec::new();
-    let read_all = async {
-        while let Some(line) = lines.next_line().await.unwrap() {
-            let event: Value =
-                serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON: {line}: {e}"));
-            if event["type"] == "approval_requested" {
-                let op = answer(&event);
-                stdin.write_all(format!("{op}\n").as_bytes()).await.unwrap();
-                stdin.flush().await.unwrap();
-            }
-            events.push(event);
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(60), read_all)
-        .await
-        .expect("the CLI hung");
-    let output = child.wait_with_output().await.unwrap();
-    Run {
-        events,
-        code: output.status.code().unwrap_or(-1),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-fn body(provider: &str, steps: &[Step]) -> ScriptedResponse {
-    ScriptedResponse::sse(match provider {
-        "openai" => scripts::openai(steps, 5),
-        _ => scripts::anthropic(steps, 5),
-    })
 }
 
 #[tokio::test]

@@ -13,6 +13,7 @@ pub mod mcp;
 pub mod partial_json;
 pub mod protocol;
 pub mod providers;
+pub mod secrets;
 pub mod session;
 pub mod sse;
 pub mod store;

@@ -376,6 +376,7 @@ async fn unauthorized_is_not_retried_and_points_to_the_key_setting() {
 
 #[tokio::test]
 async fn a_rejected_key_from_the_environment_names_the_variable_and_offers_no_retry() {
+    // SAFETY (for `take`): the variable is unset and only this test names it.
     // The variable is unset, so the OpenAI-compatible client (whose key is optional, for local
     // servers) sends no key at all, and the server refuses.
     let var = "FOREMAN_TEST_UNSET_PROVIDER_KEY";
@@ -383,8 +384,11 @@ async fn a_rejected_key_from_the_environment_names_the_variable_and_offers_no_re
         .await
         .unwrap();
     let provider = OpenAiProvider::new(
-        OpenAiConfig::new(format!("{}/v1", server.url()), Arc::new(EnvKey::new(var)))
-            .with_http(settings(5)),
+        OpenAiConfig::new(
+            format!("{}/v1", server.url()),
+            Arc::new(unsafe { EnvKey::take(var) }),
+        )
+        .with_http(settings(5)),
     )
     .unwrap();
     let (_, error) = run(&provider).await;

@@ -69,3 +69,40 @@ test("Ctrl+Enter approves and Esc rejects from the keyboard", () => {
   fireEvent.keyDown(bar, { key: "Escape" });
   expect(calls.reject).toHaveBeenCalledWith(null);
 });
+
+test("a fetch of a private address says so, in warning colours", () => {
+  render(
+    <ApprovalBar
+      tool="http_fetch"
+      reason="ask mode asks for this"
+      suggestedRule="http_fetch(domain:169.254.169.254)"
+      privateTarget={{ host: "169.254.169.254", address: "169.254.169.254", kind: "cloud_metadata" }}
+      editableContent={null}
+      refused={null}
+      onApprove={vi.fn()}
+      onReject={vi.fn()}
+      onEditApprove={vi.fn()}
+    />,
+  );
+  const note = screen.getByTestId("private-target");
+  expect(note).toHaveClass("approval-private");
+  expect(note).toHaveTextContent("Private address: 169.254.169.254 is a cloud metadata service");
+});
+
+test("a command no rule can allow offers no Always allow", () => {
+  render(
+    <ApprovalBar
+      tool="bash"
+      reason="ask mode asks for this; no rule can allow it: it runs a command substitution `$(…)`"
+      suggestedRule={null}
+      noRule
+      editableContent={null}
+      refused={null}
+      onApprove={vi.fn()}
+      onReject={vi.fn()}
+      onEditApprove={vi.fn()}
+    />,
+  );
+  expect(screen.queryByTestId("always")).toBeNull();
+  expect(screen.getByTestId("approve")).toBeEnabled();
+});

@@ -4,6 +4,7 @@
 // Ctrl/Cmd+Enter approves and Esc rejects while the bar has focus; it never takes focus itself.
 import { useState, type KeyboardEvent } from "react";
 import type { ApprovalScope } from "../protocol/ApprovalScope";
+import type { PrivateTarget } from "../protocol/PrivateTarget";
 import type { RuleScope } from "../protocol/RuleScope";
 import { hunkApproval } from "../session/hunkChoice";
 
@@ -11,6 +12,10 @@ interface Props {
   tool: string;
   reason: string;
   suggestedRule: string | null;
+  /** No rule can allow the call: "Always allow" is not offered. */
+  noRule?: boolean;
+  /** The fetch reaches this computer or a private network: said in warning colours. */
+  privateTarget?: PrivateTarget | null;
   /** The full proposed file content, when the person may edit it before approving. */
   editableContent: string | null;
   refused: string | null;
@@ -70,6 +75,11 @@ export function ApprovalBar(props: Props) {
           Ctrl+Enter approves · Esc rejects{props.hunks ? " · untick a change in the diff to leave it out" : ""}
         </span>
       </div>
+      {props.privateTarget && (
+        <div className="approval-private" role="note" data-testid="private-target">
+          <strong>Private address:</strong> {describeTarget(props.privateTarget)}
+        </div>
+      )}
       {props.refused && (
         <div className="approval-refused" role="alert">
           {props.refused}
@@ -131,14 +141,16 @@ export function ApprovalBar(props: Props) {
             <button data-testid="reject" onClick={() => setMode("reject")}>
               Reject…
             </button>
-            <button
-              data-testid="always"
-              disabled={!whole}
-              title={whole ? undefined : "Tick every change to approve it with a rule"}
-              onClick={() => setMode("always")}
-            >
-              Always allow…
-            </button>
+            {!props.noRule && (
+              <button
+                data-testid="always"
+                disabled={!whole}
+                title={whole ? undefined : "Tick every change to approve it with a rule"}
+                onClick={() => setMode("always")}
+              >
+                Always allow…
+              </button>
+            )}
             {props.editableContent !== null && (
               <button
                 data-testid="edit"
@@ -196,4 +208,17 @@ export function ApprovalBar(props: Props) {
       </div>
     </div>
   );
+}
+
+const KIND_TEXT: Record<PrivateTarget["kind"], string> = {
+  loopback: "is this computer (loopback)",
+  cloud_metadata: "is a cloud metadata service, which can hand out credentials",
+  link_local: "is a link-local address on your network",
+  private_network: "is on a private network",
+};
+
+/** What a private target is, in one sentence (as the engine's `PrivateTarget::describe`). */
+export function describeTarget(t: PrivateTarget): string {
+  const name = t.host === t.address ? t.host : `${t.host} (${t.address})`;
+  return `${name} ${KIND_TEXT[t.kind]}`;
 }

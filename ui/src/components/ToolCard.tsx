@@ -195,6 +195,8 @@ function ToolCardInner({
               tool={call.name}
               reason={approval.reason}
               suggestedRule={approval.suggestedRule}
+              privateTarget={approval.privateTarget ?? null}
+              noRule={approval.noRule ?? false}
               editableContent={call.name === "write" ? text(call.args, "content") : null}
               refused={call.refused}
               hunks={choice ? { total: hunks, skipped } : null}

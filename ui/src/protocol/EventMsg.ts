@@ -4,6 +4,7 @@ import type { CallImages } from "./CallImages";
 import type { CallSnapshot } from "./CallSnapshot";
 import type { CallState } from "./CallState";
 import type { FilePreview } from "./FilePreview";
+import type { PrivateTarget } from "./PrivateTarget";
 import type { RuleScope } from "./RuleScope";
 import type { TaskEndReason } from "./TaskEndReason";
 import type { UndoState } from "./UndoState";
@@ -26,7 +27,16 @@ images?: CallImages, } | { "type": "tool_call_output", call_id: string, text: st
  * `preview` when the arguments are exactly what the call's `tool_call_updated` patches
  * built: a streamed 1 MiB write then does not cross the bridge a second time.
  */
-arguments: unknown, preview: FilePreview | null, suggested_rule: string | null, } | { "type": "approval_refused", call_id: string, reason: string, } | { "type": "undo_changed", call_id: string, undo: UndoState, } | { "type": "undo_refused", call_id: string, reason: string, } | { "type": "rule_added", rule: string, scope: RuleScope, } | { "type": "approval_mode_changed", mode: ApprovalMode, } | { "type": "usage", input: number, output: number, cache_read: number, cache_write: number, 
+arguments: unknown, preview: FilePreview | null, 
+/**
+ * The rule "Always allow" would add; `None` when no rule can allow the call (a command
+ * line that is more than plain commands).
+ */
+suggested_rule: string | null, 
+/**
+ * The fetch reaches this computer or a private network.
+ */
+private_target: PrivateTarget | null, } | { "type": "approval_refused", call_id: string, reason: string, } | { "type": "undo_changed", call_id: string, undo: UndoState, } | { "type": "undo_refused", call_id: string, reason: string, } | { "type": "rule_added", rule: string, scope: RuleScope, } | { "type": "approval_mode_changed", mode: ApprovalMode, } | { "type": "usage", input: number, output: number, cache_read: number, cache_write: number, 
 /**
  * Uncached input tokens over every request of the session.
  */

@@ -194,7 +194,7 @@ export function Settings({ backend, view, workspace, onChange, onClose }: Props)
               <option value="read-only">Read only: nothing that changes anything</option>
               <option value="ask">Ask before edits, commands and fetches</option>
               <option value="auto-edit">Edit files freely, ask before commands</option>
-              <option value="yolo">Run everything (still never outside the workspace)</option>
+              <option value="yolo">Run everything without asking: commands run with your full rights</option>
             </select>
           </label>
           <label className="field">

@@ -7,6 +7,7 @@ import type { CallState } from "../protocol/CallState";
 import type { Event } from "../protocol/Event";
 import type { FilePreview } from "../protocol/FilePreview";
 import type { TaskEndReason } from "../protocol/TaskEndReason";
+import type { PrivateTarget } from "../protocol/PrivateTarget";
 import type { Transcript } from "../protocol/Transcript";
 import type { UsageSummary } from "../protocol/UsageSummary";
 import { applyPatches } from "./patch";
@@ -15,7 +16,12 @@ export interface PendingApproval {
   previewHash: string;
   reason: string;
   preview: FilePreview | null;
+  /** The rule "Always allow" adds. */
   suggestedRule: string | null;
+  /** No rule can allow the call (a command line that is more than plain commands). */
+  noRule?: boolean;
+  /** The fetch reaches this computer or a private network. */
+  privateTarget?: PrivateTarget | null;
 }
 
 export interface CallView {
@@ -185,6 +191,7 @@ function callFromSnapshot(c: CallSnapshot, old?: CallView): CallView {
             reason: "",
             preview: c.preview,
             suggestedRule: null,
+            privateTarget: null,
           })
         : null,
     refused: null,
@@ -536,6 +543,9 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
           reason: event.reason,
           preview: event.preview,
           suggestedRule: event.suggested_rule,
+          // The engine leaves the rule out when no rule can allow the call.
+          noRule: event.suggested_rule === null,
+          privateTarget: event.private_target ?? null,
         },
       }));
     case "approval_refused":

@@ -1,21 +1,35 @@
 //! Approvals: which tool calls run freely, which wait for the person, which are refused.
 //!
 //! The decision for a call comes from, in order: deny rules, protected paths (always ask),
-//! the approval mode's hard limits (read-only), ask rules, allow rules, then the mode's default
+//! the approval mode's hard limits (read-only), destructive tools and private network targets
+//! (always ask unless a rule names the host), ask rules, allow rules, then the mode's default
 //! for the call's class, and finally the cap on auto-approved actions per user message.
-//! A compound shell command (`&&`, `||`, `;`, `|`) is allowed by rules only if every part is.
+//!
+//! A command line is read with a shell grammar first ([`shell`]): rules allow only a line of
+//! plain commands, every one of which they allow; deny and ask rules look at every command
+//! anywhere in it.
 //!
 //! What the person approves is pinned by a [`preview_hash`]: the tool, its final parameters and,
 //! for file changes, the file's current content. A decision carrying another hash is refused.
 
-mod command;
+mod facts;
 mod hash;
 mod mode;
+pub mod network;
+mod pattern;
 mod policy;
 mod rule;
+pub mod shell;
+mod suggest;
 
-pub use command::split_compound_command;
+#[cfg(test)]
+mod corpus;
+
+pub use facts::{ActionClass, CallFacts};
 pub use hash::{canonical_json, content_hash, preview_hash};
 pub use mode::ApprovalMode;
-pub use policy::{ActionClass, CallFacts, Decision, Policy};
-pub use rule::{Rule, RuleParseError, suggest_rule};
+pub use pattern::{CommandPattern, Reach};
+pub use policy::{Decision, Policy};
+pub use rule::{Rule, RuleParseError};
+pub use shell::{NotPlain, ShellLine};
+pub use suggest::suggest_rule;

@@ -1,55 +1,11 @@
 //! The approval decision for one tool call.
 
-use super::command::split_compound_command;
+use super::facts::{ActionClass, CallFacts};
 use super::mode::ApprovalMode;
-use super::rule::Rule;
+use super::pattern::Reach;
+use super::rule::{Rule, Subject};
+use super::suggest::{command_rule, suggest_rule};
 use crate::store::RuleAction;
-
-/// What a call does, as far as approvals care.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ActionClass {
-    /// Reads, searches, thinking: changes nothing.
-    Read,
-    /// Changes files inside the workspace.
-    Edit,
-    /// Runs a command.
-    Execute,
-    /// Talks to the network.
-    Fetch,
-    /// A tool from outside Foreman (MCP, discovery) that does not declare itself read-only.
-    External,
-}
-
-/// The facts about a call the policy decides on.
-#[derive(Debug, Clone)]
-pub struct CallFacts {
-    pub tool: String,
-    pub class: ActionClass,
-    /// The shell command, for command tools.
-    pub command: Option<String>,
-    /// The workspace-relative path, for file tools.
-    pub path: Option<String>,
-    /// The host, for fetches.
-    pub host: Option<String>,
-    /// A protected path (`.git/`, `.foreman/`): always asks.
-    pub protected: bool,
-    /// A tool that declares itself destructive: always asks.
-    pub destructive: bool,
-}
-
-impl CallFacts {
-    pub fn new(tool: impl Into<String>, class: ActionClass) -> Self {
-        Self {
-            tool: tool.into(),
-            class,
-            command: None,
-            path: None,
-            host: None,
-            protected: false,
-            destructive: false,
-        }
-    }
-}
 
 /// The outcome, with the reason a person or a model can read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,24 +36,7 @@ impl Default for Policy {
 impl Policy {
     /// Decides for `call`, given how many actions were auto-approved since the last user message.
     pub fn decide(&self, call: &CallFacts, auto_approved_so_far: u32) -> Decision {
-        let parts: Vec<String> = match (&call.command, call.class) {
-            (Some(cmd), ActionClass::Execute) => split_compound_command(cmd),
-            _ => Vec::new(),
-        };
-        let matching = |action: RuleAction, part: Option<&str>| {
-            self.rules
-                .iter()
-                .find(|r| r.action == action && r.matches(call, part))
-        };
-        let any_part = |action: RuleAction| -> Option<&Rule> {
-            if parts.is_empty() {
-                matching(action, None)
-            } else {
-                parts.iter().find_map(|p| matching(action, Some(p)))
-            }
-        };
-
-        if let Some(rule) = any_part(RuleAction::Deny) {
+        if let Some(rule) = self.anywhere(call, RuleAction::Deny) {
             return Decision::Deny {
                 reason: format!("denied by the rule `{}`", rule.text),
             };
@@ -118,23 +57,35 @@ impl Policy {
                 reason: "the tool declares itself destructive".into(),
             };
         }
-        if let Some(rule) = any_part(RuleAction::Ask) {
+        if let Some(target) = &call.private_target
+            && !self
+                .rules
+                .iter()
+                .any(|r| r.action == RuleAction::Allow && r.names_host(call))
+        {
+            return Decision::Ask {
+                reason: format!("it reaches a private address: {}", target.describe()),
+            };
+        }
+        if let Some(rule) = self.anywhere(call, RuleAction::Ask) {
             return Decision::Ask {
                 reason: format!("the rule `{}` asks", rule.text),
             };
         }
-        let allowed_by_rule = if parts.is_empty() {
-            matching(RuleAction::Allow, None).map(|r| r.text.clone())
-        } else {
-            let texts: Option<Vec<String>> = parts
-                .iter()
-                .map(|p| matching(RuleAction::Allow, Some(p)).map(|r| r.text.clone()))
-                .collect();
-            texts.map(|t| t.join(", "))
-        };
-        let allowed = match allowed_by_rule {
-            Some(rules) => Some(format!("allowed by {rules}")),
-            None => self.mode_allows(call.class),
+        let allowed = match self.allowed_by_rules(call) {
+            Ok(Some(rules)) => Some(format!("allowed by {rules}")),
+            Ok(None) => self.mode_allows(call.class),
+            Err(why) => match self.mode_allows(call.class) {
+                Some(reason) => Some(reason),
+                None => {
+                    return Decision::Ask {
+                        reason: format!(
+                            "{} mode asks for this; no rule can allow it: {why}",
+                            self.mode.as_str()
+                        ),
+                    };
+                }
+            },
         };
         match allowed {
             Some(_)
@@ -155,6 +106,72 @@ impl Policy {
         }
     }
 
+    /// The first rule with `action` that matches the call anywhere: for a command line, any
+    /// command in it (also inside substitutions and behind wrappers) or the raw line.
+    fn anywhere(&self, call: &CallFacts, action: RuleAction) -> Option<&Rule> {
+        let rules = self.rules.iter().filter(|r| r.action == action);
+        match &call.shell {
+            None => rules.into_iter().find(|r| r.matches(call, Subject::Call)),
+            Some(line) => rules.into_iter().find(|r| {
+                r.matches(call, Subject::Call)
+                    || line
+                        .everywhere
+                        .iter()
+                        .any(|words| r.matches(call, Subject::Command(words, Reach::Anywhere)))
+            }),
+        }
+    }
+
+    /// The allow rules that allow the call (joined for the reason), `Ok(None)` when none do,
+    /// `Err(why)` when no rule can: a command line that is not plain.
+    fn allowed_by_rules(&self, call: &CallFacts) -> Result<Option<String>, String> {
+        let allow = |subject: Subject<'_>| {
+            self.rules
+                .iter()
+                .find(|r| r.action == RuleAction::Allow && r.matches(call, subject))
+        };
+        let Some(line) = &call.shell else {
+            return Ok(allow(Subject::Call).map(|r| r.text.clone()));
+        };
+        if let Some(why) = &line.not_plain {
+            return Err(why.to_string());
+        }
+        if line.commands.is_empty() {
+            return Ok(None);
+        }
+        let mut texts: Vec<String> = Vec::new();
+        for words in &line.commands {
+            let Some(rule) = allow(Subject::Command(words, Reach::Plain)) else {
+                return Ok(None);
+            };
+            if !texts.contains(&rule.text) {
+                texts.push(rule.text.clone());
+            }
+        }
+        Ok(Some(texts.join(", ")))
+    }
+
+    /// The rule "Always allow" would add for `call`: for a command line, the rule for its first
+    /// command that no rule allows yet (so that repeated answers cover a compound line);
+    /// `None` when no rule can allow it.
+    pub fn suggest_rule(&self, call: &CallFacts) -> Option<String> {
+        let Some(line) = &call.shell else {
+            return suggest_rule(call);
+        };
+        if !line.is_plain() {
+            return None;
+        }
+        let uncovered = line.commands.iter().find(|words| {
+            !self.rules.iter().any(|r| {
+                r.action == RuleAction::Allow
+                    && r.matches(call, Subject::Command(words, Reach::Plain))
+            })
+        });
+        uncovered
+            .or(line.commands.first())
+            .and_then(|words| command_rule(&call.tool, words))
+    }
+
     fn mode_allows(&self, class: ActionClass) -> Option<String> {
         let allowed = match self.mode {
             ApprovalMode::ReadOnly | ApprovalMode::Ask => class == ActionClass::Read,
@@ -170,10 +187,7 @@ mod tests {
     use super::*;
 
     fn bash(cmd: &str) -> CallFacts {
-        CallFacts {
-            command: Some(cmd.into()),
-            ..CallFacts::new("bash", ActionClass::Execute)
-        }
+        CallFacts::command("bash", crate::approval::ShellLine::parse_lexical(cmd))
     }
 
     fn edit(path: &str) -> CallFacts {
@@ -297,6 +311,39 @@ mod tests {
     }
 
     #[test]
+    fn private_targets_ask_in_every_mode_unless_a_rule_names_the_host() {
+        use crate::protocol::{PrivateTarget, PrivateTargetKind};
+        let metadata = CallFacts {
+            private_target: Some(PrivateTarget {
+                host: "169.254.169.254".into(),
+                address: "169.254.169.254".into(),
+                kind: PrivateTargetKind::CloudMetadata,
+            }),
+            ..fetch("169.254.169.254")
+        };
+        for mode in [
+            ApprovalMode::Ask,
+            ApprovalMode::AutoEdit,
+            ApprovalMode::Yolo,
+        ] {
+            let d = policy(mode, &[(RuleAction::Allow, "http_fetch")]).decide(&metadata, 0);
+            let Decision::Ask { reason } = d else {
+                panic!("{mode:?}: {d:?}")
+            };
+            assert!(reason.contains("cloud metadata"), "{reason}");
+        }
+        let named = policy(
+            ApprovalMode::Yolo,
+            &[(RuleAction::Allow, "http_fetch(domain:169.254.169.254)")],
+        );
+        assert!(is_allow(&named.decide(&metadata, 0)));
+        // A public host still runs in yolo mode.
+        assert!(is_allow(
+            &policy(ApprovalMode::Yolo, &[]).decide(&fetch("docs.rs"), 0)
+        ));
+    }
+
+    #[test]
     fn the_auto_approval_cap_then_asks() {
         let p = Policy {
             auto_approve_cap: 2,
@@ -314,13 +361,16 @@ mod tests {
     fn suggested_rules_are_narrow() {
         use crate::approval::suggest_rule;
         assert_eq!(
-            suggest_rule(&bash("cargo test --workspace")),
-            "bash(cargo test*)"
+            suggest_rule(&bash("cargo test --workspace")).as_deref(),
+            Some("bash(cargo test *)")
         );
-        assert_eq!(suggest_rule(&edit("src/a/b.rs")), "edit(src/a/**)");
         assert_eq!(
-            suggest_rule(&fetch("docs.rs")),
-            "http_fetch(domain:docs.rs)"
+            suggest_rule(&edit("src/a/b.rs")).as_deref(),
+            Some("edit(src/a/**)")
+        );
+        assert_eq!(
+            suggest_rule(&fetch("docs.rs")).as_deref(),
+            Some("http_fetch(domain:docs.rs)")
         );
         // The suggestion, once added, allows the call it came from.
         for call in [
@@ -330,7 +380,7 @@ mod tests {
         ] {
             let p = policy(
                 ApprovalMode::Ask,
-                &[(RuleAction::Allow, &suggest_rule(&call))],
+                &[(RuleAction::Allow, &suggest_rule(&call).unwrap())],
             );
             assert!(is_allow(&p.decide(&call, 0)), "{call:?}");
         }

@@ -1,9 +1,11 @@
-//! Approval rules: `tool`, `tool(pattern)`, `edit(src/**)`, `http_fetch(domain:docs.rs)`.
+//! Approval rules: `tool`, `tool(pattern)`, `bash(cargo test *)`, `edit(src/**)`,
+//! `http_fetch(domain:docs.rs)`.
 
 use globset::{GlobBuilder, GlobMatcher};
 use thiserror::Error;
 
-use super::policy::{ActionClass, CallFacts};
+use super::facts::{ActionClass, CallFacts};
+use super::pattern::{CommandPattern, Reach};
 use crate::store::RuleAction;
 
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -20,19 +22,28 @@ pub enum RuleParseError {
 enum Matcher {
     /// Any call of the tool.
     Any,
-    /// A shell command, with `*` as a wildcard (`cargo test*`).
-    Command(String),
+    /// A shell command (`cargo test *`), see [`CommandPattern`].
+    Command(CommandPattern),
     /// A workspace-relative path glob (`src/**`).
     Path(GlobMatcher),
     /// A host or any of its subdomains (`domain:docs.rs`).
     Domain(String),
 }
 
+/// What a rule is compared with.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Subject<'a> {
+    /// The call as a whole (its path or host; a command's raw line).
+    Call,
+    /// One command of the call's line, as words, with the wildcard's reach.
+    Command(&'a [String], Reach),
+}
+
 /// A parsed rule with its action.
 #[derive(Debug, Clone)]
 pub struct Rule {
     pub action: RuleAction,
-    /// The text as written, e.g. `bash(cargo test*)`.
+    /// The text as written, e.g. `bash(cargo test *)`.
     pub text: String,
     tool: String,
     matcher: Matcher,
@@ -60,7 +71,7 @@ impl Rule {
                 if let Some(domain) = inner.strip_prefix("domain:") {
                     Matcher::Domain(domain.trim().trim_start_matches("*.").to_lowercase())
                 } else if tool == "bash" || tool == "shell" {
-                    Matcher::Command(inner.to_owned())
+                    Matcher::Command(CommandPattern::new(inner))
                 } else {
                     let glob = GlobBuilder::new(inner)
                         .literal_separator(true)
@@ -86,94 +97,40 @@ impl Rule {
         self.tool == call.tool || (self.tool == "edit" && call.class == ActionClass::Edit)
     }
 
-    /// Whether the rule matches the call. For shell commands, `part` is one command of a
-    /// compound line.
-    pub(super) fn matches(&self, call: &CallFacts, part: Option<&str>) -> bool {
+    /// Whether the rule matches `subject` of `call`.
+    pub(super) fn matches(&self, call: &CallFacts, subject: Subject<'_>) -> bool {
         if !self.applies_to_tool(call) {
             return false;
         }
-        match &self.matcher {
-            Matcher::Any => true,
-            Matcher::Command(pattern) => part
-                .or(call.command.as_deref())
-                .is_some_and(|cmd| wildcard_match(pattern, cmd)),
-            Matcher::Path(glob) => call.path.as_deref().is_some_and(|p| glob.is_match(p)),
-            Matcher::Domain(domain) => call.host.as_deref().is_some_and(|host| {
+        match (&self.matcher, subject) {
+            (Matcher::Any, _) => true,
+            (Matcher::Command(pattern), Subject::Command(words, reach)) => {
+                pattern.matches(words, reach)
+            }
+            (Matcher::Command(pattern), Subject::Call) => call
+                .command_text()
+                .is_some_and(|line| pattern.matches_text(line)),
+            (Matcher::Path(glob), _) => call.path.as_deref().is_some_and(|p| glob.is_match(p)),
+            (Matcher::Domain(_), _) => self.names_host(call),
+        }
+    }
+
+    /// Whether the rule names the call's host (`domain:` a host it is, or is under).
+    pub(super) fn names_host(&self, call: &CallFacts) -> bool {
+        let Matcher::Domain(domain) = &self.matcher else {
+            return false;
+        };
+        self.applies_to_tool(call)
+            && call.host.as_deref().is_some_and(|host| {
                 let host = host.to_lowercase();
                 host == *domain || host.ends_with(&format!(".{domain}"))
-            }),
-        }
+            })
     }
-}
-
-/// `*` matches any run of characters; everything else literally. Whitespace runs compare equal.
-fn wildcard_match(pattern: &str, text: &str) -> bool {
-    let pattern = normalise_spaces(pattern);
-    let text = normalise_spaces(text);
-    let pieces: Vec<&str> = pattern.split('*').collect();
-    let Some((first, rest)) = pieces.split_first() else {
-        return text.is_empty();
-    };
-    let Some(mut remaining) = text.strip_prefix(first) else {
-        return false;
-    };
-    let Some((last, middle)) = rest.split_last() else {
-        return remaining.is_empty();
-    };
-    for piece in middle {
-        match remaining.find(piece) {
-            Some(at) => remaining = &remaining[at + piece.len()..],
-            None => return false,
-        }
-    }
-    remaining.ends_with(last)
-}
-
-fn normalise_spaces(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The rule an "Always allow" on this call would add, for the person to review or edit:
-/// the command's first two words for shell commands, the file's folder for edits, the host for
-/// fetches, the whole tool otherwise.
-pub fn suggest_rule(call: &CallFacts) -> String {
-    if let Some(command) = &call.command {
-        let words: Vec<&str> = command.split_whitespace().take(2).collect();
-        return format!("{}({}*)", call.tool, words.join(" "));
-    }
-    if let Some(path) = &call.path {
-        let tool = if call.class == ActionClass::Edit {
-            "edit"
-        } else {
-            call.tool.as_str()
-        };
-        return match path.rfind('/') {
-            Some(slash) => format!("{tool}({}/**)", &path[..slash]),
-            None => format!("{tool}({path})"),
-        };
-    }
-    if let Some(host) = &call.host {
-        return format!("{}(domain:{host})", call.tool);
-    }
-    call.tool.clone()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wildcards_match_like_a_shell_pattern() {
-        assert!(wildcard_match("cargo test*", "cargo test"));
-        assert!(wildcard_match("cargo test*", "cargo test --workspace"));
-        assert!(!wildcard_match("cargo test*", "cargo build"));
-        assert!(wildcard_match("npm run *", "npm  run   lint"));
-        assert!(wildcard_match("*.sh", "run.sh"));
-        assert!(wildcard_match("a*b*c", "axxbyyc"));
-        assert!(!wildcard_match("a*b*c", "axxbyy"));
-        assert!(wildcard_match("ls", "ls"));
-        assert!(!wildcard_match("ls", "ls -la"));
-    }
 
     #[test]
     fn parse_errors_are_clear() {

@@ -1,11 +1,14 @@
 //! Collecting a command's output for the model: the first and last lines are kept in memory
 //! (head + tail, each at most 128 lines and 15 KiB), everything is streamed to a log file, and
-//! the log is kept only when something had to be left out.
+//! the log is kept only when something had to be left out. The log is scrubbed of known keys as
+//! it is written, like everything else a tool produces.
 
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
+
+use crate::secrets::StreamScrubber;
 
 /// Lines kept from the start of the output.
 pub const HEAD_LINES: usize = 128;
@@ -27,6 +30,7 @@ pub struct OutputCollector {
     total_lines: usize,
     total_bytes: usize,
     log: Option<(PathBuf, File)>,
+    log_scrubber: StreamScrubber,
 }
 
 /// What remains when the command is done.
@@ -60,6 +64,7 @@ impl OutputCollector {
             total_lines: 0,
             total_bytes: 0,
             log,
+            log_scrubber: StreamScrubber::new(),
         }
     }
 
@@ -67,7 +72,7 @@ impl OutputCollector {
     pub fn push(&mut self, chunk: &[u8]) {
         self.total_bytes += chunk.len();
         if let Some((_, file)) = &mut self.log
-            && file.write_all(chunk).is_err()
+            && file.write_all(&self.log_scrubber.push(chunk)).is_err()
         {
             self.log = None;
         }
@@ -120,7 +125,8 @@ impl OutputCollector {
         }
         let truncated = self.dropped_bytes > 0;
         let full_output_path = match self.log.take() {
-            Some((path, file)) => {
+            Some((path, mut file)) => {
+                let _ = file.write_all(&self.log_scrubber.finish());
                 drop(file);
                 if truncated {
                     Some(path)

@@ -116,3 +116,38 @@ impl BuiltinError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_message_starts_with_its_code_once() {
+        let errors = [
+            BuiltinError::NotFound { path: "a".into() },
+            BuiltinError::IsADirectory { path: "a".into() },
+            BuiltinError::NotADirectory { path: "a".into() },
+            BuiltinError::TooLarge { path: "a".into(), size: 2, limit: 1 },
+            BuiltinError::Binary { path: "a".into(), kind: "png".into(), size: 1 },
+            BuiltinError::InvalidParams("x".into()),
+            BuiltinError::InvalidPattern("x".into()),
+            BuiltinError::Http("x".into()),
+            BuiltinError::RedirectRefused {
+                from: "http://a/".into(),
+                to: "http://127.0.0.1/".into(),
+                reason: "private".into(),
+            },
+            BuiltinError::Cancelled,
+            BuiltinError::Io {
+                path: "a".into(),
+                source: std::io::Error::other("x"),
+            },
+        ];
+        for error in errors {
+            let text = error.to_string();
+            let code = error.code();
+            assert!(text.starts_with(&format!("{code}: ")), "{text}");
+            assert_eq!(text.matches(code).count(), 1, "{text}");
+        }
+    }
+}

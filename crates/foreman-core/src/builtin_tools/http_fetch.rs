@@ -15,10 +15,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::error::BuiltinError;
 use super::file_kind::detect_binary;
-pub use super::private_target::is_private_target;
 use super::redirect::{
     CREDENTIAL_HEADERS, MAX_REDIRECTS, check_redirect, method_after, same_origin,
 };
+pub use crate::approval::network::is_private_target;
 
 /// Default request timeout.
 pub const DEFAULT_FETCH_TIMEOUT: Duration = Duration::from_secs(30);

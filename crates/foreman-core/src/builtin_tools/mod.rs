@@ -7,7 +7,6 @@
 //! [`BuiltinError`] failures with stable codes. Every path goes through the
 //! [`crate::boundary`] module.
 
-pub mod approval_flags;
 pub mod atomic_write;
 pub mod bash;
 pub mod bash_output;
@@ -23,7 +22,6 @@ pub mod ls;
 pub mod multi_edit;
 mod newest_first;
 pub mod output;
-pub mod private_target;
 pub mod read;
 pub mod redirect;
 pub mod registration;

@@ -41,7 +41,7 @@ impl std::fmt::Display for RedirectRefusal {
 
 /// Whether a redirect from a request approved for `approved` to `target` may be followed;
 /// `target_private` is whether `target` is a loopback/private/link-local address (see
-/// [`is_private_target`](super::private_target::is_private_target)).
+/// [`is_private_target`](crate::approval::network::is_private_target)).
 pub fn check_redirect(
     approved: &Url,
     target: &Url,

@@ -9,6 +9,7 @@ use ts_rs::TS;
 
 use super::call::{CallSnapshot, CallState, FilePreview, UndoState};
 use super::images::CallImages;
+use super::network::PrivateTarget;
 use super::op::{ApprovalMode, RuleScope};
 use super::usage::UsageSummary;
 use crate::partial_json::Patch;
@@ -191,7 +192,12 @@ pub enum EventMsg {
         #[ts(type = "unknown")]
         arguments: Option<serde_json::Value>,
         preview: Option<FilePreview>,
+        /// The rule "Always allow" would add; `None` when no rule can allow the call (a command
+        /// line that is more than plain commands).
         suggested_rule: Option<String>,
+        /// The fetch reaches this computer or a private network.
+        #[serde(default)]
+        private_target: Option<PrivateTarget>,
     },
     /// An answer was refused (stale hash, unknown call...); the request stands.
     ApprovalRefused {

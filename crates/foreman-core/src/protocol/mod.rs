@@ -10,6 +10,7 @@
 pub mod call;
 pub mod event;
 pub mod images;
+pub mod network;
 pub mod op;
 pub mod usage;
 
@@ -18,6 +19,7 @@ pub use call::{
 };
 pub use event::{Event, EventMsg, FILES_CHANGED_LIMIT, TaskEndReason};
 pub use images::{CallImages, ImageLeftOut, ImagesLeftOut, ToolImage};
+pub use network::{PrivateTarget, PrivateTargetKind};
 pub use op::{ApprovalMode, ApprovalScope, Op, RuleScope};
 pub use usage::UsageSummary;
 
@@ -44,5 +46,7 @@ mod bindings_tests {
         assert_bindings_current::<ToolImage>();
         assert_bindings_current::<ImagesLeftOut>();
         assert_bindings_current::<ImageLeftOut>();
+        assert_bindings_current::<PrivateTarget>();
+        assert_bindings_current::<PrivateTargetKind>();
     }
 }

@@ -2,12 +2,14 @@
 //!
 //! A provider holds a [`KeySource`] and asks it for the key on every request, so a key changed
 //! in the settings applies to the next request. The CLI uses [`EnvKey`] with the conventional
-//! variables ([`ANTHROPIC_API_KEY`], [`OPENAI_API_KEY`], [`OPENROUTER_API_KEY`]).
+//! variables ([`ANTHROPIC_API_KEY`], [`OPENAI_API_KEY`], [`OPENROUTER_API_KEY`]), taken out of
+//! its environment once at start so that no command it runs can read them there.
 
 use std::fmt;
 use std::sync::Arc;
 
 use super::secret::Secret;
+use crate::secrets::process::take_env;
 
 pub const ANTHROPIC_API_KEY: &str = "ANTHROPIC_API_KEY";
 pub const OPENAI_API_KEY: &str = "OPENAI_API_KEY";
@@ -23,46 +25,41 @@ pub trait KeySource: Send + Sync + fmt::Debug {
     fn can_change(&self) -> bool;
 }
 
-/// A key read from an environment variable at request time.
+/// A key taken from an environment variable when the program started.
 #[derive(Debug, Clone)]
 pub struct EnvKey {
     var: String,
+    key: Option<Secret>,
 }
 
 impl EnvKey {
-    pub fn new(var: impl Into<String>) -> Self {
-        Self { var: var.into() }
+    /// Takes the key in `var` out of the environment (see [`take_env`]).
+    ///
+    /// # Safety
+    /// As [`take_env`]: call it before any other thread exists.
+    pub unsafe fn take(var: impl Into<String>) -> Self {
+        let var = var.into();
+        // SAFETY: the caller's promise.
+        let key = unsafe { take_env(&var) };
+        Self { var, key }
     }
 
-    /// `ANTHROPIC_API_KEY`
-    pub fn anthropic() -> Self {
-        Self::new(ANTHROPIC_API_KEY)
-    }
-
-    /// `OPENAI_API_KEY`
-    pub fn openai() -> Self {
-        Self::new(OPENAI_API_KEY)
-    }
-
-    /// `OPENROUTER_API_KEY`
-    pub fn openrouter() -> Self {
-        Self::new(OPENROUTER_API_KEY)
+    /// Whether the variable held a key.
+    pub fn is_set(&self) -> bool {
+        self.key.is_some()
     }
 }
 
 impl KeySource for EnvKey {
     fn api_key(&self) -> Option<Secret> {
-        std::env::var(&self.var)
-            .ok()
-            .map(Secret::new)
-            .filter(|secret| !secret.is_blank())
+        self.key.clone()
     }
 
     fn describe(&self) -> String {
         format!("the {} environment variable", self.var)
     }
 
-    /// The variable is read for every request, but nothing outside the process can change it.
+    /// The variable was read at start; nothing can change it while the program runs.
     fn can_change(&self) -> bool {
         false
     }
@@ -104,34 +101,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn env_key_reads_the_variable_and_ignores_blank_values() {
+    fn env_key_takes_the_variable_once_and_ignores_blank_values() {
         let var = "FOREMAN_TEST_KEY_SOURCE_VAR";
         // SAFETY: this test is the only user of this variable name.
         unsafe { std::env::set_var(var, "sk-test-123") };
-        let source = EnvKey::new(var);
+        let source = unsafe { EnvKey::take(var) };
         assert_eq!(source.api_key().unwrap().expose(), "sk-test-123");
+        assert!(std::env::var_os(var).is_none(), "the variable is gone");
         assert_eq!(
             source.describe(),
             "the FOREMAN_TEST_KEY_SOURCE_VAR environment variable"
         );
         unsafe { std::env::set_var(var, "   ") };
-        assert!(source.api_key().is_none());
-        unsafe { std::env::remove_var(var) };
-        assert!(source.api_key().is_none());
-    }
-
-    #[test]
-    fn cli_variables() {
-        assert_eq!(
-            EnvKey::anthropic().describe(),
-            "the ANTHROPIC_API_KEY environment variable"
-        );
-        assert!(EnvKey::openai().describe().contains("OPENAI_API_KEY"));
-        assert!(
-            EnvKey::openrouter()
-                .describe()
-                .contains("OPENROUTER_API_KEY")
-        );
+        assert!(unsafe { EnvKey::take(var) }.api_key().is_none());
+        assert!(!unsafe { EnvKey::take(var) }.is_set());
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! A recording is the response body byte for byte, preceded by `#` comment lines that say where
 //! it came from (provider, URL, request headers with credentials redacted) — the same layout as the
 //! fixtures in `tests/fixtures/`, whose first line is a `# source:` comment. [`ReplayProvider`]
-//! plays such a file back.
+//! plays such a file back. Known keys are scrubbed from the body too (a server may echo one), so
+//! the body differs from what was received only where a key was.
 //!
 //! [`ReplayProvider`]: super::replay::ReplayProvider
 
@@ -14,12 +15,14 @@ use tokio::io::AsyncWriteExt;
 
 use super::error::ProviderError;
 use super::redact::dump_headers;
+use crate::secrets::{StreamScrubber, scrub};
 
 /// Writes one response body to a file as it streams.
 #[derive(Debug)]
 pub struct Recorder {
     file: tokio::fs::File,
     path: PathBuf,
+    scrubber: StreamScrubber,
 }
 
 fn recording_error(path: &Path, err: std::io::Error) -> ProviderError {
@@ -85,25 +88,33 @@ impl Recorder {
         for line in dump_headers(request_headers) {
             header.push_str(&format!("# request-header: {line}\n"));
         }
-        file.write_all(header.as_bytes())
+        file.write_all(scrub(&header).as_bytes())
             .await
             .map_err(|err| recording_error(path, err))?;
         Ok(Self {
             file,
             path: path.to_path_buf(),
+            scrubber: StreamScrubber::new(),
         })
     }
 
-    /// Appends body bytes.
+    /// Appends body bytes, scrubbed of known keys (the end of a piece that may be the start of
+    /// one waits for the next piece).
     pub async fn write(&mut self, bytes: &[u8]) -> Result<(), ProviderError> {
+        let scrubbed = self.scrubber.push(bytes);
         self.file
-            .write_all(bytes)
+            .write_all(&scrubbed)
             .await
             .map_err(|err| recording_error(&self.path, err))
     }
 
-    /// Flushes the file.
+    /// Writes what was held back and flushes the file.
     pub async fn finish(mut self) -> Result<(), ProviderError> {
+        let rest = self.scrubber.finish();
+        self.file
+            .write_all(&rest)
+            .await
+            .map_err(|err| recording_error(&self.path, err))?;
         self.file
             .flush()
             .await
@@ -146,6 +157,26 @@ mod tests {
         assert!(!text.contains("sk-ant-secret"), "{text}");
         assert!(text.contains("# request-header: x-api-key: [REDACTED]"));
         assert_eq!(recording_body(&written), b"event: ping\ndata: {}\n\n");
+    }
+
+    #[tokio::test]
+    async fn a_key_echoed_in_the_body_is_scrubbed_even_across_chunks() {
+        let key = crate::providers::Secret::new("sk-recorded-body-key-4242");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stream.sse");
+        let mut recorder = Recorder::create(&path, "OpenAI", "http://x", &HeaderMap::new())
+            .await
+            .unwrap();
+        let body = format!("data: {{\"echo\": \"{}\"}}\n\n", key.expose());
+        let (a, b) = body.split_at(20);
+        recorder.write(a.as_bytes()).await.unwrap();
+        recorder.write(b.as_bytes()).await.unwrap();
+        recorder.finish().await.unwrap();
+        let written = std::fs::read(&path).unwrap();
+        assert_eq!(
+            recording_body(&written),
+            b"data: {\"echo\": \"[REDACTED]\"}\n\n"
+        );
     }
 
     #[tokio::test]

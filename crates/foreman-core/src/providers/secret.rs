@@ -1,7 +1,8 @@
 //! `Secret`: an API key that never shows itself.
 //!
 //! `Debug` and `Display` print `[REDACTED]`; the value is only reachable through
-//! [`Secret::expose`], which the HTTP layer calls when it builds a header.
+//! [`Secret::expose`], which the HTTP layer calls when it builds a header. Every secret made is
+//! remembered by [`crate::secrets`], so tool output is scrubbed of it.
 
 use std::fmt;
 
@@ -11,7 +12,9 @@ pub struct Secret(String);
 
 impl Secret {
     pub fn new(value: impl Into<String>) -> Self {
-        Self(value.into())
+        let value = value.into();
+        crate::secrets::remember(&value);
+        Self(value)
     }
 
     /// The secret value, for building an Authorization/x-api-key header only.

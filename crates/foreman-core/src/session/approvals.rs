@@ -14,7 +14,7 @@ use super::history::now_ms;
 use super::inbox::Input;
 use super::preview::{file_preview, unified};
 use super::tools::{ActionClass, CallFacts};
-use crate::approval::{Rule, content_hash, preview_hash, suggest_rule};
+use crate::approval::{Rule, content_hash, preview_hash};
 use crate::builtin_tools::stale_guard::{ContentHash, content_hash as guard_hash};
 use crate::diff::{HunkChoiceError, apply_hunks};
 use crate::protocol::{ApprovalScope, CallState, EventMsg, FilePreview, Op, RuleScope};
@@ -261,7 +261,8 @@ impl Engine {
                 && p.preview.as_ref().is_some_and(|p| p.diff.is_some())))
             .then(|| arguments.clone()),
             preview: p.preview.as_ref().map(FilePreview::for_event),
-            suggested_rule: Some(suggest_rule(facts)),
+            suggested_rule: self.policy.suggest_rule(facts),
+            private_target: facts.private_target.clone(),
         });
     }
 

@@ -10,6 +10,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::tools::{ActionClass, CallFacts, OutputSink, ProposedChange, ToolBackend, ToolOutcome};
+use crate::approval::ShellLine;
 use crate::boundary::WorkspaceBoundary;
 use crate::builtin_tools::bash::{BashParams, bash_tip, run_bash};
 use crate::builtin_tools::edit::{EditParams, edit_tip, run_edit};
@@ -73,8 +74,9 @@ fn parse<T: DeserializeOwned>(arguments: &Value) -> Result<T, String> {
     serde_json::from_value(arguments.clone()).map_err(|e| format!("InvalidParams: {e}"))
 }
 
+/// The error for the model: its text starts with its code.
 fn error_text(error: BuiltinError) -> String {
-    format!("{}: {error}", error.code())
+    error.to_string()
 }
 
 impl BuiltinBackend {
@@ -167,10 +169,16 @@ impl ToolBackend for BuiltinBackend {
                 parse::<TodoWriteParams>(arguments)?;
                 Ok(CallFacts::new(name, ActionClass::Read))
             }
-            "bash" => Ok(CallFacts {
-                command: Some(parse::<BashParams>(arguments)?.command),
-                ..CallFacts::new(name, ActionClass::Execute)
-            }),
+            "bash" => {
+                let command = parse::<BashParams>(arguments)?.command;
+                // The command runs in the root: a redirection's target is relative to it.
+                let boundary = &self.session.boundary;
+                let inside = |target: &str| boundary.resolve(target).is_ok();
+                Ok(CallFacts::command(
+                    name,
+                    ShellLine::parse(&command, &inside),
+                ))
+            }
             "http_fetch" => {
                 let params = parse::<HttpFetchParams>(arguments)?;
                 let url = parse_fetch_url(&params.url).map_err(error_text)?;
@@ -344,7 +352,7 @@ mod tests {
         assert_eq!(f.path.as_deref(), Some("a.txt"));
         let f = b.facts("bash", &json!({"command": "ls"})).unwrap();
         assert_eq!(
-            (f.class, f.command.as_deref()),
+            (f.class, f.command_text()),
             (ActionClass::Execute, Some("ls"))
         );
         assert!(
@@ -485,6 +493,27 @@ mod tests {
             .await
             .unwrap_err();
         assert!(err.contains('3'), "{err}");
+    }
+
+    #[tokio::test]
+    async fn an_error_names_its_code_once() {
+        let (_dir, b) = backend();
+        let missing = b
+            .execute(
+                "read",
+                json!({"path": "missing.txt"}),
+                CancellationToken::new(),
+                OutputSink::discard(),
+            )
+            .await
+            .unwrap_err();
+        assert!(missing.starts_with("FILE_NOT_FOUND: "), "{missing}");
+        assert_eq!(missing.matches("FILE_NOT_FOUND").count(), 1, "{missing}");
+        let refused = b
+            .facts("http_fetch", &json!({"url": "file:///etc/passwd"}))
+            .unwrap_err();
+        let code = refused.split(':').next().unwrap_or_default().to_owned();
+        assert_eq!(refused.matches(&code).count(), 1, "{refused}");
     }
 
     #[tokio::test]

@@ -6,6 +6,9 @@
 //! cancel). A tool failing [`Engine::pause_after`] times in a row pauses the task until the
 //! person continues or cancels.
 
+use std::collections::HashMap;
+
+use futures_util::FutureExt;
 use futures_util::future::join_all;
 use serde_json::Value;
 
@@ -17,8 +20,10 @@ use super::task::{ATTEMPT_COMPLETION, NOT_RUN_CANCELLED};
 use super::tools::{ActionClass, CallOutput, OutputSink, ToolOutcome};
 use super::turn::StreamedCall;
 use crate::approval::Decision;
+use crate::approval::network::private_target;
 use crate::protocol::{CallState, EventMsg, Op};
 use crate::providers::Message;
+use crate::secrets::{StreamScrubber, scrub};
 
 /// How the calls of a response ended the turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,7 +124,7 @@ impl Engine {
                 outcome = CallsOutcome::Completed(summary);
                 continue;
             }
-            let facts = match self.tools.facts(&call.name, &arguments) {
+            let mut facts = match self.tools.facts(&call.name, &arguments) {
                 Ok(facts) => facts,
                 Err(message) => {
                     self.calls.finish(
@@ -134,6 +139,11 @@ impl Engine {
                     continue;
                 }
             };
+            if facts.class == ActionClass::Fetch
+                && let Some(host) = &facts.host
+            {
+                facts.private_target = private_target(host).await;
+            }
             let job = Job {
                 index,
                 id: call.id.clone(),
@@ -331,13 +341,19 @@ impl Engine {
             let status = self.tools.status(&job.name, &job.arguments);
             self.calls
                 .transition(&mut self.events, &job.id, CallState::Executing, status);
-            futures.push(self.tools.execute(
+            let run = self.tools.execute(
                 &job.name,
                 job.arguments.clone(),
                 self.cancel.child_token(),
                 OutputSink::new(job.id.clone(), output_tx.clone()),
-            ));
+            );
+            // What a tool returns is scrubbed of known keys here, before anything keeps it.
+            futures.push(run.map(|outcome| match outcome {
+                Ok(text) => Ok(scrub(&text).into_owned()),
+                Err(text) => Err(scrub(&text).into_owned()),
+            }));
         }
+        let mut scrubbers: HashMap<String, StreamScrubber> = HashMap::new();
         drop(output_tx);
         self.flush_calls().await;
         // An undo checks a file, then writes it: nothing else may write meanwhile.
@@ -346,7 +362,9 @@ impl Engine {
         let outcomes: Vec<ToolOutcome> = loop {
             tokio::select! {
                 biased;
-                Some((call_id, output)) = output_rx.recv() => self.show_output(call_id, output),
+                Some((call_id, output)) = output_rx.recv() => {
+                    self.show_output(&mut scrubbers, call_id, output);
+                }
                 done = &mut all => break done,
                 op = self.next_op() => self.handle_side_op(op).await,
             }
@@ -354,7 +372,13 @@ impl Engine {
         self.undo.changing = false;
         // Output sent just before a call ended comes before its result.
         while let Ok((call_id, output)) = output_rx.try_recv() {
-            self.show_output(call_id, output);
+            self.show_output(&mut scrubbers, call_id, output);
+        }
+        for (call_id, mut scrubber) in scrubbers {
+            let text = scrubber.finish_str();
+            if !text.is_empty() {
+                self.events.emit(EventMsg::ToolCallOutput { call_id, text });
+            }
         }
         let mut outcome = CallsOutcome::Continue;
         for ((job, result), before) in jobs.into_iter().zip(outcomes).zip(befores) {
@@ -405,11 +429,25 @@ impl Engine {
         outcome
     }
 
-    /// Shows what a running call sent for the person: live text, or its result's images (kept
-    /// in the call's state, so a snapshot and the stored session have them too).
-    fn show_output(&mut self, call_id: String, output: CallOutput) {
+    /// Shows what a running call sent for the person: live text, scrubbed of known keys (a key
+    /// split between two pieces included), or its result's images (kept in the call's state, so
+    /// a snapshot and the stored session have them too).
+    fn show_output(
+        &mut self,
+        scrubbers: &mut HashMap<String, StreamScrubber>,
+        call_id: String,
+        output: CallOutput,
+    ) {
         match output {
-            CallOutput::Text(text) => self.events.emit(EventMsg::ToolCallOutput { call_id, text }),
+            CallOutput::Text(text) => {
+                let text = scrubbers
+                    .entry(call_id.clone())
+                    .or_default()
+                    .push_str(&text);
+                if !text.is_empty() {
+                    self.events.emit(EventMsg::ToolCallOutput { call_id, text });
+                }
+            }
             CallOutput::Images(images) => {
                 self.calls.set_images(&mut self.events, &call_id, images);
             }

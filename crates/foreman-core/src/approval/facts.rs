@@ -1,0 +1,67 @@
+//! The facts about one tool call that the approval policy decides on.
+
+use super::shell::ShellLine;
+use crate::protocol::PrivateTarget;
+
+/// What a call does, as far as approvals care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActionClass {
+    /// Reads, searches, thinking: changes nothing.
+    Read,
+    /// Changes files inside the workspace.
+    Edit,
+    /// Runs a command.
+    Execute,
+    /// Talks to the network.
+    Fetch,
+    /// A tool from outside Foreman (MCP, discovery) that does not declare itself read-only.
+    External,
+}
+
+/// The facts about a call the policy decides on.
+#[derive(Debug, Clone)]
+pub struct CallFacts {
+    pub tool: String,
+    pub class: ActionClass,
+    /// The shell command line, read, for command tools.
+    pub shell: Option<ShellLine>,
+    /// The workspace-relative path, for file tools.
+    pub path: Option<String>,
+    /// The host, for fetches.
+    pub host: Option<String>,
+    /// The fetch reaches this computer or a private network: asks in every mode unless a rule
+    /// names the host.
+    pub private_target: Option<PrivateTarget>,
+    /// A protected path (`.git/`, `.foreman/`): always asks.
+    pub protected: bool,
+    /// A tool that declares itself destructive: always asks.
+    pub destructive: bool,
+}
+
+impl CallFacts {
+    pub fn new(tool: impl Into<String>, class: ActionClass) -> Self {
+        Self {
+            tool: tool.into(),
+            class,
+            shell: None,
+            path: None,
+            host: None,
+            private_target: None,
+            protected: false,
+            destructive: false,
+        }
+    }
+
+    /// A command tool's call running `line`.
+    pub fn command(tool: impl Into<String>, line: ShellLine) -> Self {
+        Self {
+            shell: Some(line),
+            ..Self::new(tool, ActionClass::Execute)
+        }
+    }
+
+    /// The command line as given, for command tools.
+    pub fn command_text(&self) -> Option<&str> {
+        self.shell.as_ref().map(|line| line.text.as_str())
+    }
+}
