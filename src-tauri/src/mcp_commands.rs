@@ -4,7 +4,8 @@
 
 use std::path::PathBuf;
 
-use foreman_core::mcp::{CompositeBackend, HubStatus, McpConfig, McpHub, ServerSource};
+use foreman_core::builtin_tools::builtin_names;
+use foreman_core::mcp::{HubStatus, McpConfig, McpHub, ServerSource};
 use foreman_core::workspace::WorkspaceDir;
 use serde::Serialize;
 use tauri::{AppHandle, State};
@@ -48,7 +49,7 @@ async fn view(app: &AppHandle, state: &AppState, workspace: &str) -> Result<McpV
     let file = user_file(app)?;
     let text = std::fs::read_to_string(&file).unwrap_or_default();
     Ok(McpView {
-        status: hub.status(&CompositeBackend::builtin_reserved_names()),
+        status: hub.status(&builtin_names()),
         user_file: file.display().to_string(),
         user_text: text,
         workspace_file: workspace_file(&root).display().to_string(),

@@ -97,6 +97,7 @@ mod tests {
             state: CallState::Succeeded,
             result: "ok".into(),
             is_error: false,
+            error: None,
         };
         assert_eq!(notices.news(&finished), None);
         assert!(notices.told.is_empty());

@@ -3,11 +3,9 @@
 
 use std::sync::Arc;
 
-use foreman_core::mcp::CompositeBackend;
 use foreman_core::protocol::{Event, Op};
 use foreman_core::providers::{SharedKeySource, build_provider};
 use foreman_core::session::branch::branch_before_message;
-use foreman_core::session::builtin_backend::BuiltinBackend;
 use foreman_core::session::history::open_session;
 use foreman_core::session::net_change::{NetChange, net_change};
 use foreman_core::session::transcript::{Transcript, load_transcript};
@@ -95,9 +93,7 @@ pub async fn open_session_channel(
     // The built-ins plus the workspace's MCP tools, with the same cards and approvals.
     let hub = state.mcp.hub_for(&app, &store, &config.workspace).await?;
     hub.wait_settled(crate::mcp::SETTLE).await;
-    let builtins = BuiltinBackend::new(&config.workspace, config.data_dir.clone())
-        .map_err(|e| CommandError::new(format!("Cannot open the workspace: {e}")))?;
-    config.tools = Some(Arc::new(CompositeBackend::new(Arc::new(builtins), hub)));
+    config.mcp = Some(hub);
     config.session_id = Some(session_id.clone());
     config.history = history;
     config.person_messages = transcript.person_messages();

@@ -22,6 +22,7 @@ use tokio::sync::mpsc;
 
 use crate::args::{ExecArgs, ProviderKind};
 use crate::render::Renderer;
+use crate::stats::StatsTable;
 
 /// What a resumed session is told when no new prompt is given.
 pub const RESUME_PROMPT: &str =
@@ -164,16 +165,15 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     }
     let mcp_config = crate::mcp::load_config(args.mcp_config.as_deref(), &workspace.path)?;
     let mut hub = None;
-    if let Some((tools, started)) = crate::mcp::session_tools(
+    if let Some(started) = crate::mcp::session_tools(
         mcp_config,
         &store,
         &workspace.path,
-        config.data_dir.clone(),
         args.trust_workspace_mcp,
     )
     .await?
     {
-        config.tools = Some(tools);
+        config.mcp = Some(started.clone());
         hub = Some(started);
     }
     let (ops, mut events) = Session::spawn(config).map_err(|e| e.to_string())?;
@@ -187,11 +187,13 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     let mut input = stdin_lines();
     let mut input_open = true;
     let mut renderer = Renderer::new();
+    let mut stats = StatsTable::default();
     let mut outcome: Option<Result<(), String>> = None;
     loop {
         tokio::select! {
             event = events.recv() => {
                 let Some(event) = event else { break };
+                stats.observe(&event.msg);
                 if args.json {
                     print_json(&event)?;
                 } else {
@@ -249,6 +251,11 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         hub.shutdown().await;
     }
     store.close().await;
+    if !args.json
+        && let Some(table) = stats.render()
+    {
+        println!("\n{table}");
+    }
     outcome.unwrap_or_else(|| Err("the session ended before the task did".into()))
 }
 

@@ -7,6 +7,7 @@ mod args;
 mod exec;
 mod mcp;
 mod render;
+mod stats;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

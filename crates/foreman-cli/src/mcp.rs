@@ -1,14 +1,12 @@
 //! MCP in the CLI: the configuration files, starting the hub for `exec`, and `foreman-cli mcp`.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
+use foreman_core::builtin_tools::builtin_names;
 use foreman_core::mcp::{
-    CompositeBackend, HubOptions, McpConfig, McpHub, ServerState, approve_server, pending_servers,
+    HubOptions, McpConfig, McpHub, ServerState, approve_server, pending_servers,
 };
-use foreman_core::session::builtin_backend::BuiltinBackend;
-use foreman_core::session::tools::ToolBackend;
 use foreman_core::store::Store;
 use foreman_core::workspace::WorkspaceDir;
 
@@ -52,9 +50,8 @@ pub async fn session_tools(
     config: McpConfig,
     store: &Store,
     workspace: &Path,
-    data_dir: PathBuf,
     trust: bool,
-) -> Result<Option<(Arc<dyn ToolBackend>, McpHub)>, String> {
+) -> Result<Option<McpHub>, String> {
     for problem in &config.problems {
         eprintln!("foreman-cli: {problem}");
     }
@@ -70,23 +67,18 @@ pub async fn session_tools(
             eprintln!("foreman-cli: {}", refusal(workspace, &p.name, &p.target));
         }
     }
-    let builtin: Arc<dyn ToolBackend> = Arc::new(
-        BuiltinBackend::new(workspace, data_dir)
-            .map_err(|e| format!("cannot open the workspace: {e}"))?,
-    );
     let options = HubOptions {
         workspace: Some(workspace.to_path_buf()),
         store: Some(store.clone()),
         trust_workspace: trust,
-        builtin_tools: builtin.definitions().len() + 1,
+        builtin_tools: builtin_names().len(),
         ..HubOptions::default()
     };
     let hub = McpHub::start(config, options)
         .await
         .map_err(|e| e.to_string())?;
     hub.wait_settled(START_WAIT).await;
-    let composite = CompositeBackend::new(builtin, hub.clone());
-    for server in hub.status(composite.reserved_names()).servers {
+    for server in hub.status(&builtin_names()).servers {
         if let ServerState::Failed { error, stderr_tail } = &server.state {
             eprintln!(
                 "foreman-cli: the MCP server `{}` failed: {error}{}",
@@ -99,7 +91,7 @@ pub async fn session_tools(
             );
         }
     }
-    Ok(Some((Arc::new(composite), hub)))
+    Ok(Some(hub))
 }
 
 struct McpArgs {

@@ -106,9 +106,17 @@ impl Renderer {
                 state,
                 result,
                 is_error,
+                error,
             } => {
                 let name = self.names.get(call_id).cloned().unwrap_or_default();
-                let first = result.lines().next().unwrap_or_default();
+                // A failure reads as its message; the model got it as JSON.
+                let said = error.as_ref().map(|e| format!("{}: {}", e.code, e.message));
+                let first = said
+                    .as_deref()
+                    .unwrap_or(result)
+                    .lines()
+                    .next()
+                    .unwrap_or_default();
                 let mark = if *is_error {
                     self.paint(RED, "✗")
                 } else {
@@ -464,6 +472,7 @@ mod tests {
                 state: CallState::Succeeded,
                 result: result.into(),
                 is_error: false,
+                error: None,
             },
         )
     }
@@ -478,6 +487,8 @@ mod tests {
                     call_id: id.into(),
                     name: name.into(),
                     state: CallState::Streaming,
+                    kind: Default::default(),
+                    view: Default::default(),
                 },
             )
         };

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use foreman_core::mcp::{HubOptions, McpConfig, McpHub, ServerSource, ServerState};
-use foreman_core::session::tools::OutputSink;
+use foreman_core::tools::{OutputSink, ToolError, codes};
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
 use rmcp::model::{
@@ -151,7 +151,10 @@ async fn until(seen: &Mutex<Seen>, pred: impl Fn(&Seen) -> bool) {
 
 /// Starts `slow`, cancels it once the server runs it, and returns the call's outcome and how
 /// long it took after the cancel.
-async fn call_and_cancel(hub: &McpHub, seen: &Mutex<Seen>) -> (Result<String, String>, Duration) {
+async fn call_and_cancel(
+    hub: &McpHub,
+    seen: &Mutex<Seen>,
+) -> (Result<String, ToolError>, Duration) {
     let cancel = CancellationToken::new();
     let call = hub.call(
         &[],
@@ -177,7 +180,10 @@ async fn a_cancelled_call_reaches_the_server_as_notifications_cancelled_for_its_
     let (url, seen) = serve(stop.clone()).await;
     let hub = hub_for(&url).await;
     let (outcome, took) = call_and_cancel(&hub, &seen).await;
-    assert_eq!(outcome, Err("Cancelled: the call was cancelled".to_owned()));
+    assert_eq!(
+        outcome,
+        Err(ToolError::new(codes::CANCELLED, "the call was cancelled"))
+    );
     assert!(
         took < Duration::from_secs(2),
         "the call ended {took:?} after the cancel"
@@ -219,7 +225,10 @@ async fn a_call_past_its_timeout_reaches_the_server_as_notifications_cancelled()
         .await;
     assert_eq!(
         outcome,
-        Err("Timeout: the MCP call took longer than 1 s".to_owned())
+        Err(ToolError::new(
+            codes::TIMEOUT,
+            "the MCP call took longer than 1 s"
+        ))
     );
     assert!(started.elapsed() < Duration::from_secs(4));
     until(&seen, |s| !s.cancelled.is_empty()).await;

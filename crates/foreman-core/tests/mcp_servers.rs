@@ -7,13 +7,15 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use foreman_core::approval::{ActionClass, CallFacts};
 use foreman_core::approval::{Decision, Policy};
 use foreman_core::mcp::{
     Backoff, HubOptions, McpConfig, McpHub, ServerSource, ServerState, ServerStatus,
     WORKSPACE_CONFIG,
 };
-use foreman_core::session::tools::{ActionClass, CallOutput, OutputSink};
+use foreman_core::providers::ToolDefinition;
 use foreman_core::store::Store;
+use foreman_core::tools::{CallOutput, OutputSink, ToolError, ToolSet, codes};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -105,7 +107,24 @@ fn text(output: CallOutput) -> String {
     }
 }
 
-async fn call(hub: &McpHub, name: &str, args: Value) -> Result<String, String> {
+/// What the model is given of the hub's tools now.
+fn definitions(hub: &McpHub, reserved: &[String]) -> Vec<ToolDefinition> {
+    hub.tools(reserved).iter().map(|t| t.definition()).collect()
+}
+
+/// The facts the tool runtime takes for a call of an external tool (`None`: no such tool).
+fn facts_of(
+    hub: &McpHub,
+    reserved: &[String],
+    name: &str,
+    args: &Value,
+) -> Option<Result<CallFacts, ToolError>> {
+    let set = ToolSet::new(Vec::new(), hub.tools(reserved));
+    set.get(name)?;
+    Some(set.prepare(name, args.clone()).map(|p| p.facts))
+}
+
+async fn call(hub: &McpHub, name: &str, args: Value) -> Result<String, ToolError> {
     hub.call(
         NO_RESERVED,
         name,
@@ -122,7 +141,7 @@ async fn exercise_everything(hub: &McpHub) {
     let names: Vec<&str> = status.tools.iter().map(|t| t.name.as_str()).collect();
     assert!(names.contains(&"everything__echo"), "{names:?}");
     assert!(names.contains(&"everything__get-sum"), "{names:?}");
-    let defs = hub.definitions(NO_RESERVED);
+    let defs = definitions(hub, NO_RESERVED);
     let echo = defs.iter().find(|d| d.name == "everything__echo").unwrap();
     assert_eq!(echo.description, "Echoes back the input string");
     assert_eq!(echo.input_schema["properties"]["message"]["type"], "string");
@@ -214,7 +233,7 @@ async fn exercise_everything(hub: &McpHub) {
     };
     let (outcome, first) = tokio::join!(long, canceller);
     assert_eq!(text(first.unwrap().1), "progress 1/30\n");
-    assert!(outcome.unwrap_err().starts_with("Cancelled"));
+    assert_eq!(outcome.unwrap_err().code, codes::CANCELLED);
     assert!(started.elapsed() < Duration::from_secs(10));
     // The connection is still usable after the cancellation.
     assert_eq!(
@@ -229,18 +248,26 @@ async fn everything_over_stdio() {
         .await
         .unwrap();
     exercise_everything(&hub).await;
-    let facts = hub
-        .facts(NO_RESERVED, "everything__echo", &json!({"message": "m"}))
-        .unwrap()
-        .unwrap();
+    let facts = facts_of(
+        &hub,
+        NO_RESERVED,
+        "everything__echo",
+        &json!({"message": "m"}),
+    )
+    .unwrap()
+    .unwrap();
     assert_eq!(facts.class, ActionClass::Read);
     assert!(!facts.destructive);
-    let invalid = hub
-        .facts(NO_RESERVED, "everything__get-sum", &json!({"a": "two"}))
-        .unwrap()
-        .unwrap_err();
-    assert!(invalid.starts_with("InvalidParams"), "{invalid}");
-    assert!(hub.facts(NO_RESERVED, "read", &json!({})).is_none());
+    let invalid = facts_of(
+        &hub,
+        NO_RESERVED,
+        "everything__get-sum",
+        &json!({"a": "two"}),
+    )
+    .unwrap()
+    .unwrap_err();
+    assert_eq!(invalid.code, codes::INVALID_PARAMS, "{invalid}");
+    assert!(facts_of(&hub, NO_RESERVED, "read", &json!({})).is_none());
     assert_eq!(server(&hub, "everything").call_timeout_secs, 60);
     let pid = server(&hub, "everything").pid.unwrap();
     hub.shutdown().await;
@@ -318,8 +345,8 @@ async fn a_killed_server_makes_its_tools_unavailable_and_is_restarted() {
     let err = call(&hub, "everything__echo", json!({"message": "x"}))
         .await
         .unwrap_err();
-    assert!(err.contains("is not running"), "{err}");
-    assert!(hub.definitions(NO_RESERVED).is_empty());
+    assert!(err.message.contains("is not running"), "{err}");
+    assert!(definitions(&hub, NO_RESERVED).is_empty());
     let back = connected(&hub, "everything").await;
     assert_ne!(back.pid, Some(pid));
     assert_eq!(
@@ -341,14 +368,14 @@ async fn filesystem_writes_ask_and_reads_do_not() {
     let hub = McpHub::start(cfg, HubOptions::default()).await.unwrap();
     connected(&hub, "fs").await;
     let policy = Policy::default();
-    let write = hub
-        .facts(
-            NO_RESERVED,
-            "fs__write_file",
-            &json!({"path": "a", "content": "b"}),
-        )
-        .unwrap()
-        .unwrap();
+    let write = facts_of(
+        &hub,
+        NO_RESERVED,
+        "fs__write_file",
+        &json!({"path": "a", "content": "b"}),
+    )
+    .unwrap()
+    .unwrap();
     assert!(write.destructive);
     assert!(matches!(policy.decide(&write, 0), Decision::Ask { .. }));
     let yolo = Policy {
@@ -359,16 +386,24 @@ async fn filesystem_writes_ask_and_reads_do_not() {
         matches!(yolo.decide(&write, 0), Decision::Ask { .. }),
         "destructive always asks"
     );
-    let read = hub
-        .facts(NO_RESERVED, "fs__read_text_file", &json!({"path": "a"}))
-        .unwrap()
-        .unwrap();
+    let read = facts_of(
+        &hub,
+        NO_RESERVED,
+        "fs__read_text_file",
+        &json!({"path": "a"}),
+    )
+    .unwrap()
+    .unwrap();
     assert_eq!(read.class, ActionClass::Read);
     assert!(matches!(policy.decide(&read, 0), Decision::Allow { .. }));
-    let mkdir = hub
-        .facts(NO_RESERVED, "fs__create_directory", &json!({"path": "d"}))
-        .unwrap()
-        .unwrap();
+    let mkdir = facts_of(
+        &hub,
+        NO_RESERVED,
+        "fs__create_directory",
+        &json!({"path": "d"}),
+    )
+    .unwrap()
+    .unwrap();
     assert_eq!(mkdir.class, ActionClass::External);
     assert!(!mkdir.destructive);
 
@@ -440,8 +475,7 @@ esac
         "{:?}",
         status.problems
     );
-    let facts = hub
-        .facts(NO_RESERVED, "greet", &json!({"who": "x"}))
+    let facts = facts_of(&hub, NO_RESERVED, "greet", &json!({"who": "x"}))
         .unwrap()
         .unwrap();
     assert_eq!(facts.class, ActionClass::External);
@@ -450,10 +484,13 @@ esac
         Ok("hello {\"who\":\"you\"}\n".to_owned())
     );
     let err = call(&hub, "fail", json!({})).await.unwrap_err();
-    assert!(err.contains("it broke") && err.contains('3'), "{err}");
+    assert!(
+        err.message.contains("it broke") && err.message.contains('3'),
+        "{err}"
+    );
     // A built-in of the same name keeps its name; the discovered tool gets a suffix.
     let reserved = vec!["greet".to_owned()];
-    let defs = hub.definitions(&reserved);
+    let defs = definitions(&hub, &reserved);
     assert!(defs.iter().any(|d| d.name == "greet_2"), "{defs:?}");
     hub.shutdown().await;
 }
@@ -528,15 +565,15 @@ async fn turning_tools_off_and_the_tool_count_guard() {
 
     hub.set_tool_enabled("everything", "echo", false).unwrap();
     assert!(
-        !hub.definitions(NO_RESERVED)
+        !definitions(&hub, NO_RESERVED)
             .iter()
             .any(|d| d.name == "everything__echo")
     );
-    let off = hub
-        .facts(NO_RESERVED, "everything__echo", &json!({"message": "m"}))
-        .unwrap()
+    let off = call(&hub, "everything__echo", json!({"message": "m"}))
+        .await
         .unwrap_err();
-    assert!(off.contains("turned off"), "{off}");
+    assert_eq!(off.code, codes::TOOL_UNAVAILABLE);
+    assert!(off.message.contains("turned off"), "{off}");
     assert!(hub.set_tool_enabled("everything", "nope", false).is_err());
 
     hub.set_server_enabled("everything", false).unwrap();
@@ -551,17 +588,15 @@ async fn turning_tools_off_and_the_tool_count_guard() {
     hub.shutdown().await;
 }
 
-/// The real session loop with `CompositeBackend`: the filesystem server's read runs without a
+/// The real session loop with the hub's tools: the filesystem server's read runs without a
 /// question in `ask` mode, its write asks, and the approved write lands.
 #[tokio::test]
 async fn session_loop_asks_for_the_mcp_write_and_not_the_read() {
     use std::sync::Arc;
 
-    use foreman_core::mcp::CompositeBackend;
     use foreman_core::protocol::{ApprovalScope, EventMsg, Op};
     use foreman_core::providers::keys::static_key;
     use foreman_core::providers::{AnthropicConfig, AnthropicProvider};
-    use foreman_core::session::builtin_backend::BuiltinBackend;
     use foreman_core::session::{Session, SessionConfig};
     use foreman_core::testing::scripts::{self, call};
     use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer};
@@ -596,8 +631,7 @@ async fn session_loop_asks_for_the_mcp_write_and_not_the_read() {
     );
     let mut session = SessionConfig::new(provider, "m", root.clone());
     session.data_dir = root.join(".data");
-    let builtin = Arc::new(BuiltinBackend::new(&root, session.data_dir.clone()).unwrap());
-    session.tools = Some(Arc::new(CompositeBackend::new(builtin, hub.clone())));
+    session.mcp = Some(hub.clone());
     let (ops, mut events) = Session::spawn(session).unwrap();
     ops.send(Op::UserMessage {
         text: "copy".into(),
@@ -662,7 +696,7 @@ async fn a_call_past_its_timeout_is_cancelled_and_the_server_stays_usable() {
     )
     .await
     .unwrap_err();
-    assert!(err.starts_with("Timeout"), "{err}");
+    assert_eq!(err.code, codes::TIMEOUT, "{err}");
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(
         call(&hub, "everything__echo", json!({"message": "still here"})).await,
@@ -717,11 +751,9 @@ async fn a_server_that_cannot_start_reports_its_stderr_and_is_retried() {
 async fn an_image_reaches_the_card_and_the_model_gets_only_a_note() {
     use std::sync::Arc;
 
-    use foreman_core::mcp::CompositeBackend;
     use foreman_core::protocol::{EventMsg, Op};
     use foreman_core::providers::keys::static_key;
     use foreman_core::providers::{AnthropicConfig, AnthropicProvider};
-    use foreman_core::session::builtin_backend::BuiltinBackend;
     use foreman_core::session::history::open_session;
     use foreman_core::session::transcript::{TranscriptItem, load_transcript};
     use foreman_core::session::{Session, SessionConfig};
@@ -755,8 +787,7 @@ async fn an_image_reaches_the_card_and_the_model_gets_only_a_note() {
     session.data_dir = root.join(".data");
     session.store = Some(store.clone());
     session.session_id = Some(session_id.clone());
-    let builtin = Arc::new(BuiltinBackend::new(&root, session.data_dir.clone()).unwrap());
-    session.tools = Some(Arc::new(CompositeBackend::new(builtin, hub.clone())));
+    session.mcp = Some(hub.clone());
     let (ops, mut events) = Session::spawn(session).unwrap();
     ops.send(Op::UserMessage {
         text: "show me".into(),
@@ -838,7 +869,10 @@ async fn a_servers_own_timeout_applies_to_its_calls() {
     )
     .await
     .unwrap_err();
-    assert_eq!(err, "Timeout: the MCP call took longer than 1 s");
+    assert_eq!(
+        err,
+        ToolError::new(codes::TIMEOUT, "the MCP call took longer than 1 s")
+    );
     assert!(started.elapsed() < Duration::from_secs(5));
     hub.shutdown().await;
 }

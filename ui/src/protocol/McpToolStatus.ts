@@ -11,4 +11,8 @@ name: string,
 /**
  * The name the server knows.
  */
-server_tool: string, description: string, enabled: boolean, read_only: boolean, destructive: boolean, };
+server_tool: string, description: string, enabled: boolean, read_only: boolean, destructive: boolean, 
+/**
+ * The built-in tool it stands in for (`"replaces"` in the configuration).
+ */
+replaces: string | null, };

@@ -16,6 +16,9 @@ pub enum ActionClass {
     Fetch,
     /// A tool from outside Foreman (MCP, discovery) that does not declare itself read-only.
     External,
+    /// Steers the loop (ends the task, starts a sub-agent): changes nothing by itself, runs
+    /// alone, in every mode.
+    Control,
 }
 
 /// The facts about a call the policy decides on.

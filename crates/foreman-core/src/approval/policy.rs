@@ -46,7 +46,9 @@ impl Policy {
                 reason: "it changes a protected path".into(),
             };
         }
-        if self.mode == ApprovalMode::ReadOnly && call.class != ActionClass::Read {
+        if self.mode == ApprovalMode::ReadOnly
+            && !matches!(call.class, ActionClass::Read | ActionClass::Control)
+        {
             return Decision::Deny {
                 reason: "the session is in read-only mode; only reading and searching is allowed"
                     .into(),
@@ -89,7 +91,7 @@ impl Policy {
         };
         match allowed {
             Some(_)
-                if call.class != ActionClass::Read
+                if !matches!(call.class, ActionClass::Read | ActionClass::Control)
                     && auto_approved_so_far >= self.auto_approve_cap =>
             {
                 Decision::Ask {
@@ -174,6 +176,7 @@ impl Policy {
 
     fn mode_allows(&self, class: ActionClass) -> Option<String> {
         let allowed = match self.mode {
+            _ if class == ActionClass::Control => true,
             ApprovalMode::ReadOnly | ApprovalMode::Ask => class == ActionClass::Read,
             ApprovalMode::AutoEdit => matches!(class, ActionClass::Read | ActionClass::Edit),
             ApprovalMode::Yolo => true,

@@ -22,6 +22,13 @@ use tokio_util::sync::CancellationToken;
 use super::bash_output::OutputCollector;
 use super::error::BuiltinError;
 use super::session::BuiltinSession;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::approval::{CallFacts, ShellLine};
+use crate::protocol::{ArgsView, ToolKind};
+use crate::tools::{CallContext, Tool, ToolError, ToolOutput, arg};
 
 /// Default timeout: 2 minutes.
 pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
@@ -32,7 +39,9 @@ const DRAIN_GRACE: Duration = Duration::from_secs(2);
 
 static LOG_COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// Parameters of the `bash` tool.
+/// Run a shell command with bash in the workspace root (stdin is closed). Default timeout 2
+/// minutes, at most 10. Long output is shortened to its first and last lines and saved in full to a
+/// file whose path is given. Background processes are stopped when the command ends.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 pub struct BashParams {
     /// The shell command to run (with `bash -c`) in the workspace root.
@@ -286,6 +295,66 @@ async fn pump(mut reader: impl tokio::io::AsyncRead + Unpin, tx: mpsc::Sender<Ve
                 }
             }
         }
+    }
+}
+
+/// `bash`, for the runtime.
+#[derive(Debug, Clone)]
+pub struct BashTool {
+    session: BuiltinSession,
+}
+
+impl BashTool {
+    pub fn new(session: BuiltinSession) -> Self {
+        Self { session }
+    }
+}
+
+impl Tool for BashTool {
+    type Input = BashParams;
+    const NAME: &'static str = "bash";
+    const KIND: ToolKind = ToolKind::Execute;
+
+    fn view(&self) -> ArgsView {
+        ArgsView::Command {
+            command: "command".into(),
+        }
+    }
+
+    fn title(&self, args: &Value) -> String {
+        match arg(args, "description").map(str::trim) {
+            Some(d) if !d.is_empty() => d.to_owned(),
+            _ => first_line(arg(args, "command").unwrap_or_default()),
+        }
+    }
+
+    fn facts(&self, input: &BashParams) -> Result<CallFacts, ToolError> {
+        // The command runs in the root: a redirection's target is relative to it.
+        let boundary = &self.session.boundary;
+        let inside = |target: &str| boundary.resolve(target).is_ok();
+        Ok(CallFacts::command(
+            Self::NAME,
+            ShellLine::parse(&input.command, &inside),
+        ))
+    }
+
+    /// Longer than the command's own 10-minute maximum, so the tool reports its own timeout.
+    fn timeout(&self) -> Duration {
+        Duration::from_millis(MAX_TIMEOUT_MS) + Duration::from_secs(60)
+    }
+
+    async fn run(
+        self: Arc<Self>,
+        input: BashParams,
+        ctx: CallContext,
+    ) -> Result<ToolOutput, ToolError> {
+        ctx.sink.status(bash_tip(&input));
+        let sink = ctx.sink.clone();
+        let output = run_bash(&self.session, input, ctx.cancel, |text| sink.text(text)).await?;
+        Ok(ToolOutput {
+            failed: output.exit_code != Some(0),
+            ..ToolOutput::text(output.render()).titled(output.title)
+        })
     }
 }
 

@@ -7,8 +7,19 @@ use serde::{Deserialize, Serialize};
 use super::error::BuiltinError;
 use super::multi_edit::{EditOperation, EditOutput, edit_file};
 use super::session::BuiltinSession;
+use std::sync::Arc;
 
-/// Parameters of the `edit` tool.
+use serde_json::Value;
+
+use super::facts::{current_text, path_facts};
+use super::multi_edit::apply_edits;
+use crate::approval::{ActionClass, CallFacts};
+use crate::protocol::{ArgsView, ToolKind};
+use crate::tools::{CallContext, ProposedChange, Tool, ToolError, ToolOutput, arg};
+
+/// Replace `old_string` with `new_string` in a file you have read. `old_string` must match exactly
+/// once (include enough surrounding lines), unless `replace_all` is true. Keep indentation exactly
+/// as in the file.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 pub struct EditParams {
     /// Path of the file to edit, relative to the workspace root.
@@ -38,6 +49,70 @@ pub async fn run_edit(
         replace_all: params.replace_all,
     };
     edit_file(session, &params.path, std::slice::from_ref(&operation))
+}
+
+/// `edit`, for the runtime.
+#[derive(Debug, Clone)]
+pub struct EditTool {
+    session: BuiltinSession,
+}
+
+impl EditTool {
+    pub fn new(session: BuiltinSession) -> Self {
+        Self { session }
+    }
+}
+
+impl Tool for EditTool {
+    type Input = EditParams;
+    const NAME: &'static str = "edit";
+    const KIND: ToolKind = ToolKind::Edit;
+
+    fn view(&self) -> ArgsView {
+        ArgsView::Replacement {
+            old: "old_string".into(),
+            new: "new_string".into(),
+        }
+    }
+
+    fn title(&self, args: &Value) -> String {
+        arg(args, "path").unwrap_or_default().to_owned()
+    }
+
+    fn facts(&self, input: &EditParams) -> Result<CallFacts, ToolError> {
+        path_facts(&self.session, Self::NAME, ActionClass::Edit, &input.path)
+    }
+
+    /// The tool's own edit pipeline, so the preview is what approving writes.
+    fn change(&self, input: &EditParams) -> Option<ProposedChange> {
+        let (path, shown, old) = current_text(&self.session, &input.path, false)?;
+        let edit = EditOperation {
+            old_string: input.old_string.clone(),
+            new_string: input.new_string.clone(),
+            replace_all: input.replace_all,
+        };
+        let new = apply_edits(old.as_deref()?, std::slice::from_ref(&edit)).ok()?;
+        Some(ProposedChange {
+            path,
+            shown,
+            old,
+            new: new.text,
+        })
+    }
+
+    fn changes_files(&self) -> bool {
+        true
+    }
+
+    async fn run(
+        self: Arc<Self>,
+        input: EditParams,
+        ctx: CallContext,
+    ) -> Result<ToolOutput, ToolError> {
+        ctx.sink.status(edit_tip(&input));
+        let output = run_edit(&self.session, input).await?;
+        Ok(ToolOutput::text(output.render()).titled(output.title))
+    }
 }
 
 #[cfg(test)]

@@ -127,8 +127,16 @@ mod tests {
             BuiltinError::NotFound { path: "a".into() },
             BuiltinError::IsADirectory { path: "a".into() },
             BuiltinError::NotADirectory { path: "a".into() },
-            BuiltinError::TooLarge { path: "a".into(), size: 2, limit: 1 },
-            BuiltinError::Binary { path: "a".into(), kind: "png".into(), size: 1 },
+            BuiltinError::TooLarge {
+                path: "a".into(),
+                size: 2,
+                limit: 1,
+            },
+            BuiltinError::Binary {
+                path: "a".into(),
+                kind: "png".into(),
+                size: 1,
+            },
             BuiltinError::InvalidParams("x".into()),
             BuiltinError::InvalidPattern("x".into()),
             BuiltinError::Http("x".into()),

@@ -16,11 +16,22 @@ use super::error::BuiltinError;
 use super::newest_first::{Found, keep_newest};
 use super::session::BuiltinSession;
 use super::walk::walker;
+use super::walk_progress::{PROGRESS_INTERVAL, await_with_progress, thousands};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+use super::facts::path_facts;
+use crate::approval::{ActionClass, CallFacts};
+use crate::protocol::ToolKind;
+use crate::tools::{CallContext, Tool, ToolError, ToolOutput, arg};
 
 /// Most paths returned by one `glob`.
 pub const MAX_GLOB_RESULTS: usize = 500;
 
-/// Parameters of the `glob` tool.
+/// Find files by glob pattern (e.g. `**/*.rs`, `src/**/*.ts`), newest first. Honours .gitignore and
+/// skips .git, node_modules, target and dist.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 pub struct GlobParams {
     /// Glob pattern matched against paths relative to `path`, e.g. `**/*.rs` or `src/*.ts`.
@@ -75,6 +86,7 @@ struct MatchCollector<'a> {
     dir: &'a Path,
     matcher: &'a GlobSet,
     found: &'a Mutex<Vec<Found>>,
+    walked: &'a AtomicUsize,
 }
 
 impl<'s> ParallelVisitorBuilder<'s> for MatchCollector<'s> {
@@ -83,6 +95,7 @@ impl<'s> ParallelVisitorBuilder<'s> for MatchCollector<'s> {
             dir: self.dir,
             matcher: self.matcher,
             found: self.found,
+            walked: self.walked,
             local: Vec::new(),
         })
     }
@@ -93,6 +106,7 @@ struct MatchVisitor<'a> {
     dir: &'a Path,
     matcher: &'a GlobSet,
     found: &'a Mutex<Vec<Found>>,
+    walked: &'a AtomicUsize,
     local: Vec<Found>,
 }
 
@@ -104,6 +118,7 @@ impl ParallelVisitor for MatchVisitor<'_> {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             return WalkState::Continue;
         }
+        self.walked.fetch_add(1, Ordering::Relaxed);
         // Every walked path is `dir` joined with more components, so stripping it is a byte
         // operation (no component parsing per file).
         let Some(rel) = entry
@@ -141,6 +156,16 @@ pub async fn run_glob(
     session: &BuiltinSession,
     params: GlobParams,
 ) -> Result<GlobOutput, BuiltinError> {
+    run_glob_reporting(session, params, |_| {}).await
+}
+
+/// Runs the `glob` tool, calling `report` with the number of files looked at so far every
+/// [`PROGRESS_INTERVAL`] while the walk runs (when it changed).
+pub async fn run_glob_reporting(
+    session: &BuiltinSession,
+    params: GlobParams,
+    report: impl FnMut(usize) + Send,
+) -> Result<GlobOutput, BuiltinError> {
     let boundary = session.boundary.clone();
     let dir = boundary.resolve(params.path.as_deref().unwrap_or("."))?;
     let shown = boundary.display_relative(&dir);
@@ -161,21 +186,25 @@ pub async fn run_glob(
     // matching for `**/*.rs`, instead of a regex per path.
     let matcher = GlobSetBuilder::new().add(glob).build().map_err(invalid)?;
     let pattern = params.pattern.clone();
-    let found = tokio::task::spawn_blocking(move || {
+    let walked = Arc::new(AtomicUsize::new(0));
+    let counting = walked.clone();
+    let task = tokio::task::spawn_blocking(move || {
         let found = Mutex::new(Vec::new());
         let mut builder = MatchCollector {
             dir: &dir,
             matcher: &matcher,
             found: &found,
+            walked: &counting,
         };
         walker(&dir).build_parallel().visit(&mut builder);
         found.into_inner().unwrap_or_else(|p| p.into_inner())
-    })
-    .await
-    .map_err(|e| BuiltinError::Io {
-        path: boundary.root().to_path_buf(),
-        source: std::io::Error::other(e),
-    })?;
+    });
+    let found = await_with_progress(task, &walked, PROGRESS_INTERVAL, report)
+        .await
+        .map_err(|e| BuiltinError::Io {
+            path: boundary.root().to_path_buf(),
+            source: std::io::Error::other(e),
+        })?;
     let mut found = found;
     let total = found.len();
     keep_newest(&mut found, MAX_GLOB_RESULTS);
@@ -198,6 +227,55 @@ pub async fn run_glob(
         total,
         omitted,
     })
+}
+
+/// `glob`, for the runtime.
+#[derive(Debug, Clone)]
+pub struct GlobTool {
+    session: BuiltinSession,
+}
+
+impl GlobTool {
+    pub fn new(session: BuiltinSession) -> Self {
+        Self { session }
+    }
+}
+
+impl Tool for GlobTool {
+    type Input = GlobParams;
+    const NAME: &'static str = "glob";
+    const KIND: ToolKind = ToolKind::Search;
+
+    fn title(&self, args: &Value) -> String {
+        match (arg(args, "pattern"), arg(args, "path")) {
+            (Some(p), Some(dir)) => format!("{p} in {dir}"),
+            (Some(p), None) => p.to_owned(),
+            _ => String::new(),
+        }
+    }
+
+    fn facts(&self, input: &GlobParams) -> Result<CallFacts, ToolError> {
+        path_facts(
+            &self.session,
+            Self::NAME,
+            ActionClass::Read,
+            input.path.as_deref().unwrap_or("."),
+        )
+    }
+
+    async fn run(
+        self: Arc<Self>,
+        input: GlobParams,
+        ctx: CallContext,
+    ) -> Result<ToolOutput, ToolError> {
+        ctx.sink.status(glob_tip(&input));
+        let output = run_glob_reporting(&self.session, input, |found| {
+            ctx.sink
+                .status(format!("{} files looked at…", thousands(found)))
+        })
+        .await?;
+        Ok(ToolOutput::text(output.render()).titled(output.title))
+    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,13 @@ use super::session::BuiltinSession;
 use super::walk::walker;
 use super::walk_progress::{PROGRESS_INTERVAL, await_with_progress, thousands};
 
+use serde_json::Value;
+
+use super::facts::path_facts;
+use crate::approval::{ActionClass, CallFacts};
+use crate::protocol::ToolKind;
+use crate::tools::{CallContext, Tool, ToolError, ToolOutput, arg};
+
 /// Most output lines (content mode) or files (files/count modes) returned.
 pub const MAX_GREP_RESULTS: usize = 500;
 /// Longest line shown in content mode; longer lines are cut.
@@ -41,7 +48,9 @@ pub enum GrepOutputMode {
     Count,
 }
 
-/// Parameters of the `grep` tool.
+/// Search file contents with a regular expression (ripgrep syntax). Output `content` (matching
+/// lines with line numbers, optional context), `files` (paths only) or `count`. Filter files with
+/// `glob` (e.g. `*.rs`). Honours .gitignore; binary files are skipped.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 pub struct GrepParams {
     /// Regular expression (Rust regex syntax, like ripgrep) to search for.
@@ -403,6 +412,58 @@ fn search(
     });
     let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
     Ok((results, searched.load(Ordering::Relaxed)))
+}
+
+/// `grep`, for the runtime.
+#[derive(Debug, Clone)]
+pub struct GrepTool {
+    session: BuiltinSession,
+}
+
+impl GrepTool {
+    pub fn new(session: BuiltinSession) -> Self {
+        Self { session }
+    }
+}
+
+impl Tool for GrepTool {
+    type Input = GrepParams;
+    const NAME: &'static str = "grep";
+    const KIND: ToolKind = ToolKind::Search;
+
+    fn title(&self, args: &Value) -> String {
+        match (arg(args, "pattern"), arg(args, "path")) {
+            (Some(p), Some(dir)) => format!("`{p}` in {dir}"),
+            (Some(p), None) => format!("`{p}`"),
+            _ => String::new(),
+        }
+    }
+
+    fn facts(&self, input: &GrepParams) -> Result<CallFacts, ToolError> {
+        path_facts(
+            &self.session,
+            Self::NAME,
+            ActionClass::Read,
+            input.path.as_deref().unwrap_or("."),
+        )
+    }
+
+    async fn run(
+        self: Arc<Self>,
+        input: GrepParams,
+        ctx: CallContext,
+    ) -> Result<ToolOutput, ToolError> {
+        ctx.sink.status(grep_tip(&input));
+        let output = {
+            let shown = input.clone();
+            let sink = ctx.sink.clone();
+            run_grep_reporting(&self.session, input, move |searched| {
+                sink.status(grep_progress_tip(&shown, searched));
+            })
+            .await?
+        };
+        Ok(ToolOutput::text(output.render()).titled(output.title))
+    }
 }
 
 #[cfg(test)]

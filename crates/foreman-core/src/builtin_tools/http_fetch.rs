@@ -18,7 +18,14 @@ use super::file_kind::detect_binary;
 use super::redirect::{
     CREDENTIAL_HEADERS, MAX_REDIRECTS, check_redirect, method_after, same_origin,
 };
+use std::sync::Arc;
+
+use serde_json::Value;
+
 pub use crate::approval::network::is_private_target;
+use crate::approval::{ActionClass, CallFacts};
+use crate::protocol::ToolKind;
+use crate::tools::{CallContext, Tool, ToolError, ToolOutput, arg};
 
 /// Default request timeout.
 pub const DEFAULT_FETCH_TIMEOUT: Duration = Duration::from_secs(30);
@@ -27,7 +34,9 @@ pub const MAX_RESPONSE_BYTES: usize = 5 * 1024 * 1024;
 /// Largest text given to the model.
 pub const MAX_FETCH_TEXT_BYTES: usize = 100 * 1024;
 
-/// Parameters of the `http_fetch` tool.
+/// Make an HTTP or HTTPS request (GET by default) and return the response; HTML is converted to
+/// readable text, binary bodies are only summarised, large bodies are cut. A request to this
+/// computer or a private network always asks the person first.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 pub struct HttpFetchParams {
     /// The http:// or https:// URL to request.
@@ -354,6 +363,44 @@ fn body_text(body: &[u8], content_type: Option<&str>) -> (String, bool, bool, bo
         truncated = true;
     }
     (text, false, converted, truncated)
+}
+
+/// `http_fetch`, for the runtime.
+#[derive(Debug, Clone, Default)]
+pub struct HttpFetchTool;
+
+impl Tool for HttpFetchTool {
+    type Input = HttpFetchParams;
+    const NAME: &'static str = "http_fetch";
+    const KIND: ToolKind = ToolKind::Fetch;
+
+    fn title(&self, args: &Value) -> String {
+        match (arg(args, "method"), arg(args, "url")) {
+            (Some(method), Some(url)) if !method.eq_ignore_ascii_case("GET") => {
+                format!("{} {url}", method.to_ascii_uppercase())
+            }
+            (_, url) => url.unwrap_or_default().to_owned(),
+        }
+    }
+
+    /// The host; whether it is private is found out by the scheduler (a name is resolved).
+    fn facts(&self, input: &HttpFetchParams) -> Result<CallFacts, ToolError> {
+        let url = parse_fetch_url(&input.url)?;
+        Ok(CallFacts {
+            host: url.host_str().map(str::to_owned),
+            ..CallFacts::new(Self::NAME, ActionClass::Fetch)
+        })
+    }
+
+    async fn run(
+        self: Arc<Self>,
+        input: HttpFetchParams,
+        ctx: CallContext,
+    ) -> Result<ToolOutput, ToolError> {
+        ctx.sink.status(http_fetch_tip(&input));
+        let output = run_http_fetch(input, ctx.cancel).await?;
+        Ok(ToolOutput::text(output.render()).titled(output.title))
+    }
 }
 
 #[cfg(test)]

@@ -9,11 +9,20 @@ use serde::{Deserialize, Serialize};
 
 use super::error::BuiltinError;
 use super::session::BuiltinSession;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::facts::path_facts;
+use crate::approval::{ActionClass, CallFacts};
+use crate::protocol::ToolKind;
+use crate::tools::{CallContext, Tool, ToolError, ToolOutput, arg};
 
 /// Most entries returned by one `ls`.
 pub const MAX_LS_ENTRIES: usize = 500;
 
-/// Parameters of the `ls` tool.
+/// List a folder of the workspace (default: the root): names, types, sizes and modification times,
+/// folders first.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 pub struct LsParams {
     /// Directory to list, relative to the workspace root (default: the root).
@@ -165,6 +174,47 @@ pub async fn run_ls(session: &BuiltinSession, params: LsParams) -> Result<LsOutp
         entries,
         omitted,
     })
+}
+
+/// `ls`, for the runtime.
+#[derive(Debug, Clone)]
+pub struct LsTool {
+    session: BuiltinSession,
+}
+
+impl LsTool {
+    pub fn new(session: BuiltinSession) -> Self {
+        Self { session }
+    }
+}
+
+impl Tool for LsTool {
+    type Input = LsParams;
+    const NAME: &'static str = "ls";
+    const KIND: ToolKind = ToolKind::Read;
+
+    fn title(&self, args: &Value) -> String {
+        arg(args, "path").unwrap_or(".").to_owned()
+    }
+
+    fn facts(&self, input: &LsParams) -> Result<CallFacts, ToolError> {
+        path_facts(
+            &self.session,
+            Self::NAME,
+            ActionClass::Read,
+            input.path.as_deref().unwrap_or("."),
+        )
+    }
+
+    async fn run(
+        self: Arc<Self>,
+        input: LsParams,
+        ctx: CallContext,
+    ) -> Result<ToolOutput, ToolError> {
+        ctx.sink.status(ls_tip(&input));
+        let output = run_ls(&self.session, input).await?;
+        Ok(ToolOutput::text(output.render()).titled(output.title))
+    }
 }
 
 #[cfg(test)]

@@ -11,6 +11,14 @@ use super::edit_match::{LineEnding, apply_edit};
 use super::error::BuiltinError;
 use super::session::BuiltinSession;
 use super::stale_guard::content_hash;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::facts::{current_text, path_facts};
+use crate::approval::{ActionClass, CallFacts};
+use crate::protocol::{ArgsView, ToolKind};
+use crate::tools::{CallContext, ProposedChange, Tool, ToolError, ToolOutput, arg};
 
 /// One replacement inside a `multi_edit`.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
@@ -24,7 +32,8 @@ pub struct EditOperation {
     pub replace_all: bool,
 }
 
-/// Parameters of the `multi_edit` tool.
+/// Apply several edits to one file you have read, in order, each on the result of the previous one.
+/// If any edit fails, none is applied.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 pub struct MultiEditParams {
     /// Path of the file to edit, relative to the workspace root.
@@ -183,6 +192,61 @@ pub(crate) fn apply_edits(original: &str, edits: &[EditOperation]) -> Result<Edi
         crlf: ending == LineEnding::CrLf,
         first_line,
     })
+}
+
+/// `multi_edit`, for the runtime.
+#[derive(Debug, Clone)]
+pub struct MultiEditTool {
+    session: BuiltinSession,
+}
+
+impl MultiEditTool {
+    pub fn new(session: BuiltinSession) -> Self {
+        Self { session }
+    }
+}
+
+impl Tool for MultiEditTool {
+    type Input = MultiEditParams;
+    const NAME: &'static str = "multi_edit";
+    const KIND: ToolKind = ToolKind::Edit;
+
+    fn view(&self) -> ArgsView {
+        ArgsView::Title
+    }
+
+    fn title(&self, args: &Value) -> String {
+        arg(args, "path").unwrap_or_default().to_owned()
+    }
+
+    fn facts(&self, input: &MultiEditParams) -> Result<CallFacts, ToolError> {
+        path_facts(&self.session, Self::NAME, ActionClass::Edit, &input.path)
+    }
+
+    fn change(&self, input: &MultiEditParams) -> Option<ProposedChange> {
+        let (path, shown, old) = current_text(&self.session, &input.path, false)?;
+        let new = apply_edits(old.as_deref()?, &input.edits).ok()?;
+        Some(ProposedChange {
+            path,
+            shown,
+            old,
+            new: new.text,
+        })
+    }
+
+    fn changes_files(&self) -> bool {
+        true
+    }
+
+    async fn run(
+        self: Arc<Self>,
+        input: MultiEditParams,
+        ctx: CallContext,
+    ) -> Result<ToolOutput, ToolError> {
+        ctx.sink.status(multi_edit_tip(&input));
+        let output = run_multi_edit(&self.session, input).await?;
+        Ok(ToolOutput::text(output.render()).titled(output.title))
+    }
 }
 
 #[cfg(test)]

@@ -11,6 +11,14 @@ use super::error::BuiltinError;
 use super::file_kind::detect_binary;
 use super::session::BuiltinSession;
 use super::stale_guard::content_hash;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::facts::path_facts;
+use crate::approval::{ActionClass, CallFacts};
+use crate::protocol::ToolKind;
+use crate::tools::{CallContext, Tool, ToolError, ToolOutput, arg};
 
 /// Largest file `read` accepts.
 pub const MAX_READ_FILE_BYTES: u64 = 10 * 1024 * 1024;
@@ -19,7 +27,10 @@ pub const DEFAULT_READ_LINES: usize = 2000;
 /// Most output bytes returned per call.
 pub const MAX_READ_OUTPUT_BYTES: usize = 256 * 1024;
 
-/// Parameters of the `read` tool.
+/// Read a text file in the workspace. Returns numbered lines (like `cat -n`), at most 2000 lines or
+/// 256 KiB per call; use `offset` (1-based line) and `limit` to page through long files. Binary
+/// files and files over 10 MiB are refused. You must read a file before changing it with write,
+/// edit or multi_edit.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 pub struct ReadParams {
     /// Path of the file, relative to the workspace root (or absolute inside it).
@@ -211,6 +222,42 @@ fn number_lines(text: &str, start: usize, limit: usize) -> Page {
         lines_returned,
         total_lines,
         has_more,
+    }
+}
+
+/// `read`, for the runtime.
+#[derive(Debug, Clone)]
+pub struct ReadTool {
+    session: BuiltinSession,
+}
+
+impl ReadTool {
+    pub fn new(session: BuiltinSession) -> Self {
+        Self { session }
+    }
+}
+
+impl Tool for ReadTool {
+    type Input = ReadParams;
+    const NAME: &'static str = "read";
+    const KIND: ToolKind = ToolKind::Read;
+
+    fn title(&self, args: &Value) -> String {
+        arg(args, "path").unwrap_or_default().to_owned()
+    }
+
+    fn facts(&self, input: &ReadParams) -> Result<CallFacts, ToolError> {
+        path_facts(&self.session, Self::NAME, ActionClass::Read, &input.path)
+    }
+
+    async fn run(
+        self: Arc<Self>,
+        input: ReadParams,
+        ctx: CallContext,
+    ) -> Result<ToolOutput, ToolError> {
+        ctx.sink.status(read_tip(&input));
+        let output = run_read(&self.session, input).await?;
+        Ok(ToolOutput::text(output.render()).titled(output.title))
     }
 }
 

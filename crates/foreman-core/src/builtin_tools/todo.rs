@@ -10,6 +10,12 @@ use serde::{Deserialize, Serialize};
 use super::error::BuiltinError;
 use super::session::BuiltinSession;
 
+use serde_json::Value;
+
+use crate::approval::{ActionClass, CallFacts};
+use crate::protocol::ToolKind;
+use crate::tools::{CallContext, Control, Tool, ToolError, ToolOutput};
+
 /// State of one task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -33,7 +39,8 @@ pub struct TodoItem {
     pub status: TodoStatus,
 }
 
-/// Parameters of the `todo_write` tool.
+/// Replace your task list for this session with `todos` (each with id, content and status pending,
+/// in_progress or completed). Keep exactly one task in_progress while working.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 pub struct TodoWriteParams {
     /// The complete new task list; it replaces the previous one.
@@ -159,6 +166,46 @@ pub async fn run_todo_write(
         in_progress,
         completed,
     })
+}
+
+/// `todo_write`, for the runtime: its output tells the loop the new list.
+#[derive(Debug, Clone)]
+pub struct TodoWriteTool {
+    session: BuiltinSession,
+}
+
+impl TodoWriteTool {
+    pub fn new(session: BuiltinSession) -> Self {
+        Self { session }
+    }
+}
+
+impl Tool for TodoWriteTool {
+    type Input = TodoWriteParams;
+    const NAME: &'static str = "todo_write";
+    const KIND: ToolKind = ToolKind::Plan;
+
+    fn title(&self, _args: &Value) -> String {
+        "task list".to_owned()
+    }
+
+    fn facts(&self, _input: &TodoWriteParams) -> Result<CallFacts, ToolError> {
+        Ok(CallFacts::new(Self::NAME, ActionClass::Read))
+    }
+
+    async fn run(
+        self: Arc<Self>,
+        input: TodoWriteParams,
+        ctx: CallContext,
+    ) -> Result<ToolOutput, ToolError> {
+        ctx.sink.status(todo_tip(&input));
+        let output = run_todo_write(&self.session, input).await?;
+        let todos = serde_json::to_value(&output.todos).unwrap_or(Value::Array(Vec::new()));
+        Ok(ToolOutput {
+            control: Some(Control::Todos(todos)),
+            ..ToolOutput::text(output.render()).titled(output.title)
+        })
+    }
 }
 
 #[cfg(test)]

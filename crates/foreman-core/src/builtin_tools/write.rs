@@ -9,8 +9,18 @@ use super::diff_stats::line_changes;
 use super::error::BuiltinError;
 use super::session::BuiltinSession;
 use super::stale_guard::content_hash;
+use std::sync::Arc;
 
-/// Parameters of the `write` tool.
+use serde_json::Value;
+
+use super::facts::{current_text, path_facts};
+use crate::approval::{ActionClass, CallFacts};
+use crate::protocol::{ArgsView, ToolKind};
+use crate::tools::{CallContext, ProposedChange, Tool, ToolError, ToolOutput, arg};
+
+/// Create a file or replace its whole content (parent folders are created). Replacing an existing
+/// file requires having read its current content in this session. Prefer edit for changes to part
+/// of a file.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 pub struct WriteParams {
     /// Path of the file to create or replace, relative to the workspace root.
@@ -95,6 +105,63 @@ pub async fn run_write(
         lines_added,
         lines_removed,
     })
+}
+
+/// `write`, for the runtime.
+#[derive(Debug, Clone)]
+pub struct WriteTool {
+    session: BuiltinSession,
+}
+
+impl WriteTool {
+    pub fn new(session: BuiltinSession) -> Self {
+        Self { session }
+    }
+}
+
+impl Tool for WriteTool {
+    type Input = WriteParams;
+    const NAME: &'static str = "write";
+    const KIND: ToolKind = ToolKind::Edit;
+
+    fn view(&self) -> ArgsView {
+        ArgsView::FileContent {
+            path: "path".into(),
+            content: "content".into(),
+        }
+    }
+
+    fn title(&self, args: &Value) -> String {
+        arg(args, "path").unwrap_or_default().to_owned()
+    }
+
+    fn facts(&self, input: &WriteParams) -> Result<CallFacts, ToolError> {
+        path_facts(&self.session, Self::NAME, ActionClass::Edit, &input.path)
+    }
+
+    fn change(&self, input: &WriteParams) -> Option<ProposedChange> {
+        let (path, shown, old) = current_text(&self.session, &input.path, true)?;
+        Some(ProposedChange {
+            path,
+            shown,
+            old,
+            new: input.content.clone(),
+        })
+    }
+
+    fn changes_files(&self) -> bool {
+        true
+    }
+
+    async fn run(
+        self: Arc<Self>,
+        input: WriteParams,
+        ctx: CallContext,
+    ) -> Result<ToolOutput, ToolError> {
+        ctx.sink.status(write_tip(&input));
+        let output = run_write(&self.session, input).await?;
+        Ok(ToolOutput::text(output.render()).titled(output.title))
+    }
 }
 
 #[cfg(test)]

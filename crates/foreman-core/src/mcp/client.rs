@@ -19,10 +19,10 @@ use rmcp::{ClientHandler, ServiceExt};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::result::{images, outcome};
+use super::result::{McpOutcome, images, outcome};
 use super::stderr_tail::StderrTail;
 use super::tool::RemoteTool;
-use crate::session::tools::{OutputSink, ToolOutcome};
+use crate::tools::{OutputSink, ToolError, codes};
 
 /// How long a server may take to answer `initialize` and `tools/list`.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -48,7 +48,7 @@ impl ProgressRoutes {
     fn insert(&self, key: String, sink: OutputSink) {
         if let Ok(mut routes) = self.0.lock() {
             for line in routes.early.remove(&key).unwrap_or_default() {
-                sink.send(&line);
+                sink.text(&line);
             }
             routes.sinks.insert(key, sink);
         }
@@ -64,7 +64,7 @@ impl ProgressRoutes {
     fn send(&self, key: &str, text: &str) {
         if let Ok(mut routes) = self.0.lock() {
             match routes.sinks.get(key) {
-                Some(sink) => sink.send(text),
+                Some(sink) => sink.text(text),
                 None => {
                     if routes.early.len() >= EARLY_TOKENS && !routes.early.contains_key(key) {
                         routes.early.clear();
@@ -275,6 +275,10 @@ impl Connection {
     }
 }
 
+fn failed(message: impl Into<String>) -> ToolError {
+    ToolError::new(codes::EXECUTION_FAILED, message)
+}
+
 async fn send_cancelled(peer: &Peer<RoleClient>, id: RequestId, reason: &str) {
     let notification = CancelledNotification::new(CancelledNotificationParam::new(
         Some(id),
@@ -293,13 +297,14 @@ impl CallHandle {
         cancel: CancellationToken,
         output: OutputSink,
         timeout: Duration,
-    ) -> ToolOutcome {
+    ) -> McpOutcome {
         let arguments = match arguments {
             Value::Object(map) => map,
             Value::Null => serde_json::Map::new(),
             other => {
-                return Err(format!(
-                    "InvalidParams: the arguments must be a JSON object, not {other}"
+                return Err(ToolError::new(
+                    codes::INVALID_PARAMS,
+                    format!("the arguments must be a JSON object, not {other}"),
                 ));
             }
         };
@@ -310,7 +315,12 @@ impl CallHandle {
             .peer
             .send_request_with_option(request, PeerRequestOptions::no_options())
             .await
-            .map_err(|e| format!("the MCP server did not take the call: {e}"))?;
+            .map_err(|e| {
+                ToolError::new(
+                    codes::TOOL_UNAVAILABLE,
+                    format!("the MCP server did not take the call: {e}"),
+                )
+            })?;
         let key = token_key(&handle.progress_token);
         self.routes.insert(key.clone(), output.clone());
         let id = handle.id.clone();
@@ -321,18 +331,21 @@ impl CallHandle {
                         output.images(images(&value));
                         outcome(&value)
                     }
-                    Err(e) => Err(format!("cannot read the result: {e}")),
+                    Err(e) => Err(failed(format!("cannot read the result: {e}"))),
                 },
-                Ok(_) => Err("the MCP server answered with something other than a tool result".to_owned()),
-                Err(e) => Err(format!("the MCP call failed: {e}")),
+                Ok(_) => Err(failed("the MCP server answered with something other than a tool result")),
+                Err(e) => Err(failed(format!("the MCP call failed: {e}"))),
             },
             () = cancel.cancelled() => {
                 send_cancelled(&self.peer, id, "cancelled by the person").await;
-                Err("Cancelled: the call was cancelled".to_owned())
+                Err(ToolError::new(codes::CANCELLED, "the call was cancelled"))
             }
             () = tokio::time::sleep(timeout) => {
                 send_cancelled(&self.peer, id, "timed out").await;
-                Err(format!("Timeout: the MCP call took longer than {} s", timeout.as_secs()))
+                Err(ToolError::new(
+                    codes::TIMEOUT,
+                    format!("the MCP call took longer than {} s", timeout.as_secs()),
+                ))
             }
         };
         self.routes.remove(&key);
@@ -343,7 +356,7 @@ impl CallHandle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::tools::CallOutput;
+    use crate::tools::CallOutput;
 
     #[test]
     fn progress_lines() {

@@ -41,6 +41,9 @@ pub struct DiscoveryConfig {
     pub command: String,
     /// Runs one tool: the tool name is its argument, the parameters come as JSON on stdin.
     pub call_command: String,
+    /// Built-in tools that discovered tools of the same name replace (`["bash"]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replaces: Vec<String>,
 }
 
 /// How a server is reached, or what provides its tools.
@@ -72,13 +75,16 @@ pub struct ServerConfig {
     pub disabled_tools: Vec<String>,
     /// How long one tool call may take (`"timeout"`, in seconds); `None`: the hub's default.
     pub timeout: Option<Duration>,
+    /// Built-in tools that this server's tools of the same name replace (`"replaces":
+    /// ["bash"]`): they take the built-in's name, card and approval rules.
+    pub replaces: Vec<String>,
 }
 
 impl ServerConfig {
     /// A hash of what the server runs or reaches (command, args, env, url, headers): an approval
     /// holds for this exact definition only.
     pub fn definition_hash(&self) -> String {
-        let canonical = match &self.kind {
+        let mut canonical = match &self.kind {
             ServerKind::Stdio { command, args, env } => {
                 serde_json::json!({"command": command, "args": args, "env": env})
             }
@@ -89,6 +95,10 @@ impl ServerConfig {
                 serde_json::json!({"discovery": d.command, "callCommand": d.call_command})
             }
         };
+        // Replacing a built-in is part of what is approved (an empty list hashes as before).
+        if !self.replaces.is_empty() {
+            canonical["replaces"] = serde_json::json!(self.replaces);
+        }
         let digest = Sha256::digest(canonical.to_string().as_bytes());
         digest.iter().map(|b| format!("{b:02x}")).collect()
     }
@@ -155,6 +165,8 @@ struct RawServer {
     disabled_tools: Vec<String>,
     /// Read as any JSON value so that a bad one skips this server only, not the whole file.
     timeout: Option<serde_json::Value>,
+    #[serde(default)]
+    replaces: Vec<String>,
 }
 
 /// The `"timeout"` of a server: a whole number of seconds from 1 to [`MAX_TIMEOUT_SECS`].
@@ -224,12 +236,14 @@ impl McpConfig {
                 disabled: server.disabled,
                 disabled_tools: server.disabled_tools,
                 timeout,
+                replaces: server.replaces,
             });
         }
         if let Some(discovery) = raw.discovery {
             out.servers.push(ServerConfig {
                 name: DISCOVERY_SERVER.to_owned(),
                 source,
+                replaces: discovery.replaces.clone(),
                 kind: ServerKind::Discovery(discovery),
                 disabled: false,
                 disabled_tools: Vec::new(),

@@ -10,9 +10,10 @@ use tokio::io::AsyncWriteExt;
 use tokio_util::sync::CancellationToken;
 
 use super::config::DiscoveryConfig;
+use super::result::McpOutcome;
 use super::stderr_tail::StderrTail;
 use super::tool::RemoteTool;
-use crate::session::tools::ToolOutcome;
+use crate::tools::{ToolError, codes};
 
 /// The tools found, and the declarations that were not usable.
 #[derive(Debug, Clone, Default)]
@@ -94,10 +95,11 @@ pub async fn call(
     arguments: &Value,
     cancel: CancellationToken,
     timeout: Duration,
-) -> ToolOutcome {
+) -> McpOutcome {
+    let failed = |message: String| ToolError::new(codes::EXECUTION_FAILED, message);
     let mut child = shell(&config.call_command, Some(tool), cwd)
         .spawn()
-        .map_err(|e| format!("cannot run the call command: {e}"))?;
+        .map_err(|e| failed(format!("cannot run the call command: {e}")))?;
     if let Some(mut stdin) = child.stdin.take() {
         let input = arguments.to_string();
         // A command that does not read its input is not an error.
@@ -113,23 +115,26 @@ pub async fn call(
         }
     };
     let out = tokio::select! {
-        out = child.wait_with_output() => out.map_err(|e| format!("the call command failed: {e}"))?,
+        out = child.wait_with_output() => out.map_err(|e| failed(format!("the call command failed: {e}")))?,
         () = cancel.cancelled() => {
             kill_group();
-            return Err("Cancelled: the call was cancelled".to_owned());
+            return Err(ToolError::new(codes::CANCELLED, "the call was cancelled"));
         }
         () = tokio::time::sleep(timeout) => {
             kill_group();
-            return Err(format!("Timeout: the call command took longer than {} s", timeout.as_secs()));
+            return Err(ToolError::new(
+                codes::TIMEOUT,
+                format!("the call command took longer than {} s", timeout.as_secs()),
+            ));
         }
     };
     if out.status.success() {
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     } else {
-        Err(format!(
+        Err(failed(format!(
             "the call command failed ({}): {}",
             out.status,
             trimmed(&out.stderr)
-        ))
+        )))
     }
 }

@@ -12,15 +12,14 @@ use tokio_util::sync::CancellationToken;
 use super::approvals::now_ms;
 use super::config::{McpConfig, ServerKind, ServerSource};
 use super::discovery;
+use super::external::ExternalTool;
 use super::naming::{assign, qualified, sanitise};
+use super::result::McpOutcome;
 use super::server::{Backoff, Live, ServerRuntime, Snapshot};
 use super::status::{HubStatus, PendingServer, ServerState, ServerStatus, ToolStatus};
 use super::tool::RemoteTool;
-use crate::approval::{ActionClass, CallFacts};
-use crate::providers::ToolDefinition;
-use crate::session::tools::{OutputSink, ToolOutcome};
 use crate::store::{Store, StoreError};
-use crate::tools::ParamValidator;
+use crate::tools::{AnyTool, OutputSink, ToolError, codes};
 
 /// The default per-call timeout (a server's `"timeout"` replaces it for that server).
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -102,6 +101,8 @@ struct Entry {
     name: String,
     server: usize,
     tool: RemoteTool,
+    /// The built-in it replaces (its name is then the built-in's).
+    replaces: Option<String>,
 }
 
 fn workspace_key(options: &HubOptions) -> Option<String> {
@@ -262,13 +263,28 @@ impl McpHub {
         self.inner.servers.iter().map(|s| s.snapshot()).collect()
     }
 
-    /// Every known external tool under its unique name (`reserved`: the built-in names).
+    /// Every known external tool under its unique name (`reserved`: the built-in names). A tool
+    /// whose server's configuration says it replaces the built-in of its name takes that name
+    /// (the first such tool, in server order); the others are named uniquely around them.
     fn entries(&self, snapshots: &[Snapshot], reserved: &[String]) -> Vec<Entry> {
+        let mut fixed: Vec<Entry> = Vec::new();
         let mut wanted = Vec::new();
         let mut owners = Vec::new();
         for (i, snap) in snapshots.iter().enumerate() {
             let server = &self.inner.servers[i].config;
             for tool in &snap.tools {
+                let replaces = server.replaces.contains(&tool.name)
+                    && reserved.contains(&tool.name)
+                    && !fixed.iter().any(|e| e.name == tool.name);
+                if replaces {
+                    fixed.push(Entry {
+                        name: tool.name.clone(),
+                        server: i,
+                        tool: tool.clone(),
+                        replaces: Some(tool.name.clone()),
+                    });
+                    continue;
+                }
                 let name = if matches!(server.kind, ServerKind::Discovery(_)) {
                     sanitise(&tool.name)
                 } else {
@@ -278,11 +294,17 @@ impl McpHub {
                 owners.push((i, tool.clone()));
             }
         }
-        assign(&wanted, reserved)
-            .into_iter()
-            .zip(owners)
-            .map(|(name, (server, tool))| Entry { name, server, tool })
-            .collect()
+        let named =
+            assign(&wanted, reserved)
+                .into_iter()
+                .zip(owners)
+                .map(|(name, (server, tool))| Entry {
+                    name,
+                    server,
+                    tool,
+                    replaces: None,
+                });
+        fixed.into_iter().chain(named).collect()
     }
 
     fn offered(&self, snapshots: &[Snapshot], entry: &Entry) -> bool {
@@ -309,6 +331,7 @@ impl McpHub {
                     enabled: runtime.tool_enabled(&e.tool.name),
                     read_only: e.tool.read_only,
                     destructive: e.tool.destructive,
+                    replaces: e.replaces.clone(),
                 })
                 .collect();
             servers.push(ServerStatus {
@@ -343,77 +366,52 @@ impl McpHub {
         }
     }
 
-    /// The definitions of the tools offered now (enabled tools of connected servers).
-    pub fn definitions(&self, reserved: &[String]) -> Vec<ToolDefinition> {
+    /// The tools offered now (enabled tools of connected servers), for a session's
+    /// [`ToolSet`](crate::tools::ToolSet). Whether a tool can run is checked again at each call.
+    pub fn tools(&self, reserved: &[String]) -> Vec<Arc<dyn AnyTool>> {
         let snapshots = self.snapshots();
-        self.entries(&snapshots, reserved)
+        let reserved: Arc<[String]> = reserved.into();
+        self.entries(&snapshots, &reserved)
             .into_iter()
             .filter(|e| self.offered(&snapshots, e))
-            .map(|e| ToolDefinition {
-                name: e.name,
-                description: e.tool.description,
-                input_schema: e.tool.input_schema,
+            .map(|e| {
+                let timeout = self.call_timeout(e.server);
+                Arc::new(ExternalTool::new(
+                    self.clone(),
+                    Arc::clone(&reserved),
+                    e.name,
+                    e.tool,
+                    e.replaces,
+                    timeout,
+                )) as Arc<dyn AnyTool>
             })
             .collect()
     }
 
-    /// `None` when `name` is not an external tool; otherwise the call's facts, or why it cannot
-    /// run (server down, tool turned off, arguments that do not match the tool's schema).
-    pub fn facts(
-        &self,
-        reserved: &[String],
-        name: &str,
-        arguments: &Value,
-    ) -> Option<Result<CallFacts, String>> {
-        let snapshots = self.snapshots();
-        let entry = self
-            .entries(&snapshots, reserved)
-            .into_iter()
-            .find(|e| e.name == name)?;
-        Some(self.check(&snapshots, &entry).and_then(|_| {
-            // A schema the validator cannot compile is left to the server to enforce.
-            if let Ok(validator) = ParamValidator::new(entry.tool.input_schema.clone()) {
-                let problems = validator.problems(arguments);
-                if !problems.is_empty() {
-                    let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
-                    return Err(format!("InvalidParams: {}", list.join("; ")));
-                }
-            }
-            let class = if entry.tool.read_only {
-                ActionClass::Read
-            } else {
-                ActionClass::External
-            };
-            Ok(CallFacts {
-                destructive: entry.tool.destructive,
-                ..CallFacts::new(name, class)
-            })
-        }))
-    }
-
-    fn check(&self, snapshots: &[Snapshot], entry: &Entry) -> Result<Live, String> {
+    fn check(&self, snapshots: &[Snapshot], entry: &Entry) -> Result<Live, ToolError> {
         let server = &self.inner.servers[entry.server];
         let sname = &server.config.name;
+        let unavailable = |message: String| ToolError::new(codes::TOOL_UNAVAILABLE, message);
         if !server.enabled() {
-            return Err(format!(
-                "ToolUnavailable: the MCP server `{sname}` is turned off"
-            ));
+            return Err(unavailable(format!(
+                "the MCP server `{sname}` is turned off"
+            )));
         }
         if !server.tool_enabled(&entry.tool.name) {
-            return Err(format!(
-                "ToolUnavailable: the tool `{}` is turned off",
+            return Err(unavailable(format!(
+                "the tool `{}` is turned off",
                 entry.name
-            ));
+            )));
         }
         let snap = &snapshots[entry.server];
         match (&snap.live, &snap.state) {
             (Some(live), _) => Ok(live.clone()),
-            (None, ServerState::Failed { error, .. }) => Err(format!(
-                "ToolUnavailable: the MCP server `{sname}` is not running ({error}); it is restarted automatically, try again later"
-            )),
-            (None, _) => Err(format!(
-                "ToolUnavailable: the MCP server `{sname}` is not running yet; try again later"
-            )),
+            (None, ServerState::Failed { error, .. }) => Err(unavailable(format!(
+                "the MCP server `{sname}` is not running ({error}); it is restarted automatically, try again later"
+            ))),
+            (None, _) => Err(unavailable(format!(
+                "the MCP server `{sname}` is not running yet; try again later"
+            ))),
         }
     }
 
@@ -425,14 +423,17 @@ impl McpHub {
         arguments: Value,
         cancel: CancellationToken,
         output: OutputSink,
-    ) -> BoxFuture<'static, ToolOutcome> {
+    ) -> BoxFuture<'static, McpOutcome> {
         let snapshots = self.snapshots();
         let entry = self
             .entries(&snapshots, reserved)
             .into_iter()
             .find(|e| e.name == name);
         let prepared = match entry {
-            None => Err(format!("Unknown tool `{name}`")),
+            None => Err(ToolError::new(
+                codes::UNKNOWN_TOOL,
+                format!("there is no external tool `{name}`"),
+            )),
             Some(entry) => self.check(&snapshots, &entry).map(|live| (live, entry)),
         };
         let timeout = match &prepared {

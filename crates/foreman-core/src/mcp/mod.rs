@@ -5,16 +5,17 @@
 //!   restart with backoff), names their tools, reports status, and records approvals of
 //!   workspace servers.
 //! - [`approvals`]: which workspace servers the person approved.
-//! - [`composite`]: [`CompositeBackend`] puts the built-ins and the hub behind the session's
-//!   `ToolBackend`.
+//! - [`external`]: [`ExternalTool`](external::ExternalTool), an external tool in the session's
+//!   one tool runtime; a server's `"replaces": ["bash"]` lets its tool of that name stand in
+//!   for the built-in.
 //! - [`client`], [`discovery`]: talking to one MCP server / running discovered tools.
 //! - [`result`], [`naming`], [`tool`], [`stderr_tail`], [`status`]: the small pieces.
 
 pub mod approvals;
 pub mod client;
-pub mod composite;
 pub mod config;
 pub mod discovery;
+pub mod external;
 pub mod hub;
 pub mod naming;
 pub mod result;
@@ -24,7 +25,6 @@ pub mod stderr_tail;
 pub mod tool;
 
 pub use approvals::{approve_server, pending_servers};
-pub use composite::CompositeBackend;
 pub use config::{
     ConfigError, McpConfig, ServerConfig, ServerKind, ServerSource, WORKSPACE_CONFIG,
 };

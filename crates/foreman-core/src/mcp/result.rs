@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use crate::protocol::CallImages;
-use crate::session::tools::ToolOutcome;
+use crate::tools::{ToolError, codes};
 
 fn size(base64: &str) -> String {
     let bytes = base64.trim_end_matches('=').len() * 3 / 4;
@@ -55,8 +55,11 @@ fn part_text(part: &Value) -> Option<String> {
     }
 }
 
+/// What an external tool's call gives: its text for the model, or why it failed.
+pub type McpOutcome = Result<String, ToolError>;
+
 /// Converts a `CallToolResult` (as JSON) to the outcome for the model.
-pub fn outcome(result: &Value) -> ToolOutcome {
+pub fn outcome(result: &Value) -> McpOutcome {
     let mut parts: Vec<String> = result
         .get("content")
         .and_then(Value::as_array)
@@ -72,11 +75,14 @@ pub fn outcome(result: &Value) -> ToolOutcome {
     }
     let text = parts.join("\n");
     if result.get("isError").and_then(Value::as_bool) == Some(true) {
-        Err(if text.is_empty() {
-            "the tool reported an error".to_owned()
-        } else {
-            text
-        })
+        Err(ToolError::new(
+            codes::TOOL_ERROR,
+            if text.is_empty() {
+                "the tool reported an error".to_owned()
+            } else {
+                text
+            },
+        ))
     } else {
         Ok(text)
     }
@@ -149,10 +155,16 @@ mod tests {
     #[test]
     fn is_error_is_an_error_outcome() {
         let r = json!({"content": [{"type": "text", "text": "bad input"}], "isError": true});
-        assert_eq!(outcome(&r), Err("bad input".to_owned()));
+        assert_eq!(
+            outcome(&r),
+            Err(ToolError::new(codes::TOOL_ERROR, "bad input"))
+        );
         assert_eq!(
             outcome(&json!({"content": [], "isError": true})),
-            Err("the tool reported an error".to_owned())
+            Err(ToolError::new(
+                codes::TOOL_ERROR,
+                "the tool reported an error"
+            ))
         );
     }
 }

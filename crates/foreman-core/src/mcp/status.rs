@@ -33,6 +33,8 @@ pub struct ToolStatus {
     pub enabled: bool,
     pub read_only: bool,
     pub destructive: bool,
+    /// The built-in tool it stands in for (`"replaces"` in the configuration).
+    pub replaces: Option<String>,
 }
 
 /// One server.

@@ -7,6 +7,7 @@ use thiserror::Error;
 use ts_rs::TS;
 
 use super::images::CallImages;
+use super::tool::{ArgsView, CallError, ToolKind};
 use crate::diff::FileDiff;
 
 /// Where a tool call is.
@@ -149,6 +150,18 @@ pub struct CallSnapshot {
     /// other calls (and in sessions stored before undo).
     #[serde(default)]
     pub undo: Option<UndoState>,
+    /// What kind of tool made the call (absent in sessions stored before kinds).
+    #[serde(default)]
+    pub kind: ToolKind,
+    /// How the card shows the arguments.
+    #[serde(default)]
+    pub view: ArgsView,
+    /// The card's title, when the tool gave one.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// What the person reads of a failure.
+    #[serde(default)]
+    pub error: Option<CallError>,
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use super::call::{CallSnapshot, CallState, FilePreview, UndoState};
 use super::images::CallImages;
 use super::network::PrivateTarget;
 use super::op::{ApprovalMode, RuleScope};
+use super::tool::{ArgsView, CallError, ToolKind, ToolStats};
 use super::usage::UsageSummary;
 use crate::partial_json::Patch;
 
@@ -138,11 +139,16 @@ pub enum EventMsg {
     ThinkingDelta {
         text: String,
     },
-    /// The model began a tool call; its card shows at once.
+    /// The model began a tool call; its card shows at once, drawn by the tool's kind and view
+    /// (never by its name).
     ToolCallCreated {
         call_id: String,
         name: String,
         state: CallState,
+        #[serde(default)]
+        kind: ToolKind,
+        #[serde(default)]
+        view: ArgsView,
     },
     /// A merge patch of a call: only what changed.
     ToolCallUpdated {
@@ -164,6 +170,11 @@ pub enum EventMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         images: Option<CallImages>,
+        /// The card's title: what the call acts on as the arguments arrive (`src/main.rs`), then
+        /// what it did (`src/main.rs · lines 1–200 of 1,204`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        title: Option<String>,
     },
     /// Live output of a running call (a command's stdout/stderr), for the person only; append
     /// it to what came before.
@@ -171,12 +182,25 @@ pub enum EventMsg {
         call_id: String,
         text: String,
     },
-    /// A call reached a final state; `result` is what the model is told.
+    /// A call reached a final state; `result` is what the model is told, `error` what the person
+    /// reads when the tool failed.
     ToolCallFinished {
         call_id: String,
         state: CallState,
         result: String,
         is_error: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        error: Option<CallError>,
+    },
+    /// How a tool's calls went so far in this session, after each of its calls.
+    ToolStats {
+        stats: ToolStats,
+    },
+    /// The task list changed (`todo_write`): the whole list.
+    TodosChanged {
+        #[ts(type = "unknown")]
+        todos: serde_json::Value,
     },
     /// A call waits for the person. Answer with `approve`/`reject`/`edit_and_approve` quoting
     /// `preview_hash`; a new request with a new hash replaces this one if the file changes.
@@ -396,6 +420,7 @@ mod tests {
                 preview: None,
                 status: None,
                 images: None,
+                title: None,
             },
         };
         let text = serde_json::to_string(&event).unwrap();

@@ -12,6 +12,7 @@ pub mod event;
 pub mod images;
 pub mod network;
 pub mod op;
+pub mod tool;
 pub mod usage;
 
 pub use call::{
@@ -21,6 +22,7 @@ pub use event::{Event, EventMsg, FILES_CHANGED_LIMIT, TaskEndReason};
 pub use images::{CallImages, ImageLeftOut, ImagesLeftOut, ToolImage};
 pub use network::{PrivateTarget, PrivateTargetKind};
 pub use op::{ApprovalMode, ApprovalScope, Op, RuleScope};
+pub use tool::{ArgsView, CallError, ToolKind, ToolStats};
 pub use usage::UsageSummary;
 
 #[cfg(test)]
@@ -48,5 +50,9 @@ mod bindings_tests {
         assert_bindings_current::<ImageLeftOut>();
         assert_bindings_current::<PrivateTarget>();
         assert_bindings_current::<PrivateTargetKind>();
+        assert_bindings_current::<ToolKind>();
+        assert_bindings_current::<ArgsView>();
+        assert_bindings_current::<CallError>();
+        assert_bindings_current::<ToolStats>();
     }
 }

@@ -13,12 +13,12 @@ use super::Engine;
 use super::history::now_ms;
 use super::inbox::Input;
 use super::preview::{file_preview, unified};
-use super::tools::{ActionClass, CallFacts};
-use crate::approval::{Rule, content_hash, preview_hash};
+use crate::approval::{ActionClass, CallFacts, Rule, content_hash, preview_hash};
 use crate::builtin_tools::stale_guard::{ContentHash, content_hash as guard_hash};
 use crate::diff::{HunkChoiceError, apply_hunks};
 use crate::protocol::{ApprovalScope, CallState, EventMsg, FilePreview, Op, RuleScope};
 use crate::store::RuleAction;
+use crate::tools::Prepared;
 
 /// What the person decided.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,8 +196,9 @@ fn chosen_hunks(
 }
 
 impl Engine {
-    fn compute_pending(&self, name: &str, arguments: &Value) -> Pending {
-        match self.tools.proposed_change(name, arguments) {
+    fn compute_pending(&self, call: &Prepared) -> Pending {
+        let (name, arguments) = (call.tool.name(), &call.arguments);
+        match call.change() {
             Some(mut change) => {
                 // The preview must be of the bytes hashed: a file that changed between the two
                 // reads is read again (the watcher reports later changes).
@@ -211,7 +212,7 @@ impl Engine {
                     if same {
                         break;
                     }
-                    match self.tools.proposed_change(name, arguments) {
+                    match call.change() {
                         Some(again) => change = again,
                         None => break,
                     }
@@ -266,27 +267,26 @@ impl Engine {
         });
     }
 
-    /// Asks the person about `id` and waits for the answer.
+    /// Asks the person about the call `id` and waits for the answer.
     pub(crate) async fn await_approval(
         &mut self,
         id: &str,
-        name: &str,
-        arguments: &Value,
-        facts: &CallFacts,
+        call: &Prepared,
         reason: String,
     ) -> ApprovalOutcome {
-        let mut pending = self.compute_pending(name, arguments);
+        let (name, arguments, facts) = (call.tool.name(), &call.arguments, &call.facts);
+        let mut pending = self.compute_pending(call);
         self.calls
             .transition(&mut self.events, id, CallState::AwaitingApproval, None);
         self.request(id, name, arguments, &reason, &pending, facts);
-        let watched = self.tools.proposed_change(name, arguments).map(|c| c.path);
+        let watched = call.change().map(|c| c.path);
         let mut tick = tokio::time::interval(self.poll);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let refresh = |engine: &mut Self, pending: &mut Pending| {
             if let Some(path) = &watched
                 && std::fs::read(path).ok() != pending.file
             {
-                *pending = engine.compute_pending(name, arguments);
+                *pending = engine.compute_pending(call);
                 engine.request(id, name, arguments, &reason, pending, facts);
             }
         };

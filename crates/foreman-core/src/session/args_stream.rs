@@ -5,12 +5,16 @@
 //! in the arguments' size whatever the chunking: a batch is released when it holds
 //! [`FLUSH_BYTES`], or after [`FLUSH_INTERVAL`] when it holds at least [`MIN_TIMED_FLUSH_BYTES`],
 //! or after [`MAX_FLUSH_DELAY`] in any case (a bounded rate of small updates for slow streams).
+//!
+//! It also keeps the *heads* of the arguments: their top-level values, strings cut at
+//! [`HEAD_CHARS`] and containers left empty, which is all a card's title needs, without copying a
+//! long content on every fragment.
 
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::partial_json::{PartialJsonParser, Patch};
+use crate::partial_json::{PartialJsonParser, Patch, PathSegment};
 
 /// Bytes of pending text that release a batch at once.
 pub const FLUSH_BYTES: usize = 4096;
@@ -21,10 +25,15 @@ pub const MIN_TIMED_FLUSH_BYTES: usize = 256;
 /// Any pending batch is released after this long.
 pub const MAX_FLUSH_DELAY: Duration = Duration::from_secs(1);
 
+/// How much of a top-level string the heads keep.
+pub const HEAD_CHARS: usize = 200;
+
 /// The streaming arguments of one call.
 #[derive(Debug)]
 pub struct ArgsStream {
     parser: PartialJsonParser,
+    heads: Value,
+    heads_changed: bool,
     pending: Vec<Patch>,
     /// The patches of the fragment being fed (kept to avoid an allocation per fragment).
     scratch: Vec<Patch>,
@@ -54,6 +63,8 @@ impl ArgsStream {
     pub fn new() -> Self {
         Self {
             parser: PartialJsonParser::new(),
+            heads: Value::Object(serde_json::Map::new()),
+            heads_changed: false,
             pending: Vec::new(),
             scratch: Vec::new(),
             pending_bytes: 0,
@@ -64,6 +75,7 @@ impl ArgsStream {
 
     fn add(&mut self, patches: impl IntoIterator<Item = Patch>) {
         for patch in patches {
+            self.heads_changed |= apply_head(&mut self.heads, &patch);
             self.pending_bytes += patch_bytes(&patch);
             if let (Some(Patch::Append { path, text }), Patch::Append { path: p2, text: t2 }) =
                 (self.pending.last_mut(), &patch)
@@ -126,6 +138,44 @@ impl ArgsStream {
     pub fn snapshot(&self) -> Value {
         self.parser.snapshot()
     }
+
+    /// The top-level values so far (strings cut, containers empty), and whether they changed
+    /// since the last call.
+    pub fn heads(&mut self) -> (&Value, bool) {
+        let changed = std::mem::take(&mut self.heads_changed);
+        (&self.heads, changed)
+    }
+}
+
+/// Applies the part of `patch` that concerns a top-level value; true when `heads` changed.
+fn apply_head(heads: &mut Value, patch: &Patch) -> bool {
+    let Value::Object(map) = heads else {
+        return false;
+    };
+    let [PathSegment::Key(key)] = patch.path() else {
+        return false;
+    };
+    match patch {
+        Patch::Set { value, .. } => {
+            let head = match value {
+                Value::String(s) => Value::String(s.chars().take(HEAD_CHARS).collect()),
+                Value::Array(_) => Value::Array(Vec::new()),
+                Value::Object(_) => Value::Object(serde_json::Map::new()),
+                other => other.clone(),
+            };
+            map.insert(key.to_string(), head);
+            true
+        }
+        Patch::Append { text, .. } => match map.get_mut(key.as_str()) {
+            Some(Value::String(s)) if s.chars().count() < HEAD_CHARS => {
+                let room = HEAD_CHARS - s.chars().count();
+                s.extend(text.chars().take(room));
+                true
+            }
+            _ => false,
+        },
+        Patch::Push { .. } | Patch::Close { .. } => false,
+    }
 }
 
 #[cfg(test)]
@@ -156,6 +206,24 @@ mod tests {
         }
         assert_eq!(value.to_string(), json);
         assert!(bytes * 10 <= json.len() * 12, "{bytes} for {}", json.len());
+    }
+
+    #[test]
+    fn heads_keep_the_top_level_values_short() {
+        let mut stream = ArgsStream::new();
+        let now = Instant::now();
+        let long = "x".repeat(1000);
+        let json = serde_json::json!({"path": "src/a.rs", "content": long, "n": 3}).to_string();
+        for ch in json.chars() {
+            stream.push(ch.encode_utf8(&mut [0; 4]), now);
+        }
+        stream.finish(now);
+        let (heads, changed) = stream.heads();
+        assert!(changed);
+        assert_eq!(heads["path"], "src/a.rs");
+        assert_eq!(heads["content"].as_str().unwrap().len(), HEAD_CHARS);
+        assert_eq!(heads["n"], 3);
+        assert!(!stream.heads().1, "nothing new since");
     }
 
     #[test]

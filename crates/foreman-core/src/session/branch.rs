@@ -255,6 +255,10 @@ mod tests {
             images: None,
             parent_call_id: parent.map(str::to_owned),
             undo: None,
+            kind: Default::default(),
+            view: Default::default(),
+            title: None,
+            error: None,
         })
         .unwrap()
     }

@@ -6,7 +6,11 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::events::EventSink;
-use crate::protocol::{CallImages, CallSnapshot, CallState, EventMsg, FilePreview, UndoState};
+use crate::protocol::{
+    ArgsView, CallError, CallImages, CallSnapshot, CallState, EventMsg, FilePreview, ToolKind,
+    UndoState,
+};
+use crate::tools::ToolError;
 
 /// The calls of a session, in the order they were created.
 #[derive(Debug, Default)]
@@ -19,9 +23,16 @@ pub struct CallRegistry {
 }
 
 impl CallRegistry {
-    /// Registers a call that started streaming and announces it; a call made while a sub-agent
-    /// runs records the sink's parent call.
-    pub fn create(&mut self, events: &mut EventSink, call_id: &str, name: &str) {
+    /// Registers a call that started streaming and announces it, with how its card draws it; a
+    /// call made while a sub-agent runs records the sink's parent call.
+    pub fn create(
+        &mut self,
+        events: &mut EventSink,
+        call_id: &str,
+        name: &str,
+        kind: ToolKind,
+        view: ArgsView,
+    ) {
         self.index.insert(call_id.to_owned(), self.calls.len());
         self.dirty.push(call_id.to_owned());
         self.calls.push(CallSnapshot {
@@ -37,11 +48,56 @@ impl CallRegistry {
             images: None,
             parent_call_id: events.parent().map(str::to_owned),
             undo: None,
+            kind,
+            view: view.clone(),
+            title: None,
+            error: None,
         });
         events.emit(EventMsg::ToolCallCreated {
             call_id: call_id.to_owned(),
             name: name.to_owned(),
             state: CallState::Streaming,
+            kind,
+            view,
+        });
+    }
+
+    /// Gives the call's card a new title.
+    pub fn set_title(&mut self, events: &mut EventSink, call_id: &str, title: String) {
+        let Some(call) = self.get_mut(call_id) else {
+            return;
+        };
+        if call.title.as_deref() == Some(title.as_str()) {
+            return;
+        }
+        call.title = Some(title.clone());
+        self.dirty.push(call_id.to_owned());
+        events.emit(EventMsg::ToolCallUpdated {
+            call_id: call_id.to_owned(),
+            state: None,
+            args: Vec::new(),
+            preview: None,
+            status: None,
+            images: None,
+            title: Some(title),
+        });
+    }
+
+    /// Replaces the progress line of a running call.
+    pub fn set_status(&mut self, events: &mut EventSink, call_id: &str, status: String) {
+        let Some(call) = self.get_mut(call_id) else {
+            return;
+        };
+        call.status = Some(status.clone());
+        self.dirty.push(call_id.to_owned());
+        events.emit(EventMsg::ToolCallUpdated {
+            call_id: call_id.to_owned(),
+            state: None,
+            args: Vec::new(),
+            preview: None,
+            status: Some(status),
+            images: None,
+            title: None,
         });
     }
 
@@ -105,6 +161,7 @@ impl CallRegistry {
             preview: Some(sent),
             status: None,
             images: None,
+            title: None,
         });
     }
 
@@ -122,6 +179,7 @@ impl CallRegistry {
             preview: None,
             status: None,
             images: Some(images),
+            title: None,
         });
     }
 
@@ -167,6 +225,7 @@ impl CallRegistry {
                     preview: None,
                     status,
                     images: None,
+                    title: None,
                 });
                 true
             }
@@ -188,6 +247,30 @@ impl CallRegistry {
         result: &str,
         is_error: bool,
     ) {
+        self.end(events, call_id, to, result, is_error, None);
+    }
+
+    /// Moves `call_id` to `failed`: `result` for the model, `error` for the person.
+    pub fn fail(&mut self, events: &mut EventSink, call_id: &str, result: &str, error: &ToolError) {
+        self.end(
+            events,
+            call_id,
+            CallState::Failed,
+            result,
+            true,
+            Some(error.for_person()),
+        );
+    }
+
+    fn end(
+        &mut self,
+        events: &mut EventSink,
+        call_id: &str,
+        to: CallState,
+        result: &str,
+        is_error: bool,
+        error: Option<CallError>,
+    ) {
         let Some(index) = self.index.get(call_id).copied() else {
             return;
         };
@@ -200,11 +283,13 @@ impl CallRegistry {
                 call.state = next;
                 call.result = Some(result.to_owned());
                 call.is_error = is_error;
+                call.error.clone_from(&error);
                 events.emit(EventMsg::ToolCallFinished {
                     call_id: call_id.to_owned(),
                     state: next,
                     result: result.to_owned(),
                     is_error,
+                    error,
                 });
             }
             Err(e) => events.emit(EventMsg::Error {
@@ -244,6 +329,10 @@ impl CallRegistry {
                 images: call.images.clone(),
                 parent_call_id: call.parent_call_id.clone(),
                 undo: call.undo,
+                kind: call.kind,
+                view: call.view.clone(),
+                title: call.title.clone(),
+                error: call.error.clone(),
             })
             .collect()
     }
@@ -258,7 +347,7 @@ mod tests {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let mut events = EventSink::new(tx);
         let mut calls = CallRegistry::default();
-        calls.create(&mut events, "c1", "read");
+        calls.create(&mut events, "c1", "read", ToolKind::Read, ArgsView::Json);
         assert!(calls.transition(&mut events, "c1", CallState::Validating, None));
         assert!(!calls.transition(&mut events, "c1", CallState::Executing, None));
         calls.finish(&mut events, "c1", CallState::Failed, "bad", true);

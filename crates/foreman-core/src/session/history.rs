@@ -217,14 +217,11 @@ impl Engine {
     }
 
     /// Stores the task list a successful `todo_write` set, so a reopened session shows it.
-    pub(crate) async fn save_todos(&mut self, arguments: &Value) {
+    /// Keeps the session's task list (the JSON array `todo_write` set).
+    pub(crate) async fn save_todos(&mut self, todos: &Value) {
         let Some(store) = self.store.clone() else {
             return;
         };
-        let todos = arguments
-            .get("todos")
-            .cloned()
-            .unwrap_or(Value::Array(Vec::new()));
         if let Err(e) = store.set_todos(&self.id, &todos.to_string()).await {
             self.store_failed(&e);
         }
@@ -318,6 +315,10 @@ mod tests {
             images: None,
             parent_call_id: None,
             undo: None,
+            kind: Default::default(),
+            view: Default::default(),
+            title: None,
+            error: None,
         };
         let running = CallSnapshot {
             call_id: "running".into(),

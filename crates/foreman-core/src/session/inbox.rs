@@ -204,20 +204,22 @@ mod tests {
     async fn a_session_that_cannot_watch_says_so_after_it_started() {
         use crate::providers::keys::static_key;
         use crate::providers::{AnthropicConfig, AnthropicProvider};
-        use crate::session::builtin_backend::BuiltinBackend;
         use crate::session::{Session, SessionConfig};
         use std::sync::Arc;
 
-        // The tools work on a real directory; the workspace to watch does not exist.
+        // The workspace exists when the session is made and is gone when its task starts
+        // watching (on this single-threaded runtime the task runs at the first await).
         let dir = tempfile::tempdir().unwrap();
-        let tools = BuiltinBackend::new(dir.path(), dir.path().join(".foreman-data")).unwrap();
+        let workspace = dir.path().join("going");
+        std::fs::create_dir(&workspace).unwrap();
         let provider = AnthropicProvider::new(
             AnthropicConfig::new(static_key("k")).with_base_url("http://127.0.0.1:9"),
         )
         .unwrap();
-        let mut config = SessionConfig::new(Arc::new(provider), "m", dir.path().join("not-there"));
-        config.tools = Some(Arc::new(tools));
+        let mut config = SessionConfig::new(Arc::new(provider), "m", workspace.clone());
+        config.data_dir = dir.path().join(".foreman-data");
         let (ops, mut events) = Session::spawn(config).unwrap();
+        std::fs::remove_dir(&workspace).unwrap();
         let mut next = async || {
             tokio::time::timeout(Duration::from_secs(10), events.recv())
                 .await

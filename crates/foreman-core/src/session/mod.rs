@@ -15,7 +15,6 @@
 pub mod approvals;
 pub mod args_stream;
 pub mod branch;
-pub mod builtin_backend;
 pub mod call_state;
 pub mod compaction;
 pub mod context_window;
@@ -31,7 +30,6 @@ pub mod scheduler;
 pub mod spend;
 pub mod subtask;
 pub mod task;
-pub mod tools;
 pub mod transcript;
 pub mod turn;
 pub mod undo;
@@ -46,13 +44,14 @@ use thiserror::Error;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio_util::sync::CancellationToken;
 
-use self::builtin_backend::BuiltinBackend;
 use self::call_state::CallRegistry;
 use self::events::EventSink;
 use self::inbox::Inbox;
 use self::spend::Spend;
-use self::tools::ToolBackend;
 use crate::approval::{Policy, Rule};
+use crate::boundary::WorkspaceBoundary;
+use crate::builtin_tools::{BuiltinSession, WorkspaceFiles, builtin_names, builtin_tools};
+use crate::mcp::McpHub;
 use crate::protocol::{ApprovalMode, Event, EventMsg, Op};
 use crate::providers::context_windows::{DEFAULT_CONTEXT_WINDOW, context_window_of};
 use crate::providers::{
@@ -60,6 +59,7 @@ use crate::providers::{
 };
 use crate::store::RuleAction;
 use crate::store::Store;
+use crate::tools::{StatsBook, ToolSet};
 
 /// Everything a session needs.
 #[derive(Debug, Clone)]
@@ -86,8 +86,11 @@ pub struct SessionConfig {
     pub person_messages: usize,
     /// Tool calling through the text protocol, for models without native tools.
     pub text_protocol: bool,
-    /// The tools; the built-ins over `workspace` when `None`.
-    pub tools: Option<Arc<dyn ToolBackend>>,
+    /// External tools (MCP servers, discovery): the tools the hub offers when the session
+    /// starts join the built-ins.
+    pub mcp: Option<McpHub>,
+    /// How long a call of a tool may run, by tool name (the tool's own limit otherwise).
+    pub tool_timeouts: HashMap<String, Duration>,
     /// Consecutive failures of one tool that pause the task.
     pub pause_after_failures: u32,
     /// Watch the workspace (debounced by this much): report `FilesChanged` and re-send a
@@ -135,7 +138,8 @@ impl SessionConfig {
             history: Vec::new(),
             person_messages: 0,
             text_protocol: false,
-            tools: None,
+            mcp: None,
+            tool_timeouts: HashMap::new(),
             pause_after_failures: 3,
             watch_debounce: Some(Duration::from_millis(150)),
             preview_poll: Duration::from_millis(250),
@@ -226,7 +230,11 @@ pub(crate) struct Engine {
     pub(crate) model: String,
     pub(crate) limits: Limits,
     pub(crate) system: String,
-    pub(crate) tools: Arc<dyn ToolBackend>,
+    pub(crate) tools: ToolSet,
+    /// What the person does to files outside the calls (their version of a change, undo).
+    pub(crate) files: WorkspaceFiles,
+    /// How each tool's calls went.
+    pub(crate) stats: StatsBook,
     pub(crate) definitions: Vec<ToolDefinition>,
     pub(crate) policy: Policy,
     /// Calls that changed something without asking since the person's last message.
@@ -274,22 +282,22 @@ impl Engine {
         ops: UnboundedReceiver<Op>,
         events: EventSink,
     ) -> Result<Self, SessionError> {
-        let tools: Arc<dyn ToolBackend> = match config.tools {
-            Some(tools) => tools,
-            None => Arc::new(
-                BuiltinBackend::new(&config.workspace, config.data_dir.clone()).map_err(
-                    |source| SessionError::Workspace {
-                        path: config.workspace.clone(),
-                        source,
-                    },
-                )?,
-            ),
-        };
-        let mut definitions = tools.definitions();
-        definitions.push(task::attempt_completion_definition());
-        if config.max_task_depth > 0 {
-            definitions.push(subtask::new_task_definition());
-        }
+        let boundary = WorkspaceBoundary::new(&config.workspace).map_err(|source| {
+            SessionError::Workspace {
+                path: config.workspace.clone(),
+                source,
+            }
+        })?;
+        let builtin = BuiltinSession::new(boundary, config.data_dir.clone());
+        let external = config
+            .mcp
+            .as_ref()
+            .map(|hub| hub.tools(&builtin_names()))
+            .unwrap_or_default();
+        let tools = ToolSet::new(builtin_tools(&builtin, config.max_task_depth > 0), external)
+            .with_timeouts(config.tool_timeouts.clone());
+        let definitions = tools.definitions();
+        let files = WorkspaceFiles::new(builtin);
         let plain_provider = Arc::clone(&config.provider);
         let provider: Arc<dyn Provider> = if config.text_protocol {
             Arc::new(TextProtocolProvider::new(
@@ -307,6 +315,8 @@ impl Engine {
             limits: config.limits,
             system: prompt::system_prompt(&config.workspace, &prompt::default_shell()),
             tools,
+            files,
+            stats: StatsBook::default(),
             definitions,
             policy: Policy {
                 mode: config.approval_mode,
@@ -437,6 +447,7 @@ impl Engine {
                         preview: Some(preview),
                         status: None,
                         images: None,
+                        title: None,
                     }),
                     None => self.events.emit(EventMsg::Error {
                         message: format!("{call_id}: this call has no preview to load"),

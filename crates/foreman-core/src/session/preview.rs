@@ -4,9 +4,9 @@ use std::time::Instant;
 
 use similar::{ChangeTag, TextDiff};
 
-use super::tools::ProposedChange;
 use crate::diff::{DiffLimits, FileDiff, diff_texts};
 use crate::protocol::FilePreview;
+use crate::tools::ProposedChange;
 
 /// The preview of `change`; with `with_diff` false only the counts (cheap, for live updates).
 pub fn file_preview(change: &ProposedChange, with_diff: bool) -> FilePreview {

@@ -1,36 +1,36 @@
-//! Running the calls of one model response.
+//! Running the calls of one model response, each through the tool runtime's pipeline
+//! ([`crate::tools::pipeline`]): prepare (find, repair, validate, parse, facts), the approval
+//! policy, the person's answer when it asks, then the run.
 //!
 //! Calls are taken in the order the model made them. Consecutive read-only calls that need no
 //! approval run concurrently; every other call runs alone, in order, after the ones before it.
 //! Results go into history in call order, one per call, whatever happens (failure, rejection,
-//! cancel). A tool failing [`Engine::pause_after`] times in a row pauses the task until the
-//! person continues or cancels.
+//! cancel). What a system tool asks for ([`Control`]: end the task, run a sub-agent, a new task
+//! list) is acted on here; no tool is known by its name. A tool failing [`Engine::pause_after`]
+//! times in a row pauses the task until the person continues or cancels.
 
 use std::collections::HashMap;
 
-use futures_util::FutureExt;
 use futures_util::future::join_all;
-use serde_json::Value;
 
 use super::Engine;
 use super::approvals::{ApprovalOutcome, PersonVersion, PersonWrite, person_version_text};
 use super::preview::diff_preview;
-use super::subtask::NEW_TASK;
-use super::task::{ATTEMPT_COMPLETION, NOT_RUN_CANCELLED};
-use super::tools::{ActionClass, CallOutput, OutputSink, ToolOutcome};
+use super::task::NOT_RUN_CANCELLED;
 use super::turn::StreamedCall;
-use crate::approval::Decision;
 use crate::approval::network::private_target;
+use crate::approval::{ActionClass, Decision};
 use crate::protocol::{CallState, EventMsg, Op};
 use crate::providers::Message;
 use crate::secrets::{StreamScrubber, scrub};
+use crate::tools::{CallEnd, CallOutput, Control, Executed, OutputSink, Prepared, execute};
 
 /// How the calls of a response ended the turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum CallsOutcome {
     /// Ask the model again.
     Continue,
-    /// `attempt_completion` was called with this summary.
+    /// A call ended the task with this summary.
     Completed(String),
     Cancelled,
     /// The person stopped after a pause.
@@ -41,8 +41,7 @@ pub(crate) enum CallsOutcome {
 struct Job {
     index: usize,
     id: String,
-    name: String,
-    arguments: Value,
+    prepared: Prepared,
     /// The file a file-changing call changes (what it replaced is kept for an undo).
     changes: Option<String>,
     /// Not a read: it may change the workspace (a file tool, a command, an external tool).
@@ -52,7 +51,7 @@ struct Job {
 type Results = Vec<Option<(String, bool)>>;
 
 impl Engine {
-    /// Validates, approves and runs `calls`; appends their results to history in order.
+    /// Prepares, approves and runs `calls`; appends their results to history in order.
     pub(crate) async fn run_calls(&mut self, calls: Vec<StreamedCall>) -> CallsOutcome {
         let mut results: Results = vec![None; calls.len()];
         let mut batch: Vec<Job> = Vec::new();
@@ -83,80 +82,35 @@ impl Engine {
                 results[index] = Some((text, true));
                 continue;
             }
-            if call.name == NEW_TASK {
-                outcome = self.flush(&mut batch, &mut results).await;
-                if outcome != CallsOutcome::Continue {
-                    self.not_run(&call.id, &outcome, &mut results[index]);
-                    continue;
-                }
-                let (state, text, is_error) = self.run_new_task(&call.id, &arguments).await;
-                results[index] = Some((text, is_error));
-                if state == CallState::Cancelled || self.cancel.is_cancelled() {
-                    outcome = CallsOutcome::Cancelled;
-                }
-                self.flush_calls().await;
-                continue;
-            }
-            if call.name == ATTEMPT_COMPLETION {
-                outcome = self.flush(&mut batch, &mut results).await;
-                if outcome != CallsOutcome::Continue {
-                    self.not_run(&call.id, &outcome, &mut results[index]);
-                    continue;
-                }
-                let summary = arguments
-                    .get("result")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned();
-                for state in [CallState::Scheduled, CallState::Executing] {
-                    self.calls
-                        .transition(&mut self.events, &call.id, state, None);
-                }
-                let text = "The task is marked complete.";
-                self.calls.finish(
-                    &mut self.events,
-                    &call.id,
-                    CallState::Succeeded,
-                    text,
-                    false,
-                );
-                results[index] = Some((text.to_owned(), false));
-                outcome = CallsOutcome::Completed(summary);
-                continue;
-            }
-            let mut facts = match self.tools.facts(&call.name, &arguments) {
-                Ok(facts) => facts,
-                Err(message) => {
-                    self.calls.finish(
-                        &mut self.events,
-                        &call.id,
-                        CallState::Failed,
-                        &message,
-                        true,
-                    );
-                    results[index] = Some((message, true));
+            let mut prepared = match self.tools.prepare(&call.name, arguments) {
+                Ok(prepared) => prepared,
+                Err(error) => {
+                    let text = scrub(&error.for_model()).into_owned();
+                    self.calls.fail(&mut self.events, &call.id, &text, &error);
+                    results[index] = Some((text, true));
                     outcome = self.count_failure(&call.id, &call.name).await;
                     continue;
                 }
             };
+            let facts = &mut prepared.facts;
             if facts.class == ActionClass::Fetch
                 && let Some(host) = &facts.host
             {
                 facts.private_target = private_target(host).await;
             }
+            let facts = prepared.facts.clone();
             let job = Job {
                 index,
                 id: call.id.clone(),
-                name: call.name.clone(),
-                arguments,
                 changes: facts
                     .path
                     .clone()
                     .filter(|_| facts.class == ActionClass::Edit),
-                mutates: facts.class != ActionClass::Read,
+                mutates: !matches!(facts.class, ActionClass::Read | ActionClass::Control),
+                prepared,
             };
             let decision = self.policy.decide(&facts, self.auto_approved);
-            if matches!(decision, Decision::Allow { .. }) && facts.class != ActionClass::Read {
+            if matches!(decision, Decision::Allow { .. }) && job.mutates {
                 self.auto_approved += 1;
             }
             match decision {
@@ -188,9 +142,7 @@ impl Engine {
                         self.not_run(&call.id, &outcome, &mut results[index]);
                         continue;
                     }
-                    outcome = self
-                        .approve_and_run(job, &facts, reason, &mut results)
-                        .await;
+                    outcome = self.approve_and_run(job, reason, &mut results).await;
                 }
             }
         }
@@ -237,71 +189,17 @@ impl Engine {
     async fn approve_and_run(
         &mut self,
         job: Job,
-        facts: &super::tools::CallFacts,
         reason: String,
         results: &mut Results,
     ) -> CallsOutcome {
-        match self
-            .await_approval(&job.id, &job.name, &job.arguments, facts, reason)
-            .await
-        {
+        match self.await_approval(&job.id, &job.prepared, reason).await {
             ApprovalOutcome::Run => {
                 self.calls
                     .transition(&mut self.events, &job.id, CallState::Scheduled, None);
                 self.run_jobs(vec![job], results).await
             }
             ApprovalOutcome::RunEdited(write) => {
-                self.calls
-                    .transition(&mut self.events, &job.id, CallState::Scheduled, None);
-                let PersonWrite {
-                    path,
-                    shown,
-                    old,
-                    seen,
-                    content,
-                    proposed,
-                    how,
-                } = write;
-                let status = match &how {
-                    PersonVersion::Edited => format!("Writing your version of {path}…"),
-                    PersonVersion::Hunks { applied, total } => format!(
-                        "Writing the {} of {total} hunks you chose to {path}…",
-                        applied.len()
-                    ),
-                };
-                self.calls.transition(
-                    &mut self.events,
-                    &job.id,
-                    CallState::Executing,
-                    Some(status),
-                );
-                self.flush_calls().await;
-                let before = self.bytes_before(&path);
-                let written = self
-                    .tools
-                    .write_as_person(&path, content.clone(), seen)
-                    .await;
-                let succeeded = written.is_ok();
-                let (state, text, is_error) = match written {
-                    Ok(_) => (
-                        CallState::Succeeded,
-                        person_version_text(&path, &proposed, &content, &how),
-                        false,
-                    ),
-                    Err(e) => (CallState::Failed, e, true),
-                };
-                if succeeded {
-                    // The card shows what was written over the file the person saw (which the
-                    // file still had), not what the model proposed.
-                    let written = diff_preview(&shown, old.as_deref(), &content);
-                    self.calls.show_preview(&mut self.events, &job.id, written);
-                }
-                self.calls
-                    .finish(&mut self.events, &job.id, state, &text, is_error);
-                results[job.index] = Some((text, is_error));
-                if succeeded && let Some(before) = before {
-                    self.keep_checkpoint(&job.id, &path, before).await;
-                }
+                self.write_persons_version(&job, write, results).await;
                 CallsOutcome::Continue
             }
             ApprovalOutcome::Rejected(text) => {
@@ -324,9 +222,73 @@ impl Engine {
         }
     }
 
+    /// Writes the person's version of a change (edited, or some of its hunks) instead of the
+    /// model's.
+    async fn write_persons_version(
+        &mut self,
+        job: &Job,
+        write: PersonWrite,
+        results: &mut Results,
+    ) {
+        self.calls
+            .transition(&mut self.events, &job.id, CallState::Scheduled, None);
+        let PersonWrite {
+            path,
+            shown,
+            old,
+            seen,
+            content,
+            proposed,
+            how,
+        } = write;
+        let status = match &how {
+            PersonVersion::Edited => format!("Writing your version of {path}…"),
+            PersonVersion::Hunks { applied, total } => format!(
+                "Writing the {} of {total} hunks you chose to {path}…",
+                applied.len()
+            ),
+        };
+        self.calls.transition(
+            &mut self.events,
+            &job.id,
+            CallState::Executing,
+            Some(status),
+        );
+        self.flush_calls().await;
+        let before = self.bytes_before(&path);
+        match self
+            .files
+            .write_as_person(&path, content.clone(), seen)
+            .await
+        {
+            Ok(_) => {
+                let text = person_version_text(&path, &proposed, &content, &how);
+                // The card shows what was written over the file the person saw (which the
+                // file still had), not what the model proposed.
+                let written = diff_preview(&shown, old.as_deref(), &content);
+                self.calls.show_preview(&mut self.events, &job.id, written);
+                self.calls.finish(
+                    &mut self.events,
+                    &job.id,
+                    CallState::Succeeded,
+                    &text,
+                    false,
+                );
+                results[job.index] = Some((text, false));
+                if let Some(before) = before {
+                    self.keep_checkpoint(&job.id, &path, before).await;
+                }
+            }
+            Err(error) => {
+                let text = error.for_model();
+                self.calls.fail(&mut self.events, &job.id, &text, &error);
+                results[job.index] = Some((text, true));
+            }
+        }
+    }
+
     /// Runs `jobs` concurrently (a single job alone), answering ops meanwhile.
     async fn run_jobs(&mut self, jobs: Vec<Job>, results: &mut Results) -> CallsOutcome {
-        let mut futures = Vec::with_capacity(jobs.len());
         let (output_tx, mut output_rx) = tokio::sync::mpsc::unbounded_channel();
         // What each file-changing call is about to replace (`None`: nothing can be kept).
         let befores: Vec<Option<Option<Vec<u8>>>> = jobs
@@ -337,29 +299,42 @@ impl Engine {
                     .and_then(|path| self.bytes_before(path))
             })
             .collect();
-        for job in &jobs {
-            let status = self.tools.status(&job.name, &job.arguments);
+        let mut runs = Vec::with_capacity(jobs.len());
+        let mut finished = Vec::with_capacity(jobs.len());
+        for job in jobs {
             self.calls
-                .transition(&mut self.events, &job.id, CallState::Executing, status);
-            let run = self.tools.execute(
-                &job.name,
-                job.arguments.clone(),
-                self.cancel.child_token(),
-                OutputSink::new(job.id.clone(), output_tx.clone()),
-            );
-            // What a tool returns is scrubbed of known keys here, before anything keeps it.
-            futures.push(run.map(|outcome| match outcome {
-                Ok(text) => Ok(scrub(&text).into_owned()),
-                Err(text) => Err(scrub(&text).into_owned()),
-            }));
+                .transition(&mut self.events, &job.id, CallState::Executing, None);
+            let Job {
+                index,
+                id,
+                prepared,
+                changes,
+                mutates,
+            } = job;
+            let Prepared {
+                tool,
+                input,
+                repairs,
+                ..
+            } = prepared;
+            let timeout = self.tools.timeout(&tool);
+            let sink = OutputSink::new(id.clone(), output_tx.clone());
+            runs.push(execute(
+                std::sync::Arc::clone(&tool),
+                input,
+                timeout,
+                self.cancel.clone(),
+                sink,
+            ));
+            finished.push((index, id, tool.name().to_owned(), changes, mutates, repairs));
         }
-        let mut scrubbers: HashMap<String, StreamScrubber> = HashMap::new();
         drop(output_tx);
         self.flush_calls().await;
         // An undo checks a file, then writes it: nothing else may write meanwhile.
-        self.undo.changing = jobs.iter().any(|job| job.mutates);
-        let mut all = join_all(futures);
-        let outcomes: Vec<ToolOutcome> = loop {
+        self.undo.changing = finished.iter().any(|f| f.4);
+        let mut scrubbers: HashMap<String, StreamScrubber> = HashMap::new();
+        let mut all = join_all(runs);
+        let executed: Vec<Executed> = loop {
             tokio::select! {
                 biased;
                 Some((call_id, output)) = output_rx.recv() => {
@@ -381,47 +356,69 @@ impl Engine {
             }
         }
         let mut outcome = CallsOutcome::Continue;
-        for ((job, result), before) in jobs.into_iter().zip(outcomes).zip(befores) {
+        for ((index, id, tool, changes, _, repairs), (run, before)) in
+            finished.into_iter().zip(executed.into_iter().zip(befores))
+        {
+            self.count_stats(&tool, &run);
+            let text = run.model_text(&repairs);
             if self.cancel.is_cancelled() {
                 // A change that went through before the cancel can still be undone.
-                let changed = result.is_ok();
-                let text = match result {
-                    Ok(text) | Err(text) => format!("Cancelled by the user while running.\n{text}"),
-                };
+                let changed = run.outcome.is_ok();
+                let text = format!("Cancelled by the user while running.\n{text}");
                 self.calls
-                    .finish(&mut self.events, &job.id, CallState::Cancelled, &text, true);
-                results[job.index] = Some((text, true));
+                    .finish(&mut self.events, &id, CallState::Cancelled, &text, true);
+                results[index] = Some((text, true));
                 outcome = CallsOutcome::Cancelled;
-                if changed && let (Some(path), Some(before)) = (&job.changes, before) {
-                    self.keep_checkpoint(&job.id, path, before).await;
+                if changed && let (Some(path), Some(before)) = (&changes, before) {
+                    self.keep_checkpoint(&id, path, before).await;
                 }
                 continue;
             }
-            match result {
-                Ok(text) => {
-                    self.failures.remove(&job.name);
-                    if job.name == "todo_write" {
-                        self.save_todos(&job.arguments).await;
+            match run.outcome {
+                Ok(output) if !output.failed => {
+                    self.failures.remove(&tool);
+                    if let Some(title) = output.title {
+                        self.calls.set_title(&mut self.events, &id, title);
                     }
-                    self.calls.finish(
-                        &mut self.events,
-                        &job.id,
-                        CallState::Succeeded,
-                        &text,
-                        false,
-                    );
-                    results[job.index] = Some((text, false));
-                    if let (Some(path), Some(before)) = (&job.changes, before) {
-                        self.keep_checkpoint(&job.id, path, before).await;
+                    let (state, text, is_error) = match output.control {
+                        None => (CallState::Succeeded, text, false),
+                        Some(control) => {
+                            let (state, text, is_error, ends) =
+                                self.take_control(&id, control, text).await;
+                            if let Some(ends) = ends {
+                                outcome = ends;
+                            }
+                            (state, text, is_error)
+                        }
+                    };
+                    self.calls
+                        .finish(&mut self.events, &id, state, &text, is_error);
+                    results[index] = Some((text, is_error));
+                    if state == CallState::Cancelled {
+                        outcome = CallsOutcome::Cancelled;
+                    }
+                    if let (Some(path), Some(before)) = (&changes, before) {
+                        self.keep_checkpoint(&id, path, before).await;
                     }
                     self.flush_calls().await;
                 }
-                Err(text) => {
+                Ok(output) => {
+                    // The tool ran and says it failed (a command's non-zero exit).
+                    if let Some(title) = output.title {
+                        self.calls.set_title(&mut self.events, &id, title);
+                    }
                     self.calls
-                        .finish(&mut self.events, &job.id, CallState::Failed, &text, true);
-                    results[job.index] = Some((text, true));
+                        .finish(&mut self.events, &id, CallState::Failed, &text, true);
+                    results[index] = Some((text, true));
                     if outcome == CallsOutcome::Continue {
-                        outcome = self.count_failure(&job.id, &job.name).await;
+                        outcome = self.count_failure(&id, &tool).await;
+                    }
+                }
+                Err(error) => {
+                    self.calls.fail(&mut self.events, &id, &text, &error);
+                    results[index] = Some((text, true));
+                    if outcome == CallsOutcome::Continue {
+                        outcome = self.count_failure(&id, &tool).await;
                     }
                 }
             }
@@ -429,9 +426,46 @@ impl Engine {
         outcome
     }
 
+    /// Acts on what a system tool asked for; returns the call's final state, its result for the
+    /// model, whether that is an error, and how the turn ends when it ends it.
+    async fn take_control(
+        &mut self,
+        id: &str,
+        control: Control,
+        text: String,
+    ) -> (CallState, String, bool, Option<CallsOutcome>) {
+        match control {
+            Control::Complete { summary } => (
+                CallState::Succeeded,
+                text,
+                false,
+                Some(CallsOutcome::Completed(summary)),
+            ),
+            Control::Todos(todos) => {
+                self.save_todos(&todos).await;
+                self.events.emit(EventMsg::TodosChanged { todos });
+                (CallState::Succeeded, text, false, None)
+            }
+            Control::SubAgent(request) => {
+                let (state, text, is_error) = self.run_sub_agent(id, request).await;
+                (state, text, is_error, None)
+            }
+        }
+    }
+
+    fn count_stats(&mut self, tool: &str, run: &Executed) {
+        let end = match &run.outcome {
+            _ if run.timed_out => CallEnd::TimedOut,
+            Ok(output) if !output.failed => CallEnd::Succeeded,
+            _ => CallEnd::Failed,
+        };
+        let stats = self.stats.record(tool, end, run.elapsed);
+        self.events.emit(EventMsg::ToolStats { stats });
+    }
+
     /// Shows what a running call sent for the person: live text, scrubbed of known keys (a key
-    /// split between two pieces included), or its result's images (kept in the call's state, so
-    /// a snapshot and the stored session have them too).
+    /// split between two pieces included), its result's images (kept in the call's state, so a
+    /// snapshot and the stored session have them too), or its progress line.
     fn show_output(
         &mut self,
         scrubbers: &mut HashMap<String, StreamScrubber>,
@@ -450,6 +484,10 @@ impl Engine {
             }
             CallOutput::Images(images) => {
                 self.calls.set_images(&mut self.events, &call_id, images);
+            }
+            CallOutput::Status(line) => {
+                let line = scrub(&line).into_owned();
+                self.calls.set_status(&mut self.events, &call_id, line);
             }
         }
     }

@@ -14,20 +14,17 @@
 
 use std::collections::HashMap;
 
-use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::Value;
-
 use super::Engine;
-use super::approvals::ApprovalOutcome;
-use super::task::{ATTEMPT_COMPLETION, NOT_RUN_CANCELLED, attempt_completion_definition};
-use super::tools::{ActionClass, CallFacts};
-use crate::approval::Decision;
+use crate::builtin_tools::attempt_completion::AttemptCompletionTool;
+use crate::builtin_tools::new_task::NewTaskTool;
 use crate::protocol::{CallState, TaskEndReason};
 use crate::providers::{Message, ToolDefinition};
+use crate::tools::{SubAgentRequest, Tool};
 
 /// The system tool that runs a sub-agent.
-pub const NEW_TASK: &str = "new_task";
+pub const NEW_TASK: &str = NewTaskTool::NAME;
+/// The system tool that ends a task.
+const ATTEMPT_COMPLETION: &str = AttemptCompletionTool::NAME;
 
 /// The default cap on model requests of one sub-agent.
 pub const DEFAULT_SUB_AGENT_ITERATIONS: u32 = 20;
@@ -38,34 +35,6 @@ first message and waits for your answer. Work only on that task, with the tools 
 you are done, call `attempt_completion` with a summary of what you did and found: it is the only \
 thing the other agent sees of your work.\n";
 
-/// Parameters of `new_task`.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NewTaskParams {
-    /// A few words on the task, shown to the person on the card.
-    pub description: String,
-    /// The complete instructions for the sub-agent: it sees nothing of this conversation, so
-    /// include every path, name and constraint it needs.
-    pub prompt: String,
-    /// The tools the sub-agent may use (a subset of yours); all of yours but `new_task` when
-    /// omitted. `attempt_completion` is always included.
-    #[serde(default)]
-    pub tools: Option<Vec<String>>,
-}
-
-/// The definition of `new_task`.
-pub fn new_task_definition() -> ToolDefinition {
-    ToolDefinition {
-        name: NEW_TASK.into(),
-        description: "Delegate a self-contained piece of work to a sub-agent with its own fresh \
-                      context. You wait while it works; its final summary is this call's result. \
-                      The person approves its changes and commands like yours."
-            .into(),
-        input_schema: serde_json::to_value(schemars::schema_for!(NewTaskParams))
-            .unwrap_or(Value::Null),
-    }
-}
-
 /// The tool definitions of a child of a frame offering `offered`: the `requested` names (all
 /// offered ones but `new_task` when `None`), never one the parent does not have, `new_task` only
 /// when `nested` allows another level, and always `attempt_completion`. `Err` is the message for
@@ -75,6 +44,10 @@ pub fn child_definitions(
     requested: Option<&[String]>,
     nested: bool,
 ) -> Result<Vec<ToolDefinition>, String> {
+    let completion = offered
+        .iter()
+        .find(|d| d.name == ATTEMPT_COMPLETION)
+        .cloned();
     let available: Vec<&ToolDefinition> = offered
         .iter()
         .filter(|d| d.name != ATTEMPT_COMPLETION && (nested || d.name != NEW_TASK))
@@ -115,7 +88,7 @@ pub fn child_definitions(
             chosen
         }
     };
-    chosen.push(attempt_completion_definition());
+    chosen.extend(completion);
     Ok(chosen)
 }
 
@@ -192,83 +165,28 @@ impl Engine {
         )
     }
 
-    /// Validates, approves and runs the `new_task` call `id`; returns its final state and the
-    /// result for the model (the child's summary when it completed).
-    pub(crate) async fn run_new_task(
+    /// Runs the sub-agent the `new_task` call `id` asked for (its call was approved and ran);
+    /// returns the call's final state and result for the model (the child's summary when it
+    /// completed).
+    pub(crate) async fn run_sub_agent(
         &mut self,
         id: &str,
-        arguments: &Value,
+        request: SubAgentRequest,
     ) -> (CallState, String, bool) {
-        let params: NewTaskParams = match serde_json::from_value(arguments.clone()) {
-            Ok(p) => p,
-            Err(e) => {
-                return self.end_new_task(
-                    id,
-                    CallState::Failed,
-                    format!("InvalidParams: {e}"),
-                    true,
-                );
-            }
-        };
         let nested = self.depth + 1 < self.max_task_depth;
         let definitions =
-            match child_definitions(&self.definitions, params.tools.as_deref(), nested) {
+            match child_definitions(&self.definitions, request.tools.as_deref(), nested) {
                 Ok(d) => d,
-                Err(message) => return self.end_new_task(id, CallState::Failed, message, true),
+                Err(message) => return (CallState::Failed, message, true),
             };
-        // Starting the sub-agent changes nothing by itself; each of its calls is decided on its
-        // own. Rules on `new_task` (ask, deny) still apply.
-        let facts = CallFacts::new(NEW_TASK, ActionClass::Read);
-        match self.policy.decide(&facts, self.auto_approved) {
-            Decision::Deny { reason } => {
-                let text = format!("Refused by the approval policy: {reason}. Nothing was done.");
-                return self.end_new_task(id, CallState::Rejected, text, true);
-            }
-            Decision::Ask { reason } => {
-                match self
-                    .await_approval(id, NEW_TASK, arguments, &facts, reason)
-                    .await
-                {
-                    ApprovalOutcome::Run | ApprovalOutcome::RunEdited { .. } => {}
-                    ApprovalOutcome::Rejected(text) => {
-                        return self.end_new_task(id, CallState::Rejected, text, true);
-                    }
-                    ApprovalOutcome::Cancelled => {
-                        return self.end_new_task(
-                            id,
-                            CallState::Cancelled,
-                            NOT_RUN_CANCELLED.to_owned(),
-                            true,
-                        );
-                    }
-                }
-            }
-            Decision::Allow { .. } => {}
-        }
-        self.calls
-            .transition(&mut self.events, id, CallState::Scheduled, None);
-        self.calls.transition(
+        self.calls.set_status(
             &mut self.events,
             id,
-            CallState::Executing,
-            Some(format!("Sub-agent: {}", params.description)),
+            format!("Sub-agent: {}", request.description),
         );
         self.flush_calls().await;
-        let reason = Box::pin(self.run_child(id, params.prompt, definitions)).await;
-        let (state, text, is_error) = call_outcome(reason);
-        self.end_new_task(id, state, text, is_error)
-    }
-
-    fn end_new_task(
-        &mut self,
-        id: &str,
-        state: CallState,
-        text: String,
-        is_error: bool,
-    ) -> (CallState, String, bool) {
-        self.calls
-            .finish(&mut self.events, id, state, &text, is_error);
-        (state, text, is_error)
+        let reason = Box::pin(self.run_child(id, request.prompt, definitions)).await;
+        call_outcome(reason)
     }
 
     /// Runs a sub-agent for the call `parent_call` on `prompt` with `definitions`, its events
@@ -308,6 +226,18 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builtin_tools::attempt_completion::AttemptCompletionParams;
+    use crate::builtin_tools::new_task::NewTaskParams;
+    use crate::tools::typed_definition;
+    use serde_json::Value;
+
+    fn attempt_completion_definition() -> ToolDefinition {
+        typed_definition::<AttemptCompletionParams>(ATTEMPT_COMPLETION)
+    }
+
+    fn new_task_definition() -> ToolDefinition {
+        typed_definition::<NewTaskParams>(NEW_TASK)
+    }
 
     fn def(name: &str) -> ToolDefinition {
         ToolDefinition {

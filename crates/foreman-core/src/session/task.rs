@@ -2,7 +2,7 @@
 //! event saying why (completion, a final answer, cancel, the iteration cap, a stop after a pause,
 //! or a provider error).
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::Engine;
 use super::retry::{PendingRetry, RETRY_NOTE, TaskStart};
@@ -10,25 +10,7 @@ use super::scheduler::CallsOutcome;
 use super::transcript::TranscriptItem;
 use super::turn::StreamedCall;
 use crate::protocol::{CallState, EventMsg, TaskEndReason};
-use crate::providers::{Message, ProviderError, Thinking, ToolCall, ToolDefinition};
-
-/// The system tool that ends a task.
-pub const ATTEMPT_COMPLETION: &str = "attempt_completion";
-
-/// The definition of `attempt_completion`.
-pub fn attempt_completion_definition() -> ToolDefinition {
-    ToolDefinition {
-        name: ATTEMPT_COMPLETION.into(),
-        description: "Call this when the task is done, with a short summary of what you did \
-                      for the person."
-            .into(),
-        input_schema: json!({
-            "type": "object",
-            "properties": {"result": {"type": "string", "description": "What was done."}},
-            "required": ["result"]
-        }),
-    }
-}
+use crate::providers::{Message, ProviderError, Thinking, ToolCall};
 
 /// Messages at the end of history whose tool outputs are never elided.
 pub const KEEP_RECENT_MESSAGES: usize = 6;

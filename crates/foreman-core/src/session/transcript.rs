@@ -147,6 +147,10 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
                         images: None,
                         parent_call_id: None,
                         undo: None,
+                        kind: Default::default(),
+                        view: Default::default(),
+                        title: None,
+                        error: None,
                     });
                     if let Some((content, is_error)) = results.get(&call.id) {
                         snapshot.result = Some(content.clone());

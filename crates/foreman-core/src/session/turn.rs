@@ -49,11 +49,18 @@ struct Streaming {
     last_preview: Instant,
 }
 
-fn changes_files(name: &str) -> bool {
-    matches!(name, "write" | "edit" | "multi_edit")
-}
-
 impl Engine {
+    /// Puts up the card of a call the model began, drawn by its tool's kind and view (an unknown
+    /// name gets the plain card).
+    fn create_call(&mut self, id: &str, name: &str) {
+        let (kind, view) = self
+            .tools
+            .get(name)
+            .map(|t| (t.kind(), t.view()))
+            .unwrap_or_default();
+        self.calls.create(&mut self.events, id, name, kind, view);
+    }
+
     /// Counts a request's usage into the session's spend and tells the person (the running
     /// totals, cost estimate and context use come with it).
     pub(crate) fn report_usage(&mut self, usage: Usage) {
@@ -149,7 +156,7 @@ impl Engine {
                 out.thinking.push(Thinking::Redacted { data });
             }
             ProviderEvent::ToolCallStart { id, name } => {
-                self.calls.create(&mut self.events, &id, &name);
+                self.create_call(&id, &name);
                 open.insert(
                     id,
                     Streaming {
@@ -167,22 +174,32 @@ impl Engine {
                 let Some(args) = streaming.args.push(&fragment, now) else {
                     return AfterEvent::Nothing;
                 };
-                let name = self
+                let tool = self
                     .calls
                     .get(&id)
-                    .map(|c| c.name.clone())
-                    .unwrap_or_default();
-                let preview = if changes_files(&name)
-                    && now.saturating_duration_since(streaming.last_preview)
-                        >= LIVE_PREVIEW_INTERVAL
-                {
-                    streaming.last_preview = now;
-                    self.tools
-                        .proposed_change(&name, &streaming.args.snapshot())
-                        .map(|c| file_preview(&c, false))
-                } else {
-                    None
+                    .and_then(|c| self.tools.get(&c.name))
+                    .cloned();
+                let preview = match &tool {
+                    Some(tool)
+                        if tool.changes_files()
+                            && now.saturating_duration_since(streaming.last_preview)
+                                >= LIVE_PREVIEW_INTERVAL =>
+                    {
+                        streaming.last_preview = now;
+                        tool.parse(&streaming.args.snapshot())
+                            .ok()
+                            .and_then(|input| tool.change(&input))
+                            .map(|c| file_preview(&c, false))
+                    }
+                    _ => None,
                 };
+                let title = match (&tool, streaming.args.heads()) {
+                    (Some(tool), (heads, true)) => Some(tool.title(heads)),
+                    _ => None,
+                };
+                if let Some(title) = title.filter(|t| !t.is_empty()) {
+                    self.calls.set_title(&mut self.events, &id, title);
+                }
                 self.events.emit(EventMsg::ToolCallUpdated {
                     call_id: id,
                     state: None,
@@ -190,6 +207,7 @@ impl Engine {
                     preview,
                     status: None,
                     images: None,
+                    title: None,
                 });
             }
             ProviderEvent::ToolCallEnd { id, arguments } => {
@@ -213,14 +231,21 @@ impl Engine {
                             preview: None,
                             status: None,
                             images: None,
+                            title: None,
                         });
                     }
                 } else if self.calls.state(&id).is_none() {
                     // A provider that sends whole calls without a start.
-                    self.calls.create(&mut self.events, &id, &name);
+                    self.create_call(&id, &name);
                 }
                 if let Ok(value) = &arguments {
                     self.calls.set_arguments(&id, value.clone());
+                    if let Some(tool) = self.tools.get(&name) {
+                        let title = tool.title(value);
+                        if !title.is_empty() {
+                            self.calls.set_title(&mut self.events, &id, title);
+                        }
+                    }
                 }
                 debug_assert_eq!(self.calls.state(&id), Some(CallState::Streaming));
                 out.calls.push(StreamedCall {

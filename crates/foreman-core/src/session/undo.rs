@@ -62,7 +62,7 @@ impl Engine {
     /// The bytes of `path` before a call changes it; `None` when they cannot be kept (the call
     /// then runs without an undo).
     pub(crate) fn bytes_before(&self, path: &str) -> Option<Option<Vec<u8>>> {
-        self.tools.file_bytes(path).ok()
+        self.files.file_bytes(path).ok()
     }
 
     /// After call `call_id` changed `path` successfully: keeps what it replaced and offers the
@@ -73,7 +73,7 @@ impl Engine {
         path: &str,
         before: Option<Vec<u8>>,
     ) {
-        let Ok(Some(after)) = self.tools.file_bytes(path) else {
+        let Ok(Some(after)) = self.files.file_bytes(path) else {
             return;
         };
         if let Some(old) = &before {
@@ -158,7 +158,7 @@ impl Engine {
         };
         let path = &checkpoint.path;
         if let Err(reason) =
-            self.tools
+            self.files
                 .restore_file(path, checkpoint.before.as_deref(), &checkpoint.after_hash)
         {
             return self.refuse_undo(call_id, &reason);

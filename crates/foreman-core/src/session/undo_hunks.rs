@@ -36,7 +36,7 @@ impl Engine {
             "This call created the file, so its change is undone whole: use Undo this change.",
         )?;
         let now = self
-            .tools
+            .files
             .file_bytes(&path)?
             .ok_or_else(|| format!("{path} is gone, so there is nothing to undo in it."))?;
         if content_hash(&now) != checkpoint.after_hash {
@@ -77,7 +77,7 @@ impl Engine {
             .filter_map(|i| u32::try_from(i).ok())
             .collect();
         let content = apply_hunks(&diff, old, new, &kept).map_err(|e| e.to_string())?;
-        self.tools
+        self.files
             .restore_file(&path, Some(content.as_bytes()), &checkpoint.after_hash)?;
         let after_hash = content_hash(content.as_bytes());
         let preview = diff_preview(&path, Some(old), &content);

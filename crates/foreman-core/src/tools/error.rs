@@ -1,134 +1,25 @@
-//! Tool errors: one kind enum shared by the model channel and the UI channel.
+//! A failed call: a stable code, a message, suggestions for the model's next step, and for bad
+//! parameters every problem with its JSON path. The model gets it as
+//! `{"ok": false, "code", "error", "suggestions", "problems"}`; the person reads the message.
 
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use thiserror::Error;
-use ts_rs::TS;
 
-/// Why a tool call failed. Serialised as SCREAMING_SNAKE codes (`PATH_NOT_IN_WORKSPACE`); the
-/// two manager-level failures use the codes the model is told about: `INVALID_TOOL_PARAMS` and
-/// `TOOL_NOT_REGISTERED`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ToolErrorKind {
-    /// The arguments did not match the schema, even after repair.
-    #[serde(rename = "INVALID_TOOL_PARAMS")]
-    InvalidParams,
-    /// No tool of that name is registered.
-    #[serde(rename = "TOOL_NOT_REGISTERED")]
-    NotRegistered,
-    /// The tool failed, panicked, or finished without a result.
-    ExecutionFailed,
-    /// The tool ran longer than its timeout.
-    Timeout,
-    /// The call was cancelled (by the person or the loop).
-    Cancelled,
-    /// A path points outside the workspace root.
-    PathNotInWorkspace,
-    /// A file the tool needs does not exist.
-    FileNotFound,
-    /// Writing a file failed.
-    FileWriteFailure,
-    /// The operation was refused (by the OS or by the approval policy).
-    PermissionDenied,
-    /// A shell command could not be started or failed to run.
-    ShellExecuteError,
-    /// Anything not covered above.
-    Unknown,
-}
+use crate::builtin_tools::BuiltinError;
+use crate::protocol::CallError;
 
-impl ToolErrorKind {
-    /// The wire code, e.g. `PATH_NOT_IN_WORKSPACE`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Self::InvalidParams => "INVALID_TOOL_PARAMS",
-            Self::NotRegistered => "TOOL_NOT_REGISTERED",
-            Self::ExecutionFailed => "EXECUTION_FAILED",
-            Self::Timeout => "TIMEOUT",
-            Self::Cancelled => "CANCELLED",
-            Self::PathNotInWorkspace => "PATH_NOT_IN_WORKSPACE",
-            Self::FileNotFound => "FILE_NOT_FOUND",
-            Self::FileWriteFailure => "FILE_WRITE_FAILURE",
-            Self::PermissionDenied => "PERMISSION_DENIED",
-            Self::ShellExecuteError => "SHELL_EXECUTE_ERROR",
-            Self::Unknown => "UNKNOWN",
-        }
-    }
-}
-
-impl std::fmt::Display for ToolErrorKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-/// A tool failure as both the model and the person see it: a kind, a plain message, optional
-/// suggestions for the model's next step and optional structured details (e.g. the list of
-/// parameter problems).
-#[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize, TS)]
-#[error("{kind}: {message}")]
-pub struct ToolError {
-    pub kind: ToolErrorKind,
-    pub message: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[ts(optional, as = "Option<Vec<String>>")]
-    pub suggestions: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
-    pub details: Option<serde_json::Value>,
-}
-
-impl ToolError {
-    /// A failure of `kind` with `message`.
-    pub fn new(kind: ToolErrorKind, message: impl Into<String>) -> Self {
-        Self {
-            kind,
-            message: message.into(),
-            suggestions: Vec::new(),
-            details: None,
-        }
-    }
-
-    /// Shorthand for [`ToolErrorKind::ExecutionFailed`].
-    pub fn execution_failed(message: impl Into<String>) -> Self {
-        Self::new(ToolErrorKind::ExecutionFailed, message)
-    }
-
-    /// Adds a suggestion for the model.
-    #[must_use]
-    pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Self {
-        self.suggestions.push(suggestion.into());
-        self
-    }
-
-    /// Attaches structured details.
-    #[must_use]
-    pub fn with_details(mut self, details: serde_json::Value) -> Self {
-        self.details = Some(details);
-        self
-    }
-
-    /// Parameters that failed validation, with one problem per path.
-    pub fn invalid_params(problems: &[ParamProblem]) -> Self {
-        let listed: Vec<String> = problems.iter().map(ToString::to_string).collect();
-        let message = format!("Invalid tool parameters: {}", listed.join("; "));
-        let details = serde_json::to_value(problems).unwrap_or(serde_json::Value::Null);
-        Self::new(ToolErrorKind::InvalidParams, message)
-            .with_details(details)
-            .with_suggestion("Fix the listed parameters and call the tool again.")
-    }
-
-    /// The error the model gets for an unknown tool name, listing the available ones.
-    pub fn not_registered(name: &str, available: &[String]) -> Self {
-        Self::new(
-            ToolErrorKind::NotRegistered,
-            format!("No tool named `{name}` is registered."),
-        )
-        .with_suggestion(format!(
-            "Use one of the available tools: {}.",
-            available.join(", ")
-        ))
-        .with_details(serde_json::json!({ "available_tools": available }))
-    }
+/// Codes the runtime itself gives (tools add their own, such as `FILE_NOT_FOUND`).
+pub mod codes {
+    pub const INVALID_PARAMS: &str = "INVALID_PARAMS";
+    pub const UNKNOWN_TOOL: &str = "UNKNOWN_TOOL";
+    pub const NOT_OFFERED: &str = "NOT_OFFERED";
+    pub const TIMEOUT: &str = "TIMEOUT";
+    pub const CANCELLED: &str = "CANCELLED";
+    pub const TOOL_UNAVAILABLE: &str = "TOOL_UNAVAILABLE";
+    pub const EXECUTION_FAILED: &str = "EXECUTION_FAILED";
+    /// An external tool said its call failed (MCP `isError`).
+    pub const TOOL_ERROR: &str = "TOOL_ERROR";
 }
 
 /// One validation problem: where in the arguments (a JSON pointer, `""` for the root) and what.
@@ -158,56 +49,135 @@ impl std::fmt::Display for ParamProblem {
     }
 }
 
+/// Why a call failed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{code}: {message}")]
+pub struct ToolError {
+    pub code: String,
+    pub message: String,
+    pub suggestions: Vec<String>,
+    pub problems: Vec<ParamProblem>,
+}
+
+impl ToolError {
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+            suggestions: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    #[must_use]
+    pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Self {
+        self.suggestions.push(suggestion.into());
+        self
+    }
+
+    /// Parameters that failed validation: every problem, each with its path.
+    pub fn invalid_params(problems: Vec<ParamProblem>) -> Self {
+        let listed: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        Self {
+            code: codes::INVALID_PARAMS.into(),
+            message: format!("Invalid parameters: {}", listed.join("; ")),
+            suggestions: vec!["Fix the listed parameters and call the tool again.".into()],
+            problems,
+        }
+    }
+
+    /// A name no tool has, with every tool that exists.
+    pub fn unknown_tool(name: &str, available: &[String]) -> Self {
+        Self::new(
+            codes::UNKNOWN_TOOL,
+            format!(
+                "There is no tool named `{name}`. Available tools: {}.",
+                available.join(", ")
+            ),
+        )
+        .with_suggestion("Call one of the available tools by its exact name.")
+    }
+
+    /// What the model reads: the structured form as JSON text.
+    pub fn for_model(&self) -> String {
+        let mut value = json!({
+            "ok": false,
+            "code": self.code,
+            "error": self.message,
+        });
+        if !self.suggestions.is_empty() {
+            value["suggestions"] = json!(self.suggestions);
+        }
+        if !self.problems.is_empty() {
+            value["problems"] = json!(self.problems);
+        }
+        value.to_string()
+    }
+
+    /// What the person reads.
+    pub fn for_person(&self) -> CallError {
+        CallError {
+            code: self.code.clone(),
+            message: self.message.clone(),
+        }
+    }
+}
+
+impl From<BuiltinError> for ToolError {
+    fn from(error: BuiltinError) -> Self {
+        let code = error.code();
+        let text = error.to_string();
+        let message = text
+            .strip_prefix(code)
+            .and_then(|rest| rest.strip_prefix(": "))
+            .unwrap_or(&text)
+            .to_owned();
+        let suggestion = match &error {
+            BuiltinError::PathNotInWorkspace(r) => Some(format!(
+                "Use a path inside the workspace root {}.",
+                r.root.display()
+            )),
+            BuiltinError::NotFound { .. } => Some("Check the path with ls or glob.".to_owned()),
+            _ => None,
+        };
+        let error = Self::new(code, message);
+        match suggestion {
+            Some(s) => error.with_suggestion(s),
+            None => error,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn kinds_serialise_as_their_codes() {
-        for kind in [
-            ToolErrorKind::InvalidParams,
-            ToolErrorKind::NotRegistered,
-            ToolErrorKind::ExecutionFailed,
-            ToolErrorKind::Timeout,
-            ToolErrorKind::Cancelled,
-            ToolErrorKind::PathNotInWorkspace,
-            ToolErrorKind::FileNotFound,
-            ToolErrorKind::FileWriteFailure,
-            ToolErrorKind::PermissionDenied,
-            ToolErrorKind::ShellExecuteError,
-            ToolErrorKind::Unknown,
-        ] {
-            let json = serde_json::to_value(kind).unwrap();
-            assert_eq!(json, serde_json::Value::String(kind.code().to_owned()));
-        }
-        assert_eq!(
-            ToolErrorKind::PathNotInWorkspace.code(),
-            "PATH_NOT_IN_WORKSPACE"
-        );
-    }
-
-    #[test]
-    fn invalid_params_lists_every_problem_with_its_path() {
-        let error = ToolError::invalid_params(&[
-            ParamProblem::new("/path", "expected a string"),
-            ParamProblem::new("", "missing property `content`"),
+    fn invalid_params_list_every_problem_with_its_path() {
+        let error = ToolError::invalid_params(vec![
+            ParamProblem::new("/limit", "\"many\" is not of type \"integer\""),
+            ParamProblem::new("", "\"path\" is a required property"),
         ]);
-        assert_eq!(error.kind, ToolErrorKind::InvalidParams);
-        assert!(error.message.contains("/path: expected a string"));
-        assert!(error.message.contains("(root): missing property `content`"));
-        assert_eq!(error.details.unwrap()[0]["path"], "/path");
+        assert!(error.message.contains("/limit: "), "{}", error.message);
+        assert!(
+            error.message.contains("(root): \"path\""),
+            "{}",
+            error.message
+        );
+        let model: serde_json::Value = serde_json::from_str(&error.for_model()).unwrap();
+        assert_eq!(model["ok"], false);
+        assert_eq!(model["code"], "INVALID_PARAMS");
+        assert_eq!(model["problems"][0]["path"], "/limit");
     }
 
     #[test]
-    fn not_registered_names_the_available_tools() {
-        let error = ToolError::not_registered("reed", &["read".into(), "write".into()]);
-        assert_eq!(error.kind, ToolErrorKind::NotRegistered);
-        assert!(error.suggestions[0].contains("read, write"));
-    }
-
-    #[test]
-    fn typescript_bindings_are_current() {
-        crate::bindings::assert_bindings_current::<ToolErrorKind>();
-        crate::bindings::assert_bindings_current::<ToolError>();
+    fn a_builtin_error_keeps_its_code_once() {
+        let error = ToolError::from(BuiltinError::NotFound {
+            path: "a.txt".into(),
+        });
+        assert_eq!(error.code, "FILE_NOT_FOUND");
+        assert_eq!(error.message, "a.txt does not exist.");
+        assert_eq!(error.to_string().matches("FILE_NOT_FOUND").count(), 1);
+        assert_eq!(error.for_person().message, "a.txt does not exist.");
     }
 }

@@ -1,122 +1,44 @@
-//! Tools: the contract between the agent loop and everything the model can call.
+//! The tool runtime: every call the model makes — built-in, system, MCP or discovery — goes
+//! through one contract and one pipeline.
 //!
-//! # Two channels
-//!
-//! A tool's [`Tool::execute`] returns no result value. It reports through its [`ToolContext`]:
-//!
-//! * **model channel** — [`ToolContext::set_result`]: what the model sees for this call on its
-//!   next turn (text, JSON, or a structured error `{ok: false, code, error, suggestions}`).
-//!   Exactly one result reaches the model per call id; if a tool sets none, the model gets an
-//!   `EXECUTION_FAILED` result saying so.
-//! * **UI channel** — [`ToolContext::send_status`]: what the person sees, a [`ToolInfo`] card
-//!   accumulated from every status sent. Each change is also emitted as a [`ToolInfoPatch`]
-//!   (changed fields only, growing strings as appends) through the [`ToolEvent`] sink.
-//!
-//! # The status state machine
-//!
-//! ```text
-//!   WAIT ──► DOING ──► SUCCESS
-//!     │        │  ▲
-//!     │        └──┘──► ERROR
-//!     └───────────────► SUCCESS | ERROR
-//! ```
-//!
-//! `WAIT` while params stream in (partial invocations) or approval is pending, `DOING` while
-//! working, then one terminal state. [`ToolStatus::transition`] refuses every other move (nothing
-//! leaves a terminal state, nothing returns to `WAIT`), and [`StatusUpdate`] can only carry a
-//! `result` or `error` when it targets `SUCCESS` or `ERROR`. Fields accumulate: `params`
-//! deep-merge (so params shown during `WAIT` are still there at `SUCCESS`), `tip` and `progress`
-//! replace, `result` and `error` overwrite.
-//!
-//! ```
-//! # use foreman_core::tools::*;
-//! # use serde_json::json;
-//! # let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
-//! # let ctx = ToolContext::standalone(ToolEnv::new("/ws", "session", tx), "write", "call-1");
-//! // Partial invocation: show what has arrived.
-//! ctx.send_status(StatusUpdate::wait().params(json!({"path": "src/main.rs"})))?;
-//! // Final invocation: do the work, then report to both channels.
-//! ctx.send_status(StatusUpdate::doing().tip("Writing src/main.rs…"))?;
-//! ctx.set_result("Wrote 12 lines to src/main.rs.");
-//! ctx.send_status(StatusUpdate::success(json!({"lines": 12})))?;
-//! let card = ctx.snapshot();
-//! assert_eq!(card.status, ToolStatus::Success);
-//! assert_eq!(card.params, json!({"path": "src/main.rs"}));
-//! // The record is frozen now.
-//! assert!(ctx.send_status(StatusUpdate::doing()).is_err());
-//! # Ok::<(), StatusError>(())
-//! ```
-//!
-//! # Running tools: the manager
-//!
-//! A [`ToolManager`] (one per session) resolves each call id to a tool instance — (1) its
-//! per-call cache, (2) the user [`ToolRegistry`] of factories, (3) the built-in
-//! [`system`] tools `attempt_completion` and `new_task` — so every partial invocation and the
-//! final one of a call share one instance and one card. While arguments stream in, the loop feeds
-//! the raw text to a [`StreamingCall`] handle ([`ToolManager::stream_call`]) or to
-//! [`ToolManager::push_partial`]; a throttle ([`PartialStream`]) runs
-//! `execute(params_so_far, ctx, true)` only on new keys, geometric growth or elapsed time, so the
-//! cost stays linear in the argument size. [`ToolManager::execute`] then runs the call once:
-//! schema validation with repair ([`repair`]), the tool's own checks, the [`WrapperChain`]
-//! (logging, stats, and e.g. an approval gate the loop inserts), and the guarded tool (timeout,
-//! cancellation, panic capture). The [`ExecutionOutcome`] carries the one model result, the frozen
-//! card, a [`PauseSignal`] after repeated failures, and just-in-time [`UsageNotes`].
-//!
-//! # Writing a tool
-//!
-//! Stateless tools: [`simple_tool`] from a params struct and an async fn. Tools with state:
-//! implement [`TypedTool`] (typed params, schema derived with `schemars`) or [`Tool`] directly.
-//! Register factories, not instances, in a [`ToolRegistry`].
+//! - [`Tool`] is the typed contract the tools written here implement (`builtin_tools/`, one
+//!   file each, listed in `builtin_tools/list.rs`): its input struct (whose doc comments are
+//!   what the model reads), its kind and card view, a title from the arguments so far, the
+//!   facts the approval policy needs, the file change it would make, and `run`. [`AnyTool`] is
+//!   the erased form the registry holds; a blanket impl makes every `Tool` one, and MCP and
+//!   discovery tools implement it directly (`mcp/tool.rs`).
+//! - [`ToolSet`] holds a session's tools by name, with their provider-clean schemas
+//!   ([`schema`]) and compiled validators; an external tool may replace a built-in when its
+//!   configuration says so ([`replacement`]).
+//! - [`pipeline`] is the path of one call: find → repair → validate → parse and facts → (the
+//!   session's policy and approval) → run with a timeout → the model's result and the person's →
+//!   stats.
+//! - A running call has two channels ([`CallContext`]): its [`ToolOutput`] (or [`ToolError`]) is
+//!   what the model reads; live output, images and the progress line go to the person only.
+//!   The system tools (`attempt_completion`, `new_task`, `todo_write`) steer the loop through
+//!   [`Control`], so the scheduler never looks at a tool's name.
 
-mod catalogue;
 mod context;
-mod contract;
 mod error;
-mod guard;
-mod info;
-mod kind;
-mod manager;
-mod merge;
-mod partial_json;
-mod record;
+mod output;
+pub mod pipeline;
 mod registry;
-mod repair;
-mod result;
-mod schema;
-mod simple;
+pub mod repair;
+pub mod replacement;
+pub mod schema;
 mod stats;
-mod status;
-pub mod system;
-mod throttle;
-mod typed;
+mod tool;
 mod validation;
-mod wrappers;
+#[cfg(test)]
+mod wire_shape;
 
-pub use catalogue::{ToolDefinition, render_catalogue};
-pub use context::{
-    DEFAULT_TOOL_TIMEOUT, SubAgentRequest, SubAgentRunner, ToolContext, ToolEnv, ToolEvent,
-    ToolSettings,
-};
-pub use contract::{
-    InvalidToolName, NotesTrigger, Tool, ToolFactory, UsageNotes, validate_tool_name,
-};
-pub use error::{ParamProblem, ToolError, ToolErrorKind};
-pub use info::{Progress, TextPatch, ToolInfo, ToolInfoPatch};
-pub use kind::ToolKind;
-pub use manager::{
-    ExecutionOutcome, ManagerConfig, PauseSignal, StreamingCall, ToolCall, ToolManager,
-};
-pub use merge::{ParamsPatch, deep_merge, diff};
-pub use partial_json::{JsonScanner, complete_prefix};
-pub use record::{StatusError, StatusRecord};
-pub use registry::ToolRegistry;
-pub use repair::{Repair, RepairKind, repair};
-pub use result::ToolResult;
-pub use schema::{clean_for_provider, parameters_without_description, schema_for};
-pub use simple::{SimpleTool, simple_tool};
-pub use stats::{StatsBook, ToolStats};
-pub use status::{IllegalTransition, StatusUpdate, ToolStatus};
-pub use throttle::{PartialStream, ThrottleConfig};
-pub use typed::{TypedTool, parse_params};
+pub use context::{CallContext, CallOutput, OutputSink};
+pub use error::{ParamProblem, ToolError, codes};
+pub use output::{Control, SubAgentRequest, ToolOutput};
+pub use pipeline::{Executed, Prepared, execute};
+pub use registry::ToolSet;
+pub use repair::{Repair, RepairKind};
+pub use schema::{clean_for_provider, schema_for};
+pub use stats::{CallEnd, StatsBook};
+pub use tool::{AnyTool, DEFAULT_TIMEOUT, Input, ProposedChange, Tool, arg, typed_definition};
 pub use validation::{ParamValidator, Validated};
-pub use wrappers::{CallView, LoggingWrapper, Next, StatsWrapper, ToolWrapper, WrapperChain};

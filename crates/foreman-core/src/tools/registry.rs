@@ -1,156 +1,112 @@
-//! The registry of user tools: factories by name, replaceable and removable at run time.
+//! [`ToolSet`]: the tools of one session by name — the built-ins and system tools, then the
+//! external ones (MCP, discovery). An external tool replaces a built-in only when its
+//! configuration says so (`"replaces": ["bash"]`); it then takes the built-in's name and goes
+//! through the policy as the built-in would ([`Replacement`]).
 
-use std::collections::BTreeMap;
-use std::future::Future;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
 
-use super::context::ToolEnv;
-use super::contract::{InvalidToolName, Tool, ToolFactory};
-use super::error::ToolError;
+use super::replacement::Replacement;
+use super::tool::AnyTool;
+use super::validation::ParamValidator;
+use crate::providers::ToolDefinition;
 
-/// Tool factories by name. Cloning shares the same registry.
-#[derive(Debug, Clone, Default)]
-pub struct ToolRegistry {
-    factories: Arc<RwLock<BTreeMap<String, ToolFactory>>>,
+struct Entry {
+    tool: Arc<dyn AnyTool>,
+    definition: ToolDefinition,
+    /// `None` when the schema does not compile: the tool itself is left to refuse bad input.
+    validator: Option<ParamValidator>,
 }
 
-impl ToolRegistry {
-    pub fn new() -> Self {
-        Self::default()
-    }
+/// The tools a session offers.
+#[derive(Clone)]
+pub struct ToolSet {
+    entries: Arc<Vec<Entry>>,
+    /// Configured timeouts by tool name; they win over a tool's own.
+    timeouts: Arc<HashMap<String, Duration>>,
+}
 
-    /// Registers `factory`; a factory of the same name is replaced (with a warning).
-    pub fn register(&self, factory: ToolFactory) {
-        let name = factory.name().to_owned();
-        let replaced = self
-            .factories
-            .write()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(name.clone(), factory);
-        if replaced.is_some() {
-            tracing::warn!(tool = %name, "tool registered twice; the new registration replaces the old one");
+impl std::fmt::Debug for ToolSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolSet")
+            .field("tools", &self.names())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ToolSet {
+    /// `builtins` in their order, then `external`; an external tool that replaces a built-in
+    /// takes its place.
+    pub fn new(builtins: Vec<Arc<dyn AnyTool>>, external: Vec<Arc<dyn AnyTool>>) -> Self {
+        let mut tools = builtins;
+        for tool in external {
+            let replaced = tool
+                .replaces()
+                .and_then(|name| tools.iter().position(|t| t.name() == name));
+            match replaced {
+                Some(at) => {
+                    let builtin = Arc::clone(&tools[at]);
+                    tools[at] = Arc::new(Replacement::new(tool, builtin));
+                }
+                None => tools.push(tool),
+            }
+        }
+        let entries = tools
+            .into_iter()
+            .map(|tool| {
+                let definition = tool.definition();
+                let validator = ParamValidator::new(definition.input_schema.clone()).ok();
+                Entry {
+                    tool,
+                    definition,
+                    validator,
+                }
+            })
+            .collect();
+        Self {
+            entries: Arc::new(entries),
+            timeouts: Arc::default(),
         }
     }
 
-    /// Registers a tool made with `T::default()` for each call.
-    pub fn register_default<T: Tool + Default>(&self) -> Result<(), InvalidToolName> {
-        self.register(ToolFactory::of_default::<T>()?);
-        Ok(())
+    /// With configured timeouts by tool name (they win over a tool's own).
+    #[must_use]
+    pub fn with_timeouts(mut self, timeouts: HashMap<String, Duration>) -> Self {
+        self.timeouts = Arc::new(timeouts);
+        self
     }
 
-    /// Registers one shared instance (for tools whose state should be shared between calls).
-    pub fn register_shared(&self, tool: Arc<dyn Tool>) -> Result<(), InvalidToolName> {
-        self.register(ToolFactory::shared(tool)?);
-        Ok(())
+    fn entry(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.definition.name == name)
     }
 
-    /// Registers an async factory of the session environment, for tools with injected deps.
-    pub fn register_factory<F, Fut>(&self, name: &str, make: F) -> Result<(), InvalidToolName>
-    where
-        F: Fn(ToolEnv) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<Arc<dyn Tool>, ToolError>> + Send + 'static,
-    {
-        self.register(ToolFactory::new(name, make)?);
-        Ok(())
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn AnyTool>> {
+        self.entry(name).map(|e| &e.tool)
     }
 
-    /// Removes the tool named `name`; returns whether it was registered.
-    pub fn unregister(&self, name: &str) -> bool {
-        self.factories
-            .write()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(name)
-            .is_some()
+    pub(super) fn validator(&self, name: &str) -> Option<&ParamValidator> {
+        self.entry(name).and_then(|e| e.validator.as_ref())
     }
 
-    /// The factory named `name`.
-    pub fn get(&self, name: &str) -> Option<ToolFactory> {
-        self.factories
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(name)
-            .cloned()
-    }
-
-    /// Every factory, by name.
-    pub fn factories(&self) -> Vec<ToolFactory> {
-        self.factories
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .values()
-            .cloned()
-            .collect()
-    }
-
-    /// Registered names, sorted.
+    /// Every tool's name, in order.
     pub fn names(&self) -> Vec<String> {
-        self.factories
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .keys()
-            .cloned()
+        self.entries
+            .iter()
+            .map(|e| e.definition.name.clone())
             .collect()
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tools::{ToolContext, ToolKind, simple_tool};
-    use serde::Deserialize;
-    use tokio::sync::mpsc::unbounded_channel;
-
-    /// No params.
-    #[derive(Deserialize, schemars::JsonSchema)]
-    struct NoParams {}
-
-    fn tool(name: &str, description: &str) -> Arc<dyn Tool> {
-        Arc::new(simple_tool(
-            name,
-            ToolKind::Other,
-            description,
-            |_: NoParams, ctx: ToolContext| async move {
-                ctx.set_result("done");
-                Ok(())
-            },
-        ))
+    /// What the model is given.
+    pub fn definitions(&self) -> Vec<ToolDefinition> {
+        self.entries.iter().map(|e| e.definition.clone()).collect()
     }
 
-    fn env() -> ToolEnv {
-        let (tx, _rx) = unbounded_channel();
-        ToolEnv::new("/tmp", "s", tx)
-    }
-
-    #[tokio::test]
-    async fn registering_twice_replaces_and_unregister_removes() {
-        let registry = ToolRegistry::new();
-        registry.register_shared(tool("a", "first")).unwrap();
-        registry.register_shared(tool("a", "second")).unwrap();
-        registry.register_shared(tool("b", "other")).unwrap();
-        assert_eq!(registry.names(), ["a", "b"]);
-        let a = registry.get("a").unwrap().make(env()).await.unwrap();
-        assert_eq!(a.description().await, "second");
-        assert!(registry.unregister("a"));
-        assert!(!registry.unregister("a"));
-        assert!(registry.get("a").is_none());
-        assert_eq!(registry.factories().len(), 1);
-    }
-
-    #[tokio::test]
-    async fn factories_get_the_session_environment() {
-        let registry = ToolRegistry::new();
-        registry
-            .register_factory("ws", |env: ToolEnv| async move {
-                let root = env.workspace_root().display().to_string();
-                Ok(tool("ws", &format!("Works in {root}")))
-            })
-            .unwrap();
-        let made = registry.get("ws").unwrap().make(env()).await.unwrap();
-        assert_eq!(made.description().await, "Works in /tmp");
-        assert!(
-            registry
-                .register_factory("bad name", |_env| async { Ok(tool("x", "")) })
-                .is_err()
-        );
+    /// How long a call of `tool` may run: the configured timeout, else the tool's own.
+    pub fn timeout(&self, tool: &Arc<dyn AnyTool>) -> Duration {
+        self.timeouts
+            .get(tool.name())
+            .copied()
+            .unwrap_or_else(|| tool.timeout())
     }
 }

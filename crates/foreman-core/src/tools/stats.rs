@@ -1,76 +1,67 @@
-//! Per-tool execution statistics: counts and durations, via API and as an event.
-//!
-//! The [`StatsWrapper`](super::StatsWrapper) in the wrapper chain records them, so they count
-//! calls that passed validation (including ones an inner wrapper such as an approval gate
-//! refused); calls stopped by `INVALID_TOOL_PARAMS` or `TOOL_NOT_REGISTERED` do not count.
+//! How each tool's calls went in a session: counts and running times, sent as a
+//! [`ToolStats`] event after every call and shown in the app and at the end of the CLI's `exec`.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-use ts_rs::TS;
+use crate::protocol::ToolStats;
 
-/// Counters of one tool since the manager started.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct ToolStats {
-    pub tool_name: String,
-    /// Final (non-partial) executions.
-    #[ts(type = "number")]
-    pub executions: u64,
-    #[ts(type = "number")]
-    pub successes: u64,
-    /// Failures of every kind, timeouts and cancellations included.
-    #[ts(type = "number")]
-    pub failures: u64,
-    #[ts(type = "number")]
-    pub total_duration_ms: u64,
-    #[ts(type = "number")]
-    pub average_duration_ms: u64,
+/// Running times kept per tool for the percentile.
+const KEPT_DURATIONS: usize = 1000;
+
+/// How a call ended, for the counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallEnd {
+    Succeeded,
+    Failed,
+    TimedOut,
 }
 
-impl ToolStats {
-    /// Counts one execution that took `duration`.
-    pub fn record(&mut self, success: bool, duration: Duration) {
-        self.executions += 1;
-        if success {
-            self.successes += 1;
-        } else {
-            self.failures += 1;
-        }
-        let ms = u64::try_from(duration.as_millis()).unwrap_or(u64::MAX);
-        self.total_duration_ms = self.total_duration_ms.saturating_add(ms);
-        self.average_duration_ms = self.total_duration_ms / self.executions;
-    }
+#[derive(Debug, Default)]
+struct Entry {
+    stats: ToolStats,
+    durations: Vec<u64>,
+    total_ms: u64,
 }
 
-/// Stats of every tool, keyed by name.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The stats of every tool that ran.
+#[derive(Debug, Default)]
 pub struct StatsBook {
-    by_tool: BTreeMap<String, ToolStats>,
+    by_tool: BTreeMap<String, Entry>,
 }
 
 impl StatsBook {
-    /// Records one execution of `tool` and returns its updated stats.
-    pub fn record(&mut self, tool: &str, success: bool, duration: Duration) -> ToolStats {
-        let stats = self
-            .by_tool
-            .entry(tool.to_owned())
-            .or_insert_with(|| ToolStats {
-                tool_name: tool.to_owned(),
-                ..ToolStats::default()
-            });
-        stats.record(success, duration);
+    /// Counts one call of `tool` that took `elapsed`; returns the tool's stats now.
+    pub fn record(&mut self, tool: &str, end: CallEnd, elapsed: Duration) -> ToolStats {
+        let entry = self.by_tool.entry(tool.to_owned()).or_default();
+        let ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+        let stats = &mut entry.stats;
+        stats.tool = tool.to_owned();
+        stats.calls += 1;
+        match end {
+            CallEnd::Succeeded => stats.succeeded += 1,
+            CallEnd::Failed => stats.failed += 1,
+            CallEnd::TimedOut => {
+                stats.failed += 1;
+                stats.timed_out += 1;
+            }
+        }
+        entry.total_ms = entry.total_ms.saturating_add(ms);
+        stats.mean_ms = entry.total_ms / u64::from(stats.calls);
+        if entry.durations.len() == KEPT_DURATIONS {
+            entry.durations.remove(0);
+        }
+        entry.durations.push(ms);
+        let mut sorted = entry.durations.clone();
+        sorted.sort_unstable();
+        let rank = (sorted.len() * 95).div_ceil(100).max(1) - 1;
+        stats.p95_ms = sorted[rank.min(sorted.len() - 1)];
         stats.clone()
     }
 
-    /// The stats of `tool`, if it ran.
-    pub fn get(&self, tool: &str) -> Option<&ToolStats> {
-        self.by_tool.get(tool)
-    }
-
-    /// Stats of every tool that ran, by name.
+    /// Every tool's stats, by name.
     pub fn all(&self) -> Vec<ToolStats> {
-        self.by_tool.values().cloned().collect()
+        self.by_tool.values().map(|e| e.stats.clone()).collect()
     }
 }
 
@@ -79,22 +70,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counts_and_averages() {
+    fn counts_and_percentiles() {
         let mut book = StatsBook::default();
-        book.record("read", true, Duration::from_millis(10));
-        book.record("read", false, Duration::from_millis(30));
-        let stats = book.record("read", true, Duration::from_millis(20));
-        assert_eq!(stats.executions, 3);
-        assert_eq!(stats.successes, 2);
-        assert_eq!(stats.failures, 1);
-        assert_eq!(stats.total_duration_ms, 60);
-        assert_eq!(stats.average_duration_ms, 20);
-        assert!(book.get("write").is_none());
+        for ms in 1..=20 {
+            book.record("read", CallEnd::Succeeded, Duration::from_millis(ms * 10));
+        }
+        book.record("read", CallEnd::Failed, Duration::from_millis(5));
+        let stats = book.record("read", CallEnd::TimedOut, Duration::from_millis(1000));
+        assert_eq!(
+            (stats.calls, stats.succeeded, stats.failed, stats.timed_out),
+            (22, 20, 2, 1)
+        );
+        assert_eq!(stats.p95_ms, 200);
+        assert_eq!(stats.mean_ms, (2100 + 5 + 1000) / 22);
         assert_eq!(book.all().len(), 1);
-    }
-
-    #[test]
-    fn typescript_binding_is_current() {
-        crate::bindings::assert_bindings_current::<ToolStats>();
     }
 }
