@@ -1,5 +1,6 @@
 import { useMemo, useState, type ReactNode } from "react";
 import type { CallImages } from "../protocol/CallImages";
+import type { ToolKind } from "../protocol/ToolKind";
 import { ResultImages } from "./ResultImages";
 
 /** Results longer than this start collapsed. */
@@ -22,16 +23,16 @@ function joinPath(base: string | undefined, name: string): string {
 }
 
 /**
- * The paths in a `grep`, `glob` or `ls` result, one per line (undefined for lines without one).
- * grep: `path:12:text` (match), `path-12-text` (context, for a path already seen), `path:3`
- * (count), or a bare path; glob: a bare path; ls: `name/`, `name@` or `name  (N bytes)`, joined
- * to `basePath`.
+ * The paths in a search's or a listing's result, one per line (undefined for lines without
+ * one). A search (`search` kind: grep, glob): `path:12:text` (match), `path-12-text` (context,
+ * for a path already seen), `path:3` (count), or a bare path; a listing (`read` kind: ls):
+ * `name/`, `name@` or `name  (N bytes)`, joined to `basePath` (a file's numbered lines never
+ * match: they start with blanks).
  */
-export function findPaths(tool: string, lines: string[], basePath?: string): (PathRef | undefined)[] {
-  const kind = tool.toLowerCase();
+export function findPaths(kind: ToolKind, lines: string[], basePath?: string): (PathRef | undefined)[] {
   const seen = new Set<string>();
   return lines.map((line): PathRef | undefined => {
-    if (kind === "grep") {
+    if (kind === "search") {
       const match = /^([^:\n]+):(\d+):/.exec(line);
       if (match && isWorkspacePath(match[1]!)) {
         seen.add(match[1]!);
@@ -43,14 +44,10 @@ export function findPaths(tool: string, lines: string[], basePath?: string): (Pa
       }
       const count = /^([^:\n]+):\d+$/.exec(line);
       if (count && isWorkspacePath(count[1]!)) return { path: count[1]!, length: count[1]!.length };
-      if (/^No matches/.test(line)) return undefined;
+      if (/^No matches/.test(line) || line === "No files matched.") return undefined;
       return isWorkspacePath(line) ? { path: line, length: line.length } : undefined;
     }
-    if (kind === "glob") {
-      if (line === "No files matched.") return undefined;
-      return isWorkspacePath(line) ? { path: line, length: line.length } : undefined;
-    }
-    if (kind === "ls") {
+    if (kind === "read") {
       const entry = /^(.+?)(?:\/|@|  \(\d+ bytes\))$/.exec(line);
       if (!entry || !isWorkspacePath(entry[1]!)) return undefined;
       return { path: joinPath(basePath, entry[1]!), length: entry[1]!.length };
@@ -60,12 +57,14 @@ export function findPaths(tool: string, lines: string[], basePath?: string): (Pa
 }
 
 /**
- * A tool's final result text, as the model got it, with the images it returned (the model got a
- * note about each). Long results start collapsed; `grep`, `glob` and `ls` results turn workspace
- * paths into buttons that call `onOpenPath`.
+ * A tool's final result text (a failure's message), with the images it returned (the model got
+ * a note about each). Long results start collapsed; the results of searches and listings turn
+ * workspace paths into buttons that call `onOpenPath`.
  */
 export function ResultView(props: {
+  /** The tool's name, for the images' descriptions. */
   tool: string;
+  kind: ToolKind;
   text: string;
   isError: boolean;
   onOpenPath?: (path: string, line?: number) => void;
@@ -74,7 +73,7 @@ export function ResultView(props: {
   /** Images the tool returned, for the person. */
   images?: CallImages | null;
 }) {
-  const { tool, text, isError, onOpenPath, basePath, images } = props;
+  const { tool, kind, text, isError, onOpenPath, basePath, images } = props;
   const lines = useMemo(() => {
     const all = text.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
     if (all.length > 1 && all[all.length - 1] === "") all.pop();
@@ -87,8 +86,8 @@ export function ResultView(props: {
     [lines, long, expanded],
   );
   const paths = useMemo(
-    () => (onOpenPath && !isError ? findPaths(tool, shown, basePath) : []),
-    [onOpenPath, isError, tool, shown, basePath],
+    () => (onOpenPath && !isError ? findPaths(kind, shown, basePath) : []),
+    [onOpenPath, isError, kind, shown, basePath],
   );
 
   const rendered: ReactNode[] = shown.map((line, i) => {

@@ -16,6 +16,8 @@ interface Props {
   onStop(): void;
   /** What the session changed (the files list), after the context gauge. */
   changes?: ReactNode;
+  /** How the tool calls went (a count and its table). */
+  stats?: ReactNode;
 }
 
 const MODES: { mode: ApprovalMode; label: string }[] = [
@@ -68,6 +70,7 @@ export function StatusBar(p: Props) {
         </span>
       )}
       {p.changes}
+      {p.stats}
       {p.retrying && <span className="status-retry" role="status">{p.retrying}</span>}
       <span className="spacer" />
       <label className="status-mode">

@@ -6,8 +6,9 @@ import { ToolCard } from "./ToolCard";
 
 function call(over: Partial<CallView>): CallView {
   return {
-    id: "c1", name: "write", state: "streaming", args: null, preview: null, status: null, output: "",
-    result: null, isError: false, images: null, approval: null, refused: null, startedAt: null, endedAt: null,
+    id: "c1", name: "write", kind: "edit", view: { as: "file_content", path: "path", content: "content" },
+    title: null, state: "streaming", args: null, preview: null, status: null, output: "", result: null,
+    isError: false, error: null, images: null, approval: null, refused: null, startedAt: null, endedAt: null,
     parentId: null, children: [], undo: null, undoRefused: null, ...over,
   };
 }
@@ -15,10 +16,10 @@ function call(over: Partial<CallView>): CallView {
 const actions = { approve: vi.fn(), reject: vi.fn(), editApprove: vi.fn(), approveHunks: vi.fn() };
 
 test("a streaming write shows its path first and the content as it grows", () => {
-  const { rerender } = render(<ToolCard call={call({ args: { path: "src/a.rs" } })} actions={actions} />);
+  const { rerender } = render(<ToolCard call={call({ args: { path: "src/a.rs" }, title: "src/a.rs" })} actions={actions} />);
   expect(screen.getByText("src/a.rs")).toBeInTheDocument();
   expect(screen.getByTestId("tool-state")).toHaveTextContent("writing…");
-  rerender(<ToolCard call={call({ args: { path: "src/a.rs", content: "fn main() {\n    println!" } })} actions={actions} />);
+  rerender(<ToolCard call={call({ args: { path: "src/a.rs", content: "fn main() {\n    println!" }, title: "src/a.rs" })} actions={actions} />);
   expect(screen.getByText(/println!/)).toBeInTheDocument();
 });
 
@@ -42,7 +43,8 @@ test("a finished command shows its live output, exit code and duration", () => {
   render(
     <ToolCard
       call={call({
-        name: "bash", state: "succeeded", args: { command: "echo hi" }, output: "hi\n",
+        name: "bash", kind: "execute", view: { as: "command", command: "command" }, state: "succeeded",
+        args: { command: "echo hi" }, output: "hi\n",
         result: "hi\nExit code 0.", startedAt: 1000, endedAt: 2500,
       })}
       actions={actions}
@@ -94,7 +96,8 @@ test("an image the tool returned shows in the card's result; an SVG does not", (
 test("a new_task card shows its sub-agent's text and calls inside it, with their approvals", async () => {
   const approve = vi.fn();
   const parent = call({
-    id: "t1", name: "new_task", state: "executing", args: { description: "copy the notes", prompt: "p" },
+    id: "t1", name: "new_task", kind: "delegate", view: { as: "json" }, title: "copy the notes", state: "executing",
+    args: { description: "copy the notes", prompt: "p" },
     children: [
       { kind: "assistant", id: 1, text: "Copying." },
       { kind: "tool", id: 2, callId: "c2" },

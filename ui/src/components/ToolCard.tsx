@@ -18,7 +18,7 @@ import { DiffView } from "./DiffView";
 import { LiveText } from "./LiveText";
 import { OutputView } from "./OutputView";
 import { ResultView } from "./ResultView";
-import { exitCodeOf, formatDuration, stateLabel, toolIcon, toolSummary } from "./toolSummary";
+import { exitCodeOf, formatDuration, stateLabel, toolIcon } from "./toolSummary";
 
 export interface CardActions {
   approve(callId: string, previewHash: string, scope: ApprovalScope): void;
@@ -41,32 +41,38 @@ function text(args: unknown, key: string): string | null {
   return typeof v === "string" ? v : null;
 }
 
-const FILE_TOOLS = new Set(["write", "edit", "multi_edit"]);
-
+/** The arguments as the tool's view says to show them. */
 function Params({ call }: { call: CallView }) {
   const streaming = call.state === "streaming";
-  if (call.name === "write") {
-    const content = text(call.args, "content");
-    if (content === null) return null;
-    if (call.preview?.diff && !streaming) return null;
-    return <LiveText text={content} streaming={streaming} label={text(call.args, "path") ?? undefined} />;
+  const view = call.view;
+  switch (view.as) {
+    case "file_content": {
+      const content = text(call.args, view.content);
+      if (content === null) return null;
+      if (call.preview?.diff && !streaming) return null;
+      return <LiveText text={content} streaming={streaming} label={text(call.args, view.path) ?? undefined} />;
+    }
+    case "replacement": {
+      if (call.preview?.diff) return null;
+      const oldText = text(call.args, view.old);
+      const newText = text(call.args, view.new);
+      return (
+        <div className="edit-params">
+          {oldText !== null && <pre className="edit-old" aria-label="Text to replace">{oldText}</pre>}
+          {newText !== null && <pre className="edit-new" aria-label="Replacement">{newText}</pre>}
+        </div>
+      );
+    }
+    case "command":
+    case "title":
+      return null;
+    case "json": {
+      if (call.args === null) return null;
+      const shown = JSON.stringify(call.args, null, 2);
+      if (!shown || shown === "{}") return null;
+      return <pre className="tool-args">{shown.length > 4000 ? `${shown.slice(0, 4000)}…` : shown}</pre>;
+    }
   }
-  if (call.name === "edit") {
-    if (call.preview?.diff) return null;
-    const oldText = text(call.args, "old_string");
-    const newText = text(call.args, "new_string");
-    return (
-      <div className="edit-params">
-        {oldText !== null && <pre className="edit-old" aria-label="Text to replace">{oldText}</pre>}
-        {newText !== null && <pre className="edit-new" aria-label="Replacement">{newText}</pre>}
-      </div>
-    );
-  }
-  if (call.name === "bash") return null;
-  if (call.args === null || FILE_TOOLS.has(call.name)) return null;
-  const shown = JSON.stringify(call.args, null, 2);
-  if (!shown || shown === "{}") return null;
-  return <pre className="tool-args">{shown.length > 4000 ? `${shown.slice(0, 4000)}…` : shown}</pre>;
 }
 
 /** What a `new_task` call's sub-agent said and the cards of its calls, inside the call's card. */
@@ -113,11 +119,11 @@ function ToolCardInner({
 }) {
   const [open, setOpen] = useState(true);
   const { label, tone } = stateLabel(call.state);
-  const summary = toolSummary(call.name, call.args);
+  const summary = call.title ?? "";
   const duration =
     call.startedAt !== null && call.endedAt !== null ? formatDuration(call.endedAt - call.startedAt) : null;
   const finished = call.result !== null;
-  const command = call.name === "bash" ? text(call.args, "command") : null;
+  const command = call.view.as === "command" ? text(call.args, call.view.command) : null;
   const approval = call.approval;
   // The hunks the person may tick in or out while the change waits (0: no choice offered).
   const hunks = choosableHunks(call);
@@ -160,7 +166,7 @@ function ToolCardInner({
           aria-label={open ? "Collapse" : "Expand"}
           onClick={() => setOpen(!open)}
         >
-          <span className="tool-icon" aria-hidden="true">{toolIcon(call.name)}</span>
+          <span className="tool-icon" aria-hidden="true">{toolIcon(call.kind)}</span>
           <span className="tool-name">{call.name}</span>
           <span className="tool-summary" title={summary}>{summary}</span>
         </button>
@@ -182,7 +188,7 @@ function ToolCardInner({
               onUndoHunk={undoHunk}
             />
           )}
-          {call.preview && !call.preview.diff && FILE_TOOLS.has(call.name) && (
+          {call.preview && !call.preview.diff && call.kind === "edit" && (
             <div className="muted preview-counts">
               {call.preview.path}: +{call.preview.lines_added} −{call.preview.lines_removed}
               {call.preview.created ? " (new file)" : ""}
@@ -197,7 +203,7 @@ function ToolCardInner({
               suggestedRule={approval.suggestedRule}
               privateTarget={approval.privateTarget ?? null}
               noRule={approval.noRule ?? false}
-              editableContent={call.name === "write" ? text(call.args, "content") : null}
+              editableContent={call.view.as === "file_content" ? text(call.args, call.view.content) : null}
               refused={call.refused}
               hunks={choice ? { total: hunks, skipped } : null}
               onApproveHunks={(chosen) => actions.approveHunks(call.id, approval.previewHash, chosen)}
@@ -206,17 +212,18 @@ function ToolCardInner({
               onEditApprove={(content) => actions.editApprove(call.id, approval.previewHash, content)}
             />
           )}
-          {call.name === "bash" && (call.output || call.state === "executing") && (
+          {command !== null && (call.output || call.state === "executing") && (
             <OutputView
               text={call.output}
               running={call.state === "executing"}
               exitCode={finished ? exitCodeOf(call.result) : null}
             />
           )}
-          {finished && !(call.name === "bash" && call.output && !call.isError) && (
+          {finished && !(command !== null && call.output && !call.isError) && (
             <ResultView
               tool={call.name}
-              text={call.result ?? ""}
+              kind={call.kind}
+              text={call.error ? `${call.error.code}: ${call.error.message}` : (call.result ?? "")}
               isError={call.isError}
               onOpenPath={actions.openPath}
               images={call.images}
@@ -235,7 +242,8 @@ function ToolCardInner({
  */
 function UndoBar({ call, onUndo }: { call: CallView; onUndo?: (callId: string) => void }) {
   const [asking, setAsking] = useState(false);
-  const path = text(call.args, "path") ?? call.preview?.path ?? "the file";
+  const path =
+    call.preview?.path ?? (call.view.as === "file_content" ? text(call.args, call.view.path) : null) ?? "the file";
   if (call.undo === "expired") {
     return (
       <div className="tool-undo muted" data-testid="undo-expired">

@@ -1,69 +1,23 @@
-// How a tool call is named on its card: an icon, a verb and the one thing it acts on.
+// How a tool call is named on its card: an icon by its kind, its name, and the title the engine
+// gives it (what it acts on, then what it did).
 import type { CallState } from "../protocol/CallState";
+import type { ToolKind } from "../protocol/ToolKind";
 
-type Args = Record<string, unknown> | null;
+const ICONS: Record<ToolKind, string> = {
+  read: "▤",
+  search: "⌕",
+  edit: "✎",
+  execute: "›_",
+  fetch: "⇣",
+  plan: "☑",
+  delegate: "⑂",
+  complete: "✓",
+  other: "◆",
+};
 
-function str(args: Args, key: string): string | null {
-  const v = args?.[key];
-  return typeof v === "string" ? v : null;
-}
-
-export function toolIcon(name: string): string {
-  switch (name) {
-    case "read":
-      return "▤";
-    case "write":
-      return "✚";
-    case "edit":
-    case "multi_edit":
-      return "✎";
-    case "ls":
-    case "glob":
-      return "▦";
-    case "grep":
-      return "⌕";
-    case "bash":
-      return "›_";
-    case "http_fetch":
-      return "⇣";
-    case "todo_write":
-      return "☑";
-    case "attempt_completion":
-      return "✓";
-    case "new_task":
-      return "⑂";
-    default:
-      return "◆";
-  }
-}
-
-/** A one-line summary such as `edit src/main.rs` or `bash: cargo test`. */
-export function toolSummary(name: string, raw: unknown): string {
-  const args = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : null;
-  switch (name) {
-    case "read":
-    case "write":
-    case "edit":
-    case "multi_edit":
-    case "ls":
-      return str(args, "path") ?? "";
-    case "glob":
-      return str(args, "pattern") ?? "";
-    case "grep":
-      return [str(args, "pattern"), str(args, "path")].filter(Boolean).join(" in ");
-    case "bash":
-      return str(args, "command") ?? "";
-    case "http_fetch":
-      return str(args, "url") ?? "";
-    case "todo_write":
-      return "task list";
-    case "attempt_completion":
-      return "task complete";
-    case "new_task":
-      return str(args, "description") ?? "";
-    default:
-      return "";
-  }
+/** The card's icon for a tool of this kind. */
+export function toolIcon(kind: ToolKind): string {
+  return ICONS[kind] ?? ICONS.other;
 }
 
 export function stateLabel(state: CallState): { label: string; tone: "wait" | "run" | "ok" | "bad" | "off" } {

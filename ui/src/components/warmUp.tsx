@@ -55,6 +55,13 @@ const DIFF: FileDiff = {
 
 const CONTENT = 'fn main() {\n    println!("hello, world");\n    // done\n}\n';
 
+/** How the engine announces a `write` call's card. */
+const FILE_WRITE: Partial<CallView> = {
+  kind: "edit",
+  view: { as: "file_content", path: "path", content: "content" },
+  title: "src/greeting.rs",
+};
+
 /** The parts, each one entry as the conversation draws it. */
 const PARTS: { item: Item; call?: CallView }[] = [
   { item: { kind: "user", id: 1, text: "Write src/greeting.rs and run the tests" } },
@@ -68,6 +75,7 @@ const PARTS: { item: Item; call?: CallView }[] = [
   {
     item: { kind: "tool", id: 3, callId: "warm-write" },
     call: call("warm-write", "write", {
+      ...FILE_WRITE,
       state: "streaming",
       args: { path: "src/greeting.rs", content: CONTENT },
       preview: { path: "src/greeting.rs", created: false, lines_added: 2, lines_removed: 1, diff: null },
@@ -76,6 +84,7 @@ const PARTS: { item: Item; call?: CallView }[] = [
   {
     item: { kind: "tool", id: 4, callId: "warm-approve" },
     call: call("warm-approve", "write", {
+      ...FILE_WRITE,
       state: "awaiting_approval",
       args: { path: "src/greeting.rs", content: CONTENT },
       preview: { path: "src/greeting.rs", created: false, lines_added: 2, lines_removed: 1, diff: DIFF },
@@ -90,6 +99,9 @@ const PARTS: { item: Item; call?: CallView }[] = [
   {
     item: { kind: "tool", id: 5, callId: "warm-bash" },
     call: call("warm-bash", "bash", {
+      kind: "execute",
+      view: { as: "command", command: "command" },
+      title: "cargo test",
       args: { command: "cargo test" },
       output: "running 3 tests\ntest greets ... ok\n",
       result: "exit code 0",

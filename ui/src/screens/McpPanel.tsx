@@ -118,6 +118,12 @@ export function McpPanel({ backend, workspace }: { backend: Backend; workspace: 
                       <code>{t.name}</code>
                       {t.read_only && <span className="muted small"> read-only</span>}
                       {t.destructive && <span className="error-text small"> destructive: always asks</span>}
+                      {t.replaces && (
+                        <span className="small mcp-replaces" data-testid="mcp-replaces">
+                          {" "}
+                          replaces the built-in <code>{t.replaces}</code>
+                        </span>
+                      )}
                     </label>
                   </li>
                 ))}

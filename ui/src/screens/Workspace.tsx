@@ -9,6 +9,7 @@ import { Composer, type ComposerFocus } from "../components/Composer";
 import { Conversation, type FindView, type RetryOffer } from "../components/Conversation";
 import { FindBar } from "../components/FindBar";
 import { ChangesButton } from "../components/ChangesButton";
+import { ToolStatsButton } from "../components/ToolStatsButton";
 import { sessionChanges, type FileChanges } from "../session/changes";
 import { NetChangeDialog, type NetChangeView } from "../components/NetChangeDialog";
 import { startWarmUp } from "../components/warmUp";
@@ -431,6 +432,7 @@ export function Workspace({
             onMode={(mode) => void op({ op: "set_approval_mode", mode })}
             onStop={() => void op({ op: "cancel" })}
             changes={<ChangesButton files={changes} onGoTo={goTo} onShowNet={current ? showNet : undefined} />}
+            stats={<ToolStatsButton stats={state.toolStats} />}
           />
         </main>
       </div>

@@ -254,6 +254,7 @@ test("command output accumulates and todo_write sets the task list", () => {
       ev({ type: "tool_call_created", call_id: "t", name: "todo_write", state: "streaming" }),
       ev({ type: "tool_call_updated", call_id: "t", args: [{ op: "set", path: [], value: { todos: [{ id: "1", content: "Fix it", status: "in_progress" }] } }] }),
       ev({ type: "tool_call_finished", call_id: "t", state: "succeeded", result: "ok", is_error: false }),
+      ev({ type: "todos_changed", todos: [{ id: "1", content: "Fix it", status: "in_progress" }] }),
     ],
     0,
   );

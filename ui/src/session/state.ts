@@ -7,7 +7,11 @@ import type { CallState } from "../protocol/CallState";
 import type { Event } from "../protocol/Event";
 import type { FilePreview } from "../protocol/FilePreview";
 import type { TaskEndReason } from "../protocol/TaskEndReason";
+import type { ArgsView } from "../protocol/ArgsView";
+import type { CallError } from "../protocol/CallError";
 import type { PrivateTarget } from "../protocol/PrivateTarget";
+import type { ToolKind } from "../protocol/ToolKind";
+import type { ToolStats } from "../protocol/ToolStats";
 import type { Transcript } from "../protocol/Transcript";
 import type { UsageSummary } from "../protocol/UsageSummary";
 import { applyPatches } from "./patch";
@@ -27,6 +31,12 @@ export interface PendingApproval {
 export interface CallView {
   id: string;
   name: string;
+  /** What kind of work the tool does (its icon); the card never looks at the name. */
+  kind: ToolKind;
+  /** How the card shows the arguments. */
+  view: ArgsView;
+  /** What the call acts on, then what it did, as the engine words it. */
+  title: string | null;
   state: CallState;
   /** The arguments so far (complete once the call is past streaming). */
   args: unknown;
@@ -36,6 +46,8 @@ export interface CallView {
   output: string;
   result: string | null;
   isError: boolean;
+  /** What the person reads of a failure (the model got it as JSON in `result`). */
+  error: CallError | null;
   /** Images the tool returned, for the person (the model got a note). */
   images: CallImages | null;
   approval: PendingApproval | null;
@@ -115,6 +127,8 @@ export interface SessionState {
   mode: ApprovalMode;
   usage: Usage;
   todos: Todo[];
+  /** How each tool's calls went in this session, by tool name. */
+  toolStats: Record<string, ToolStats>;
   paused: { tool: string; message: string } | null;
   retrying: string | null;
   ended: TaskEndReason | null;
@@ -139,6 +153,7 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
     mode,
     usage: { input: 0, output: 0, totalInput: 0, totalOutput: 0, cost: null, contextUsed: 0, contextWindow: 0 },
     todos: [],
+    toolStats: {},
     paused: null,
     retrying: null,
     ended: null,
@@ -149,10 +164,20 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
 }
 
 /** A call with nothing known yet but its id, name and state. */
-export function newCall(id: string, name: string, state: CallState, parentId: string | null): CallView {
+export function newCall(
+  id: string,
+  name: string,
+  state: CallState,
+  parentId: string | null,
+  kind: ToolKind = "other",
+  view: ArgsView = { as: "json" },
+): CallView {
   return {
     id,
     name,
+    kind,
+    view,
+    title: null,
     state,
     args: null,
     preview: null,
@@ -160,6 +185,7 @@ export function newCall(id: string, name: string, state: CallState, parentId: st
     output: "",
     result: null,
     isError: false,
+    error: null,
     images: null,
     approval: null,
     refused: null,
@@ -176,6 +202,9 @@ function callFromSnapshot(c: CallSnapshot, old?: CallView): CallView {
   return {
     id: c.call_id,
     name: c.name,
+    kind: c.kind,
+    view: c.view,
+    title: c.title ?? old?.title ?? null,
     state: c.state,
     args: c.arguments,
     preview: c.preview,
@@ -183,6 +212,7 @@ function callFromSnapshot(c: CallSnapshot, old?: CallView): CallView {
     output: old?.output ?? "",
     result: c.result,
     isError: c.is_error,
+    error: c.error ?? null,
     images: c.images ?? null,
     approval:
       c.state === "awaiting_approval" && c.preview_hash
@@ -495,7 +525,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
     case "thinking_delta":
       return appendText(s, "thinking", event.text, parentId);
     case "tool_call_created":
-      return placeCall(s, newCall(event.call_id, event.name, event.state, parentId));
+      return placeCall(s, newCall(event.call_id, event.name, event.state, parentId, event.kind, event.view));
     case "tool_call_updated":
       return updateCall(s, event.call_id, (c) => ({
         ...c,
@@ -509,27 +539,26 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
           : c.preview,
         status: event.status ?? c.status,
         images: event.images ?? c.images,
+        title: event.title ?? c.title,
         startedAt: event.state === "executing" ? now : c.startedAt,
         approval: event.state && event.state !== "awaiting_approval" ? null : c.approval,
       }));
     case "tool_call_output":
       return updateCall(s, event.call_id, (c) => ({ ...c, output: c.output + event.text }));
-    case "tool_call_finished": {
-      s = updateCall(s, event.call_id, (c) => ({
+    case "tool_call_finished":
+      return updateCall(s, event.call_id, (c) => ({
         ...c,
         state: event.state,
         result: event.result,
         isError: event.is_error,
+        error: event.error ?? null,
         approval: null,
         endedAt: now,
       }));
-      const call = s.calls[event.call_id];
-      if (call && call.name === "todo_write" && event.state === "succeeded") {
-        const args = call.args as { todos?: unknown } | null;
-        s = { ...s, todos: todosFrom(args?.todos) };
-      }
-      return s;
-    }
+    case "todos_changed":
+      return { ...s, todos: todosFrom(event.todos) };
+    case "tool_stats":
+      return { ...s, toolStats: { ...s.toolStats, [event.stats.tool]: event.stats } };
     case "approval_requested":
       return updateCall(s, event.call_id, (c) => ({
         ...c,
