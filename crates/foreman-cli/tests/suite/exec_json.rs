@@ -5,11 +5,7 @@
 //! Every spawned CLI gets its own HOME, XDG_CONFIG_HOME and XDG_DATA_HOME inside the test's
 //! temporary directory, so it never reads the person's configuration (MCP servers) or database.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
-
-mod common;
-
-use common::{BIN, body, isolated_env, run};
+use super::common::{BIN, body, isolated_env, run};
 
 use std::process::Stdio;
 use std::time::Duration;

@@ -2,14 +2,10 @@
 //! let more through, the CLI's key must not reach a tool's output, and a fetch of this computer
 //! or a private network must be flagged and asked about in every mode.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
-
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use common::{BIN, Run, body, isolated_env, run};
+use super::common::{BIN, Run, body, isolated_env, run};
 use foreman_core::testing::scripts::{Step, call};
 use foreman_core::testing::sse_server::ScriptedServer;
 use serde_json::{Value, json};

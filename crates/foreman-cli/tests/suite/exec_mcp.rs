@@ -2,8 +2,6 @@
 //! `echo` through the full loop; an unapproved workspace server is refused; `mcp list` and
 //! `mcp approve` (`make mcp-servers` installs the server under target/mcp-servers).
 
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
-
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
@@ -13,7 +11,7 @@ use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer};
 use serde_json::{Value, json};
 use tokio::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_foreman-cli");
+use super::common::BIN;
 
 fn everything_js() -> PathBuf {
     let js = Path::new(env!("CARGO_MANIFEST_DIR")).join(

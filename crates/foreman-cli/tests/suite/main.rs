@@ -1,0 +1,10 @@
+//! `foreman-cli`'s integration tests, one binary: each module a feature, `common` what they
+//! share (the binary, an isolated environment, a run that answers approvals).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
+mod common;
+mod exec_attacks;
+mod exec_json;
+mod exec_mcp;
+mod exec_tools;
