@@ -1,8 +1,8 @@
 // In the status bar: how many files the agent's file tools changed in this session, and a list
 // of them (lines added and removed, how many changes, which were undone) from which each file's
 // newest card is one click away, and what its changes amount to now one more (`onShowNet`).
-import { useEffect, useRef, useState } from "react";
 import type { FileChanges } from "../session/changes";
+import { usePopover } from "./usePopover";
 
 interface Props {
   files: FileChanges[];
@@ -21,24 +21,7 @@ function summary(file: FileChanges): string {
 }
 
 export function ChangesButton({ files, onGoTo, onShowNet }: Props) {
-  const [open, setOpen] = useState(false);
-  const box = useRef<HTMLDivElement>(null);
-  // A click elsewhere or Esc closes the list.
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (!box.current?.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") setOpen(false);
-    };
-    window.addEventListener("mousedown", onDown);
-    window.addEventListener("keydown", onKey);
-    return () => {
-      window.removeEventListener("mousedown", onDown);
-      window.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  const { open, setOpen, box } = usePopover();
   if (files.length === 0) return null;
   const kept = files.filter((f) => f.kept > 0).length;
   const label = kept === 0 ? "Changes undone" : kept === 1 ? "1 file changed" : `${kept} files changed`;

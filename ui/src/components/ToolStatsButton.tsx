@@ -1,28 +1,12 @@
 // In the status bar: how many tool calls ran in this session, and a table of how each tool's
 // calls went (successes, failures, timeouts, mean and 95th-percentile time), from the engine's
 // `tool_stats` events.
-import { useEffect, useRef, useState } from "react";
 import type { ToolStats } from "../protocol/ToolStats";
 import { formatDuration } from "./toolSummary";
+import { usePopover } from "./usePopover";
 
 export function ToolStatsButton({ stats }: { stats: Record<string, ToolStats> }) {
-  const [open, setOpen] = useState(false);
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (!box.current?.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") setOpen(false);
-    };
-    window.addEventListener("mousedown", onDown);
-    window.addEventListener("keydown", onKey);
-    return () => {
-      window.removeEventListener("mousedown", onDown);
-      window.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  const { open, setOpen, box } = usePopover();
   const rows = Object.values(stats).sort((a, b) => a.tool.localeCompare(b.tool));
   if (rows.length === 0) return null;
   const calls = rows.reduce((n, r) => n + r.calls, 0);

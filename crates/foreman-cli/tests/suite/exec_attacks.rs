@@ -3,9 +3,8 @@
 //! or a private network must be flagged and asked about in every mode.
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 
-use super::common::{BIN, Run, body, isolated_env, run};
+use super::common::{Run, body, exec_in, run};
 use foreman_core::testing::scripts::{Step, call};
 use foreman_core::testing::sse_server::ScriptedServer;
 use serde_json::{Value, json};
@@ -23,19 +22,11 @@ fn workspace() -> (tempfile::TempDir, PathBuf) {
 }
 
 fn exec(server: &ScriptedServer, dir: &Path, ws: &Path, extra: &[&str]) -> Command {
-    let mut cmd = Command::new(BIN);
-    cmd.arg("exec")
-        .arg("--workspace")
-        .arg(ws)
-        .args(["--base-url", &server.url(), "--model", "m", "--json"])
+    let mut cmd = exec_in(dir, ws);
+    cmd.args(["--base-url", &server.url(), "--model", "m", "--json"])
         .args(extra)
         .arg("do the task")
-        .env("ANTHROPIC_API_KEY", KEY)
-        .envs(isolated_env(dir))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
+        .env("ANTHROPIC_API_KEY", KEY);
     cmd
 }
 

@@ -5,7 +5,7 @@
 //! Every spawned CLI gets its own HOME, XDG_CONFIG_HOME and XDG_DATA_HOME inside the test's
 //! temporary directory, so it never reads the person's configuration (MCP servers) or database.
 
-use super::common::{BIN, body, isolated_env, run};
+use super::common::{BIN, body, exec_in, isolated_env, run};
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -40,20 +40,12 @@ fn readable_command(
         "openai" => format!("{}/v1", server.url()),
         _ => server.url(),
     };
-    let mut cmd = Command::new(BIN);
-    cmd.arg("exec")
-        .arg("--workspace")
-        .arg(dir)
-        .args(["--provider", provider, "--base-url", &base, "--model", "m"])
+    let mut cmd = exec_in(dir, dir);
+    cmd.args(["--provider", provider, "--base-url", &base, "--model", "m"])
         .args(extra)
         .arg(prompt)
         .env("ANTHROPIC_API_KEY", "test-key")
-        .env("OPENAI_API_KEY", "test-key")
-        .envs(isolated_env(dir))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
+        .env("OPENAI_API_KEY", "test-key");
     cmd
 }
 

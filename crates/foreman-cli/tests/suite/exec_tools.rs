@@ -2,30 +2,20 @@
 //! and the model is told; bad ones come back to the model as structured errors; the stats events
 //! count the calls.
 
-use std::process::Stdio;
-
 use foreman_core::testing::scripts::call;
 use foreman_core::testing::sse_server::ScriptedServer;
 use serde_json::{Value, json};
 use tokio::process::Command;
 
-use super::common::{BIN, Run, body, isolated_env, run};
+use super::common::{Run, body, exec_in, run};
 
 fn exec(server: &ScriptedServer, dir: &std::path::Path) -> Command {
-    let mut cmd = Command::new(BIN);
-    cmd.arg("exec")
-        .arg("--workspace")
-        .arg(dir)
-        .args(["--provider", "openai", "--base-url"])
+    let mut cmd = exec_in(dir, dir);
+    cmd.args(["--provider", "openai", "--base-url"])
         .arg(format!("{}/v1", server.url()))
         .args(["--model", "m", "--json", "--approval", "auto-edit"])
         .arg("tidy the notes")
-        .env("OPENAI_API_KEY", "test-key")
-        .envs(isolated_env(dir))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
+        .env("OPENAI_API_KEY", "test-key");
     cmd
 }
 

@@ -10,7 +10,6 @@ use foreman_core::mcp::{HubOptions, McpConfig, McpHub, ServerSource};
 use foreman_core::protocol::{ApprovalMode, CallState, EventMsg, Op};
 use foreman_core::store::RuleAction;
 use foreman_core::testing::scripts::{Step, call};
-use foreman_core::testing::sse_server::ScriptedResponse;
 use serde_json::{Value, json};
 
 use super::common::*;
@@ -142,11 +141,7 @@ async fn a_call_past_its_timeout_ends_with_timeout_and_counts_as_one() {
         vec![call("b", "bash", json!({"command": "sleep 30"}))],
         done("d"),
     ];
-    let responses = turns
-        .iter()
-        .map(|t| ScriptedResponse::sse(body(Wire::Anthropic, t)))
-        .collect();
-    let mut h = start_with(Wire::Anthropic, responses, |c| {
+    let mut h = start_turns(Wire::Anthropic, &turns, |c| {
         c.approval_mode = ApprovalMode::Yolo;
         c.tool_timeouts
             .insert("bash".into(), Duration::from_secs(1));
@@ -257,11 +252,7 @@ async fn a_discovered_bash_that_replaces_the_builtin_runs_under_bashs_rules() {
         vec![call("nested", "bash", json!({"command": "echo $(id)"}))],
         done("d"),
     ];
-    let responses = turns
-        .iter()
-        .map(|t| ScriptedResponse::sse(body(Wire::Anthropic, t)))
-        .collect();
-    let mut h = start_with(Wire::Anthropic, responses, |c| {
+    let mut h = start_turns(Wire::Anthropic, &turns, |c| {
         c.approval_mode = ApprovalMode::Ask;
         c.rules = vec![(RuleAction::Allow, "bash(echo *)".into())];
         c.mcp = Some(hub.clone());
@@ -310,11 +301,7 @@ async fn without_replaces_a_discovered_bash_keeps_its_own_name() {
         )],
         done("d"),
     ];
-    let responses = turns
-        .iter()
-        .map(|t| ScriptedResponse::sse(body(Wire::Anthropic, t)))
-        .collect();
-    let mut h = start_with(Wire::Anthropic, responses, |c| {
+    let mut h = start_turns(Wire::Anthropic, &turns, |c| {
         c.approval_mode = ApprovalMode::Yolo;
         c.mcp = Some(hub.clone());
     })
@@ -347,11 +334,7 @@ async fn an_unknown_tool_gets_every_tool_mcp_and_new_task_included() {
         vec![call("x", "reed", json!({"path": "notes.txt"}))],
         done("d"),
     ];
-    let responses = turns
-        .iter()
-        .map(|t| ScriptedResponse::sse(body(Wire::Anthropic, t)))
-        .collect();
-    let mut h = start_with(Wire::Anthropic, responses, |c| {
+    let mut h = start_turns(Wire::Anthropic, &turns, |c| {
         c.mcp = Some(hub.clone());
     })
     .await;

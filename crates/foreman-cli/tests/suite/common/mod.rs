@@ -24,6 +24,21 @@ pub fn isolated_env(dir: &std::path::Path) -> [(&'static str, std::path::PathBuf
     ]
 }
 
+/// `foreman-cli exec --workspace WS` run in `dir`'s isolated environment, stdio piped, killed
+/// when dropped; callers add their arguments, the prompt and the key.
+pub fn exec_in(dir: &std::path::Path, workspace: &std::path::Path) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.arg("exec")
+        .arg("--workspace")
+        .arg(workspace)
+        .envs(isolated_env(dir))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    cmd
+}
+
 pub struct Run {
     pub events: Vec<Value>,
     pub code: i32,

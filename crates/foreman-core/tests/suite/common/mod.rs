@@ -95,6 +95,19 @@ pub async fn start_with(
     }
 }
 
+/// A session whose model answers `turns` in order, configured by `configure`.
+pub async fn start_turns(
+    wire: Wire,
+    turns: &[Vec<Step>],
+    configure: impl FnOnce(&mut SessionConfig),
+) -> Harness {
+    let responses = turns
+        .iter()
+        .map(|t| ScriptedResponse::sse(body(wire, t)))
+        .collect();
+    start_with(wire, responses, configure).await
+}
+
 pub async fn start(wire: Wire, turns: &[Vec<Step>], mode: ApprovalMode) -> Harness {
     let responses = turns
         .iter()
