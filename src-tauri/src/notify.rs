@@ -98,6 +98,7 @@ mod tests {
             result: "ok".into(),
             is_error: false,
             error: None,
+            summary: None,
         };
         assert_eq!(notices.news(&finished), None);
         assert!(notices.told.is_empty());

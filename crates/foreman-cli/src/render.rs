@@ -107,6 +107,7 @@ impl Renderer {
                 result,
                 is_error,
                 error,
+                ..
             } => {
                 let name = self.names.get(call_id).cloned().unwrap_or_default();
                 // A failure reads as its message; the model got it as JSON.
@@ -473,6 +474,7 @@ mod tests {
                 result: result.into(),
                 is_error: false,
                 error: None,
+                summary: None,
             },
         )
     }

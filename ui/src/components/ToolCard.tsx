@@ -119,7 +119,9 @@ function ToolCardInner({
 }) {
   const [open, setOpen] = useState(true);
   const { label, tone } = stateLabel(call.state);
-  const summary = call.title ?? "";
+  // What it acts on names the card; once done, what it did says more.
+  const title = call.title ?? "";
+  const summary = call.summary ?? title;
   const duration =
     call.startedAt !== null && call.endedAt !== null ? formatDuration(call.endedAt - call.startedAt) : null;
   const finished = call.result !== null;
@@ -157,7 +159,7 @@ function ToolCardInner({
       data-testid="tool-card"
       data-tool={call.name}
       data-state={call.state}
-      aria-label={`${call.name} ${summary}`}
+      aria-label={`${call.name} ${title}`}
     >
       <header className="tool-head">
         <button

@@ -47,9 +47,13 @@ kind: ToolKind,
  */
 view: ArgsView, 
 /**
- * The card's title, when the tool gave one.
+ * What the call acts on, as its tool words it (`src/main.rs`).
  */
 title: string | null, 
+/**
+ * What the call did, once done (`Read src/main.rs (lines 1–200 of 1,204)`).
+ */
+summary: string | null, 
 /**
  * What the person reads of a failure.
  */

@@ -27,10 +27,13 @@ args: Array<unknown>, preview?: FilePreview, status?: string,
  */
 images?: CallImages, 
 /**
- * The card's title: what the call acts on as the arguments arrive (`src/main.rs`), then
- * what it did (`src/main.rs · lines 1–200 of 1,204`).
+ * The card's title: what the call acts on, as the arguments arrive (`src/main.rs`).
  */
-title?: string, } | { "type": "tool_call_output", call_id: string, text: string, } | { "type": "tool_call_finished", call_id: string, state: CallState, result: string, is_error: boolean, error?: CallError, } | { "type": "tool_stats", stats: ToolStats, } | { "type": "todos_changed", todos: unknown, } | { "type": "approval_requested", call_id: string, tool: string, preview_hash: string, reason: string, 
+title?: string, } | { "type": "tool_call_output", call_id: string, text: string, } | { "type": "tool_call_finished", call_id: string, state: CallState, result: string, is_error: boolean, error?: CallError, 
+/**
+ * What the call did, in a line (`Read src/main.rs (lines 1–200 of 1,204)`).
+ */
+summary?: string, } | { "type": "tool_stats", stats: ToolStats, } | { "type": "todos_changed", todos: unknown, } | { "type": "approval_requested", call_id: string, tool: string, preview_hash: string, reason: string, 
 /**
  * The call's complete arguments. Left out (`null`) for a file change whose diff is in
  * `preview` when the arguments are exactly what the call's `tool_call_updated` patches

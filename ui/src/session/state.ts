@@ -35,8 +35,10 @@ export interface CallView {
   kind: ToolKind;
   /** How the card shows the arguments. */
   view: ArgsView;
-  /** What the call acts on, then what it did, as the engine words it. */
+  /** What the call acts on, as the engine words it (`src/main.rs`). */
   title: string | null;
+  /** What the call did, once done (`Read src/main.rs (lines 1–200 of 1,204)`). */
+  summary: string | null;
   state: CallState;
   /** The arguments so far (complete once the call is past streaming). */
   args: unknown;
@@ -178,6 +180,7 @@ export function newCall(
     kind,
     view,
     title: null,
+    summary: null,
     state,
     args: null,
     preview: null,
@@ -205,6 +208,7 @@ function callFromSnapshot(c: CallSnapshot, old?: CallView): CallView {
     kind: c.kind,
     view: c.view,
     title: c.title ?? old?.title ?? null,
+    summary: c.summary ?? old?.summary ?? null,
     state: c.state,
     args: c.arguments,
     preview: c.preview,
@@ -552,6 +556,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
         result: event.result,
         isError: event.is_error,
         error: event.error ?? null,
+        summary: event.summary ?? c.summary,
         approval: null,
         endedAt: now,
       }));

@@ -353,7 +353,7 @@ impl Tool for BashTool {
         let output = run_bash(&self.session, input, ctx.cancel, |text| sink.text(text)).await?;
         Ok(ToolOutput {
             failed: output.exit_code != Some(0),
-            ..ToolOutput::text(output.render()).titled(output.title)
+            ..ToolOutput::text(output.render()).summarised(output.title)
         })
     }
 }

@@ -111,7 +111,7 @@ impl Tool for EditTool {
     ) -> Result<ToolOutput, ToolError> {
         ctx.sink.status(edit_tip(&input));
         let output = run_edit(&self.session, input).await?;
-        Ok(ToolOutput::text(output.render()).titled(output.title))
+        Ok(ToolOutput::text(output.render()).summarised(output.title))
     }
 }
 

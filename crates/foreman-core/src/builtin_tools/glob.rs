@@ -274,7 +274,7 @@ impl Tool for GlobTool {
                 .status(format!("{} files looked at…", thousands(found)))
         })
         .await?;
-        Ok(ToolOutput::text(output.render()).titled(output.title))
+        Ok(ToolOutput::text(output.render()).summarised(output.title))
     }
 }
 

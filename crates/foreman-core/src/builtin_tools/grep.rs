@@ -462,7 +462,7 @@ impl Tool for GrepTool {
             })
             .await?
         };
-        Ok(ToolOutput::text(output.render()).titled(output.title))
+        Ok(ToolOutput::text(output.render()).summarised(output.title))
     }
 }
 

@@ -399,7 +399,7 @@ impl Tool for HttpFetchTool {
     ) -> Result<ToolOutput, ToolError> {
         ctx.sink.status(http_fetch_tip(&input));
         let output = run_http_fetch(input, ctx.cancel).await?;
-        Ok(ToolOutput::text(output.render()).titled(output.title))
+        Ok(ToolOutput::text(output.render()).summarised(output.title))
     }
 }
 

@@ -213,7 +213,7 @@ impl Tool for LsTool {
     ) -> Result<ToolOutput, ToolError> {
         ctx.sink.status(ls_tip(&input));
         let output = run_ls(&self.session, input).await?;
-        Ok(ToolOutput::text(output.render()).titled(output.title))
+        Ok(ToolOutput::text(output.render()).summarised(output.title))
     }
 }
 

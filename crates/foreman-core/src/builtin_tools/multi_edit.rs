@@ -245,7 +245,7 @@ impl Tool for MultiEditTool {
     ) -> Result<ToolOutput, ToolError> {
         ctx.sink.status(multi_edit_tip(&input));
         let output = run_multi_edit(&self.session, input).await?;
-        Ok(ToolOutput::text(output.render()).titled(output.title))
+        Ok(ToolOutput::text(output.render()).summarised(output.title))
     }
 }
 

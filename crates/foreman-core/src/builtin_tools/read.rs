@@ -257,7 +257,7 @@ impl Tool for ReadTool {
     ) -> Result<ToolOutput, ToolError> {
         ctx.sink.status(read_tip(&input));
         let output = run_read(&self.session, input).await?;
-        Ok(ToolOutput::text(output.render()).titled(output.title))
+        Ok(ToolOutput::text(output.render()).summarised(output.title))
     }
 }
 

@@ -203,7 +203,7 @@ impl Tool for TodoWriteTool {
         let todos = serde_json::to_value(&output.todos).unwrap_or(Value::Array(Vec::new()));
         Ok(ToolOutput {
             control: Some(Control::Todos(todos)),
-            ..ToolOutput::text(output.render()).titled(output.title)
+            ..ToolOutput::text(output.render()).summarised(output.title)
         })
     }
 }

@@ -160,7 +160,7 @@ impl Tool for WriteTool {
     ) -> Result<ToolOutput, ToolError> {
         ctx.sink.status(write_tip(&input));
         let output = run_write(&self.session, input).await?;
-        Ok(ToolOutput::text(output.render()).titled(output.title))
+        Ok(ToolOutput::text(output.render()).summarised(output.title))
     }
 }
 

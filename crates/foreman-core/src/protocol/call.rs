@@ -156,9 +156,12 @@ pub struct CallSnapshot {
     /// How the card shows the arguments.
     #[serde(default)]
     pub view: ArgsView,
-    /// The card's title, when the tool gave one.
+    /// What the call acts on, as its tool words it (`src/main.rs`).
     #[serde(default)]
     pub title: Option<String>,
+    /// What the call did, once done (`Read src/main.rs (lines 1–200 of 1,204)`).
+    #[serde(default)]
+    pub summary: Option<String>,
     /// What the person reads of a failure.
     #[serde(default)]
     pub error: Option<CallError>,

@@ -170,8 +170,7 @@ pub enum EventMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         images: Option<CallImages>,
-        /// The card's title: what the call acts on as the arguments arrive (`src/main.rs`), then
-        /// what it did (`src/main.rs · lines 1–200 of 1,204`).
+        /// The card's title: what the call acts on, as the arguments arrive (`src/main.rs`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         title: Option<String>,
@@ -192,6 +191,10 @@ pub enum EventMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         error: Option<CallError>,
+        /// What the call did, in a line (`Read src/main.rs (lines 1–200 of 1,204)`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        summary: Option<String>,
     },
     /// How a tool's calls went so far in this session, after each of its calls.
     ToolStats {

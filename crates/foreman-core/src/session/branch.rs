@@ -258,6 +258,7 @@ mod tests {
             kind: Default::default(),
             view: Default::default(),
             title: None,
+            summary: None,
             error: None,
         })
         .unwrap()

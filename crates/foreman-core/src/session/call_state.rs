@@ -51,6 +51,7 @@ impl CallRegistry {
             kind,
             view: view.clone(),
             title: None,
+            summary: None,
             error: None,
         });
         events.emit(EventMsg::ToolCallCreated {
@@ -81,6 +82,13 @@ impl CallRegistry {
             images: None,
             title: Some(title),
         });
+    }
+
+    /// Records what the call did; it goes out with the call's final state.
+    pub fn set_summary(&mut self, call_id: &str, summary: String) {
+        if let Some(call) = self.get_mut(call_id) {
+            call.summary = Some(summary);
+        }
     }
 
     /// Replaces the progress line of a running call.
@@ -290,6 +298,7 @@ impl CallRegistry {
                     result: result.to_owned(),
                     is_error,
                     error,
+                    summary: call.summary.clone(),
                 });
             }
             Err(e) => events.emit(EventMsg::Error {
@@ -332,6 +341,7 @@ impl CallRegistry {
                 kind: call.kind,
                 view: call.view.clone(),
                 title: call.title.clone(),
+                summary: call.summary.clone(),
                 error: call.error.clone(),
             })
             .collect()

@@ -318,6 +318,7 @@ mod tests {
             kind: Default::default(),
             view: Default::default(),
             title: None,
+            summary: None,
             error: None,
         };
         let running = CallSnapshot {

@@ -377,8 +377,8 @@ impl Engine {
             match run.outcome {
                 Ok(output) if !output.failed => {
                     self.failures.remove(&tool);
-                    if let Some(title) = output.title {
-                        self.calls.set_title(&mut self.events, &id, title);
+                    if let Some(summary) = output.summary {
+                        self.calls.set_summary(&id, summary);
                     }
                     let (state, text, is_error) = match output.control {
                         None => (CallState::Succeeded, text, false),
@@ -404,8 +404,8 @@ impl Engine {
                 }
                 Ok(output) => {
                     // The tool ran and says it failed (a command's non-zero exit).
-                    if let Some(title) = output.title {
-                        self.calls.set_title(&mut self.events, &id, title);
+                    if let Some(summary) = output.summary {
+                        self.calls.set_summary(&id, summary);
                     }
                     self.calls
                         .finish(&mut self.events, &id, CallState::Failed, &text, true);

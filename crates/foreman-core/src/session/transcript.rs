@@ -150,6 +150,7 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
                         kind: Default::default(),
                         view: Default::default(),
                         title: None,
+                        summary: None,
                         error: None,
                     });
                     if let Some((content, is_error)) = results.get(&call.id) {

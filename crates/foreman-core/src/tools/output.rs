@@ -1,4 +1,4 @@
-//! What a call gives back: the text for the model, the card's final title for the person, and,
+//! What a call gives back: the text for the model, a summary of what it did for the person, and,
 //! for the system tools, what the loop does next.
 
 use serde_json::Value;
@@ -8,9 +8,9 @@ use serde_json::Value;
 pub struct ToolOutput {
     /// What the model reads.
     pub text: String,
-    /// The card's title now that the call is done (`src/main.rs · lines 1–200 of 1,204`);
-    /// `None` keeps the title it had.
-    pub title: Option<String>,
+    /// What the call did, for the card once it is done (`Read src/main.rs (lines 1–200 of
+    /// 1,204)`), beside its title (what it acted on).
+    pub summary: Option<String>,
     /// The tool ran but reports a failure in its own words (a command's non-zero exit).
     pub failed: bool,
     /// What the loop does next.
@@ -26,8 +26,8 @@ impl ToolOutput {
     }
 
     #[must_use]
-    pub fn titled(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
+    pub fn summarised(mut self, summary: impl Into<String>) -> Self {
+        self.summary = Some(summary.into());
         self
     }
 }
