@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use foreman_core::protocol::{Event, EventMsg, Op};
+use foreman_protocol::{Event, EventMsg, Op};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};

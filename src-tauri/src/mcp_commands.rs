@@ -140,11 +140,11 @@ mod tests {
 
     #[test]
     fn bindings_are_up_to_date() {
-        foreman_core::bindings::assert_bindings_current::<McpView>();
-        foreman_core::bindings::assert_bindings_current::<HubStatus>();
-        foreman_core::bindings::assert_bindings_current::<foreman_core::mcp::ServerStatus>();
-        foreman_core::bindings::assert_bindings_current::<foreman_core::mcp::ServerState>();
-        foreman_core::bindings::assert_bindings_current::<foreman_core::mcp::ToolStatus>();
-        foreman_core::bindings::assert_bindings_current::<ServerSource>();
+        foreman_protocol::bindings::assert_bindings_current::<McpView>();
+        foreman_protocol::bindings::assert_bindings_current::<HubStatus>();
+        foreman_protocol::bindings::assert_bindings_current::<foreman_core::mcp::ServerStatus>();
+        foreman_protocol::bindings::assert_bindings_current::<foreman_core::mcp::ServerState>();
+        foreman_protocol::bindings::assert_bindings_current::<foreman_core::mcp::ToolStatus>();
+        foreman_protocol::bindings::assert_bindings_current::<ServerSource>();
     }
 }

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use foreman_core::protocol::EventMsg;
+use foreman_protocol::EventMsg;
 use tauri::{AppHandle, Manager};
 use tauri_plugin_notification::NotificationExt;
 
@@ -59,7 +59,7 @@ pub fn approval_waiting(app: &AppHandle, tool: &str, reason: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use foreman_core::protocol::CallState;
+    use foreman_protocol::CallState;
 
     fn requested(call_id: &str, hash: &str) -> EventMsg {
         EventMsg::ApprovalRequested {

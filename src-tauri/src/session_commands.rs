@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use foreman_core::protocol::{Event, Op};
 use foreman_core::providers::{SharedKeySource, build_provider};
 use foreman_core::session::branch::branch_before_message;
 use foreman_core::session::history::open_session;
@@ -12,6 +11,7 @@ use foreman_core::session::transcript::{Transcript, load_transcript};
 use foreman_core::session::{Session, SessionConfig};
 use foreman_core::store::{SessionSummary, Store};
 use foreman_core::workspace::WorkspaceDir;
+use foreman_protocol::{Event, Op};
 use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, State};
@@ -278,6 +278,6 @@ mod tests {
 
     #[test]
     fn bindings_are_up_to_date() {
-        foreman_core::bindings::assert_bindings_current::<OpenedSession>();
+        foreman_protocol::bindings::assert_bindings_current::<OpenedSession>();
     }
 }

@@ -161,9 +161,9 @@ mod tests {
 
     #[test]
     fn bindings_are_up_to_date() {
-        foreman_core::bindings::assert_bindings_current::<AppSettings>();
-        foreman_core::bindings::assert_bindings_current::<SettingsView>();
-        foreman_core::bindings::assert_bindings_current::<PresetView>();
+        foreman_protocol::bindings::assert_bindings_current::<AppSettings>();
+        foreman_protocol::bindings::assert_bindings_current::<SettingsView>();
+        foreman_protocol::bindings::assert_bindings_current::<PresetView>();
     }
 
     #[test]

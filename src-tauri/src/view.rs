@@ -64,7 +64,7 @@ impl<E: std::fmt::Display> From<E> for CommandError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use foreman_core::bindings::assert_bindings_current;
+    use foreman_protocol::bindings::assert_bindings_current;
 
     #[test]
     fn bindings_are_up_to_date() {

@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use foreman_core::protocol::ApprovalMode;
 use foreman_core::providers::preset::MIN_CONTEXT_WINDOW;
+use foreman_protocol::ApprovalMode;
 
 /// Usage text.
 pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|yolo] [--max-iterations N] [--context-window TOKENS] [--text-protocol] [--json] [--db FILE] [--resume ID] [--mcp-config FILE] [--trust-workspace-mcp] [--record DIR] PROMPT

@@ -6,7 +6,6 @@
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
-use foreman_core::protocol::{Event, EventMsg, Op};
 use foreman_core::providers::keys::{ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY};
 use foreman_core::providers::{
     AnthropicConfig, AnthropicProvider, EnvKey, HttpSettings, OpenAiConfig, OpenAiProvider,
@@ -17,6 +16,7 @@ use foreman_core::session::transcript::load_transcript;
 use foreman_core::session::{Session, SessionConfig};
 use foreman_core::store::Store;
 use foreman_core::workspace::WorkspaceDir;
+use foreman_protocol::{Event, EventMsg, Op};
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::mpsc;
 

@@ -4,9 +4,7 @@
 use std::io::{IsTerminal, Write};
 
 use foreman_core::diff::{FileDiff, unified_text};
-use foreman_core::protocol::{
-    ApprovalScope, CallState, Event, EventMsg, Op, TaskEndReason, UndoState,
-};
+use foreman_protocol::{ApprovalScope, CallState, Event, EventMsg, Op, TaskEndReason, UndoState};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 /// Prints events for a person.

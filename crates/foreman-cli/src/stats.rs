@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use foreman_core::protocol::{EventMsg, ToolStats};
+use foreman_protocol::{EventMsg, ToolStats};
 
 /// The latest stats of every tool that ran.
 #[derive(Debug, Default)]

@@ -1,17 +1,19 @@
 //! The Foreman engine.
 //!
 //! Everything the desktop app and the headless CLI share lives here, with no dependency on Tauri
-//! or a webview: the protocol (`Op` in, `Event` out), model providers, streaming parsers, tools,
-//! the scheduler with approvals, and the SQLite store. See `docs/ARCHITECTURE.md`.
+//! or a webview: model providers, streaming parsers, tools, the scheduler with approvals, and the
+//! SQLite store. It implements the protocol of `foreman-protocol` (re-exported as [`protocol`]).
+//! See `docs/ARCHITECTURE.md`.
+
+pub use foreman_protocol as protocol;
+pub use foreman_protocol::bindings;
 
 pub mod approval;
-pub mod bindings;
 pub mod boundary;
 pub mod builtin_tools;
 pub mod diff;
 pub mod mcp;
 pub mod partial_json;
-pub mod protocol;
 pub mod providers;
 pub mod secrets;
 pub mod session;

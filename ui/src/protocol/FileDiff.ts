@@ -17,6 +17,6 @@ approximate: boolean,
 /**
  * Lines of the kept hunks left out of this copy to keep it small on the wire (0 when the
  * copy is whole): the hunks hold only their first lines, and hunks with none are dropped.
- * [`Op::LoadPreview`](crate::protocol::Op::LoadPreview) sends the whole diff.
+ * [`Op::LoadPreview`](crate::Op::LoadPreview) sends the whole diff.
  */
 lines_left_out: number, };

@@ -27,7 +27,7 @@ max_attempts: number,
  */
 context_window?: number | null, 
 /**
- * Record every response of the provider raw, for a bug report (see
- * [`HttpSettings::record_to`]; the caller of [`build_provider`] says where).
+ * Record every response of the provider raw, for a bug report (the engine's HTTP settings
+ * say where).
  */
 record_streams: boolean, };

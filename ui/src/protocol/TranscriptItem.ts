@@ -4,6 +4,6 @@ import type { TaskEndReason } from "./TaskEndReason";
 
 /**
  * One entry of the conversation. The lines the history sent to the model does not hold
- * (`TaskEnded`, `Compacted`) are stored as such ([`Store::record_notice`]).
+ * (`TaskEnded`, `Compacted`) are stored as such (the store's notices).
  */
 export type TranscriptItem = { "kind": "user", text: string, } | { "kind": "assistant", text: string, } | { "kind": "tool", call: CallSnapshot, } | { "kind": "task_ended", reason: TaskEndReason, } | { "kind": "compacted", elided_outputs: number, removed_messages: number, tokens_before: number, tokens_after: number, };

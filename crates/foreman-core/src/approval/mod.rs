@@ -14,7 +14,6 @@
 
 mod facts;
 mod hash;
-mod mode;
 pub mod network;
 mod pattern;
 mod policy;
@@ -26,8 +25,8 @@ mod suggest;
 mod corpus;
 
 pub use facts::{ActionClass, CallFacts};
+pub use foreman_protocol::ApprovalMode;
 pub use hash::{canonical_json, content_hash, preview_hash};
-pub use mode::ApprovalMode;
 pub use pattern::{CommandPattern, Reach};
 pub use policy::{Decision, Policy};
 pub use rule::{Rule, RuleParseError};

@@ -5,8 +5,7 @@ use std::time::{Duration, Instant};
 use similar::{Algorithm, ChangeTag, DiffOp, TextDiff};
 
 #[cfg(test)]
-use super::model::HunkRef;
-use super::model::{DiffKind, DiffLine, FileDiff, Hunk, LineTag, Span};
+use foreman_protocol::diff::{DiffKind, DiffLine, FileDiff, Hunk, LineTag, Span};
 
 /// Bounds that keep a preview small and quick.
 #[derive(Debug, Clone, Copy)]
@@ -384,17 +383,5 @@ mod tests {
                 .iter()
                 .all(|l| l.spans.iter().all(|s| !s.text.contains('\r')))
         );
-    }
-
-    #[test]
-    fn bindings_are_up_to_date() {
-        use crate::bindings::assert_bindings_current;
-        assert_bindings_current::<FileDiff>();
-        assert_bindings_current::<Hunk>();
-        assert_bindings_current::<HunkRef>();
-        assert_bindings_current::<DiffLine>();
-        assert_bindings_current::<Span>();
-        assert_bindings_current::<LineTag>();
-        assert_bindings_current::<DiffKind>();
     }
 }

@@ -6,11 +6,10 @@
 //! and a summary of what was left out, so a preview never grows without bound.
 
 mod compute;
-mod model;
 mod select;
 mod unified;
 
 pub use compute::{DiffLimits, diff_texts};
-pub use model::{DiffKind, DiffLine, FileDiff, Hunk, HunkRef, LineTag, Span};
+pub use foreman_protocol::diff::{DiffKind, DiffLine, FileDiff, Hunk, HunkRef, LineTag, Span};
 pub use select::{HunkChoiceError, apply_hunks};
 pub use unified::unified_text;

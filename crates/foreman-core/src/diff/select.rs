@@ -4,7 +4,7 @@
 use similar::DiffableStr;
 use thiserror::Error;
 
-use super::model::{DiffKind, FileDiff};
+use foreman_protocol::diff::{DiffKind, FileDiff};
 
 /// Why a choice of hunks cannot be applied.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

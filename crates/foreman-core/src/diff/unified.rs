@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::model::{DiffKind, FileDiff, LineTag};
+use foreman_protocol::diff::{DiffKind, FileDiff, LineTag};
 
 /// `diff` in the familiar `---`/`+++`/`@@` form, one line per diff line.
 pub fn unified_text(diff: &FileDiff) -> String {

@@ -5,8 +5,8 @@
 
 use super::config::{McpConfig, ServerSource};
 use super::hub::McpError;
-use super::status::PendingServer;
 use crate::store::{Store, StoreError};
+use foreman_protocol::mcp::PendingServer;
 
 pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()

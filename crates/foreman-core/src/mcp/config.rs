@@ -9,10 +9,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub use foreman_protocol::mcp::ServerSource;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
-use ts_rs::TS;
 
 /// The workspace's configuration file, relative to its root.
 pub const WORKSPACE_CONFIG: &str = ".foreman/mcp.json";
@@ -22,16 +22,6 @@ pub const DISCOVERY_SERVER: &str = "discovery";
 
 /// The longest per-server call timeout accepted, in seconds.
 pub const MAX_TIMEOUT_SECS: u64 = 3600;
-
-/// Where a server was configured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum ServerSource {
-    /// The person's own configuration file.
-    User,
-    /// The workspace's `.foreman/mcp.json`: needs the person's approval before it starts.
-    Workspace,
-}
 
 /// The discovery command and the command that runs a discovered tool.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]

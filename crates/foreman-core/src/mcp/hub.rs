@@ -16,10 +16,10 @@ use super::external::ExternalTool;
 use super::naming::{assign, qualified, sanitise};
 use super::result::McpOutcome;
 use super::server::{Backoff, Live, ServerRuntime, Snapshot};
-use super::status::{HubStatus, PendingServer, ServerState, ServerStatus, ToolStatus};
 use super::tool::RemoteTool;
 use crate::store::{Store, StoreError};
 use crate::tools::{AnyTool, OutputSink, ToolError, codes};
+use foreman_protocol::mcp::{HubStatus, PendingServer, ServerState, ServerStatus, ToolStatus};
 
 /// The default per-call timeout (a server's `"timeout"` replaces it for that server).
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);

@@ -20,7 +20,6 @@ pub mod hub;
 pub mod naming;
 pub mod result;
 pub mod server;
-pub mod status;
 pub mod stderr_tail;
 pub mod tool;
 
@@ -28,6 +27,6 @@ pub use approvals::{approve_server, pending_servers};
 pub use config::{
     ConfigError, McpConfig, ServerConfig, ServerKind, ServerSource, WORKSPACE_CONFIG,
 };
+pub use foreman_protocol::mcp::{HubStatus, PendingServer, ServerState, ServerStatus, ToolStatus};
 pub use hub::{DEFAULT_CALL_TIMEOUT, DEFAULT_TOOL_LIMIT, HubOptions, McpError, McpHub};
 pub use server::Backoff;
-pub use status::{HubStatus, PendingServer, ServerState, ServerStatus, ToolStatus};

@@ -13,9 +13,9 @@ use tokio_util::sync::CancellationToken;
 use super::client::{CallHandle, Connection, Handler, connect_http, connect_stdio, list_tools};
 use super::config::{DiscoveryConfig, ServerConfig, ServerKind, ServerSource};
 use super::discovery::discover;
-use super::status::ServerState;
 use super::stderr_tail::StderrTail;
 use super::tool::RemoteTool;
+use foreman_protocol::mcp::ServerState;
 
 /// Restart delays: the first, and the cap the doubling stops at.
 #[derive(Debug, Clone, Copy)]

@@ -30,8 +30,6 @@ mod escape;
 mod literal;
 mod number;
 mod parser;
-mod patch;
-mod path;
 #[cfg(test)]
 mod proptests;
 mod scan;
@@ -39,9 +37,9 @@ mod scan;
 /// The inline string type of [`Patch::Append`]'s text.
 pub use compact_str::CompactString;
 pub use error::PartialJsonError;
+pub use foreman_protocol::patch::{Patch, apply_patch};
+pub use foreman_protocol::path::{JsonPath, PathSegment};
 pub use parser::{MAX_DEPTH, PartialJsonParser};
-pub use patch::{Patch, apply_patch};
-pub use path::{JsonPath, PathSegment};
 
 use serde_json::Value;
 

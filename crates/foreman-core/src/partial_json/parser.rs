@@ -14,9 +14,9 @@ use super::error::PartialJsonError;
 use super::escape::{Escape, EscapeFault, EscapeStep};
 use super::literal::Literal;
 use super::number::{self, NumberState, NumberStep};
-use super::patch::Patch;
-use super::path::{JsonPath, PathSegment};
 use super::scan::{Stop, scan_string};
+use foreman_protocol::patch::Patch;
+use foreman_protocol::path::{JsonPath, PathSegment};
 
 /// How deep containers may nest. Deeper input is rejected rather than risking the stack of
 /// whoever recursively drops or serialises the value.

@@ -35,7 +35,7 @@ pub struct AnthropicConfig {
 }
 
 impl AnthropicConfig {
-    pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
+    pub const DEFAULT_BASE_URL: &str = foreman_protocol::settings::ANTHROPIC_BASE_URL;
     pub const API_VERSION: &str = "2023-06-01";
 
     /// The official endpoint with this key source.

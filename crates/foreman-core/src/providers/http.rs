@@ -50,8 +50,12 @@ pub struct HttpSettings {
 impl Default for HttpSettings {
     fn default() -> Self {
         Self {
-            connect_timeout: Duration::from_secs(10),
-            idle_timeout: Duration::from_secs(120),
+            connect_timeout: Duration::from_secs(u64::from(
+                foreman_protocol::settings::DEFAULT_CONNECT_TIMEOUT_SECS,
+            )),
+            idle_timeout: Duration::from_secs(u64::from(
+                foreman_protocol::settings::DEFAULT_IDLE_TIMEOUT_SECS,
+            )),
             retry: RetryPolicy::default(),
             record_to: None,
         }

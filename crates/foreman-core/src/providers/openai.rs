@@ -44,9 +44,9 @@ pub struct OpenAiConfig {
 }
 
 impl OpenAiConfig {
-    pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
-    pub const OPENROUTER_BASE_URL: &str = "https://openrouter.ai/api/v1";
-    pub const OLLAMA_BASE_URL: &str = "http://localhost:11434/v1";
+    pub const DEFAULT_BASE_URL: &str = foreman_protocol::settings::OPENAI_BASE_URL;
+    pub const OPENROUTER_BASE_URL: &str = foreman_protocol::settings::OPENROUTER_BASE_URL;
+    pub const OLLAMA_BASE_URL: &str = foreman_protocol::settings::OLLAMA_BASE_URL;
 
     pub fn new(base_url: impl Into<String>, key: SharedKeySource) -> Self {
         Self {

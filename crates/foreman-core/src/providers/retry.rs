@@ -28,7 +28,7 @@ pub struct RetryPolicy {
 impl Default for RetryPolicy {
     fn default() -> Self {
         Self {
-            max_attempts: 5,
+            max_attempts: foreman_protocol::settings::DEFAULT_MAX_ATTEMPTS,
             base_delay: Duration::from_secs(2),
             max_delay: Duration::from_secs(60),
             max_retry_after: Duration::from_secs(120),

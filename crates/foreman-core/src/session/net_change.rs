@@ -3,24 +3,13 @@
 //! what the agent's changes to a file (and anything else written to it since) add up to, which
 //! the cards, one change each, do not show.
 
-use serde::{Deserialize, Serialize};
 use thiserror::Error;
-use ts_rs::TS;
 
 use crate::boundary::WorkspaceBoundary;
 use crate::builtin_tools::restore::file_bytes;
-use crate::diff::{DiffLimits, FileDiff, diff_texts};
+use crate::diff::{DiffLimits, diff_texts};
 use crate::store::{Store, StoreError};
-
-/// The diff of a file from before a session's changes to it to now.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-pub struct NetChange {
-    /// From the file before `since_call_id` (absent: it did not exist) to the file now (absent:
-    /// it is gone).
-    pub diff: FileDiff,
-    /// The oldest of the changes asked about whose earlier content is kept.
-    pub since_call_id: String,
-}
+pub use foreman_protocol::diff::NetChange;
 
 /// Why the net change cannot be shown.
 #[derive(Debug, Error)]
@@ -91,7 +80,7 @@ pub async fn net_change(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diff::{DiffKind, LineTag};
+    use crate::diff::{DiffKind, FileDiff, LineTag};
     use crate::store::Checkpoint;
 
     fn checkpoint(call_id: &str, path: &str, before: Option<&str>) -> Checkpoint {
@@ -110,11 +99,6 @@ mod tests {
             .filter(|l| l.tag == tag)
             .map(|l| l.spans.iter().map(|s| s.text.as_str()).collect())
             .collect()
-    }
-
-    #[test]
-    fn bindings_are_current() {
-        crate::bindings::assert_bindings_current::<NetChange>();
     }
 
     #[tokio::test]

@@ -3,75 +3,11 @@
 
 use std::collections::HashMap;
 
-use serde::{Deserialize, Serialize};
-use ts_rs::TS;
-
 use super::model_notes::is_model_note;
-use crate::protocol::{CallSnapshot, TaskEndReason};
+use crate::protocol::CallSnapshot;
 use crate::providers::Message;
-use crate::store::{Store, StoreError, UsageTotals};
-
-/// One entry of the conversation. The lines the history sent to the model does not hold
-/// (`TaskEnded`, `Compacted`) are stored as such ([`Store::record_notice`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum TranscriptItem {
-    User {
-        text: String,
-    },
-    Assistant {
-        text: String,
-    },
-    /// A tool call with its final state (result, preview, status).
-    Tool {
-        call: Box<CallSnapshot>,
-    },
-    /// A task ended other than with an answer (the person's Stop, an error, the iteration
-    /// cap...), where the live conversation said so.
-    TaskEnded {
-        reason: TaskEndReason,
-    },
-    /// The conversation was made to fit the model's context window here, as
-    /// [`EventMsg::ContextCompacted`](crate::protocol::EventMsg::ContextCompacted) said live.
-    Compacted {
-        elided_outputs: u32,
-        removed_messages: u32,
-        #[ts(type = "number")]
-        tokens_before: u64,
-        #[ts(type = "number")]
-        tokens_after: u64,
-    },
-}
-
-impl TranscriptItem {
-    /// Whether this is a stored line of its own (see [`Store::record_notice`]) rather than one
-    /// rebuilt from the history.
-    fn is_notice(&self) -> bool {
-        matches!(self, Self::TaskEnded { .. } | Self::Compacted { .. })
-    }
-}
-
-/// A stored session for display.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct Transcript {
-    pub session_id: String,
-    pub items: Vec<TranscriptItem>,
-    /// The task list from `todo_write`, as stored.
-    #[ts(type = "unknown")]
-    pub todos: serde_json::Value,
-    pub usage: UsageTotals,
-}
-
-impl Transcript {
-    /// How many messages of the person it shows: the number the next one they send gets (see
-    /// [`EventMsg::UserMessageTaken`](crate::protocol::EventMsg::UserMessageTaken)).
-    pub fn person_messages(&self) -> usize {
-        self.items
-            .iter()
-            .filter(|item| matches!(item, TranscriptItem::User { .. }))
-            .count()
-    }
-}
+use crate::store::{Store, StoreError};
+pub use foreman_protocol::transcript::{Transcript, TranscriptItem};
 
 /// Loads `session_id` for display. Calls the store does not know (older sessions) are shown from
 /// the history alone.
@@ -205,15 +141,9 @@ fn push_children(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::CallState;
+    use crate::protocol::{CallState, TaskEndReason};
     use crate::providers::ToolCall;
     use serde_json::json;
-
-    #[test]
-    fn bindings_are_up_to_date() {
-        crate::bindings::assert_bindings_current::<TranscriptItem>();
-        crate::bindings::assert_bindings_current::<Transcript>();
-    }
 
     #[tokio::test]
     async fn a_stored_session_reads_back_in_order_with_call_results() {

@@ -1,46 +1,7 @@
 //! Stored approval rules ("always allow" decisions scoped to a workspace).
 
-use serde::Serialize;
-use ts_rs::TS;
-
 use super::{Store, StoreError};
-
-/// What a rule does when its pattern matches a tool call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum RuleAction {
-    Allow,
-    Ask,
-    Deny,
-}
-
-impl RuleAction {
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Allow => "allow",
-            Self::Ask => "ask",
-            Self::Deny => "deny",
-        }
-    }
-
-    fn parse(text: &str) -> Option<Self> {
-        match text {
-            "allow" => Some(Self::Allow),
-            "ask" => Some(Self::Ask),
-            "deny" => Some(Self::Deny),
-            _ => None,
-        }
-    }
-}
-
-/// A stored rule, e.g. allow `bash(cargo test*)`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct StoredRule {
-    #[ts(type = "number")]
-    pub id: i64,
-    pub action: RuleAction,
-    pub pattern: String,
-}
+pub use foreman_protocol::records::{RuleAction, StoredRule};
 
 impl Store {
     /// Adds a rule for a workspace (a duplicate is ignored). Returns the rules after the change.
@@ -100,12 +61,6 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bindings_are_up_to_date() {
-        crate::bindings::assert_bindings_current::<RuleAction>();
-        crate::bindings::assert_bindings_current::<StoredRule>();
-    }
 
     #[tokio::test]
     async fn rules_are_per_workspace_and_deduplicated() {

@@ -1,23 +1,7 @@
 //! Sessions: one conversation with the agent in a workspace.
 
-use serde::Serialize;
-use ts_rs::TS;
-
 use super::{Store, StoreError};
-
-/// A session as the sidebar lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct SessionSummary {
-    pub id: String,
-    pub workspace_path: String,
-    pub title: String,
-    /// Unix milliseconds.
-    #[ts(type = "number")]
-    pub created_at: i64,
-    /// Unix milliseconds of the last change.
-    #[ts(type = "number")]
-    pub updated_at: i64,
-}
+pub use foreman_protocol::records::SessionSummary;
 
 type SessionRow = (String, String, String, i64, i64);
 
@@ -168,11 +152,6 @@ pub fn title_from_message(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bindings_are_up_to_date() {
-        crate::bindings::assert_bindings_current::<SessionSummary>();
-    }
 
     #[tokio::test]
     async fn sessions_are_listed_per_workspace_newest_first() {

@@ -2,25 +2,8 @@
 //! (so a resumed session can price what it used before), and the last request (how full the
 //! context was).
 
-use serde::Serialize;
-use ts_rs::TS;
-
 use super::{Store, StoreError};
-
-/// Token totals for a session.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, TS)]
-pub struct UsageTotals {
-    #[ts(type = "number")]
-    pub input: i64,
-    #[ts(type = "number")]
-    pub output: i64,
-    #[ts(type = "number")]
-    pub cache_read: i64,
-    #[ts(type = "number")]
-    pub cache_write: i64,
-    #[ts(type = "number")]
-    pub requests: i64,
-}
+pub use foreman_protocol::records::UsageTotals;
 
 /// A session's token totals on one model.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,11 +111,6 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bindings_are_up_to_date() {
-        crate::bindings::assert_bindings_current::<UsageTotals>();
-    }
 
     #[tokio::test]
     async fn usage_adds_up_per_session() {

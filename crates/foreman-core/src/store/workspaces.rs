@@ -1,19 +1,7 @@
 //! Recently opened workspaces.
 
-use serde::Serialize;
-use ts_rs::TS;
-
 use super::{Store, StoreError};
-
-/// A workspace as the welcome screen lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct RecentWorkspace {
-    pub path: String,
-    pub name: String,
-    /// Unix milliseconds.
-    #[ts(type = "number")]
-    pub last_opened: i64,
-}
+pub use foreman_protocol::records::RecentWorkspace;
 
 impl Store {
     /// Records that the workspace at `path` was opened at `now_ms` (inserting or updating it).
@@ -74,11 +62,6 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bindings_are_up_to_date() {
-        crate::bindings::assert_bindings_current::<RecentWorkspace>();
-    }
 
     #[tokio::test]
     async fn recent_workspaces_are_newest_first_and_survive_reopening() {

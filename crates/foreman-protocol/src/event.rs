@@ -7,13 +7,13 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::call::{CallSnapshot, CallState, FilePreview, UndoState};
-use super::images::CallImages;
-use super::network::PrivateTarget;
-use super::op::{ApprovalMode, RuleScope};
-use super::tool::{ArgsView, CallError, ToolKind, ToolStats};
-use super::usage::UsageSummary;
-use crate::partial_json::Patch;
+use crate::call::{CallSnapshot, CallState, FilePreview, UndoState};
+use crate::images::CallImages;
+use crate::network::PrivateTarget;
+use crate::op::{ApprovalMode, RuleScope};
+use crate::patch::Patch;
+use crate::tool::{ArgsView, CallError, ToolKind, ToolStats};
+use crate::usage::UsageSummary;
 
 /// One event with its per-session sequence number (1, 2, 3...).
 ///

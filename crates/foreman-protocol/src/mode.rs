@@ -1,3 +1,5 @@
+//! The approval mode: how much the agent may do without asking.
+
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -12,7 +14,8 @@ pub enum ApprovalMode {
     Ask,
     /// Edits inside the workspace run freely; commands and fetches ask.
     AutoEdit,
-    /// Everything runs (still never outside the workspace; protected paths still ask).
+    /// Everything runs without asking: file tools stay in the workspace, commands run with the
+    /// user's rights; protected paths and private network targets still ask.
     Yolo,
 }
 

@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-pub use crate::approval::ApprovalMode;
 use crate::diff::HunkRef;
+pub use crate::mode::ApprovalMode;
 
 /// Where an "always allow" rule lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]

@@ -6,9 +6,9 @@ use serde_json::Value;
 use thiserror::Error;
 use ts_rs::TS;
 
-use super::images::CallImages;
-use super::tool::{ArgsView, CallError, ToolKind};
 use crate::diff::FileDiff;
+use crate::images::CallImages;
+use crate::tool::{ArgsView, CallError, ToolKind};
 
 /// Where a tool call is.
 ///

@@ -99,7 +99,7 @@ pub struct FileDiff {
     pub approximate: bool,
     /// Lines of the kept hunks left out of this copy to keep it small on the wire (0 when the
     /// copy is whole): the hunks hold only their first lines, and hunks with none are dropped.
-    /// [`Op::LoadPreview`](crate::protocol::Op::LoadPreview) sends the whole diff.
+    /// [`Op::LoadPreview`](crate::Op::LoadPreview) sends the whole diff.
     #[serde(default)]
     pub lines_left_out: u32,
 }
@@ -154,6 +154,16 @@ impl FileDiff {
                 + u32::try_from(self.line_count() - kept).unwrap_or(u32::MAX),
         }
     }
+}
+
+/// The diff of a file from before a session's changes to it to now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct NetChange {
+    /// From the file before `since_call_id` (absent: it did not exist) to the file now (absent:
+    /// it is gone).
+    pub diff: FileDiff,
+    /// The oldest of the changes asked about whose earlier content is kept.
+    pub since_call_id: String,
 }
 
 #[cfg(test)]
@@ -227,5 +237,17 @@ mod tests {
         value.as_object_mut().unwrap().remove("lines_left_out");
         let back: FileDiff = serde_json::from_value(value).unwrap();
         assert_eq!(back.lines_left_out, 0);
+    }
+
+    #[test]
+    fn bindings_are_up_to_date() {
+        use crate::bindings::assert_bindings_current;
+        assert_bindings_current::<FileDiff>();
+        assert_bindings_current::<Hunk>();
+        assert_bindings_current::<HunkRef>();
+        assert_bindings_current::<DiffLine>();
+        assert_bindings_current::<Span>();
+        assert_bindings_current::<LineTag>();
+        assert_bindings_current::<DiffKind>();
     }
 }

@@ -1,18 +1,27 @@
-//! The one protocol between a front end (the app, the CLI) and a running [`Session`]:
-//! [`Op`]s go in, [`Event`]s come out.
+//! The one protocol between a front end (the app, the CLI) and the engine: [`Op`]s go in,
+//! [`Event`]s come out, and the types a front end shows (call snapshots, file diffs, stored
+//! sessions, MCP status, settings) travel with them. It depends on nothing of the engine.
 //!
-//! Both are serde-tagged enums so they travel as JSON unchanged (Tauri events, `--json` lines),
-//! and both have generated TypeScript in `ui/src/protocol/`. Every event carries the session's
-//! `seq`, strictly increasing, so a front end can detect gaps and order what it renders.
-//!
-//! [`Session`]: crate::session::Session
+//! Ops and events are serde-tagged enums, so they travel as JSON unchanged (Tauri events,
+//! `--json` lines). Every event carries the session's `seq`, strictly increasing, so a front end
+//! can detect gaps and order what it renders. Every type here has generated TypeScript in
+//! `ui/src/protocol/` ([`bindings`]; `make bindings` rewrites them).
 
+pub mod bindings;
 pub mod call;
+pub mod diff;
 pub mod event;
 pub mod images;
+pub mod mcp;
+pub mod mode;
 pub mod network;
 pub mod op;
+pub mod patch;
+pub mod path;
+pub mod records;
+pub mod settings;
 pub mod tool;
+pub mod transcript;
 pub mod usage;
 
 pub use call::{
@@ -20,8 +29,9 @@ pub use call::{
 };
 pub use event::{Event, EventMsg, FILES_CHANGED_LIMIT, TaskEndReason};
 pub use images::{CallImages, ImageLeftOut, ImagesLeftOut, ToolImage};
+pub use mode::ApprovalMode;
 pub use network::{PrivateTarget, PrivateTargetKind};
-pub use op::{ApprovalMode, ApprovalScope, Op, RuleScope};
+pub use op::{ApprovalScope, Op, RuleScope};
 pub use tool::{ArgsView, CallError, ToolKind, ToolStats};
 pub use usage::UsageSummary;
 

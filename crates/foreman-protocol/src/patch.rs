@@ -9,7 +9,7 @@ use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::path::{JsonPath, PathSegment};
+use crate::path::{JsonPath, PathSegment};
 
 /// One change to the parsed value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,9 +1,17 @@
-//! What the hub reports to the person: servers, their state and tools, and warnings.
+//! What the MCP hub reports to the person: servers, their state and tools, and warnings.
 
 use serde::Serialize;
 use ts_rs::TS;
 
-use super::config::ServerSource;
+/// Where a server was configured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ServerSource {
+    /// The person's own configuration file.
+    User,
+    /// The workspace's `.foreman/mcp.json`: needs the person's approval before it starts.
+    Workspace,
+}
 
 /// The state of one server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]

@@ -1,0 +1,264 @@
+//! The model service a person picks in Settings: its preset and what can be changed about it.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// The Anthropic Messages API's base URL.
+pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
+/// The OpenAI API's base URL.
+pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+/// OpenRouter's OpenAI-compatible base URL.
+pub const OPENROUTER_BASE_URL: &str = "https://openrouter.ai/api/v1";
+/// Ollama's OpenAI-compatible base URL on this computer.
+pub const OLLAMA_BASE_URL: &str = "http://localhost:11434/v1";
+/// How long connecting may take by default.
+pub const DEFAULT_CONNECT_TIMEOUT_SECS: u32 = 10;
+/// How long the server may stay silent by default.
+pub const DEFAULT_IDLE_TIMEOUT_SECS: u32 = 120;
+/// Attempts per request by default, the first included.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 5;
+
+/// A known kind of model service.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderPreset {
+    Anthropic,
+    #[serde(rename = "openai")]
+    OpenAi,
+    #[serde(rename = "openrouter")]
+    OpenRouter,
+    Ollama,
+    #[serde(rename = "lmstudio")]
+    LmStudio,
+    /// Any OpenAI-compatible endpoint.
+    Custom,
+}
+
+impl ProviderPreset {
+    pub const ALL: [ProviderPreset; 6] = [
+        Self::Anthropic,
+        Self::OpenAi,
+        Self::OpenRouter,
+        Self::Ollama,
+        Self::LmStudio,
+        Self::Custom,
+    ];
+
+    /// The name shown in settings.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Anthropic => "Anthropic",
+            Self::OpenAi => "OpenAI",
+            Self::OpenRouter => "OpenRouter",
+            Self::Ollama => "Ollama (this computer)",
+            Self::LmStudio => "LM Studio (this computer)",
+            Self::Custom => "OpenAI-compatible server",
+        }
+    }
+
+    /// The base URL the official SDKs would use.
+    pub fn default_base_url(self) -> &'static str {
+        match self {
+            Self::Anthropic => ANTHROPIC_BASE_URL,
+            Self::OpenAi => OPENAI_BASE_URL,
+            Self::OpenRouter => OPENROUTER_BASE_URL,
+            Self::Ollama => OLLAMA_BASE_URL,
+            Self::LmStudio => "http://localhost:1234/v1",
+            Self::Custom => "",
+        }
+    }
+
+    /// A sensible first model.
+    pub fn default_model(self) -> &'static str {
+        match self {
+            Self::Anthropic => "claude-sonnet-4-5",
+            Self::OpenAi => "gpt-4o",
+            Self::OpenRouter => "anthropic/claude-sonnet-4.5",
+            Self::Ollama => "qwen2.5-coder:14b",
+            Self::LmStudio | Self::Custom => "",
+        }
+    }
+
+    /// Whether requests fail without a key (local servers need none; a custom one may).
+    pub fn requires_key(self) -> bool {
+        matches!(self, Self::Anthropic | Self::OpenAi | Self::OpenRouter)
+    }
+
+    /// The keychain account its key is stored under.
+    pub fn keyring_account(self) -> &'static str {
+        match self {
+            Self::Anthropic => "anthropic",
+            Self::OpenAi => "openai",
+            Self::OpenRouter => "openrouter",
+            Self::Ollama => "ollama",
+            Self::LmStudio => "lmstudio",
+            Self::Custom => "custom",
+        }
+    }
+
+    /// True for the Anthropic Messages API, false for OpenAI Chat Completions.
+    pub fn is_anthropic(self) -> bool {
+        self == Self::Anthropic
+    }
+}
+
+/// The provider part of the settings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ProviderSettings {
+    pub preset: ProviderPreset,
+    /// Empty means the preset's default.
+    pub base_url: String,
+    pub model: String,
+    /// Use the JSON text protocol instead of native tool calling (models without tools).
+    pub text_protocol: bool,
+    pub connect_timeout_secs: u32,
+    /// No byte from the server for this long ends the request.
+    pub idle_timeout_secs: u32,
+    /// Attempts per request, including the first.
+    pub max_attempts: u32,
+    /// The model's context window in tokens, for a model Foreman does not know (a local one,
+    /// say); `None` uses the known window of the model, else 200,000.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub context_window: Option<u32>,
+    /// Record every response of the provider raw, for a bug report (the engine's HTTP settings
+    /// say where).
+    #[serde(default)]
+    pub record_streams: bool,
+}
+
+/// The smallest context window the settings accept.
+pub const MIN_CONTEXT_WINDOW: u32 = 2_048;
+
+impl Default for ProviderSettings {
+    fn default() -> Self {
+        Self::for_preset(ProviderPreset::Anthropic)
+    }
+}
+
+impl ProviderSettings {
+    /// The defaults of `preset`.
+    pub fn for_preset(preset: ProviderPreset) -> Self {
+        Self {
+            preset,
+            base_url: preset.default_base_url().to_owned(),
+            model: preset.default_model().to_owned(),
+            text_protocol: false,
+            connect_timeout_secs: DEFAULT_CONNECT_TIMEOUT_SECS,
+            idle_timeout_secs: DEFAULT_IDLE_TIMEOUT_SECS,
+            max_attempts: DEFAULT_MAX_ATTEMPTS,
+            context_window: None,
+            record_streams: false,
+        }
+    }
+
+    /// The base URL to use.
+    pub fn effective_base_url(&self) -> &str {
+        let url = self.base_url.trim();
+        if url.is_empty() {
+            self.preset.default_base_url()
+        } else {
+            url
+        }
+    }
+
+    /// What is wrong with these settings, for the user; `None` when they can be used.
+    pub fn problem(&self) -> Option<String> {
+        let url = self.effective_base_url();
+        if url.is_empty() {
+            return Some(
+                "Set the server's base URL (for example http://localhost:8000/v1).".into(),
+            );
+        }
+        match url::Url::parse(url) {
+            Ok(parsed) if matches!(parsed.scheme(), "http" | "https") => {}
+            _ => return Some(format!("The base URL `{url}` is not an http(s) URL.")),
+        }
+        if self.model.trim().is_empty() {
+            return Some("Choose a model.".into());
+        }
+        if let Some(window) = self.context_window
+            && window < MIN_CONTEXT_WINDOW
+        {
+            return Some(format!(
+                "A context window of {window} tokens is too small: at least {MIN_CONTEXT_WINDOW}."
+            ));
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bindings::assert_bindings_current;
+
+    #[test]
+    fn bindings_are_up_to_date() {
+        assert_bindings_current::<ProviderPreset>();
+        assert_bindings_current::<ProviderSettings>();
+    }
+
+    #[test]
+    fn presets_serialise_with_their_settings_names() {
+        let names: Vec<String> = ProviderPreset::ALL
+            .iter()
+            .map(|p| {
+                serde_json::to_value(p)
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "anthropic",
+                "openai",
+                "openrouter",
+                "ollama",
+                "lmstudio",
+                "custom"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_context_window_is_optional_and_too_small_a_one_is_refused() {
+        let mut saved = serde_json::to_value(ProviderSettings::default()).unwrap();
+        saved.as_object_mut().unwrap().remove("context_window");
+        let loaded: ProviderSettings = serde_json::from_value(saved).unwrap();
+        assert_eq!(
+            loaded.context_window, None,
+            "settings saved before the field still load"
+        );
+        assert_eq!(loaded.problem(), None);
+        let small = ProviderSettings {
+            context_window: Some(1_000),
+            ..ProviderSettings::default()
+        };
+        assert!(small.problem().unwrap().contains("too small"));
+        let local = ProviderSettings {
+            context_window: Some(8_192),
+            ..ProviderSettings::default()
+        };
+        assert_eq!(local.problem(), None);
+    }
+
+    #[test]
+    fn local_presets_need_no_key_and_point_at_localhost() {
+        for preset in [ProviderPreset::Ollama, ProviderPreset::LmStudio] {
+            assert!(!preset.requires_key());
+            assert!(preset.default_base_url().starts_with("http://localhost:"));
+        }
+        assert!(ProviderPreset::Anthropic.requires_key());
+    }
+
+    #[test]
+    fn an_empty_base_url_means_the_presets() {
+        let mut s = ProviderSettings::for_preset(ProviderPreset::OpenRouter);
+        s.base_url = "  ".into();
+        assert_eq!(s.effective_base_url(), "https://openrouter.ai/api/v1");
+    }
+}

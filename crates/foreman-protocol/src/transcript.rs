@@ -1,0 +1,83 @@
+//! A stored session as the person saw it: their messages, the assistant's answers, the tool calls
+//! with their final state, and why tasks ended.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::call::CallSnapshot;
+use crate::event::TaskEndReason;
+use crate::records::UsageTotals;
+
+/// One entry of the conversation. The lines the history sent to the model does not hold
+/// (`TaskEnded`, `Compacted`) are stored as such (the store's notices).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TranscriptItem {
+    User {
+        text: String,
+    },
+    Assistant {
+        text: String,
+    },
+    /// A tool call with its final state (result, preview, status).
+    Tool {
+        call: Box<CallSnapshot>,
+    },
+    /// A task ended other than with an answer (the person's Stop, an error, the iteration
+    /// cap...), where the live conversation said so.
+    TaskEnded {
+        reason: TaskEndReason,
+    },
+    /// The conversation was made to fit the model's context window here, as
+    /// [`EventMsg::ContextCompacted`](crate::EventMsg::ContextCompacted) said live.
+    Compacted {
+        elided_outputs: u32,
+        removed_messages: u32,
+        #[ts(type = "number")]
+        tokens_before: u64,
+        #[ts(type = "number")]
+        tokens_after: u64,
+    },
+}
+
+impl TranscriptItem {
+    /// Whether this is a stored line of its own (see the store's notices) rather than one
+    /// rebuilt from the history.
+    pub fn is_notice(&self) -> bool {
+        matches!(self, Self::TaskEnded { .. } | Self::Compacted { .. })
+    }
+}
+
+/// A stored session for display.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Transcript {
+    pub session_id: String,
+    pub items: Vec<TranscriptItem>,
+    /// The task list from `todo_write`, as stored.
+    #[ts(type = "unknown")]
+    pub todos: serde_json::Value,
+    pub usage: UsageTotals,
+}
+
+impl Transcript {
+    /// How many messages of the person it shows: the number the next one they send gets (see
+    /// [`EventMsg::UserMessageTaken`](crate::EventMsg::UserMessageTaken)).
+    pub fn person_messages(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|item| matches!(item, TranscriptItem::User { .. }))
+            .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bindings::assert_bindings_current;
+
+    #[test]
+    fn bindings_are_current() {
+        assert_bindings_current::<Transcript>();
+        assert_bindings_current::<TranscriptItem>();
+    }
+}
