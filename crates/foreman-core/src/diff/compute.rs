@@ -4,7 +4,6 @@ use std::time::{Duration, Instant};
 
 use similar::{Algorithm, ChangeTag, DiffOp, TextDiff};
 
-#[cfg(test)]
 use foreman_protocol::diff::{DiffKind, DiffLine, FileDiff, Hunk, LineTag, Span};
 
 /// Bounds that keep a preview small and quick.
