@@ -1,6 +1,6 @@
 //! The one refusal every tool returns for a path it will not touch.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
@@ -69,6 +69,21 @@ pub struct PathNotInWorkspace {
 }
 
 impl PathNotInWorkspace {
+    /// `requested` (which resolved to `resolved`) refused for `reason` in the workspace `root`.
+    pub fn refusal(
+        root: &Path,
+        requested: &Path,
+        resolved: PathBuf,
+        reason: RefusalReason,
+    ) -> Self {
+        Self {
+            root: root.to_path_buf(),
+            requested: requested.display().to_string(),
+            resolved,
+            reason,
+        }
+    }
+
     /// The stable error code, always [`PATH_NOT_IN_WORKSPACE`].
     pub fn code(&self) -> &'static str {
         PATH_NOT_IN_WORKSPACE

@@ -135,7 +135,7 @@ impl WorkspaceBoundary {
     /// the opened file really is inside the workspace (catching a link swapped in after
     /// [`Self::resolve`]).
     pub fn open_read(&self, resolved: &Path) -> Result<std::fs::File, OpenError> {
-        open::open_read_verified(self, resolved)
+        open::open_read_verified(&self.root, resolved)
     }
 
     pub(crate) fn refusal(
@@ -144,12 +144,7 @@ impl WorkspaceBoundary {
         resolved: PathBuf,
         reason: RefusalReason,
     ) -> PathNotInWorkspace {
-        PathNotInWorkspace {
-            root: self.root.clone(),
-            requested: requested.display().to_string(),
-            resolved,
-            reason,
-        }
+        PathNotInWorkspace::refusal(&self.root, requested, resolved, reason)
     }
 }
 

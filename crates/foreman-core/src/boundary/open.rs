@@ -10,7 +10,7 @@ use std::path::{Component, Path, PathBuf};
 use rustix::fs::{Mode, OFlags};
 use thiserror::Error;
 
-use super::{PathNotInWorkspace, RefusalReason, WorkspaceBoundary};
+use super::error::{PathNotInWorkspace, RefusalReason};
 
 /// Failure to open a checked path.
 #[derive(Debug, Error)]
@@ -39,29 +39,30 @@ fn fd_path(fd: &OwnedFd) -> std::io::Result<PathBuf> {
     std::fs::read_link(format!("/proc/self/fd/{}", fd.as_raw_fd()))
 }
 
-pub(super) fn open_read_verified(
-    boundary: &WorkspaceBoundary,
-    resolved: &Path,
-) -> Result<File, OpenError> {
+pub(super) fn open_read_verified(root: &Path, resolved: &Path) -> Result<File, OpenError> {
     let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
     let fd = match rustix::fs::open(resolved, flags, Mode::empty()) {
         Ok(fd) => fd,
         Err(rustix::io::Errno::LOOP) => {
-            return Err(boundary
-                .refusal(
-                    resolved,
-                    resolved.to_path_buf(),
-                    RefusalReason::ChangedDuringUse,
-                )
-                .into());
+            return Err(PathNotInWorkspace::refusal(
+                root,
+                resolved,
+                resolved.to_path_buf(),
+                RefusalReason::ChangedDuringUse,
+            )
+            .into());
         }
         Err(err) => return Err(io_err(resolved, err)),
     };
     let actual = fd_path(&fd).map_err(|e| io_err(resolved, e))?;
-    if !actual.starts_with(boundary.root()) {
-        return Err(boundary
-            .refusal(resolved, actual, RefusalReason::ChangedDuringUse)
-            .into());
+    if !actual.starts_with(root) {
+        return Err(PathNotInWorkspace::refusal(
+            root,
+            resolved,
+            actual,
+            RefusalReason::ChangedDuringUse,
+        )
+        .into());
     }
     let stat = rustix::fs::fstat(&fd).map_err(|e| io_err(resolved, e))?;
     let kind = rustix::fs::FileType::from_raw_mode(stat.st_mode);
@@ -69,9 +70,13 @@ pub(super) fn open_read_verified(
         kind,
         rustix::fs::FileType::RegularFile | rustix::fs::FileType::Directory
     ) {
-        return Err(boundary
-            .refusal(resolved, actual, RefusalReason::SpecialFile)
-            .into());
+        return Err(PathNotInWorkspace::refusal(
+            root,
+            resolved,
+            actual,
+            RefusalReason::SpecialFile,
+        )
+        .into());
     }
     // Reads are blocking from here on.
     let file = File::from(fd);
@@ -85,21 +90,25 @@ pub(super) fn open_read_verified(
 /// by walking down from the root with `mkdirat`/`openat(O_NOFOLLOW | O_DIRECTORY)`: no symbolic
 /// link is ever followed, so the descriptor returned is guaranteed to be inside the workspace even
 /// if a component is swapped for a link during the walk (the walk then fails instead).
-pub fn open_dir_creating(boundary: &WorkspaceBoundary, dir: &Path) -> Result<OwnedFd, OpenError> {
-    let relative = dir
-        .strip_prefix(boundary.root())
-        .map_err(|_| boundary.refusal(dir, dir.to_path_buf(), RefusalReason::Outside))?;
+pub fn open_dir_creating(root: &Path, dir: &Path) -> Result<OwnedFd, OpenError> {
+    let relative = dir.strip_prefix(root).map_err(|_| {
+        PathNotInWorkspace::refusal(root, dir, dir.to_path_buf(), RefusalReason::Outside)
+    })?;
     let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-    let mut current = rustix::fs::open(boundary.root(), dir_flags, Mode::empty())
-        .map_err(|e| io_err(boundary.root(), e))?;
+    let mut current =
+        rustix::fs::open(root, dir_flags, Mode::empty()).map_err(|e| io_err(root, e))?;
     for component in relative.components() {
         let name: &OsStr = match component {
             Component::Normal(name) => name,
             Component::CurDir => continue,
             _ => {
-                return Err(boundary
-                    .refusal(dir, dir.to_path_buf(), RefusalReason::Outside)
-                    .into());
+                return Err(PathNotInWorkspace::refusal(
+                    root,
+                    dir,
+                    dir.to_path_buf(),
+                    RefusalReason::Outside,
+                )
+                .into());
             }
         };
         match rustix::fs::mkdirat(&current, name, Mode::from_raw_mode(0o777)) {
@@ -109,9 +118,13 @@ pub fn open_dir_creating(boundary: &WorkspaceBoundary, dir: &Path) -> Result<Own
         current = match rustix::fs::openat(&current, name, dir_flags, Mode::empty()) {
             Ok(fd) => fd,
             Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR) => {
-                return Err(boundary
-                    .refusal(dir, dir.to_path_buf(), RefusalReason::ChangedDuringUse)
-                    .into());
+                return Err(PathNotInWorkspace::refusal(
+                    root,
+                    dir,
+                    dir.to_path_buf(),
+                    RefusalReason::ChangedDuringUse,
+                )
+                .into());
             }
             Err(err) => return Err(io_err(dir, err)),
         };
@@ -122,6 +135,7 @@ pub fn open_dir_creating(boundary: &WorkspaceBoundary, dir: &Path) -> Result<Own
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::boundary::WorkspaceBoundary;
 
     #[test]
     fn read_refuses_link_swapped_after_check() {
@@ -163,7 +177,7 @@ mod tests {
         let b = WorkspaceBoundary::new(ws.path()).unwrap();
         let checked = b.resolve("sub/deeper").unwrap();
         std::os::unix::fs::symlink(outside.path(), b.root().join("sub")).unwrap();
-        let err = open_dir_creating(&b, &checked).unwrap_err();
+        let err = open_dir_creating(b.root(), &checked).unwrap_err();
         assert!(matches!(err, OpenError::Refused(_)), "{err:?}");
         assert!(!outside.path().join("deeper").exists());
     }
@@ -173,7 +187,7 @@ mod tests {
         let ws = tempfile::tempdir().unwrap();
         let b = WorkspaceBoundary::new(ws.path()).unwrap();
         let checked = b.resolve("a/b/c").unwrap();
-        open_dir_creating(&b, &checked).unwrap();
+        open_dir_creating(b.root(), &checked).unwrap();
         assert!(b.root().join("a/b/c").is_dir());
     }
 }

@@ -104,7 +104,8 @@ fn open_entry<'a>(
             });
         }
     };
-    let dir = open_dir_creating(boundary, parent).map_err(|e| BuiltinError::from_open(e, shown))?;
+    let dir = open_dir_creating(boundary.root(), parent)
+        .map_err(|e| BuiltinError::from_open(e, shown))?;
     let mode = match rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW) {
         Ok(stat) => match FileType::from_raw_mode(stat.st_mode) {
             FileType::RegularFile => Some(stat.st_mode & 0o7777),

@@ -33,6 +33,7 @@ pub mod restore;
 pub mod session;
 pub mod stale_guard;
 pub mod todo;
+pub mod todo_list;
 pub mod walk;
 mod walk_progress;
 pub mod workspace_files;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::stale_guard::ReadTracker;
-use super::todo::TodoList;
+use super::todo_list::TodoList;
 use crate::boundary::WorkspaceBoundary;
 
 /// Per-session state handed to every built-in tool. Cheap to clone; clones share state.

@@ -4,7 +4,7 @@
 //! `mcp approve`); [`McpHub::approve`](super::McpHub::approve) does the same for a running one.
 
 use super::config::{McpConfig, ServerSource};
-use super::hub::McpError;
+use super::error::McpError;
 use crate::store::{Store, StoreError};
 use foreman_protocol::mcp::PendingServer;
 

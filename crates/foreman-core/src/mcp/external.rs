@@ -10,21 +10,34 @@ use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 
-use super::hub::McpHub;
+use super::result::McpOutcome;
 use super::tool::RemoteTool;
 use crate::approval::{ActionClass, CallFacts};
 use crate::protocol::{ArgsView, ToolKind};
 use crate::providers::ToolDefinition;
 use crate::tools::{
-    AnyTool, CallContext, Input, ProposedChange, ToolError, ToolOutput, clean_for_provider, codes,
+    AnyTool, CallContext, Input, OutputSink, ProposedChange, ToolError, ToolOutput,
+    clean_for_provider, codes,
 };
 
 /// How much longer than the hub's own limit the runtime waits, so that the hub reports the
 /// timeout (and tells the server) itself.
 const MARGIN: Duration = Duration::from_secs(10);
 
+/// What runs an external tool's call: the hub, which checks again that the tool can run.
+pub trait ExternalCalls: Send + Sync {
+    fn call_tool(
+        &self,
+        reserved: &[String],
+        name: &str,
+        arguments: Value,
+        cancel: tokio_util::sync::CancellationToken,
+        output: OutputSink,
+    ) -> BoxFuture<'static, McpOutcome>;
+}
+
 pub struct ExternalTool {
-    hub: McpHub,
+    hub: Arc<dyn ExternalCalls>,
     /// The built-in names, as the hub named the tools around them.
     reserved: Arc<[String]>,
     name: String,
@@ -35,7 +48,7 @@ pub struct ExternalTool {
 
 impl ExternalTool {
     pub(super) fn new(
-        hub: McpHub,
+        hub: Arc<dyn ExternalCalls>,
         reserved: Arc<[String]>,
         name: String,
         tool: RemoteTool,
@@ -124,7 +137,7 @@ impl AnyTool for ExternalTool {
         };
         let call = self
             .hub
-            .call(&self.reserved, &self.name, arguments, ctx.cancel, ctx.sink);
+            .call_tool(&self.reserved, &self.name, arguments, ctx.cancel, ctx.sink);
         async move { call.await.map(ToolOutput::text) }.boxed()
     }
 

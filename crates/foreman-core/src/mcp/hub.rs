@@ -12,7 +12,8 @@ use tokio_util::sync::CancellationToken;
 use super::approvals::now_ms;
 use super::config::{McpConfig, ServerKind, ServerSource};
 use super::discovery;
-use super::external::ExternalTool;
+pub use super::error::McpError;
+use super::external::{ExternalCalls, ExternalTool};
 use super::naming::{assign, qualified, sanitise};
 use super::result::McpOutcome;
 use super::server::{Backoff, Live, ServerRuntime, Snapshot};
@@ -58,19 +59,6 @@ impl Default for HubOptions {
             backoff: Backoff::default(),
         }
     }
-}
-
-/// Why a hub operation failed.
-#[derive(Debug, thiserror::Error)]
-pub enum McpError {
-    #[error("there is no MCP server `{0}`")]
-    UnknownServer(String),
-    #[error("the server `{server}` has no tool `{tool}`")]
-    UnknownTool { server: String, tool: String },
-    #[error("approving `{0}` needs the database, and the hub has none")]
-    NoStore(String),
-    #[error(transparent)]
-    Store(#[from] StoreError),
 }
 
 #[derive(Debug)]
@@ -377,7 +365,7 @@ impl McpHub {
             .map(|e| {
                 let timeout = self.call_timeout(e.server);
                 Arc::new(ExternalTool::new(
-                    self.clone(),
+                    Arc::new(self.clone()),
                     Arc::clone(&reserved),
                     e.name,
                     e.tool,
@@ -462,5 +450,18 @@ impl McpHub {
                 }
             }
         })
+    }
+}
+
+impl ExternalCalls for McpHub {
+    fn call_tool(
+        &self,
+        reserved: &[String],
+        name: &str,
+        arguments: Value,
+        cancel: CancellationToken,
+        output: OutputSink,
+    ) -> BoxFuture<'static, McpOutcome> {
+        self.call(reserved, name, arguments, cancel, output)
     }
 }

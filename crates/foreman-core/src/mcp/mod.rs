@@ -15,6 +15,7 @@ pub mod approvals;
 pub mod client;
 pub mod config;
 pub mod discovery;
+pub mod error;
 pub mod external;
 pub mod hub;
 pub mod naming;

@@ -6,18 +6,18 @@
 //! prompt and of the tool list, so both are cached across the turns of a session.
 //! The stream is decoded by [`AnthropicDecoder`](super::anthropic_decoder::AnthropicDecoder).
 
-use reqwest::Client;
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue};
+use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
-use tokio_util::sync::CancellationToken;
 
+use super::api::{Api, header_value};
 use super::error::ProviderError;
-use super::http::{HttpSettings, StreamRequest, build_client, error_stream, spawn_stream};
+use super::format::WireFormat;
+use super::http::HttpSettings;
+use super::http_provider::HttpProvider;
 use super::keys::SharedKeySource;
 use super::message::{Message, Thinking};
 use super::request::ProviderRequest;
-use super::wire::WireFormat;
-use super::{EventStream, Provider};
+use super::secret::Secret;
 
 const NAME: &str = "Anthropic";
 
@@ -63,23 +63,7 @@ impl AnthropicConfig {
 }
 
 /// Talks to the Anthropic Messages API.
-#[derive(Debug, Clone)]
-pub struct AnthropicProvider {
-    config: AnthropicConfig,
-    client: Client,
-}
-
-impl AnthropicProvider {
-    pub fn new(config: AnthropicConfig) -> Result<Self, ProviderError> {
-        let client = build_client(&config.http, NAME)?;
-        Ok(Self { config, client })
-    }
-
-    /// The URL requests go to.
-    pub fn endpoint(&self) -> String {
-        format!("{}/v1/messages", self.config.base_url.trim_end_matches('/'))
-    }
-}
+pub type AnthropicProvider = HttpProvider<AnthropicConfig>;
 
 fn ephemeral() -> Value {
     json!({"type": "ephemeral"})
@@ -183,67 +167,45 @@ pub fn request_body(request: &ProviderRequest, prompt_caching: bool) -> Value {
     body
 }
 
-fn header_value(value: &str, what: &str) -> Result<HeaderValue, ProviderError> {
-    HeaderValue::from_str(value).map_err(|_| ProviderError::Config {
-        provider: NAME.to_string(),
-        message: format!("the {what} contains characters that cannot be sent in a header"),
-    })
-}
+impl Api for AnthropicConfig {
+    const NAME: &'static str = NAME;
+    const FORMAT: WireFormat = WireFormat::Anthropic;
 
-impl AnthropicProvider {
-    fn prepare(&self, request: &ProviderRequest) -> Result<StreamRequest, ProviderError> {
-        let key = self
-            .config
-            .key
-            .api_key()
-            .ok_or_else(|| ProviderError::MissingKey {
-                provider: NAME.to_string(),
-                hint: self.config.key.describe(),
-                key_can_change: self.config.key.can_change(),
-            })?;
-        let mut headers = HeaderMap::new();
-        let mut key_value = header_value(key.expose(), "API key")?;
-        key_value.set_sensitive(true);
-        headers.insert("x-api-key", key_value);
+    fn endpoint(&self) -> String {
+        format!("{}/v1/messages", self.base_url.trim_end_matches('/'))
+    }
+
+    fn key(&self) -> &SharedKeySource {
+        &self.key
+    }
+
+    fn requires_key(&self) -> bool {
+        true
+    }
+
+    fn http(&self) -> &HttpSettings {
+        &self.http
+    }
+
+    fn add_headers(
+        &self,
+        key: Option<&Secret>,
+        headers: &mut HeaderMap,
+    ) -> Result<(), ProviderError> {
+        if let Some(key) = key {
+            let mut value = header_value(NAME, key.expose(), "API key")?;
+            value.set_sensitive(true);
+            headers.insert("x-api-key", value);
+        }
         headers.insert(
             "anthropic-version",
-            header_value(&self.config.api_version, "API version")?,
+            header_value(NAME, &self.api_version, "API version")?,
         );
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
-        let body = serde_json::to_vec(&request_body(request, self.config.prompt_caching)).map_err(
-            |err| ProviderError::Protocol {
-                provider: NAME.to_string(),
-                message: format!("cannot encode the request: {err}"),
-            },
-        )?;
-        Ok(StreamRequest {
-            provider: NAME,
-            url: self.endpoint(),
-            headers,
-            body,
-            secret: Some(key),
-            key_source: self.config.key.clone(),
-            format: WireFormat::Anthropic,
-        })
-    }
-}
-
-impl Provider for AnthropicProvider {
-    fn name(&self) -> &str {
-        NAME
+        Ok(())
     }
 
-    fn stream(&self, request: ProviderRequest, cancel: CancellationToken) -> EventStream {
-        match self.prepare(&request) {
-            Ok(prepared) => spawn_stream(
-                self.client.clone(),
-                self.config.http.clone(),
-                prepared,
-                cancel,
-            ),
-            Err(error) => error_stream(error),
-        }
+    fn body(&self, request: &ProviderRequest) -> Value {
+        request_body(request, self.prompt_caching)
     }
 }
 

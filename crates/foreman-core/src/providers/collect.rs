@@ -5,10 +5,10 @@
 
 use futures_util::StreamExt;
 
-use super::EventStream;
 use super::error::ProviderError;
 use super::event::{ProviderEvent, RetryNotice, StopReason, ToolArguments};
 use super::message::{Message, Thinking, ToolCall};
+use super::provider::EventStream;
 use super::usage::Usage;
 
 /// One tool call as assembled from the stream.

@@ -22,15 +22,16 @@ use reqwest::{Client, StatusCode};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::EventStream;
 use super::error::{CONTEXT_LENGTH_EXCEEDED, ProviderError, is_context_length_message};
 use super::event::{ProviderEvent, RetryNotice};
+use super::format::WireFormat;
 use super::keys::SharedKeySource;
+use super::provider::EventStream;
 use super::recording::Recorder;
 use super::redact::{dump_headers, scrub};
 use super::retry::{RetryPolicy, is_retryable_status, retry_after};
 use super::secret::Secret;
-use super::wire::{WireDecoder, WireFormat};
+use super::wire::WireDecoder;
 use crate::sse::SseDecoder;
 
 /// Network settings of a provider.

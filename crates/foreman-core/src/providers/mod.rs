@@ -12,18 +12,16 @@
 //! and cancellation live in [`http`]. Keys are [`Secret`]s from a [`KeySource`] and never appear in
 //! logs, events, errors or Debug output.
 
-use std::pin::Pin;
-
-use futures_util::Stream;
-use tokio_util::sync::CancellationToken;
-
 pub mod anthropic;
 pub mod anthropic_decoder;
+pub mod api;
 pub mod collect;
 pub mod context_windows;
 pub mod error;
 pub mod event;
+pub mod format;
 pub mod http;
+pub mod http_provider;
 pub mod keyring_key;
 pub mod keys;
 pub mod message;
@@ -32,6 +30,7 @@ pub mod openai;
 pub mod openai_decoder;
 pub mod preset;
 pub mod pricing;
+pub mod provider;
 pub mod recording;
 pub mod redact;
 pub mod replay;
@@ -49,33 +48,20 @@ pub use anthropic::{AnthropicConfig, AnthropicProvider};
 pub use collect::{Collected, CollectedCall, collect};
 pub use error::ProviderError;
 pub use event::{ProviderEvent, RetryNotice, StopReason, ToolArguments, ToolArgumentsError};
+pub use format::{WireFormat, decode_chunks};
 pub use http::HttpSettings;
+pub use http_provider::HttpProvider;
 pub use keyring_key::{KEYRING_SERVICE, KeyringError, KeyringKey};
 pub use keys::{EnvKey, KeySource, SharedKeySource, StaticKey};
 pub use message::{Message, Thinking, ToolCall, ToolResult};
 pub use openai::{MaxTokensField, OpenAiConfig, OpenAiProvider};
 pub use preset::{ProviderPreset, ProviderSettings, build_provider};
 pub use pricing::{ModelPrice, PriceTable};
+pub use provider::{EventStream, Provider};
 pub use replay::ReplayProvider;
 pub use request::{Limits, ProviderRequest, ToolDefinition};
 pub use retry::RetryPolicy;
 pub use secret::Secret;
 pub use text_protocol::{TextProtocolProvider, ToolCalling, with_tool_calling};
 pub use usage::{Usage, UsageAccumulator};
-pub use wire::{WireDecoder, WireFormat, decode_chunks};
-
-/// The events of one request; ends after `Stop` or after the first error.
-pub type EventStream = Pin<Box<dyn Stream<Item = Result<ProviderEvent, ProviderError>> + Send>>;
-
-/// A model provider.
-///
-/// `stream` never blocks and never fails directly: setup errors (a missing key...) arrive as the
-/// stream's first item. Cancelling `cancel` stops the request promptly (the HTTP connection is
-/// closed) and ends the stream with [`ProviderError::Cancelled`].
-pub trait Provider: Send + Sync + std::fmt::Debug {
-    /// A display name ("Anthropic").
-    fn name(&self) -> &str;
-
-    /// Starts the request. Needs a Tokio runtime.
-    fn stream(&self, request: ProviderRequest, cancel: CancellationToken) -> EventStream;
-}
+pub use wire::WireDecoder;

@@ -6,18 +6,18 @@
 //! `stream_options.include_usage` so the final chunk carries token usage.
 //! The stream is decoded by [`OpenAiDecoder`](super::openai_decoder::OpenAiDecoder).
 
-use reqwest::Client;
-use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Value, json};
-use tokio_util::sync::CancellationToken;
 
+use super::api::{Api, header_value};
 use super::error::ProviderError;
-use super::http::{HttpSettings, StreamRequest, build_client, error_stream, spawn_stream};
+use super::format::WireFormat;
+use super::http::HttpSettings;
+use super::http_provider::HttpProvider;
 use super::keys::SharedKeySource;
 use super::message::Message;
 use super::request::ProviderRequest;
-use super::wire::WireFormat;
-use super::{EventStream, Provider};
+use super::secret::Secret;
 
 const NAME: &str = "OpenAI-compatible server";
 
@@ -66,26 +66,7 @@ impl OpenAiConfig {
 }
 
 /// Talks to `/chat/completions`.
-#[derive(Debug, Clone)]
-pub struct OpenAiProvider {
-    config: OpenAiConfig,
-    client: Client,
-}
-
-impl OpenAiProvider {
-    pub fn new(config: OpenAiConfig) -> Result<Self, ProviderError> {
-        let client = build_client(&config.http, NAME)?;
-        Ok(Self { config, client })
-    }
-
-    /// The URL requests go to.
-    pub fn endpoint(&self) -> String {
-        format!(
-            "{}/chat/completions",
-            self.config.base_url.trim_end_matches('/')
-        )
-    }
-}
+pub type OpenAiProvider = HttpProvider<OpenAiConfig>;
 
 /// The conversation as Chat Completions messages (the system prompt first).
 pub fn wire_messages(system: &str, messages: &[Message]) -> Vec<Value> {
@@ -173,61 +154,49 @@ fn invalid(message: String) -> ProviderError {
     }
 }
 
-impl OpenAiProvider {
-    fn prepare(&self, request: &ProviderRequest) -> Result<StreamRequest, ProviderError> {
-        let key = self.config.key.api_key();
-        let mut headers = HeaderMap::new();
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
-        for (name, value) in &self.config.extra_headers {
+impl Api for OpenAiConfig {
+    const NAME: &'static str = NAME;
+    const FORMAT: WireFormat = WireFormat::OpenAi;
+
+    fn endpoint(&self) -> String {
+        format!("{}/chat/completions", self.base_url.trim_end_matches('/'))
+    }
+
+    fn key(&self) -> &SharedKeySource {
+        &self.key
+    }
+
+    /// Optional: local servers need none, and without one no Authorization header is sent.
+    fn requires_key(&self) -> bool {
+        false
+    }
+
+    fn http(&self) -> &HttpSettings {
+        &self.http
+    }
+
+    fn add_headers(
+        &self,
+        key: Option<&Secret>,
+        headers: &mut HeaderMap,
+    ) -> Result<(), ProviderError> {
+        for (name, value) in &self.extra_headers {
             let name = HeaderName::from_bytes(name.as_bytes())
                 .map_err(|_| invalid(format!("`{name}` is not a valid header name")))?;
             let value = HeaderValue::from_str(value)
                 .map_err(|_| invalid(format!("the value of header `{name}` is not valid")))?;
             headers.insert(name, value);
         }
-        if let Some(key) = &key {
-            let mut value =
-                HeaderValue::from_str(&format!("Bearer {}", key.expose())).map_err(|_| {
-                    invalid(
-                        "the API key contains characters that cannot be sent in a header".into(),
-                    )
-                })?;
+        if let Some(key) = key {
+            let mut value = header_value(NAME, &format!("Bearer {}", key.expose()), "API key")?;
             value.set_sensitive(true);
             headers.insert(AUTHORIZATION, value);
         }
-        let body = serde_json::to_vec(&request_body(request, self.config.max_tokens_field))
-            .map_err(|err| ProviderError::Protocol {
-                provider: NAME.to_string(),
-                message: format!("cannot encode the request: {err}"),
-            })?;
-        Ok(StreamRequest {
-            provider: NAME,
-            url: self.endpoint(),
-            headers,
-            body,
-            secret: key,
-            key_source: self.config.key.clone(),
-            format: WireFormat::OpenAi,
-        })
-    }
-}
-
-impl Provider for OpenAiProvider {
-    fn name(&self) -> &str {
-        NAME
+        Ok(())
     }
 
-    fn stream(&self, request: ProviderRequest, cancel: CancellationToken) -> EventStream {
-        match self.prepare(&request) {
-            Ok(prepared) => spawn_stream(
-                self.client.clone(),
-                self.config.http.clone(),
-                prepared,
-                cancel,
-            ),
-            Err(error) => error_stream(error),
-        }
+    fn body(&self, request: &ProviderRequest) -> Value {
+        request_body(request, self.max_tokens_field)
     }
 }
 

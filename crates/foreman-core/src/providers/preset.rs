@@ -7,12 +7,12 @@ use std::time::Duration;
 
 pub use foreman_protocol::settings::{MIN_CONTEXT_WINDOW, ProviderPreset, ProviderSettings};
 
-use super::Provider;
 use super::anthropic::{AnthropicConfig, AnthropicProvider};
 use super::error::ProviderError;
 use super::http::HttpSettings;
 use super::keys::SharedKeySource;
 use super::openai::{OpenAiConfig, OpenAiProvider};
+use super::provider::Provider;
 
 /// The HTTP settings of `settings`.
 fn http(settings: &ProviderSettings) -> HttpSettings {

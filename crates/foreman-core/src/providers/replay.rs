@@ -10,11 +10,11 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::error::ProviderError;
+use super::format::{WireFormat, decode_chunks};
 use super::http::channel_stream;
+use super::provider::{EventStream, Provider};
 use super::recording::recording_body;
 use super::request::ProviderRequest;
-use super::wire::{WireFormat, decode_chunks};
-use super::{EventStream, Provider};
 
 /// Replays a recording.
 #[derive(Debug, Clone)]

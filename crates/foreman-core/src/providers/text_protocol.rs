@@ -18,9 +18,9 @@ use tokio_util::sync::CancellationToken;
 use super::error::ProviderError;
 use super::event::{ProviderEvent, StopReason};
 use super::message::Message;
+use super::provider::{EventStream, Provider};
 use super::request::ProviderRequest;
 use super::text_stream::TextCallStreamer;
-use super::{EventStream, Provider};
 
 /// The instructions appended to the system prompt, before the catalogue.
 pub const PROTOCOL_INSTRUCTIONS: &str = "\

@@ -2,8 +2,10 @@
 //! can take the conversation another way from an earlier message while the original stays as it
 //! was.
 
+use super::db::Store;
+use super::error::StoreError;
 use super::history::SUMMARY_ROLE;
-use super::{SessionSummary, Store, StoreError, new_session_id};
+use super::sessions::{SessionSummary, new_session_id};
 
 /// What a branch copies from its source session.
 #[derive(Debug, Clone, PartialEq, Eq)]

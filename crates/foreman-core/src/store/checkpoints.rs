@@ -1,7 +1,8 @@
 //! Stored checkpoints: what each file-changing call replaced, so that the person can undo the
 //! change, also after the app was restarted.
 
-use super::{Store, StoreError};
+use super::db::Store;
+use super::error::StoreError;
 
 /// What a file-changing call replaced.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,8 @@
 use serde::Serialize;
 use sqlx::SqliteConnection;
 
-use super::{Store, StoreError};
+use super::db::Store;
+use super::error::StoreError;
 
 /// One stored history message.
 #[derive(Debug, Clone, PartialEq, Serialize)]

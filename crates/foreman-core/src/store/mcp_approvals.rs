@@ -1,6 +1,7 @@
 //! Approvals of workspace MCP servers, keyed by workspace, server name and definition hash.
 
-use super::{Store, StoreError};
+use super::db::Store;
+use super::error::StoreError;
 
 impl Store {
     /// Records that the person approved `server` of `workspace_path` as defined by `hash`.

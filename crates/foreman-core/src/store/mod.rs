@@ -1,10 +1,11 @@
 //! The SQLite store: one database file, embedded migrations, WAL, a busy timeout.
 //!
-//! Callers get a small typed API per concern (workspaces now; sessions and history later); SQL
-//! stays inside this module.
+//! Callers get a small typed API per concern (workspaces, sessions, history, checkpoints, rules,
+//! usage…), one file each over the handle of `db.rs`; SQL stays inside this module.
 
 mod branches;
 mod checkpoints;
+mod db;
 mod error;
 mod history;
 mod mcp_approvals;
@@ -14,15 +15,9 @@ mod sessions;
 mod usage;
 mod workspaces;
 
-use std::path::{Path, PathBuf};
-use std::str::FromStr;
-use std::time::Duration;
-
-use sqlx::SqlitePool;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-
 pub use branches::{BranchOutcome, BranchSpec, UndoneSince};
 pub use checkpoints::Checkpoint;
+pub use db::{DATABASE_FILE, Store, move_aside};
 pub use error::StoreError;
 pub use history::{FINISHED_CALL_STATES, SUMMARY_ROLE, StoredMessage, StoredToolCall};
 pub use notices::StoredNotice;
@@ -30,168 +25,3 @@ pub use rules::{RuleAction, StoredRule};
 pub use sessions::{SessionSummary, new_session_id, title_from_message};
 pub use usage::{ModelUsage, UsageTotals};
 pub use workspaces::RecentWorkspace;
-
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
-
-/// The file name of the database inside the app's data directory.
-pub const DATABASE_FILE: &str = "foreman.db";
-
-/// A handle on the database. Cheap to clone.
-#[derive(Clone, Debug)]
-pub struct Store {
-    pool: SqlitePool,
-    path: PathBuf,
-}
-
-impl Store {
-    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
-    ///
-    /// A file that is not a SQLite database, or one whose schema is newer than this build knows,
-    /// is reported as [`StoreError::Corrupt`] naming the file; it is never deleted or rewritten.
-    pub async fn open(path: &Path) -> Result<Self, StoreError> {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|source| StoreError::Io {
-                path: parent.to_path_buf(),
-                source,
-            })?;
-        }
-        let options = SqliteConnectOptions::from_str("sqlite://")
-            .map_err(|e| StoreError::from_sqlx(path, e))?
-            .filename(path)
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            .busy_timeout(Duration::from_secs(5))
-            .foreign_keys(true);
-        let pool = SqlitePoolOptions::new()
-            .max_connections(4)
-            .connect_with(options)
-            .await
-            .map_err(|e| StoreError::from_sqlx(path, e))?;
-        // A quick integrity check catches files that SQLite opens lazily but cannot read.
-        let check: (String,) = sqlx::query_as("PRAGMA quick_check")
-            .fetch_one(&pool)
-            .await
-            .map_err(|e| StoreError::from_sqlx(path, e))?;
-        if check.0 != "ok" {
-            pool.close().await;
-            return Err(StoreError::Corrupt {
-                path: path.to_path_buf(),
-                reason: check.0,
-            });
-        }
-        MIGRATOR
-            .run(&pool)
-            .await
-            .map_err(|e| StoreError::from_migrate(path, e))?;
-        Ok(Self {
-            pool,
-            path: path.to_path_buf(),
-        })
-    }
-
-    /// Opens an in-memory database (for tests and the CLI's `--ephemeral` runs).
-    pub async fn open_in_memory() -> Result<Self, StoreError> {
-        let path = PathBuf::from(":memory:");
-        let options = SqliteConnectOptions::from_str("sqlite::memory:")
-            .map_err(|e| StoreError::from_sqlx(&path, e))?
-            .foreign_keys(true);
-        let pool = SqlitePoolOptions::new()
-            .max_connections(1)
-            .connect_with(options)
-            .await
-            .map_err(|e| StoreError::from_sqlx(&path, e))?;
-        MIGRATOR
-            .run(&pool)
-            .await
-            .map_err(|e| StoreError::from_migrate(&path, e))?;
-        Ok(Self { pool, path })
-    }
-
-    /// The database file this store writes to.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// The connection pool, for store submodules.
-    pub(crate) fn pool(&self) -> &SqlitePool {
-        &self.pool
-    }
-
-    /// Closes every connection, checkpointing the WAL.
-    pub async fn close(&self) {
-        self.pool.close().await;
-    }
-}
-
-/// Moves a database that could not be opened out of the way (with its `-wal` and `-shm` files),
-/// so the app can start with a fresh one. Returns where the main file went.
-pub fn move_aside(path: &Path) -> Result<PathBuf, StoreError> {
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let target = path.with_file_name(format!("{file_name}.corrupt-{stamp}"));
-    std::fs::rename(path, &target).map_err(|source| StoreError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    for suffix in ["-wal", "-shm"] {
-        let side = path.with_file_name(format!("{file_name}{suffix}"));
-        if side.exists() {
-            let side_target = path.with_file_name(format!("{file_name}.corrupt-{stamp}{suffix}"));
-            std::fs::rename(&side, side_target).map_err(|source| StoreError::Io {
-                path: side.clone(),
-                source,
-            })?;
-        }
-    }
-    Ok(target)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn opens_in_wal_mode_and_migrates() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("nested").join(DATABASE_FILE);
-        let store = Store::open(&path).await.unwrap();
-        let mode: (String,) = sqlx::query_as("PRAGMA journal_mode")
-            .fetch_one(store.pool())
-            .await
-            .unwrap();
-        assert_eq!(mode.0, "wal");
-        let timeout: (i64,) = sqlx::query_as("PRAGMA busy_timeout")
-            .fetch_one(store.pool())
-            .await
-            .unwrap();
-        assert_eq!(timeout.0, 5000);
-        store.close().await;
-        // Reopening an up-to-date database is a no-op migration.
-        Store::open(&path).await.unwrap().close().await;
-    }
-
-    #[tokio::test]
-    async fn a_file_that_is_not_a_database_is_reported_and_kept() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(DATABASE_FILE);
-        let garbage = b"this is not a sqlite database, just some text that is long enough ....";
-        std::fs::write(&path, garbage.repeat(100)).unwrap();
-        let err = Store::open(&path).await.unwrap_err();
-        assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
-        assert!(err.to_string().contains(&path.display().to_string()));
-        // Never silently deleted.
-        assert_eq!(std::fs::read(&path).unwrap(), garbage.repeat(100));
-
-        let moved = move_aside(&path).unwrap();
-        assert!(!path.exists());
-        assert_eq!(std::fs::read(&moved).unwrap(), garbage.repeat(100));
-        Store::open(&path).await.unwrap().close().await;
-    }
-}

@@ -2,7 +2,8 @@
 //! ended, where the context was compacted), stored so that a reopened conversation shows each
 //! where the live one did.
 
-use super::{Store, StoreError};
+use super::db::Store;
+use super::error::StoreError;
 
 /// A stored line: after which stored message, and what it says (the protocol's `TranscriptItem`
 /// as JSON).

@@ -1,6 +1,7 @@
 //! Stored approval rules ("always allow" decisions scoped to a workspace).
 
-use super::{Store, StoreError};
+use super::db::Store;
+use super::error::StoreError;
 pub use foreman_protocol::records::{RuleAction, StoredRule};
 
 impl Store {

@@ -1,6 +1,7 @@
 //! Sessions: one conversation with the agent in a workspace.
 
-use super::{Store, StoreError};
+use super::db::Store;
+use super::error::StoreError;
 pub use foreman_protocol::records::SessionSummary;
 
 type SessionRow = (String, String, String, i64, i64);

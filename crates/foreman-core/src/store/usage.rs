@@ -2,7 +2,8 @@
 //! (so a resumed session can price what it used before), and the last request (how full the
 //! context was).
 
-use super::{Store, StoreError};
+use super::db::Store;
+use super::error::StoreError;
 pub use foreman_protocol::records::UsageTotals;
 
 /// A session's token totals on one model.

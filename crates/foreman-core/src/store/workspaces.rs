@@ -1,6 +1,7 @@
 //! Recently opened workspaces.
 
-use super::{Store, StoreError};
+use super::db::Store;
+use super::error::StoreError;
 pub use foreman_protocol::records::RecentWorkspace;
 
 impl Store {

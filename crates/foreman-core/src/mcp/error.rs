@@ -1,0 +1,16 @@
+//! What can go wrong when the person acts on the hub (turn a server on, approve it…).
+
+use crate::store::StoreError;
+
+/// Why a hub operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum McpError {
+    #[error("there is no MCP server `{0}`")]
+    UnknownServer(String),
+    #[error("the server `{server}` has no tool `{tool}`")]
+    UnknownTool { server: String, tool: String },
+    #[error("approving `{0}` needs the database, and the hub has none")]
+    NoStore(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
