@@ -7,7 +7,7 @@ CARGO ?= cargo
 WORKSPACE ?=
 APT_PACKAGES := libwebkit2gtk-4.1-dev build-essential pkg-config libssl-dev \
 	libayatana-appindicator3-dev librsvg2-dev xvfb webkit2gtk-driver dbus \
-	gnome-keyring libsecret-tools libdbus-1-dev sqlite3 imagemagick
+	gnome-keyring libsecret-tools libdbus-1-dev sqlite3 imagemagick python3
 UI_STAMP := ui/node_modules/.installed
 E2E_STAMP := tests/e2e/node_modules/.installed
 APP_BIN := target/debug/foreman
@@ -18,7 +18,7 @@ PHONY_EXTRA := bench-engine bench-ui mcp-servers
 help:
 	@echo "make run [WORKSPACE=/dir]  install what is missing, build, open the app"
 	@echo "make test                  every test: lint, Rust, UI unit tests, end-to-end in a real window"
-	@echo "make lint                  rustfmt check, clippy -D warnings, TypeScript check"
+	@echo "make lint                  rustfmt, clippy -D warnings, TypeScript check, shape (cycles, sizes)"
 	@echo "make e2e                   only the end-to-end tests (WebDriver, Xvfb)"
 	@echo "make mcp-servers           install the MCP servers the tests run (target/mcp-servers)"
 	@echo "make bench                 performance ratios, measured side by side"
@@ -69,6 +69,7 @@ lint: ui-deps ui
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	cd ui && npm run typecheck
+	python3 scripts/check-shape.py
 
 ## Real MCP servers for the MCP tests (pinned versions, installed only when missing).
 MCP_EVERYTHING := 2026.8.31

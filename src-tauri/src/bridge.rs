@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use foreman_protocol::{Event, EventMsg, Op};
 use tauri::ipc::Channel;
-use tauri::{AppHandle, Manager};
+use tauri::AppHandle;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 
 /// Where a session's events go: the current webview channel.
@@ -21,10 +21,13 @@ struct LiveSession {
     sink: Sink,
 }
 
-/// The running sessions, by id.
+/// The running sessions, by id (a session's pump removes it when it ends).
+type Live = Arc<std::sync::Mutex<HashMap<String, LiveSession>>>;
+
+/// The running sessions.
 #[derive(Default)]
 pub struct SessionHub {
-    live: std::sync::Mutex<HashMap<String, LiveSession>>,
+    live: Live,
 }
 
 impl SessionHub {
@@ -47,8 +50,11 @@ impl SessionHub {
                 },
             );
         }
-        let app = app.clone();
-        tauri::async_runtime::spawn(pump(app, session_id, events, sink));
+        let ended = Ended {
+            live: Arc::clone(&self.live),
+            session_id,
+        };
+        tauri::async_runtime::spawn(pump(app.clone(), ended, events, sink));
     }
 
     /// Points a running session at a new channel (the UI reloaded or reopened it) and asks for a
@@ -75,18 +81,26 @@ impl SessionHub {
             .unwrap_or(false)
     }
 
-    fn remove(&self, session_id: &str) {
-        if let Ok(mut live) = self.live.lock() {
-            live.remove(session_id);
-        }
-    }
-
     /// Asks every session to shut down (the app is closing).
     pub fn shutdown_all(&self) {
         if let Ok(live) = self.live.lock() {
             for session in live.values() {
                 let _ = session.ops.send(Op::Shutdown);
             }
+        }
+    }
+}
+
+/// What a pump does when its session ends: the session leaves the hub.
+struct Ended {
+    live: Live,
+    session_id: String,
+}
+
+impl Ended {
+    fn remove(&self) {
+        if let Ok(mut live) = self.live.lock() {
+            live.remove(&self.session_id);
         }
     }
 }
@@ -99,12 +113,7 @@ const BATCH_MAX: usize = 1024;
 /// Forwards events until the session ends, in batches: every channel message costs the webview a
 /// script evaluation, so a model streaming thousands of small deltas would otherwise keep its
 /// main thread busy. A batch is sent at most `BATCH_WINDOW` after its first event.
-async fn pump(
-    app: AppHandle,
-    session_id: String,
-    mut events: UnboundedReceiver<Event>,
-    sink: Sink,
-) {
+async fn pump(app: AppHandle, ended: Ended, mut events: UnboundedReceiver<Event>, sink: Sink) {
     let mut open = true;
     let mut notices = crate::notify::ApprovalNotices::default();
     while open {
@@ -140,11 +149,12 @@ async fn pump(
         };
         if let Err(error) = sent {
             // The webview is gone (reloading); the session goes on and a new channel will attach.
-            log::debug!("session {session_id}: events not delivered: {error}");
+            log::debug!(
+                "session {}: events not delivered: {error}",
+                ended.session_id
+            );
         }
     }
-    if let Some(state) = app.try_state::<crate::state::AppState>() {
-        state.sessions.remove(&session_id);
-    }
-    log::info!("session {session_id} ended");
+    ended.remove();
+    log::info!("session {} ended", ended.session_id);
 }

@@ -42,7 +42,7 @@ pub fn approval_waiting(app: &AppHandle, tool: &str, reason: &str) {
         .get_webview_window("main")
         .and_then(|w| w.is_focused().ok())
         .unwrap_or(false);
-    if focused || !crate::state::notify_enabled(app) {
+    if focused || !notify_enabled(app) {
         return;
     }
     let shown = app
@@ -54,6 +54,14 @@ pub fn approval_waiting(app: &AppHandle, tool: &str, reason: &str) {
     if let Err(error) = shown {
         log::warn!("cannot show a notification: {error}");
     }
+}
+
+/// Whether the user wants approval notifications (on unless the settings say otherwise).
+fn notify_enabled(app: &AppHandle) -> bool {
+    crate::settings::settings_path(app)
+        .and_then(|path| crate::settings::load(&path))
+        .map(|s| s.notify_approvals)
+        .unwrap_or(true)
 }
 
 #[cfg(test)]

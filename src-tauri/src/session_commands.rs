@@ -3,12 +3,12 @@
 
 use std::sync::Arc;
 
+use foreman_core::agent::{Session, SessionConfig};
+use foreman_core::conversation::branch_before_message;
+use foreman_core::conversation::net_change::{NetChange, net_change};
+use foreman_core::conversation::open_session;
+use foreman_core::conversation::{Transcript, load_transcript};
 use foreman_core::providers::{SharedKeySource, build_provider};
-use foreman_core::session::branch::branch_before_message;
-use foreman_core::session::history::open_session;
-use foreman_core::session::net_change::{NetChange, net_change};
-use foreman_core::session::transcript::{Transcript, load_transcript};
-use foreman_core::session::{Session, SessionConfig};
 use foreman_core::store::{SessionSummary, Store};
 use foreman_core::workspace::WorkspaceDir;
 use foreman_protocol::{Event, Op};

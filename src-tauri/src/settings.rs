@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use foreman_core::agent::DEFAULT_MAX_ITERATIONS;
 use foreman_core::approval::ApprovalMode;
 use foreman_core::providers::{KeyringKey, ProviderPreset, ProviderSettings};
-use foreman_core::session::DEFAULT_MAX_ITERATIONS;
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager};
 use ts_rs::TS;

@@ -91,11 +91,3 @@ pub async fn open_store_ref(state: &AppState) -> Result<Store, CommandError> {
         }),
     }
 }
-
-/// Whether the person wants approval notifications (on unless the settings say otherwise).
-pub fn notify_enabled(app: &AppHandle) -> bool {
-    crate::settings::settings_path(app)
-        .and_then(|path| crate::settings::load(&path))
-        .map(|s| s.notify_approvals)
-        .unwrap_or(true)
-}

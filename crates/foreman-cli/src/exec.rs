@@ -6,14 +6,14 @@
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
+use foreman_core::agent::{Session, SessionConfig};
+use foreman_core::conversation::load_transcript;
+use foreman_core::conversation::open_session;
 use foreman_core::providers::keys::{ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY};
 use foreman_core::providers::{
     AnthropicConfig, AnthropicProvider, EnvKey, HttpSettings, OpenAiConfig, OpenAiProvider,
     Provider,
 };
-use foreman_core::session::history::open_session;
-use foreman_core::session::transcript::load_transcript;
-use foreman_core::session::{Session, SessionConfig};
 use foreman_core::store::Store;
 use foreman_core::workspace::WorkspaceDir;
 use foreman_protocol::{Event, EventMsg, Op};

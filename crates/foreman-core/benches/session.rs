@@ -13,9 +13,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use foreman_core::agent::{Session, SessionConfig};
 use foreman_core::protocol::{ApprovalMode, EventMsg, Op};
 use foreman_core::providers::{ProviderEvent, StopReason, ToolArguments};
-use foreman_core::session::{Session, SessionConfig};
 use foreman_core::testing::scripted_provider::ScriptedProvider;
 use serde_json::json;
 
@@ -142,7 +142,7 @@ fn main() {
         let mut best = f64::MAX;
         for _ in 0..5 {
             let start = Instant::now();
-            let history = foreman_core::session::history::load_for_resume(&store, &session.id)
+            let history = foreman_core::conversation::load_for_resume(&store, &session.id)
                 .await
                 .unwrap_or_else(|e| panic!("{e}"));
             best = best.min(start.elapsed().as_secs_f64() * 1000.0);

@@ -8,15 +8,16 @@
 pub use foreman_protocol as protocol;
 pub use foreman_protocol::bindings;
 
+pub mod agent;
 pub mod approval;
 pub mod boundary;
 pub mod builtin_tools;
+pub mod conversation;
 pub mod diff;
 pub mod mcp;
 pub mod partial_json;
 pub mod providers;
 pub mod secrets;
-pub mod session;
 pub mod sse;
 pub mod store;
 #[cfg(any(test, feature = "testing"))]

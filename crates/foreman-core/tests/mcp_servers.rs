@@ -594,10 +594,10 @@ async fn turning_tools_off_and_the_tool_count_guard() {
 async fn session_loop_asks_for_the_mcp_write_and_not_the_read() {
     use std::sync::Arc;
 
+    use foreman_core::agent::{Session, SessionConfig};
     use foreman_core::protocol::{ApprovalScope, EventMsg, Op};
     use foreman_core::providers::keys::static_key;
     use foreman_core::providers::{AnthropicConfig, AnthropicProvider};
-    use foreman_core::session::{Session, SessionConfig};
     use foreman_core::testing::scripts::{self, call};
     use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer};
 
@@ -751,12 +751,12 @@ async fn a_server_that_cannot_start_reports_its_stderr_and_is_retried() {
 async fn an_image_reaches_the_card_and_the_model_gets_only_a_note() {
     use std::sync::Arc;
 
+    use foreman_core::agent::{Session, SessionConfig};
+    use foreman_core::conversation::open_session;
+    use foreman_core::conversation::{TranscriptItem, load_transcript};
     use foreman_core::protocol::{EventMsg, Op};
     use foreman_core::providers::keys::static_key;
     use foreman_core::providers::{AnthropicConfig, AnthropicProvider};
-    use foreman_core::session::history::open_session;
-    use foreman_core::session::transcript::{TranscriptItem, load_transcript};
-    use foreman_core::session::{Session, SessionConfig};
     use foreman_core::testing::scripts::{self, call};
     use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer};
 

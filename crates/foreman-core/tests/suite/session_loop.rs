@@ -8,14 +8,14 @@
 
 use std::time::Duration;
 
+use foreman_core::agent::undo_state::KEPT_PER_FILE;
+use foreman_core::conversation::notes::RETRY_NOTE;
+use foreman_core::conversation::open_session;
+use foreman_core::conversation::{TranscriptItem, load_transcript};
 use foreman_core::protocol::{
     ApprovalMode, ApprovalScope, CallState, EventMsg, Op, TaskEndReason, UndoState, UsageSummary,
 };
 use foreman_core::providers::Usage;
-use foreman_core::session::history::open_session;
-use foreman_core::session::retry::RETRY_NOTE;
-use foreman_core::session::transcript::{TranscriptItem, load_transcript};
-use foreman_core::session::undo::KEPT_PER_FILE;
 use foreman_core::store::{RuleAction, Store};
 use foreman_core::testing::scripts::{self, Step, call, text};
 use foreman_core::testing::sse_server::ScriptedResponse;
@@ -1788,8 +1788,8 @@ async fn usage_carries_the_cost_estimate_and_the_context_and_survives_a_resume()
 
 /// The session's system prompt in estimated tokens, so a test can size a tiny context window.
 fn system_tokens(workspace: &std::path::Path) -> usize {
-    use foreman_core::session::context_window::estimate_conversation;
-    use foreman_core::session::prompt::{default_shell, system_prompt};
+    use foreman_core::agent::context_window::estimate_conversation;
+    use foreman_core::agent::prompt::{default_shell, system_prompt};
     estimate_conversation(&system_prompt(workspace, &default_shell()), &[])
 }
 

@@ -6,13 +6,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use foreman_core::agent::{Session, SessionConfig};
 use foreman_core::protocol::{ApprovalMode, CallState, Event, EventMsg, Op, TaskEndReason};
 use foreman_core::providers::keys::static_key;
 use foreman_core::providers::{
     AnthropicConfig, AnthropicProvider, HttpSettings, OpenAiConfig, OpenAiProvider, Provider,
     RetryPolicy,
 };
-use foreman_core::session::{Session, SessionConfig};
 use foreman_core::testing::scripts::{self, Step, call};
 use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer};
 use serde_json::json;

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use serde_json::Value;
 
-use super::Engine;
 use super::args_stream::ArgsStream;
+use super::engine::Engine;
 use super::preview::file_preview;
 use crate::protocol::{CallState, EventMsg};
 use crate::providers::{ProviderError, ProviderEvent, ProviderRequest, Thinking, Usage};
@@ -54,6 +54,7 @@ impl Engine {
     /// name gets the plain card).
     fn create_call(&mut self, id: &str, name: &str) {
         let (kind, view) = self
+            .tooling
             .tools
             .get(name)
             .map(|t| (t.kind(), t.view()))
@@ -64,22 +65,29 @@ impl Engine {
     /// Counts a request's usage into the session's spend and tells the person (the running
     /// totals, cost estimate and context use come with it).
     pub(crate) fn report_usage(&mut self, usage: Usage) {
-        self.spend.record(&self.model, usage);
+        self.llm.spend.record(&self.llm.model, usage);
         self.events.emit(EventMsg::Usage {
             input: usage.input,
             output: usage.output,
             cache_read: usage.cache_read,
             cache_write: usage.cache_write,
-            session: self.spend.summary(&self.model),
+            session: self.llm.spend.summary(&self.llm.model),
         });
     }
 
     /// Streams one request built from the current history.
     pub(crate) async fn stream_turn(&mut self) -> TurnOutput {
-        let request = ProviderRequest::new(&self.model, &self.system, self.history.clone())
-            .with_tools(self.definitions.clone())
-            .with_limits(self.limits.clone());
-        let mut stream = self.provider.stream(request, self.cancel.child_token());
+        let request = ProviderRequest::new(
+            &self.llm.model,
+            &self.frame.system,
+            self.frame.history.clone(),
+        )
+        .with_tools(self.frame.definitions.clone())
+        .with_limits(self.llm.limits.clone());
+        let mut stream = self
+            .llm
+            .provider
+            .stream(request, self.control.cancel.child_token());
         let mut out = TurnOutput::default();
         let mut open: HashMap<String, Streaming> = HashMap::new();
         loop {
@@ -177,7 +185,7 @@ impl Engine {
                 let tool = self
                     .calls
                     .get(&id)
-                    .and_then(|c| self.tools.get(&c.name))
+                    .and_then(|c| self.tooling.tools.get(&c.name))
                     .cloned();
                 let preview = match &tool {
                     Some(tool)
@@ -240,7 +248,7 @@ impl Engine {
                 }
                 if let Ok(value) = &arguments {
                     self.calls.set_arguments(&id, value.clone());
-                    if let Some(tool) = self.tools.get(&name) {
+                    if let Some(tool) = self.tooling.tools.get(&name) {
                         let title = tool.title(value);
                         if !title.is_empty() {
                             self.calls.set_title(&mut self.events, &id, title);

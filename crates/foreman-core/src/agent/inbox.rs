@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use tokio::sync::mpsc::UnboundedReceiver;
 
-use super::Engine;
 use crate::protocol::{EventMsg, FILES_CHANGED_LIMIT, Op};
 use crate::watcher::{FilesChanged, WatchError, WorkspaceWatcher};
 
@@ -115,51 +114,6 @@ pub(crate) fn files_changed_event(mut batch: FilesChanged) -> EventMsg {
     }
 }
 
-impl Engine {
-    /// The next op; batches of changes that arrive first are reported on the way.
-    pub(crate) async fn next_op(&mut self) -> Op {
-        loop {
-            let input = self.inbox.next().await;
-            if let Some(op) = self.take_op(input) {
-                return op;
-            }
-        }
-    }
-
-    /// The op of `input`; anything else is reported (`FilesChanged`, or an `Error` when the
-    /// watcher stopped) and gives `None`.
-    pub(crate) fn take_op(&mut self, input: Input) -> Option<Op> {
-        match input {
-            Input::Op(op) => return Some(op),
-            Input::Files(batch) if batch.paths.is_empty() => {}
-            Input::Files(batch) => self.events.emit(files_changed_event(batch)),
-            Input::WatchStopped => {
-                tracing::warn!(workspace = %self.workspace.display(), "the workspace watcher stopped");
-                self.events.emit(EventMsg::Error {
-                    message: format!(
-                        "Watching the workspace stopped; files waiting for approval are re-checked \
-                         every {} ms instead.",
-                        self.poll.as_millis()
-                    ),
-                });
-            }
-        }
-        None
-    }
-
-    /// Says that watching could not start (after `SessionStarted`).
-    pub(crate) fn report_watch_error(&mut self, error: &WatchError) {
-        tracing::warn!(%error, "workspace watching is off");
-        self.events.emit(EventMsg::Error {
-            message: format!(
-                "{error}. Changes made outside the agent are not reported; files waiting for \
-                 approval are re-checked every {} ms instead.",
-                self.poll.as_millis()
-            ),
-        });
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,9 +156,9 @@ mod tests {
 
     #[tokio::test]
     async fn a_session_that_cannot_watch_says_so_after_it_started() {
+        use crate::agent::{Session, SessionConfig};
         use crate::providers::keys::static_key;
         use crate::providers::{AnthropicConfig, AnthropicProvider};
-        use crate::session::{Session, SessionConfig};
         use std::sync::Arc;
 
         // The workspace exists when the session is made and is gone when its task starts

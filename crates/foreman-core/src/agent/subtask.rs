@@ -14,7 +14,8 @@
 
 use std::collections::HashMap;
 
-use super::Engine;
+use super::engine::Engine;
+use super::frame::Frame;
 use crate::builtin_tools::attempt_completion::AttemptCompletionTool;
 use crate::builtin_tools::new_task::NewTaskTool;
 use crate::protocol::{CallState, TaskEndReason};
@@ -25,9 +26,6 @@ use crate::tools::{SubAgentRequest, Tool};
 pub const NEW_TASK: &str = NewTaskTool::NAME;
 /// The system tool that ends a task.
 const ATTEMPT_COMPLETION: &str = AttemptCompletionTool::NAME;
-
-/// The default cap on model requests of one sub-agent.
-pub const DEFAULT_SUB_AGENT_ITERATIONS: u32 = 20;
 
 /// What the sub-agent is told about itself, after the session's system prompt.
 pub const SUB_AGENT_NOTE: &str = "\nYou are a sub-agent: another agent gave you the task in the \
@@ -126,39 +124,27 @@ fn call_outcome(reason: TaskEndReason) -> (CallState, String, bool) {
     }
 }
 
-/// What the loop runs on that is the agent's own: a child gets a fresh one.
-#[derive(Debug, Default)]
-pub(crate) struct Frame {
-    pub history: Vec<Message>,
-    pub system: String,
-    pub definitions: Vec<ToolDefinition>,
-    pub max_iterations: u32,
-    pub failures: HashMap<String, u32>,
-    pub depth: u32,
-}
-
 impl Engine {
     /// Puts `frame` in place and returns the one it replaces.
-    fn swap_frame(&mut self, mut frame: Frame) -> Frame {
-        std::mem::swap(&mut self.history, &mut frame.history);
-        std::mem::swap(&mut self.system, &mut frame.system);
-        std::mem::swap(&mut self.definitions, &mut frame.definitions);
-        std::mem::swap(&mut self.max_iterations, &mut frame.max_iterations);
-        std::mem::swap(&mut self.failures, &mut frame.failures);
-        std::mem::swap(&mut self.depth, &mut frame.depth);
-        frame
+    fn swap_frame(&mut self, frame: Frame) -> Frame {
+        std::mem::replace(&mut self.frame, frame)
     }
 
     /// True when the current frame offers `name` to the model. The session's own frame leaves
     /// unknown names to the tool backend (which explains them); a sub-agent gets only its set.
     pub(crate) fn offers(&self, name: &str) -> bool {
-        let offered = self.definitions.iter().any(|d| d.name == name);
-        offered || (self.depth == 0 && name != NEW_TASK)
+        let offered = self.frame.definitions.iter().any(|d| d.name == name);
+        offered || (self.frame.depth == 0 && name != NEW_TASK)
     }
 
     /// The message for a call of a tool the current frame does not offer.
     pub(crate) fn not_offered_text(&self, name: &str) -> String {
-        let names: Vec<&str> = self.definitions.iter().map(|d| d.name.as_str()).collect();
+        let names: Vec<&str> = self
+            .frame
+            .definitions
+            .iter()
+            .map(|d| d.name.as_str())
+            .collect();
         format!(
             "Refused: `{name}` is not among the tools you were given ({}). Nothing was done.",
             names.join(", ")
@@ -173,9 +159,9 @@ impl Engine {
         id: &str,
         request: SubAgentRequest,
     ) -> (CallState, String, bool) {
-        let nested = self.depth + 1 < self.max_task_depth;
+        let nested = self.frame.depth + 1 < self.tooling.max_task_depth;
         let definitions =
-            match child_definitions(&self.definitions, request.tools.as_deref(), nested) {
+            match child_definitions(&self.frame.definitions, request.tools.as_deref(), nested) {
                 Ok(d) => d,
                 Err(message) => return (CallState::Failed, message, true),
             };
@@ -199,17 +185,17 @@ impl Engine {
     ) -> TaskEndReason {
         let child = Frame {
             history: vec![Message::user(prompt)],
-            system: format!("{}{SUB_AGENT_NOTE}", self.system),
+            system: format!("{}{SUB_AGENT_NOTE}", self.frame.system),
             definitions,
-            max_iterations: self.sub_agent_iterations,
+            max_iterations: self.tooling.sub_agent_iterations,
             failures: HashMap::new(),
-            depth: self.depth + 1,
+            depth: self.frame.depth + 1,
         };
         // The session's history is set aside unchanged while the child runs (a nested child
         // finds it already noted): a snapshot meanwhile reports the session's messages.
-        let outermost = self.session_messages.is_none();
+        let outermost = self.control.session_messages.is_none();
         if outermost {
-            self.session_messages = Some(self.history.len());
+            self.control.session_messages = Some(self.frame.history.len());
         }
         let parent = self.swap_frame(child);
         let outer = self.events.set_parent(Some(parent_call.to_owned()));
@@ -217,7 +203,7 @@ impl Engine {
         self.events.set_parent(outer);
         self.swap_frame(parent);
         if outermost {
-            self.session_messages = None;
+            self.control.session_messages = None;
         }
         reason
     }

@@ -14,12 +14,11 @@ use std::collections::HashSet;
 use futures_util::StreamExt;
 use serde_json::Value;
 
-use super::Engine;
 use super::context_window::{elide_old_tool_outputs, estimate_conversation, estimate_tokens};
-use super::history::now_ms;
-use super::retry::is_retry_note;
-use super::task::KEEP_RECENT_MESSAGES;
-use super::transcript::TranscriptItem;
+use super::engine::Engine;
+use crate::conversation::notes::is_retry_note;
+use crate::conversation::resume::now_ms;
+use crate::conversation::transcript::TranscriptItem;
 use crate::protocol::{EventMsg, TaskEndReason};
 use crate::providers::{Collected, Message, ProviderError, ProviderEvent, ProviderRequest};
 
@@ -154,6 +153,9 @@ fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+/// Messages at the end of history whose tool outputs are never elided.
+pub const KEEP_RECENT_MESSAGES: usize = 6;
+
 impl Engine {
     /// Makes the history fit before a request: elides old tool outputs, then summarises the
     /// older part. Normally the target is the context budget and nothing happens while the
@@ -163,24 +165,24 @@ impl Engine {
     /// Returns whether the history changed; `Err` ends the task (a failed or cancelled summary
     /// request; the history is then as before, apart from elided outputs).
     pub(crate) async fn fit_context(&mut self, forced: bool) -> Result<bool, TaskEndReason> {
-        let before = estimate_conversation(&self.system, &self.history);
+        let before = estimate_conversation(&self.frame.system, &self.frame.history);
         let target = if forced {
-            self.context_budget.min(before / 10 * 9)
+            self.llm.context_budget.min(before / 10 * 9)
         } else {
-            self.context_budget
+            self.llm.context_budget
         };
         if before <= target {
             return Ok(false);
         }
         let elided = elide_old_tool_outputs(
-            &self.system,
-            &mut self.history,
+            &self.frame.system,
+            &mut self.frame.history,
             KEEP_RECENT_MESSAGES,
             target,
         );
         let mut removed = 0;
         let mut failure = None;
-        if estimate_conversation(&self.system, &self.history) > target {
+        if estimate_conversation(&self.frame.system, &self.frame.history) > target {
             match self.summarise(target).await {
                 Ok(n) => removed = n,
                 Err(reason) => failure = Some(reason),
@@ -189,7 +191,10 @@ impl Engine {
         if elided > 0 || removed > 0 {
             let (elided_outputs, removed_messages) = (to_u32(elided), to_u32(removed));
             let tokens_before = to_u64(before);
-            let tokens_after = to_u64(estimate_conversation(&self.system, &self.history));
+            let tokens_after = to_u64(estimate_conversation(
+                &self.frame.system,
+                &self.frame.history,
+            ));
             let notice = TranscriptItem::Compacted {
                 elided_outputs,
                 removed_messages,
@@ -213,20 +218,23 @@ impl Engine {
     /// Summarises the older part of the history so that the rest fits about half of what
     /// `target` leaves after the system prompt; returns how many messages were replaced.
     async fn summarise(&mut self, target: usize) -> Result<usize, TaskEndReason> {
-        let keep = target.saturating_sub(estimate_conversation(&self.system, &[])) / 2;
-        let Some(cut) = split_point(&self.history, keep) else {
+        let keep = target.saturating_sub(estimate_conversation(&self.frame.system, &[])) / 2;
+        let Some(cut) = split_point(&self.frame.history, keep) else {
             return Ok(0);
         };
         self.events.emit(EventMsg::ContextCompacting {
             messages: to_u32(cut),
-            tokens_before: to_u64(estimate_conversation(&self.system, &self.history)),
+            tokens_before: to_u64(estimate_conversation(
+                &self.frame.system,
+                &self.frame.history,
+            )),
         });
         let request = ProviderRequest::new(
-            &self.model,
+            &self.llm.model,
             SUMMARY_SYSTEM,
-            vec![Message::user(summary_prompt(&self.history[..cut]))],
+            vec![Message::user(summary_prompt(&self.frame.history[..cut]))],
         )
-        .with_limits(self.limits.clone());
+        .with_limits(self.llm.limits.clone());
         let text = match self.request_summary(request).await {
             Ok(text) if !text.trim().is_empty() => text,
             Ok(_) => {
@@ -238,7 +246,12 @@ impl Engine {
         let summary = summary_message(&text);
         // A sub-agent's history is its own and is not stored (see `record`): compacting it must
         // leave the session's stored history alone.
-        if let Some(store) = self.store.clone().filter(|_| self.depth == 0) {
+        if let Some(store) = self
+            .persist
+            .store()
+            .cloned()
+            .filter(|_| self.frame.depth == 0)
+        {
             let content = serde_json::to_value(&summary).unwrap_or(Value::Null);
             if let Err(e) = store
                 .compact_messages(&self.id, cut, &content, now_ms())
@@ -247,7 +260,7 @@ impl Engine {
                 self.store_failed(&e);
             }
         }
-        self.history.splice(..cut, [summary]);
+        self.frame.history.splice(..cut, [summary]);
         Ok(cut)
     }
 
@@ -256,8 +269,9 @@ impl Engine {
     /// cancel stops it.
     async fn request_summary(&mut self, request: ProviderRequest) -> Result<String, ProviderError> {
         let mut stream = self
+            .llm
             .plain_provider
-            .stream(request, self.cancel.child_token());
+            .stream(request, self.control.cancel.child_token());
         let mut collected = Collected::default();
         loop {
             let item = tokio::select! {

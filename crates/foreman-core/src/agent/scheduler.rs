@@ -13,10 +13,9 @@ use std::collections::HashMap;
 
 use futures_util::future::join_all;
 
-use super::Engine;
 use super::approvals::{ApprovalOutcome, PersonVersion, PersonWrite, person_version_text};
+use super::engine::Engine;
 use super::preview::diff_preview;
-use super::task::NOT_RUN_CANCELLED;
 use super::turn::StreamedCall;
 use crate::approval::network::private_target;
 use crate::approval::{ActionClass, Decision};
@@ -50,6 +49,9 @@ struct Job {
 
 type Results = Vec<Option<(String, bool)>>;
 
+/// The result a call gets when the task stops before it ran.
+pub const NOT_RUN_CANCELLED: &str = "Cancelled by the user before this call ran; nothing was done.";
+
 impl Engine {
     /// Prepares, approves and runs `calls`; appends their results to history in order.
     pub(crate) async fn run_calls(&mut self, calls: Vec<StreamedCall>) -> CallsOutcome {
@@ -57,7 +59,7 @@ impl Engine {
         let mut batch: Vec<Job> = Vec::new();
         let mut outcome = CallsOutcome::Continue;
         for (index, call) in calls.iter().enumerate() {
-            if outcome == CallsOutcome::Continue && self.cancel.is_cancelled() {
+            if outcome == CallsOutcome::Continue && self.control.cancel.is_cancelled() {
                 outcome = CallsOutcome::Cancelled;
             }
             if outcome != CallsOutcome::Continue {
@@ -82,7 +84,7 @@ impl Engine {
                 results[index] = Some((text, true));
                 continue;
             }
-            let mut prepared = match self.tools.prepare(&call.name, arguments) {
+            let mut prepared = match self.tooling.tools.prepare(&call.name, arguments) {
                 Ok(prepared) => prepared,
                 Err(error) => {
                     let text = scrub(&error.for_model()).into_owned();
@@ -109,9 +111,9 @@ impl Engine {
                 mutates: !matches!(facts.class, ActionClass::Read | ActionClass::Control),
                 prepared,
             };
-            let decision = self.policy.decide(&facts, self.auto_approved);
+            let decision = self.gate.policy.decide(&facts, self.gate.auto_approved);
             if matches!(decision, Decision::Allow { .. }) && job.mutates {
-                self.auto_approved += 1;
+                self.gate.auto_approved += 1;
             }
             match decision {
                 Decision::Deny { reason } => {
@@ -161,7 +163,7 @@ impl Engine {
             self.record(Message::tool_result(&call.id, text, is_error))
                 .await;
         }
-        if outcome == CallsOutcome::Continue && self.cancel.is_cancelled() {
+        if outcome == CallsOutcome::Continue && self.control.cancel.is_cancelled() {
             outcome = CallsOutcome::Cancelled;
         }
         outcome
@@ -257,6 +259,7 @@ impl Engine {
         self.flush_calls().await;
         let before = self.bytes_before(&path);
         match self
+            .tooling
             .files
             .write_as_person(&path, content.clone(), seen)
             .await
@@ -317,13 +320,13 @@ impl Engine {
                 repairs,
                 ..
             } = prepared;
-            let timeout = self.tools.timeout(&tool);
+            let timeout = self.tooling.tools.timeout(&tool);
             let sink = OutputSink::new(id.clone(), output_tx.clone());
             runs.push(execute(
                 std::sync::Arc::clone(&tool),
                 input,
                 timeout,
-                self.cancel.clone(),
+                self.control.cancel.clone(),
                 sink,
             ));
             finished.push((index, id, tool.name().to_owned(), changes, mutates, repairs));
@@ -331,7 +334,7 @@ impl Engine {
         drop(output_tx);
         self.flush_calls().await;
         // An undo checks a file, then writes it: nothing else may write meanwhile.
-        self.undo.changing = finished.iter().any(|f| f.4);
+        self.tooling.undo.changing = finished.iter().any(|f| f.4);
         let mut scrubbers: HashMap<String, StreamScrubber> = HashMap::new();
         let mut all = join_all(runs);
         let executed: Vec<Executed> = loop {
@@ -344,7 +347,7 @@ impl Engine {
                 op = self.next_op() => self.handle_side_op(op).await,
             }
         };
-        self.undo.changing = false;
+        self.tooling.undo.changing = false;
         // Output sent just before a call ended comes before its result.
         while let Ok((call_id, output)) = output_rx.try_recv() {
             self.show_output(&mut scrubbers, call_id, output);
@@ -361,7 +364,7 @@ impl Engine {
         {
             self.count_stats(&tool, &run);
             let text = run.model_text(&repairs);
-            if self.cancel.is_cancelled() {
+            if self.control.cancel.is_cancelled() {
                 // A change that went through before the cancel can still be undone.
                 let changed = run.outcome.is_ok();
                 let text = format!("Cancelled by the user while running.\n{text}");
@@ -376,7 +379,7 @@ impl Engine {
             }
             match run.outcome {
                 Ok(output) if !output.failed => {
-                    self.failures.remove(&tool);
+                    self.frame.failures.remove(&tool);
                     if let Some(summary) = output.summary {
                         self.calls.set_summary(&id, summary);
                     }
@@ -459,7 +462,7 @@ impl Engine {
             Ok(output) if !output.failed => CallEnd::Succeeded,
             _ => CallEnd::Failed,
         };
-        let stats = self.stats.record(tool, end, run.elapsed);
+        let stats = self.tooling.stats.record(tool, end, run.elapsed);
         self.events.emit(EventMsg::ToolStats { stats });
     }
 
@@ -494,10 +497,10 @@ impl Engine {
 
     /// Counts a failure of `tool`; at the threshold, pauses until `continue` or `cancel`.
     async fn count_failure(&mut self, call_id: &str, tool: &str) -> CallsOutcome {
-        let count = self.failures.entry(tool.to_owned()).or_insert(0);
+        let count = self.frame.failures.entry(tool.to_owned()).or_insert(0);
         *count += 1;
         let failures = *count;
-        if failures < self.pause_after {
+        if failures < self.gate.pause_after {
             return CallsOutcome::Continue;
         }
         self.events.emit(EventMsg::Paused {
@@ -509,12 +512,12 @@ impl Engine {
             ),
         });
         loop {
-            if self.cancel.is_cancelled() {
+            if self.control.cancel.is_cancelled() {
                 return CallsOutcome::Stopped;
             }
             match self.next_op().await {
                 Op::Continue => {
-                    self.failures.remove(tool);
+                    self.frame.failures.remove(tool);
                     self.events.emit(EventMsg::Resumed);
                     return CallsOutcome::Continue;
                 }

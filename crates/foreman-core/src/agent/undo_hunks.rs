@@ -4,11 +4,11 @@
 //! so nothing written since is overwritten; the call stays undoable as a whole afterwards, since
 //! its checkpoint keeps the bytes from before it and learns the new bytes it must find.
 
-use super::Engine;
-use super::history::now_ms;
+use super::engine::Engine;
 use super::preview::diff_preview;
-use super::undo::NOTE_START;
 use crate::builtin_tools::stale_guard::content_hash;
+use crate::conversation::notes::UNDO_NOTE_START;
+use crate::conversation::resume::now_ms;
 use crate::diff::{DiffLimits, HunkRef, apply_hunks, diff_texts};
 use crate::protocol::UndoState;
 use crate::store::Checkpoint;
@@ -22,7 +22,7 @@ impl Engine {
     }
 
     async fn try_undo_hunks(&mut self, call_id: &str, shown: &[HunkRef]) -> Result<(), String> {
-        if self.undo.changing {
+        if self.tooling.undo.changing {
             return Err(
                 "A file is being changed right now; undo when that call has finished.".into(),
             );
@@ -36,6 +36,7 @@ impl Engine {
             "This call created the file, so its change is undone whole: use Undo this change.",
         )?;
         let now = self
+            .tooling
             .files
             .file_bytes(&path)?
             .ok_or_else(|| format!("{path} is gone, so there is nothing to undo in it."))?;
@@ -77,14 +78,21 @@ impl Engine {
             .filter_map(|i| u32::try_from(i).ok())
             .collect();
         let content = apply_hunks(&diff, old, new, &kept).map_err(|e| e.to_string())?;
-        self.files
+        self.tooling
+            .files
             .restore_file(&path, Some(content.as_bytes()), &checkpoint.after_hash)?;
         let after_hash = content_hash(content.as_bytes());
         let preview = diff_preview(&path, Some(old), &content);
-        if let Some(kept) = self.undo.kept.iter_mut().find(|c| c.call_id == call_id) {
+        if let Some(kept) = self
+            .tooling
+            .undo
+            .kept
+            .iter_mut()
+            .find(|c| c.call_id == call_id)
+        {
             kept.after_hash = after_hash;
         }
-        if let Some(store) = self.store.clone() {
+        if let Some(store) = self.persist.store().cloned() {
             let card = serde_json::to_value(&preview).unwrap_or_default();
             if let Err(e) = store
                 .set_checkpoint_after(&self.id, call_id, &after_hash, &card, now_ms())
@@ -93,7 +101,7 @@ impl Engine {
                 // The file has the new bytes: the checkpoint that knows them is kept in memory,
                 // so the rest still undoes in this run.
                 self.store_failed(&e);
-                self.undo.keep(Checkpoint {
+                self.tooling.undo.keep(Checkpoint {
                     after_hash,
                     ..checkpoint
                 });
@@ -107,8 +115,8 @@ impl Engine {
             1 => ("hunk", "is"),
             _ => ("hunks", "are"),
         };
-        self.undo.notes.push(format!(
-            "{NOTE_START}{call_id} made to `{path}` in part: {which} {} of its {} {verb} as before \
+        self.tooling.undo.notes.push(format!(
+            "{UNDO_NOTE_START}{call_id} made to `{path}` in part: {which} {} of its {} {verb} as before \
              that call again, the rest of the change stays. Read the file before you change it.",
             numbers.join(", "),
             diff.hunks.len(),
@@ -118,10 +126,10 @@ impl Engine {
 
     /// The checkpoint of `call_id`: in memory without a store, else read from the store.
     pub(crate) async fn checkpoint_of(&self, call_id: &str) -> Result<Option<Checkpoint>, String> {
-        if let Some(kept) = self.undo.kept.iter().find(|c| c.call_id == call_id) {
+        if let Some(kept) = self.tooling.undo.kept.iter().find(|c| c.call_id == call_id) {
             return Ok(Some(kept.clone()));
         }
-        match self.store.clone() {
+        match self.persist.store().cloned() {
             Some(store) => store
                 .checkpoint(&self.id, call_id)
                 .await

@@ -4,21 +4,30 @@
 
 use serde_json::Value;
 
-use super::Engine;
-use super::retry::{PendingRetry, RETRY_NOTE, TaskStart};
-use super::scheduler::CallsOutcome;
-use super::transcript::TranscriptItem;
+use super::engine::Engine;
+use super::retry::{PendingRetry, TaskStart};
+use super::scheduler::{CallsOutcome, NOT_RUN_CANCELLED};
 use super::turn::StreamedCall;
+use crate::conversation::notes::RETRY_NOTE;
+use crate::conversation::transcript::TranscriptItem;
 use crate::protocol::{CallState, EventMsg, TaskEndReason};
 use crate::providers::{Message, ProviderError, Thinking, ToolCall};
 
-/// Messages at the end of history whose tool outputs are never elided.
-pub const KEEP_RECENT_MESSAGES: usize = 6;
-
-/// The result a call gets when the task stops before it ran.
-pub const NOT_RUN_CANCELLED: &str = "Cancelled by the user before this call ran; nothing was done.";
-
 impl Engine {
+    /// Answers [`Op::Retry`](crate::protocol::Op::Retry) while no task runs.
+    pub(crate) async fn retry_task(&mut self) {
+        match self.control.retry.take() {
+            Some(PendingRetry { cut_off, .. }) => {
+                self.run_task_from(TaskStart::Retry { cut_off }).await;
+            }
+            None => self.events.emit_session(EventMsg::Error {
+                message: "There is nothing to retry: the last task did not end with an error \
+                          that a new attempt could get past."
+                    .into(),
+            }),
+        }
+    }
+
     /// Runs one task for the person's `text`.
     pub(crate) async fn run_task(&mut self, text: String) {
         self.run_task_from(TaskStart::Message(text)).await;
@@ -26,11 +35,11 @@ impl Engine {
 
     /// Runs one task, from the person's message or from their retry.
     pub(crate) async fn run_task_from(&mut self, start: TaskStart) {
-        self.running = true;
-        self.retry = None;
-        self.cancel = tokio_util::sync::CancellationToken::new();
-        self.failures.clear();
-        self.auto_approved = 0;
+        self.control.running = true;
+        self.control.retry = None;
+        self.control.cancel = tokio_util::sync::CancellationToken::new();
+        self.frame.failures.clear();
+        self.gate.auto_approved = 0;
         if let TaskStart::Retry { cut_off: true } = start {
             // Right after the cut-off answer it is about.
             self.record(Message::user(RETRY_NOTE)).await;
@@ -42,15 +51,15 @@ impl Engine {
         }
         self.events.emit(EventMsg::TaskStarted);
         let mut reason = self.run_loop(true).await;
-        if self.cancel.is_cancelled() && matches!(reason, TaskEndReason::Error { .. }) {
+        if self.control.cancel.is_cancelled() && matches!(reason, TaskEndReason::Error { .. }) {
             // A Stop that raced with a failing stream is a Stop.
             reason = TaskEndReason::Cancelled;
         }
         // Before the end's undo note, which would come after the answer.
-        let cut_off = matches!(self.history.last(), Some(Message::Assistant { .. }));
+        let cut_off = matches!(self.frame.history.last(), Some(Message::Assistant { .. }));
         self.record_undo_note().await;
-        self.running = false;
-        self.retry = reason.may_retry().then(|| PendingRetry {
+        self.control.running = false;
+        self.control.retry = reason.may_retry().then(|| PendingRetry {
             reason: reason.clone(),
             cut_off,
         });
@@ -61,8 +70,8 @@ impl Engine {
                 .await;
         }
         self.events.emit(EventMsg::TaskEnded { reason });
-        if !self.returning.is_empty() {
-            let texts = std::mem::take(&mut self.returning);
+        if !self.waiting.returning.is_empty() {
+            let texts = std::mem::take(&mut self.waiting.returning);
             self.events.emit(EventMsg::QueuedMessagesReturned { texts });
         }
     }
@@ -72,8 +81,8 @@ impl Engine {
     /// are given back to the person once it has ended, instead of starting the next task. A
     /// message sent after this point is the person's next request, and runs as one.
     pub(crate) fn stop(&mut self) {
-        self.cancel.cancel();
-        self.returning.extend(self.queued.drain(..));
+        self.control.cancel.cancel();
+        self.waiting.returning.extend(self.waiting.queued.drain(..));
     }
 
     /// Gives back the waiting message the person took back (see
@@ -81,23 +90,24 @@ impl Engine {
     /// a Stop is about to give back (the task has not ended yet) and then those still waiting, in
     /// that order, so `index` counts both; one of the former comes back at once too.
     pub(crate) fn withdraw_message(&mut self, index: u32, text: &str) {
-        let returning = self.returning.len();
+        let returning = self.waiting.returning.len();
         let waiting = |i: usize| match i.checked_sub(returning) {
-            None => self.returning.get(i),
-            Some(q) => self.queued.get(q),
+            None => self.waiting.returning.get(i),
+            Some(q) => self.waiting.queued.get(q),
         };
         let at = usize::try_from(index)
             .ok()
             .filter(|&i| waiting(i).is_some_and(|w| w == text))
             .or_else(|| {
-                self.returning
+                self.waiting
+                    .returning
                     .iter()
-                    .chain(&self.queued)
+                    .chain(&self.waiting.queued)
                     .position(|w| w == text)
             });
         let taken = at.and_then(|i| match i.checked_sub(returning) {
-            None => Some(self.returning.remove(i)),
-            Some(q) => self.queued.remove(q),
+            None => Some(self.waiting.returning.remove(i)),
+            Some(q) => self.waiting.queued.remove(q),
         });
         // The answer is the session's, also while a sub-agent runs.
         match taken {
@@ -113,8 +123,8 @@ impl Engine {
     /// Adds the person's message to the history and says so, with its number.
     async fn take_message(&mut self, text: String) {
         self.record(Message::user(text.clone())).await;
-        let number = u32::try_from(self.person_messages).unwrap_or(u32::MAX);
-        self.person_messages += 1;
+        let number = u32::try_from(self.waiting.user_messages).unwrap_or(u32::MAX);
+        self.waiting.user_messages += 1;
         self.events
             .emit(EventMsg::UserMessageTaken { text, number });
     }
@@ -125,15 +135,15 @@ impl Engine {
     pub(crate) async fn run_loop(&mut self, take_queued: bool) -> TaskEndReason {
         let mut iteration = 0u32;
         loop {
-            if self.cancel.is_cancelled() {
+            if self.control.cancel.is_cancelled() {
                 break TaskEndReason::Cancelled;
             }
-            if iteration >= self.max_iterations {
+            if iteration >= self.frame.max_iterations {
                 break TaskEndReason::IterationCap {
-                    max_iterations: self.max_iterations,
+                    max_iterations: self.frame.max_iterations,
                 };
             }
-            while take_queued && let Some(queued) = self.queued.pop_front() {
+            while take_queued && let Some(queued) = self.waiting.queued.pop_front() {
                 self.take_message(queued).await;
             }
             if take_queued {

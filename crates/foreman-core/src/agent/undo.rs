@@ -6,63 +6,24 @@
 //! overwrites anything written since; changes to one file are undone newest first. The model is
 //! told, and its read baselines are left alone, so it reads the file again before changing it.
 
-use super::Engine;
-use super::history::now_ms;
+use super::engine::Engine;
 use super::preview::{diff_preview, event_bytes};
+use super::undo_state::KEPT_PER_FILE;
 use crate::builtin_tools::stale_guard::content_hash;
+use crate::conversation::notes::UNDO_NOTE_START;
+use crate::conversation::resume::now_ms;
 use crate::protocol::{EventMsg, PREVIEW_LINES_SENT, UndoState};
 use crate::store::Checkpoint;
-
-/// How each line of the model's note about an undone change starts ([`is_undo_note`]).
-pub(crate) const NOTE_START: &str = "I undid the change call ";
-
-/// Whether `text`, a user message in the history, is the model's note about undone changes
-/// (the cards show those; a reopened conversation does not show the note as a message).
-pub fn is_undo_note(text: &str) -> bool {
-    !text.is_empty() && text.lines().all(|line| line.starts_with(NOTE_START))
-}
-
-/// The note for the model about an undone change whose stored bytes are gone (a branch learns
-/// of it after the fact, when it is no longer known whether the call had created the file).
-pub fn undone_note(call_id: &str, path: &str) -> String {
-    format!(
-        "{NOTE_START}{call_id} made to `{path}`: the file is as it was before that call (gone, if \
-         that call created it). Read it before you change it."
-    )
-}
-
-/// The note that tells the model part of `call_id`'s change to `path` was undone, when which
-/// hunks is not known (a branch learns of it from the store).
-pub fn partly_undone_note(call_id: &str, path: &str) -> String {
-    format!(
-        "{NOTE_START}{call_id} made to `{path}` in part: some of its hunks are as before that \
-         call again, the rest of the change stays. Read the file before you change it."
-    )
-}
 
 /// The most a diff sent for a change that went through without a question may take in an
 /// event (about); a larger one is not sent, and the card keeps its line counts.
 pub const AUTO_DIFF_BYTES: usize = 128 << 10;
 
-/// How many changes of one file can be undone (newest first); older ones expire.
-pub const KEPT_PER_FILE: u32 = 10;
-
-/// The checkpoints of a session without a store, and what the model has not been told yet.
-#[derive(Debug, Default)]
-pub(crate) struct Undo {
-    /// Oldest first, not undone yet; only when there is no store (or it failed to keep one).
-    pub(crate) kept: Vec<Checkpoint>,
-    /// What the model has not been told yet.
-    pub(crate) notes: Vec<String>,
-    /// A file-changing call is running: an undo now could race with its write.
-    pub(crate) changing: bool,
-}
-
 impl Engine {
     /// The bytes of `path` before a call changes it; `None` when they cannot be kept (the call
     /// then runs without an undo).
     pub(crate) fn bytes_before(&self, path: &str) -> Option<Option<Vec<u8>>> {
-        self.files.file_bytes(path).ok()
+        self.tooling.files.file_bytes(path).ok()
     }
 
     /// After call `call_id` changed `path` successfully: keeps what it replaced and offers the
@@ -73,7 +34,7 @@ impl Engine {
         path: &str,
         before: Option<Vec<u8>>,
     ) {
-        let Ok(Some(after)) = self.files.file_bytes(path) else {
+        let Ok(Some(after)) = self.tooling.files.file_bytes(path) else {
             return;
         };
         if let Some(old) = &before {
@@ -85,7 +46,7 @@ impl Engine {
             before,
             after_hash: content_hash(&after),
         };
-        let saved = match self.store.clone() {
+        let saved = match self.persist.store().cloned() {
             Some(store) => {
                 let saved = store
                     .save_checkpoint(&self.id, &checkpoint, KEPT_PER_FILE, now_ms())
@@ -96,7 +57,7 @@ impl Engine {
         };
         let expired = match saved {
             Some(expired) => expired,
-            None => self.undo.keep(checkpoint),
+            None => self.tooling.undo.keep(checkpoint),
         };
         self.calls
             .set_undo(&mut self.events, call_id, UndoState::Available);
@@ -139,7 +100,7 @@ impl Engine {
 
     /// Answers `undo_change` for `call_id`.
     pub(crate) async fn undo_change(&mut self, call_id: &str) {
-        if self.undo.changing {
+        if self.tooling.undo.changing {
             return self.refuse_undo(
                 call_id,
                 "A file is being changed right now; undo when that call has finished.",
@@ -157,24 +118,25 @@ impl Engine {
             );
         };
         let path = &checkpoint.path;
-        if let Err(reason) =
-            self.files
-                .restore_file(path, checkpoint.before.as_deref(), &checkpoint.after_hash)
-        {
+        if let Err(reason) = self.tooling.files.restore_file(
+            path,
+            checkpoint.before.as_deref(),
+            &checkpoint.after_hash,
+        ) {
             return self.refuse_undo(call_id, &reason);
         }
-        self.undo.kept.retain(|c| c.call_id != call_id);
-        if let Some(store) = self.store.clone()
+        self.tooling.undo.kept.retain(|c| c.call_id != call_id);
+        if let Some(store) = self.persist.store().cloned()
             && let Err(e) = store.mark_undone(&self.id, call_id, now_ms()).await
         {
             self.store_failed(&e);
         }
-        self.undo.notes.push(match checkpoint.before {
+        self.tooling.undo.notes.push(match checkpoint.before {
             None => format!(
-                "{NOTE_START}{call_id} made to `{path}`: the file it created is gone again."
+                "{UNDO_NOTE_START}{call_id} made to `{path}`: the file it created is gone again."
             ),
             Some(_) => format!(
-                "{NOTE_START}{call_id} made to `{path}`: the file has its content from before that \
+                "{UNDO_NOTE_START}{call_id} made to `{path}`: the file has its content from before that \
                  call again. Read it before you change it."
             ),
         });
@@ -191,38 +153,8 @@ impl Engine {
 
     /// Tells the model of the changes undone since it was last told, in the history.
     pub(crate) async fn record_undo_note(&mut self) {
-        if let Some(note) = self.take_undo_note() {
+        if let Some(note) = self.tooling.undo.take_note() {
             self.record(crate::providers::Message::user(note)).await;
         }
-    }
-
-    /// What the model has not been told about undone changes, as one message; taken.
-    pub(crate) fn take_undo_note(&mut self) -> Option<String> {
-        if self.undo.notes.is_empty() {
-            return None;
-        }
-        Some(std::mem::take(&mut self.undo.notes).join("\n"))
-    }
-}
-
-impl Undo {
-    /// Keeps `checkpoint` in memory, and only the newest [`KEPT_PER_FILE`] of its file; returns
-    /// the calls whose checkpoints were dropped.
-    pub(crate) fn keep(&mut self, checkpoint: Checkpoint) -> Vec<String> {
-        let path = checkpoint.path.clone();
-        self.kept.retain(|c| c.call_id != checkpoint.call_id);
-        self.kept.push(checkpoint);
-        let of_file = self.kept.iter().filter(|c| c.path == path).count();
-        let mut surplus = of_file.saturating_sub(KEPT_PER_FILE as usize);
-        let mut expired = Vec::new();
-        self.kept.retain(|c| {
-            if surplus > 0 && c.path == path {
-                surplus -= 1;
-                expired.push(c.call_id.clone());
-                return false;
-            }
-            true
-        });
-        expired
     }
 }

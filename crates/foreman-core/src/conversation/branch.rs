@@ -7,9 +7,9 @@ use std::collections::HashSet;
 
 use thiserror::Error;
 
-use super::history::now_ms;
-use super::model_notes::is_model_note;
-use super::undo::{partly_undone_note, undone_note};
+use super::notes::is_model_note;
+use super::notes::{partly_undone_note, undone_note};
+use super::resume::now_ms;
 use crate::protocol::CallState;
 use crate::providers::Message;
 use crate::store::{
@@ -190,10 +190,10 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
+    use crate::conversation::notes::is_undo_note;
+    use crate::conversation::transcript::{TranscriptItem, load_transcript};
     use crate::protocol::{CallSnapshot, TaskEndReason};
     use crate::providers::ToolCall;
-    use crate::session::transcript::{TranscriptItem, load_transcript};
-    use crate::session::undo::is_undo_note;
 
     async fn record(store: &Store, session: &str, message: &Message) {
         let role = match message {
@@ -349,7 +349,7 @@ mod tests {
         // The original is as it was.
         assert_eq!(load_transcript(&store, &source).await.unwrap(), before);
         // The branch resumes with the copied history, and the cut is at a turn boundary.
-        let history = crate::session::history::load_for_resume(&store, &branch.id)
+        let history = crate::conversation::resume::load_for_resume(&store, &branch.id)
             .await
             .unwrap();
         assert_eq!(history.len(), 7);
@@ -393,7 +393,7 @@ mod tests {
         let branch = branch_before_message(store, session, 1, "next")
             .await
             .unwrap();
-        let history = crate::session::history::load_for_resume(store, &branch.id)
+        let history = crate::conversation::resume::load_for_resume(store, &branch.id)
             .await
             .unwrap();
         let Some(Message::User { text }) = history.last() else {

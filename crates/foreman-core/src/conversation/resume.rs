@@ -1,10 +1,8 @@
-//! Persistence of a session through [`crate::store`]: history exactly as sent to the model,
-//! tool calls with their final state, usage — and, on resume, repair of what a crash left open
-//! and the usage (tokens, cost) of the earlier requests.
+//! Opening a stored session to run it again, and repairing what a crash left open.
 //!
-//! Each history message is one transaction (`append_message`); a tool call is saved when it is
-//! created, when it starts executing and when it finishes, so a process killed at any moment
-//! leaves every unfinished call visible. On resume, [`load_for_resume`] marks those calls
+//! The agent stores each history message in its own transaction and a tool call when it is
+//! created, starts executing and finishes (see `agent::persist`), so a process killed at any
+//! moment leaves every unfinished call visible. On resume, [`load_for_resume`] marks those calls
 //! `interrupted` and gives every call in history without a result exactly one: the stored
 //! result when the call finished before the crash, or an "interrupted" note for the model.
 //! Messages a compaction summarised are left out: a resumed session continues from the summary.
@@ -13,12 +11,9 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::Engine;
-use super::spend::PriorUsage;
-use super::transcript::TranscriptItem;
-use crate::protocol::{CallSnapshot, EventMsg};
-use crate::providers::{Message, Usage};
-use crate::store::{Store, StoreError, UsageTotals, title_from_message};
+use crate::protocol::CallSnapshot;
+use crate::providers::Message;
+use crate::store::{Store, StoreError};
 
 /// Unix milliseconds now.
 pub fn now_ms() -> i64 {
@@ -28,7 +23,7 @@ pub fn now_ms() -> i64 {
         .unwrap_or_default()
 }
 
-fn role(message: &Message) -> &'static str {
+pub(crate) fn role(message: &Message) -> &'static str {
     match message {
         Message::User { .. } => "user",
         Message::Assistant { .. } => "assistant",
@@ -134,137 +129,6 @@ pub async fn open_session(
                 return Ok(None);
             }
             Ok(Some((id.to_owned(), load_for_resume(store, id).await?)))
-        }
-    }
-}
-
-/// The token counts of stored totals (negative counts, which the store never writes, read as 0).
-fn usage_of(totals: &UsageTotals) -> Usage {
-    let count = |n: i64| u64::try_from(n).unwrap_or(0);
-    Usage {
-        input: count(totals.input),
-        output: count(totals.output),
-        cache_read: count(totals.cache_read),
-        cache_write: count(totals.cache_write),
-    }
-}
-
-impl Engine {
-    pub(crate) fn store_failed(&mut self, e: &StoreError) {
-        self.events.emit(EventMsg::Error {
-            message: format!("could not save the session: {e}"),
-        });
-    }
-
-    /// Appends `message` to history and persists it (a sub-agent's history is its own and is
-    /// not stored; its calls are).
-    pub(crate) async fn record(&mut self, message: Message) {
-        if let Some(store) = self.store.clone().filter(|_| self.depth == 0) {
-            let content = serde_json::to_value(&message).unwrap_or(Value::Null);
-            if let Message::User { text } = &message
-                && !self.titled
-            {
-                self.titled = true;
-                if let Err(e) = store
-                    .rename_session(&self.id, &title_from_message(text))
-                    .await
-                {
-                    self.store_failed(&e);
-                }
-            }
-            if let Err(e) = store
-                .append_message(&self.id, role(&message), &content, None, now_ms())
-                .await
-            {
-                self.store_failed(&e);
-            }
-        }
-        self.history.push(message);
-    }
-
-    /// Stores a line of the conversation that the history does not hold (a task's end, a
-    /// compaction), so a reopened conversation shows it where the live one did. The session's
-    /// own only: a sub-agent's conversation is not shown as such.
-    pub(crate) async fn save_notice(&mut self, notice: &TranscriptItem) {
-        let Some(store) = self.store.clone().filter(|_| self.depth == 0) else {
-            return;
-        };
-        let Ok(body) = serde_json::to_value(notice) else {
-            return;
-        };
-        if let Err(e) = store.record_notice(&self.id, &body, now_ms()).await {
-            self.store_failed(&e);
-        }
-    }
-
-    /// Saves the current state of `call_id`.
-    pub(crate) async fn save_call(&mut self, call_id: &str) {
-        let (Some(store), Some(call)) = (self.store.clone(), self.calls.get(call_id).cloned())
-        else {
-            return;
-        };
-        let state = serde_json::to_value(call.state)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default();
-        let info = serde_json::to_value(&call).unwrap_or(Value::Null);
-        if let Err(e) = store
-            .save_tool_call(&self.id, call_id, &call.name, &state, &info, now_ms())
-            .await
-        {
-            self.store_failed(&e);
-        }
-    }
-
-    /// Stores the task list a successful `todo_write` set, so a reopened session shows it.
-    /// Keeps the session's task list (the JSON array `todo_write` set).
-    pub(crate) async fn save_todos(&mut self, todos: &Value) {
-        let Some(store) = self.store.clone() else {
-            return;
-        };
-        if let Err(e) = store.set_todos(&self.id, &todos.to_string()).await {
-            self.store_failed(&e);
-        }
-    }
-
-    /// Continues the session's usage and cost from its stored requests (none for a new session).
-    pub(crate) async fn restore_spend(&mut self) -> Result<(), StoreError> {
-        let Some(store) = self.store.clone() else {
-            return Ok(());
-        };
-        let prior: Vec<PriorUsage> = store
-            .usage_by_model(&self.id)
-            .await?
-            .into_iter()
-            .map(|m| PriorUsage {
-                usage: usage_of(&m.totals),
-                requests: u64::try_from(m.totals.requests).unwrap_or(0),
-                model: m.model,
-            })
-            .collect();
-        let last = store.last_usage(&self.id).await?.map(|t| usage_of(&t));
-        self.spend.restore(&prior, last);
-        Ok(())
-    }
-
-    /// Persists the usage of one request.
-    pub(crate) async fn save_usage(&mut self, usage: Usage) {
-        let Some(store) = self.store.clone() else {
-            return;
-        };
-        let to_i64 = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-        let totals = UsageTotals {
-            input: to_i64(usage.input),
-            output: to_i64(usage.output),
-            cache_read: to_i64(usage.cache_read),
-            cache_write: to_i64(usage.cache_write),
-            requests: 1,
-        };
-        if let Err(e) = store
-            .record_usage(&self.id, &self.model, totals, now_ms())
-            .await
-        {
-            self.store_failed(&e);
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::model_notes::is_model_note;
+use super::notes::is_model_note;
 use crate::protocol::CallSnapshot;
 use crate::providers::Message;
 use crate::store::{Store, StoreError};
@@ -162,7 +162,7 @@ mod tests {
             Message::tool_result("c1", "1\tfn main() {}", false),
             Message::assistant("Done."),
             Message::user("I undid the change call c0 made to `a.rs`: the file has its content."),
-            Message::user(crate::session::retry::RETRY_NOTE),
+            Message::user(crate::conversation::notes::RETRY_NOTE),
         ];
         for (i, m) in history.iter().enumerate() {
             let role = match m {

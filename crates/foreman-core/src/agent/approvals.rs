@@ -9,12 +9,12 @@
 
 use serde_json::Value;
 
-use super::Engine;
-use super::history::now_ms;
+use super::engine::Engine;
 use super::inbox::Input;
 use super::preview::{file_preview, unified};
 use crate::approval::{ActionClass, CallFacts, Rule, content_hash, preview_hash};
 use crate::builtin_tools::stale_guard::{ContentHash, content_hash as guard_hash};
+use crate::conversation::resume::now_ms;
 use crate::diff::{HunkChoiceError, apply_hunks};
 use crate::protocol::{ApprovalScope, CallState, EventMsg, FilePreview, Op, RuleScope};
 use crate::store::RuleAction;
@@ -262,7 +262,7 @@ impl Engine {
                 && p.preview.as_ref().is_some_and(|p| p.diff.is_some())))
             .then(|| arguments.clone()),
             preview: p.preview.as_ref().map(FilePreview::for_event),
-            suggested_rule: self.policy.suggest_rule(facts),
+            suggested_rule: self.gate.policy.suggest_rule(facts),
             private_target: facts.private_target.clone(),
         });
     }
@@ -280,7 +280,7 @@ impl Engine {
             .transition(&mut self.events, id, CallState::AwaitingApproval, None);
         self.request(id, name, arguments, &reason, &pending, facts);
         let watched = call.change().map(|c| c.path);
-        let mut tick = tokio::time::interval(self.poll);
+        let mut tick = tokio::time::interval(self.gate.poll);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let refresh = |engine: &mut Self, pending: &mut Pending| {
             if let Some(path) = &watched
@@ -330,7 +330,7 @@ impl Engine {
                     if let ApprovalScope::Always { rule, scope } = scope {
                         match Rule::parse(RuleAction::Allow, &rule) {
                             Ok(parsed) => {
-                                self.policy.rules.push(parsed);
+                                self.gate.policy.rules.push(parsed);
                                 let scope = self.store_rule(&rule, scope).await;
                                 self.events
                                     .emit_session(EventMsg::RuleAdded { rule, scope });
@@ -409,7 +409,7 @@ impl Engine {
     /// Keeps a workspace rule in the store; returns the scope actually applied (a session rule
     /// when there is no store or saving failed).
     async fn store_rule(&mut self, rule: &str, scope: RuleScope) -> RuleScope {
-        let (RuleScope::Workspace, Some(store)) = (scope, self.store.clone()) else {
+        let (RuleScope::Workspace, Some(store)) = (scope, self.persist.store().cloned()) else {
             return RuleScope::Session;
         };
         let workspace = self.workspace.display().to_string();

@@ -1,0 +1,124 @@
+//! What a session is started with: [`SessionConfig`], and why it may not start.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use thiserror::Error;
+
+use crate::mcp::McpHub;
+use crate::protocol::ApprovalMode;
+use crate::providers::context_windows::{DEFAULT_CONTEXT_WINDOW, context_window_of};
+use crate::providers::{Limits, Message, PriceTable, Provider};
+use crate::store::{RuleAction, Store};
+
+/// Everything a session needs.
+#[derive(Debug, Clone)]
+pub struct SessionConfig {
+    pub provider: Arc<dyn Provider>,
+    pub model: String,
+    /// The workspace root.
+    pub workspace: PathBuf,
+    /// Where session artefacts (full command output) go.
+    pub data_dir: PathBuf,
+    pub approval_mode: ApprovalMode,
+    /// Most model requests per task.
+    pub max_iterations: u32,
+    pub limits: Limits,
+    /// Rules like `bash(cargo test*)` with what they do (allow, ask, deny); the stored workspace
+    /// rules go here too.
+    pub rules: Vec<(RuleAction, String)>,
+    /// The id to use (a resumed session keeps its id); a new one is made when `None`.
+    pub session_id: Option<String>,
+    /// History to continue from (resume).
+    pub history: Vec<Message>,
+    /// How many messages of the person the resumed session has, as its transcript shows them
+    /// ([`crate::conversation::Transcript::person_messages`]); numbers the ones this engine takes.
+    pub person_messages: usize,
+    /// Tool calling through the text protocol, for models without native tools.
+    pub text_protocol: bool,
+    /// External tools (MCP servers, discovery): the tools the hub offers when the session
+    /// starts join the built-ins.
+    pub mcp: Option<McpHub>,
+    /// How long a call of a tool may run, by tool name (the tool's own limit otherwise).
+    pub tool_timeouts: HashMap<String, Duration>,
+    /// Consecutive failures of one tool that pause the task.
+    pub pause_after_failures: u32,
+    /// Watch the workspace (debounced by this much): report `FilesChanged` and re-send a
+    /// waiting approval when its file changes. `None` turns watching off.
+    pub watch_debounce: Option<Duration>,
+    /// How often a pending approval re-checks its file on disk when the workspace is not
+    /// watched (watching off or failed to start) or its file is one the watcher ignores.
+    pub preview_poll: Duration,
+    /// The model's context window in tokens; past `context_window - context_reserve` old tool
+    /// outputs are elided, then older history is summarised (see [`super::compaction`]).
+    pub context_window: usize,
+    /// Tokens kept free for the answer (at most a quarter of a small window).
+    pub context_reserve: usize,
+    /// Prices for the session's cost estimate (a model not in it has an unknown cost).
+    pub prices: PriceTable,
+    /// Where the session is persisted (see [`crate::conversation::open_session`] for the id and history).
+    pub store: Option<Store>,
+    /// How deep sub-agents nest: 0 offers no `new_task`, 1 (the default) lets the session's
+    /// agent start sub-agents that cannot start their own.
+    pub max_task_depth: u32,
+    /// Most model requests of one sub-agent.
+    pub sub_agent_max_iterations: u32,
+}
+
+/// The default cap on model requests of one sub-agent.
+pub const DEFAULT_SUB_AGENT_ITERATIONS: u32 = 20;
+
+/// The default cap on model requests per task.
+pub const DEFAULT_MAX_ITERATIONS: u32 = 25;
+
+impl SessionConfig {
+    /// A configuration with defaults: ask mode, 25 iterations, built-in tools, list prices, and
+    /// the model's context window when it is a well-known model.
+    pub fn new(provider: Arc<dyn Provider>, model: impl Into<String>, workspace: PathBuf) -> Self {
+        let data_dir = workspace.join(".foreman").join("data");
+        let model = model.into();
+        let context_window = context_window_of(&model).unwrap_or(DEFAULT_CONTEXT_WINDOW);
+        Self {
+            provider,
+            model,
+            workspace,
+            data_dir,
+            approval_mode: ApprovalMode::Ask,
+            max_iterations: DEFAULT_MAX_ITERATIONS,
+            limits: Limits::default(),
+            rules: Vec::new(),
+            session_id: None,
+            history: Vec::new(),
+            person_messages: 0,
+            text_protocol: false,
+            mcp: None,
+            tool_timeouts: HashMap::new(),
+            pause_after_failures: 3,
+            watch_debounce: Some(Duration::from_millis(150)),
+            preview_poll: Duration::from_millis(250),
+            store: None,
+            context_window,
+            context_reserve: 16_384,
+            prices: PriceTable::with_defaults(),
+            max_task_depth: 1,
+            sub_agent_max_iterations: DEFAULT_SUB_AGENT_ITERATIONS,
+        }
+    }
+}
+
+/// Why a session could not start.
+#[derive(Debug, Error)]
+pub enum SessionError {
+    #[error("cannot open the workspace {path}: {source}")]
+    Workspace {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("invalid rule `{rule}`: {source}")]
+    InvalidRule {
+        rule: String,
+        source: crate::approval::RuleParseError,
+    },
+}

@@ -1,0 +1,286 @@
+//! [`Engine`]: the session's state, owned by its one task, split into the parts the loop's files
+//! work on. A file reaches a part through the engine (`self.gate.policy`), so what each step
+//! touches is visible where it is written:
+//!
+//! - [`Frame`]: what is the agent's own — history, system prompt, tools offered,
+//!   caps, depth. A sub-agent swaps in a fresh one.
+//! - [`Llm`]: the model, its limits and what its requests cost.
+//! - [`Tooling`]: the tools, the user's own file writes, stats and undo.
+//! - [`Gate`]: the approval policy and when to pause.
+//! - [`Waiting`]: the user's messages that wait for a task.
+//! - [`Control`]: whether a task runs, its cancel token, what a retry would run.
+//! - [`Persist`]: the store.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio_util::sync::CancellationToken;
+
+use super::call_state::CallRegistry;
+use super::config::{SessionConfig, SessionError};
+use super::context_window;
+use super::events::EventSink;
+use super::frame::Frame;
+use super::inbox::Inbox;
+use super::persist::Persist;
+use super::prompt;
+use super::retry::PendingRetry;
+use super::spend::Spend;
+use super::undo_state::Undo;
+use crate::approval::{Policy, Rule};
+use crate::boundary::WorkspaceBoundary;
+use crate::builtin_tools::{BuiltinSession, WorkspaceFiles, builtin_names, builtin_tools};
+use crate::protocol::{EventMsg, Op};
+use crate::providers::{Limits, Provider, TextProtocolProvider, ToolDefinition};
+use crate::store::RuleAction;
+use crate::tools::{StatsBook, ToolSet};
+
+/// The model the agent talks to.
+#[derive(Debug)]
+pub(crate) struct Llm {
+    pub(crate) provider: Arc<dyn Provider>,
+    /// The configured provider without the text protocol (for requests without tools).
+    pub(crate) plain_provider: Arc<dyn Provider>,
+    pub(crate) model: String,
+    pub(crate) limits: Limits,
+    /// Tokens the history may take before it is compacted.
+    pub(crate) context_budget: usize,
+    pub(crate) spend: Spend,
+}
+
+/// The tools and what they leave behind.
+#[derive(Debug)]
+pub(crate) struct Tooling {
+    pub(crate) tools: ToolSet,
+    /// What the user does to files outside the calls (their version of a change, undo).
+    pub(crate) files: WorkspaceFiles,
+    /// How each tool's calls went.
+    pub(crate) stats: StatsBook,
+    /// What the file changes made so far replaced, for `undo_change`.
+    pub(crate) undo: Undo,
+    pub(crate) max_task_depth: u32,
+    pub(crate) sub_agent_iterations: u32,
+}
+
+/// What decides whether a call runs without asking, and when a task pauses.
+#[derive(Debug)]
+pub(crate) struct Gate {
+    pub(crate) policy: Policy,
+    /// Calls that changed something without asking since the user's last message.
+    pub(crate) auto_approved: u32,
+    /// Consecutive failures of one tool that pause the task.
+    pub(crate) pause_after: u32,
+    /// How often a waiting approval re-checks its file when the watcher does not report it.
+    pub(crate) poll: Duration,
+}
+
+/// The user's messages around a task.
+#[derive(Debug, Default)]
+pub(crate) struct Waiting {
+    /// Sent while a task runs, for its next turn.
+    pub(crate) queued: VecDeque<String>,
+    /// Queued when the user stopped the task: given back after it ends.
+    pub(crate) returning: Vec<String>,
+    /// The user's messages in the session so far (the number of the next one taken).
+    pub(crate) user_messages: usize,
+}
+
+/// Whether a task runs, and how it ends.
+#[derive(Debug, Default)]
+pub(crate) struct Control {
+    /// The end of the last task, while [`Op::Retry`] may run again from it.
+    pub(crate) retry: Option<PendingRetry>,
+    pub(crate) cancel: CancellationToken,
+    pub(crate) running: bool,
+    pub(crate) shutdown: bool,
+    /// While a sub-agent runs, how many messages the session's own history holds (the frame's
+    /// history is then the child's); `None` otherwise.
+    pub(crate) session_messages: Option<usize>,
+}
+
+/// The session's state, owned by its task.
+#[derive(Debug)]
+pub(crate) struct Engine {
+    pub(crate) id: String,
+    pub(crate) workspace: PathBuf,
+    pub(crate) events: EventSink,
+    pub(crate) inbox: Inbox,
+    pub(crate) calls: CallRegistry,
+    pub(crate) frame: Frame,
+    pub(crate) llm: Llm,
+    pub(crate) tooling: Tooling,
+    pub(crate) gate: Gate,
+    pub(crate) waiting: Waiting,
+    pub(crate) control: Control,
+    pub(crate) persist: Persist,
+}
+
+impl Engine {
+    pub(crate) fn new(
+        config: SessionConfig,
+        ops: UnboundedReceiver<Op>,
+        events: EventSink,
+    ) -> Result<Self, SessionError> {
+        let boundary = WorkspaceBoundary::new(&config.workspace).map_err(|source| {
+            SessionError::Workspace {
+                path: config.workspace.clone(),
+                source,
+            }
+        })?;
+        let builtin = BuiltinSession::new(boundary, config.data_dir.clone());
+        let external = config
+            .mcp
+            .as_ref()
+            .map(|hub| hub.tools(&builtin_names()))
+            .unwrap_or_default();
+        let tools = ToolSet::new(builtin_tools(&builtin, config.max_task_depth > 0), external)
+            .with_timeouts(config.tool_timeouts.clone());
+        let definitions = tools.definitions();
+        let plain_provider = Arc::clone(&config.provider);
+        let provider: Arc<dyn Provider> = if config.text_protocol {
+            Arc::new(TextProtocolProvider::new(
+                config.provider,
+                catalogue(&definitions),
+            ))
+        } else {
+            config.provider
+        };
+        let id = config.session_id.unwrap_or_else(new_session_id);
+        let titled = !config.history.is_empty();
+        Ok(Self {
+            persist: Persist::new(config.store, id.clone(), titled),
+            id,
+            events,
+            inbox: Inbox::new(ops),
+            calls: CallRegistry::default(),
+            frame: Frame {
+                history: config.history,
+                system: prompt::system_prompt(&config.workspace, &prompt::default_shell()),
+                definitions,
+                max_iterations: config.max_iterations.max(1),
+                failures: HashMap::new(),
+                depth: 0,
+            },
+            llm: Llm {
+                provider,
+                plain_provider,
+                model: config.model,
+                limits: config.limits,
+                context_budget: context_window::budget(
+                    config.context_window,
+                    config.context_reserve,
+                ),
+                spend: Spend::new(
+                    config.prices,
+                    u64::try_from(config.context_window).unwrap_or(u64::MAX),
+                ),
+            },
+            tooling: Tooling {
+                tools,
+                files: WorkspaceFiles::new(builtin),
+                stats: StatsBook::default(),
+                undo: Undo::default(),
+                max_task_depth: config.max_task_depth,
+                sub_agent_iterations: config.sub_agent_max_iterations.max(1),
+            },
+            gate: Gate {
+                policy: Policy {
+                    mode: config.approval_mode,
+                    rules: parse_rules(&config.rules)?,
+                    ..Policy::default()
+                },
+                auto_approved: 0,
+                pause_after: config.pause_after_failures.max(1),
+                poll: config.preview_poll,
+            },
+            waiting: Waiting {
+                user_messages: config.person_messages,
+                ..Waiting::default()
+            },
+            control: Control::default(),
+            workspace: config.workspace,
+        })
+    }
+
+    /// Runs the session until it shuts down, watching the workspace (debounced by `watch`)
+    /// when it is `Some`.
+    pub(crate) async fn run(mut self, watch: Option<Duration>) {
+        // Before `SessionStarted`, so every change after it is seen.
+        let watch_error = match watch {
+            Some(debounce) => {
+                let workspace = self.workspace.clone();
+                self.inbox.start_watching(&workspace, debounce).await.err()
+            }
+            None => None,
+        };
+        let restored = self.restore_spend().await;
+        self.events.emit(EventMsg::SessionStarted {
+            session_id: self.id.clone(),
+            model: self.llm.model.clone(),
+            workspace: self.workspace.display().to_string(),
+            mode: self.gate.policy.mode,
+            usage: self.llm.spend.summary(&self.llm.model),
+        });
+        if let Err(e) = restored {
+            self.store_failed(&e);
+        }
+        if let Some(e) = watch_error {
+            self.report_watch_error(&e);
+        }
+        while !self.control.shutdown {
+            if let Some(text) = self.waiting.queued.pop_front() {
+                self.run_task(text).await;
+                continue;
+            }
+            match self.next_op().await {
+                Op::UserMessage { text } => self.run_task(text).await,
+                Op::Retry => self.retry_task().await,
+                op => {
+                    self.handle_side_op(op).await;
+                    // What an op changed is stored at once when no task runs; the model is told
+                    // of an undone change in the history (its next request has it).
+                    self.flush_calls().await;
+                    self.record_undo_note().await;
+                }
+            }
+        }
+        self.events.emit(EventMsg::ShutdownComplete);
+    }
+}
+
+fn parse_rules(rules: &[(RuleAction, String)]) -> Result<Vec<Rule>, SessionError> {
+    rules
+        .iter()
+        .map(|(action, rule)| {
+            Rule::parse(*action, rule).map_err(|source| SessionError::InvalidRule {
+                rule: rule.clone(),
+                source,
+            })
+        })
+        .collect()
+}
+
+fn new_session_id() -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or_default();
+    format!("s{now:x}{:08x}", fastrand::u32(..))
+}
+
+/// The catalogue of tools for the text protocol.
+fn catalogue(definitions: &[ToolDefinition]) -> String {
+    definitions
+        .iter()
+        .map(|d| {
+            format!(
+                "## {}\n{}\nParameters (JSON Schema): {}\n",
+                d.name, d.description, d.input_schema
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

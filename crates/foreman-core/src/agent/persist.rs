@@ -1,0 +1,142 @@
+//! Storing a running session through [`crate::store`]: the history exactly as sent to the
+//! model, tool calls with their latest state, the task list and usage. [`Persist`] does the
+//! writes and returns their errors; `saves` reports them.
+
+use serde_json::Value;
+
+use super::spend::PriorUsage;
+use crate::conversation::resume::{now_ms, role};
+use crate::conversation::transcript::TranscriptItem;
+use crate::protocol::CallSnapshot;
+use crate::providers::{Message, Usage};
+use crate::store::{Store, StoreError, UsageTotals, title_from_message};
+
+/// Where a session is stored, when it is.
+#[derive(Debug)]
+pub(crate) struct Persist {
+    store: Option<Store>,
+    session_id: String,
+    /// Whether the session has its title (from its first message).
+    titled: bool,
+}
+
+impl Persist {
+    pub(crate) fn new(store: Option<Store>, session_id: String, titled: bool) -> Self {
+        Self {
+            store,
+            session_id,
+            titled,
+        }
+    }
+
+    /// Appends a message of the session's own history, titling the session by its first
+    /// message of the user.
+    pub(crate) async fn append(&mut self, message: &Message) -> Result<(), StoreError> {
+        let Some(store) = &self.store else {
+            return Ok(());
+        };
+        if let Message::User { text } = message
+            && !self.titled
+        {
+            self.titled = true;
+            store
+                .rename_session(&self.session_id, &title_from_message(text))
+                .await?;
+        }
+        let content = serde_json::to_value(message).unwrap_or(Value::Null);
+        store
+            .append_message(&self.session_id, role(message), &content, None, now_ms())
+            .await
+            .map(drop)
+    }
+
+    pub(crate) async fn notice(&self, notice: &TranscriptItem) -> Result<(), StoreError> {
+        let (Some(store), Ok(body)) = (&self.store, serde_json::to_value(notice)) else {
+            return Ok(());
+        };
+        store.record_notice(&self.session_id, &body, now_ms()).await
+    }
+
+    pub(crate) async fn call(&self, call: &CallSnapshot) -> Result<(), StoreError> {
+        let Some(store) = &self.store else {
+            return Ok(());
+        };
+        let state = serde_json::to_value(call.state)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        let info = serde_json::to_value(call).unwrap_or(Value::Null);
+        store
+            .save_tool_call(
+                &self.session_id,
+                &call.call_id,
+                &call.name,
+                &state,
+                &info,
+                now_ms(),
+            )
+            .await
+    }
+
+    pub(crate) async fn todos(&self, todos: &Value) -> Result<(), StoreError> {
+        match &self.store {
+            Some(store) => store.set_todos(&self.session_id, &todos.to_string()).await,
+            None => Ok(()),
+        }
+    }
+
+    /// The usage of the session's stored requests per model, and of its last request.
+    pub(crate) async fn prior_usage(&self) -> Result<(Vec<PriorUsage>, Option<Usage>), StoreError> {
+        let Some(store) = &self.store else {
+            return Ok((Vec::new(), None));
+        };
+        let prior = store
+            .usage_by_model(&self.session_id)
+            .await?
+            .into_iter()
+            .map(|m| PriorUsage {
+                usage: usage_of(&m.totals),
+                requests: u64::try_from(m.totals.requests).unwrap_or(0),
+                model: m.model,
+            })
+            .collect();
+        let last = store
+            .last_usage(&self.session_id)
+            .await?
+            .map(|t| usage_of(&t));
+        Ok((prior, last))
+    }
+
+    pub(crate) async fn usage(&self, model: &str, usage: Usage) -> Result<(), StoreError> {
+        let Some(store) = &self.store else {
+            return Ok(());
+        };
+        let to_i64 = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        let totals = UsageTotals {
+            input: to_i64(usage.input),
+            output: to_i64(usage.output),
+            cache_read: to_i64(usage.cache_read),
+            cache_write: to_i64(usage.cache_write),
+            requests: 1,
+        };
+        store
+            .record_usage(&self.session_id, model, totals, now_ms())
+            .await
+    }
+
+    /// The store, for what the undo keeps there.
+    pub(crate) fn store(&self) -> Option<&Store> {
+        self.store.as_ref()
+    }
+}
+
+/// The token counts of stored totals (negative counts, which the store never writes, read as 0).
+fn usage_of(totals: &UsageTotals) -> Usage {
+    let count = |n: i64| u64::try_from(n).unwrap_or(0);
+    Usage {
+        input: count(totals.input),
+        output: count(totals.output),
+        cache_read: count(totals.cache_read),
+        cache_write: count(totals.cache_write),
+    }
+}

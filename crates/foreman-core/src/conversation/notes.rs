@@ -1,0 +1,72 @@
+//! The notes the engine adds to the history for the model as user messages: an undone change
+//! and a retry after a cut-off answer. They are not the user's messages: a reopened
+//! conversation does not show them, and they do not count when a message of the user is found
+//! by its place (a branch). Each kind is known by how it starts, so its wording can change
+//! without old notes turning into messages of the user.
+
+/// How each line of the model's note about an undone change starts ([`is_undo_note`]).
+pub(crate) const UNDO_NOTE_START: &str = "I undid the change call ";
+
+/// How every retry note starts ([`is_retry_note`]).
+const RETRY_NOTE_START: &str = "[Retry] ";
+
+/// What the model is told when the history ends with its own cut-off answer.
+pub const RETRY_NOTE: &str = "[Retry] Your answer above was cut off by an error before it was \
+     complete, and the user asked you to try again. Continue from where it stopped; do not \
+     repeat what you already wrote.";
+
+/// Whether `text`, a user message in the history, is one of the engine's notes to the model.
+pub fn is_model_note(text: &str) -> bool {
+    is_undo_note(text) || is_retry_note(text)
+}
+
+/// Whether `text`, a user message in the history, is the model's note about undone changes
+/// (the cards show those; a reopened conversation does not show the note as a message).
+pub fn is_undo_note(text: &str) -> bool {
+    !text.is_empty() && text.lines().all(|line| line.starts_with(UNDO_NOTE_START))
+}
+
+/// Whether `text`, a user message in the history, is the model's note about a retry.
+pub fn is_retry_note(text: &str) -> bool {
+    text.starts_with(RETRY_NOTE_START)
+}
+
+/// The note for the model about an undone change whose stored bytes are gone (a branch learns
+/// of it after the fact, when it is no longer known whether the call had created the file).
+pub fn undone_note(call_id: &str, path: &str) -> String {
+    format!(
+        "{UNDO_NOTE_START}{call_id} made to `{path}`: the file is as it was before that call \
+         (gone, if that call created it). Read it before you change it."
+    )
+}
+
+/// The note that tells the model part of `call_id`'s change to `path` was undone, when which
+/// hunks is not known (a branch learns of it from the store).
+pub fn partly_undone_note(call_id: &str, path: &str) -> String {
+    format!(
+        "{UNDO_NOTE_START}{call_id} made to `{path}` in part: some of its hunks are as before \
+         that call again, the rest of the change stays. Read the file before you change it."
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_retry_note_is_known_by_its_start() {
+        assert!(is_retry_note(RETRY_NOTE));
+        assert!(is_retry_note("[Retry] Go on."));
+        assert!(!is_retry_note("please try again"));
+        assert!(!is_retry_note("Retry it [Retry]"));
+    }
+
+    #[test]
+    fn every_note_is_a_model_note_and_a_message_is_not() {
+        assert!(is_model_note(&undone_note("c1", "a.txt")));
+        assert!(is_model_note(&partly_undone_note("c1", "a.txt")));
+        assert!(is_model_note(RETRY_NOTE));
+        assert!(!is_model_note("I undid it myself"));
+        assert!(!is_model_note(""));
+    }
+}
