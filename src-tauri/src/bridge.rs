@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use foreman_protocol::{Event, EventMsg, Op};
-use tauri::ipc::Channel;
 use tauri::AppHandle;
+use tauri::ipc::Channel;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 
 /// Where a session's events go: the current webview channel.

@@ -133,24 +133,45 @@ pub(crate) fn person_version_text(
     }
 }
 
+/// Why some hunks of a change cannot be approved alone; the text is what the user reads.
+#[derive(Debug, thiserror::Error)]
+enum PartialApprovalError {
+    #[error("only a file change with a diff can be approved in part")]
+    NoDiff,
+    #[error("no hunk was chosen; reject the change instead")]
+    NoHunk,
+    #[error(
+        "this diff is approximate (the file is too large to diff exactly in time); approve or \
+         reject it whole, or edit it"
+    )]
+    Approximate,
+    #[error(
+        "the file is not UTF-8 text, or changed while the preview was made; approve or reject \
+         the change whole"
+    )]
+    NotAsShown,
+    #[error(transparent)]
+    Hunks(#[from] HunkChoiceError),
+}
+
 /// What approving the preview's hunks at `chosen` does: all of them is a plain approval, some of
-/// them writes the file with only those; `Err` is the reason for the person.
+/// them writes the file with only those.
 fn chosen_hunks(
     pending: &Pending,
     facts: &CallFacts,
     mut chosen: Vec<u32>,
-) -> Result<ApprovalOutcome, String> {
+) -> Result<ApprovalOutcome, PartialApprovalError> {
     let (Some(proposed), Some(path), Some(diff)) = (
         &pending.proposed,
         &facts.path,
         pending.preview.as_ref().and_then(|p| p.diff.as_ref()),
     ) else {
-        return Err("only a file change with a diff can be approved in part".into());
+        return Err(PartialApprovalError::NoDiff);
     };
     chosen.sort_unstable();
     chosen.dedup();
     if chosen.is_empty() {
-        return Err("no hunk was chosen; reject the change instead".into());
+        return Err(PartialApprovalError::NoHunk);
     }
     let total = diff.hunks.len();
     if let Some(&index) = chosen.iter().find(|&&i| i as usize >= total) {
@@ -158,18 +179,14 @@ fn chosen_hunks(
             index,
             count: total,
         }
-        .to_string());
+        .into());
     }
     if chosen.len() == total {
         return Ok(ApprovalOutcome::Run);
     }
     if diff.approximate {
         // Another run of the diff could cut the change into other hunks.
-        return Err(
-            "this diff is approximate (the file is too large to diff exactly in time); \
-                    approve or reject it whole, or edit it"
-                .into(),
-        );
+        return Err(PartialApprovalError::Approximate);
     }
     // The hunks are of the text the preview was made from, which must be the file's bytes as
     // they are (a file that is not UTF-8 would lose its other bytes).
@@ -179,13 +196,9 @@ fn chosen_hunks(
         None => pending.old.is_none(),
     };
     if !file_is_old {
-        return Err(
-            "the file is not UTF-8 text, or changed while the preview was made; \
-                    approve or reject the change whole"
-                .into(),
-        );
+        return Err(PartialApprovalError::NotAsShown);
     }
-    let content = apply_hunks(diff, old, proposed, &chosen).map_err(|e| e.to_string())?;
+    let content = apply_hunks(diff, old, proposed, &chosen)?;
     let how = PersonVersion::Hunks {
         applied: chosen,
         total,
@@ -389,7 +402,7 @@ impl Engine {
                         Ok(outcome) => return outcome,
                         Err(reason) => self.events.emit(EventMsg::ApprovalRefused {
                             call_id: id.to_owned(),
-                            reason,
+                            reason: reason.to_string(),
                         }),
                     }
                 }

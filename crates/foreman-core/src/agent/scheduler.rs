@@ -68,10 +68,16 @@ impl Engine {
             }
             let arguments = match &call.arguments {
                 Ok(v) => v.clone(),
-                Err(message) => {
-                    self.calls
-                        .finish(&mut self.events, &call.id, CallState::Failed, message, true);
-                    results[index] = Some((message.clone(), true));
+                Err(unusable) => {
+                    let message = unusable.to_string();
+                    self.calls.finish(
+                        &mut self.events,
+                        &call.id,
+                        CallState::Failed,
+                        &message,
+                        true,
+                    );
+                    results[index] = Some((message, true));
                     continue;
                 }
             };

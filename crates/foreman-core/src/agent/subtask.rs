@@ -33,15 +33,29 @@ first message and waits for your answer. Work only on that task, with the tools 
 you are done, call `attempt_completion` with a summary of what you did and found: it is the only \
 thing the other agent sees of your work.\n";
 
+/// Why a sub-agent cannot have the tools asked for; the text is the model's result.
+#[derive(Debug, thiserror::Error)]
+pub enum ChildToolsError {
+    #[error(
+        "InvalidParams: a sub-agent cannot start sub-agents of its own here; leave `new_task` \
+         out of `tools`."
+    )]
+    NoNesting,
+    #[error(
+        "InvalidParams: `{name}` is not one of your tools, so a sub-agent cannot have it. Choose \
+         among: {yours}."
+    )]
+    NotYours { name: String, yours: String },
+}
+
 /// The tool definitions of a child of a frame offering `offered`: the `requested` names (all
 /// offered ones but `new_task` when `None`), never one the parent does not have, `new_task` only
-/// when `nested` allows another level, and always `attempt_completion`. `Err` is the message for
-/// the model.
+/// when `nested` allows another level, and always `attempt_completion`.
 pub fn child_definitions(
     offered: &[ToolDefinition],
     requested: Option<&[String]>,
     nested: bool,
-) -> Result<Vec<ToolDefinition>, String> {
+) -> Result<Vec<ToolDefinition>, ChildToolsError> {
     let completion = offered
         .iter()
         .find(|d| d.name == ATTEMPT_COMPLETION)
@@ -66,20 +80,13 @@ pub fn child_definitions(
                 }
                 match available.iter().find(|d| &d.name == name) {
                     Some(d) => chosen.push((*d).clone()),
-                    None if name == NEW_TASK => {
-                        return Err(
-                            "InvalidParams: a sub-agent cannot start sub-agents of its own here; \
-                             leave `new_task` out of `tools`."
-                                .into(),
-                        );
-                    }
+                    None if name == NEW_TASK => return Err(ChildToolsError::NoNesting),
                     None => {
                         let names: Vec<&str> = available.iter().map(|d| d.name.as_str()).collect();
-                        return Err(format!(
-                            "InvalidParams: `{name}` is not one of your tools, so a sub-agent \
-                             cannot have it. Choose among: {}.",
-                            names.join(", ")
-                        ));
+                        return Err(ChildToolsError::NotYours {
+                            name: name.clone(),
+                            yours: names.join(", "),
+                        });
                     }
                 }
             }
@@ -163,7 +170,7 @@ impl Engine {
         let definitions =
             match child_definitions(&self.frame.definitions, request.tools.as_deref(), nested) {
                 Ok(d) => d,
-                Err(message) => return (CallState::Failed, message, true),
+                Err(e) => return (CallState::Failed, e.to_string(), true),
             };
         self.calls.set_status(
             &mut self.events,
@@ -264,8 +271,9 @@ mod tests {
         ];
         let defs = child_definitions(&parent(), Some(&requested), false).unwrap();
         assert_eq!(names(&defs), ["read", ATTEMPT_COMPLETION]);
-        let err =
-            child_definitions(&parent(), Some(&["http_fetch".to_owned()]), false).unwrap_err();
+        let err = child_definitions(&parent(), Some(&["http_fetch".to_owned()]), false)
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("`http_fetch` is not one of your tools"),
             "{err}"
@@ -276,7 +284,9 @@ mod tests {
     #[test]
     fn new_task_is_given_only_below_the_depth_limit() {
         let requested = ["new_task".to_owned()];
-        let err = child_definitions(&parent(), Some(&requested), false).unwrap_err();
+        let err = child_definitions(&parent(), Some(&requested), false)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("cannot start sub-agents"), "{err}");
         let defs = child_definitions(&parent(), Some(&requested), true).unwrap();
         assert_eq!(names(&defs), [NEW_TASK, ATTEMPT_COMPLETION]);

@@ -258,7 +258,7 @@ impl Engine {
         for call in calls {
             let (state, result) = match (&call.arguments, cancelled) {
                 (_, true) => (CallState::Cancelled, NOT_RUN_CANCELLED.to_owned()),
-                (Err(message), false) => (CallState::Failed, message.clone()),
+                (Err(unusable), false) => (CallState::Failed, unusable.to_string()),
                 (Ok(_), false) => (
                     CallState::Failed,
                     "Not run: the response failed after this call.".to_owned(),

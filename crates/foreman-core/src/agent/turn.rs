@@ -11,7 +11,9 @@ use super::args_stream::ArgsStream;
 use super::engine::Engine;
 use super::preview::file_preview;
 use crate::protocol::{CallState, EventMsg};
-use crate::providers::{ProviderError, ProviderEvent, ProviderRequest, Thinking, Usage};
+use crate::providers::{
+    ProviderError, ProviderEvent, ProviderRequest, Thinking, ToolArgumentsError, Usage,
+};
 
 /// How often a streaming file change recomputes its live preview.
 pub const LIVE_PREVIEW_INTERVAL: Duration = Duration::from_millis(250);
@@ -21,8 +23,21 @@ pub const LIVE_PREVIEW_INTERVAL: Duration = Duration::from_millis(250);
 pub(crate) struct StreamedCall {
     pub id: String,
     pub name: String,
-    /// The complete arguments, or the message for the model when they are unusable.
-    pub arguments: Result<Value, String>,
+    /// The complete arguments, or why they are unusable (the message for the model).
+    pub arguments: Result<Value, UnusableArguments>,
+}
+
+/// Why a call's arguments cannot be used; the text is what the model reads as the result.
+#[derive(Debug, Clone, thiserror::Error)]
+pub(crate) enum UnusableArguments {
+    #[error(transparent)]
+    Arguments(#[from] ToolArgumentsError),
+    #[error("Cancelled by the user while the call streamed.")]
+    Cancelled,
+    #[error("The response ended before this call was complete: {0}")]
+    Failed(String),
+    #[error("The response ended before this call was complete.")]
+    Ended,
 }
 
 /// What one model request produced.
@@ -113,11 +128,9 @@ impl Engine {
         }
         // Calls the stream never finished.
         let reason = match &out.error {
-            Some(ProviderError::Cancelled) => {
-                "Cancelled by the user while the call streamed.".to_owned()
-            }
-            Some(e) => format!("The response ended before this call was complete: {e}"),
-            None => "The response ended before this call was complete.".to_owned(),
+            Some(ProviderError::Cancelled) => UnusableArguments::Cancelled,
+            Some(e) => UnusableArguments::Failed(e.to_string()),
+            None => UnusableArguments::Ended,
         };
         let mut unfinished: Vec<(String, String)> = Vec::new();
         for (id, streaming) in open {
@@ -224,7 +237,7 @@ impl Engine {
                     .get(&id)
                     .map(|c| c.name.clone())
                     .unwrap_or_default();
-                let arguments = arguments.into_result().map_err(|e| e.to_string());
+                let arguments = arguments.into_result().map_err(UnusableArguments::from);
                 if let Some(mut streaming) = open.remove(&id) {
                     let args = streaming.args.finish(Instant::now());
                     let exactly = arguments

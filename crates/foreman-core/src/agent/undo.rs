@@ -8,7 +8,7 @@
 
 use super::engine::Engine;
 use super::preview::{diff_preview, event_bytes};
-use super::undo_state::KEPT_PER_FILE;
+use super::undo_state::{KEPT_PER_FILE, UndoError};
 use crate::builtin_tools::stale_guard::content_hash;
 use crate::conversation::notes::UNDO_NOTE_START;
 use crate::conversation::resume::now_ms;
@@ -101,21 +101,14 @@ impl Engine {
     /// Answers `undo_change` for `call_id`.
     pub(crate) async fn undo_change(&mut self, call_id: &str) {
         if self.tooling.undo.changing {
-            return self.refuse_undo(
-                call_id,
-                "A file is being changed right now; undo when that call has finished.",
-            );
+            return self.refuse_undo(call_id, &UndoError::Busy);
         }
         let checkpoint = match self.checkpoint_of(call_id).await {
             Ok(found) => found,
-            Err(reason) => return self.refuse_undo(call_id, &reason),
+            Err(e) => return self.refuse_undo(call_id, &e.into()),
         };
         let Some(checkpoint) = checkpoint else {
-            return self.refuse_undo(
-                call_id,
-                "There is nothing to undo for this call: it changed no file, or its change was \
-                 undone already.",
-            );
+            return self.refuse_undo(call_id, &UndoError::Nothing);
         };
         let path = &checkpoint.path;
         if let Err(reason) = self.tooling.files.restore_file(
@@ -123,7 +116,7 @@ impl Engine {
             checkpoint.before.as_deref(),
             &checkpoint.after_hash,
         ) {
-            return self.refuse_undo(call_id, &reason);
+            return self.refuse_undo(call_id, &reason.into());
         }
         self.tooling.undo.kept.retain(|c| c.call_id != call_id);
         if let Some(store) = self.persist.store().cloned()
@@ -144,10 +137,10 @@ impl Engine {
             .set_undo(&mut self.events, call_id, UndoState::Done);
     }
 
-    pub(crate) fn refuse_undo(&mut self, call_id: &str, reason: &str) {
+    pub(crate) fn refuse_undo(&mut self, call_id: &str, reason: &UndoError) {
         self.events.emit(EventMsg::UndoRefused {
             call_id: call_id.to_owned(),
-            reason: reason.to_owned(),
+            reason: reason.to_string(),
         });
     }
 

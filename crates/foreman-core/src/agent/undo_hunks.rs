@@ -6,12 +6,13 @@
 
 use super::engine::Engine;
 use super::preview::diff_preview;
+use super::undo_state::UndoError;
 use crate::builtin_tools::stale_guard::content_hash;
 use crate::conversation::notes::UNDO_NOTE_START;
 use crate::conversation::resume::now_ms;
 use crate::diff::{DiffLimits, HunkRef, apply_hunks, diff_texts};
 use crate::protocol::UndoState;
-use crate::store::Checkpoint;
+use crate::store::{Checkpoint, StoreError};
 
 impl Engine {
     /// Answers `undo_hunks` for `call_id`.
@@ -21,37 +22,30 @@ impl Engine {
         }
     }
 
-    async fn try_undo_hunks(&mut self, call_id: &str, shown: &[HunkRef]) -> Result<(), String> {
+    async fn try_undo_hunks(&mut self, call_id: &str, shown: &[HunkRef]) -> Result<(), UndoError> {
         if self.tooling.undo.changing {
-            return Err(
-                "A file is being changed right now; undo when that call has finished.".into(),
-            );
+            return Err(UndoError::Busy);
         }
-        let checkpoint = self.checkpoint_of(call_id).await?.ok_or(
-            "There is nothing to undo for this call: it changed no file, or its change was undone \
-             already.",
-        )?;
+        let checkpoint = self
+            .checkpoint_of(call_id)
+            .await?
+            .ok_or(UndoError::Nothing)?;
         let path = checkpoint.path.clone();
-        let before = checkpoint.before.as_deref().ok_or(
-            "This call created the file, so its change is undone whole: use Undo this change.",
-        )?;
+        let before = checkpoint.before.as_deref().ok_or(UndoError::Created)?;
         let now = self
             .tooling
             .files
             .file_bytes(&path)?
-            .ok_or_else(|| format!("{path} is gone, so there is nothing to undo in it."))?;
+            .ok_or_else(|| UndoError::Gone(path.clone()))?;
         if content_hash(&now) != checkpoint.after_hash {
-            return Err(format!(
-                "{path} changed since this call (or its last partial undo), so nothing was undone; \
-                 the file keeps what it has now."
-            ));
+            return Err(UndoError::ChangedSince(path));
         }
         let (Ok(old), Ok(new)) = (std::str::from_utf8(before), std::str::from_utf8(&now)) else {
-            return Err("The file is not UTF-8 text: undo this change whole.".into());
+            return Err(UndoError::NotText);
         };
         let diff = diff_texts(&path, Some(old), Some(new), DiffLimits::default());
         if diff.approximate || diff.omitted_hunks > 0 {
-            return Err("This change is too large to undo in part: undo it whole.".into());
+            return Err(UndoError::TooLarge);
         }
         let mut undone = Vec::new();
         for hunk in shown {
@@ -59,15 +53,13 @@ impl Engine {
                 .hunks
                 .iter()
                 .position(|h| h.reference() == *hunk)
-                .ok_or(
-                    "The change shown no longer matches the file; undo it whole, or look again.",
-                )?;
+                .ok_or(UndoError::Mismatch)?;
             undone.push(index);
         }
         undone.sort_unstable();
         undone.dedup();
         if undone.is_empty() {
-            return Err("No hunk was chosen.".into());
+            return Err(UndoError::NoHunk);
         }
         if undone.len() == diff.hunks.len() {
             self.undo_change(call_id).await;
@@ -77,7 +69,7 @@ impl Engine {
             .filter(|i| !undone.contains(i))
             .filter_map(|i| u32::try_from(i).ok())
             .collect();
-        let content = apply_hunks(&diff, old, new, &kept).map_err(|e| e.to_string())?;
+        let content = apply_hunks(&diff, old, new, &kept)?;
         self.tooling
             .files
             .restore_file(&path, Some(content.as_bytes()), &checkpoint.after_hash)?;
@@ -125,15 +117,15 @@ impl Engine {
     }
 
     /// The checkpoint of `call_id`: in memory without a store, else read from the store.
-    pub(crate) async fn checkpoint_of(&self, call_id: &str) -> Result<Option<Checkpoint>, String> {
+    pub(crate) async fn checkpoint_of(
+        &self,
+        call_id: &str,
+    ) -> Result<Option<Checkpoint>, StoreError> {
         if let Some(kept) = self.tooling.undo.kept.iter().find(|c| c.call_id == call_id) {
             return Ok(Some(kept.clone()));
         }
         match self.persist.store().cloned() {
-            Some(store) => store
-                .checkpoint(&self.id, call_id)
-                .await
-                .map_err(|e| e.to_string()),
+            Some(store) => store.checkpoint(&self.id, call_id).await,
             None => Ok(None),
         }
     }

@@ -1,7 +1,10 @@
 //! What the undo keeps in memory: the checkpoints of a session without a store (the newest
 //! [`KEPT_PER_FILE`] of each file) and the notes about undone changes the model has not read.
 
-use crate::store::Checkpoint;
+use crate::builtin_tools::BuiltinError;
+use crate::builtin_tools::restore::RestoreError;
+use crate::diff::HunkChoiceError;
+use crate::store::{Checkpoint, StoreError};
 
 /// How many changes of one file can be undone (newest first); older ones expire.
 pub const KEPT_PER_FILE: u32 = 10;
@@ -45,4 +48,41 @@ impl Undo {
         }
         Some(std::mem::take(&mut self.notes).join("\n"))
     }
+}
+
+/// Why an undo was refused; the text is what the user reads on the card.
+#[derive(Debug, thiserror::Error)]
+pub enum UndoError {
+    #[error("A file is being changed right now; undo when that call has finished.")]
+    Busy,
+    #[error(
+        "There is nothing to undo for this call: it changed no file, or its change was undone \
+         already."
+    )]
+    Nothing,
+    #[error("This call created the file, so its change is undone whole: use Undo this change.")]
+    Created,
+    #[error("{0} is gone, so there is nothing to undo in it.")]
+    Gone(String),
+    #[error(
+        "{0} changed since this call (or its last partial undo), so nothing was undone; the file \
+         keeps what it has now."
+    )]
+    ChangedSince(String),
+    #[error("The file is not UTF-8 text: undo this change whole.")]
+    NotText,
+    #[error("This change is too large to undo in part: undo it whole.")]
+    TooLarge,
+    #[error("The change shown no longer matches the file; undo it whole, or look again.")]
+    Mismatch,
+    #[error("No hunk was chosen.")]
+    NoHunk,
+    #[error(transparent)]
+    Hunks(#[from] HunkChoiceError),
+    #[error(transparent)]
+    Read(#[from] BuiltinError),
+    #[error(transparent)]
+    Restore(#[from] RestoreError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }

@@ -3,6 +3,7 @@
 use super::facts::{ActionClass, CallFacts};
 use super::pattern::Reach;
 use super::rule::{Rule, Subject};
+use super::shell::NotPlain;
 use super::suggest::{command_rule, suggest_rule};
 use crate::store::RuleAction;
 use foreman_protocol::ApprovalMode;
@@ -126,7 +127,7 @@ impl Policy {
 
     /// The allow rules that allow the call (joined for the reason), `Ok(None)` when none do,
     /// `Err(why)` when no rule can: a command line that is not plain.
-    fn allowed_by_rules(&self, call: &CallFacts) -> Result<Option<String>, String> {
+    fn allowed_by_rules(&self, call: &CallFacts) -> Result<Option<String>, NotPlain> {
         let allow = |subject: Subject<'_>| {
             self.rules
                 .iter()
@@ -136,7 +137,7 @@ impl Policy {
             return Ok(allow(Subject::Call).map(|r| r.text.clone()));
         };
         if let Some(why) = &line.not_plain {
-            return Err(why.to_string());
+            return Err(why.clone());
         }
         if line.commands.is_empty() {
             return Ok(None);

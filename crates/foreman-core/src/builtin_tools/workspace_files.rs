@@ -2,7 +2,8 @@
 //! their version of a change, keep a file's bytes before a change, and undo a change. Everything
 //! goes through the workspace boundary, like the tools.
 
-use super::restore;
+use super::BuiltinError;
+use super::restore::{self, RestoreError};
 use super::session::BuiltinSession;
 use super::stale_guard::{ContentHash, content_hash};
 use super::write::{WriteParams, run_write};
@@ -59,8 +60,8 @@ impl WorkspaceFiles {
 
     /// The bytes of `path` now (`None`: no such file), kept before a call changes it so the
     /// person can undo the change; `Err` when they cannot be kept, with the reason.
-    pub fn file_bytes(&self, path: &str) -> Result<Option<Vec<u8>>, String> {
-        restore::file_bytes(&self.session.boundary, path).map_err(|e| e.to_string())
+    pub fn file_bytes(&self, path: &str) -> Result<Option<Vec<u8>>, BuiltinError> {
+        restore::file_bytes(&self.session.boundary, path)
     }
 
     /// Puts `before` back into `path` (removes it when `None`) if its bytes now hash to `left`,
@@ -71,8 +72,8 @@ impl WorkspaceFiles {
         path: &str,
         before: Option<&[u8]>,
         left: &[u8; 32],
-    ) -> Result<(), String> {
-        restore::restore_file(&self.session.boundary, path, before, left).map_err(|e| e.to_string())
+    ) -> Result<(), RestoreError> {
+        restore::restore_file(&self.session.boundary, path, before, left)
     }
 }
 

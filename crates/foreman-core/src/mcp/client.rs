@@ -12,7 +12,10 @@ use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
     ClientRequest, ProgressNotificationParam, RequestId, ServerResult,
 };
-use rmcp::service::{NotificationContext, Peer, PeerRequestOptions, RoleClient, RunningService};
+use rmcp::service::{
+    ClientInitializeError, NotificationContext, Peer, PeerRequestOptions, RoleClient,
+    RunningService, ServiceError,
+};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ServiceExt};
@@ -130,8 +133,8 @@ impl ClientHandler for Handler {
 }
 
 /// The server's tools (those Foreman can call).
-pub async fn list_tools(peer: &Peer<RoleClient>) -> Result<Vec<RemoteTool>, String> {
-    let tools = peer.list_all_tools().await.map_err(|e| e.to_string())?;
+pub async fn list_tools(peer: &Peer<RoleClient>) -> Result<Vec<RemoteTool>, ServiceError> {
+    let tools = peer.list_all_tools().await?;
     Ok(tools
         .iter()
         .filter_map(|t| serde_json::to_value(t).ok())
@@ -166,18 +169,18 @@ pub enum ConnectError {
     #[error("invalid header `{0}`")]
     Header(String),
     #[error("the MCP handshake failed: {0}")]
-    Handshake(String),
+    Handshake(#[source] Box<ClientInitializeError>),
     #[error("listing the tools failed: {0}")]
-    ListTools(String),
+    ListTools(#[source] ServiceError),
     #[error("the server did not answer within {} s", CONNECT_TIMEOUT.as_secs())]
     Timeout,
 }
 
 async fn finish(
-    transport_result: Result<RunningService<RoleClient, Handler>, String>,
+    transport_result: Result<RunningService<RoleClient, Handler>, ClientInitializeError>,
     pid: Option<u32>,
 ) -> Result<Connection, ConnectError> {
-    let service = transport_result.map_err(ConnectError::Handshake)?;
+    let service = transport_result.map_err(|e| ConnectError::Handshake(Box::new(e)))?;
     let tools = list_tools(service.peer())
         .await
         .map_err(ConnectError::ListTools)?;
@@ -219,7 +222,7 @@ pub async fn connect_stdio(
         tokio::spawn(tail.clone().collect(stderr));
     }
     let served = tokio::time::timeout(CONNECT_TIMEOUT, async {
-        let service = handler.serve(transport).await.map_err(|e| e.to_string());
+        let service = handler.serve(transport).await;
         finish(service, pid).await
     })
     .await;
@@ -253,7 +256,7 @@ pub async fn connect_http(
     let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(map);
     let transport = StreamableHttpClientTransport::from_config(config);
     let served = tokio::time::timeout(CONNECT_TIMEOUT, async {
-        let service = handler.serve(transport).await.map_err(|e| e.to_string());
+        let service = handler.serve(transport).await;
         finish(service, None).await
     })
     .await;

@@ -159,8 +159,13 @@ struct RawServer {
     replaces: Vec<String>,
 }
 
+/// A server's `"timeout"` that is not one.
+#[derive(Debug, thiserror::Error)]
+#[error("`timeout` must be a whole number of seconds from 1 to {MAX_TIMEOUT_SECS}, not {0}")]
+pub struct BadTimeout(serde_json::Value);
+
 /// The `"timeout"` of a server: a whole number of seconds from 1 to [`MAX_TIMEOUT_SECS`].
-fn call_timeout(value: &serde_json::Value) -> Result<Duration, String> {
+fn call_timeout(value: &serde_json::Value) -> Result<Duration, BadTimeout> {
     let whole = value.as_u64().or_else(|| {
         value
             .as_f64()
@@ -169,9 +174,7 @@ fn call_timeout(value: &serde_json::Value) -> Result<Duration, String> {
     });
     match whole {
         Some(secs) if (1..=MAX_TIMEOUT_SECS).contains(&secs) => Ok(Duration::from_secs(secs)),
-        _ => Err(format!(
-            "`timeout` must be a whole number of seconds from 1 to {MAX_TIMEOUT_SECS}, not {value}"
-        )),
+        _ => Err(BadTimeout(value.clone())),
     }
 }
 

@@ -44,6 +44,23 @@ fn trimmed(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).trim_end().to_owned()
 }
 
+/// Why the discovery command gave no tools.
+#[derive(Debug, thiserror::Error)]
+pub enum DiscoveryError {
+    #[error("cannot run the discovery command: {0}")]
+    Spawn(#[source] std::io::Error),
+    #[error("the discovery command took longer than {0} s")]
+    Timeout(u64),
+    #[error("the discovery command failed: {0}")]
+    Wait(#[source] std::io::Error),
+    #[error("the discovery command failed ({0})")]
+    Exit(std::process::ExitStatus),
+    #[error("the discovery command did not print JSON: {0}")]
+    NotJson(#[source] serde_json::Error),
+    #[error("the discovery command did not print a JSON array")]
+    NotArray,
+}
+
 /// Runs the discovery command and reads its declarations. `Err` when the command fails or does
 /// not print a JSON array; single bad declarations are listed in [`Discovered::problems`].
 pub async fn discover(
@@ -51,31 +68,21 @@ pub async fn discover(
     cwd: Option<&Path>,
     tail: &StderrTail,
     timeout: Duration,
-) -> Result<Discovered, String> {
+) -> Result<Discovered, DiscoveryError> {
     let mut cmd = shell(&config.command, None, cwd);
     cmd.stdin(Stdio::null());
-    let child = cmd
-        .spawn()
-        .map_err(|e| format!("cannot run the discovery command: {e}"))?;
+    let child = cmd.spawn().map_err(DiscoveryError::Spawn)?;
     let out = tokio::time::timeout(timeout, child.wait_with_output())
         .await
-        .map_err(|_| {
-            format!(
-                "the discovery command took longer than {} s",
-                timeout.as_secs()
-            )
-        })?
-        .map_err(|e| format!("the discovery command failed: {e}"))?;
+        .map_err(|_| DiscoveryError::Timeout(timeout.as_secs()))?
+        .map_err(DiscoveryError::Wait)?;
     tail.clear();
     tail.push(&out.stderr);
     if !out.status.success() {
-        return Err(format!("the discovery command failed ({})", out.status));
+        return Err(DiscoveryError::Exit(out.status));
     }
-    let list: Value = serde_json::from_slice(&out.stdout)
-        .map_err(|e| format!("the discovery command did not print JSON: {e}"))?;
-    let entries = list
-        .as_array()
-        .ok_or("the discovery command did not print a JSON array")?;
+    let list: Value = serde_json::from_slice(&out.stdout).map_err(DiscoveryError::NotJson)?;
+    let entries = list.as_array().ok_or(DiscoveryError::NotArray)?;
     let mut found = Discovered::default();
     for (i, decl) in entries.iter().enumerate() {
         match RemoteTool::from_declaration(decl) {

@@ -14,3 +14,16 @@ pub enum McpError {
     #[error(transparent)]
     Store(#[from] StoreError),
 }
+
+/// Why a server is not running (it is restarted after a back-off).
+#[derive(Debug, thiserror::Error)]
+pub enum ServerDown {
+    #[error(transparent)]
+    Discovery(#[from] super::discovery::DiscoveryError),
+    #[error(transparent)]
+    Connect(#[from] super::client::ConnectError),
+    #[error("the server stopped ({0})")]
+    Stopped(String),
+    #[error("the server connection ended: {0}")]
+    Ended(#[source] tokio::task::JoinError),
+}

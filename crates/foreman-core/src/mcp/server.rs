@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use super::client::{CallHandle, Connection, Handler, connect_http, connect_stdio, list_tools};
 use super::config::{DiscoveryConfig, ServerConfig, ServerKind, ServerSource};
 use super::discovery::discover;
+use super::error::ServerDown;
 use super::stderr_tail::StderrTail;
 use super::tool::RemoteTool;
 use foreman_protocol::mcp::ServerState;
@@ -213,7 +214,7 @@ impl ServerRuntime {
 
     /// Runs one connection until it stops. `Ok(true)`: shutting down; `Ok(false)`: restart asked
     /// (start again at once); `Err`: why it failed or stopped.
-    async fn run_once(&self, shutdown: &CancellationToken) -> Result<bool, String> {
+    async fn run_once(&self, shutdown: &CancellationToken) -> Result<bool, ServerDown> {
         let handler = Handler::default();
         let conn: Connection = match &self.config.kind {
             ServerKind::Discovery(d) => {
@@ -226,13 +227,9 @@ impl ServerRuntime {
                 return Ok(self.idle(shutdown).await);
             }
             ServerKind::Stdio { command, args, env } => {
-                connect_stdio(command, args, env, self.cwd.as_deref(), &self.tail, handler)
-                    .await
-                    .map_err(|e| e.to_string())?
+                connect_stdio(command, args, env, self.cwd.as_deref(), &self.tail, handler).await?
             }
-            ServerKind::Http { url, headers } => connect_http(url, headers, handler)
-                .await
-                .map_err(|e| e.to_string())?,
+            ServerKind::Http { url, headers } => connect_http(url, headers, handler).await?,
         };
         let handle = conn.call_handle();
         let tools_changed = conn.tools_changed();
@@ -249,8 +246,8 @@ impl ServerRuntime {
         let stopped = loop {
             tokio::select! {
                 quit = &mut waiting => break Some(match quit {
-                    Ok(reason) => format!("the server stopped ({reason:?})"),
-                    Err(e) => format!("the server connection ended: {e}"),
+                    Ok(reason) => ServerDown::Stopped(format!("{reason:?}")),
+                    Err(e) => ServerDown::Ended(e),
                 }),
                 () = tools_changed.notified() => match list_tools(&peer).await {
                     Ok(tools) => {
@@ -298,7 +295,7 @@ impl ServerRuntime {
                     delay = self.backoff.initial;
                     continue;
                 }
-                Err(error) => error,
+                Err(error) => error.to_string(),
             };
             if started.elapsed() >= STABLE {
                 delay = self.backoff.initial;

@@ -56,26 +56,29 @@ impl RemoteTool {
 
     /// From a discovery function declaration (`name`, `description`, `parameters`), or why it is
     /// not one.
-    pub fn from_declaration(decl: &Value) -> Result<Self, String> {
+    pub fn from_declaration(decl: &Value) -> Result<Self, DeclarationError> {
         let name = decl
             .get("name")
             .and_then(Value::as_str)
             .filter(|n| !n.is_empty())
-            .ok_or("it has no `name` string")?;
+            .ok_or(DeclarationError::NoName)?;
+        let named = |what| DeclarationError::Field {
+            name: name.to_owned(),
+            what,
+        };
         let description = match decl.get("description") {
             None | Some(Value::Null) => String::new(),
             Some(Value::String(s)) => s.clone(),
-            Some(_) => return Err(format!("`{name}`: `description` is not a string")),
+            Some(_) => return Err(named("`description` is not a string".into())),
         };
         let input_schema = match decl.get("parameters") {
             None | Some(Value::Null) => object_schema(None),
             Some(v @ Value::Object(_)) => {
-                jsonschema::validator_for(v).map_err(|e| {
-                    format!("`{name}`: `parameters` is not a valid JSON Schema: {e}")
-                })?;
+                jsonschema::validator_for(v)
+                    .map_err(|e| named(format!("`parameters` is not a valid JSON Schema: {e}")))?;
                 v.clone()
             }
-            Some(_) => return Err(format!("`{name}`: `parameters` is not an object")),
+            Some(_) => return Err(named("`parameters` is not an object".into())),
         };
         Ok(Self {
             name: name.to_owned(),
@@ -85,6 +88,15 @@ impl RemoteTool {
             destructive: false,
         })
     }
+}
+
+/// Why a discovery declaration is not a tool.
+#[derive(Debug, thiserror::Error)]
+pub enum DeclarationError {
+    #[error("it has no `name` string")]
+    NoName,
+    #[error("`{name}`: {what}")]
+    Field { name: String, what: String },
 }
 
 #[cfg(test)]
@@ -119,7 +131,8 @@ mod tests {
         assert_eq!(ok.name, "lint");
         assert!(RemoteTool::from_declaration(&json!({"description": "x"})).is_err());
         let bad = RemoteTool::from_declaration(&json!({"name": "b", "parameters": {"type": 12}}))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(bad.contains("not a valid JSON Schema"), "{bad}");
         assert!(RemoteTool::from_declaration(&json!({"name": "c", "parameters": []})).is_err());
     }
