@@ -3,6 +3,23 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
 
+mod approvals;
+mod approve_hunks;
+mod atomic_write_kill;
+mod boundary_corpus;
 mod common;
-mod session_loop;
+mod compaction;
+mod mcp_cancellation;
+mod mcp_servers;
+mod providers_chunking;
+mod providers_http;
+mod providers_text_protocol;
+mod queued_messages;
+mod retry;
+mod sse_fixtures;
+mod stale_approvals;
+mod sub_agents;
+mod task_loop;
 mod tool_runtime;
+mod undo;
+mod usage;

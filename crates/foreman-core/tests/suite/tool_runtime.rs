@@ -64,7 +64,7 @@ fn results_sent(h: &Harness, n: usize) -> Vec<String> {
 async fn run(turns: Vec<Vec<Step>>, mode: ApprovalMode) -> Harness {
     let wire = Wire::Anthropic;
     let mut h = start(wire, &turns, mode).await;
-    h.send(Op::UserMessage { text: "go".into() });
+    h.say("go");
     h.end().await;
     h
 }
@@ -86,7 +86,7 @@ async fn strings_for_numbers_and_booleans_are_coerced_and_the_model_is_told() {
             done("d"),
         ];
         let mut h = start(wire, &turns, ApprovalMode::AutoEdit).await;
-        h.send(Op::UserMessage { text: "go".into() });
+        h.say("go");
         h.end().await;
         let (state, read, _) = finished_with(&h, "r");
         assert_eq!(state, CallState::Succeeded, "{wire:?}: {read}");
@@ -148,7 +148,7 @@ async fn a_call_past_its_timeout_ends_with_timeout_and_counts_as_one() {
     })
     .await;
     let started = std::time::Instant::now();
-    h.send(Op::UserMessage { text: "go".into() });
+    h.say("go");
     h.end().await;
     assert!(started.elapsed() < Duration::from_secs(10));
     let (state, result, error) = finished_with(&h, "b");
@@ -258,7 +258,7 @@ async fn a_discovered_bash_that_replaces_the_builtin_runs_under_bashs_rules() {
         c.mcp = Some(hub.clone());
     })
     .await;
-    h.send(Op::UserMessage { text: "go".into() });
+    h.say("go");
     // The plain command is allowed by the rule, as it would be for the built-in; the one with a
     // substitution asks, as it would.
     let (id, hash) = h.approval().await;
@@ -306,7 +306,7 @@ async fn without_replaces_a_discovered_bash_keeps_its_own_name() {
         c.mcp = Some(hub.clone());
     })
     .await;
-    h.send(Op::UserMessage { text: "go".into() });
+    h.say("go");
     h.end().await;
     let (_, result, _) = finished_with(&h, "b");
     assert!(
@@ -338,7 +338,7 @@ async fn an_unknown_tool_gets_every_tool_mcp_and_new_task_included() {
         c.mcp = Some(hub.clone());
     })
     .await;
-    h.send(Op::UserMessage { text: "go".into() });
+    h.say("go");
     h.end().await;
     let (state, result, error) = finished_with(&h, "x");
     assert_eq!(state, CallState::Failed);

@@ -7,12 +7,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use foreman_core::agent::{Session, SessionConfig};
-use foreman_core::protocol::{ApprovalMode, CallState, Event, EventMsg, Op, TaskEndReason};
+use foreman_core::conversation::open_session;
+use foreman_core::protocol::{
+    ApprovalMode, CallState, Event, EventMsg, Op, TaskEndReason, UndoState,
+};
 use foreman_core::providers::keys::static_key;
 use foreman_core::providers::{
     AnthropicConfig, AnthropicProvider, HttpSettings, OpenAiConfig, OpenAiProvider, Provider,
     RetryPolicy,
 };
+use foreman_core::store::Store;
 use foreman_core::testing::scripts::{self, Step, call};
 use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer};
 use serde_json::json;
@@ -53,6 +57,11 @@ pub struct Harness {
     pub events: UnboundedReceiver<Event>,
     pub wire: Wire,
     pub seen: Vec<Event>,
+}
+
+/// The scripted model server on 127.0.0.1, answering `responses` in order.
+pub async fn serve(responses: Vec<ScriptedResponse>) -> ScriptedServer {
+    ScriptedServer::start(responses).await.unwrap()
 }
 
 pub async fn start_with(
@@ -117,6 +126,11 @@ pub async fn start(wire: Wire, turns: &[Vec<Step>], mode: ApprovalMode) -> Harne
 }
 
 impl Harness {
+    /// Sends a message of the user.
+    pub fn say(&self, text: &str) {
+        self.send(Op::UserMessage { text: text.into() });
+    }
+
     pub fn send(&self, op: Op) {
         self.ops.send(op).unwrap();
     }
@@ -271,10 +285,83 @@ pub fn read(id: &str, path: &str) -> Step {
     call(id, "read", json!({"path": path}))
 }
 
+/// A `write` call of `content` to `path`.
+pub fn write(id: &str, path: &str, content: &str) -> Step {
+    call(id, "write", json!({"path": path, "content": content}))
+}
+
 pub fn done(id: &str) -> Vec<Step> {
     vec![call(
         id,
         "attempt_completion",
         json!({"result": "all done"}),
     )]
+}
+
+impl Harness {
+    /// Sends `op` and returns the reason of the refusal it gets.
+    pub async fn refused(&mut self, op: Op) -> String {
+        self.send(op);
+        match self
+            .until(|m| matches!(m, EventMsg::ApprovalRefused { .. }))
+            .await
+        {
+            EventMsg::ApprovalRefused { reason, .. } => reason,
+            _ => unreachable!(),
+        }
+    }
+}
+
+/// A session on `model` with `store`, resuming `session_id` when it has history there.
+pub async fn start_stored(
+    model: &str,
+    store: &Store,
+    session_id: &str,
+    responses: Vec<ScriptedResponse>,
+) -> Harness {
+    let history = open_session(store, "/w", Some(session_id))
+        .await
+        .unwrap()
+        .unwrap()
+        .1;
+    let (model, store, id) = (model.to_owned(), store.clone(), session_id.to_owned());
+    start_with(Wire::Anthropic, responses, move |c| {
+        c.model = model;
+        c.context_window = 100_000;
+        c.approval_mode = ApprovalMode::Ask;
+        c.store = Some(store);
+        c.session_id = Some(id);
+        c.history = history;
+    })
+    .await
+}
+
+impl Harness {
+    /// The undo state announced last for `id`.
+    pub fn undo_of(&self, id: &str) -> Option<UndoState> {
+        self.seen.iter().rev().find_map(|e| match &e.msg {
+            EventMsg::UndoChanged { call_id, undo } if call_id == id => Some(*undo),
+            _ => None,
+        })
+    }
+
+    /// Asks to undo `id`'s change; `Err` is the refusal's reason.
+    pub async fn undo(&mut self, id: &str) -> Result<(), String> {
+        self.send(Op::UndoChange { call_id: id.into() });
+        match self
+            .until(|m| {
+                matches!(
+                    m,
+                    EventMsg::UndoChanged {
+                        undo: UndoState::Done,
+                        ..
+                    } | EventMsg::UndoRefused { .. }
+                )
+            })
+            .await
+        {
+            EventMsg::UndoRefused { reason, .. } => Err(reason),
+            _ => Ok(()),
+        }
+    }
 }

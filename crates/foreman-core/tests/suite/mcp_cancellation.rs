@@ -3,8 +3,6 @@
 //! `notifications/cancelled` it receives, and every call whose work was stopped. The calls go
 //! through the real `McpHub` and its `rmcp` client.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
-
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -3,7 +3,6 @@
 //! at various moments and checks the target each time.
 
 // Test helpers outside `#[test]` functions unwrap freely too.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::Path;
 use std::process::Command;
@@ -44,13 +43,20 @@ fn check_whole(path: &Path) -> Option<u8> {
     Some(first)
 }
 
+/// The helper test's name in this binary (its module path without the crate).
+fn child_test_name() -> String {
+    let module = module_path!();
+    let within = module.split_once("::").map_or(module, |(_, rest)| rest);
+    format!("{within}::atomic_kill_child_helper")
+}
+
 /// Starts a writing child and waits until it has begun its loop.
 fn spawn_child(exe: &Path, dir: &Path) -> std::process::Child {
     let started = dir.join("child.started");
     let _ = std::fs::remove_file(&started);
     let child = Command::new(exe)
         .args([
-            "atomic_kill_child_helper",
+            child_test_name().as_str(),
             "--exact",
             "--nocapture",
             "--test-threads=1",

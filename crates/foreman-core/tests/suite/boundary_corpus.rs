@@ -2,7 +2,6 @@
 //! edge cases that must be accepted (and, where they name files, written and read back).
 
 // Test helpers outside `#[test]` functions unwrap freely too.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 

@@ -1,8 +1,6 @@
 //! Both native providers against the scripted SSE server on 127.0.0.1: wire requests, fixture
 //! streams, every failure and retry case, timeouts and cancellation.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
-
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -18,6 +16,8 @@ use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer, Split}
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
+
+use super::common::serve;
 
 const KEY: &str = "sk-test-SECRET-0123456789";
 
@@ -95,11 +95,10 @@ fn assert_no_key(text: &str) {
 
 #[tokio::test]
 async fn anthropic_fixture_through_the_server_in_small_pieces() {
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::sse(fixture("anthropic-tool-use.sse")).split(Split::Every(7)),
     ])
-    .await
-    .unwrap();
+    .await;
     let (collected, error) = run(&anthropic(&server, settings(1))).await;
     assert_eq!(error, None);
     assert_eq!(
@@ -177,12 +176,11 @@ fn anthropic_thinking_stream() -> String {
 
 #[tokio::test]
 async fn thinking_blocks_signed_and_redacted_are_sent_back_unchanged() {
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::sse(anthropic_thinking_stream()).split(Split::Every(11)),
         ScriptedResponse::sse(anthropic_text_stream("Sunny.")),
     ])
-    .await
-    .unwrap();
+    .await;
     let provider = anthropic(&server, settings(1));
     let (first, error) = run(&provider).await;
     assert_eq!(error, None);
@@ -269,7 +267,7 @@ async fn the_connect_timeout_fires() {
 
 #[tokio::test]
 async fn anthropic_529_is_retried_with_an_announcement() {
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::json(
             529,
             r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
@@ -277,8 +275,7 @@ async fn anthropic_529_is_retried_with_an_announcement() {
         ScriptedResponse::json(500, r#"{"error":{"message":"oops"}}"#),
         ScriptedResponse::sse(anthropic_text_stream("Bonjour")),
     ])
-    .await
-    .unwrap();
+    .await;
     let (collected, error) = run(&anthropic(&server, settings(5))).await;
     assert_eq!(error, None);
     assert_eq!(collected.text, "Bonjour");
@@ -298,7 +295,7 @@ async fn anthropic_529_is_retried_with_an_announcement() {
 
 #[tokio::test]
 async fn retry_after_is_honoured() {
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::json(
             429,
             r#"{"error":{"type":"rate_limit_error","message":"slow down"}}"#,
@@ -306,8 +303,7 @@ async fn retry_after_is_honoured() {
         .header("retry-after", "1"),
         ScriptedResponse::sse(anthropic_text_stream("ok")),
     ])
-    .await
-    .unwrap();
+    .await;
     let started = Instant::now();
     let (collected, error) = run(&anthropic(&server, settings(3))).await;
     assert_eq!(error, None);
@@ -323,9 +319,7 @@ async fn retry_after_is_honoured() {
 #[tokio::test]
 async fn persistent_overload_gives_up_after_the_configured_attempts() {
     let overloaded = ScriptedResponse::json(529, r#"{"error":{"message":"Overloaded"}}"#);
-    let server = ScriptedServer::start(vec![overloaded.clone(), overloaded.clone(), overloaded])
-        .await
-        .unwrap();
+    let server = serve(vec![overloaded.clone(), overloaded.clone(), overloaded]).await;
     let (collected, error) = run(&anthropic(&server, settings(3))).await;
     assert_eq!(collected.retries.len(), 2);
     assert!(
@@ -347,9 +341,7 @@ async fn unauthorized_is_not_retried_and_points_to_the_key_setting() {
     let body = format!(
         r#"{{"type":"error","error":{{"type":"authentication_error","message":"invalid x-api-key {KEY}"}}}}"#
     );
-    let server = ScriptedServer::start(vec![ScriptedResponse::json(401, &body)])
-        .await
-        .unwrap();
+    let server = serve(vec![ScriptedResponse::json(401, &body)]).await;
     let (collected, error) = run(&anthropic(&server, settings(5))).await;
     let error = error.unwrap();
     assert!(
@@ -363,9 +355,7 @@ async fn unauthorized_is_not_retried_and_points_to_the_key_setting() {
     assert!(collected.retries.is_empty());
     assert_eq!(server.requests().len(), 1);
 
-    let forbidden = ScriptedServer::start(vec![ScriptedResponse::json(403, "{}")])
-        .await
-        .unwrap();
+    let forbidden = serve(vec![ScriptedResponse::json(403, "{}")]).await;
     let (_, error) = run(&openai(&forbidden, settings(5))).await;
     assert!(
         matches!(error, Some(ProviderError::Auth { status: 403, .. })),
@@ -380,9 +370,7 @@ async fn a_rejected_key_from_the_environment_names_the_variable_and_offers_no_re
     // The variable is unset, so the OpenAI-compatible client (whose key is optional, for local
     // servers) sends no key at all, and the server refuses.
     let var = "FOREMAN_TEST_UNSET_PROVIDER_KEY";
-    let server = ScriptedServer::start(vec![ScriptedResponse::json(401, "{}")])
-        .await
-        .unwrap();
+    let server = serve(vec![ScriptedResponse::json(401, "{}")]).await;
     let provider = OpenAiProvider::new(
         OpenAiConfig::new(
             format!("{}/v1", server.url()),
@@ -405,36 +393,31 @@ async fn a_rejected_key_from_the_environment_names_the_variable_and_offers_no_re
 
 #[tokio::test]
 async fn context_length_errors_are_their_own_kind() {
-    let server = ScriptedServer::start(vec![ScriptedResponse::json(
+    let server = serve(vec![ScriptedResponse::json(
         400,
         r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 250000 tokens > 200000 maximum"}}"#,
-    )])
-    .await
-    .unwrap();
+    )]).await;
     let (_, error) = run(&anthropic(&server, settings(3))).await;
     assert!(
         matches!(error, Some(ProviderError::ContextLength { .. })),
         "{error:?}"
     );
 
-    let server = ScriptedServer::start(vec![ScriptedResponse::json(
+    let server = serve(vec![ScriptedResponse::json(
         400,
         r#"{"error":{"message":"This model's maximum context length is 8192 tokens.","code":"context_length_exceeded"}}"#,
-    )])
-    .await
-    .unwrap();
+    )]).await;
     let (_, error) = run(&openai(&server, settings(3))).await;
     assert!(
         matches!(error, Some(ProviderError::ContextLength { .. })),
         "{error:?}"
     );
 
-    let server = ScriptedServer::start(vec![ScriptedResponse::json(
+    let server = serve(vec![ScriptedResponse::json(
         404,
         r#"{"error":{"message":"no such model"}}"#,
     )])
-    .await
-    .unwrap();
+    .await;
     let (_, error) = run(&openai(&server, settings(3))).await;
     assert!(
         matches!(
@@ -463,9 +446,7 @@ async fn openai_reasoning_empty_tool_call_arrays_and_a_stop_finish_reason_over_h
     let mut body: String = chunks.iter().map(|c| format!("data: {c}\n\n")).collect();
     body.push_str("data: [DONE]\n\n");
     for split in [Split::Whole, Split::Every(7)] {
-        let server = ScriptedServer::start(vec![ScriptedResponse::sse(body.clone()).split(split)])
-            .await
-            .unwrap();
+        let server = serve(vec![ScriptedResponse::sse(body.clone()).split(split)]).await;
         let (collected, error) = run(&openai(&server, settings(1))).await;
         assert_eq!(error, None);
         assert_eq!(collected.thinking, "Thinking.");
@@ -512,9 +493,7 @@ async fn anthropic_calls_without_arguments_and_with_invalid_json_over_http() {
     .into_iter()
     .map(event)
     .collect();
-    let server = ScriptedServer::start(vec![ScriptedResponse::sse(body).split(Split::Every(5))])
-        .await
-        .unwrap();
+    let server = serve(vec![ScriptedResponse::sse(body).split(Split::Every(5))]).await;
     let (collected, error) = run(&anthropic(&server, settings(1))).await;
     assert_eq!(error, None);
     assert_eq!(collected.tool_calls.len(), 2);
@@ -534,9 +513,7 @@ async fn anthropic_calls_without_arguments_and_with_invalid_json_over_http() {
 async fn a_prompt_too_long_is_known_by_its_code_and_inside_the_stream() {
     // Groq: the code says it, the message does not.
     let groq = r#"{"error":{"message":"Please shorten the input.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}"#;
-    let server = ScriptedServer::start(vec![ScriptedResponse::json(400, groq)])
-        .await
-        .unwrap();
+    let server = serve(vec![ScriptedResponse::json(400, groq)]).await;
     let (_, error) = run(&openai(&server, settings(3))).await;
     assert!(
         matches!(error, Some(ProviderError::ContextLength { .. })),
@@ -544,9 +521,7 @@ async fn a_prompt_too_long_is_known_by_its_code_and_inside_the_stream() {
     );
     // llama.cpp's server.
     let llama = r#"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}"#;
-    let server = ScriptedServer::start(vec![ScriptedResponse::json(400, llama)])
-        .await
-        .unwrap();
+    let server = serve(vec![ScriptedResponse::json(400, llama)]).await;
     let (_, error) = run(&openai(&server, settings(3))).await;
     assert!(
         matches!(error, Some(ProviderError::ContextLength { .. })),
@@ -554,9 +529,7 @@ async fn a_prompt_too_long_is_known_by_its_code_and_inside_the_stream() {
     );
     // An error event inside a 200 stream, before any output: the loop compacts and retries.
     let anthropic_event = "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"prompt is too long: 210000 tokens > 200000 maximum\"}}\n\n";
-    let server = ScriptedServer::start(vec![ScriptedResponse::sse(anthropic_event)])
-        .await
-        .unwrap();
+    let server = serve(vec![ScriptedResponse::sse(anthropic_event)]).await;
     let (_, error) = run(&anthropic(&server, settings(3))).await;
     assert!(
         matches!(error, Some(ProviderError::ContextLength { .. })),
@@ -564,9 +537,7 @@ async fn a_prompt_too_long_is_known_by_its_code_and_inside_the_stream() {
     );
     let openai_chunk =
         "data: {\"error\":{\"message\":\"too long\",\"code\":\"context_length_exceeded\"}}\n\n";
-    let server = ScriptedServer::start(vec![ScriptedResponse::sse(openai_chunk)])
-        .await
-        .unwrap();
+    let server = serve(vec![ScriptedResponse::sse(openai_chunk)]).await;
     let (_, error) = run(&openai(&server, settings(3))).await;
     assert!(
         matches!(error, Some(ProviderError::ContextLength { .. })),
@@ -585,9 +556,7 @@ async fn a_key_echoed_in_an_error_inside_the_stream_is_scrubbed() {
         (Kind::Anthropic, anthropic_event),
         (Kind::OpenAi, openai_chunk),
     ] {
-        let server = ScriptedServer::start(vec![ScriptedResponse::sse(body)])
-            .await
-            .unwrap();
+        let server = serve(vec![ScriptedResponse::sse(body)]).await;
         let (_, error) = run(provider(kind, &server, settings(1)).as_ref()).await;
         let error = error.unwrap();
         assert!(error.to_string().contains("bad key [REDACTED]"), "{error}");
@@ -608,9 +577,7 @@ async fn a_body_that_ends_in_the_middle_of_an_event_was_cut_off() {
         // Ten bytes into the next event's data: `data: {"t` is not JSON.
         let cut = full[after..].find("data: ").unwrap() + after + 10;
         assert!(cut > first_event && cut < full.len());
-        let server = ScriptedServer::start(vec![ScriptedResponse::sse(&full[..cut])])
-            .await
-            .unwrap();
+        let server = serve(vec![ScriptedResponse::sse(&full[..cut])]).await;
         let (collected, error) = run(provider(kind, &server, settings(3)).as_ref()).await;
         assert_eq!(collected.text, "all of it", "{kind:?}");
         assert!(
@@ -627,14 +594,13 @@ async fn a_drop_after_output_keeps_what_arrived_and_is_not_retried() {
     let cut = String::from_utf8_lossy(&body)
         .find("\"partial_json\":\"ar\"")
         .unwrap();
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::sse(body.clone())
             .split(Split::Every(50))
             .drop_after(cut),
         ScriptedResponse::sse(body),
     ])
-    .await
-    .unwrap();
+    .await;
     let (collected, error) = run(&anthropic(&server, settings(5))).await;
     assert_eq!(
         collected.text,
@@ -657,12 +623,11 @@ async fn a_drop_after_output_keeps_what_arrived_and_is_not_retried() {
 
 #[tokio::test]
 async fn a_reset_before_the_first_byte_is_retried() {
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::reset(),
         ScriptedResponse::sse(anthropic_text_stream("second time lucky")),
     ])
-    .await
-    .unwrap();
+    .await;
     let (collected, error) = run(&anthropic(&server, settings(3))).await;
     assert_eq!(error, None);
     assert_eq!(collected.text, "second time lucky");
@@ -672,12 +637,11 @@ async fn a_reset_before_the_first_byte_is_retried() {
 
 #[tokio::test]
 async fn a_drop_before_any_output_is_retried() {
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::sse(anthropic_text_stream("lost")).drop_after(10),
         ScriptedResponse::sse(anthropic_text_stream("kept")),
     ])
-    .await
-    .unwrap();
+    .await;
     let (collected, error) = run(&anthropic(&server, settings(3))).await;
     assert_eq!(error, None);
     assert_eq!(collected.text, "kept");
@@ -705,24 +669,22 @@ async fn connection_refused_is_retried_then_reported() {
 #[tokio::test]
 async fn an_error_event_before_output_is_retried_and_after_output_is_reported() {
     let overloaded = "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n";
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::sse(overloaded),
         ScriptedResponse::sse(anthropic_text_stream("fine")),
     ])
-    .await
-    .unwrap();
+    .await;
     let (collected, error) = run(&anthropic(&server, settings(3))).await;
     assert_eq!(error, None);
     assert_eq!(collected.text, "fine");
 
     let partial = anthropic_text_stream("half");
     let cut = partial.find("event: content_block_stop").unwrap();
-    let server = ScriptedServer::start(vec![ScriptedResponse::sse(format!(
+    let server = serve(vec![ScriptedResponse::sse(format!(
         "{}{overloaded}",
         &partial[..cut]
     ))])
-    .await
-    .unwrap();
+    .await;
     let (collected, error) = run(&anthropic(&server, settings(3))).await;
     assert_eq!(collected.text, "half");
     assert!(
@@ -739,9 +701,7 @@ async fn max_tokens_mid_tool_call_is_truncated_over_http() {
         event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n\
         event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\"},\"usage\":{\"output_tokens\":64}}\n\n\
         event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
-    let server = ScriptedServer::start(vec![ScriptedResponse::sse(stream).split(Split::Every(3))])
-        .await
-        .unwrap();
+    let server = serve(vec![ScriptedResponse::sse(stream).split(Split::Every(3))]).await;
     let (collected, error) = run(&anthropic(&server, settings(1))).await;
     assert_eq!(error, None);
     let arguments = collected.tool_calls[0].arguments.clone().unwrap();
@@ -752,7 +712,7 @@ async fn max_tokens_mid_tool_call_is_truncated_over_http() {
 
 #[tokio::test]
 async fn a_missing_key_is_reported_without_a_request() {
-    let server = ScriptedServer::start(Vec::new()).await.unwrap();
+    let server = serve(Vec::new()).await;
     let provider =
         AnthropicProvider::new(AnthropicConfig::new(no_key()).with_base_url(server.url())).unwrap();
     let (_, error) = run(&provider).await;
@@ -766,9 +726,7 @@ async fn a_missing_key_is_reported_without_a_request() {
 #[tokio::test]
 async fn an_idle_stream_times_out() {
     let body = anthropic_text_stream("slow");
-    let server = ScriptedServer::start(vec![ScriptedResponse::sse(body).stall_after(60)])
-        .await
-        .unwrap();
+    let server = serve(vec![ScriptedResponse::sse(body).stall_after(60)]).await;
     let http = HttpSettings {
         idle_timeout: Duration::from_millis(300),
         ..settings(1)
@@ -782,11 +740,10 @@ async fn an_idle_stream_times_out() {
     assert!(started.elapsed() < Duration::from_secs(3));
 
     // Silence before the response head counts too.
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::sse(anthropic_text_stream("late")).initial_delay(Duration::from_secs(5)),
     ])
-    .await
-    .unwrap();
+    .await;
     let http = HttpSettings {
         idle_timeout: Duration::from_millis(300),
         ..settings(1)
@@ -802,11 +759,10 @@ async fn an_idle_stream_times_out() {
 async fn cancellation_closes_the_connection_within_100_ms() {
     let body = anthropic_text_stream("streaming forever");
     let first_event_end = body.find("event: content_block_stop").unwrap();
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::sse(body).stall_after(first_event_end),
     ])
-    .await
-    .unwrap();
+    .await;
     let provider = anthropic(&server, settings(1));
     let cancel = CancellationToken::new();
     let mut stream: EventStream = provider.stream(request(), cancel.clone());
@@ -826,11 +782,10 @@ async fn cancellation_closes_the_connection_within_100_ms() {
 
 #[tokio::test]
 async fn cancellation_during_a_retry_wait_stops_at_once() {
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::json(503, "{}").header("retry-after", "30"),
     ])
-    .await
-    .unwrap();
+    .await;
     let http = HttpSettings {
         retry: RetryPolicy {
             max_retry_after: Duration::from_secs(60),
@@ -855,11 +810,10 @@ async fn cancellation_during_a_retry_wait_stops_at_once() {
 
 #[tokio::test]
 async fn openai_fixture_with_parallel_calls_through_the_server() {
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::sse(fixture("openai-parallel-tool-calls.sse")).split(Split::Every(13)),
     ])
-    .await
-    .unwrap();
+    .await;
     let (collected, error) = run(&openai(&server, settings(1))).await;
     assert_eq!(error, None);
     assert_eq!(collected.tool_calls.len(), 2);
@@ -906,9 +860,7 @@ async fn openai_without_a_key_sends_no_authorization() {
     let stream = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":null}]}\n\n\
                   data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n\
                   data: [DONE]\n\n";
-    let server = ScriptedServer::start(vec![ScriptedResponse::sse(stream)])
-        .await
-        .unwrap();
+    let server = serve(vec![ScriptedResponse::sse(stream)]).await;
     let provider = OpenAiProvider::new(
         OpenAiConfig::new(format!("{}/v1/", server.url()), no_key()).with_http(settings(1)),
     )
@@ -927,13 +879,12 @@ async fn openai_5xx_retry_and_mid_stream_drop() {
     let cut = String::from_utf8_lossy(&body)
         .find("get_stock_price")
         .unwrap();
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::json(502, "Bad Gateway"),
         ScriptedResponse::json(504, ""),
         ScriptedResponse::sse(body).drop_after(cut),
     ])
-    .await
-    .unwrap();
+    .await;
     let (collected, error) = run(&openai(&server, settings(4))).await;
     assert_eq!(collected.retries.len(), 2);
     assert_eq!(collected.tool_calls[0].name, "GetWeatherArgs");
@@ -952,11 +903,10 @@ async fn openai_5xx_retry_and_mid_stream_drop() {
 
 #[tokio::test]
 async fn a_recorded_stream_replays_to_the_same_events_and_hides_the_key() {
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::sse(fixture("anthropic-tool-use.sse")).split(Split::Every(64)),
     ])
-    .await
-    .unwrap();
+    .await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("0001-anthropic.sse");
     let http = HttpSettings {
@@ -989,7 +939,7 @@ async fn a_recorded_stream_replays_to_the_same_events_and_hides_the_key() {
 
 #[tokio::test]
 async fn debug_output_of_providers_never_shows_the_key() {
-    let server = ScriptedServer::start(Vec::new()).await.unwrap();
+    let server = serve(Vec::new()).await;
     assert_no_key(&format!("{:?}", anthropic(&server, settings(1))));
     assert_no_key(&format!("{:?}", openai(&server, settings(1))));
 }
@@ -998,11 +948,10 @@ async fn debug_output_of_providers_never_shows_the_key() {
 async fn dropping_the_stream_also_closes_the_connection() {
     let body = anthropic_text_stream("abandoned");
     let first_event_end = body.find("event: content_block_stop").unwrap();
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::sse(body).stall_after(first_event_end),
     ])
-    .await
-    .unwrap();
+    .await;
     let provider = anthropic(&server, settings(1));
     let mut stream = provider.stream(request(), CancellationToken::new());
     assert!(matches!(
@@ -1056,14 +1005,13 @@ fn provider(kind: Kind, server: &ScriptedServer, http: HttpSettings) -> Box<dyn 
 #[tokio::test]
 async fn both_providers_honour_retry_after_and_retry_5xx() {
     for kind in KINDS {
-        let server = ScriptedServer::start(vec![
+        let server = serve(vec![
             ScriptedResponse::json(429, "{}").header("retry-after-ms", "150"),
             ScriptedResponse::json(503, "{}"),
             ScriptedResponse::json(500, "{}"),
             ScriptedResponse::sse(text_stream(kind, "recovered")),
         ])
-        .await
-        .unwrap();
+        .await;
         let started = Instant::now();
         let (collected, error) = run(provider(kind, &server, settings(4)).as_ref()).await;
         assert_eq!(error, None, "{kind:?}");
@@ -1082,14 +1030,13 @@ async fn both_providers_retry_a_reset_and_report_a_late_drop() {
     for kind in KINDS {
         let body = text_stream(kind, "partial answer");
         let cut = body.len() - 20;
-        let server = ScriptedServer::start(vec![
+        let server = serve(vec![
             ScriptedResponse::reset(),
             ScriptedResponse::sse(body)
                 .split(Split::Every(11))
                 .drop_after(cut),
         ])
-        .await
-        .unwrap();
+        .await;
         let (collected, error) = run(provider(kind, &server, settings(3)).as_ref()).await;
         assert_eq!(collected.retries.len(), 1, "{kind:?}");
         assert_eq!(collected.text, "partial answer", "{kind:?}");
@@ -1106,12 +1053,11 @@ async fn both_providers_time_out_idle_streams_and_cancel_promptly() {
     for kind in KINDS {
         let body = text_stream(kind, "then silence");
         let first_event = body.find("\n\n").unwrap() + 2;
-        let server = ScriptedServer::start(vec![
+        let server = serve(vec![
             ScriptedResponse::sse(body.clone()).stall_after(first_event),
             ScriptedResponse::sse(body).stall_after(first_event),
         ])
-        .await
-        .unwrap();
+        .await;
         let http = HttpSettings {
             idle_timeout: Duration::from_millis(250),
             ..settings(1)

@@ -1,14 +1,14 @@
 //! The recorded fixture streams decode to the results their README states, however the bytes
 //! are cut: at every single split point, and at random sets of split points (proptest).
 
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
-
 use foreman_core::providers::recording::recording_body;
 use foreman_core::providers::{
     ProviderEvent, StopReason, ToolArguments, Usage, WireFormat, decode_chunks,
 };
 use proptest::prelude::*;
 use serde_json::json;
+
+use super::common::serve;
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -181,7 +181,7 @@ fn over_http(format: WireFormat, body: Vec<u8>, cuts: Vec<usize>) -> Vec<Provide
         AnthropicConfig, AnthropicProvider, HttpSettings, Message, OpenAiConfig, OpenAiProvider,
         Provider, ProviderRequest, RetryPolicy,
     };
-    use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer, Split};
+    use foreman_core::testing::sse_server::{ScriptedResponse, Split};
     use futures_util::StreamExt;
 
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -190,10 +190,7 @@ fn over_http(format: WireFormat, body: Vec<u8>, cuts: Vec<usize>) -> Vec<Provide
         .unwrap();
     runtime.block_on(async move {
         let cuts = cuts.into_iter().map(|c| c % (body.len() + 1)).collect();
-        let server =
-            ScriptedServer::start(vec![ScriptedResponse::sse(body).split(Split::At(cuts))])
-                .await
-                .unwrap();
+        let server = serve(vec![ScriptedResponse::sse(body).split(Split::At(cuts))]).await;
         let http = HttpSettings {
             retry: RetryPolicy::none(),
             ..HttpSettings::default()

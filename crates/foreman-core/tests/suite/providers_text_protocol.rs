@@ -1,8 +1,6 @@
 //! The text protocol over a real (scripted) OpenAI-compatible stream: prose answers, fenced and
 //! bare calls streamed as partial calls, escape repair, unknown actions, and the request it sends.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,6 +14,8 @@ use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer, Split}
 use futures_util::StreamExt;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
+
+use super::common::serve;
 
 const CATALOGUE: &str = "## read_file\nRead a file.\n\n## grep\nSearch files.";
 
@@ -68,11 +68,10 @@ fn request() -> ProviderRequest {
 }
 
 async fn run(pieces: &[&str]) -> (Vec<ProviderEvent>, Collected, ScriptedServer) {
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::sse(content_stream(pieces)).split(Split::Every(17)),
     ])
-    .await
-    .unwrap();
+    .await;
     let items: Vec<Result<ProviderEvent, ProviderError>> = provider(&server)
         .stream(request(), CancellationToken::new())
         .collect()
@@ -171,9 +170,7 @@ async fn an_unknown_action_tells_the_model_which_tools_exist() {
 
 #[tokio::test]
 async fn the_conversation_is_sent_as_protocol_text() {
-    let server = ScriptedServer::start(vec![ScriptedResponse::sse(content_stream(&["done"]))])
-        .await
-        .unwrap();
+    let server = serve(vec![ScriptedResponse::sse(content_stream(&["done"]))]).await;
     let request = ProviderRequest::new(
         "llama3.2",
         "",
@@ -217,13 +214,12 @@ async fn text_held_back_is_kept_when_the_connection_drops() {
             json!({"choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": null}]});
         body.push_str(&format!("data: {chunk}\n\n"));
     }
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         ScriptedResponse::sse(body.clone())
             .split(Split::Every(17))
             .drop_after(body.len()),
     ])
-    .await
-    .unwrap();
+    .await;
     let items: Vec<Result<ProviderEvent, ProviderError>> = provider(&server)
         .stream(request(), CancellationToken::new())
         .collect()

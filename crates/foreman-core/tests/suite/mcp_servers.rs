@@ -2,8 +2,6 @@
 //! server-everything over stdio and streamable HTTP, server-filesystem, a discovery command,
 //! workspace approvals, crash and restart.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
-
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -18,6 +16,8 @@ use foreman_core::store::Store;
 use foreman_core::tools::{CallOutput, OutputSink, ToolError, ToolSet, codes};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
+
+use super::common::serve;
 
 fn servers_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -599,7 +599,7 @@ async fn session_loop_asks_for_the_mcp_write_and_not_the_read() {
     use foreman_core::providers::keys::static_key;
     use foreman_core::providers::{AnthropicConfig, AnthropicProvider};
     use foreman_core::testing::scripts::{self, call};
-    use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer};
+    use foreman_core::testing::sse_server::ScriptedResponse;
 
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
@@ -614,7 +614,7 @@ async fn session_loop_asks_for_the_mcp_write_and_not_the_read() {
     let read_path = root.join("in.txt").display().to_string();
     let write_path = root.join("out.txt").display().to_string();
     let step = |steps: &[scripts::Step]| ScriptedResponse::sse(scripts::anthropic(steps, 5));
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         step(&[call("r", "fs__read_text_file", json!({"path": read_path}))]),
         step(&[call(
             "w",
@@ -623,8 +623,7 @@ async fn session_loop_asks_for_the_mcp_write_and_not_the_read() {
         )]),
         step(&[call("done", "attempt_completion", json!({"result": "ok"}))]),
     ])
-    .await
-    .unwrap();
+    .await;
     let provider = Arc::new(
         AnthropicProvider::new(AnthropicConfig::new(static_key("k")).with_base_url(server.url()))
             .unwrap(),
@@ -758,7 +757,7 @@ async fn an_image_reaches_the_card_and_the_model_gets_only_a_note() {
     use foreman_core::providers::keys::static_key;
     use foreman_core::providers::{AnthropicConfig, AnthropicProvider};
     use foreman_core::testing::scripts::{self, call};
-    use foreman_core::testing::sse_server::{ScriptedResponse, ScriptedServer};
+    use foreman_core::testing::sse_server::ScriptedResponse;
 
     let png = tiny_image();
     let dir = tempfile::tempdir().unwrap();
@@ -768,12 +767,11 @@ async fn an_image_reaches_the_card_and_the_model_gets_only_a_note() {
         .unwrap();
     connected(&hub, "everything").await;
     let step = |steps: &[scripts::Step]| ScriptedResponse::sse(scripts::anthropic(steps, 5));
-    let server = ScriptedServer::start(vec![
+    let server = serve(vec![
         step(&[call("img", "everything__get-tiny-image", json!({}))]),
         step(&[call("done", "attempt_completion", json!({"result": "ok"}))]),
     ])
-    .await
-    .unwrap();
+    .await;
     let provider = Arc::new(
         AnthropicProvider::new(AnthropicConfig::new(static_key("k")).with_base_url(server.url()))
             .unwrap(),

@@ -2,7 +2,6 @@
 //! (`tests/fixtures/`, copied byte for byte from the shared fixtures; see their README).
 
 // A test crate: its helpers may unwrap like the tests themselves.
-#![allow(clippy::unwrap_used)]
 
 use std::path::Path;
 
