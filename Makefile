@@ -103,7 +103,7 @@ bench-engine:
 	$(CARGO) bench -p foreman-core
 
 # UI numbers measured in the real window (cold start, a 1 MiB streamed write, a 2,000-message session),
-# against the release build a person runs (the e2e tests use the debug build).
+# against the release build a user runs (the e2e tests use the debug build).
 bench-ui: deps ui e2e-deps
 	$(CARGO) build --release --bin foreman
 	FOREMAN_APP=$(CURDIR)/target/release/foreman tests/e2e/run.sh perf/

@@ -2,7 +2,7 @@
 """Draws the Foreman app icon and writes every size Tauri wants into icons/.
 
 The mark: a rounded square in deep indigo with a warm gradient, a white check-mark inside an
-"approval" bracket — the person approving what the agent proposes. Run from the repository root:
+"approval" bracket — the user approving what the agent proposes. Run from the repository root:
     python3 scripts/make-icons.py      (needs Pillow)
 """
 from PIL import Image, ImageDraw
@@ -33,7 +33,7 @@ def draw_master():
     amber = (251, 191, 36, 255)
     d.line([(330, 270), (250, 270), (250, 754), (330, 754)], fill=amber, width=w, joint="curve")
     d.line([(694, 270), (774, 270), (774, 754), (694, 754)], fill=amber, width=w, joint="curve")
-    # The check: the person's approval.
+    # The check: the user's approval.
     d.line([(360, 530), (470, 640), (670, 400)], fill=(255, 255, 255, 255), width=84, joint="curve")
     for (x, y) in [(360, 530), (670, 400)]:
         d.ellipse([x - 42, y - 42, x + 42, y + 42], fill=(255, 255, 255, 255))

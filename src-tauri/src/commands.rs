@@ -116,7 +116,7 @@ pub async fn open_workspace(
     Ok(workspace)
 }
 
-/// Shows the native folder picker. `None` when the person cancels.
+/// Shows the native folder picker. `None` when the user cancels.
 #[tauri::command]
 pub async fn choose_folder(app: AppHandle) -> Result<Option<String>, CommandError> {
     let (tx, rx) = tokio::sync::oneshot::channel();

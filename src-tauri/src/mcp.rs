@@ -1,6 +1,6 @@
-//! MCP servers in the app: one hub per open workspace, started from the person's file
+//! MCP servers in the app: one hub per open workspace, started from the user's file
 //! (`mcp.json` in the app's config directory) and the workspace's `.foreman/mcp.json`. Workspace
-//! servers wait for the person's approval before they ever start. Sessions get the hub's tools
+//! servers wait for the user's approval before they ever start. Sessions get the hub's tools
 //! through `CompositeBackend`, with the same cards and approvals as the built-ins.
 
 use std::collections::HashMap;
@@ -15,7 +15,7 @@ use crate::view::CommandError;
 
 const USER_FILE: &str = "mcp.json";
 
-/// The person's MCP configuration file.
+/// The user's MCP configuration file.
 pub fn user_file(app: &AppHandle) -> Result<PathBuf, CommandError> {
     app.path()
         .app_config_dir()

@@ -1,6 +1,6 @@
 //! Commands of the MCP panel in settings: the servers of a workspace with their state and tools,
 //! approving a workspace server, restarting, turning servers and tools on and off, and editing
-//! the person's `mcp.json`.
+//! the user's `mcp.json`.
 
 use std::path::PathBuf;
 
@@ -19,7 +19,7 @@ use crate::view::CommandError;
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct McpView {
     pub status: HubStatus,
-    /// The person's configuration file and its text (empty when it does not exist yet).
+    /// The user's configuration file and its text (empty when it does not exist yet).
     pub user_file: String,
     pub user_text: String,
     /// The workspace's configuration file (edited in the project, not here).
@@ -108,7 +108,7 @@ pub async fn mcp_set_enabled(
     view(&app, &state, &workspace).await
 }
 
-/// Saves the person's `mcp.json` (checked first: a file that does not parse is refused and the
+/// Saves the user's `mcp.json` (checked first: a file that does not parse is refused and the
 /// old one kept) and restarts the workspace's servers with it.
 #[tauri::command]
 pub async fn mcp_save_user_config(

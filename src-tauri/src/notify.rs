@@ -1,4 +1,4 @@
-//! System notifications: an approval waits while the person is in another window.
+//! System notifications: an approval waits while the user is in another window.
 
 use std::collections::HashSet;
 
@@ -6,7 +6,7 @@ use foreman_protocol::EventMsg;
 use tauri::{AppHandle, Manager};
 use tauri_plugin_notification::NotificationExt;
 
-/// Which of a session's waiting approvals the person has already been told about, so that a
+/// Which of a session's waiting approvals the user has already been told about, so that a
 /// request re-sent for the same call (its file changed while it waited) does not notify again.
 #[derive(Debug, Default)]
 pub struct ApprovalNotices {
@@ -35,7 +35,7 @@ impl ApprovalNotices {
     }
 }
 
-/// Notifies that `tool` waits for approval, unless the main window has focus or the person
+/// Notifies that `tool` waits for approval, unless the main window has focus or the user
 /// turned these notifications off.
 pub fn approval_waiting(app: &AppHandle, tool: &str, reason: &str) {
     let focused = app

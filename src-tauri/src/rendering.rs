@@ -5,7 +5,7 @@
 //! composited frame is rasterised on the CPU twice over: measured in our e2e window, a 1 MiB
 //! write streamed into a card gave 127 frames in 25 s with a longest frame of 3.2 s, against 682
 //! frames and 110 ms with compositing off (`docs/MEASUREMENTS.md`). So when no GPU render node
-//! exists, compositing is turned off before WebKit starts. A person who sets
+//! exists, compositing is turned off before WebKit starts. A user who sets
 //! `WEBKIT_DISABLE_COMPOSITING_MODE` themselves (to any value, `0` included) keeps their choice.
 
 use std::ffi::OsStr;
@@ -21,7 +21,7 @@ pub enum Rendering {
     Default,
     /// No GPU: compositing was turned off.
     SoftwareWithoutCompositing,
-    /// The person set the variable; it was left alone.
+    /// The user set the variable; it was left alone.
     SetByUser,
     /// Not Linux: nothing to decide.
     NotApplicable,

@@ -37,7 +37,7 @@ pub struct OpenedSession {
 }
 
 /// Opens a session of `workspace` and connects `channel` to it: the stored session `resume`
-/// (started again if it is not running), or a new one. Fails with a message for the person
+/// (started again if it is not running), or a new one. Fails with a message for the user
 /// when the provider is not set up (no key, no model).
 #[tauri::command]
 pub async fn open_session_channel(
@@ -96,7 +96,7 @@ pub async fn open_session_channel(
     config.mcp = Some(hub);
     config.session_id = Some(session_id.clone());
     config.history = history;
-    config.person_messages = transcript.person_messages();
+    config.user_messages = transcript.user_messages();
     let (ops, events) = Session::spawn(config).map_err(|e| CommandError::new(e.to_string()))?;
     state
         .sessions
@@ -211,7 +211,7 @@ pub async fn delete_session(
 }
 
 /// Creates a branch of a stored session: a new session with the conversation before the
-/// person's message number `message_index` (counted as the transcript shows them), whose text
+/// user's message number `message_index` (counted as the transcript shows them), whose text
 /// must be `text`. The original session and the files are not changed.
 #[tauri::command]
 pub async fn branch_session(

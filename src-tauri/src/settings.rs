@@ -1,4 +1,4 @@
-//! The person's settings: provider, model, approval mode, limits. Stored as JSON in the app's
+//! The user's settings: provider, model, approval mode, limits. Stored as JSON in the app's
 //! config directory (written atomically); the API key is not here but in the system keychain.
 
 use std::path::{Path, PathBuf};
@@ -86,7 +86,7 @@ pub fn settings_path(app: &AppHandle) -> Result<PathBuf, CommandError> {
 }
 
 /// Reads the settings; defaults when the file does not exist. A damaged file is an error that
-/// names it (it is not overwritten until the person saves).
+/// names it (it is not overwritten until the user saves).
 pub fn load(path: &Path) -> Result<AppSettings, CommandError> {
     match std::fs::read_to_string(path) {
         Ok(text) => serde_json::from_str(&text).map_err(|e| CommandError {

@@ -77,7 +77,7 @@ pub async fn delete_api_key(
 }
 
 /// Sends a tiny request with `settings` (and the key stored for their preset) and says what
-/// happened, in a sentence for the person.
+/// happened, in a sentence for the user.
 #[tauri::command]
 pub async fn test_connection(settings: AppSettings) -> Result<String, CommandError> {
     let preset = settings.provider.preset;

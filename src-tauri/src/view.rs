@@ -38,14 +38,14 @@ pub enum StartupView {
     },
 }
 
-/// An error a command returns; its message is written for the person.
+/// An error a command returns; its message is written for the user.
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct CommandError {
     pub message: String,
 }
 
 impl CommandError {
-    /// An error with `message` for the person.
+    /// An error with `message` for the user.
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),

@@ -2,7 +2,7 @@
 //! leave the window blank for good while the engine and its sessions go on behind it. The page is
 //! loaded again instead: it opens the workspace and the session it showed (`startup` remembers
 //! both), which reattaches to the running engine, whose snapshot brings it back, and it tells the
-//! person what happened.
+//! user what happened.
 //!
 //! Linux only: on WebKitGTK the `web-process-terminated` signal says why the process ended. The
 //! other platforms' webviews are left as they are.

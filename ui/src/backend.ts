@@ -29,7 +29,7 @@ export interface Backend {
   renameSession(sessionId: string, title: string): Promise<void>;
   deleteSession(sessionId: string): Promise<void>;
   /**
-   * A new session with the conversation of `sessionId` before the person's message number
+   * A new session with the conversation of `sessionId` before the user's message number
    * `messageIndex` (whose text is `text`); the original is not changed.
    */
   branchSession(sessionId: string, messageIndex: number, text: string): Promise<SessionSummary>;

@@ -35,7 +35,7 @@ pub struct ExecArgs {
     pub json: bool,
     pub db: Option<PathBuf>,
     pub resume: Option<String>,
-    /// The person's MCP configuration (default: the desktop app's `mcp.json` when it exists).
+    /// The user's MCP configuration (default: the desktop app's `mcp.json` when it exists).
     pub mcp_config: Option<PathBuf>,
     /// Start the workspace's MCP servers without a recorded approval.
     pub trust_workspace_mcp: bool,

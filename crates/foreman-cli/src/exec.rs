@@ -139,11 +139,11 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         .map(|p| p.join("sessions").join(&session_id))
         .unwrap_or_else(std::env::temp_dir);
     if args.resume.is_some() {
-        // Numbers the person's messages after the stored ones (`user_message_taken`).
-        config.person_messages = load_transcript(&store, &session_id)
+        // Numbers the user's messages after the stored ones (`user_message_taken`).
+        config.user_messages = load_transcript(&store, &session_id)
             .await
             .map_err(|e| e.to_string())?
-            .person_messages();
+            .user_messages();
     }
     config.session_id = Some(session_id);
     config.history = history;
@@ -219,7 +219,7 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
                             let _ = ops.send(op);
                         }
                     }
-                    // The whole diff the person asked for (or the error saying there is none):
+                    // The whole diff the user asked for (or the error saying there is none):
                     // the request is asked again with it.
                     EventMsg::ToolCallUpdated { .. } | EventMsg::Error { .. } if !args.json => {
                         let again = match &event.msg {

@@ -13,7 +13,7 @@ use foreman_core::workspace::WorkspaceDir;
 /// How long `exec` waits for servers to start before the session takes its tool list.
 const START_WAIT: Duration = Duration::from_secs(30);
 
-/// The person's MCP file of the desktop app: `$XDG_CONFIG_HOME/dev.foreman.app/mcp.json`.
+/// The user's MCP file of the desktop app: `$XDG_CONFIG_HOME/dev.foreman.app/mcp.json`.
 pub fn default_user_config() -> Option<PathBuf> {
     std::env::var_os("XDG_CONFIG_HOME")
         .map(PathBuf::from)
@@ -21,7 +21,7 @@ pub fn default_user_config() -> Option<PathBuf> {
         .map(|base| base.join("dev.foreman.app").join("mcp.json"))
 }
 
-/// Loads the person's file (`explicit`, else the app's file when it exists) and the workspace's.
+/// Loads the user's file (`explicit`, else the app's file when it exists) and the workspace's.
 pub fn load_config(explicit: Option<&Path>, workspace: &Path) -> Result<McpConfig, String> {
     let user = match explicit {
         Some(path) if !path.is_file() => {

@@ -7,12 +7,12 @@ use foreman_core::diff::{FileDiff, unified_text};
 use foreman_protocol::{ApprovalScope, CallState, Event, EventMsg, Op, TaskEndReason, UndoState};
 use tokio::sync::mpsc::UnboundedReceiver;
 
-/// Prints events for a person.
+/// Prints events for a user.
 #[derive(Debug)]
 pub struct Renderer {
     colour: bool,
     names: std::collections::HashMap<String, String>,
-    /// An approval request whose diff was cut and whose whole diff the person asked for: it is
+    /// An approval request whose diff was cut and whose whole diff the user asked for: it is
     /// asked again when the whole diff arrives.
     awaiting_whole: Option<Event>,
     /// The sub-agent call (`new_task`) whose events were printed last; `None` for the task's own.
@@ -185,7 +185,7 @@ impl Renderer {
         input.recv().await.map(|l| l.trim().to_owned())
     }
 
-    /// The approval request to ask again now that `event` brought the whole diff the person
+    /// The approval request to ask again now that `event` brought the whole diff the user
     /// asked for, if it did.
     pub fn whole_diff_arrived(&mut self, event: &Event) -> Option<Event> {
         let EventMsg::ToolCallUpdated {
@@ -214,7 +214,7 @@ impl Renderer {
         })
     }
 
-    /// Asks the person whether to run the model again after a task that ended for `reason`, an
+    /// Asks the user whether to run the model again after a task that ended for `reason`, an
     /// error a new attempt may get past or the iteration cap; false when stdin closed.
     pub async fn ask_retry(
         &mut self,
@@ -230,13 +230,13 @@ impl Renderer {
         matches!(answer.as_deref(), Some("y" | "yes"))
     }
 
-    /// Asks the person about an approval request or a pause; `None` when stdin closed.
+    /// Asks the user about an approval request or a pause; `None` when stdin closed.
     pub async fn ask(
         &mut self,
         event: &Event,
         input: &mut UnboundedReceiver<String>,
     ) -> Option<Op> {
-        // The question and the person's answer end on a line of their own.
+        // The question and the user's answer end on a line of their own.
         self.at_line_start = true;
         match &event.msg {
             EventMsg::ApprovalRequested {

@@ -1,4 +1,4 @@
-//! Turning what a person typed or picked into a workspace folder, with clear refusals.
+//! Turning what a user typed or picked into a workspace folder, with clear refusals.
 
 use std::path::{Path, PathBuf};
 

@@ -87,7 +87,7 @@ pub struct FilePreview {
 /// Diff lines an event carries at most. A longer diff is cut (see
 /// [`FileDiff::lines_left_out`]) and sent whole on [`Op::LoadPreview`](super::Op::LoadPreview):
 /// the 12,000-line diff of a 1 MiB new file is about 2 MB of JSON, which took longer to cross
-/// into the webview than the person should wait for the approval. The UI draws 200 lines first
+/// into the webview than the user should wait for the approval. The UI draws 200 lines first
 /// and 1,000 more per click, so its first click needs no request.
 pub const PREVIEW_LINES_SENT: usize = 1_200;
 
@@ -107,7 +107,7 @@ impl FilePreview {
     }
 }
 
-/// Whether the person can undo what a file-changing call did to its file.
+/// Whether the user can undo what a file-changing call did to its file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum UndoState {
@@ -138,7 +138,7 @@ pub struct CallSnapshot {
     /// What the model was told.
     pub result: Option<String>,
     pub is_error: bool,
-    /// Images the tool returned, for the person (the model got a note); `None` when it returned
+    /// Images the tool returned, for the user (the model got a note); `None` when it returned
     /// none. Absent in sessions stored before images were kept.
     #[serde(default)]
     pub images: Option<CallImages>,
@@ -162,7 +162,7 @@ pub struct CallSnapshot {
     /// What the call did, once done (`Read src/main.rs (lines 1–200 of 1,204)`).
     #[serde(default)]
     pub summary: Option<String>,
-    /// What the person reads of a failure.
+    /// What the user reads of a failure.
     #[serde(default)]
     pub error: Option<CallError>,
 }

@@ -105,7 +105,7 @@ pub struct FileDiff {
 }
 
 impl FileDiff {
-    /// How many hunks a person may choose among, to approve or undo some of them (0: the change
+    /// How many hunks a user may choose among, to approve or undo some of them (0: the change
     /// goes whole): a modified file's exact diff, whole here, of two or more hunks.
     pub fn choosable_hunks(&self) -> usize {
         let whole = self.omitted_hunks == 0 && self.lines_left_out == 0 && !self.approximate;

@@ -39,11 +39,11 @@ pub enum TaskEndReason {
     Completed { summary: String },
     /// The model answered without calling a tool.
     FinalAnswer { text: String },
-    /// The person cancelled.
+    /// The user cancelled.
     Cancelled,
     /// The task used its model-request budget.
     IterationCap { max_iterations: u32 },
-    /// The person chose to stop after a pause.
+    /// The user chose to stop after a pause.
     Stopped,
     /// The model could not be reached or refused the request. `retryable` when sending the
     /// request again may work (the server was unavailable or the connection dropped), so a
@@ -74,7 +74,7 @@ impl TaskEndReason {
         )
     }
 
-    /// One line for a person.
+    /// One line for a user.
     pub fn describe(&self) -> String {
         match self {
             Self::Completed { .. } => "task completed".into(),
@@ -104,21 +104,21 @@ pub enum EventMsg {
         mode: ApprovalMode,
         usage: UsageSummary,
     },
-    /// The person's message joined the conversation: it starts a task, or, sent while a task
+    /// The user's message joined the conversation: it starts a task, or, sent while a task
     /// ran, the model reads it from the task's next request on. Messages join in the order they
     /// were sent, so a front end that showed a sent message as waiting knows it was read.
-    /// `number` is its place among the person's messages of the session (0 for the first, as a
+    /// `number` is its place among the user's messages of the session (0 for the first, as a
     /// stored session's transcript counts them), so a front end that loaded the transcript
     /// knows whether it shows this one already.
     UserMessageTaken {
         text: String,
         number: u32,
     },
-    /// The person stopped the task (or the session closed) while messages they had sent waited
-    /// for its next request; comes after its `task_ended`. Or the person took one waiting
+    /// The user stopped the task (or the session closed) while messages they had sent waited
+    /// for its next request; comes after its `task_ended`. Or the user took one waiting
     /// message back ([`Op::WithdrawMessage`](super::Op::WithdrawMessage)); it comes at once.
     /// The model has not read them and no task will run them: a front end gives them back to
-    /// the person (the composer) to send again or change. A message sent after the Stop is not
+    /// the user (the composer) to send again or change. A message sent after the Stop is not
     /// among them: it starts a task.
     QueuedMessagesReturned {
         texts: Vec<String>,
@@ -166,7 +166,7 @@ pub enum EventMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         status: Option<String>,
-        /// The images the tool returned, for the person (replaces earlier ones).
+        /// The images the tool returned, for the user (replaces earlier ones).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         images: Option<CallImages>,
@@ -175,13 +175,13 @@ pub enum EventMsg {
         #[ts(optional)]
         title: Option<String>,
     },
-    /// Live output of a running call (a command's stdout/stderr), for the person only; append
+    /// Live output of a running call (a command's stdout/stderr), for the user only; append
     /// it to what came before.
     ToolCallOutput {
         call_id: String,
         text: String,
     },
-    /// A call reached a final state; `result` is what the model is told, `error` what the person
+    /// A call reached a final state; `result` is what the model is told, `error` what the user
     /// reads when the tool failed.
     ToolCallFinished {
         call_id: String,
@@ -205,7 +205,7 @@ pub enum EventMsg {
         #[ts(type = "unknown")]
         todos: serde_json::Value,
     },
-    /// A call waits for the person. Answer with `approve`/`reject`/`edit_and_approve` quoting
+    /// A call waits for the user. Answer with `approve`/`reject`/`edit_and_approve` quoting
     /// `preview_hash`; a new request with a new hash replaces this one if the file changes.
     ApprovalRequested {
         call_id: String,
@@ -231,7 +231,7 @@ pub enum EventMsg {
         call_id: String,
         reason: String,
     },
-    /// What the person can do about a file-changing call's change changed: it can be undone
+    /// What the user can do about a file-changing call's change changed: it can be undone
     /// (the call succeeded and its file's previous content is kept), or it was undone.
     UndoChanged {
         call_id: String,
@@ -274,7 +274,7 @@ pub enum EventMsg {
         delay_ms: u64,
         message: String,
     },
-    /// Something failed that the person should see; the session goes on.
+    /// Something failed that the user should see; the session goes on.
     Error {
         message: String,
     },
@@ -325,7 +325,7 @@ pub enum EventMsg {
         messages: u32,
         calls: Vec<CallSnapshot>,
         usage: UsageSummary,
-        /// The person's messages sent while a task ran, oldest first, that wait for its next
+        /// The user's messages sent while a task ran, oldest first, that wait for its next
         /// turn, or (after a Stop) to be given back when it ends: they are not in the stored
         /// transcript, so a front end that attaches now shows them from here.
         queued: Vec<String>,

@@ -1,4 +1,4 @@
-//! Images a tool returned, for the person's card. The model gets only a note like
+//! Images a tool returned, for the user's card. The model gets only a note like
 //! `[image image/png, 12 KiB]`; the card shows the image itself.
 //!
 //! Only PNG, JPEG, GIF and WebP are kept (no SVG: it can carry script), the base64 must be
@@ -47,7 +47,7 @@ pub struct ImagesLeftOut {
     pub count: u32,
 }
 
-/// The images of one call's result, for the person.
+/// The images of one call's result, for the user.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct CallImages {
     /// Shown, in the order the tool returned them.

@@ -1,4 +1,4 @@
-//! What the MCP hub reports to the person: servers, their state and tools, and warnings.
+//! What the MCP hub reports to the user: servers, their state and tools, and warnings.
 
 use serde::Serialize;
 use ts_rs::TS;
@@ -7,9 +7,9 @@ use ts_rs::TS;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ServerSource {
-    /// The person's own configuration file.
+    /// The user's own configuration file.
     User,
-    /// The workspace's `.foreman/mcp.json`: needs the person's approval before it starts.
+    /// The workspace's `.foreman/mcp.json`: needs the user's approval before it starts.
     Workspace,
 }
 
@@ -23,9 +23,9 @@ pub enum ServerState {
     Connected { tools: u32 },
     /// Not running; it is restarted with backoff. `stderr_tail` is the end of its stderr.
     Failed { error: String, stderr_tail: String },
-    /// Turned off in the configuration or by the person.
+    /// Turned off in the configuration or by the user.
     Disabled,
-    /// A workspace server that the person has not approved (in this exact definition).
+    /// A workspace server that the user has not approved (in this exact definition).
     AwaitingApproval,
 }
 
@@ -74,7 +74,7 @@ pub struct HubStatus {
     pub warnings: Vec<String>,
 }
 
-/// A workspace server waiting for the person's approval.
+/// A workspace server waiting for the user's approval.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct PendingServer {
     pub name: String,

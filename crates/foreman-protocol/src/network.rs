@@ -1,4 +1,4 @@
-//! What the person is told about a request that reaches this computer or a private network.
+//! What the user is told about a request that reaches this computer or a private network.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -29,7 +29,7 @@ pub enum PrivateTargetKind {
 }
 
 impl PrivateTarget {
-    /// One sentence for the person: what the target is.
+    /// One sentence for the user: what the target is.
     pub fn describe(&self) -> String {
         let what = match self.kind {
             PrivateTargetKind::Loopback => "is this computer (loopback)",

@@ -36,7 +36,7 @@ pub enum ApprovalScope {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Op {
-    /// The person's message: starts a task (or, while one runs, is queued for the next turn).
+    /// The user's message: starts a task (or, while one runs, is queued for the next turn).
     UserMessage { text: String },
     /// Runs a call that awaits approval. Refused when `preview_hash` is not the current one.
     Approve {
@@ -51,7 +51,7 @@ pub enum Op {
         #[serde(default)]
         feedback: Option<String>,
     },
-    /// Writes the person's version of the file instead of the model's, and tells the model the
+    /// Writes the user's version of the file instead of the model's, and tells the model the
     /// difference.
     EditAndApprove {
         call_id: String,
@@ -67,11 +67,11 @@ pub enum Op {
         preview_hash: String,
         hunks: Vec<u32>,
     },
-    /// Stops the running task: the stream, queued calls and running processes. The person's
+    /// Stops the running task: the stream, queued calls and running processes. The user's
     /// messages that waited for its next request are returned
     /// ([`EventMsg::QueuedMessagesReturned`](super::EventMsg::QueuedMessagesReturned)), not run.
     Cancel,
-    /// Takes back one of the person's messages still waiting for the running task's next request,
+    /// Takes back one of the user's messages still waiting for the running task's next request,
     /// or about to be given back by a Stop whose task has not ended yet (the `index`-th of those,
     /// counted from the ones the Stop holds, then the waiting ones, oldest first, when it has
     /// `text`; otherwise the first of them with `text`): the model will not read it, and it is
@@ -81,7 +81,7 @@ pub enum Op {
     /// Resumes a task paused after repeated tool failures.
     Continue,
     /// Runs the model again on the conversation as it stands, with no new message from the
-    /// person, after the last task ended with a retryable error (a server that stayed
+    /// user, after the last task ended with a retryable error (a server that stayed
     /// unavailable, a dropped connection) or at the iteration cap. What the failed answer had
     /// written stays; the model is told it was cut off and continues from there. Refused with an
     /// `error` event while a task runs or when the last task did not end that way.

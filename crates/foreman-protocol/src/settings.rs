@@ -1,4 +1,4 @@
-//! The model service a person picks in Settings: its preset and what can be changed about it.
+//! The model service a user picks in Settings: its preset and what can be changed about it.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;

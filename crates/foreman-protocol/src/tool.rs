@@ -39,7 +39,7 @@ pub enum ArgsView {
     Json,
     /// Nothing but the title (the diff and the result say the rest).
     Title,
-    /// A file's whole new content, growing as it streams; the person may edit it before
+    /// A file's whole new content, growing as it streams; the user may edit it before
     /// approving.
     FileContent { path: String, content: String },
     /// Text replaced and its replacement.
@@ -48,7 +48,7 @@ pub enum ArgsView {
     Command { command: String },
 }
 
-/// A failed call as the person reads it (the model gets it as structured JSON).
+/// A failed call as the user reads it (the model gets it as structured JSON).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct CallError {
     /// A stable code such as `FILE_NOT_FOUND`.

@@ -1,4 +1,4 @@
-//! A stored session as the person saw it: their messages, the assistant's answers, the tool calls
+//! A stored session as the user saw it: their messages, the assistant's answers, the tool calls
 //! with their final state, and why tasks ended.
 
 use serde::{Deserialize, Serialize};
@@ -23,7 +23,7 @@ pub enum TranscriptItem {
     Tool {
         call: Box<CallSnapshot>,
     },
-    /// A task ended other than with an answer (the person's Stop, an error, the iteration
+    /// A task ended other than with an answer (the user's Stop, an error, the iteration
     /// cap...), where the live conversation said so.
     TaskEnded {
         reason: TaskEndReason,
@@ -60,9 +60,9 @@ pub struct Transcript {
 }
 
 impl Transcript {
-    /// How many messages of the person it shows: the number the next one they send gets (see
+    /// How many messages of the user it shows: the number the next one they send gets (see
     /// [`EventMsg::UserMessageTaken`](crate::EventMsg::UserMessageTaken)).
-    pub fn person_messages(&self) -> usize {
+    pub fn user_messages(&self) -> usize {
         self.items
             .iter()
             .filter(|item| matches!(item, TranscriptItem::User { .. }))

@@ -44,7 +44,7 @@ test("a selection over a long conversation, made across a scroll, copies every m
   await item.waitForDisplayed({ timeout: 30000 });
   await item.click();
   await waitFor("the last message", async () => (await b.$('[data-testid="conversation"]').getText()).includes(`Done with step ${GROUPS - 1}.`));
-  // To the top (earlier entries load there), where the person starts a selection in the
+  // To the top (earlier entries load there), where the user starts a selection in the
   // second request; then to the bottom, where they extend it into the last answer.
   const made = await b.execute(async (groups) => {
     const el = document.querySelector('[data-testid="conversation"]');

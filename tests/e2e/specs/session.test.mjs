@@ -179,7 +179,7 @@ step("3. a command: approve, watch its output stream, see the exit code", async 
   await screenshot(app.browser, "32-bash-done");
 });
 
-step("4. edit before approving writes the person's version, and undo takes it back", async () => {
+step("4. edit before approving writes the user's version, and undo takes it back", async () => {
   model.script(
     { tool: { name: "write", input: { path: "notes.txt", content: "the model's version\n" } } },
     { text: "Noted." },
@@ -196,7 +196,7 @@ step("4. edit before approving writes the person's version, and undo takes it ba
   await waitFor("the edited file", () => existsSync(join(project, "notes.txt")));
   await waitIdle();
   assert.equal(readFileSync(join(project, "notes.txt"), "utf8"), "my own version, edited");
-  // The person changes their mind: the write is undone, and notes.txt, which it created, is gone.
+  // The user changes their mind: the write is undone, and notes.txt, which it created, is gone.
   const card = await lastCard("write");
   await (await card.$('[data-testid="undo-change"]')).click();
   await (await card.$('[data-testid="confirm-undo"]')).click();
@@ -391,9 +391,9 @@ step("5. after a restart the session is in the sidebar with its history and cont
   // The next message is written before the restart and sent after it: the draft is kept.
   const next = "Anything else?";
   await (await $('[data-testid="composer"]')).addValue(next);
-  await new Promise((r) => setTimeout(r, 500)); // a person does not quit within a keystroke
+  await new Promise((r) => setTimeout(r, 500)); // a user does not quit within a keystroke
   await app.close();
-  // The person adds an MCP server (used by test 6); the restarted app reads it.
+  // The user adds an MCP server (used by test 6); the restarted app reads it.
   const everything = join(ROOT, "target/mcp-servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
   assert.ok(existsSync(everything), `missing ${everything}: run make mcp-servers`);
   mkdirSync(join(home, "config", "dev.foreman.app"), { recursive: true });
@@ -568,7 +568,7 @@ step("5b. an earlier message is edited in a new session that has the conversatio
   });
   assert.ok(messages.some((m) => m.startsWith("Create hello.txt with sixty lines")), `the earlier messages are there: ${messages}`);
   assert.ok(!messages.includes("Make three changes") && !messages.includes("Anything else?"), `nothing from the message on: ${messages}`);
-  // The person rewrites it and sends: the model gets the history before it and the new text.
+  // The user rewrites it and sends: the model gets the history before it and the new text.
   await composer.click();
   await app.browser.keys(["Control", "a"]);
   await composer.addValue("Make one change only");
@@ -624,7 +624,7 @@ step("6. an MCP tool runs through the same loop and card; the settings list its 
 step("6a. a message sent while the agent works waits above the composer and joins where the model reads it; Stop gives a waiting one back", async () => {
   const composer = await $('[data-testid="composer"]');
   const draft = await composer.getValue();
-  /** Empties the composer the way a person does (React sees the input). */
+  /** Empties the composer the way a user does (React sees the input). */
   const clear = async () => {
     await composer.click();
     await app.browser.keys(["Control", "a"]);
@@ -715,10 +715,10 @@ step("6b. an answer cut off by a dropped connection is kept, and Retry runs the 
   const again = JSON.stringify(model.requests[asked]);
   assert.ok(again.includes("The first half of the answer"), "the model was sent what had arrived");
   assert.ok(again.includes("cut off by an error"), "the model was told it was cut off");
-  assert.equal(again.split("Tell me in two halves").length, 2, "the person's message was not sent twice");
+  assert.equal(again.split("Tell me in two halves").length, 2, "the user's message was not sent twice");
   assert.ok(!(await $('[data-testid="retry"]').isExisting()), "the offer is gone");
   const said = await app.browser.execute(() => [...document.querySelectorAll('[data-testid="user-message"]')].map((m) => m.textContent));
-  assert.equal(said.filter((t) => t?.includes("Tell me in two halves")).length, 1, "no second message of the person is shown");
+  assert.equal(said.filter((t) => t?.includes("Tell me in two halves")).length, 1, "no second message of the user is shown");
   await screenshot(app.browser, "68-retried");
   // Opened again (another conversation, then this one): it still says where the answer was cut
   // off, and the Stop of step 6a, from the store.

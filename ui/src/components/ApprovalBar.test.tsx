@@ -45,7 +45,7 @@ test("always allow shows the rule, lets it be edited, and picks a scope", async 
   expect(calls.approve).toHaveBeenCalledWith({ kind: "always", rule: "write(*.txt)", scope: "workspace" });
 });
 
-test("edit approves the person's version", async () => {
+test("edit approves the user's version", async () => {
   const calls = setup();
   await userEvent.click(screen.getByTestId("edit"));
   const area = screen.getByTestId("edit-content");

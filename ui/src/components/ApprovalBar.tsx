@@ -1,6 +1,6 @@
 // The decision on one waiting call: Approve, Reject (with a note to the agent), Always allow
 // (with the rule it adds, editable), and Edit (change the proposed content before approving).
-// When the person has unticked some of a diff's hunks, Approve writes only the ticked ones.
+// When the user has unticked some of a diff's hunks, Approve writes only the ticked ones.
 // Ctrl/Cmd+Enter approves and Esc rejects while the bar has focus; it never takes focus itself.
 import { useState, type KeyboardEvent } from "react";
 import type { ApprovalScope } from "../protocol/ApprovalScope";
@@ -16,10 +16,10 @@ interface Props {
   noRule?: boolean;
   /** The fetch reaches this computer or a private network: said in warning colours. */
   privateTarget?: PrivateTarget | null;
-  /** The full proposed file content, when the person may edit it before approving. */
+  /** The full proposed file content, when the user may edit it before approving. */
   editableContent: string | null;
   refused: string | null;
-  /** The diff's hunks when the person may choose among them, and those they left out. */
+  /** The diff's hunks when the user may choose among them, and those they left out. */
   hunks?: { total: number; skipped: ReadonlySet<number> } | null;
   onApprove(scope: ApprovalScope): void;
   /** Approves only the hunks at these indices. */

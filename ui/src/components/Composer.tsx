@@ -1,4 +1,4 @@
-// Where the person writes: Enter sends, Shift+Enter breaks the line, Up recalls earlier messages,
+// Where the user writes: Enter sends, Shift+Enter breaks the line, Up recalls earlier messages,
 // `@` completes workspace file names (sent as references with the message). What is written and
 // not sent yet is kept per conversation (see session/drafts.ts).
 import { useCallback, useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from "react";
@@ -13,7 +13,7 @@ interface Props {
   findFiles(query: string): Promise<string[]>;
   onSend(text: string): Promise<void> | void;
   /**
-   * Messages given back to the person (their Stop returned what waited for the agent, or they
+   * Messages given back to the user (their Stop returned what waited for the agent, or they
    * took one back): each object's put before the text being written, once.
    */
   restore?: readonly { texts: string[] }[];

@@ -147,7 +147,7 @@ test("an entry above the view that grows does not move the entries in view", () 
   expect(screen.getByText("message 100")).toBeInTheDocument();
 });
 
-/** Selects from `offset` into the text "anchor" to `focus`, as a person's drag would. */
+/** Selects from `offset` into the text "anchor" to `focus`, as a user's drag would. */
 function select(anchor: string, offset: number, focus: string, focusOffset: number) {
   const text = (t: string) => screen.getByText(t).firstChild!;
   act(() => {
@@ -237,7 +237,7 @@ test("a session that cannot undo offers no undo under its messages", () => {
   expect(screen.queryByTestId("undo-after-button")).toBeNull();
 });
 
-test("under a message, editing it in a branch asks first and names the message by its place among the person's", async () => {
+test("under a message, editing it in a branch asks first and names the message by its place among the user's", async () => {
   const onBranch = vi.fn();
   const call: CallView = { ...newCall("w1", "write", "succeeded", null), undo: "available" };
   const items: Item[] = [

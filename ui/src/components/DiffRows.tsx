@@ -9,7 +9,7 @@ export function hunkHeader(h: Hunk): string {
   return `@@ -${h.old_start},${h.old_lines} +${h.new_start},${h.new_lines} @@`;
 }
 
-/** Whether a hunk of a waiting change will be written, and how the person changes that. */
+/** Whether a hunk of a waiting change will be written, and how the user changes that. */
 export interface HunkChoice {
   applied: boolean;
   toggle(): void;

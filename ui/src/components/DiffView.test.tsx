@@ -280,7 +280,7 @@ test("a selection over rows scrolled out of a long diff's box copies every row b
   const user = userEvent.setup();
   const { container } = render(<DiffView diff={created(3000)} />);
   await user.click(screen.getByRole("button", { name: "Show all 2800 remaining lines" }));
-  // The person selects from "10" in line 10...
+  // The user selects from "10" in line 10...
   const selection = document.getSelection()!;
   selection.setBaseAndExtent(textOf("line 10"), 5, textOf("line 12"), 2);
   selectionChanged();

@@ -78,13 +78,13 @@ function allotLines(hunks: Hunk[], budget: number): number[] {
 }
 
 /**
- * Lines of a diff shown before the person asks for more: enough to judge a change, and drawn
+ * Lines of a diff shown before the user asks for more: enough to judge a change, and drawn
  * within a few frames of the stream's end ([`ROWS_PER_FRAME`] at a time).
  */
 export const DIFF_LINES_SHOWN = 200;
 
 /**
- * More lines than this, once the person asks for them, are shown in a scroll box that draws only
+ * More lines than this, once the user asks for them, are shown in a scroll box that draws only
  * the rows in view ([`VirtualDiffBody`]); up to this many are drawn in the page's flow.
  */
 export const VIRTUAL_FROM = DIFF_LINES_SHOWN;
@@ -94,7 +94,7 @@ export const SHOW_MORE_STEP = 1000;
 
 /**
  * Rows drawn in a diff's first frame, and added per animation frame after it until the lines
- * the person asked for are all drawn. Laying out a row of code takes WebKit 0.2-0.45 ms here
+ * the user asked for are all drawn. Laying out a row of code takes WebKit 0.2-0.45 ms here
  * (software painting, docs/MEASUREMENTS.md), so 200 rows at once blocked a frame for about
  * 90 ms. The first frame also lays out the header and the approval bar, where 50 rows made it
  * 45-50 ms in the release build; 25 leave room, and the first 200 lines fill in within about
@@ -115,19 +115,19 @@ export function growth(drawn: number): number {
 /**
  * A structured file diff: header with counts, unified or side-by-side body with word highlights,
  * hunk navigation, and collapsing of large diffs (only `maxLines` lines are rendered until the
- * person asks for more, [`SHOW_MORE_STEP`] at a time, or for all of them).
+ * user asks for more, [`SHOW_MORE_STEP`] at a time, or for all of them).
  */
 export function DiffView(props: {
   diff: FileDiff;
   initialMode?: DiffMode;
   maxLines?: number;
   /**
-   * Asks the engine for the whole diff when the person wants lines this copy left out
+   * Asks the engine for the whole diff when the user wants lines this copy left out
    * (`lines_left_out`); the whole diff then arrives as a new `diff`.
    */
   onLoadMore?: () => void;
   /**
-   * Offered while the change waits for approval: the hunks the person left out, and how they
+   * Offered while the change waits for approval: the hunks the user left out, and how they
    * tick one in or out. Each hunk header then has a box, and a left-out hunk is dimmed.
    */
   choice?: DiffChoice;
@@ -137,7 +137,7 @@ export function DiffView(props: {
   const { diff, choice, onUndoHunk } = props;
   const maxLines = props.maxLines ?? DIFF_LINES_SHOWN;
   const [mode, setMode] = useState<DiffMode>(props.initialMode ?? "unified");
-  // How many lines the person wants to see; grows when they ask for more.
+  // How many lines the user wants to see; grows when they ask for more.
   const [limit, setLimit] = useState(maxLines);
   const [current, setCurrent] = useState(-1);
   const hunkRefs = useRef<(HTMLElement | null)[]>([]);
@@ -145,9 +145,9 @@ export function DiffView(props: {
   const loaded = useMemo(() => diff.hunks.reduce((n, h) => n + h.lines.length, 0), [diff.hunks]);
   // Every line of the diff, including those the engine has not sent yet.
   const total = loaded + diff.lines_left_out;
-  // There are lines beyond those the person asked to see: offer them.
+  // There are lines beyond those the user asked to see: offer them.
   const collapsed = total > limit;
-  // The person asked for lines that are still on their way.
+  // The user asked for lines that are still on their way.
   const loading = limit > loaded && diff.lines_left_out > 0;
   const showUpTo = (n: number) => {
     setLimit(n);
@@ -174,7 +174,7 @@ export function DiffView(props: {
     [virtual, diff.hunks, shownPerHunk, mode],
   );
   const virtualApi = useRef<VirtualDiffApi | null>(null);
-  // What the person has asked to see so far, and the next step of "Show more".
+  // What the user has asked to see so far, and the next step of "Show more".
   const asked = Math.min(limit, total);
   const next = Math.min(total - asked, SHOW_MORE_STEP);
   // Hunks with nothing drawn are hidden; navigation moves between the others.

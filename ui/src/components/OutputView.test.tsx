@@ -36,7 +36,7 @@ test("only the last 2,000 lines are kept", () => {
   expect(log.textContent!.endsWith("out 2500")).toBe(true);
 });
 
-test("follows the output while running until the person scrolls up", async () => {
+test("follows the output while running until the user scrolls up", async () => {
   const user = userEvent.setup();
   const { rerender } = render(<OutputView text="a" running />);
   const log = screen.getByRole("log");

@@ -8,7 +8,7 @@ export const OUTPUT_MAX_LINES = 2000;
 /**
  * Live command output (stdout and stderr merged): escape sequences stripped, only the last
  * {@link OUTPUT_MAX_LINES} lines rendered, kept scrolled to the bottom while the command runs
- * unless the person scrolled up, and an exit-code badge once it has finished.
+ * unless the user scrolled up, and an exit-code badge once it has finished.
  */
 export function OutputView(props: { text: string; running: boolean; exitCode?: number | null }) {
   const { text, running, exitCode } = props;

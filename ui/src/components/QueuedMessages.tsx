@@ -1,6 +1,6 @@
-// The person's messages sent while the agent works, pinned above the composer: the model reads
+// The user's messages sent while the agent works, pinned above the composer: the model reads
 // them from its next request on, and each moves into the conversation when the engine takes it.
-// Until then the person can take one back into the message box, to change it or drop it.
+// Until then the user can take one back into the message box, to change it or drop it.
 import type { QueuedMessage } from "../session/state";
 
 interface Props {

@@ -70,7 +70,7 @@ export function ResultView(props: {
   onOpenPath?: (path: string, line?: number) => void;
   /** The directory an `ls` result lists, relative to the workspace root. */
   basePath?: string;
-  /** Images the tool returned, for the person. */
+  /** Images the tool returned, for the user. */
   images?: CallImages | null;
 }) {
   const { tool, kind, text, isError, onOpenPath, basePath, images } = props;

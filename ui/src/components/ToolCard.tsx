@@ -127,7 +127,7 @@ function ToolCardInner({
   const finished = call.result !== null;
   const command = call.view.as === "command" ? text(call.args, call.view.command) : null;
   const approval = call.approval;
-  // The hunks the person may tick in or out while the change waits (0: no choice offered).
+  // The hunks the user may tick in or out while the change waits (0: no choice offered).
   const hunks = choosableHunks(call);
   const choiceHash = hunks > 0 && approval ? approval.previewHash : null;
   const skipped = useSkippedHunks(call.id, choiceHash);
@@ -239,7 +239,7 @@ function ToolCardInner({
 }
 
 /**
- * What the person can do about a file change the call made: undo it (after a confirmation, as
+ * What the user can do about a file change the call made: undo it (after a confirmation, as
  * the agent's version is not kept), or see that it was undone, or why an undo was refused.
  */
 function UndoBar({ call, onUndo }: { call: CallView; onUndo?: (callId: string) => void }) {

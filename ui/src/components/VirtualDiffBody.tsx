@@ -146,7 +146,7 @@ export function VirtualDiffBody(props: {
   current: number | undefined;
   api: MutableRefObject<VirtualDiffApi | null>;
   hunkRefs: MutableRefObject<(HTMLElement | null)[]>;
-  /** The hunks left out of a waiting change, when the person may choose them. */
+  /** The hunks left out of a waiting change, when the user may choose them. */
   choice?: DiffChoice;
   /** Undoes this hunk of a change that went through. */
   onUndoHunk?: (hunk: Hunk) => void;

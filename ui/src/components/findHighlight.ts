@@ -1,7 +1,7 @@
 // Highlights of what the find bar looks for, in the entries the conversation draws: every
 // occurrence gets the CSS highlight `find-match`, those in the entry found `find-current`
 // (styles.css). The CSS Custom Highlight API marks text without changing the DOM, so the
-// conversation's measured heights and the person's selection are left alone. Where the API is
+// conversation's measured heights and the user's selection are left alone. Where the API is
 // missing, nothing is marked; the entry found is still outlined.
 
 /** At most this many occurrences are marked of each kind (a one-letter query in a long output). */

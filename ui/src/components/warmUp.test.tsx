@@ -69,7 +69,7 @@ test("draws each part of a first turn once, out of sight, lays it out and remove
     expect(all).toContain("hello, world");
     expect(all).toContain("running 3 tests");
     expect(capture.texts.some((t) => t.includes("@@ -1,3 +1,4 @@"))).toBe(true);
-    // Nothing is left behind and the focus stayed where the person had it.
+    // Nothing is left behind and the focus stayed where the user had it.
     expect(document.querySelector(".warm-up")).toBeNull();
     expect(document.activeElement).toBe(composer);
     // Once per page: a second start draws nothing.
@@ -98,7 +98,7 @@ test("stops for good once the conversation shows something, and when it is stopp
     startWarmUp(() => busy, tick);
     await vi.advanceTimersByTimeAsync(WARM_UP_DELAY_MS + 10);
     expect(watch.drawn).toHaveLength(2);
-    // The person sent a message: the real entries warm up the rest.
+    // The user sent a message: the real entries warm up the rest.
     busy = true;
     await vi.advanceTimersByTimeAsync(1000);
     expect(watch.drawn).toHaveLength(2);

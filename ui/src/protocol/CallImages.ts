@@ -3,7 +3,7 @@ import type { ImagesLeftOut } from "./ImagesLeftOut";
 import type { ToolImage } from "./ToolImage";
 
 /**
- * The images of one call's result, for the person.
+ * The images of one call's result, for the user.
  */
 export type CallImages = { 
 /**

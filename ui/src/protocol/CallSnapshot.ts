@@ -24,7 +24,7 @@ status: string | null,
  */
 result: string | null, is_error: boolean, 
 /**
- * Images the tool returned, for the person (the model got a note); `None` when it returned
+ * Images the tool returned, for the user (the model got a note); `None` when it returned
  * none. Absent in sessions stored before images were kept.
  */
 images: CallImages | null, 
@@ -55,6 +55,6 @@ title: string | null,
  */
 summary: string | null, 
 /**
- * What the person reads of a failure.
+ * What the user reads of a failure.
  */
 error: CallError | null, };

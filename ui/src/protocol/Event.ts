@@ -27,7 +27,7 @@ export type Event = { seq: number, parent_call_id?: string, } & ({ "type": "sess
  */
 args: Array<unknown>, preview?: FilePreview, status?: string, 
 /**
- * The images the tool returned, for the person (replaces earlier ones).
+ * The images the tool returned, for the user (replaces earlier ones).
  */
 images?: CallImages, 
 /**
@@ -80,7 +80,7 @@ context_window: number, } | { "type": "retrying", attempt: number, max_attempts:
  */
 messages: number, tokens_before: number, } | { "type": "context_compacted", elided_outputs: number, removed_messages: number, tokens_before: number, tokens_after: number, } | { "type": "task_ended", reason: TaskEndReason, } | { "type": "files_changed", paths: Array<string>, more: number, } | { "type": "snapshot", session_id: string, mode: ApprovalMode, running: boolean, messages: number, calls: Array<CallSnapshot>, usage: UsageSummary, 
 /**
- * The person's messages sent while a task ran, oldest first, that wait for its next
+ * The user's messages sent while a task ran, oldest first, that wait for its next
  * turn, or (after a Stop) to be given back when it ends: they are not in the stored
  * transcript, so a front end that attaches now shows them from here.
  */

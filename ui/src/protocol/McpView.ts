@@ -6,7 +6,7 @@ import type { HubStatus } from "./HubStatus";
  */
 export type McpView = { status: HubStatus, 
 /**
- * The person's configuration file and its text (empty when it does not exist yet).
+ * The user's configuration file and its text (empty when it does not exist yet).
  */
 user_file: string, user_text: string, 
 /**

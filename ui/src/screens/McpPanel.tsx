@@ -1,5 +1,5 @@
 // MCP servers of the open workspace: state, call timeout, tools, approval of workspace servers,
-// restart, on/off per server and per tool, and the person's own mcp.json.
+// restart, on/off per server and per tool, and the user's own mcp.json.
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend";
 import { errorMessage } from "../backend";

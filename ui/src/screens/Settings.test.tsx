@@ -77,7 +77,7 @@ test("a stored key is shown masked, and Test connection reports the answer", asy
   expect(await screen.findByTestId("settings-message")).toHaveTextContent("Connected to Anthropic");
 });
 
-test("the yolo mode says commands run with the person's full rights, not that they stay in the workspace", () => {
+test("the yolo mode says commands run with the user's full rights, not that they stay in the workspace", () => {
   render(<Settings backend={backend([])} view={settingsView()} onChange={() => {}} onClose={() => {}} />);
   const yolo = screen.getByRole("option", { name: /Run everything/ });
   expect(yolo).toHaveTextContent("commands run with your full rights");

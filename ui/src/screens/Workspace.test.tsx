@@ -200,7 +200,7 @@ test("messages sent while the agent works wait above the composer until the engi
   emit({ seq: 8, type: "user_message_taken", text: "sent before the reload", number: 1 } as unknown as Event);
   await waitFor(() => expect(waiting()).toEqual(["and one more"]));
   expect(said().some((t) => t?.includes("sent before the reload"))).toBe(true);
-  // The person stops the task: what still waits comes back into the composer, not run.
+  // The user stops the task: what still waits comes back into the composer, not run.
   emit({ seq: 9, type: "queued_messages_returned", texts: ["and one more"] } as unknown as Event);
   await waitFor(() => expect(screen.getByRole("textbox")).toHaveValue("and one more"));
   expect(screen.queryByTestId("queued-messages")).toBeNull();

@@ -1,4 +1,4 @@
-// Which hunks of a waiting file change the person has left out. The card's diff sets them, and
+// Which hunks of a waiting file change the user has left out. The card's diff sets them, and
 // whatever approves the call (its approval bar, or Ctrl/Cmd+Enter anywhere in the window) reads
 // them, so an approval writes exactly the changes the card shows ticked. A choice belongs to one
 // preview: when the file changes on disk and the request comes again with a new hash, every hunk
@@ -23,7 +23,7 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** The hunks left out of call `callId`'s preview `hash` (none unless the person unticked some). */
+/** The hunks left out of call `callId`'s preview `hash` (none unless the user unticked some). */
 export function skippedHunks(callId: string, hash: string): ReadonlySet<number> {
   const choice = choices.get(callId);
   return choice && choice.hash === hash ? choice.skipped : NONE;
@@ -56,7 +56,7 @@ export function useSkippedHunks(callId: string, hash: string | null): ReadonlySe
 }
 
 /**
- * How many hunks a person may choose among in `diff` (0: the change goes whole): a modified
+ * How many hunks a user may choose among in `diff` (0: the change goes whole): a modified
  * file's exact diff, held whole here, of two or more hunks. The engine's
  * `FileDiff::choosable_hunks`; it refuses anything else too (`approvals.rs`, `undo_hunks.rs`).
  */
@@ -66,7 +66,7 @@ function choosable(diff: FileDiff | null | undefined): number {
   return diff.hunks.length;
 }
 
-/** How many hunks the person can choose among in `call`'s waiting preview (0: none waits). */
+/** How many hunks the user can choose among in `call`'s waiting preview (0: none waits). */
 export function choosableHunks(call: CallView): number {
   return call.approval ? choosable(call.preview?.diff) : 0;
 }

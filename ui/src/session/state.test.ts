@@ -121,7 +121,7 @@ test("a gap in seq asks for a snapshot, and the snapshot restores the calls", ()
   expect(s.items.filter((i) => i.kind === "user")).toHaveLength(0);
 });
 
-test("attaching to a running session shows the person's messages that wait for the next request apart", () => {
+test("attaching to a running session shows the user's messages that wait for the next request apart", () => {
   const transcript = transcriptOf([{ kind: "user", text: "go" }]);
   const s = reduceAll(
     fromTranscript(transcript, "ask"),
@@ -203,7 +203,7 @@ test("a message sent while a task runs waits apart, then joins the conversation 
   expect(s.items).toHaveLength(1);
   expect(s.queued.map((m) => m.text)).toEqual(["second", "third"]);
   s = reduceAll(s, [ev({ type: "text_delta", text: "working on the first" })], 0);
-  // A sub-agent's message is its own: nothing of the person's joins.
+  // A sub-agent's message is its own: nothing of the user's joins.
   s = reduceAll(s, [ev({ type: "user_message_taken", text: "second", number: 0, parent_call_id: "t1" })], 0);
   expect(s.queued).toHaveLength(2);
   s = reduceAll(s, [ev({ type: "user_message_taken", text: "second", number: 1 })], 0);
@@ -379,7 +379,7 @@ test("a sub-agent's text and calls nest in its new_task card", () => {
     ],
     0,
   );
-  // The top level has the person's message and the new_task card only.
+  // The top level has the user's message and the new_task card only.
   expect(s.items.map((i) => i.kind)).toEqual(["user", "tool"]);
   const t1 = s.calls.t1!;
   expect(t1.children.map((i) => i.kind)).toEqual(["assistant", "tool"]);
@@ -455,7 +455,7 @@ test("Stop gives the waiting messages back: they leave the waiting list for the 
   ]);
 });
 
-test("a waiting message the person took back leaves the list quietly; of two alike, the one asked for goes", () => {
+test("a waiting message the user took back leaves the list quietly; of two alike, the one asked for goes", () => {
   let s = reduceAll(addUserMessage(initialState(), "go"), [ev({ type: "user_message_taken", text: "go", number: 0 }), ev({ type: "task_started" })], 0);
   s = addUserMessage(addUserMessage(addUserMessage(addUserMessage(s, "twin"), "other"), "twin"), "last");
   const [oldTwin, other, newTwin, last] = s.queued.map((m) => m.id);
@@ -505,7 +505,7 @@ test("the notice of a task's end offers a retry only after an error a new attemp
   expect(ended({ kind: "cancelled" }).retryAt).toBeNull();
   const capped = ended({ kind: "iteration_cap", max_iterations: 5 });
   expect(capped.retryAt).toBe(capped.items.at(-1)!.id);
-  // A message of the person's starts the next task instead.
+  // A message of the user's starts the next task instead.
   expect(addUserMessage(capped, "go on").retryAt).toBeNull();
 });
 

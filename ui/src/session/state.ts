@@ -44,13 +44,13 @@ export interface CallView {
   args: unknown;
   preview: FilePreview | null;
   status: string | null;
-  /** Live output (a command's stdout/stderr) for the person. */
+  /** Live output (a command's stdout/stderr) for the user. */
   output: string;
   result: string | null;
   isError: boolean;
-  /** What the person reads of a failure (the model got it as JSON in `result`). */
+  /** What the user reads of a failure (the model got it as JSON in `result`). */
   error: CallError | null;
-  /** Images the tool returned, for the person (the model got a note). */
+  /** Images the tool returned, for the user (the model got a note). */
   images: CallImages | null;
   approval: PendingApproval | null;
   /** Why an answer to the approval was refused (stale hash...). */
@@ -61,7 +61,7 @@ export interface CallView {
   parentId: string | null;
   /** For a `new_task` call: what its sub-agent said and the calls it made, in order. */
   children: Item[];
-  /** For a call that changed a file: whether the person can undo the change, or did. */
+  /** For a call that changed a file: whether the user can undo the change, or did. */
   undo: UndoState | null;
   /** Why the last undo of this call's change was refused (the file changed since...). */
   undoRefused: string | null;
@@ -74,13 +74,13 @@ export type Item =
   | { kind: "tool"; id: number; callId: string }
   | { kind: "notice"; id: number; tone: "info" | "error"; text: string };
 
-/** A message the person sent while a task ran, waiting for the model's next request. */
+/** A message the user sent while a task ran, waiting for the model's next request. */
 export interface QueuedMessage {
   id: number;
   text: string;
   /** Listed by the snapshot a reattached window got (not sent from this window). */
   fromSnapshot?: boolean;
-  /** The person asked for it back (`withdraw_message`); the engine has not answered yet. */
+  /** The user asked for it back (`withdraw_message`); the engine has not answered yet. */
   takingBack?: boolean;
 }
 
@@ -113,13 +113,13 @@ export interface SessionState {
   needsSnapshot: boolean;
   items: Item[];
   /**
-   * The person's messages sent while a task ran, oldest first: shown apart until the engine
+   * The user's messages sent while a task ran, oldest first: shown apart until the engine
    * says each joined the conversation (`user_message_taken`), then placed where the model read
    * it, after what the task did before.
    */
   queued: QueuedMessage[];
   /**
-   * Waiting messages given back (by the person's Stop, or one they took back; the model never
+   * Waiting messages given back (by the user's Stop, or one they took back; the model never
    * read them), for the composer: the latest returns, oldest first, each a new object, so the
    * composer puts in every one it has not put in yet, also when several arrive in one frame.
    */
@@ -300,7 +300,7 @@ export function fromTranscript(t: Transcript, mode: ApprovalMode): SessionState 
 }
 
 /**
- * Adds the person's message, shown at once, before the engine answers: in the conversation when
+ * Adds the user's message, shown at once, before the engine answers: in the conversation when
  * it starts a task, or, while a task runs, as waiting for the model's next request. Behind a
  * message still waiting it waits too (the engine takes them in order, even between tasks).
  */
@@ -324,7 +324,7 @@ export function mayRetry(reason: TaskEndReason): boolean {
 }
 
 /**
- * `state` once the person asked to run the model again (`retry`): the offer goes at once, so it
+ * `state` once the user asked to run the model again (`retry`): the offer goes at once, so it
  * is asked once; the engine's `task_started` follows (or an `error`, if it had nothing to retry).
  */
 export function startRetry(state: SessionState): SessionState {
@@ -357,7 +357,7 @@ function showEnd(s: SessionState, reason: TaskEndReason, stored: boolean): Sessi
   return at === null ? notice({ ...ended, retryAt }, text.tone, text.text) : { ...ended, retryAt };
 }
 
-/** `state` with its waiting message `id` marked as being taken back by the person, or no longer. */
+/** `state` with its waiting message `id` marked as being taken back by the user, or no longer. */
 export function markTakingBack(state: SessionState, id: number, takingBack: boolean): SessionState {
   return { ...state, queued: state.queued.map((m) => (m.id === id ? { ...m, takingBack } : m)) };
 }
@@ -368,7 +368,7 @@ function without<T>(list: T[], at: number): T[] {
 }
 
 /**
- * `state` without the person's newest message with `text`, waiting or shown (its sending
+ * `state` without the user's newest message with `text`, waiting or shown (its sending
  * failed and the composer has it back).
  */
 export function withoutUserMessage(state: SessionState, text: string): SessionState {
@@ -478,7 +478,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return { ...s, mode: event.mode, ready: true, usage: withSummary(s.usage, event.usage) };
     case "user_message_taken": {
       if (parentId) return s;
-      // The conversation shows the person's messages in the engine's order: the transcript's,
+      // The conversation shows the user's messages in the engine's order: the transcript's,
       // those taken since, and one sent when nothing ran or waited (shown at once). So it shows
       // message `number` already when it holds more than that many.
       const shown = s.items.reduce((n, item) => (item.kind === "user" ? n + 1 : n), 0);
@@ -498,7 +498,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       };
     }
     case "queued_messages_returned": {
-      // Of two waiting messages with the same text, the one the person asked for is the one back.
+      // Of two waiting messages with the same text, the one the user asked for is the one back.
       let left = s.queued;
       let asked = true;
       for (const text of event.texts) {
@@ -508,7 +508,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       }
       // A handful is plenty: the composer takes them in the frame they arrive.
       const returned = [...s.returned.slice(-(RETURNS_KEPT - 1)), { texts: event.texts }];
-      // What the person took back is in the message box, where they look: nothing to explain.
+      // What the user took back is in the message box, where they look: nothing to explain.
       if (asked) return { ...s, queued: left, returned };
       const said =
         event.texts.length === 1 ? "The message that waited is" : `The ${event.texts.length} messages that waited are`;
@@ -635,7 +635,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
         if (parent) calls[parent.id] = { ...parent, children: [...parent.children, item] };
         else items.push(item);
       }
-      // Attaching to a running session (a reloaded window): the person's messages waiting for
+      // Attaching to a running session (a reloaded window): the user's messages waiting for
       // the next request are not in the stored transcript. A window that sent them shows them
       // already (its snapshot answers a gap and finds it ready).
       const queued = s.ready ? s.queued : event.queued.map((text) => ({ id: nextId++, text, fromSnapshot: true }));

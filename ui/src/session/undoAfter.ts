@@ -24,7 +24,7 @@ function countUndoable(item: Item, calls: Record<string, CallView>): number {
 }
 
 /**
- * For each message of the person, by item id: how many changes after it can be undone. Runs
+ * For each message of the user, by item id: how many changes after it can be undone. Runs
  * whenever the calls change (each frame of a stream), so it only counts.
  */
 export function undoableAfterCounts(items: Item[], calls: Record<string, CallView>): Map<number, number> {

@@ -27,10 +27,10 @@ export interface SessionHandle {
   error: string | null;
   /**
    * Why the shown stored session is not running (the model is not set up); sending starts it
-   * once it is. Not an error of anything the person did.
+   * once it is. Not an error of anything the user did.
    */
   stopped: string | null;
-  /** Sends the person's message, starting the session first if needed. */
+  /** Sends the user's message, starting the session first if needed. */
   send(text: string): Promise<void>;
   op(op: Op): Promise<void>;
   /** Asks for the waiting message `message`, the `index`-th, back into the message box. */
@@ -88,7 +88,7 @@ export function useSession(
       };
       const opened = await backend.openSession(workspace, resumeId, onEvent);
       if (mine !== generation.current) return opened.session_id;
-      // Not running (no model set up): show it, and start it when the person sends.
+      // Not running (no model set up): show it, and start it when the user sends.
       idRef.current = opened.stopped ? null : opened.session_id;
       stoppedId.current = opened.stopped ? opened.session_id : null;
       setStopped(opened.stopped);

@@ -1,4 +1,4 @@
-//! `foreman-cli exec --json` against a prompt-injected model: what the person allowed must not
+//! `foreman-cli exec --json` against a prompt-injected model: what the user allowed must not
 //! let more through, the CLI's key must not reach a tool's output, and a fetch of this computer
 //! or a private network must be flagged and asked about in every mode.
 
@@ -83,7 +83,7 @@ async fn one_always_allow_does_not_let_substitutions_backgrounds_or_process_subs
         exec(&server, dir.path(), &ws, &["--approval", "ask"]),
         |e| {
             if e["call_id"] == "c1" {
-                // The person takes the rule the app suggests.
+                // The user takes the rule the app suggests.
                 let rule = e["suggested_rule"].as_str().unwrap();
                 json!({"op": "approve", "call_id": "c1", "preview_hash": e["preview_hash"],
                    "scope": {"kind": "always", "rule": rule, "scope": "session"}})
@@ -123,7 +123,7 @@ async fn the_key_never_reaches_a_tool_output_the_model_the_store_or_the_events()
         "../../target/mcp-servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
     );
     assert!(everything.is_file(), "run `make mcp-servers`");
-    // A person's MCP server that was given the same key in its environment, and prints it.
+    // A user's MCP server that was given the same key in its environment, and prints it.
     let mcp = dir.path().join("mcp.json");
     let config = json!({"mcpServers": {"everything": {
         "command": "node", "args": [everything, "stdio"], "env": {"SERVICE_KEY": KEY}}}});

@@ -3,7 +3,7 @@
 //! readable output, answered at its prompts.
 //!
 //! Every spawned CLI gets its own HOME, XDG_CONFIG_HOME and XDG_DATA_HOME inside the test's
-//! temporary directory, so it never reads the person's configuration (MCP servers) or database.
+//! temporary directory, so it never reads the user's configuration (MCP servers) or database.
 
 use super::common::{BIN, body, exec_in, isolated_env, run};
 
@@ -662,7 +662,7 @@ async fn text_protocol_calls_run_and_their_results_go_back_as_text() {
     }
 }
 
-/// Runs the readable CLI `cmd` with `input` as the person's answers, and waits for it to end.
+/// Runs the readable CLI `cmd` with `input` as the user's answers, and waits for it to end.
 async fn answered(mut cmd: tokio::process::Command, input: &[u8]) -> std::process::Output {
     let mut child = cmd.spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();

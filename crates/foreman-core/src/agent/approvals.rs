@@ -1,11 +1,11 @@
-//! Waiting for the person's decision on one call.
+//! Waiting for the user's decision on one call.
 //!
 //! The request carries a `preview_hash` over the tool, its arguments and the target file's
 //! bytes; an answer quoting another hash is refused. While the request waits, the file is
 //! re-checked whenever the workspace watcher reports a batch of changes (or every
 //! [`Engine::poll`] when the workspace is not watched or the watcher ignores the file), and once
 //! more when the answer arrives: when it changed on disk, the preview is recomputed and the
-//! request re-sent with a new hash, so the person always approves what will actually happen.
+//! request re-sent with a new hash, so the user always approves what will actually happen.
 
 use serde_json::Value;
 
@@ -20,37 +20,37 @@ use crate::protocol::{ApprovalScope, CallState, EventMsg, FilePreview, Op, RuleS
 use crate::store::RuleAction;
 use crate::tools::Prepared;
 
-/// What the person decided.
+/// What the user decided.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ApprovalOutcome {
     Run,
-    /// Write the person's version instead of the model's.
-    RunEdited(PersonWrite),
+    /// Write the user's version instead of the model's.
+    RunEdited(UserWrite),
     /// Refused; the text is the model's result.
     Rejected(String),
     Cancelled,
 }
 
-/// The person's version of a file change, to be written instead of the model's.
+/// The user's version of a file change, to be written instead of the model's.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct PersonWrite {
+pub(crate) struct UserWrite {
     pub path: String,
     /// The path as the preview shows it (workspace-relative).
     pub shown: String,
     /// The file's text the preview showed (`None`: no file).
     pub old: Option<String>,
-    /// The hash of the file's bytes the person saw (`None`: no file); the write is refused when
+    /// The hash of the file's bytes the user saw (`None`: no file); the write is refused when
     /// the file no longer has them.
     pub seen: Option<ContentHash>,
     pub content: String,
     /// What the model wanted.
     pub proposed: String,
-    pub how: PersonVersion,
+    pub how: UserVersion,
 }
 
-/// How the person's version of a file change came about.
+/// How the user's version of a file change came about.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum PersonVersion {
+pub(crate) enum UserVersion {
     /// They edited the proposed content.
     Edited,
     /// They chose some of the preview's hunks: `applied` (0-based, ascending) of `total`.
@@ -81,15 +81,15 @@ pub fn rejection_text(class: ActionClass, feedback: Option<&str>) -> String {
     }
 }
 
-/// The person's version `content` of the pending change to `path`.
-fn person_write(
+/// The user's version `content` of the pending change to `path`.
+fn user_write(
     pending: &Pending,
     path: &str,
     proposed: &str,
     content: String,
-    how: PersonVersion,
-) -> PersonWrite {
-    PersonWrite {
+    how: UserVersion,
+) -> UserWrite {
+    UserWrite {
         path: path.to_owned(),
         shown: pending
             .preview
@@ -103,20 +103,20 @@ fn person_write(
     }
 }
 
-/// What the model is told when the person's version of its change to `path` was written.
-pub(crate) fn person_version_text(
+/// What the model is told when the user's version of its change to `path` was written.
+pub(crate) fn user_version_text(
     path: &str,
     proposed: &str,
     written: &str,
-    how: &PersonVersion,
+    how: &UserVersion,
 ) -> String {
     let diff = unified(path, proposed, written);
     match how {
-        PersonVersion::Edited => format!(
+        UserVersion::Edited => format!(
             "The user edited your change before applying it; {path} now has the user's version. \
              What the user changed relative to your proposal:\n{diff}"
         ),
-        PersonVersion::Hunks { applied, total } => {
+        UserVersion::Hunks { applied, total } => {
             let numbers: Vec<String> = applied.iter().map(|i| (i + 1).to_string()).collect();
             let (chosen, verb) = match applied.len() {
                 1 => ("hunk", "was"),
@@ -199,11 +199,11 @@ fn chosen_hunks(
         return Err(PartialApprovalError::NotAsShown);
     }
     let content = apply_hunks(diff, old, proposed, &chosen)?;
-    let how = PersonVersion::Hunks {
+    let how = UserVersion::Hunks {
         applied: chosen,
         total,
     };
-    Ok(ApprovalOutcome::RunEdited(person_write(
+    Ok(ApprovalOutcome::RunEdited(user_write(
         pending, path, proposed, content, how,
     )))
 }
@@ -280,7 +280,7 @@ impl Engine {
         });
     }
 
-    /// Asks the person about the call `id` and waits for the answer.
+    /// Asks the user about the call `id` and waits for the answer.
     pub(crate) async fn await_approval(
         &mut self,
         id: &str,
@@ -323,7 +323,7 @@ impl Engine {
                     continue;
                 }
             };
-            // What the person answered must still be what is on disk.
+            // What the user answered must still be what is on disk.
             if matches!(
                 op,
                 Op::Approve { .. } | Op::EditAndApprove { .. } | Op::ApproveHunks { .. }
@@ -381,12 +381,12 @@ impl Engine {
                         self.refuse_stale(id, &pending.hash);
                         continue;
                     }
-                    return ApprovalOutcome::RunEdited(person_write(
+                    return ApprovalOutcome::RunEdited(user_write(
                         &pending,
                         path,
                         proposed,
                         new_content,
-                        PersonVersion::Edited,
+                        UserVersion::Edited,
                     ));
                 }
                 Op::ApproveHunks {

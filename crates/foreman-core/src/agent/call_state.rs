@@ -153,7 +153,7 @@ impl CallRegistry {
     }
 
     /// Replaces the preview of a call whose change was written otherwise than proposed (the
-    /// person's version, a partial undo) and sends it to the card, so the card shows what the
+    /// user's version, a partial undo) and sends it to the card, so the card shows what the
     /// file got.
     /// A call of an earlier run of the session (not registered here) is only announced.
     pub fn show_preview(&mut self, events: &mut EventSink, call_id: &str, preview: FilePreview) {
@@ -173,7 +173,7 @@ impl CallRegistry {
         });
     }
 
-    /// Records the images a running call returned and sends them to the person's card.
+    /// Records the images a running call returned and sends them to the user's card.
     pub fn set_images(&mut self, events: &mut EventSink, call_id: &str, images: CallImages) {
         let Some(call) = self.get_mut(call_id) else {
             return;
@@ -258,7 +258,7 @@ impl CallRegistry {
         self.end(events, call_id, to, result, is_error, None);
     }
 
-    /// Moves `call_id` to `failed`: `result` for the model, `error` for the person.
+    /// Moves `call_id` to `failed`: `result` for the model, `error` for the user.
     pub fn fail(&mut self, events: &mut EventSink, call_id: &str, result: &str, error: &ToolError) {
         self.end(
             events,
@@ -266,7 +266,7 @@ impl CallRegistry {
             CallState::Failed,
             result,
             true,
-            Some(error.for_person()),
+            Some(error.for_user()),
         );
     }
 

@@ -1,7 +1,7 @@
 //! Fitting the conversation into the model's context window before a request: first the oldest
 //! tool outputs are elided ([`context_window`](super::context_window)); when that is not enough,
 //! the older part of the history is summarised by the model in a request of its own (no tools,
-//! not shown to the person) and replaced by one summary message, keeping the most recent
+//! not shown to the user) and replaced by one summary message, keeping the most recent
 //! messages intact.
 //!
 //! The kept tail starts at a clean boundary: no tool result in it answers a call that was
@@ -23,7 +23,7 @@ use crate::protocol::{EventMsg, TaskEndReason};
 use crate::providers::{Collected, Message, ProviderError, ProviderEvent, ProviderRequest};
 
 /// The system prompt of a summary request.
-pub const SUMMARY_SYSTEM: &str = "You summarise the conversation between a person and an AI \
+pub const SUMMARY_SYSTEM: &str = "You summarise the conversation between a user and an AI \
 coding agent so that the agent can continue the work from your summary alone. The earlier \
 messages will be removed; only your summary and the most recent messages stay.";
 
@@ -32,7 +32,7 @@ pub const SUMMARY_INSTRUCTION: &str = "Write a concise summary of the conversati
 the agent that will continue it. Keep everything it needs to carry on and leave out the rest. \
 Use these sections:
 
-1. Task: what the person asked for, with their constraints and any later change of mind; quote \
+1. Task: what the user asked for, with their constraints and any later change of mind; quote \
 them where the wording matters.
 2. Decisions: what was decided and why, including approaches tried and abandoned.
 3. Files: every file read, created or changed, by exact path, with its current state — what was \
@@ -101,10 +101,10 @@ pub fn summary_prompt(older: &[Message]) -> String {
     let mut out = String::from("<conversation>\n");
     for message in older {
         match message {
-            // Said to the model about an answer cut off by an error, not by the person.
+            // Said to the model about an answer cut off by an error, not by the user.
             Message::User { text } if is_retry_note(text) => {}
             Message::User { text } => {
-                out.push_str("[person]\n");
+                out.push_str("[user]\n");
                 out.push_str(text);
                 out.push('\n');
             }
@@ -241,7 +241,7 @@ impl Engine {
                 return Err(self.summary_failed("the model returned an empty summary", true));
             }
             Err(ProviderError::Cancelled) => return Err(TaskEndReason::Cancelled),
-            Err(e) => return Err(self.summary_failed(&e.to_string(), e.person_may_retry())),
+            Err(e) => return Err(self.summary_failed(&e.to_string(), e.user_may_retry())),
         };
         let summary = summary_message(&text);
         // A sub-agent's history is its own and is not stored (see `record`): compacting it must
@@ -373,7 +373,7 @@ mod tests {
             Message::tool_result("a", "é".repeat(MAX_RENDERED_OUTPUT), true),
         ];
         let prompt = summary_prompt(&older);
-        assert!(prompt.starts_with("<conversation>\n[person]\nfix the parser\n"));
+        assert!(prompt.starts_with("<conversation>\n[user]\nfix the parser\n"));
         assert!(prompt.contains("[agent calls read (a)]\n{\"path\":\"a.txt\"}\n"));
         assert!(prompt.contains("[tool error (a)]\n"));
         assert!(prompt.contains(&format!("[… {} more bytes cut]", MAX_RENDERED_OUTPUT)));

@@ -33,9 +33,9 @@ pub struct SessionConfig {
     pub session_id: Option<String>,
     /// History to continue from (resume).
     pub history: Vec<Message>,
-    /// How many messages of the person the resumed session has, as its transcript shows them
-    /// ([`crate::conversation::Transcript::person_messages`]); numbers the ones this engine takes.
-    pub person_messages: usize,
+    /// How many messages of the user the resumed session has, as its transcript shows them
+    /// ([`crate::conversation::Transcript::user_messages`]); numbers the ones this engine takes.
+    pub user_messages: usize,
     /// Tool calling through the text protocol, for models without native tools.
     pub text_protocol: bool,
     /// External tools (MCP servers, discovery): the tools the hub offers when the session
@@ -91,7 +91,7 @@ impl SessionConfig {
             rules: Vec::new(),
             session_id: None,
             history: Vec::new(),
-            person_messages: 0,
+            user_messages: 0,
             text_protocol: false,
             mcp: None,
             tool_timeouts: HashMap::new(),

@@ -197,7 +197,7 @@ impl Engine {
                 poll: config.preview_poll,
             },
             waiting: Waiting {
-                user_messages: config.person_messages,
+                user_messages: config.user_messages,
                 ..Waiting::default()
             },
             control: Control::default(),

@@ -1,4 +1,4 @@
-//! [`Inbox`]: what the engine waits on besides its own work — the person's ops and the
+//! [`Inbox`]: what the engine waits on besides its own work — the user's ops and the
 //! workspace watcher's batches of changed files — and how a batch is reported.
 //!
 //! The watcher runs for as long as the session (it is dropped with the engine). When it cannot

@@ -57,7 +57,7 @@ pub fn event_bytes(diff: &FileDiff) -> usize {
         .sum()
 }
 
-/// A unified diff between two versions (what the person changed in the model's proposal).
+/// A unified diff between two versions (what the user changed in the model's proposal).
 pub fn unified(path: &str, before: &str, after: &str) -> String {
     // Bounded like the previews: a huge file gets an approximate diff rather than a stall.
     let deadline = Instant::now() + DiffLimits::default().deadline;

@@ -1,11 +1,11 @@
-//! The person's retry: after a task ended with an error that a new attempt may get past (a
+//! The user's retry: after a task ended with an error that a new attempt may get past (a
 //! server that stayed unavailable through every automatic retry, a connection that dropped in
 //! the middle of the answer) or at the iteration cap, [`Op::Retry`](crate::protocol::Op::Retry)
-//! runs the model again on the conversation as it stands, with no new message from the person.
+//! runs the model again on the conversation as it stands, with no new message from the user.
 //!
 //! Nothing already received is lost: a cut-off answer stays in the history as the model wrote
 //! it, its calls that never ran have their "not run" results, and when the history ends with
-//! that answer the model is told, in a note the person does not see as a message of theirs, that
+//! that answer the model is told, in a note the user does not see as a message of theirs, that
 //! it was cut off and should go on.
 
 use crate::protocol::TaskEndReason;
@@ -13,9 +13,9 @@ use crate::protocol::TaskEndReason;
 /// What a task starts from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum TaskStart {
-    /// A message of the person.
+    /// A message of the user.
     Message(String),
-    /// The person's retry; `cut_off` when the history ends with the answer the error cut off.
+    /// The user's retry; `cut_off` when the history ends with the answer the error cut off.
     Retry { cut_off: bool },
 }
 

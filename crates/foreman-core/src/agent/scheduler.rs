@@ -1,19 +1,19 @@
 //! Running the calls of one model response, each through the tool runtime's pipeline
 //! ([`crate::tools::pipeline`]): prepare (find, repair, validate, parse, facts), the approval
-//! policy, the person's answer when it asks, then the run.
+//! policy, the user's answer when it asks, then the run.
 //!
 //! Calls are taken in the order the model made them. Consecutive read-only calls that need no
 //! approval run concurrently; every other call runs alone, in order, after the ones before it.
 //! Results go into history in call order, one per call, whatever happens (failure, rejection,
 //! cancel). What a system tool asks for ([`Control`]: end the task, run a sub-agent, a new task
 //! list) is acted on here; no tool is known by its name. A tool failing [`Engine::pause_after`]
-//! times in a row pauses the task until the person continues or cancels.
+//! times in a row pauses the task until the user continues or cancels.
 
 use std::collections::HashMap;
 
 use futures_util::future::join_all;
 
-use super::approvals::{ApprovalOutcome, PersonVersion, PersonWrite, person_version_text};
+use super::approvals::{ApprovalOutcome, UserVersion, UserWrite, user_version_text};
 use super::engine::Engine;
 use super::preview::diff_preview;
 use super::turn::StreamedCall;
@@ -32,7 +32,7 @@ pub(crate) enum CallsOutcome {
     /// A call ended the task with this summary.
     Completed(String),
     Cancelled,
-    /// The person stopped after a pause.
+    /// The user stopped after a pause.
     Stopped,
 }
 
@@ -178,7 +178,7 @@ impl Engine {
     fn not_run(&mut self, id: &str, outcome: &CallsOutcome, slot: &mut Option<(String, bool)>) {
         let text = match outcome {
             CallsOutcome::Completed(_) => "Not run: the task was already marked complete.",
-            CallsOutcome::Stopped => "Not run: the person stopped the task.",
+            CallsOutcome::Stopped => "Not run: the user stopped the task.",
             _ => NOT_RUN_CANCELLED,
         };
         self.calls
@@ -207,7 +207,7 @@ impl Engine {
                 self.run_jobs(vec![job], results).await
             }
             ApprovalOutcome::RunEdited(write) => {
-                self.write_persons_version(&job, write, results).await;
+                self.write_users_version(&job, write, results).await;
                 CallsOutcome::Continue
             }
             ApprovalOutcome::Rejected(text) => {
@@ -230,17 +230,12 @@ impl Engine {
         }
     }
 
-    /// Writes the person's version of a change (edited, or some of its hunks) instead of the
+    /// Writes the user's version of a change (edited, or some of its hunks) instead of the
     /// model's.
-    async fn write_persons_version(
-        &mut self,
-        job: &Job,
-        write: PersonWrite,
-        results: &mut Results,
-    ) {
+    async fn write_users_version(&mut self, job: &Job, write: UserWrite, results: &mut Results) {
         self.calls
             .transition(&mut self.events, &job.id, CallState::Scheduled, None);
-        let PersonWrite {
+        let UserWrite {
             path,
             shown,
             old,
@@ -250,8 +245,8 @@ impl Engine {
             how,
         } = write;
         let status = match &how {
-            PersonVersion::Edited => format!("Writing your version of {path}…"),
-            PersonVersion::Hunks { applied, total } => format!(
+            UserVersion::Edited => format!("Writing your version of {path}…"),
+            UserVersion::Hunks { applied, total } => format!(
                 "Writing the {} of {total} hunks you chose to {path}…",
                 applied.len()
             ),
@@ -267,12 +262,12 @@ impl Engine {
         match self
             .tooling
             .files
-            .write_as_person(&path, content.clone(), seen)
+            .write_as_user(&path, content.clone(), seen)
             .await
         {
             Ok(_) => {
-                let text = person_version_text(&path, &proposed, &content, &how);
-                // The card shows what was written over the file the person saw (which the
+                let text = user_version_text(&path, &proposed, &content, &how);
+                // The card shows what was written over the file the user saw (which the
                 // file still had), not what the model proposed.
                 let written = diff_preview(&shown, old.as_deref(), &content);
                 self.calls.show_preview(&mut self.events, &job.id, written);
@@ -472,7 +467,7 @@ impl Engine {
         self.events.emit(EventMsg::ToolStats { stats });
     }
 
-    /// Shows what a running call sent for the person: live text, scrubbed of known keys (a key
+    /// Shows what a running call sent for the user: live text, scrubbed of known keys (a key
     /// split between two pieces included), its result's images (kept in the call's state, so a
     /// snapshot and the stored session have them too), or its progress line.
     fn show_output(

@@ -4,7 +4,7 @@
 //! and model, with the same approval policy, op channel, cancel token, call registry and event
 //! stream. Only its frame is its own ([`Frame`]: history, system prompt, tool definitions,
 //! iteration cap, failure counts, depth), swapped in for the call and swapped back after. So the
-//! person approves the child's writes and commands exactly like the parent's (an answer to a
+//! user approves the child's writes and commands exactly like the parent's (an answer to a
 //! child's call id reaches the child, which is the one waiting), `cancel` stops both, the child's
 //! requests count into the session's usage, and every event it causes carries the `new_task`
 //! call as `parent_call_id` (see [`EventSink`](super::events::EventSink)).
@@ -120,7 +120,7 @@ fn call_outcome(reason: TaskEndReason) -> (CallState, String, bool) {
         ),
         TaskEndReason::Stopped => (
             CallState::Failed,
-            "The person stopped the sub-agent after repeated tool failures.".to_owned(),
+            "The user stopped the sub-agent after repeated tool failures.".to_owned(),
             true,
         ),
         TaskEndReason::Error { message, .. } => (

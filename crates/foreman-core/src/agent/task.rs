@@ -28,12 +28,12 @@ impl Engine {
         }
     }
 
-    /// Runs one task for the person's `text`.
+    /// Runs one task for the user's `text`.
     pub(crate) async fn run_task(&mut self, text: String) {
         self.run_task_from(TaskStart::Message(text)).await;
     }
 
-    /// Runs one task, from the person's message or from their retry.
+    /// Runs one task, from the user's message or from their retry.
     pub(crate) async fn run_task_from(&mut self, start: TaskStart) {
         self.control.running = true;
         self.control.retry = None;
@@ -44,7 +44,7 @@ impl Engine {
             // Right after the cut-off answer it is about.
             self.record(Message::user(RETRY_NOTE)).await;
         }
-        // Undone changes the model was not told of yet come before the person's new message.
+        // Undone changes the model was not told of yet come before the user's new message.
         self.record_undo_note().await;
         if let TaskStart::Message(text) = start {
             self.take_message(text).await;
@@ -76,17 +76,17 @@ impl Engine {
         }
     }
 
-    /// Stops the running task (the person's Stop, or the session closing): its stream, calls and
+    /// Stops the running task (the user's Stop, or the session closing): its stream, calls and
     /// processes end, and the messages waiting for its next turn, which the model has not read,
-    /// are given back to the person once it has ended, instead of starting the next task. A
-    /// message sent after this point is the person's next request, and runs as one.
+    /// are given back to the user once it has ended, instead of starting the next task. A
+    /// message sent after this point is the user's next request, and runs as one.
     pub(crate) fn stop(&mut self) {
         self.control.cancel.cancel();
         self.waiting.returning.extend(self.waiting.queued.drain(..));
     }
 
-    /// Gives back the waiting message the person took back (see
-    /// [`Op::WithdrawMessage`](crate::protocol::Op::WithdrawMessage)). The person sees the messages
+    /// Gives back the waiting message the user took back (see
+    /// [`Op::WithdrawMessage`](crate::protocol::Op::WithdrawMessage)). The user sees the messages
     /// a Stop is about to give back (the task has not ended yet) and then those still waiting, in
     /// that order, so `index` counts both; one of the former comes back at once too.
     pub(crate) fn withdraw_message(&mut self, index: u32, text: &str) {
@@ -120,7 +120,7 @@ impl Engine {
         }
     }
 
-    /// Adds the person's message to the history and says so, with its number.
+    /// Adds the user's message to the history and says so, with its number.
     async fn take_message(&mut self, text: String) {
         self.record(Message::user(text.clone())).await;
         let number = u32::try_from(self.waiting.user_messages).unwrap_or(u32::MAX);
@@ -129,7 +129,7 @@ impl Engine {
             .emit(EventMsg::UserMessageTaken { text, number });
     }
 
-    /// The loop of turns over the current history, until the task ends. The person's queued
+    /// The loop of turns over the current history, until the task ends. The user's queued
     /// messages join the history between turns when `take_queued` (a sub-agent leaves them to
     /// its parent).
     pub(crate) async fn run_loop(&mut self, take_queued: bool) -> TaskEndReason {
@@ -193,7 +193,7 @@ impl Engine {
                 } else {
                     TaskEndReason::Error {
                         message: error.to_string(),
-                        retryable: error.person_may_retry(),
+                        retryable: error.user_may_retry(),
                     }
                 };
             }

@@ -77,7 +77,7 @@ impl Engine {
         self.calls.create(&mut self.events, id, name, kind, view);
     }
 
-    /// Counts a request's usage into the session's spend and tells the person (the running
+    /// Counts a request's usage into the session's spend and tells the user (the running
     /// totals, cost estimate and context use come with it).
     pub(crate) fn report_usage(&mut self, usage: Usage) {
         self.llm.spend.record(&self.llm.model, usage);

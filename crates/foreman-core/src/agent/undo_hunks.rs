@@ -1,4 +1,4 @@
-//! Undoing part of a file change the agent made: the person picks hunks of the change on its
+//! Undoing part of a file change the agent made: the user picks hunks of the change on its
 //! card, and those get back what the file had before the call while the rest stays. As with a
 //! whole undo, the file must still have exactly what the call (or an earlier partial undo) left,
 //! so nothing written since is overwritten; the call stays undoable as a whole afterwards, since

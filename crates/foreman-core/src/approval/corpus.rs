@@ -1,5 +1,5 @@
 //! The command corpus: what the approval policy decides for command lines a model might send,
-//! given a few rules a person would have added. Every form that must ask whatever the rules say
+//! given a few rules a user would have added. Every form that must ask whatever the rules say
 //! is here: substitutions, subshells and groups, background jobs, writes outside the workspace,
 //! programs that run further commands, loops and functions, and lines that do not parse.
 

@@ -1,4 +1,4 @@
-//! Hashes that pin what the person approves.
+//! Hashes that pin what the user approves.
 
 use sha2::{Digest, Sha256};
 

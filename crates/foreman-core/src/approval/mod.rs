@@ -1,4 +1,4 @@
-//! Approvals: which tool calls run freely, which wait for the person, which are refused.
+//! Approvals: which tool calls run freely, which wait for the user, which are refused.
 //!
 //! The decision for a call comes from, in order: deny rules, protected paths (always ask),
 //! the approval mode's hard limits (read-only), destructive tools and private network targets
@@ -9,7 +9,7 @@
 //! plain commands, every one of which they allow; deny and ask rules look at every command
 //! anywhere in it.
 //!
-//! What the person approves is pinned by a [`preview_hash`]: the tool, its final parameters and,
+//! What the user approves is pinned by a [`preview_hash`]: the tool, its final parameters and,
 //! for file changes, the file's current content. A decision carrying another hash is refused.
 
 mod facts;

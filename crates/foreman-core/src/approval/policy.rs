@@ -8,7 +8,7 @@ use super::suggest::{command_rule, suggest_rule};
 use crate::store::RuleAction;
 use foreman_protocol::ApprovalMode;
 
-/// The outcome, with the reason a person or a model can read.
+/// The outcome, with the reason a user or a model can read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
     Allow { reason: String },

@@ -1,4 +1,4 @@
-//! The rule an "Always allow" on a call would add, for the person to review or edit: the
+//! The rule an "Always allow" on a call would add, for the user to review or edit: the
 //! narrowest rule that is still useful.
 //!
 //! For a command, the program and its subcommand (`cargo test *`, `npm run build *`), or the

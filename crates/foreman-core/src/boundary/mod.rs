@@ -6,7 +6,7 @@
 //! root **by components**, never by string prefix. Files are then opened with `O_NOFOLLOW` and
 //! re-checked through the opened handle so a link swapped in between the check and the use is
 //! caught. Protected paths (`.git/`, `.foreman/`) are readable but writes to them always need the
-//! person's approval.
+//! user's approval.
 
 mod error;
 mod open;

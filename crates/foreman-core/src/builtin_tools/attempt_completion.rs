@@ -11,7 +11,7 @@ use crate::approval::{ActionClass, CallFacts};
 use crate::protocol::{ArgsView, ToolKind};
 use crate::tools::{CallContext, Control, Tool, ToolError, ToolOutput};
 
-/// Call this when the task is done, with a short summary of what you did for the person.
+/// Call this when the task is done, with a short summary of what you did for the user.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct AttemptCompletionParams {
     /// What was done.

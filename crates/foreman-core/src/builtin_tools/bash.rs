@@ -49,7 +49,7 @@ pub struct BashParams {
     /// Timeout in milliseconds (default 120000, at most 600000).
     #[serde(default)]
     pub timeout_ms: Option<u64>,
-    /// A few words saying what the command does, shown to the person.
+    /// A few words saying what the command does, shown to the user.
     #[serde(default)]
     pub description: Option<String>,
 }

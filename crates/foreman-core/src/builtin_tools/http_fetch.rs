@@ -36,7 +36,7 @@ pub const MAX_FETCH_TEXT_BYTES: usize = 100 * 1024;
 
 /// Make an HTTP or HTTPS request (GET by default) and return the response; HTML is converted to
 /// readable text, binary bodies are only summarised, large bodies are cut. A request to this
-/// computer or a private network always asks the person first.
+/// computer or a private network always asks the user first.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 pub struct HttpFetchParams {
     /// The http:// or https:// URL to request.

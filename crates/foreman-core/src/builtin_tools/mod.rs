@@ -5,7 +5,7 @@
 //! async function over a [`BuiltinSession`] with a typed output (a `title` for the card and a
 //! `render()` text for the model) and [`BuiltinError`] failures with stable codes, and the
 //! [`Tool`](crate::tools::Tool) impl the runtime calls. Every path goes through the
-//! [`crate::boundary`] module. [`workspace_files`] is what the person does to files outside any
+//! [`crate::boundary`] module. [`workspace_files`] is what the user does to files outside any
 //! call (their version of a change, undo).
 
 pub mod atomic_write;

@@ -12,12 +12,12 @@ use crate::protocol::ToolKind;
 use crate::tools::{CallContext, Control, SubAgentRequest, Tool, ToolError, ToolOutput, arg};
 
 /// Delegate a self-contained piece of work to a sub-agent with its own fresh context. You wait
-/// while it works; its final summary is this call's result. The person approves its changes and
+/// while it works; its final summary is this call's result. The user approves its changes and
 /// commands like yours.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewTaskParams {
-    /// A few words on the task, shown to the person on the card.
+    /// A few words on the task, shown to the user on the card.
     pub description: String,
     /// The complete instructions for the sub-agent: it sees nothing of this conversation, so
     /// include every path, name and constraint it needs.

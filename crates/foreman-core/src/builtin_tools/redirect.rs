@@ -1,6 +1,6 @@
 //! Redirects of `http_fetch`, followed by hand so each hop is checked again.
 //!
-//! The person approved one URL (with private targets marked in the approval request). A redirect
+//! The user approved one URL (with private targets marked in the approval request). A redirect
 //! must not carry the request somewhere that approval did not cover: to a scheme other than http
 //! or https, or to a loopback, private or link-local address, unless it stays on the approved
 //! origin (a local dev server redirecting `/docs` to `/docs/` is fine when that server was

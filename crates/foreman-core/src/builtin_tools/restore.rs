@@ -1,4 +1,4 @@
-//! Undoing a file change on the person's authority: the bytes a file had before a call changed
+//! Undoing a file change on the user's authority: the bytes a file had before a call changed
 //! it are kept ([`file_bytes`]), and put back ([`restore_file`]) only while the file still has
 //! exactly what the call left, so an undo never overwrites anything written since. Both go
 //! through the workspace boundary like the tools themselves; the write and the removal of a file

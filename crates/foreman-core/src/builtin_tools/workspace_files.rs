@@ -1,4 +1,4 @@
-//! What the person does to workspace files through the session, outside any tool call: write
+//! What the user does to workspace files through the session, outside any tool call: write
 //! their version of a change, keep a file's bytes before a change, and undo a change. Everything
 //! goes through the workspace boundary, like the tools.
 
@@ -9,7 +9,7 @@ use super::stale_guard::{ContentHash, content_hash};
 use super::write::{WriteParams, run_write};
 use crate::tools::ToolError;
 
-/// The person's file operations over one workspace.
+/// The user's file operations over one workspace.
 #[derive(Debug, Clone)]
 pub struct WorkspaceFiles {
     session: BuiltinSession,
@@ -20,11 +20,11 @@ impl WorkspaceFiles {
         Self { session }
     }
 
-    /// Writes `content` to `path` on the person's authority (their version of a change, or the
+    /// Writes `content` to `path` on the user's authority (their version of a change, or the
     /// hunks they chose), only while the file still has the bytes they saw: `seen` is their
     /// hash (`None`: there was no file). Anything written since is never overwritten. `Ok` is
     /// the text for the model.
-    pub async fn write_as_person(
+    pub async fn write_as_user(
         &self,
         path: &str,
         content: String,
@@ -44,7 +44,7 @@ impl WorkspaceFiles {
             ));
         }
         if let Some(hash) = now {
-            // The person saw the file and chose this content: the stale-read guard is theirs.
+            // The user saw the file and chose this content: the stale-read guard is theirs.
             self.session.reads.record(&resolved, hash);
         }
         let output = run_write(
@@ -59,14 +59,14 @@ impl WorkspaceFiles {
     }
 
     /// The bytes of `path` now (`None`: no such file), kept before a call changes it so the
-    /// person can undo the change; `Err` when they cannot be kept, with the reason.
+    /// user can undo the change; `Err` when they cannot be kept, with the reason.
     pub fn file_bytes(&self, path: &str) -> Result<Option<Vec<u8>>, BuiltinError> {
         restore::file_bytes(&self.session.boundary, path)
     }
 
     /// Puts `before` back into `path` (removes it when `None`) if its bytes now hash to `left`,
     /// what the call left. The agent's read baselines stay as they were, so it must read the
-    /// file again before changing it. `Err` is the reason for the person.
+    /// file again before changing it. `Err` is the reason for the user.
     pub fn restore_file(
         &self,
         path: &str,
@@ -83,14 +83,14 @@ mod tests {
     use crate::boundary::WorkspaceBoundary;
 
     #[tokio::test]
-    async fn the_persons_version_is_written_only_over_what_they_saw() {
+    async fn the_users_version_is_written_only_over_what_they_saw() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.txt"), "one\ntwo\n").unwrap();
         let boundary = WorkspaceBoundary::new(dir.path()).unwrap();
         let files = WorkspaceFiles::new(BuiltinSession::new(boundary, dir.path().join(".data")));
         let seen = Some(content_hash(b"one\ntwo\n"));
         std::fs::write(dir.path().join("a.txt"), "one\ntwo\nthree\n").unwrap();
-        let refused = files.write_as_person("a.txt", "mine\n".into(), seen).await;
+        let refused = files.write_as_user("a.txt", "mine\n".into(), seen).await;
         assert!(
             refused
                 .unwrap_err()
@@ -101,17 +101,17 @@ mod tests {
             std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
             "one\ntwo\nthree\n"
         );
-        // A file the person saw absent must still be absent.
+        // A file the user saw absent must still be absent.
         std::fs::write(dir.path().join("new.txt"), "someone else's\n").unwrap();
         assert!(
             files
-                .write_as_person("new.txt", "mine\n".into(), None)
+                .write_as_user("new.txt", "mine\n".into(), None)
                 .await
                 .is_err()
         );
         let now = Some(content_hash(b"one\ntwo\nthree\n"));
         files
-            .write_as_person("a.txt", "mine\n".into(), now)
+            .write_as_user("a.txt", "mine\n".into(), now)
             .await
             .unwrap();
         assert_eq!(
@@ -119,7 +119,7 @@ mod tests {
             "mine\n"
         );
         files
-            .write_as_person("other.txt", "created\n".into(), None)
+            .write_as_user("other.txt", "created\n".into(), None)
             .await
             .unwrap();
     }

@@ -1,7 +1,7 @@
-//! Branching a stored session at one of the person's messages: a new session with everything
-//! said before that message, so the person can write it again differently (or go another way)
+//! Branching a stored session at one of the user's messages: a new session with everything
+//! said before that message, so the user can write it again differently (or go another way)
 //! while the original conversation stays as it was. Files are not touched: the changes the
-//! agent made after that message stay on disk unless the person undoes them.
+//! agent made after that message stay on disk unless the user undoes them.
 
 use std::collections::HashSet;
 
@@ -40,9 +40,9 @@ pub enum BranchError {
 /// How often a branch is tried again when a compaction renumbered the messages meanwhile.
 const ATTEMPTS: usize = 3;
 
-/// The person's messages in a stored history (not the engine's notes to the model): the sequence
+/// The user's messages in a stored history (not the engine's notes to the model): the sequence
 /// number of each and its text.
-fn person_messages(messages: &[(i64, Message)]) -> Vec<(i64, &str)> {
+fn user_messages(messages: &[(i64, Message)]) -> Vec<(i64, &str)> {
     messages
         .iter()
         .filter_map(|(seq, message)| match message {
@@ -52,7 +52,7 @@ fn person_messages(messages: &[(i64, Message)]) -> Vec<(i64, &str)> {
         .collect()
 }
 
-/// Creates a branch of `session_id` that holds the conversation as it was when the person sent
+/// Creates a branch of `session_id` that holds the conversation as it was when the user sent
 /// their message number `index` (0 is the first, counted as the transcript shows them), whose
 /// text must be `text`. The branch has the calls made before that point (their cards, results
 /// and undo checkpoints) and the task list as it stood; its model is told of changes among them
@@ -74,7 +74,7 @@ pub async fn branch_before_message(
             .filter(|m| m.role != SUMMARY_ROLE)
             .filter_map(|m| Some((m.seq, serde_json::from_value(m.content).ok()?)))
             .collect();
-        let (before_seq, said) = person_messages(&messages)
+        let (before_seq, said) = user_messages(&messages)
             .get(index)
             .copied()
             .ok_or(BranchError::NotStored)?;
@@ -264,7 +264,7 @@ mod tests {
         .unwrap()
     }
 
-    /// Two requests of the person, each answered with a call; the first call started a
+    /// Two requests of the user, each answered with a call; the first call started a
     /// sub-agent that made a call of its own, and an undo note sits between them. The first
     /// task was stopped, the second failed.
     async fn two_requests(store: &Store) -> String {
@@ -387,7 +387,7 @@ mod tests {
         assert_eq!(store.list_sessions("/ws").await.unwrap().len(), 1);
     }
 
-    /// A branch of `session` before its person's message 1, "next", and the undo note its
+    /// A branch of `session` before its user's message 1, "next", and the undo note its
     /// history ends with.
     async fn branch_with_note(store: &Store, session: &str) -> (SessionSummary, String) {
         let branch = branch_before_message(store, session, 1, "next")

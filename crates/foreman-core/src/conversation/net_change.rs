@@ -1,5 +1,5 @@
 //! What a file's changes in a session amount to now: the file as it was before the oldest of
-//! those changes that can still be undone, against the file on disk. The person sees in one diff
+//! those changes that can still be undone, against the file on disk. The user sees in one diff
 //! what the agent's changes to a file (and anything else written to it since) add up to, which
 //! the cards, one change each, do not show.
 

@@ -1,4 +1,4 @@
-//! A stored session as the person saw it: their messages, the assistant's answers and the tool
+//! A stored session as the user saw it: their messages, the assistant's answers and the tool
 //! calls with their final state, rebuilt from the store for a UI that opens an old session.
 
 use std::collections::HashMap;
@@ -28,7 +28,7 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
         }
     }
     let mut results: HashMap<String, (String, bool)> = HashMap::new();
-    // The person sees the conversation as it happened, compacted messages included; the
+    // The user sees the conversation as it happened, compacted messages included; the
     // summaries written for the model are not part of it.
     let parsed: Vec<(i64, Message)> = messages
         .into_iter()
@@ -60,7 +60,7 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
         }
         match message {
             // The cards show an undone change and the error before a retry; the model's notes
-            // about them are not messages of the person.
+            // about them are not messages of the user.
             Message::User { text } if is_model_note(&text) => {}
             Message::User { text } => items.push(TranscriptItem::User { text }),
             Message::Assistant {
@@ -189,9 +189,9 @@ mod tests {
             .await
             .unwrap();
         let t = load_transcript(&store, &s.id).await.unwrap();
-        // The engine's notes to the model (an undo, a retry) are not messages of the person.
+        // The engine's notes to the model (an undo, a retry) are not messages of the user.
         assert_eq!(t.items.len(), 4);
-        assert_eq!(t.person_messages(), 1);
+        assert_eq!(t.user_messages(), 1);
         assert_eq!(
             t.items[0],
             TranscriptItem::User {
@@ -287,7 +287,7 @@ mod tests {
         );
         assert_eq!(t.items[2], dropped);
         assert_eq!(t.items[4], compacted);
-        assert_eq!(t.person_messages(), 2);
+        assert_eq!(t.user_messages(), 2);
     }
 
     #[tokio::test]

@@ -1,4 +1,4 @@
-//! Applying some of a diff's hunks: the person approves a change in part, and the file gets the
+//! Applying some of a diff's hunks: the user approves a change in part, and the file gets the
 //! hunks they chose while the others keep what the file has.
 
 use similar::DiffableStr;
@@ -9,7 +9,7 @@ use foreman_protocol::diff::{DiffKind, FileDiff};
 /// Why a choice of hunks cannot be applied.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum HunkChoiceError {
-    /// The preview left hunks out, so the person could not see every change.
+    /// The preview left hunks out, so the user could not see every change.
     #[error(
         "this change has more hunks than its preview shows; approve or reject it whole, or edit it"
     )]

@@ -1,5 +1,5 @@
 //! Approvals of workspace servers: a cloned repository must not start programs silently, so a
-//! workspace server starts only once the person approved its exact definition (see
+//! workspace server starts only once the user approved its exact definition (see
 //! `Store::approve_mcp_server`). These functions work without a running hub (the CLI's
 //! `mcp approve`); [`McpHub::approve`](super::McpHub::approve) does the same for a running one.
 
@@ -43,7 +43,7 @@ pub async fn pending_servers(
     Ok(out)
 }
 
-/// Records the person's approval of the workspace server `name` as currently defined.
+/// Records the user's approval of the workspace server `name` as currently defined.
 pub async fn approve_server(
     config: &McpConfig,
     store: &Store,

@@ -340,7 +340,7 @@ impl CallHandle {
                 Err(e) => Err(failed(format!("the MCP call failed: {e}"))),
             },
             () = cancel.cancelled() => {
-                send_cancelled(&self.peer, id, "cancelled by the person").await;
+                send_cancelled(&self.peer, id, "cancelled by the user").await;
                 Err(ToolError::new(codes::CANCELLED, "the call was cancelled"))
             }
             () = tokio::time::sleep(timeout) => {

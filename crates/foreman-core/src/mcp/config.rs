@@ -1,6 +1,6 @@
 //! The configuration files: `{"mcpServers": {...}, "discovery": {...}}`.
 //!
-//! Two levels are read, the person's own file and the workspace's `.foreman/mcp.json`. A file
+//! Two levels are read, the user's own file and the workspace's `.foreman/mcp.json`. A file
 //! that cannot be read or is not JSON is an error; an entry that makes no sense (neither
 //! `command` nor `url`, or a `timeout` that is not a whole number of seconds within bounds) is
 //! reported as a problem and the other entries still load.
@@ -258,8 +258,8 @@ impl McpConfig {
         }
     }
 
-    /// The person's file (when given) and the workspace's `.foreman/mcp.json` (when a workspace
-    /// is given). A workspace server named like one of the person's is skipped: the person's
+    /// The user's file (when given) and the workspace's `.foreman/mcp.json` (when a workspace
+    /// is given). A workspace server named like one of the user's is skipped: the user's
     /// definition wins.
     pub fn load(user_file: Option<&Path>, workspace: Option<&Path>) -> Result<Self, ConfigError> {
         let mut out = match user_file {
@@ -378,7 +378,7 @@ mod tests {
     }
 
     #[test]
-    fn the_persons_definition_wins_over_the_workspaces() {
+    fn the_users_definition_wins_over_the_workspaces() {
         let dir = tempfile::tempdir().unwrap();
         let user = dir.path().join("user.json");
         std::fs::write(&user, r#"{"mcpServers": {"s": {"command": "mine"}}}"#).unwrap();

@@ -1,4 +1,4 @@
-//! What can go wrong when the person acts on the hub (turn a server on, approve it…).
+//! What can go wrong when the user acts on the hub (turn a server on, approve it…).
 
 use crate::store::StoreError;
 

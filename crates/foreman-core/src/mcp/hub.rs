@@ -76,7 +76,7 @@ impl Drop for HubInner {
     }
 }
 
-/// Every MCP server and discovery command of the person's and the workspace's configuration.
+/// Every MCP server and discovery command of the user's and the workspace's configuration.
 /// Cheap to clone; servers stop when the last clone is dropped or [`McpHub::shutdown`] is called.
 #[derive(Debug, Clone)]
 pub struct McpHub {
@@ -204,7 +204,7 @@ impl McpHub {
         Ok(())
     }
 
-    /// Workspace servers waiting for the person's approval.
+    /// Workspace servers waiting for the user's approval.
     pub fn pending(&self) -> Vec<PendingServer> {
         self.inner
             .servers

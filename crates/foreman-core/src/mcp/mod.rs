@@ -1,10 +1,10 @@
 //! External tools: MCP servers (through the official `rmcp` SDK) and a discovery command.
 //!
-//! - [`config`]: the `mcpServers` / `discovery` files of the person and of the workspace.
+//! - [`config`]: the `mcpServers` / `discovery` files of the user and of the workspace.
 //! - [`hub`]: [`McpHub`] runs the servers (a supervisor task each: start, notice a crash,
 //!   restart with backoff), names their tools, reports status, and records approvals of
 //!   workspace servers.
-//! - [`approvals`]: which workspace servers the person approved.
+//! - [`approvals`]: which workspace servers the user approved.
 //! - [`external`]: [`ExternalTool`](external::ExternalTool), an external tool in the session's
 //!   one tool runtime; a server's `"replaces": ["bash"]` lets its tool of that name stand in
 //!   for the built-in.

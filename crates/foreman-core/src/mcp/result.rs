@@ -1,5 +1,5 @@
 //! A `tools/call` result, split into its two channels: the model's text ([`outcome`]) and the
-//! images for the person's card ([`images`]).
+//! images for the user's card ([`images`]).
 //!
 //! The providers send tool results as text only, so an image (or audio) is kept for the model as
 //! a note like `[image image/png, 12 KiB]`; text parts, resource links, embedded text resources and
@@ -88,7 +88,7 @@ pub fn outcome(result: &Value) -> McpOutcome {
     }
 }
 
-/// The `image` parts of a `CallToolResult` (as JSON), for the person.
+/// The `image` parts of a `CallToolResult` (as JSON), for the user.
 pub fn images(result: &Value) -> CallImages {
     let mut images = CallImages::default();
     let parts = result.get("content").and_then(Value::as_array);
@@ -125,7 +125,7 @@ mod tests {
     }
 
     #[test]
-    fn images_go_to_the_person_and_other_parts_do_not() {
+    fn images_go_to_the_user_and_other_parts_do_not() {
         let r = json!({
             "content": [
                 {"type": "text", "text": "a chart"},

@@ -1,6 +1,6 @@
 //! The typed errors a provider stream can end with.
 //!
-//! Every message is written for the person supervising the agent and never contains an API key
+//! Every message is written for the user supervising the agent and never contains an API key
 //! (server bodies are scrubbed by [`redact`](super::redact) before they land here).
 
 use std::time::Duration;
@@ -21,7 +21,7 @@ pub enum ProviderError {
         message: String,
         /// Where the key is set ([`KeySource::describe`](super::KeySource::describe)).
         hint: String,
-        /// Whether the person can fix the key while the program runs
+        /// Whether the user can fix the key while the program runs
         /// ([`KeySource::can_change`](super::KeySource::can_change)).
         key_can_change: bool,
     },
@@ -30,7 +30,7 @@ pub enum ProviderError {
     MissingKey {
         provider: String,
         hint: String,
-        /// Whether the person can set it while the program runs, as for [`Self::Auth`].
+        /// Whether the user can set it while the program runs, as for [`Self::Auth`].
         key_can_change: bool,
     },
     /// The conversation does not fit the model's context window.
@@ -125,13 +125,13 @@ const REJECTED_REQUEST_KINDS: [&str; 5] = [
 ];
 
 impl ProviderError {
-    /// True when the person may sensibly ask for the request again after the task ended with
+    /// True when the user may sensibly ask for the request again after the task ended with
     /// this error: the server or the connection failed, or the key did and can be fixed while
     /// the program runs (the keychain is read again for every request, so a key fixed in the
     /// settings is used by the retry; an environment variable cannot change). Not for a request
     /// the provider rejected as such (400, 404, an invalid request or one too long for the
     /// model), nor for settings that cannot work, which a new attempt would meet the same way.
-    pub fn person_may_retry(&self) -> bool {
+    pub fn user_may_retry(&self) -> bool {
         match self {
             Self::Auth { key_can_change, .. } | Self::MissingKey { key_can_change, .. } => {
                 *key_can_change
@@ -181,22 +181,22 @@ mod tests {
             kind: kind.into(),
             message: message.into(),
         };
-        assert!(api("overloaded_error", "Overloaded").person_may_retry());
-        assert!(api("server_error", "The server had an error").person_may_retry());
-        assert!(api("insufficient_quota", "You exceeded your quota").person_may_retry());
-        assert!(!api("invalid_request_error", "messages: bad role").person_may_retry());
-        assert!(!api("error", "This model's maximum context length is 8192").person_may_retry());
+        assert!(api("overloaded_error", "Overloaded").user_may_retry());
+        assert!(api("server_error", "The server had an error").user_may_retry());
+        assert!(api("insufficient_quota", "You exceeded your quota").user_may_retry());
+        assert!(!api("invalid_request_error", "messages: bad role").user_may_retry());
+        assert!(!api("error", "This model's maximum context length is 8192").user_may_retry());
         let dropped = ProviderError::StreamInterrupted {
             provider: "Anthropic".into(),
             message: "reset".into(),
         };
-        assert!(dropped.person_may_retry());
+        assert!(dropped.user_may_retry());
         let rejected = ProviderError::InvalidRequest {
             provider: "Anthropic".into(),
             status: 400,
             message: "bad".into(),
         };
-        assert!(!rejected.person_may_retry());
+        assert!(!rejected.user_may_retry());
         // The keychain is read again for every request: fixed in the settings, the key is the
         // retry's. An environment variable cannot change while the program runs.
         let auth = |key_can_change| ProviderError::Auth {
@@ -206,15 +206,15 @@ mod tests {
             hint: "the API key in Settings".into(),
             key_can_change,
         };
-        assert!(auth(true).person_may_retry());
-        assert!(!auth(false).person_may_retry());
+        assert!(auth(true).user_may_retry());
+        assert!(!auth(false).user_may_retry());
         let missing = |key_can_change| ProviderError::MissingKey {
             provider: "Anthropic".into(),
             hint: "the ANTHROPIC_API_KEY environment variable".into(),
             key_can_change,
         };
-        assert!(missing(true).person_may_retry());
-        assert!(!missing(false).person_may_retry());
+        assert!(missing(true).user_may_retry());
+        assert!(!missing(false).user_may_retry());
     }
 
     #[test]

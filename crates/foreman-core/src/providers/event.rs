@@ -113,7 +113,7 @@ pub struct RetryNotice {
 }
 
 impl RetryNotice {
-    /// A one-line message for the person, e.g. "Retrying in 4 s, attempt 2 of 5 (HTTP 529 overloaded)".
+    /// A one-line message for the user, e.g. "Retrying in 4 s, attempt 2 of 5 (HTTP 529 overloaded)".
     pub fn message(&self) -> String {
         let delay = if self.delay >= Duration::from_secs(1) {
             format!("{} s", self.delay.as_secs_f64().round())

@@ -18,9 +18,9 @@ pub const OPENROUTER_API_KEY: &str = "OPENROUTER_API_KEY";
 /// Supplies an API key, or `None` when none is configured.
 pub trait KeySource: Send + Sync + fmt::Debug {
     fn api_key(&self) -> Option<Secret>;
-    /// Where the person should set the key, completing "Set …" in error messages.
+    /// Where the user should set the key, completing "Set …" in error messages.
     fn describe(&self) -> String;
-    /// Whether the person can change the key while this program runs (in the settings), so
+    /// Whether the user can change the key while this program runs (in the settings), so
     /// that a request the provider refused for its key is worth asking again.
     fn can_change(&self) -> bool;
 }

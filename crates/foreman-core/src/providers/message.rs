@@ -1,7 +1,7 @@
 //! The model-facing conversation: what both providers serialise to their wire formats.
 //!
 //! The system prompt is not a message; it travels in [`ProviderRequest::system`](super::ProviderRequest).
-//! A conversation is a list of [`Message`]s: the person's text, the assistant's text with the tool
+//! A conversation is a list of [`Message`]s: the user's text, the assistant's text with the tool
 //! calls it made, and the results of those calls (matched by call id, flagged when they are errors).
 
 use serde::{Deserialize, Serialize};
@@ -11,7 +11,7 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "snake_case")]
 pub enum Message {
-    /// Text from the person (or from the engine speaking for them).
+    /// Text from the user (or from the engine speaking for them).
     User { text: String },
     /// What the assistant said and which tools it called, in that order.
     Assistant {
@@ -73,7 +73,7 @@ pub struct ToolResult {
 }
 
 impl Message {
-    /// The person's text.
+    /// The user's text.
     pub fn user(text: impl Into<String>) -> Self {
         Self::User { text: text.into() }
     }

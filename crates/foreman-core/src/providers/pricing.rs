@@ -1,7 +1,7 @@
 //! A per-model price table for cost estimates.
 //!
 //! [`PriceTable::with_defaults`] loads list prices (USD per million tokens) for well-known models;
-//! the table is plain data (serde), so the app can let the person edit it and
+//! the table is plain data (serde), so the app can let the user edit it and
 //! [`PriceTable::merge`] overrides. Model names match by the longest known prefix, so
 //! `claude-sonnet-4-20250514` is priced as `claude-sonnet-4`.
 

@@ -283,7 +283,7 @@ impl TextCallStreamer {
     }
 
     /// The answer broke off (the stream failed or was cancelled) before it ended: the text held
-    /// back while it might still have become a call is released as text, so the person and the
+    /// back while it might still have become a call is released as text, so the user and the
     /// history keep everything that arrived. A call that has started has had its text already,
     /// as its arguments.
     pub(crate) fn release(&mut self) -> Vec<ProviderEvent> {

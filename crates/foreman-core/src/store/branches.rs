@@ -1,4 +1,4 @@
-//! Branches: a new session that starts as a copy of the beginning of another one, so the person
+//! Branches: a new session that starts as a copy of the beginning of another one, so the user
 //! can take the conversation another way from an earlier message while the original stays as it
 //! was.
 
@@ -10,7 +10,7 @@ use super::sessions::{SessionSummary, new_session_id};
 /// What a branch copies from its source session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BranchSpec<'a> {
-    /// The person's message the branch is made at: the messages before it are copied.
+    /// The user's message the branch is made at: the messages before it are copied.
     pub before_seq: i64,
     /// That message's text, checked inside the transaction (a compaction renumbers messages).
     pub message_text: &'a str,
@@ -41,13 +41,13 @@ pub enum BranchOutcome {
     },
     /// The source session does not exist.
     NoSession,
-    /// The message at `before_seq` is not the person's message with that text (any more).
+    /// The message at `before_seq` is not the user's message with that text (any more).
     MessageMoved,
 }
 
 impl Store {
     /// Creates a session in the workspace of `source` with the history `source` had when the
-    /// person's message at `spec.before_seq` was sent, and the calls `spec.call_ids`, in one
+    /// user's message at `spec.before_seq` was sent, and the calls `spec.call_ids`, in one
     /// transaction; `source` is not changed.
     ///
     /// The history at that point: a compaction summary made after the message is left out, and

@@ -1,4 +1,4 @@
-//! Stored checkpoints: what each file-changing call replaced, so that the person can undo the
+//! Stored checkpoints: what each file-changing call replaced, so that the user can undo the
 //! change, also after the app was restarted.
 
 use super::db::Store;

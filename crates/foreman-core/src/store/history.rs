@@ -29,7 +29,7 @@ pub struct StoredMessage {
 /// [`Message`]: crate::providers::Message
 pub const SUMMARY_ROLE: &str = "summary";
 
-/// A stored tool call: the scheduler state and the person-facing status.
+/// A stored tool call: the scheduler state and the user-facing status.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StoredToolCall {
     pub call_id: String,

@@ -4,7 +4,7 @@ use super::db::Store;
 use super::error::StoreError;
 
 impl Store {
-    /// Records that the person approved `server` of `workspace_path` as defined by `hash`.
+    /// Records that the user approved `server` of `workspace_path` as defined by `hash`.
     pub async fn approve_mcp_server(
         &self,
         workspace_path: &str,

@@ -36,7 +36,7 @@ impl Store {
     }
 
     /// The lines of `session_id`, in the order they were recorded. One whose body is not JSON (a
-    /// damaged row) is left out: it only ever adds a line to what the person sees.
+    /// damaged row) is left out: it only ever adds a line to what the user sees.
     pub async fn load_notices(&self, session_id: &str) -> Result<Vec<StoredNotice>, StoreError> {
         let rows: Vec<(i64, String)> = sqlx::query_as(
             "SELECT after_seq, body FROM notices WHERE session_id = ?1 ORDER BY after_seq, rowid",

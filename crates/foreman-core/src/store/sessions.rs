@@ -89,7 +89,7 @@ impl Store {
         Ok(row.map(summary))
     }
 
-    /// Sets the title (the first message's opening words, or the person's rename).
+    /// Sets the title (the first message's opening words, or the user's rename).
     pub async fn rename_session(&self, id: &str, title: &str) -> Result<bool, StoreError> {
         let done = sqlx::query("UPDATE sessions SET title = ?2 WHERE id = ?1")
             .bind(id)

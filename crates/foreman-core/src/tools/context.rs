@@ -1,4 +1,4 @@
-//! What a running call gets besides its input: the cancel token, and the person's channel
+//! What a running call gets besides its input: the cancel token, and the user's channel
 //! ([`CallContext::output`], [`CallContext::images`], [`CallContext::status`]). Nothing sent here
 //! reaches the model; the model gets the call's [`ToolOutput`](super::ToolOutput).
 
@@ -7,7 +7,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::protocol::CallImages;
 
-/// Something a running call shows the person.
+/// Something a running call shows the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CallOutput {
     /// Live text (a command's stdout and stderr), appended to what came before.
@@ -18,7 +18,7 @@ pub enum CallOutput {
     Status(String),
 }
 
-/// Where a running call's output for the person goes: `(call id, output)` pairs.
+/// Where a running call's output for the user goes: `(call id, output)` pairs.
 #[derive(Debug, Clone)]
 pub struct OutputSink {
     call_id: String,
@@ -67,9 +67,9 @@ impl OutputSink {
 /// A running call's context.
 #[derive(Debug, Clone)]
 pub struct CallContext {
-    /// Cancelled when the person stops the task or the call overruns its timeout.
+    /// Cancelled when the user stops the task or the call overruns its timeout.
     pub cancel: CancellationToken,
-    /// The person's channel.
+    /// The user's channel.
     pub sink: OutputSink,
 }
 

@@ -1,6 +1,6 @@
 //! A failed call: a stable code, a message, suggestions for the model's next step, and for bad
 //! parameters every problem with its JSON path. The model gets it as
-//! `{"ok": false, "code", "error", "suggestions", "problems"}`; the person reads the message.
+//! `{"ok": false, "code", "error", "suggestions", "problems"}`; the user reads the message.
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -114,8 +114,8 @@ impl ToolError {
         value.to_string()
     }
 
-    /// What the person reads.
-    pub fn for_person(&self) -> CallError {
+    /// What the user reads.
+    pub fn for_user(&self) -> CallError {
         CallError {
             code: self.code.clone(),
             message: self.message.clone(),
@@ -178,6 +178,6 @@ mod tests {
         assert_eq!(error.code, "FILE_NOT_FOUND");
         assert_eq!(error.message, "a.txt does not exist.");
         assert_eq!(error.to_string().matches("FILE_NOT_FOUND").count(), 1);
-        assert_eq!(error.for_person().message, "a.txt does not exist.");
+        assert_eq!(error.for_user().message, "a.txt does not exist.");
     }
 }

@@ -11,10 +11,10 @@
 //!   ([`schema`]) and compiled validators; an external tool may replace a built-in when its
 //!   configuration says so ([`replacement`]).
 //! - [`pipeline`] is the path of one call: find → repair → validate → parse and facts → (the
-//!   session's policy and approval) → run with a timeout → the model's result and the person's →
+//!   session's policy and approval) → run with a timeout → the model's result and the user's →
 //!   stats.
 //! - A running call has two channels ([`CallContext`]): its [`ToolOutput`] (or [`ToolError`]) is
-//!   what the model reads; live output, images and the progress line go to the person only.
+//!   what the model reads; live output, images and the progress line go to the user only.
 //!   The system tools (`attempt_completion`, `new_task`, `todo_write`) steer the loop through
 //!   [`Control`], so the scheduler never looks at a tool's name.
 

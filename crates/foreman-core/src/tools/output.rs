@@ -1,4 +1,4 @@
-//! What a call gives back: the text for the model, a summary of what it did for the person, and,
+//! What a call gives back: the text for the model, a summary of what it did for the user, and,
 //! for the system tools, what the loop does next.
 
 use serde_json::Value;
@@ -35,7 +35,7 @@ impl ToolOutput {
 /// What a system tool asks the loop to do. The scheduler acts on this, never on a tool's name.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Control {
-    /// The task is done, with this summary for the person.
+    /// The task is done, with this summary for the user.
     Complete { summary: String },
     /// Run a sub-agent; its final summary becomes the call's result.
     SubAgent(SubAgentRequest),

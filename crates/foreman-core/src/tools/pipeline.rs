@@ -8,7 +8,7 @@
 //! 5. the session's **policy and approval** (`session/scheduler.rs`, `session/approvals.rs`);
 //! 6. **run** with the tool's timeout and the session's cancellation;
 //! 7. the **result**: what the model reads (the tool's text, or a structured error, with a note
-//!    of what was repaired) scrubbed of known keys, and what the person reads;
+//!    of what was repaired) scrubbed of known keys, and what the user reads;
 //! 8. **stats** (`stats.rs`, recorded by the scheduler).
 //!
 //! Steps 1–4 are [`ToolSet::prepare`], 6–7 [`execute`].

@@ -1,4 +1,4 @@
-//! A person's external tool standing in for a built-in (`"replaces": ["bash"]`): the model calls
+//! A user's external tool standing in for a built-in (`"replaces": ["bash"]`): the model calls
 //! it by the built-in's name and with the external tool's schema; the card and the approval
 //! policy treat it as the built-in (a `bash` replacement's command is read and ruled like
 //! `bash`'s) whenever its arguments fit the built-in's, and as an external tool otherwise.

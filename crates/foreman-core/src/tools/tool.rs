@@ -26,7 +26,7 @@ use crate::providers::ToolDefinition;
 /// How long a call may run unless its tool or the configuration says otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10 * 60);
 
-/// The new content a file tool would write, for the diff the person approves.
+/// The new content a file tool would write, for the diff the user approves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProposedChange {
     /// Absolute path.

@@ -191,7 +191,7 @@ async fn a_long_diff_is_sent_cut_and_load_preview_sends_it_whole() {
 }
 
 #[tokio::test]
-async fn edit_and_approve_writes_the_persons_version_and_tells_the_model() {
+async fn edit_and_approve_writes_the_users_version_and_tells_the_model() {
     for wire in BOTH {
         let turns = vec![vec![write("w1", "new.txt", "from the model\n")], done("d")];
         let mut h = start(wire, &turns, ApprovalMode::Ask).await;
@@ -200,19 +200,19 @@ async fn edit_and_approve_writes_the_persons_version_and_tells_the_model() {
         h.send(Op::EditAndApprove {
             call_id: id,
             preview_hash: hash,
-            new_content: "from the person\n".into(),
+            new_content: "from the user\n".into(),
         });
         assert!(h.end().await.is_success());
-        assert_eq!(h.file("new.txt"), "from the person\n");
+        assert_eq!(h.file("new.txt"), "from the user\n");
         let next = h.request_text(1);
         assert!(next.contains("edited your change"), "{wire:?}");
         assert!(
-            next.contains("-from the model") && next.contains("+from the person"),
+            next.contains("-from the model") && next.contains("+from the user"),
             "{next}"
         );
         // The card's diff is what was written.
         let shown = h.card_diff("w1").unwrap();
-        assert_eq!(shown.hunks[0].lines[0].spans[0].text, "from the person");
+        assert_eq!(shown.hunks[0].lines[0].spans[0].text, "from the user");
     }
 }
 

@@ -195,7 +195,7 @@ async fn a_cancelled_call_reaches_the_server_as_notifications_cancelled_for_its_
         assert_eq!(seen.cancelled[0].request_id, Some(call_id.clone()));
         assert_eq!(
             seen.cancelled[0].reason.as_deref(),
-            Some("cancelled by the person")
+            Some("cancelled by the user")
         );
         assert_eq!(seen.stopped, vec![call_id]);
     }

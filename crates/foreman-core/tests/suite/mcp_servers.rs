@@ -168,7 +168,7 @@ async fn exercise_everything(hub: &McpHub) {
         .unwrap();
     assert!(image.contains("[image image/png, "), "{image}");
     let Ok((_, CallOutput::Images(images))) = shown.try_recv() else {
-        panic!("no images for the person")
+        panic!("no images for the user")
     };
     assert_eq!(images.shown.len(), 1);
     assert_eq!(images.shown[0].data, tiny_image());
@@ -744,7 +744,7 @@ async fn a_server_that_cannot_start_reports_its_stderr_and_is_retried() {
     hub.shutdown().await;
 }
 
-/// `get-tiny-image` in the real session loop: the PNG reaches the person's channel (the call's
+/// `get-tiny-image` in the real session loop: the PNG reaches the user's channel (the call's
 /// update event, and the stored session the app reopens) and the model gets only the note.
 #[tokio::test]
 async fn an_image_reaches_the_card_and_the_model_gets_only_a_note() {
@@ -813,7 +813,7 @@ async fn an_image_reaches_the_card_and_the_model_gets_only_a_note() {
         .await
         .unwrap();
 
-    // The person's channel: one PNG, exactly as the server sent it.
+    // The user's channel: one PNG, exactly as the server sent it.
     assert_eq!(shown.len(), 1, "{shown:?}");
     let (call_id, images) = &shown[0];
     assert_eq!(call_id, "img");

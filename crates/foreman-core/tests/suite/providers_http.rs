@@ -388,7 +388,7 @@ async fn a_rejected_key_from_the_environment_names_the_variable_and_offers_no_re
         "{error}"
     );
     // Nothing outside the process can change the variable: asking again cannot help.
-    assert!(!error.person_may_retry());
+    assert!(!error.user_may_retry());
 }
 
 #[tokio::test]

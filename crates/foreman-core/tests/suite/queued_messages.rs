@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::common::*;
 
-/// A front end that attaches while a task runs (a reloaded window) learns of the person's
+/// A front end that attaches while a task runs (a reloaded window) learns of the user's
 /// messages still waiting for the next turn, which the stored transcript does not have yet; and
 /// every front end learns when each message joins the conversation.
 #[tokio::test]
@@ -19,8 +19,8 @@ async fn messages_sent_while_a_task_runs_wait_are_listed_in_a_snapshot_and_annou
         .iter()
         .map(|t| ScriptedResponse::sse(body(Wire::Anthropic, t)))
         .collect();
-    // As a resumed session whose transcript shows two messages of the person.
-    let mut h = start_with(Wire::Anthropic, responses, |c| c.person_messages = 2).await;
+    // As a resumed session whose transcript shows two messages of the user.
+    let mut h = start_with(Wire::Anthropic, responses, |c| c.user_messages = 2).await;
     h.say("go");
     let (call_id, preview_hash) = h.approval().await;
     for text in ["first after", "second after"] {
@@ -81,7 +81,7 @@ async fn messages_sent_while_a_task_runs_wait_are_listed_in_a_snapshot_and_annou
     assert!(queued.is_empty(), "{queued:?}");
 }
 
-/// Stopping a task gives the person back what they sent meanwhile instead of running it: the
+/// Stopping a task gives the user back what they sent meanwhile instead of running it: the
 /// model never reads it, and no new task starts on its own after Stop.
 #[tokio::test]
 async fn stopping_a_task_returns_the_waiting_messages_instead_of_running_them() {
@@ -118,7 +118,7 @@ async fn stopping_a_task_returns_the_waiting_messages_instead_of_running_them() 
     assert!(!h.dir.path().join("a.txt").exists());
 }
 
-/// The person takes back one waiting message: it is given back at once and the model never reads
+/// The user takes back one waiting message: it is given back at once and the model never reads
 /// it; the others still join. Two waiting messages may say the same; the one at the place the
 /// front end named goes, or the first with that text when the place is out of date.
 #[tokio::test]
@@ -190,7 +190,7 @@ async fn a_waiting_message_taken_back_is_returned_and_never_read() {
     assert_eq!(taken, ["go", "twin note", "other note"]);
 }
 
-/// After Stop, until the stopped task has ended, the person still sees the messages that waited
+/// After Stop, until the stopped task has ended, the user still sees the messages that waited
 /// and may take one back: it comes back at once, the others after the task ends; and a message
 /// sent after the Stop with the same text (the next request) stays.
 #[tokio::test]
@@ -282,7 +282,7 @@ async fn a_snapshot_during_a_stop_lists_the_messages_it_holds() {
 }
 
 /// A message sent right after Stop, while the stopped command is still being ended, is the
-/// person's next request: it is not given back with the ones that waited before the Stop.
+/// user's next request: it is not given back with the ones that waited before the Stop.
 #[tokio::test]
 async fn a_message_sent_after_stop_starts_the_next_task() {
     let mut h = stopping_with_waiting("sent before the stop").await;

@@ -15,9 +15,9 @@ fn cut_after(wire: Wire, said: &str) -> ScriptedResponse {
     ScriptedResponse::sse(whole).drop_after(dropped_at)
 }
 
-/// A stream that drops in the middle of the answer ends the task with an error the person can
+/// A stream that drops in the middle of the answer ends the task with an error the user can
 /// retry: `retry` runs the model again on the conversation as it stands, with what arrived kept,
-/// the model told it was cut off, and no new message of the person.
+/// the model told it was cut off, and no new message of the user.
 #[tokio::test]
 async fn a_dropped_answer_can_be_retried_and_keeps_what_arrived() {
     for wire in BOTH {
@@ -40,7 +40,7 @@ async fn a_dropped_answer_can_be_retried_and_keeps_what_arrived() {
         assert!(again.contains("Half of the answer"), "{wire:?}: {again}");
         assert!(again.contains(RETRY_NOTE), "{wire:?}: {again}");
         assert_eq!(again.matches("\"go\"").count(), 1, "{wire:?}: {again}");
-        // The retry is not a message of the person's.
+        // The retry is not a message of the user's.
         let taken = h
             .seen
             .iter()

@@ -84,7 +84,7 @@ async fn new_task_runs_a_child_whose_summary_is_the_parents_result() {
             Some("t1"),
             "the child's approval request names the new_task call"
         );
-        // A snapshot while the child waits reports the session's history (the person's message
+        // A snapshot while the child waits reports the session's history (the user's message
         // and the parent's answer with the new_task call), not the child's.
         h.send(Op::Snapshot);
         let snapshot = h.until(|m| matches!(m, EventMsg::Snapshot { .. })).await;
@@ -147,7 +147,7 @@ async fn new_task_runs_a_child_whose_summary_is_the_parents_result() {
         assert_eq!(h.parent_of("d"), None);
         let seqs: Vec<u64> = h.seen.iter().map(|e| e.seq).collect();
         assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "seq is gapless");
-        // One task for the person; the child's requests count into the session's usage.
+        // One task for the user; the child's requests count into the session's usage.
         let ended = h
             .seen
             .iter()

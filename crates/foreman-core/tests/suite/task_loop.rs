@@ -47,7 +47,7 @@ async fn multi_step_task_read_edit_bash_complete() {
             .collect();
         assert_eq!(changed, ["beta", "gamma"], "{wire:?}");
         assert!(h.finished("c3").unwrap().1.contains("gamma"), "{wire:?}");
-        // The command's output streamed to the person before its result.
+        // The command's output streamed to the user before its result.
         let output_at = h.seen.iter().position(|e| {
             matches!(&e.msg, EventMsg::ToolCallOutput { call_id, text }
                 if call_id == "c3" && text.contains("gamma"))

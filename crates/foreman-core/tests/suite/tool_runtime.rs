@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use super::common::*;
 
-/// What call `id` finished with: its state, the model's result, and the person's error.
+/// What call `id` finished with: its state, the model's result, and the user's error.
 fn finished_with(h: &Harness, id: &str) -> (CallState, String, Option<(String, String)>) {
     h.seen
         .iter()

@@ -11,7 +11,7 @@ use serde_json::json;
 use super::common::*;
 
 #[tokio::test]
-async fn the_person_undoes_file_changes_newest_first_also_after_a_restart() {
+async fn the_user_undoes_file_changes_newest_first_also_after_a_restart() {
     let store = Store::open_in_memory().await.unwrap();
     let session = store.create_session("/w", 1).await.unwrap();
     let turns = [
