@@ -1,15 +1,15 @@
 // The conversation: messages and tool cards in order, as a virtualised list. Only the entries in
 // and near the viewport are in the DOM; the others are stood in for by padding, sized from each
 // entry's measured height (a ResizeObserver keeps it current) or an estimate for entries never
-// rendered. The view follows new output unless the person scrolled up; then the entry at the top
+// rendered. The view follows new output unless the user scrolled up; then the entry at the top
 // of the view stays where it is when heights change above it or output arrives below. The
 // entries holding the ends of a selection stay rendered wherever the view goes, and a copy first
 // renders every entry between them, so the browser's own copy has them all.
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { flushSync } from "react-dom";
 import type { CallView, Item } from "../session/state";
-import { Markdown } from "./Markdown";
-import { ToolCard, type CardActions } from "./ToolCard";
+import { Entry, type RetryOffer } from "./Entry";
+import type { CardActions } from "./ToolCard";
 import { entryAt, layoutOffsets, visibleRange } from "./virtualList";
 import { boundaryRow, ENTRY_IDS, ENTRY_ROWS, useSelectionEnds } from "./virtualSelection";
 import { undoableAfter, undoableAfterCounts } from "../session/undoAfter";
@@ -47,7 +47,7 @@ interface Props {
   actions: CardActions;
   onOpenLink(url: string): void;
   /**
-   * Continues from before the person's message number `index` (counted among their messages)
+   * Continues from before the user's message number `index` (counted among their messages)
    * whose text is `text`, in a new session; absent when the conversation cannot branch (it has
    * no stored session yet).
    */
@@ -58,14 +58,7 @@ interface Props {
   retry?: RetryOffer;
 }
 
-/** A button on the notice of a task's end: run the model again from there. */
-export interface RetryOffer {
-  /** The notice's item id. */
-  at: number;
-  /** "Retry" after an error, "Continue" at the iteration cap. */
-  label: string;
-  run(): void;
-}
+export type { RetryOffer };
 
 /** What the find bar shows in the conversation. */
 export interface FindView {
@@ -75,183 +68,6 @@ export interface FindView {
   /** Changed whenever that entry is to be brought into view (again). */
   reveal: number;
 }
-
-/** A question under a message of the person, with the button that goes ahead and one that does not. */
-function Confirm({
-  testId,
-  question,
-  yes,
-  no,
-  onYes,
-  onNo,
-}: {
-  testId: string;
-  question: string;
-  yes: string;
-  no: string;
-  onYes(): void;
-  onNo(): void;
-}) {
-  return (
-    <div className="msg-confirm" data-testid={testId} role="group" aria-label={question}>
-      <span>{question}</span>
-      <button type="button" data-testid={`confirm-${testId}`} onClick={onYes} autoFocus>
-        {yes}
-      </button>
-      <button type="button" className="ghost" onClick={onNo}>
-        {no}
-      </button>
-    </div>
-  );
-}
-
-/**
- * A message of the person, with what can be done from it (shown beside it while it is hovered or
- * a button has focus), each after a confirmation under it:
- * - edit it in a branch: a new session with the conversation before it, the message in its
- *   composer (this conversation and the files stay as they are);
- * - undo the file changes made after it, newest first.
- */
-function UserMessage({
-  text,
-  undoAfter,
-  onUndoAfter,
-  onBranch,
-}: {
-  text: string;
-  undoAfter: number;
-  onUndoAfter?(): void;
-  onBranch?(): void;
-}) {
-  const [asking, setAsking] = useState<"branch" | "undo" | null>(null);
-  const undo = undoAfter > 0 ? onUndoAfter : undefined;
-  const changes = undoAfter === 1 ? "1 file change" : `${undoAfter} file changes`;
-  const stay =
-    undoAfter === 0
-      ? ""
-      : undoAfter === 1
-        ? " The file change made after it stays on disk; undo it first if you want it gone."
-        : ` The ${undoAfter} file changes made after it stay on disk; undo them first if you want them gone.`;
-  const done = (action: () => void) => () => {
-    setAsking(null);
-    action();
-  };
-  return (
-    <div className="msg msg-user" data-testid="user-message">
-      <div className="msg-user-row">
-        {(onBranch || undo) && !asking && (
-          <div className="msg-actions">
-            {onBranch && (
-              <button type="button" className="ghost" data-testid="branch-button" onClick={() => setAsking("branch")}>
-                ✎ Edit from here
-              </button>
-            )}
-            {undo && (
-              <button type="button" className="ghost" data-testid="undo-after-button" onClick={() => setAsking("undo")}>
-                ↶ Undo the {changes} after this
-              </button>
-            )}
-          </div>
-        )}
-        <div className="msg-body">{text}</div>
-      </div>
-      {asking === "branch" && onBranch && (
-        <Confirm
-          testId="branch"
-          question={`Edit this message in a new session that has the conversation before it? This conversation stays as it is.${stay}`}
-          yes="Edit in a new session"
-          no="Cancel"
-          onYes={done(onBranch)}
-          onNo={() => setAsking(null)}
-        />
-      )}
-      {asking === "undo" && undo && (
-        <Confirm
-          testId="undo-after"
-          question={`Undo the ${changes} made after this message, newest first?`}
-          yes={`Undo ${changes}`}
-          no="Keep them"
-          onYes={done(undo)}
-          onNo={() => setAsking(null)}
-        />
-      )}
-    </div>
-  );
-}
-
-/** One entry of the conversation: a message, a tool card or a notice. */
-export const Entry = memo(function Entry({
-  item,
-  call,
-  calls,
-  actions,
-  onOpenLink,
-  undoAfter = 0,
-  onUndoAfter,
-  onBranch,
-  retry,
-}: {
-  item: Item;
-  call: CallView | undefined;
-  /** Every call, only for a card with a sub-agent's calls nested in it. */
-  calls: Record<string, CallView> | undefined;
-  actions: CardActions;
-  onOpenLink(url: string): void;
-  /** For a message of the person: how many file changes after it can be undone. */
-  undoAfter?: number;
-  /** Undoes them (by the message's item id). */
-  onUndoAfter?(id: number): void;
-  /** For a message of the person: edits it in a branch (by the message's item id). */
-  onBranch?(id: number): void;
-  /** For the notice of a task's end: runs the model again. */
-  retry?: RetryOffer;
-}) {
-  switch (item.kind) {
-    case "user":
-      return (
-        <UserMessage
-          text={item.text}
-          undoAfter={undoAfter}
-          onUndoAfter={onUndoAfter && (() => onUndoAfter(item.id))}
-          onBranch={onBranch && (() => onBranch(item.id))}
-        />
-      );
-    case "assistant":
-      return (
-        <div className="msg msg-assistant" data-testid="assistant-message">
-          <Markdown text={item.text} onOpenLink={onOpenLink} />
-        </div>
-      );
-    case "thinking":
-      return (
-        <details className="msg msg-thinking">
-          <summary className="muted">Thinking</summary>
-          <Markdown text={item.text} onOpenLink={onOpenLink} />
-        </details>
-      );
-    case "tool":
-      return call ? <ToolCard call={call} calls={calls} actions={actions} /> : null;
-    case "notice":
-      return (
-        <div className={`notice notice-${item.tone}${retry ? " notice-with-action" : ""}`}>
-          <span id={`notice-${item.id}`} role={item.tone === "error" ? "alert" : "status"}>
-            {item.text}
-          </span>
-          {retry && (
-            <button
-              type="button"
-              className="notice-action"
-              data-testid="retry"
-              aria-describedby={`notice-${item.id}`}
-              onClick={retry.run}
-            >
-              {retry.label}
-            </button>
-          )}
-        </div>
-      );
-  }
-});
 
 /** One rendered entry, registered for measuring while it is in the DOM. */
 function Row({
@@ -344,7 +160,7 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch, find
   const latest = useRef({ items, offsets, calls });
   latest.current = { items, offsets, calls };
 
-  // Undoing the file changes after a message of the person (only a running session can undo).
+  // Undoing the file changes after a message of the user (only a running session can undo).
   const undoCounts = useMemo(() => undoableAfterCounts(items, calls), [items, calls]);
   const undo = actions.undo;
   const onUndoAfter = useMemo(
@@ -357,7 +173,7 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch, find
     [undo],
   );
 
-  // Branching at a message of the person: which of their messages it is, and its text.
+  // Branching at a message of the user: which of their messages it is, and its text.
   const onBranchAt = useMemo(
     () =>
       onBranch
@@ -440,7 +256,7 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch, find
       known.current = el.scrollTop;
       return;
     }
-    // Scrolled since the last scroll event (which is still to come): that is where the person
+    // Scrolled since the last scroll event (which is still to come): that is where the user
     // wants to be, so it becomes the anchor rather than being undone.
     if (Math.abs(el.scrollTop - known.current) >= 1) {
       setAnchor(el, items, offsets);
@@ -502,7 +318,7 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch, find
     const delta = el.clientHeight / 4;
     anchor.current = { id: find.currentId, delta };
     // There at once (by the estimates): staying at the old position until the entries there are
-    // measured would let a height change clamp the scroll, which reads as the person's scroll.
+    // measured would let a height change clamp the scroll, which reads as the user's scroll.
     el.scrollTop = Math.max(0, TOP_PAD + offsets[index]! - delta);
     known.current = el.scrollTop;
     setFollow(false);

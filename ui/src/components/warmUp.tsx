@@ -11,12 +11,12 @@ import { createRoot } from "react-dom/client";
 import type { ReactNode } from "react";
 import { newCall, type CallView, type Item } from "../session/state";
 import type { FileDiff } from "../protocol/FileDiff";
-import { Entry } from "./Conversation";
+import { Entry } from "./Entry";
 import type { CardActions } from "./ToolCard";
 
 /**
  * Wait after a workspace opens before the first part: its own first frame comes first, and the
- * parts are done a fraction of a second later, before a person has typed a prompt (in the
+ * parts are done a fraction of a second later, before a user has typed a prompt (in the
  * performance test, WebDriver sends one 300 ms after the workspace opens).
  */
 export const WARM_UP_DELAY_MS = 50;

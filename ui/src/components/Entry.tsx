@@ -1,0 +1,89 @@
+// One entry of the conversation: a message, a tool card or a notice.
+import { memo } from "react";
+import type { CallView, Item } from "../session/state";
+import { Markdown } from "./Markdown";
+import { ToolCard, type CardActions } from "./ToolCard";
+import { UserMessage } from "./UserMessage";
+
+/** A button on the notice of a task's end: run the model again from there. */
+export interface RetryOffer {
+  /** The notice's item id. */
+  at: number;
+  /** "Retry" after an error, "Continue" at the iteration cap. */
+  label: string;
+  run(): void;
+}
+
+/** One entry of the conversation: a message, a tool card or a notice. */
+export const Entry = memo(function Entry({
+  item,
+  call,
+  calls,
+  actions,
+  onOpenLink,
+  undoAfter = 0,
+  onUndoAfter,
+  onBranch,
+  retry,
+}: {
+  item: Item;
+  call: CallView | undefined;
+  /** Every call, only for a card with a sub-agent's calls nested in it. */
+  calls: Record<string, CallView> | undefined;
+  actions: CardActions;
+  onOpenLink(url: string): void;
+  /** For a message of the user: how many file changes after it can be undone. */
+  undoAfter?: number;
+  /** Undoes them (by the message's item id). */
+  onUndoAfter?(id: number): void;
+  /** For a message of the user: edits it in a branch (by the message's item id). */
+  onBranch?(id: number): void;
+  /** For the notice of a task's end: runs the model again. */
+  retry?: RetryOffer;
+}) {
+  switch (item.kind) {
+    case "user":
+      return (
+        <UserMessage
+          text={item.text}
+          undoAfter={undoAfter}
+          onUndoAfter={onUndoAfter && (() => onUndoAfter(item.id))}
+          onBranch={onBranch && (() => onBranch(item.id))}
+        />
+      );
+    case "assistant":
+      return (
+        <div className="msg msg-assistant" data-testid="assistant-message">
+          <Markdown text={item.text} onOpenLink={onOpenLink} />
+        </div>
+      );
+    case "thinking":
+      return (
+        <details className="msg msg-thinking">
+          <summary className="muted">Thinking</summary>
+          <Markdown text={item.text} onOpenLink={onOpenLink} />
+        </details>
+      );
+    case "tool":
+      return call ? <ToolCard call={call} calls={calls} actions={actions} /> : null;
+    case "notice":
+      return (
+        <div className={`notice notice-${item.tone}${retry ? " notice-with-action" : ""}`}>
+          <span id={`notice-${item.id}`} role={item.tone === "error" ? "alert" : "status"}>
+            {item.text}
+          </span>
+          {retry && (
+            <button
+              type="button"
+              className="notice-action"
+              data-testid="retry"
+              aria-describedby={`notice-${item.id}`}
+              onClick={retry.run}
+            >
+              {retry.label}
+            </button>
+          )}
+        </div>
+      );
+  }
+});
