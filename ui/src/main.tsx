@@ -1,3 +1,15 @@
+// The window's entry point. The UI renders the engine's events and never computes what the
+// engine knows (diffs, call states, costs); it sends ops back.
+//
+// Rules that keep frames short when WebKit paints in software (no GPU):
+// - no blurred shadow on boxes that change while a call streams (`--shadow-flat`);
+// - on Linux, generic font families only (`platform.ts` marks the document): fontconfig lookups
+//   of uninstalled families cost 60-100 ms per new size and weight;
+// - a streaming write renders only its last 24 lines; a diff draws 25 rows in its first frame
+//   and grows a step a frame; past 200 lines it scrolls in its own virtualised box
+//   (`VirtualDiffBody.tsx`), as the conversation is virtualised (`Conversation.tsx`);
+// - no `Intl` on the path of a starting stream (its first use loads ICU data for 10-25 ms);
+// - a warm-up (`warmUp.tsx`) draws the parts of a first turn once, out of sight, while idle.
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
