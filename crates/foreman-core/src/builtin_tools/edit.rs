@@ -185,7 +185,11 @@ mod tests {
         read(&s).await;
         let err = run_edit(&s, ep("x", "y", false)).await.unwrap_err();
         assert_eq!(err.code(), "EDIT_AMBIGUOUS");
-        assert!(err.to_string().contains("2 times (lines 1, 2)"));
+        assert!(
+            err.to_string()
+                .contains("2 times (at line 1 column 1, line 2 column 1)"),
+            "{err}"
+        );
         let out = run_edit(&s, ep("x", "y", true)).await.unwrap();
         assert_eq!(out.replacements, 2);
         assert_eq!(std::fs::read_to_string(&f).unwrap(), "y\ny\n");
@@ -200,7 +204,7 @@ mod tests {
         let out = run_edit(&s, ep("if x {\n    go()\n}", "if y {\n    go()\n}", false))
             .await
             .unwrap();
-        assert!(out.whitespace_tolerant);
+        assert_eq!(out.tolerances.len(), 1);
         assert!(out.render().contains("normalising indentation"));
         assert_eq!(
             std::fs::read_to_string(&f).unwrap(),

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use super::edit_match::EditFailure;
+use super::edits::EditFailure;
 use super::stale_guard::StaleReadError;
 use crate::boundary::{OpenError, PathNotInWorkspace};
 
@@ -42,8 +42,15 @@ pub enum BuiltinError {
     #[error(transparent)]
     StaleRead(#[from] StaleReadError),
     /// An edit could not be applied.
-    #[error(transparent)]
+    #[error("{code}: {failure}", code = .0.code(), failure = .0)]
     Edit(#[from] EditFailure),
+    /// One edit of several could not be applied, so none was.
+    #[error("{}: edit {index} of {count} failed, so no edit was written: {failure}", .failure.code())]
+    EditOf {
+        index: usize,
+        count: usize,
+        failure: EditFailure,
+    },
     /// The parameters are invalid (the message says which and why).
     #[error("INVALID_PARAMS: {0}")]
     InvalidParams(String),
@@ -85,7 +92,7 @@ impl BuiltinError {
             Self::TooLarge { .. } => "FILE_TOO_LARGE",
             Self::Binary { .. } => "BINARY_FILE",
             Self::StaleRead(_) => "STALE_READ",
-            Self::Edit(e) => e.code(),
+            Self::Edit(e) | Self::EditOf { failure: e, .. } => e.code(),
             Self::InvalidParams(_) => "INVALID_PARAMS",
             Self::InvalidPattern(_) => "INVALID_PATTERN",
             Self::Http(_) => "HTTP_ERROR",
@@ -146,6 +153,15 @@ mod tests {
                 reason: "private".into(),
             },
             BuiltinError::Cancelled,
+            BuiltinError::Edit(EditFailure::NoMatch { closest: None }),
+            BuiltinError::EditOf {
+                index: 2,
+                count: 3,
+                failure: EditFailure::Ambiguous {
+                    count: 2,
+                    at: vec![(1, 1), (1, 5)],
+                },
+            },
             BuiltinError::Io {
                 path: "a".into(),
                 source: std::io::Error::other("x"),

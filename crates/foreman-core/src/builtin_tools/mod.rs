@@ -14,7 +14,7 @@ pub mod bash;
 pub mod bash_output;
 pub mod diff_stats;
 pub mod edit;
-pub mod edit_match;
+pub mod edits;
 pub mod error;
 pub mod facts;
 pub mod file_kind;

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::atomic_write::atomic_write;
 use super::diff_stats::line_changes;
-use super::edit_match::{LineEnding, apply_edit};
+use super::edits::{Replacement, apply_edits as apply_to_text};
 use super::error::BuiltinError;
 use super::session::BuiltinSession;
 use super::stale_guard::content_hash;
@@ -57,9 +57,9 @@ pub struct EditOutput {
     pub lines_added: usize,
     /// Lines removed.
     pub lines_removed: usize,
-    /// Whether any edit needed the whitespace-tolerant fallback.
-    pub whitespace_tolerant: bool,
-    /// Whether the file uses CRLF line endings (kept).
+    /// How the edits' strings were read other than as sent, as the model is told.
+    pub tolerances: Vec<&'static str>,
+    /// Whether some line ends in CRLF (every line keeps its ending).
     pub crlf: bool,
     /// 1-based line of the first change.
     pub first_line: usize,
@@ -72,11 +72,10 @@ impl EditOutput {
             "Edited {}: {} replacement(s), +{} −{} lines, first change at line {}.",
             self.path, self.replacements, self.lines_added, self.lines_removed, self.first_line
         );
-        if self.whitespace_tolerant {
-            text.push_str(
-                " Note: old_string matched only after normalising indentation/trailing spaces; \
-                 the replacement was re-indented to fit.",
-            );
+        for tolerance in &self.tolerances {
+            text.push_str(" Note: ");
+            text.push_str(tolerance);
+            text.push('.');
         }
         text
     }
@@ -138,7 +137,7 @@ pub(crate) fn edit_file(
         replacements: edited.replacements,
         lines_added,
         lines_removed,
-        whitespace_tolerant: edited.whitespace_tolerant,
+        tolerances: edited.tolerances,
         crlf: edited.crlf,
         first_line: edited.first_line,
     })
@@ -150,47 +149,38 @@ pub(crate) struct Edited {
     /// The text the tool writes.
     pub text: String,
     pub replacements: usize,
-    pub whitespace_tolerant: bool,
-    /// The file's lines end in CRLF (kept so).
+    pub tolerances: Vec<&'static str>,
+    /// Some line ends in CRLF (each keeps its ending).
     pub crlf: bool,
     pub first_line: usize,
 }
 
-/// Applies `edits` to `original` in order, as the tool writes them: on LF text, with the
-/// whitespace-tolerant match, and the file's line ending restored. Pure, so an approval's preview
-/// shows exactly what approving writes. Fails, changing nothing, when any edit fails.
+/// Applies `edits` to `original` in order, as the tool writes them (see [`super::edits`]). Pure,
+/// so an approval's preview shows exactly what approving writes. Fails, changing nothing, when
+/// any edit fails.
 pub(crate) fn apply_edits(original: &str, edits: &[EditOperation]) -> Result<Edited, BuiltinError> {
-    let ending = LineEnding::detect(original);
-    let mut current = LineEnding::to_lf(original);
-    let mut replacements = 0;
-    let mut whitespace_tolerant = false;
-    let mut first_line = usize::MAX;
-    for (index, edit) in edits.iter().enumerate() {
-        let old = LineEnding::to_lf(&edit.old_string);
-        let new = LineEnding::to_lf(&edit.new_string);
-        let (next, applied) =
-            apply_edit(&current, &old, &new, edit.replace_all).map_err(|failure| {
-                if edits.len() == 1 {
-                    BuiltinError::Edit(failure)
-                } else {
-                    BuiltinError::InvalidParams(format!(
-                        "edit {} of {} failed, so no edit was applied: {failure}",
-                        index + 1,
-                        edits.len()
-                    ))
-                }
-            })?;
-        current = next;
-        replacements += applied.replacements;
-        whitespace_tolerant |= applied.whitespace_tolerant;
-        first_line = first_line.min(applied.first_line);
-    }
+    let replacements: Vec<Replacement<'_>> = edits
+        .iter()
+        .map(|e| Replacement {
+            old: &e.old_string,
+            new: &e.new_string,
+            replace_all: e.replace_all,
+        })
+        .collect();
+    let edited = apply_to_text(original, &replacements).map_err(|failed| match failed.edit {
+        (_, 1) => BuiltinError::Edit(failed.failure),
+        (index, count) => BuiltinError::EditOf {
+            index,
+            count,
+            failure: failed.failure,
+        },
+    })?;
     Ok(Edited {
-        text: ending.restore(&current),
-        replacements,
-        whitespace_tolerant,
-        crlf: ending == LineEnding::CrLf,
-        first_line,
+        text: edited.text,
+        replacements: edited.replacements,
+        tolerances: edited.tolerances.iter().map(|t| t.describe()).collect(),
+        crlf: edited.crlf,
+        first_line: edited.first_line,
     })
 }
 

@@ -9,6 +9,7 @@ mod atomic_write_kill;
 mod boundary_corpus;
 mod common;
 mod compaction;
+mod edits;
 mod mcp_cancellation;
 mod mcp_servers;
 mod providers_chunking;
