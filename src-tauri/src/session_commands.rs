@@ -141,6 +141,8 @@ async fn session_config(
         build_provider(&settings.provider, key, Some(recordings)).map_err(CommandError::from)?;
     let mut config = SessionConfig::new(provider, settings.provider.model.clone(), dir.path);
     config.approval_mode = settings.approval_mode;
+    config.sandbox = settings.sandbox;
+    config.sandbox_network = settings.sandbox_network;
     config.max_iterations = settings.max_iterations.max(1);
     config.text_protocol = settings.provider.text_protocol;
     if let Some(window) = settings.provider.context_window {

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use foreman_core::agent::DEFAULT_MAX_ITERATIONS;
 use foreman_core::approval::ApprovalMode;
 use foreman_core::providers::{KeyringKey, ProviderPreset, ProviderSettings};
+use foreman_protocol::SandboxLevel;
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager};
 use ts_rs::TS;
@@ -25,6 +26,10 @@ pub struct AppSettings {
     pub max_iterations: u32,
     /// A system notification when an approval waits and the window is not focused.
     pub notify_approvals: bool,
+    /// How far commands are confined (in every mode but "run everything").
+    pub sandbox: SandboxLevel,
+    /// Whether a confined command may reach the network.
+    pub sandbox_network: bool,
 }
 
 impl Default for AppSettings {
@@ -34,6 +39,8 @@ impl Default for AppSettings {
             approval_mode: ApprovalMode::Ask,
             max_iterations: DEFAULT_MAX_ITERATIONS,
             notify_approvals: true,
+            sandbox: SandboxLevel::WorkspaceWrite,
+            sandbox_network: false,
         }
     }
 }
@@ -63,6 +70,10 @@ pub struct SettingsView {
     pub path: String,
     /// Where the provider's responses are recorded when `provider.record_streams` is on.
     pub recordings_path: String,
+    /// Whether this machine can confine commands at the chosen level, in words.
+    pub sandbox_status: String,
+    /// Whether it can.
+    pub sandbox_available: bool,
 }
 
 /// The directory the provider's responses are recorded into, when the settings ask for it: one
@@ -123,6 +134,10 @@ pub fn key_for(preset: ProviderPreset) -> KeyringKey {
 /// The settings screen's view of `settings`.
 pub fn view(path: &Path, recordings: &Path, settings: AppSettings) -> SettingsView {
     let preset = settings.provider.preset;
+    let sandbox = match settings.sandbox {
+        SandboxLevel::Off => None,
+        level => Some(foreman_core::sandbox::availability(level)),
+    };
     let (key_stored, keychain_error) = match key_for(preset).is_stored() {
         Ok(stored) => (stored, None),
         Err(e) => (false, Some(e.to_string())),
@@ -152,6 +167,11 @@ pub fn view(path: &Path, recordings: &Path, settings: AppSettings) -> SettingsVi
             .collect(),
         path: path.display().to_string(),
         recordings_path: recordings.display().to_string(),
+        sandbox_status: sandbox.as_ref().map_or_else(
+            || "The sandbox is off: commands run with your full rights.".to_owned(),
+            |a| a.describe(),
+        ),
+        sandbox_available: sandbox.is_some_and(|a| a.is_available()),
     }
 }
 

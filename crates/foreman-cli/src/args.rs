@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 
 use foreman_core::providers::preset::MIN_CONTEXT_WINDOW;
-use foreman_protocol::ApprovalMode;
+use foreman_protocol::{ApprovalMode, SandboxLevel};
 
 /// Usage text.
-pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|yolo] [--max-iterations N] [--context-window TOKENS] [--text-protocol] [--json] [--db FILE] [--resume ID] [--mcp-config FILE] [--trust-workspace-mcp] [--record DIR] PROMPT
+pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|auto|yolo] [--sandbox read-only|workspace-write|off] [--allow-network] [--max-iterations N] [--context-window TOKENS] [--text-protocol] [--json] [--db FILE] [--resume ID] [--mcp-config FILE] [--trust-workspace-mcp] [--record DIR] PROMPT
        foreman-cli mcp list --workspace DIR [--mcp-config FILE] [--db FILE]
        foreman-cli mcp approve --workspace DIR [--mcp-config FILE] [--db FILE] NAME...
        foreman-cli sessions --workspace DIR [--db FILE]
@@ -41,6 +41,10 @@ pub struct ExecArgs {
     pub trust_workspace_mcp: bool,
     /// Record every response of the provider raw into this directory, for a bug report.
     pub record: Option<PathBuf>,
+    /// How far commands are confined.
+    pub sandbox: SandboxLevel,
+    /// Whether confined commands may reach the network.
+    pub allow_network: bool,
     pub prompt: String,
 }
 
@@ -68,6 +72,8 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
         mcp_config: None,
         trust_workspace_mcp: false,
         record: None,
+        sandbox: SandboxLevel::WorkspaceWrite,
+        allow_network: false,
         prompt: String::new(),
     };
     let mut prompt: Vec<String> = Vec::new();
@@ -117,6 +123,8 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
             "--mcp-config" => out.mcp_config = Some(PathBuf::from(value(&mut it, arg)?)),
             "--trust-workspace-mcp" => out.trust_workspace_mcp = true,
             "--record" => out.record = Some(PathBuf::from(value(&mut it, arg)?)),
+            "--sandbox" => out.sandbox = value(&mut it, arg)?.parse::<SandboxLevel>()?,
+            "--allow-network" => out.allow_network = true,
             flag if flag.starts_with("--") => {
                 return Err(format!("unknown option {flag}\n{USAGE}"));
             }

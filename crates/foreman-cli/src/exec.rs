@@ -156,6 +156,8 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         .collect();
     config.store = Some(store.clone());
     config.approval_mode = args.approval;
+    config.sandbox = args.sandbox;
+    config.sandbox_network = args.allow_network;
     config.text_protocol = args.text_protocol;
     if let Some(window) = args.context_window {
         config.context_window = usize::try_from(window).unwrap_or(usize::MAX);

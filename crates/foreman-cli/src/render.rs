@@ -142,6 +142,25 @@ impl Renderer {
                     true,
                 )
             }
+            EventMsg::SandboxChanged { sandbox, .. } => match (&sandbox.level, &sandbox.unconfined)
+            {
+                (_, Some(why)) => (self.paint(RED, &format!("\n! not sandboxed: {why}")), true),
+                (Some(level), None) if sandbox.refused.is_empty() => {
+                    let net = if sandbox.network {
+                        "network on"
+                    } else {
+                        "no network"
+                    };
+                    let line = format!("\n[sandbox: {}, {net}]", level.as_str());
+                    (self.paint(DIM, &line), true)
+                }
+                (Some(_), None) => {
+                    let refused = sandbox.refused.join("\n    ");
+                    let line = format!("\n! the sandbox refused:\n    {refused}");
+                    (self.paint(RED, &line), true)
+                }
+                (None, None) => (self.paint(DIM, "\n[outside the sandbox]"), true),
+            },
             EventMsg::UndoRefused { reason, .. } => {
                 (self.paint(RED, &format!("\nundo refused: {reason}")), true)
             }

@@ -17,6 +17,7 @@ pub mod diff;
 pub mod mcp;
 pub mod partial_json;
 pub mod providers;
+pub mod sandbox;
 pub mod secrets;
 pub mod sse;
 pub mod store;

@@ -8,14 +8,16 @@ use ts_rs::TS;
 
 use crate::diff::FileDiff;
 use crate::images::CallImages;
+use crate::sandbox::SandboxNote;
 use crate::tool::{ArgsView, CallError, ToolKind};
 
 /// Where a tool call is.
 ///
 /// `Streaming → Validating → AwaitingApproval → Scheduled → Executing → Succeeded | Failed`,
 /// with shortcuts (no approval needed: `Validating → Scheduled`; invalid parameters:
-/// `Validating → Failed`; a deny rule: `Validating → Rejected`) and `Cancelled` / `Interrupted`
-/// from any unfinished state. [`CallState::transition`] refuses everything else.
+/// `Validating → Failed`; a deny rule: `Validating → Rejected`; a command the sandbox refused
+/// something asks to run again outside it: `Executing → AwaitingApproval`) and `Cancelled` /
+/// `Interrupted` from any unfinished state. [`CallState::transition`] refuses everything else.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum CallState {
@@ -58,7 +60,7 @@ impl CallState {
             (Validating, AwaitingApproval | Scheduled | Failed | Rejected) => true,
             (AwaitingApproval, Scheduled | Rejected) => true,
             (Scheduled, Executing) => true,
-            (Executing, Succeeded | Failed) => true,
+            (Executing, Succeeded | Failed | AwaitingApproval) => true,
             _ => false,
         };
         if allowed {
@@ -165,6 +167,9 @@ pub struct CallSnapshot {
     /// What the user reads of a failure.
     #[serde(default)]
     pub error: Option<CallError>,
+    /// How a command ran: in the sandbox or not, and what the sandbox refused.
+    #[serde(default)]
+    pub sandbox: Option<SandboxNote>,
 }
 
 #[cfg(test)]
@@ -232,7 +237,7 @@ mod tests {
             .flat_map(|f| ALL.iter().map(move |t| (f, t)))
             .filter(|(f, t)| f.transition(**t).is_ok())
             .count();
-        // 5 unfinished states × {Cancelled, Interrupted} + 2 + 4 + 2 + 1 + 2.
-        assert_eq!(count, 10 + 11);
+        // 5 unfinished states × {Cancelled, Interrupted} + 2 + 4 + 2 + 1 + 3.
+        assert_eq!(count, 10 + 12);
     }
 }

@@ -12,6 +12,7 @@ use crate::images::CallImages;
 use crate::network::PrivateTarget;
 use crate::op::{ApprovalMode, RuleScope};
 use crate::patch::Patch;
+use crate::sandbox::SandboxNote;
 use crate::tool::{ArgsView, CallError, ToolKind, ToolStats};
 use crate::usage::UsageSummary;
 
@@ -236,6 +237,11 @@ pub enum EventMsg {
     UndoChanged {
         call_id: String,
         undo: UndoState,
+    },
+    /// How a command runs (or ran): confined or not, and what the sandbox refused.
+    SandboxChanged {
+        call_id: String,
+        sandbox: SandboxNote,
     },
     /// An `undo_change` was refused, and why (the file changed since, nothing is kept for the
     /// call...); nothing was changed.

@@ -19,6 +19,7 @@ pub mod op;
 pub mod patch;
 pub mod path;
 pub mod records;
+pub mod sandbox;
 pub mod settings;
 pub mod tool;
 pub mod transcript;
@@ -32,6 +33,7 @@ pub use images::{CallImages, ImageLeftOut, ImagesLeftOut, ToolImage};
 pub use mode::ApprovalMode;
 pub use network::{PrivateTarget, PrivateTargetKind};
 pub use op::{ApprovalScope, Op, RuleScope};
+pub use sandbox::{SandboxLevel, SandboxNote};
 pub use tool::{ArgsView, CallError, ToolKind, ToolStats};
 pub use usage::UsageSummary;
 
@@ -64,5 +66,7 @@ mod bindings_tests {
         assert_bindings_current::<ArgsView>();
         assert_bindings_current::<CallError>();
         assert_bindings_current::<ToolStats>();
+        assert_bindings_current::<SandboxLevel>();
+        assert_bindings_current::<SandboxNote>();
     }
 }

@@ -14,6 +14,9 @@ pub enum ApprovalMode {
     Ask,
     /// Edits inside the workspace run freely; commands and fetches ask.
     AutoEdit,
+    /// Edits run freely and commands run in the sandbox without asking; fetches, external tools
+    /// and commands that cannot be confined ask.
+    Auto,
     /// Everything runs without asking: file tools stay in the workspace, commands run with the
     /// user's rights; protected paths and private network targets still ask.
     Yolo,
@@ -25,6 +28,7 @@ impl ApprovalMode {
             Self::ReadOnly => "read-only",
             Self::Ask => "ask",
             Self::AutoEdit => "auto-edit",
+            Self::Auto => "auto",
             Self::Yolo => "yolo",
         }
     }
@@ -38,9 +42,10 @@ impl std::str::FromStr for ApprovalMode {
             "read-only" => Ok(Self::ReadOnly),
             "ask" => Ok(Self::Ask),
             "auto-edit" => Ok(Self::AutoEdit),
+            "auto" => Ok(Self::Auto),
             "yolo" => Ok(Self::Yolo),
             other => Err(format!(
-                "unknown approval mode `{other}`: use read-only, ask, auto-edit or yolo"
+                "unknown approval mode `{other}`: use read-only, ask, auto-edit, auto or yolo"
             )),
         }
     }

@@ -24,6 +24,7 @@ const MODES: { mode: ApprovalMode; label: string }[] = [
   { mode: "read-only", label: "Read only" },
   { mode: "ask", label: "Ask before changes" },
   { mode: "auto-edit", label: "Auto-edit files" },
+  { mode: "auto", label: "Auto: sandboxed commands" },
   { mode: "yolo", label: "Run everything" },
 ];
 

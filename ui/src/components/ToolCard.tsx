@@ -16,6 +16,7 @@ import type { HunkRef } from "../protocol/HunkRef";
 import { ApprovalBar } from "./ApprovalBar";
 import { DiffView } from "./DiffView";
 import { LiveText } from "./LiveText";
+import { SandboxLine } from "./SandboxLine";
 import { OutputView } from "./OutputView";
 import { ResultView } from "./ResultView";
 import { exitCodeOf, formatDuration, stateLabel, toolIcon } from "./toolSummary";
@@ -181,6 +182,7 @@ function ToolCardInner({
         <div className="tool-body">
           {call.status && !finished && <div className="tool-tip muted">{call.status}</div>}
           {command !== null && <pre className="tool-command">$ {command}</pre>}
+          {call.sandbox && <SandboxLine note={call.sandbox} />}
           <Params call={call} />
           {call.preview?.diff && (
             <DiffView

@@ -3,4 +3,4 @@
 /**
  * How much the agent may do without asking.
  */
-export type ApprovalMode = "read-only" | "ask" | "auto-edit" | "yolo";
+export type ApprovalMode = "read-only" | "ask" | "auto-edit" | "auto" | "yolo";

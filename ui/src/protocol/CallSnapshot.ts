@@ -4,6 +4,7 @@ import type { CallError } from "./CallError";
 import type { CallImages } from "./CallImages";
 import type { CallState } from "./CallState";
 import type { FilePreview } from "./FilePreview";
+import type { SandboxNote } from "./SandboxNote";
 import type { ToolKind } from "./ToolKind";
 import type { UndoState } from "./UndoState";
 
@@ -57,4 +58,8 @@ summary: string | null,
 /**
  * What the user reads of a failure.
  */
-error: CallError | null, };
+error: CallError | null, 
+/**
+ * How a command ran: in the sandbox or not, and what the sandbox refused.
+ */
+sandbox: SandboxNote | null, };

@@ -5,7 +5,8 @@
  *
  * `Streaming → Validating → AwaitingApproval → Scheduled → Executing → Succeeded | Failed`,
  * with shortcuts (no approval needed: `Validating → Scheduled`; invalid parameters:
- * `Validating → Failed`; a deny rule: `Validating → Rejected`) and `Cancelled` / `Interrupted`
- * from any unfinished state. [`CallState::transition`] refuses everything else.
+ * `Validating → Failed`; a deny rule: `Validating → Rejected`; a command the sandbox refused
+ * something asks to run again outside it: `Executing → AwaitingApproval`) and `Cancelled` /
+ * `Interrupted` from any unfinished state. [`CallState::transition`] refuses everything else.
  */
 export type CallState = "streaming" | "validating" | "awaiting_approval" | "scheduled" | "executing" | "succeeded" | "failed" | "cancelled" | "rejected" | "interrupted";

@@ -8,6 +8,7 @@ import type { CallState } from "./CallState";
 import type { FilePreview } from "./FilePreview";
 import type { PrivateTarget } from "./PrivateTarget";
 import type { RuleScope } from "./RuleScope";
+import type { SandboxNote } from "./SandboxNote";
 import type { TaskEndReason } from "./TaskEndReason";
 import type { ToolKind } from "./ToolKind";
 import type { ToolStats } from "./ToolStats";
@@ -48,7 +49,7 @@ suggested_rule: string | null,
 /**
  * The fetch reaches this computer or a private network.
  */
-private_target: PrivateTarget | null, } | { "type": "approval_refused", call_id: string, reason: string, } | { "type": "undo_changed", call_id: string, undo: UndoState, } | { "type": "undo_refused", call_id: string, reason: string, } | { "type": "rule_added", rule: string, scope: RuleScope, } | { "type": "approval_mode_changed", mode: ApprovalMode, } | { "type": "usage", input: number, output: number, cache_read: number, cache_write: number, 
+private_target: PrivateTarget | null, } | { "type": "approval_refused", call_id: string, reason: string, } | { "type": "undo_changed", call_id: string, undo: UndoState, } | { "type": "sandbox_changed", call_id: string, sandbox: SandboxNote, } | { "type": "undo_refused", call_id: string, reason: string, } | { "type": "rule_added", rule: string, scope: RuleScope, } | { "type": "approval_mode_changed", mode: ApprovalMode, } | { "type": "usage", input: number, output: number, cache_read: number, cache_write: number, 
 /**
  * Uncached input tokens over every request of the session.
  */

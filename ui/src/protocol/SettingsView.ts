@@ -22,4 +22,12 @@ path: string,
 /**
  * Where the provider's responses are recorded when `provider.record_streams` is on.
  */
-recordings_path: string, };
+recordings_path: string, 
+/**
+ * Whether this machine can confine commands at the chosen level, in words.
+ */
+sandbox_status: string, 
+/**
+ * Whether it can.
+ */
+sandbox_available: boolean, };

@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { Backend } from "../backend";
 import { errorMessage } from "../backend";
 import type { AppSettings } from "../protocol/AppSettings";
+import type { SandboxLevel } from "../protocol/SandboxLevel";
 import type { ApprovalMode } from "../protocol/ApprovalMode";
 import type { ProviderPreset } from "../protocol/ProviderPreset";
 import type { SettingsView } from "../protocol/SettingsView";
@@ -194,6 +195,7 @@ export function Settings({ backend, view, workspace, onChange, onClose }: Props)
               <option value="read-only">Read only: nothing that changes anything</option>
               <option value="ask">Ask before edits, commands and fetches</option>
               <option value="auto-edit">Edit files freely, ask before commands</option>
+              <option value="auto">Edit files and run commands in the sandbox without asking</option>
               <option value="yolo">Run everything without asking: commands run with your full rights</option>
             </select>
           </label>
@@ -233,6 +235,38 @@ export function Settings({ backend, view, workspace, onChange, onClose }: Props)
             />
             <span>Notify me when an approval waits and Foreman is in the background</span>
           </label>
+        </section>
+        <section className="panel" data-testid="sandbox-settings">
+          <h2>Sandbox</h2>
+          <label className="field">
+            <span>Commands the agent runs</span>
+            <select
+              data-testid="sandbox-level"
+              value={draft.sandbox}
+              onChange={(e) => setDraft({ ...draft, sandbox: e.target.value as SandboxLevel })}
+            >
+              <option value="workspace-write">Write the workspace only (.git stays read-only)</option>
+              <option value="read-only">Write nothing but a temporary folder</option>
+              <option value="off">Off: commands run with your full rights</option>
+            </select>
+          </label>
+          <label className="field check">
+            <input
+              type="checkbox"
+              checked={draft.sandbox_network}
+              disabled={draft.sandbox === "off"}
+              onChange={(e) => setDraft({ ...draft, sandbox_network: e.target.checked })}
+            />
+            <span>Let sandboxed commands reach the network</span>
+          </label>
+          <p className={view.sandbox_available || view.settings.sandbox === "off" ? "muted small" : "warn-text small"} data-testid="sandbox-status">
+            {view.sandbox_status}
+          </p>
+          <p className="muted small">
+            In every mode but “Run everything”, commands run in the sandbox; when it refuses something a
+            command needs, you are asked whether to run it outside. “Auto” runs sandboxed commands without
+            asking.
+          </p>
         </section>
         {workspace && <McpPanel backend={backend} workspace={workspace} />}
         {message && (

@@ -2,6 +2,7 @@
 import type { ApprovalMode } from "../protocol/ApprovalMode";
 import type { CallImages } from "../protocol/CallImages";
 import type { CallSnapshot } from "../protocol/CallSnapshot";
+import type { SandboxNote } from "../protocol/SandboxNote";
 import type { UndoState } from "../protocol/UndoState";
 import type { CallState } from "../protocol/CallState";
 import type { Event } from "../protocol/Event";
@@ -65,6 +66,8 @@ export interface CallView {
   undo: UndoState | null;
   /** Why the last undo of this call's change was refused (the file changed since...). */
   undoRefused: string | null;
+  /** For a command: whether it runs in the sandbox, and what the sandbox refused. */
+  sandbox: SandboxNote | null;
 }
 
 export type Item =
@@ -197,6 +200,7 @@ export function newCall(
     parentId,
     children: [],
     undo: null,
+    sandbox: null,
     undoRefused: null,
   };
 }
@@ -234,6 +238,7 @@ function callFromSnapshot(c: CallSnapshot, old?: CallView): CallView {
     parentId: c.parent_call_id ?? null,
     children: old?.children ?? [],
     undo: c.undo ?? null,
+    sandbox: c.sandbox ?? null,
     undoRefused: canUndo(c) ? (old?.undoRefused ?? null) : null,
   };
 }
@@ -588,6 +593,8 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return updateCall(s, event.call_id, (c) => ({ ...c, undo: event.undo, undoRefused: null }));
     case "undo_refused":
       return updateCall(s, event.call_id, (c) => ({ ...c, undoRefused: event.reason }));
+    case "sandbox_changed":
+      return updateCall(s, event.call_id, (c) => ({ ...c, sandbox: event.sandbox }));
     case "rule_added":
       return notice(s, "info", `Rule added for this ${event.scope}: ${event.rule}`);
     case "approval_mode_changed":

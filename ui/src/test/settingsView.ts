@@ -10,6 +10,8 @@ export const testSettings: AppSettings = {
   approval_mode: "ask",
   max_iterations: 25,
   notify_approvals: true,
+  sandbox: "workspace-write",
+  sandbox_network: false,
 };
 
 export function settingsView(over: Partial<SettingsView> = {}): SettingsView {
@@ -24,6 +26,8 @@ export function settingsView(over: Partial<SettingsView> = {}): SettingsView {
     ],
     path: "/cfg/settings.json",
     recordings_path: "/data/recordings",
+    sandbox_status: "Commands run confined (Landlock ABI 7, seccomp, a private mount namespace).",
+    sandbox_available: true,
     ...over,
   };
 }

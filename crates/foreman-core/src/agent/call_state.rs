@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use super::events::EventSink;
 use crate::protocol::{
-    ArgsView, CallError, CallImages, CallSnapshot, CallState, EventMsg, FilePreview, ToolKind,
-    UndoState,
+    ArgsView, CallError, CallImages, CallSnapshot, CallState, EventMsg, FilePreview, SandboxNote,
+    ToolKind, UndoState,
 };
 use crate::tools::ToolError;
 
@@ -53,6 +53,7 @@ impl CallRegistry {
             title: None,
             summary: None,
             error: None,
+            sandbox: None,
         });
         events.emit(EventMsg::ToolCallCreated {
             call_id: call_id.to_owned(),
@@ -204,6 +205,18 @@ impl CallRegistry {
         });
     }
 
+    /// Records and announces how the command `call_id` runs.
+    pub fn set_sandbox(&mut self, events: &mut EventSink, call_id: &str, sandbox: SandboxNote) {
+        if let Some(call) = self.get_mut(call_id) {
+            call.sandbox = Some(sandbox.clone());
+            self.dirty.push(call_id.to_owned());
+        }
+        events.emit(EventMsg::SandboxChanged {
+            call_id: call_id.to_owned(),
+            sandbox,
+        });
+    }
+
     /// Moves `call_id` to `to` and announces it with `status`. Refused moves change nothing and
     /// are reported as an error event (they are engine bugs, never silent).
     pub fn transition(
@@ -343,6 +356,7 @@ impl CallRegistry {
                 title: call.title.clone(),
                 summary: call.summary.clone(),
                 error: call.error.clone(),
+                sandbox: call.sandbox.clone(),
             })
             .collect()
     }

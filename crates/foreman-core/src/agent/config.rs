@@ -8,7 +8,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::mcp::McpHub;
-use crate::protocol::ApprovalMode;
+use crate::protocol::{ApprovalMode, SandboxLevel};
 use crate::providers::context_windows::{DEFAULT_CONTEXT_WINDOW, context_window_of};
 use crate::providers::{Limits, Message, PriceTable, Provider};
 use crate::store::{RuleAction, Store};
@@ -65,6 +65,10 @@ pub struct SessionConfig {
     pub max_task_depth: u32,
     /// Most model requests of one sub-agent.
     pub sub_agent_max_iterations: u32,
+    /// How far commands are confined (in every mode but yolo).
+    pub sandbox: SandboxLevel,
+    /// Whether a confined command may reach the network.
+    pub sandbox_network: bool,
 }
 
 /// The default cap on model requests of one sub-agent.
@@ -104,6 +108,8 @@ impl SessionConfig {
             prices: PriceTable::with_defaults(),
             max_task_depth: 1,
             sub_agent_max_iterations: DEFAULT_SUB_AGENT_ITERATIONS,
+            sandbox: SandboxLevel::WorkspaceWrite,
+            sandbox_network: false,
         }
     }
 }

@@ -28,6 +28,7 @@ use super::inbox::Inbox;
 use super::persist::Persist;
 use super::prompt;
 use super::retry::PendingRetry;
+use super::sandboxing::Sandboxing;
 use super::spend::Spend;
 use super::undo_state::Undo;
 use crate::approval::{Policy, Rule};
@@ -75,6 +76,8 @@ pub(crate) struct Gate {
     pub(crate) pause_after: u32,
     /// How often a waiting approval re-checks its file when the watcher does not report it.
     pub(crate) poll: Duration,
+    /// How commands are confined.
+    pub(crate) sandbox: Sandboxing,
 }
 
 /// The user's messages around a task.
@@ -149,6 +152,11 @@ impl Engine {
             config.provider
         };
         let id = config.session_id.unwrap_or_else(new_session_id);
+        let sandbox = Sandboxing::new(
+            config.sandbox,
+            config.sandbox_network,
+            config.data_dir.join("sandbox-tmp"),
+        );
         let titled = !config.history.is_empty();
         Ok(Self {
             persist: Persist::new(config.store, id.clone(), titled),
@@ -190,11 +198,13 @@ impl Engine {
                 policy: Policy {
                     mode: config.approval_mode,
                     rules: parse_rules(&config.rules)?,
+                    sandboxed_commands: sandbox.confines(),
                     ..Policy::default()
                 },
                 auto_approved: 0,
                 pause_after: config.pause_after_failures.max(1),
                 poll: config.preview_poll,
+                sandbox,
             },
             waiting: Waiting {
                 user_messages: config.user_messages,

@@ -15,42 +15,16 @@ use futures_util::future::join_all;
 
 use super::approvals::{ApprovalOutcome, UserVersion, UserWrite, user_version_text};
 use super::engine::Engine;
+use super::jobs::{CallsOutcome, Escalation, Job, NOT_RUN_CANCELLED, Results};
 use super::preview::diff_preview;
 use super::turn::StreamedCall;
 use crate::approval::network::private_target;
 use crate::approval::{ActionClass, Decision};
 use crate::protocol::{CallState, EventMsg, Op};
 use crate::providers::Message;
+use crate::sandbox::refusal::refused_lines;
 use crate::secrets::{StreamScrubber, scrub};
 use crate::tools::{CallEnd, CallOutput, Control, Executed, OutputSink, Prepared, execute};
-
-/// How the calls of a response ended the turn.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum CallsOutcome {
-    /// Ask the model again.
-    Continue,
-    /// A call ended the task with this summary.
-    Completed(String),
-    Cancelled,
-    /// The user stopped after a pause.
-    Stopped,
-}
-
-/// A call ready to run.
-struct Job {
-    index: usize,
-    id: String,
-    prepared: Prepared,
-    /// The file a file-changing call changes (what it replaced is kept for an undo).
-    changes: Option<String>,
-    /// Not a read: it may change the workspace (a file tool, a command, an external tool).
-    mutates: bool,
-}
-
-type Results = Vec<Option<(String, bool)>>;
-
-/// The result a call gets when the task stops before it ran.
-pub const NOT_RUN_CANCELLED: &str = "Cancelled by the user before this call ran; nothing was done.";
 
 impl Engine {
     /// Prepares, approves and runs `calls`; appends their results to history in order.
@@ -116,6 +90,7 @@ impl Engine {
                     .filter(|_| facts.class == ActionClass::Edit),
                 mutates: !matches!(facts.class, ActionClass::Read | ActionClass::Control),
                 prepared,
+                outside: false,
             };
             let decision = self.gate.policy.decide(&facts, self.gate.auto_approved);
             if matches!(decision, Decision::Allow { .. }) && job.mutates {
@@ -292,7 +267,7 @@ impl Engine {
     }
 
     /// Runs `jobs` concurrently (a single job alone), answering ops meanwhile.
-    async fn run_jobs(&mut self, jobs: Vec<Job>, results: &mut Results) -> CallsOutcome {
+    pub(crate) async fn run_jobs(&mut self, jobs: Vec<Job>, results: &mut Results) -> CallsOutcome {
         let (output_tx, mut output_rx) = tokio::sync::mpsc::unbounded_channel();
         // What each file-changing call is about to replace (`None`: nothing can be kept).
         let befores: Vec<Option<Option<Vec<u8>>>> = jobs
@@ -314,23 +289,41 @@ impl Engine {
                 prepared,
                 changes,
                 mutates,
+                outside,
             } = job;
             let Prepared {
                 tool,
                 input,
                 repairs,
+                arguments,
                 ..
             } = prepared;
             let timeout = self.tooling.tools.timeout(&tool);
             let sink = OutputSink::new(id.clone(), output_tx.clone());
+            let sandbox = match tool.sandboxable() {
+                true => {
+                    let mode = self.gate.policy.mode;
+                    let (policy, note) =
+                        self.gate
+                            .sandbox
+                            .for_command(mode, &self.workspace, outside);
+                    self.calls.set_sandbox(&mut self.events, &id, note);
+                    policy
+                }
+                false => None,
+            };
+            // Kept to ask again outside the sandbox if it refuses something.
+            let confined = sandbox.is_some().then_some(arguments);
             runs.push(execute(
                 std::sync::Arc::clone(&tool),
                 input,
                 timeout,
                 self.control.cancel.clone(),
                 sink,
+                sandbox,
             ));
-            finished.push((index, id, tool.name().to_owned(), changes, mutates, repairs));
+            let name = tool.name().to_owned();
+            finished.push((index, id, name, changes, mutates, repairs, confined));
         }
         drop(output_tx);
         self.flush_calls().await;
@@ -360,7 +353,8 @@ impl Engine {
             }
         }
         let mut outcome = CallsOutcome::Continue;
-        for ((index, id, tool, changes, _, repairs), (run, before)) in
+        let mut escalations = Vec::new();
+        for ((index, id, tool, changes, _, repairs, confined), (run, before)) in
             finished.into_iter().zip(executed.into_iter().zip(befores))
         {
             self.count_stats(&tool, &run);
@@ -411,6 +405,21 @@ impl Engine {
                     if let Some(summary) = output.summary {
                         self.calls.set_summary(&id, summary);
                     }
+                    let refused = match &confined {
+                        Some(_) => refused_lines(&output.text),
+                        None => Vec::new(),
+                    };
+                    if let (Some(arguments), false) = (confined, refused.is_empty()) {
+                        escalations.push(Escalation {
+                            index,
+                            id,
+                            tool,
+                            arguments,
+                            text,
+                            refused,
+                        });
+                        continue;
+                    }
                     self.calls
                         .finish(&mut self.events, &id, CallState::Failed, &text, true);
                     results[index] = Some((text, true));
@@ -426,6 +435,13 @@ impl Engine {
                     }
                 }
             }
+        }
+        for escalation in escalations {
+            if outcome != CallsOutcome::Continue {
+                self.not_run(&escalation.id, &outcome, &mut results[escalation.index]);
+                continue;
+            }
+            outcome = self.escalate(escalation, results).await;
         }
         outcome
     }

@@ -5,8 +5,8 @@
 use serde_json::Value;
 
 use super::engine::Engine;
+use super::jobs::{CallsOutcome, NOT_RUN_CANCELLED};
 use super::retry::{PendingRetry, TaskStart};
-use super::scheduler::{CallsOutcome, NOT_RUN_CANCELLED};
 use super::turn::StreamedCall;
 use crate::conversation::notes::RETRY_NOTE;
 use crate::conversation::transcript::TranscriptItem;

@@ -163,6 +163,7 @@ fn policy(mode: ApprovalMode) -> Policy {
             .map(|(action, text)| Rule::parse(*action, text).unwrap())
             .collect(),
         auto_approve_cap: 1000,
+        sandboxed_commands: false,
     }
 }
 

@@ -22,6 +22,9 @@ pub struct Policy {
     pub mode: ApprovalMode,
     pub rules: Vec<Rule>,
     pub auto_approve_cap: u32,
+    /// Commands run in a sandbox here (one is set and this machine can enforce it): `auto` mode
+    /// runs them without asking only then.
+    pub sandboxed_commands: bool,
 }
 
 impl Default for Policy {
@@ -30,6 +33,7 @@ impl Default for Policy {
             mode: ApprovalMode::Ask,
             rules: Vec::new(),
             auto_approve_cap: 50,
+            sandboxed_commands: false,
         }
     }
 }
@@ -103,6 +107,11 @@ impl Policy {
                 }
             }
             Some(reason) => Decision::Allow { reason },
+            None if self.mode == ApprovalMode::Auto && call.class == ActionClass::Execute => {
+                Decision::Ask {
+                    reason: "auto mode asks: commands cannot run in the sandbox here".into(),
+                }
+            }
             None => Decision::Ask {
                 reason: format!("{} mode asks for this", self.mode.as_str()),
             },
@@ -180,9 +189,19 @@ impl Policy {
             _ if class == ActionClass::Control => true,
             ApprovalMode::ReadOnly | ApprovalMode::Ask => class == ActionClass::Read,
             ApprovalMode::AutoEdit => matches!(class, ActionClass::Read | ActionClass::Edit),
+            ApprovalMode::Auto => match class {
+                ActionClass::Read | ActionClass::Edit => true,
+                ActionClass::Execute => self.sandboxed_commands,
+                _ => false,
+            },
             ApprovalMode::Yolo => true,
         };
-        allowed.then(|| format!("{} mode", self.mode.as_str()))
+        match (self.mode, class) {
+            (ApprovalMode::Auto, ActionClass::Execute) if allowed => {
+                Some("auto mode: it runs in the sandbox".to_owned())
+            }
+            _ => allowed.then(|| format!("{} mode", self.mode.as_str())),
+        }
     }
 }
 
@@ -216,6 +235,7 @@ mod tests {
                 .map(|(a, t)| Rule::parse(*a, t).unwrap())
                 .collect(),
             auto_approve_cap: 50,
+            sandboxed_commands: false,
         }
     }
 
@@ -227,6 +247,27 @@ mod tests {
     }
     fn is_deny(d: &Decision) -> bool {
         matches!(d, Decision::Deny { .. })
+    }
+
+    #[test]
+    fn auto_mode_runs_commands_only_when_they_are_sandboxed() {
+        let fetch = CallFacts::new("http_fetch", ActionClass::Fetch);
+        let confined = Policy {
+            sandboxed_commands: true,
+            ..policy(ApprovalMode::Auto, &[])
+        };
+        let decision = confined.decide(&bash("cargo test"), 0);
+        assert!(is_allow(&decision), "{decision:?}");
+        assert!(format!("{decision:?}").contains("sandbox"), "{decision:?}");
+        assert!(is_allow(&confined.decide(&edit("src/a.rs"), 0)));
+        assert!(is_ask(&confined.decide(&fetch, 0)));
+        let unconfined = policy(ApprovalMode::Auto, &[]);
+        assert!(is_ask(&unconfined.decide(&bash("cargo test"), 0)));
+        let denied = Policy {
+            sandboxed_commands: true,
+            ..policy(ApprovalMode::Auto, &[(RuleAction::Deny, "bash(rm *)")])
+        };
+        assert!(is_deny(&denied.decide(&bash("rm -rf build"), 0)));
     }
 
     #[test]

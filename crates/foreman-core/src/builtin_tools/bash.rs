@@ -28,6 +28,7 @@ use serde_json::Value;
 
 use crate::approval::{CallFacts, ShellLine};
 use crate::protocol::{ArgsView, ToolKind};
+use crate::sandbox::{self, SandboxPolicy};
 use crate::tools::{CallContext, Tool, ToolError, ToolOutput, arg};
 
 /// Default timeout: 2 minutes.
@@ -144,10 +145,21 @@ fn shell() -> &'static str {
     }
 }
 
-/// Runs the `bash` tool. `on_output` receives output chunks as they arrive.
+/// Runs the `bash` tool unconfined. `on_output` receives output chunks as they arrive.
 pub async fn run_bash(
     session: &BuiltinSession,
     params: BashParams,
+    cancel: CancellationToken,
+    on_output: impl FnMut(&str) + Send,
+) -> Result<BashOutput, BuiltinError> {
+    run_bash_in(session, params, None, cancel, on_output).await
+}
+
+/// Runs the `bash` tool, confined to `sandbox` when there is one.
+pub async fn run_bash_in(
+    session: &BuiltinSession,
+    params: BashParams,
+    sandbox: Option<&SandboxPolicy>,
     cancel: CancellationToken,
     mut on_output: impl FnMut(&str) + Send,
 ) -> Result<BashOutput, BuiltinError> {
@@ -161,7 +173,12 @@ pub async fn run_bash(
         None => DEFAULT_TIMEOUT_MS,
     };
     let root = session.boundary.root().to_path_buf();
-    let mut command = tokio::process::Command::new(shell());
+    let mut confined = std::process::Command::new(shell());
+    if let Some(policy) = sandbox {
+        sandbox::confine(&mut confined, policy)
+            .map_err(|e| BuiltinError::Sandbox(e.to_string()))?;
+    }
+    let mut command = tokio::process::Command::from(confined);
     command
         .arg("-c")
         .arg(&params.command)
@@ -338,6 +355,10 @@ impl Tool for BashTool {
         ))
     }
 
+    fn sandboxable(&self) -> bool {
+        true
+    }
+
     /// Longer than the command's own 10-minute maximum, so the tool reports its own timeout.
     fn timeout(&self) -> Duration {
         Duration::from_millis(MAX_TIMEOUT_MS) + Duration::from_secs(60)
@@ -350,7 +371,11 @@ impl Tool for BashTool {
     ) -> Result<ToolOutput, ToolError> {
         ctx.sink.status(bash_tip(&input));
         let sink = ctx.sink.clone();
-        let output = run_bash(&self.session, input, ctx.cancel, |text| sink.text(text)).await?;
+        let sandbox = ctx.sandbox.as_ref();
+        let output = run_bash_in(&self.session, input, sandbox, ctx.cancel, |text| {
+            sink.text(text)
+        })
+        .await?;
         Ok(ToolOutput {
             failed: output.exit_code != Some(0),
             ..ToolOutput::text(output.render()).summarised(output.title)

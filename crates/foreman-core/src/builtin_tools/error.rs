@@ -69,6 +69,9 @@ pub enum BuiltinError {
         to: String,
         reason: String,
     },
+    /// The command could not be put in the sandbox.
+    #[error("SANDBOX_UNAVAILABLE: {0}; the command was not run.")]
+    Sandbox(String),
     /// The operation was cancelled.
     #[error("CANCELLED: the operation was cancelled.")]
     Cancelled,
@@ -97,6 +100,7 @@ impl BuiltinError {
             Self::InvalidPattern(_) => "INVALID_PATTERN",
             Self::Http(_) => "HTTP_ERROR",
             Self::RedirectRefused { .. } => "REDIRECT_REFUSED",
+            Self::Sandbox(_) => "SANDBOX_UNAVAILABLE",
             Self::Cancelled => "CANCELLED",
             Self::Io { .. } => "IO_ERROR",
         }

@@ -101,6 +101,7 @@ mod tests {
             DEFAULT_TIMEOUT,
             CancellationToken::new(),
             sink,
+            None,
         )
         .await
         .outcome

@@ -260,6 +260,7 @@ mod tests {
             title: None,
             summary: None,
             error: None,
+            sandbox: None,
         })
         .unwrap()
     }

@@ -184,6 +184,7 @@ mod tests {
             title: None,
             summary: None,
             error: None,
+            sandbox: None,
         };
         let running = CallSnapshot {
             call_id: "running".into(),

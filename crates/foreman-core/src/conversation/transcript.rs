@@ -88,6 +88,7 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
                         title: None,
                         summary: None,
                         error: None,
+                        sandbox: None,
                     });
                     if let Some((content, is_error)) = results.get(&call.id) {
                         snapshot.result = Some(content.clone());

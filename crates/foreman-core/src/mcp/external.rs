@@ -123,6 +123,11 @@ impl AnyTool for ExternalTool {
         self.timeout + MARGIN
     }
 
+    /// MCP servers and discovery commands run outside the call (not yet confined).
+    fn sandboxable(&self) -> bool {
+        false
+    }
+
     fn run(
         self: Arc<Self>,
         input: Input,

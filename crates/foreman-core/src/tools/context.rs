@@ -6,6 +6,7 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
 use crate::protocol::CallImages;
+use crate::sandbox::SandboxPolicy;
 
 /// Something a running call shows the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,11 +72,22 @@ pub struct CallContext {
     pub cancel: CancellationToken,
     /// The user's channel.
     pub sink: OutputSink,
+    /// The sandbox a command of this call runs in (`None`: unconfined).
+    pub sandbox: Option<SandboxPolicy>,
 }
 
 impl CallContext {
     pub fn new(cancel: CancellationToken, sink: OutputSink) -> Self {
-        Self { cancel, sink }
+        Self {
+            cancel,
+            sink,
+            sandbox: None,
+        }
+    }
+
+    /// The same, with its commands confined to `sandbox`.
+    pub fn confined(self, sandbox: Option<SandboxPolicy>) -> Self {
+        Self { sandbox, ..self }
     }
 
     /// A context that shows nothing and is never cancelled (tests, tools run by hand).

@@ -26,6 +26,7 @@ use super::registry::ToolSet;
 use super::repair::{Repair, RepairKind};
 use super::tool::{AnyTool, Input, ProposedChange};
 use crate::approval::CallFacts;
+use crate::sandbox::SandboxPolicy;
 use crate::secrets::scrub;
 
 /// How long a tool that overran its timeout gets to stop after it is cancelled.
@@ -108,11 +109,13 @@ pub async fn execute(
     timeout: Duration,
     cancel: CancellationToken,
     sink: OutputSink,
+    sandbox: Option<SandboxPolicy>,
 ) -> Executed {
     let started = Instant::now();
     let own = cancel.child_token();
     let name = tool.name().to_owned();
-    let mut run = tool.run(input, CallContext::new(own.clone(), sink));
+    let ctx = CallContext::new(own.clone(), sink).confined(sandbox);
+    let mut run = tool.run(input, ctx);
     let (outcome, timed_out) = tokio::select! {
         outcome = &mut run => (outcome, false),
         () = tokio::time::sleep(timeout) => {

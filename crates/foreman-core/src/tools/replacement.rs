@@ -86,6 +86,11 @@ impl AnyTool for Replacement {
         }
     }
 
+    /// It runs where the external tool runs, which the sandbox does not reach.
+    fn sandboxable(&self) -> bool {
+        false
+    }
+
     /// What an external tool writes is its own business: no diff is promised.
     fn change(&self, _input: &Input) -> Option<ProposedChange> {
         None

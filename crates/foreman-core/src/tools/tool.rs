@@ -74,6 +74,12 @@ pub trait Tool: Send + Sync + 'static {
         DEFAULT_TIMEOUT
     }
 
+    /// Whether the call runs a command that the sandbox can confine
+    /// ([`CallContext::sandbox`] then says how).
+    fn sandboxable(&self) -> bool {
+        false
+    }
+
     /// Runs the call with valid input.
     fn run(
         self: Arc<Self>,
@@ -119,6 +125,7 @@ pub trait AnyTool: Send + Sync {
     fn change(&self, input: &Input) -> Option<ProposedChange>;
     fn changes_files(&self) -> bool;
     fn timeout(&self) -> Duration;
+    fn sandboxable(&self) -> bool;
     fn run(
         self: Arc<Self>,
         input: Input,
@@ -203,6 +210,10 @@ impl<T: Tool> AnyTool for T {
 
     fn timeout(&self) -> Duration {
         Tool::timeout(self)
+    }
+
+    fn sandboxable(&self) -> bool {
+        Tool::sandboxable(self)
     }
 
     fn run(

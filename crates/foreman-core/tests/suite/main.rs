@@ -17,6 +17,7 @@ mod providers_http;
 mod providers_text_protocol;
 mod queued_messages;
 mod retry;
+mod sandbox;
 mod sse_fixtures;
 mod stale_approvals;
 mod sub_agents;

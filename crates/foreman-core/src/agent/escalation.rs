@@ -1,0 +1,101 @@
+//! A confined command that failed because the sandbox refused something it tried (a write
+//! outside the workspace, a connection) asks the user, as an ordinary approval, whether to run
+//! it again outside the sandbox. The card shows what was refused; the model is told which run
+//! its result comes from.
+
+use super::approvals::ApprovalOutcome;
+use super::engine::Engine;
+use super::jobs::{CallsOutcome, Escalation, Job, NOT_RUN_CANCELLED, Results};
+use crate::protocol::{CallState, SandboxNote};
+
+/// What the model is told before the result of a run the user let out of the sandbox.
+const RAN_OUTSIDE: &str = "The sandbox refused something this command tried, and the user \
+    approved running it again outside the sandbox. This is the result of that run:";
+
+/// What the model is told when the user kept it in.
+const KEPT_INSIDE: &str = "The sandbox refused something this command tried (see above), and the \
+    user chose not to run it outside the sandbox.";
+
+impl Engine {
+    /// Asks to run `esc`'s command outside the sandbox; runs it there when the user agrees.
+    pub(crate) async fn escalate(
+        &mut self,
+        esc: Escalation,
+        results: &mut Results,
+    ) -> CallsOutcome {
+        let Escalation {
+            index,
+            id,
+            tool,
+            arguments,
+            text,
+            refused,
+        } = esc;
+        let note = SandboxNote {
+            level: Some(self.gate.sandbox.level),
+            network: self.gate.sandbox.network,
+            unconfined: None,
+            refused: refused.clone(),
+        };
+        self.calls.set_sandbox(&mut self.events, &id, note);
+        let prepared = match self.tooling.tools.prepare(&tool, arguments) {
+            Ok(prepared) => prepared,
+            Err(_) => {
+                self.calls
+                    .finish(&mut self.events, &id, CallState::Failed, &text, true);
+                results[index] = Some((text, true));
+                return CallsOutcome::Continue;
+            }
+        };
+        let reason = format!(
+            "the sandbox refused something it tried ({}); run it again outside the sandbox, with \
+             your full rights?",
+            refused.first().map_or("", String::as_str)
+        );
+        match self.await_approval(&id, &prepared, reason).await {
+            ApprovalOutcome::Run => {
+                self.calls
+                    .transition(&mut self.events, &id, CallState::Scheduled, None);
+                let job = Job {
+                    index,
+                    id,
+                    prepared,
+                    changes: None,
+                    mutates: true,
+                    outside: true,
+                };
+                let outcome = Box::pin(self.run_jobs(vec![job], results)).await;
+                if let Some((result, is_error)) = results[index].take() {
+                    results[index] = Some((format!("{RAN_OUTSIDE}\n{result}"), is_error));
+                }
+                outcome
+            }
+            ApprovalOutcome::Rejected(why) => {
+                let result = format!("{text}\n\n{KEPT_INSIDE} {why}");
+                self.calls
+                    .finish(&mut self.events, &id, CallState::Rejected, &result, true);
+                results[index] = Some((result, true));
+                CallsOutcome::Continue
+            }
+            ApprovalOutcome::RunEdited(_) => {
+                // A command has no version of the user's to write: kept in the sandbox.
+                let result = format!("{text}\n\n{KEPT_INSIDE}");
+                self.calls
+                    .finish(&mut self.events, &id, CallState::Rejected, &result, true);
+                results[index] = Some((result, true));
+                CallsOutcome::Continue
+            }
+            ApprovalOutcome::Cancelled => {
+                self.calls.finish(
+                    &mut self.events,
+                    &id,
+                    CallState::Cancelled,
+                    NOT_RUN_CANCELLED,
+                    true,
+                );
+                results[index] = Some((NOT_RUN_CANCELLED.to_owned(), true));
+                CallsOutcome::Cancelled
+            }
+        }
+    }
+}

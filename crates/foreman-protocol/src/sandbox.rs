@@ -1,0 +1,59 @@
+//! The sandbox a command runs in, as settings and cards show it.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// How far a command is confined.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum SandboxLevel {
+    /// Nothing is written but a private temporary directory.
+    ReadOnly,
+    /// The workspace and a private temporary directory are written; `.git/` and `.foreman/`
+    /// in it stay read-only.
+    #[default]
+    WorkspaceWrite,
+    /// Commands run with the user's full rights.
+    Off,
+}
+
+impl SandboxLevel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ReadOnly => "read-only",
+            Self::WorkspaceWrite => "workspace-write",
+            Self::Off => "off",
+        }
+    }
+}
+
+impl std::str::FromStr for SandboxLevel {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text {
+            "read-only" => Ok(Self::ReadOnly),
+            "workspace-write" => Ok(Self::WorkspaceWrite),
+            "off" => Ok(Self::Off),
+            other => Err(format!(
+                "unknown sandbox level `{other}`: use read-only, workspace-write or off"
+            )),
+        }
+    }
+}
+
+/// How a command ran, for its card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SandboxNote {
+    /// `None`: it ran outside the sandbox (the user chose so, or the sandbox is off).
+    pub level: Option<SandboxLevel>,
+    /// Whether it could reach the network.
+    pub network: bool,
+    /// Why it ran outside a sandbox that should have confined it (unavailable here).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unconfined: Option<String>,
+    /// Lines of its output that show the sandbox refused something.
+    #[serde(default)]
+    pub refused: Vec<String>,
+}
