@@ -12,6 +12,7 @@ pub mod agent;
 pub mod approval;
 pub mod boundary;
 pub mod builtin_tools;
+pub mod checkpoints;
 pub mod conversation;
 pub mod diff;
 pub mod mcp;

@@ -6,6 +6,7 @@ use serde_json::Value;
 use thiserror::Error;
 use ts_rs::TS;
 
+use crate::checkpoint::WorkspaceChange;
 use crate::diff::FileDiff;
 use crate::images::CallImages;
 use crate::sandbox::SandboxNote;
@@ -170,6 +171,10 @@ pub struct CallSnapshot {
     /// How a command ran: in the sandbox or not, and what the sandbox refused.
     #[serde(default)]
     pub sandbox: Option<SandboxNote>,
+    /// The files the call changed in the workspace, when the checkpoints saw them (commands,
+    /// external tools).
+    #[serde(default)]
+    pub changes: Option<Vec<WorkspaceChange>>,
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::call::{CallSnapshot, CallState, FilePreview, UndoState};
+use crate::checkpoint::{RewindPlan, WorkspaceChange};
 use crate::images::CallImages;
 use crate::network::PrivateTarget;
 use crate::op::{ApprovalMode, RuleScope};
@@ -237,6 +238,21 @@ pub enum EventMsg {
     UndoChanged {
         call_id: String,
         undo: UndoState,
+    },
+    /// The files a step changed in the workspace (a command, an external tool), from the
+    /// checkpoints before and after it.
+    CallChanges {
+        call_id: String,
+        changes: Vec<WorkspaceChange>,
+    },
+    /// What a rewind would do, for the user to confirm (answers `rewind` without `confirm`).
+    RewindPlanned {
+        plan: RewindPlan,
+    },
+    /// The workspace was rewound to before a message; the rewind itself is a checkpoint.
+    Rewound {
+        before_message: u32,
+        changes: Vec<WorkspaceChange>,
     },
     /// How a command runs (or ran): confined or not, and what the sandbox refused.
     SandboxChanged {

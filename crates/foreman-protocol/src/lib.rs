@@ -9,6 +9,7 @@
 
 pub mod bindings;
 pub mod call;
+pub mod checkpoint;
 pub mod diff;
 pub mod event;
 pub mod images;
@@ -28,6 +29,7 @@ pub mod usage;
 pub use call::{
     CallSnapshot, CallState, FilePreview, InvalidTransition, PREVIEW_LINES_SENT, UndoState,
 };
+pub use checkpoint::{ChangeKind, RewindPlan, WorkspaceChange};
 pub use event::{Event, EventMsg, FILES_CHANGED_LIMIT, TaskEndReason};
 pub use images::{CallImages, ImageLeftOut, ImagesLeftOut, ToolImage};
 pub use mode::ApprovalMode;
@@ -68,5 +70,8 @@ mod bindings_tests {
         assert_bindings_current::<ToolStats>();
         assert_bindings_current::<SandboxLevel>();
         assert_bindings_current::<SandboxNote>();
+        assert_bindings_current::<ChangeKind>();
+        assert_bindings_current::<WorkspaceChange>();
+        assert_bindings_current::<RewindPlan>();
     }
 }

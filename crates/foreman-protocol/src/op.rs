@@ -105,6 +105,16 @@ pub enum Op {
         call_id: String,
         hunks: Vec<HunkRef>,
     },
+    /// Puts the whole workspace back as it was before the user's message number
+    /// `before_message` (0 is the first): files commands changed too, files created since
+    /// removed, deleted ones back. Without `confirm`, answered with `rewind_planned` (what it
+    /// would change, for a confirmation); with it, the workspace is checkpointed (so the rewind
+    /// can be undone), rewound, and answered with `rewound`. Only while no task runs.
+    Rewind {
+        before_message: u32,
+        #[serde(default)]
+        confirm: bool,
+    },
     /// Asks for an [`EventMsg::Snapshot`](super::EventMsg::Snapshot) of the full state.
     Snapshot,
     /// Ends the session after cancelling any running task.

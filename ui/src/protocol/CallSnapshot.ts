@@ -7,6 +7,7 @@ import type { FilePreview } from "./FilePreview";
 import type { SandboxNote } from "./SandboxNote";
 import type { ToolKind } from "./ToolKind";
 import type { UndoState } from "./UndoState";
+import type { WorkspaceChange } from "./WorkspaceChange";
 
 /**
  * Everything known about one call: what a [`Snapshot`](super::Op::Snapshot) returns.
@@ -62,4 +63,9 @@ error: CallError | null,
 /**
  * How a command ran: in the sandbox or not, and what the sandbox refused.
  */
-sandbox: SandboxNote | null, };
+sandbox: SandboxNote | null, 
+/**
+ * The files the call changed in the workspace, when the checkpoints saw them (commands,
+ * external tools).
+ */
+changes: Array<WorkspaceChange> | null, };

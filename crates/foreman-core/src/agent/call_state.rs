@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::events::EventSink;
 use crate::protocol::{
     ArgsView, CallError, CallImages, CallSnapshot, CallState, EventMsg, FilePreview, SandboxNote,
-    ToolKind, UndoState,
+    ToolKind, UndoState, WorkspaceChange,
 };
 use crate::tools::ToolError;
 
@@ -54,6 +54,7 @@ impl CallRegistry {
             summary: None,
             error: None,
             sandbox: None,
+            changes: None,
         });
         events.emit(EventMsg::ToolCallCreated {
             call_id: call_id.to_owned(),
@@ -202,6 +203,23 @@ impl CallRegistry {
         events.emit(EventMsg::UndoChanged {
             call_id: call_id.to_owned(),
             undo,
+        });
+    }
+
+    /// Records and announces the files the call `call_id` changed.
+    pub fn set_changes(
+        &mut self,
+        events: &mut EventSink,
+        call_id: &str,
+        changes: Vec<WorkspaceChange>,
+    ) {
+        if let Some(call) = self.get_mut(call_id) {
+            call.changes = Some(changes.clone());
+            self.dirty.push(call_id.to_owned());
+        }
+        events.emit(EventMsg::CallChanges {
+            call_id: call_id.to_owned(),
+            changes,
         });
     }
 
@@ -357,6 +375,7 @@ impl CallRegistry {
                 summary: call.summary.clone(),
                 error: call.error.clone(),
                 sandbox: call.sandbox.clone(),
+                changes: call.changes.clone(),
             })
             .collect()
     }

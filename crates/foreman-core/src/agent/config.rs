@@ -69,6 +69,8 @@ pub struct SessionConfig {
     pub sandbox: SandboxLevel,
     /// Whether a confined command may reach the network.
     pub sandbox_network: bool,
+    /// Where the workspaces' checkpoint repositories live (`None`: no checkpoints).
+    pub checkpoints_dir: Option<PathBuf>,
 }
 
 /// The default cap on model requests of one sub-agent.
@@ -110,6 +112,7 @@ impl SessionConfig {
             sub_agent_max_iterations: DEFAULT_SUB_AGENT_ITERATIONS,
             sandbox: SandboxLevel::WorkspaceWrite,
             sandbox_network: false,
+            checkpoints_dir: None,
         }
     }
 }

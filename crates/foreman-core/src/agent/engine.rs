@@ -34,6 +34,7 @@ use super::undo_state::Undo;
 use crate::approval::{Policy, Rule};
 use crate::boundary::WorkspaceBoundary;
 use crate::builtin_tools::{BuiltinSession, WorkspaceFiles, builtin_names, builtin_tools};
+use crate::checkpoints::Checkpoints;
 use crate::protocol::{EventMsg, Op};
 use crate::providers::{Limits, Provider, TextProtocolProvider, ToolDefinition};
 use crate::store::RuleAction;
@@ -64,6 +65,8 @@ pub(crate) struct Tooling {
     pub(crate) undo: Undo,
     pub(crate) max_task_depth: u32,
     pub(crate) sub_agent_iterations: u32,
+    /// The workspace's checkpoints, when the session keeps them.
+    pub(crate) checkpoints: Option<Arc<Checkpoints>>,
 }
 
 /// What decides whether a call runs without asking, and when a task pauses.
@@ -133,6 +136,12 @@ impl Engine {
                 source,
             }
         })?;
+        let checkpoints = config.checkpoints_dir.as_ref().and_then(|dir| {
+            Checkpoints::open(dir, boundary.root())
+                .map_err(|error| tracing::warn!(%error, "checkpoints are off"))
+                .ok()
+                .map(Arc::new)
+        });
         let builtin = BuiltinSession::new(boundary, config.data_dir.clone());
         let external = config
             .mcp
@@ -193,6 +202,7 @@ impl Engine {
                 undo: Undo::default(),
                 max_task_depth: config.max_task_depth,
                 sub_agent_iterations: config.sub_agent_max_iterations.max(1),
+                checkpoints,
             },
             gate: Gate {
                 policy: Policy {

@@ -22,6 +22,7 @@
 pub mod approvals;
 pub mod args_stream;
 pub mod call_state;
+mod checkpointing;
 pub mod compaction;
 mod config;
 pub mod context_window;

@@ -75,6 +75,10 @@ impl Engine {
                     .emit_session(EventMsg::ApprovalModeChanged { mode });
             }
             Op::UndoChange { call_id } => self.undo_change(&call_id).await,
+            Op::Rewind {
+                before_message,
+                confirm,
+            } => self.rewind(before_message, confirm).await,
             Op::UndoHunks { call_id, hunks } => self.undo_hunks(&call_id, hunks).await,
             Op::Snapshot => self.events.emit_session(EventMsg::Snapshot {
                 session_id: self.id.clone(),

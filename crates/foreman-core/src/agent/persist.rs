@@ -9,7 +9,7 @@ use crate::conversation::resume::{now_ms, role};
 use crate::conversation::transcript::TranscriptItem;
 use crate::protocol::CallSnapshot;
 use crate::providers::{Message, Usage};
-use crate::store::{Store, StoreError, UsageTotals, title_from_message};
+use crate::store::{NewWorkspaceCheckpoint, Store, StoreError, UsageTotals, title_from_message};
 
 /// Where a session is stored, when it is.
 #[derive(Debug)]
@@ -122,6 +122,44 @@ impl Persist {
         store
             .record_usage(&self.session_id, model, totals, now_ms())
             .await
+    }
+
+    /// Records a checkpoint of the session's workspace.
+    pub(crate) async fn workspace_checkpoint(
+        &self,
+        checkpoint: NewWorkspaceCheckpoint<'_>,
+    ) -> Result<(), StoreError> {
+        match &self.store {
+            Some(store) => {
+                store
+                    .record_workspace_checkpoint(&self.session_id, checkpoint, now_ms())
+                    .await
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// The checkpoint from before the user's message `message`.
+    pub(crate) async fn checkpoint_before(
+        &self,
+        message: u32,
+    ) -> Result<Option<String>, StoreError> {
+        match &self.store {
+            Some(store) => {
+                store
+                    .checkpoint_before_message(&self.session_id, message)
+                    .await
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// The session's newest checkpoint.
+    pub(crate) async fn latest_checkpoint(&self) -> Result<Option<String>, StoreError> {
+        match &self.store {
+            Some(store) => store.latest_workspace_checkpoint(&self.session_id).await,
+            None => Ok(None),
+        }
     }
 
     /// The store, for what the undo keeps there.

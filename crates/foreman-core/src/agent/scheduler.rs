@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use futures_util::future::join_all;
 
 use super::approvals::{ApprovalOutcome, UserVersion, UserWrite, user_version_text};
+use super::checkpointing::Moment;
 use super::engine::Engine;
 use super::jobs::{CallsOutcome, Escalation, Job, NOT_RUN_CANCELLED, Results};
 use super::preview::diff_preview;
@@ -268,6 +269,21 @@ impl Engine {
 
     /// Runs `jobs` concurrently (a single job alone), answering ops meanwhile.
     pub(crate) async fn run_jobs(&mut self, jobs: Vec<Job>, results: &mut Results) -> CallsOutcome {
+        // A step that may change the workspace runs alone, after a checkpoint; what a command
+        // or an external tool changed is listed on its card (file tools show their own diff).
+        let (before, listed): (Option<String>, Vec<String>) = match jobs.iter().find(|j| j.mutates)
+        {
+            Some(job) => {
+                let id = job.id.clone();
+                let listed = jobs
+                    .iter()
+                    .filter(|j| j.mutates && j.changes.is_none())
+                    .map(|j| j.id.clone())
+                    .collect();
+                (self.checkpoint(Moment::Call(&id)).await, listed)
+            }
+            None => (None, Vec::new()),
+        };
         let (output_tx, mut output_rx) = tokio::sync::mpsc::unbounded_channel();
         // What each file-changing call is about to replace (`None`: nothing can be kept).
         let befores: Vec<Option<Option<Vec<u8>>>> = jobs
@@ -434,6 +450,11 @@ impl Engine {
                         outcome = self.count_failure(&id, &tool).await;
                     }
                 }
+            }
+        }
+        if let Some(before) = &before {
+            for id in &listed {
+                self.show_changes(id, before).await;
             }
         }
         for escalation in escalations {

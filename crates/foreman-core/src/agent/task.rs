@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::checkpointing::Moment;
 use super::engine::Engine;
 use super::jobs::{CallsOutcome, NOT_RUN_CANCELLED};
 use super::retry::{PendingRetry, TaskStart};
@@ -58,6 +59,8 @@ impl Engine {
         // Before the end's undo note, which would come after the answer.
         let cut_off = matches!(self.frame.history.last(), Some(Message::Assistant { .. }));
         self.record_undo_note().await;
+        // What the agent left, so a rewind can tell the user's later changes apart.
+        self.checkpoint(Moment::TaskEnd).await;
         self.control.running = false;
         self.control.retry = reason.may_retry().then(|| PendingRetry {
             reason: reason.clone(),
@@ -122,8 +125,9 @@ impl Engine {
 
     /// Adds the user's message to the history and says so, with its number.
     async fn take_message(&mut self, text: String) {
-        self.record(Message::user(text.clone())).await;
         let number = u32::try_from(self.waiting.user_messages).unwrap_or(u32::MAX);
+        self.checkpoint(Moment::Message(number)).await;
+        self.record(Message::user(text.clone())).await;
         self.waiting.user_messages += 1;
         self.events
             .emit(EventMsg::UserMessageTaken { text, number });

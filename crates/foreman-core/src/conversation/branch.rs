@@ -261,6 +261,7 @@ mod tests {
             summary: None,
             error: None,
             sandbox: None,
+            changes: None,
         })
         .unwrap()
     }

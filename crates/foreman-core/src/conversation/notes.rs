@@ -7,6 +7,9 @@
 /// How each line of the model's note about an undone change starts ([`is_undo_note`]).
 pub(crate) const UNDO_NOTE_START: &str = "I undid the change call ";
 
+/// How the model's note about a rewind of the workspace starts.
+pub(crate) const REWIND_NOTE_START: &str = "I rewound the workspace ";
+
 /// How every retry note starts ([`is_retry_note`]).
 const RETRY_NOTE_START: &str = "[Retry] ";
 
@@ -17,7 +20,19 @@ pub const RETRY_NOTE: &str = "[Retry] Your answer above was cut off by an error 
 
 /// Whether `text`, a user message in the history, is one of the engine's notes to the model.
 pub fn is_model_note(text: &str) -> bool {
-    is_undo_note(text) || is_retry_note(text)
+    let noted =
+        |line: &str| line.starts_with(UNDO_NOTE_START) || line.starts_with(REWIND_NOTE_START);
+    (!text.is_empty() && text.lines().all(noted)) || is_retry_note(text)
+}
+
+/// The note that tells the model the workspace was rewound to before the user's message
+/// `message` (0 is the first), naming how many files changed.
+pub fn rewound_note(message: u32, files: usize) -> String {
+    format!(
+        "{REWIND_NOTE_START}to how it was before my message {}: {files} file(s) changed back, \
+         including what commands did. Read files again before you change them.",
+        message + 1
+    )
 }
 
 /// Whether `text`, a user message in the history, is the model's note about undone changes
@@ -66,6 +81,12 @@ mod tests {
         assert!(is_model_note(&undone_note("c1", "a.txt")));
         assert!(is_model_note(&partly_undone_note("c1", "a.txt")));
         assert!(is_model_note(RETRY_NOTE));
+        assert!(is_model_note(&rewound_note(2, 3)));
+        assert!(is_model_note(&format!(
+            "{}\n{}",
+            undone_note("c1", "a"),
+            rewound_note(0, 1)
+        )));
         assert!(!is_model_note("I undid it myself"));
         assert!(!is_model_note(""));
     }

@@ -185,6 +185,7 @@ mod tests {
             summary: None,
             error: None,
             sandbox: None,
+            changes: None,
         };
         let running = CallSnapshot {
             call_id: "running".into(),

@@ -89,6 +89,7 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
                         summary: None,
                         error: None,
                         sandbox: None,
+                        changes: None,
                     });
                     if let Some((content, is_error)) = results.get(&call.id) {
                         snapshot.result = Some(content.clone());

@@ -13,6 +13,7 @@ mod notices;
 mod rules;
 mod sessions;
 mod usage;
+mod workspace_checkpoints;
 mod workspaces;
 
 pub use branches::{BranchOutcome, BranchSpec, UndoneSince};
@@ -24,4 +25,5 @@ pub use notices::StoredNotice;
 pub use rules::{RuleAction, StoredRule};
 pub use sessions::{SessionSummary, new_session_id, title_from_message};
 pub use usage::{ModelUsage, UsageTotals};
+pub use workspace_checkpoints::{NewWorkspaceCheckpoint, WorkspaceCheckpoint};
 pub use workspaces::RecentWorkspace;

@@ -7,6 +7,7 @@ mod approvals;
 mod approve_hunks;
 mod atomic_write_kill;
 mod boundary_corpus;
+mod checkpoints;
 mod common;
 mod compaction;
 mod edits;

@@ -1,0 +1,187 @@
+//! The engine's whole-workspace checkpoints ([`crate::checkpoints`]): one before each message
+//! of the user, before each step that may change the workspace, after a command or an external
+//! tool (to list what it changed on its card), and at a task's end; and the rewind to before a
+//! message, planned first for the user's confirmation, checkpointed before it changes anything,
+//! and told to the model. A checkpoint that fails is reported and the work goes on.
+
+use std::sync::Arc;
+
+use super::engine::Engine;
+use crate::checkpoints::{Checkpoint, CheckpointError, Checkpoints};
+use crate::conversation::notes::rewound_note;
+use crate::protocol::{EventMsg, RewindPlan};
+use crate::store::NewWorkspaceCheckpoint;
+
+/// What a checkpoint comes before or after.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Moment<'a> {
+    /// Before the user's message with this number.
+    Message(u32),
+    /// Before the call.
+    Call(&'a str),
+    /// After the call.
+    After(&'a str),
+    TaskEnd,
+}
+
+impl Moment<'_> {
+    fn kind(self) -> &'static str {
+        match self {
+            Self::Message(_) => "message",
+            Self::Call(_) => "call",
+            Self::After(_) => "after",
+            Self::TaskEnd => "task_end",
+        }
+    }
+
+    fn label(self) -> String {
+        match self {
+            Self::Message(n) => format!("before message {}", n + 1),
+            Self::Call(id) => format!("before call {id}"),
+            Self::After(id) => format!("after call {id}"),
+            Self::TaskEnd => "at the end of a task".into(),
+        }
+    }
+}
+
+async fn blocking<T: Send + 'static>(
+    job: impl FnOnce() -> Result<T, CheckpointError> + Send + 'static,
+) -> Result<T, CheckpointError> {
+    tokio::task::spawn_blocking(job)
+        .await
+        .map_err(|e| CheckpointError::Repository(e.to_string()))?
+}
+
+impl Engine {
+    /// Records the workspace at `moment`; its commit, or `None` (checkpoints off, or failed and
+    /// reported).
+    pub(crate) async fn checkpoint(&mut self, moment: Moment<'_>) -> Option<String> {
+        let checkpoints: Arc<Checkpoints> = self.tooling.checkpoints.clone()?;
+        let label = moment.label();
+        let taken = blocking(move || checkpoints.take(&label)).await;
+        match taken {
+            Ok(checkpoint) => {
+                self.remember(moment, &checkpoint).await;
+                Some(checkpoint.id)
+            }
+            Err(e) => {
+                self.checkpoint_failed(&e);
+                None
+            }
+        }
+    }
+
+    async fn remember(&mut self, moment: Moment<'_>, checkpoint: &Checkpoint) {
+        let (call_id, message) = match moment {
+            Moment::Message(n) => (None, Some(n)),
+            Moment::Call(id) | Moment::After(id) => (Some(id), None),
+            Moment::TaskEnd => (None, None),
+        };
+        let skipped = serde_json::to_string(&checkpoint.skipped).unwrap_or_else(|_| "[]".into());
+        let row = NewWorkspaceCheckpoint {
+            kind: moment.kind(),
+            call_id,
+            message,
+            commit_id: &checkpoint.id,
+            skipped: &skipped,
+        };
+        if let Err(e) = self.persist.workspace_checkpoint(row).await {
+            self.store_failed(&e);
+        }
+    }
+
+    fn checkpoint_failed(&mut self, error: &CheckpointError) {
+        tracing::warn!(%error, "checkpoint failed");
+        self.events.emit(EventMsg::Error {
+            message: format!("Could not checkpoint the workspace ({error}); the work goes on."),
+        });
+    }
+
+    /// Shows on `call_id`'s card what changed from checkpoint `before` to now.
+    pub(crate) async fn show_changes(&mut self, call_id: &str, before: &str) {
+        let Some(after) = self.checkpoint(Moment::After(call_id)).await else {
+            return;
+        };
+        let Some(checkpoints) = self.tooling.checkpoints.clone() else {
+            return;
+        };
+        let before = before.to_owned();
+        match blocking(move || checkpoints.changes(&before, &after)).await {
+            Ok(changes) => self.calls.set_changes(&mut self.events, call_id, changes),
+            Err(e) => self.checkpoint_failed(&e),
+        }
+    }
+
+    /// Answers [`Op::Rewind`](crate::protocol::Op::Rewind).
+    pub(crate) async fn rewind(&mut self, before_message: u32, confirm: bool) {
+        if let Err(message) = self.try_rewind(before_message, confirm).await {
+            self.events.emit(EventMsg::Error { message });
+        }
+    }
+
+    async fn try_rewind(&mut self, before_message: u32, confirm: bool) -> Result<(), String> {
+        if self.control.running {
+            return Err("The agent is working: rewind when it has finished.".into());
+        }
+        let checkpoints = self.tooling.checkpoints.clone().ok_or(
+            "This session keeps no checkpoints of the workspace, so it cannot be rewound.",
+        )?;
+        let target = self
+            .persist
+            .checkpoint_before(before_message)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| CheckpointError::NoCheckpoint(before_message + 1).to_string())?;
+        let latest = self
+            .persist
+            .latest_checkpoint()
+            .await
+            .map_err(|e| e.to_string())?;
+        if !confirm {
+            let planned = Arc::clone(&checkpoints);
+            let plan = blocking(move || {
+                let rewind = planned.plan_rewind(&target)?;
+                let outside = match &latest {
+                    Some(latest) => planned.changes(latest, &rewind.now.id)?,
+                    None => Vec::new(),
+                };
+                Ok((rewind, outside))
+            })
+            .await
+            .map_err(|e| e.to_string())?;
+            let (rewind, outside) = plan;
+            self.events.emit(EventMsg::RewindPlanned {
+                plan: RewindPlan {
+                    before_message,
+                    changes: rewind.changes,
+                    changed_outside: outside.into_iter().map(|c| c.path).collect(),
+                    skipped: rewind.now.skipped.into_iter().map(|s| s.path).collect(),
+                },
+            });
+            return Ok(());
+        }
+        let done = blocking(move || checkpoints.rewind(&target))
+            .await
+            .map_err(|e| e.to_string())?;
+        let skipped = serde_json::to_string(&done.now.skipped).unwrap_or_else(|_| "[]".into());
+        let row = NewWorkspaceCheckpoint {
+            kind: "rewind",
+            call_id: None,
+            message: Some(before_message),
+            commit_id: &done.now.id,
+            skipped: &skipped,
+        };
+        if let Err(e) = self.persist.workspace_checkpoint(row).await {
+            self.store_failed(&e);
+        }
+        self.tooling
+            .undo
+            .notes
+            .push(rewound_note(before_message, done.changes.len()));
+        self.events.emit(EventMsg::Rewound {
+            before_message,
+            changes: done.changes,
+        });
+        Ok(())
+    }
+}

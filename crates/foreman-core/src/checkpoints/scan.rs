@@ -1,0 +1,143 @@
+//! Listing what a checkpoint records: every file and symlink of the workspace that git would
+//! see (`.gitignore`, `.ignore` and `.git/info/exclude` respected), without the user's `.git`
+//! directories, Foreman's own `.foreman/`, and files over the size limit (listed as skipped).
+//! Symlinks are recorded as links and never followed; names need not be UTF-8.
+
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+/// What a recorded path is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    File,
+    Executable,
+    Symlink,
+}
+
+/// One path of the workspace with what tells whether it changed since it was last read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scanned {
+    /// Workspace-relative, `/`-separated bytes.
+    pub path: Vec<u8>,
+    pub kind: Kind,
+    pub stat: Stat,
+}
+
+/// The file's size, times and inode: when none changed, neither did its content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Stat {
+    pub size: u64,
+    pub mtime_ns: i128,
+    pub ctime_ns: i128,
+    pub ino: u64,
+}
+
+/// A path left out of a checkpoint, and why.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Skipped {
+    pub path: String,
+    pub reason: String,
+}
+
+/// Lists the workspace at `root`. Files larger than `max_file_bytes` are skipped.
+pub fn scan(root: &Path, max_file_bytes: u64) -> (Vec<Scanned>, Vec<Skipped>) {
+    let mut found = Vec::new();
+    let mut skipped = Vec::new();
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(false)
+        .parents(false)
+        .require_git(false)
+        .follow_links(false)
+        .git_global(false)
+        .filter_entry(|entry| {
+            let name = entry.file_name();
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            !(is_dir && (name == ".git" || (name == ".foreman" && entry.depth() == 1)))
+        })
+        .build();
+    for entry in walker {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(error) => {
+                skipped.push(Skipped {
+                    path: error
+                        .to_string()
+                        .split(':')
+                        .next()
+                        .unwrap_or_default()
+                        .to_owned(),
+                    reason: format!("could not be read: {error}"),
+                });
+                continue;
+            }
+        };
+        if entry.depth() == 0 {
+            continue;
+        }
+        let Ok(relative) = entry.path().strip_prefix(root) else {
+            continue;
+        };
+        let Some(file_type) = entry.file_type() else {
+            continue;
+        };
+        let kind = if file_type.is_symlink() {
+            Kind::Symlink
+        } else if file_type.is_file() {
+            Kind::File
+        } else {
+            // Directories are implied by their files; sockets and devices are not recorded.
+            continue;
+        };
+        let metadata = match std::fs::symlink_metadata(entry.path()) {
+            Ok(m) => m,
+            Err(error) => {
+                skipped.push(Skipped {
+                    path: relative.display().to_string(),
+                    reason: format!("could not be read: {error}"),
+                });
+                continue;
+            }
+        };
+        if kind == Kind::File && metadata.len() > max_file_bytes {
+            skipped.push(Skipped {
+                path: relative.display().to_string(),
+                reason: format!(
+                    "{} is over the {} limit",
+                    size_text(metadata.len()),
+                    size_text(max_file_bytes)
+                ),
+            });
+            continue;
+        }
+        let kind = match kind {
+            Kind::File if metadata.mode() & 0o111 != 0 => Kind::Executable,
+            other => other,
+        };
+        found.push(Scanned {
+            path: relative.as_os_str().as_bytes().to_vec(),
+            kind,
+            stat: Stat {
+                size: metadata.len(),
+                mtime_ns: i128::from(metadata.mtime()) * 1_000_000_000
+                    + i128::from(metadata.mtime_nsec()),
+                ctime_ns: i128::from(metadata.ctime()) * 1_000_000_000
+                    + i128::from(metadata.ctime_nsec()),
+                ino: metadata.ino(),
+            },
+        });
+    }
+    found.sort_by(|a, b| a.path.cmp(&b.path));
+    (found, skipped)
+}
+
+/// `2.0 GiB`, `10 MiB`, `512 bytes`.
+pub fn size_text(bytes: u64) -> String {
+    const MIB: u64 = 1 << 20;
+    const GIB: u64 = 1 << 30;
+    match bytes {
+        b if b >= GIB => format!("{:.1} GiB", b as f64 / GIB as f64),
+        b if b >= MIB => format!("{:.1} MiB", b as f64 / MIB as f64),
+        b => format!("{b} bytes"),
+    }
+}
