@@ -90,6 +90,7 @@ pub async fn open_session_channel(
     let transcript = load_transcript(&store, &session_id).await?;
     let mut config = config;
     config.data_dir = state_data_dir(&app)?.join("sessions").join(&session_id);
+    config.checkpoints_dir = Some(state_data_dir(&app)?.join("checkpoints"));
     // The built-ins plus the workspace's MCP tools, with the same cards and approvals.
     let hub = state.mcp.hub_for(&app, &store, &config.workspace).await?;
     hub.wait_settled(crate::mcp::SETTLE).await;

@@ -10,6 +10,8 @@ pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider ant
        foreman-cli mcp list --workspace DIR [--mcp-config FILE] [--db FILE]
        foreman-cli mcp approve --workspace DIR [--mcp-config FILE] [--db FILE] NAME...
        foreman-cli sessions --workspace DIR [--db FILE]
+       foreman-cli checkpoints list --workspace DIR [--session ID] [--json] [--db FILE]
+       foreman-cli rewind --workspace DIR --session ID --before-message N [--yes] [--db FILE]
        foreman-cli recent [--db FILE]
        foreman-cli check-workspace DIR";
 

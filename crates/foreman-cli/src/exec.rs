@@ -138,6 +138,7 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         .parent()
         .map(|p| p.join("sessions").join(&session_id))
         .unwrap_or_else(std::env::temp_dir);
+    config.checkpoints_dir = db.parent().map(|p| p.join("checkpoints"));
     if args.resume.is_some() {
         // Numbers the user's messages after the stored ones (`user_message_taken`).
         config.user_messages = load_transcript(&store, &session_id)

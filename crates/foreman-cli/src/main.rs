@@ -4,6 +4,7 @@
 //! `check-workspace` look at the workspace store; `mcp list|approve` show and approve MCP servers.
 
 mod args;
+mod checkpoints;
 mod exec;
 mod mcp;
 mod render;
@@ -52,6 +53,10 @@ async fn run(args: &[String], keys: exec::Keys) -> Result<(), String> {
         Some("exec") => exec::run(args::parse_exec(&args[1..])?, keys).await,
         Some("mcp") => mcp::command(&args[1..]).await,
         Some("sessions") => exec::sessions(&args[1..]).await,
+        Some("checkpoints") if args.get(1).map(String::as_str) == Some("list") => {
+            checkpoints::list(&args[2..]).await
+        }
+        Some("rewind") => checkpoints::rewind(&args[1..]).await,
         Some("recent") => {
             let db = match (args.get(1).map(String::as_str), args.get(2)) {
                 (Some("--db"), Some(file)) => PathBuf::from(file),

@@ -4,7 +4,9 @@
 use std::io::{IsTerminal, Write};
 
 use foreman_core::diff::{FileDiff, unified_text};
-use foreman_protocol::{ApprovalScope, CallState, Event, EventMsg, Op, TaskEndReason, UndoState};
+use foreman_protocol::{
+    ApprovalScope, CallState, ChangeKind, Event, EventMsg, Op, TaskEndReason, UndoState,
+};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 /// Prints events for a user.
@@ -141,6 +143,26 @@ impl Renderer {
                     self.paint(DIM, &format!("\n↶ {name} ({call_id}): {what}")),
                     true,
                 )
+            }
+            EventMsg::CallChanges { changes, .. } if !changes.is_empty() => {
+                let lines: Vec<String> = changes
+                    .iter()
+                    .map(|c| {
+                        let mark = match c.kind {
+                            ChangeKind::Added => "A",
+                            ChangeKind::Modified => "M",
+                            ChangeKind::Deleted => "D",
+                        };
+                        let counts = c
+                            .diff
+                            .as_ref()
+                            .map(|d| format!(" (+{} −{})", d.added, d.removed))
+                            .unwrap_or_default();
+                        format!("    {mark} {}{counts}", c.path)
+                    })
+                    .collect();
+                let text = format!("\n  changed in the workspace:\n{}", lines.join("\n"));
+                (self.paint(DIM, &text), true)
             }
             EventMsg::SandboxChanged { sandbox, .. } => match (&sandbox.level, &sandbox.unconfined)
             {

@@ -52,6 +52,8 @@ interface Props {
    * no stored session yet).
    */
   onBranch?(index: number, text: string): void;
+  /** Rewinds the workspace to before the user's message number `index`; absent when it cannot. */
+  onRewind?(index: number): void;
   /** What the find bar looks for, while it is open. */
   find?: FindView;
   /** The offer to run the model again, on the notice `at` that says why the last task ended. */
@@ -116,7 +118,7 @@ function runs(indexes: number[]): [number, number][] {
   return out;
 }
 
-export function Conversation({ items, calls, actions, onOpenLink, onBranch, find, retry }: Props) {
+export function Conversation({ items, calls, actions, onOpenLink, onBranch, onRewind, find, retry }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   /** Measured heights by item id (an entry's box including its gap). */
   const heights = useRef(new Map<number, number>());
@@ -185,6 +187,19 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch, find
           }
         : undefined,
     [onBranch],
+  );
+
+  // Rewinding to before a message of the user: which of their messages it is.
+  const onRewindAt = useMemo(
+    () =>
+      onRewind
+        ? (id: number) => {
+            const theirs = latest.current.items.filter((item) => item.kind === "user");
+            const index = theirs.findIndex((item) => item.id === id);
+            if (index >= 0) onRewind(index);
+          }
+        : undefined,
+    [onRewind],
   );
 
   /** Takes the entry at the top of the view as the anchor, with the layout it is shown in. */
@@ -372,6 +387,7 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch, find
                   undoAfter={item.kind === "user" ? undoCounts.get(item.id) : undefined}
                   onUndoAfter={onUndoAfter}
                   onBranch={onBranchAt}
+                  onRewind={onRewindAt}
                   retry={retry?.at === item.id ? retry : undefined}
                 />
               </Row>,

@@ -24,6 +24,7 @@ export const Entry = memo(function Entry({
   undoAfter = 0,
   onUndoAfter,
   onBranch,
+  onRewind,
   retry,
 }: {
   item: Item;
@@ -38,6 +39,8 @@ export const Entry = memo(function Entry({
   onUndoAfter?(id: number): void;
   /** For a message of the user: edits it in a branch (by the message's item id). */
   onBranch?(id: number): void;
+  /** For a message of the user: rewinds the workspace to before it (by its item id). */
+  onRewind?(id: number): void;
   /** For the notice of a task's end: runs the model again. */
   retry?: RetryOffer;
 }) {
@@ -49,6 +52,7 @@ export const Entry = memo(function Entry({
           undoAfter={undoAfter}
           onUndoAfter={onUndoAfter && (() => onUndoAfter(item.id))}
           onBranch={onBranch && (() => onBranch(item.id))}
+          onRewind={onRewind && (() => onRewind(item.id))}
         />
       );
     case "assistant":

@@ -9,7 +9,7 @@ function call(over: Partial<CallView>): CallView {
     id: "c1", name: "write", kind: "edit", view: { as: "file_content", path: "path", content: "content" },
     title: null, summary: null, state: "streaming", args: null, preview: null, status: null, output: "", result: null,
     isError: false, error: null, images: null, approval: null, refused: null, startedAt: null, endedAt: null,
-    parentId: null, children: [], undo: null, undoRefused: null, sandbox: null, ...over,
+    parentId: null, children: [], undo: null, undoRefused: null, sandbox: null, changes: null, ...over,
   };
 }
 

@@ -17,6 +17,7 @@ import { ApprovalBar } from "./ApprovalBar";
 import { DiffView } from "./DiffView";
 import { LiveText } from "./LiveText";
 import { SandboxLine } from "./SandboxLine";
+import { CallChanges } from "./CallChanges";
 import { OutputView } from "./OutputView";
 import { ResultView } from "./ResultView";
 import { exitCodeOf, formatDuration, stateLabel, toolIcon } from "./toolSummary";
@@ -233,6 +234,7 @@ function ToolCardInner({
               images={call.images}
             />
           )}
+          {call.changes && <CallChanges changes={call.changes} />}
           {call.undo && <UndoBar call={call} onUndo={actions.undo} />}
         </div>
       )}

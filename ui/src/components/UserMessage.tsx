@@ -36,18 +36,21 @@ function Confirm({
  * a button has focus), each after a confirmation under it:
  * - edit it in a branch: a new session with the conversation before it, the message in its
  *   composer (this conversation and the files stay as they are);
- * - undo the file changes made after it, newest first.
+ * - undo the file changes made after it, newest first;
+ * - rewind the whole workspace to before it (the engine lists what that changes first).
  */
 export function UserMessage({
   text,
   undoAfter,
   onUndoAfter,
   onBranch,
+  onRewind,
 }: {
   text: string;
   undoAfter: number;
   onUndoAfter?(): void;
   onBranch?(): void;
+  onRewind?(): void;
 }) {
   const [asking, setAsking] = useState<"branch" | "undo" | null>(null);
   const undo = undoAfter > 0 ? onUndoAfter : undefined;
@@ -65,11 +68,16 @@ export function UserMessage({
   return (
     <div className="msg msg-user" data-testid="user-message">
       <div className="msg-user-row">
-        {(onBranch || undo) && !asking && (
+        {(onBranch || undo || onRewind) && !asking && (
           <div className="msg-actions">
             {onBranch && (
               <button type="button" className="ghost" data-testid="branch-button" onClick={() => setAsking("branch")}>
                 ✎ Edit from here
+              </button>
+            )}
+            {onRewind && (
+              <button type="button" className="ghost" data-testid="rewind-button" onClick={onRewind}>
+                ⟲ Rewind files to before this
               </button>
             )}
             {undo && (

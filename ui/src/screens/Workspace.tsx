@@ -11,6 +11,8 @@ import { ChangesButton } from "../components/ChangesButton";
 import { ToolStatsButton } from "../components/ToolStatsButton";
 import { sessionChanges } from "../session/changes";
 import { NetChangeDialog } from "../components/NetChangeDialog";
+import { RewindDialog } from "../components/RewindDialog";
+import type { RewindPlan } from "../protocol/RewindPlan";
 import { startWarmUp } from "../components/warmUp";
 import { Logo } from "../components/Logo";
 import { Sidebar } from "../components/Sidebar";
@@ -81,7 +83,9 @@ export function Workspace({
   // A dialog over the window (a file's net diff) takes the keys: nothing behind it is approved
   // or searched.
   const dialogOpen = useRef(false);
-  dialogOpen.current = net.net !== null;
+  const [dismissedPlan, setDismissedPlan] = useState<RewindPlan | null>(null);
+  const rewinding = state.rewindPlan !== null && state.rewindPlan !== dismissedPlan;
+  dialogOpen.current = net.net !== null || rewinding;
   useApproveShortcut(state.calls, actions, dialogOpen);
   const find = useFind(state.items, state.calls, current, dialogOpen);
 
@@ -95,6 +99,11 @@ export function Workspace({
   const history = useMemo(
     () => [...state.items.flatMap((i) => (i.kind === "user" ? [i.text] : [])), ...state.queued.map((m) => m.text)],
     [state.items, state.queued],
+  );
+  // Rewinding the workspace to before a message: the engine plans it, the dialog confirms it.
+  const rewind = useCallback(
+    (index: number) => void op({ op: "rewind", before_message: index, confirm: false }),
+    [op],
   );
   const branch = useBranch(backend, workspace.path, current, { refresh, open: setCurrent, failed: setListError });
   const findFiles = useCallback((q: string) => backend.workspaceFiles(workspace.path, q), [backend, workspace.path]);
@@ -150,6 +159,17 @@ export function Workspace({
             onOpenSettings={onOpenSettings}
           />
           {net.net && <NetChangeDialog view={net.net} onClose={net.close} />}
+          {rewinding && state.rewindPlan && (
+            <RewindDialog
+              plan={state.rewindPlan}
+              onCancel={() => setDismissedPlan(state.rewindPlan)}
+              onConfirm={() => {
+                const plan = state.rewindPlan;
+                setDismissedPlan(plan);
+                if (plan) void op({ op: "rewind", before_message: plan.before_message, confirm: true });
+              }}
+            />
+          )}
           {find.find && (
             <FindBar
               inputRef={find.input}
@@ -179,6 +199,7 @@ export function Workspace({
               actions={actions}
               onOpenLink={openLink}
               onBranch={current && !state.running ? branch : undefined}
+              onRewind={current && !state.running && !session.stopped ? rewind : undefined}
               find={find.shown}
               retry={retry}
             />

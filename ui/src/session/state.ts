@@ -1,150 +1,17 @@
 // The conversation as the UI shows it, built by one reducer from the engine's events.
 import type { ApprovalMode } from "../protocol/ApprovalMode";
-import type { CallImages } from "../protocol/CallImages";
 import type { CallSnapshot } from "../protocol/CallSnapshot";
-import type { SandboxNote } from "../protocol/SandboxNote";
 import type { UndoState } from "../protocol/UndoState";
 import type { CallState } from "../protocol/CallState";
 import type { Event } from "../protocol/Event";
-import type { FilePreview } from "../protocol/FilePreview";
 import type { TaskEndReason } from "../protocol/TaskEndReason";
 import type { ArgsView } from "../protocol/ArgsView";
-import type { CallError } from "../protocol/CallError";
-import type { PrivateTarget } from "../protocol/PrivateTarget";
 import type { ToolKind } from "../protocol/ToolKind";
-import type { ToolStats } from "../protocol/ToolStats";
 import type { Transcript } from "../protocol/Transcript";
 import type { UsageSummary } from "../protocol/UsageSummary";
 import { applyPatches } from "./patch";
-
-export interface PendingApproval {
-  previewHash: string;
-  reason: string;
-  preview: FilePreview | null;
-  /** The rule "Always allow" adds. */
-  suggestedRule: string | null;
-  /** No rule can allow the call (a command line that is more than plain commands). */
-  noRule?: boolean;
-  /** The fetch reaches this computer or a private network. */
-  privateTarget?: PrivateTarget | null;
-}
-
-export interface CallView {
-  id: string;
-  name: string;
-  /** What kind of work the tool does (its icon); the card never looks at the name. */
-  kind: ToolKind;
-  /** How the card shows the arguments. */
-  view: ArgsView;
-  /** What the call acts on, as the engine words it (`src/main.rs`). */
-  title: string | null;
-  /** What the call did, once done (`Read src/main.rs (lines 1–200 of 1,204)`). */
-  summary: string | null;
-  state: CallState;
-  /** The arguments so far (complete once the call is past streaming). */
-  args: unknown;
-  preview: FilePreview | null;
-  status: string | null;
-  /** Live output (a command's stdout/stderr) for the user. */
-  output: string;
-  result: string | null;
-  isError: boolean;
-  /** What the user reads of a failure (the model got it as JSON in `result`). */
-  error: CallError | null;
-  /** Images the tool returned, for the user (the model got a note). */
-  images: CallImages | null;
-  approval: PendingApproval | null;
-  /** Why an answer to the approval was refused (stale hash...). */
-  refused: string | null;
-  startedAt: number | null;
-  endedAt: number | null;
-  /** The `new_task` call whose sub-agent made this call; null for the session's own calls. */
-  parentId: string | null;
-  /** For a `new_task` call: what its sub-agent said and the calls it made, in order. */
-  children: Item[];
-  /** For a call that changed a file: whether the user can undo the change, or did. */
-  undo: UndoState | null;
-  /** Why the last undo of this call's change was refused (the file changed since...). */
-  undoRefused: string | null;
-  /** For a command: whether it runs in the sandbox, and what the sandbox refused. */
-  sandbox: SandboxNote | null;
-}
-
-export type Item =
-  | { kind: "user"; id: number; text: string }
-  | { kind: "assistant"; id: number; text: string }
-  | { kind: "thinking"; id: number; text: string }
-  | { kind: "tool"; id: number; callId: string }
-  | { kind: "notice"; id: number; tone: "info" | "error"; text: string };
-
-/** A message the user sent while a task ran, waiting for the model's next request. */
-export interface QueuedMessage {
-  id: number;
-  text: string;
-  /** Listed by the snapshot a reattached window got (not sent from this window). */
-  fromSnapshot?: boolean;
-  /** The user asked for it back (`withdraw_message`); the engine has not answered yet. */
-  takingBack?: boolean;
-}
-
-export interface Todo {
-  id: string;
-  content: string;
-  status: "pending" | "in_progress" | "completed";
-}
-
-export interface Usage {
-  /** Tokens of the last request. */
-  input: number;
-  output: number;
-  totalInput: number;
-  totalOutput: number;
-  /**
-   * The engine's cost estimate in USD; "unknown" when a model of the session has no known price;
-   * null until the engine reports one (a stored session that is not running).
-   */
-  cost: number | "unknown" | null;
-  /** Tokens the last request sent (input and cache): how full the context is. */
-  contextUsed: number;
-  /** The model's context window; 0 until the engine reports it. */
-  contextWindow: number;
-}
-
-export interface SessionState {
-  lastSeq: number;
-  /** Set when a seq gap was seen; the owner asks for a snapshot and clears it. */
-  needsSnapshot: boolean;
-  items: Item[];
-  /**
-   * The user's messages sent while a task ran, oldest first: shown apart until the engine
-   * says each joined the conversation (`user_message_taken`), then placed where the model read
-   * it, after what the task did before.
-   */
-  queued: QueuedMessage[];
-  /**
-   * Waiting messages given back (by the user's Stop, or one they took back; the model never
-   * read them), for the composer: the latest returns, oldest first, each a new object, so the
-   * composer puts in every one it has not put in yet, also when several arrive in one frame.
-   */
-  returned: { texts: string[] }[];
-  calls: Record<string, CallView>;
-  running: boolean;
-  mode: ApprovalMode;
-  usage: Usage;
-  todos: Todo[];
-  /** How each tool's calls went in this session, by tool name. */
-  toolStats: Record<string, ToolStats>;
-  paused: { tool: string; message: string } | null;
-  retrying: string | null;
-  ended: TaskEndReason | null;
-  /**
-   * The notice that says why the last task ended, when the model may be run again from there
-   * (`retry`: an error a new attempt may get past, or the iteration cap); null otherwise.
-   */
-  retryAt: number | null;
-  nextId: number;
-  ready: boolean;
-}
+import type { CallView, Item, SessionState, Todo, Usage } from "./types";
+export type { CallView, Item, PendingApproval, QueuedMessage, SessionState, Todo, Usage } from "./types";
 
 export function initialState(mode: ApprovalMode = "ask"): SessionState {
   return {
@@ -165,6 +32,7 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
     retryAt: null,
     nextId: 1,
     ready: false,
+    rewindPlan: null,
   };
 }
 
@@ -201,6 +69,7 @@ export function newCall(
     children: [],
     undo: null,
     sandbox: null,
+    changes: null,
     undoRefused: null,
   };
 }
@@ -239,6 +108,7 @@ function callFromSnapshot(c: CallSnapshot, old?: CallView): CallView {
     children: old?.children ?? [],
     undo: c.undo ?? null,
     sandbox: c.sandbox ?? null,
+    changes: c.changes ?? null,
     undoRefused: canUndo(c) ? (old?.undoRefused ?? null) : null,
   };
 }
@@ -595,6 +465,15 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return updateCall(s, event.call_id, (c) => ({ ...c, undoRefused: event.reason }));
     case "sandbox_changed":
       return updateCall(s, event.call_id, (c) => ({ ...c, sandbox: event.sandbox }));
+    case "call_changes":
+      return updateCall(s, event.call_id, (c) => ({ ...c, changes: event.changes }));
+    case "rewind_planned":
+      return { ...s, rewindPlan: event.plan };
+    case "rewound": {
+      const files = plural(event.changes.length, "file");
+      const text = `Rewound ${files} to how they were before your message ${event.before_message + 1}. The agent is told.`;
+      return notice({ ...s, rewindPlan: null }, "info", text);
+    }
     case "rule_added":
       return notice(s, "info", `Rule added for this ${event.scope}: ${event.rule}`);
     case "approval_mode_changed":

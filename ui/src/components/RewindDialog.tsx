@@ -1,0 +1,60 @@
+// The confirmation of a rewind: what it changes (from the engine's plan), what else it
+// overwrites, what it leaves alone; Rewind or Cancel. Modal: it keeps the keys.
+import { useEffect, useRef } from "react";
+import type { RewindPlan } from "../protocol/RewindPlan";
+
+const WORD = { added: "removed", modified: "restored", deleted: "brought back" } as const;
+
+export function RewindDialog({ plan, onConfirm, onCancel }: { plan: RewindPlan; onConfirm(): void; onCancel(): void }) {
+  const dialog = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    dialog.current?.querySelector<HTMLButtonElement>("button.primary")?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") onCancel();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [onCancel]);
+  const n = plan.changes.length;
+  const files = n === 1 ? "1 file" : `${n} files`;
+  return (
+    <div className="dialog-backdrop">
+      <div className="dialog panel" role="dialog" aria-modal="true" aria-labelledby="rewind-title" data-testid="rewind-dialog" ref={dialog}>
+        <h2 id="rewind-title">Rewind to before message {plan.before_message + 1}?</h2>
+        {n === 0 ? (
+          <p>The workspace is already as it was then: nothing to change.</p>
+        ) : (
+          <>
+            <p>
+              {files} go back to how they were, including what commands did. The workspace as it is now is
+              checkpointed first, so you can rewind this too.
+            </p>
+            <ul className="rewind-files" data-testid="rewind-files">
+              {plan.changes.map((c) => (
+                <li key={c.path}>
+                  <code>{c.path}</code> <span className="muted small">{WORD[c.kind]}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        {plan.changed_outside.length > 0 && (
+          <div className="approval-private" role="note" data-testid="rewind-outside">
+            Changed since the agent last looked, and overwritten too: {plan.changed_outside.join(", ")}
+          </div>
+        )}
+        {plan.skipped.length > 0 && (
+          <p className="muted small">Left alone (not in checkpoints): {plan.skipped.join(", ")}</p>
+        )}
+        <div className="row end">
+          <button type="button" className="ghost" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="button" className="primary" data-testid="confirm-rewind" onClick={onConfirm} disabled={n === 0}>
+            Rewind {files}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
