@@ -4,6 +4,7 @@
 //! carries engine events to the webview. Everything else lives in `foreman-core`.
 
 mod bridge;
+mod checkpoint_commands;
 mod commands;
 mod files;
 mod launch;
@@ -67,6 +68,8 @@ pub fn run() {
             session_commands::delete_session,
             session_commands::branch_session,
             session_commands::file_net_change,
+            checkpoint_commands::checkpoints_usage,
+            checkpoint_commands::clear_checkpoints,
             session_commands::show_new_session,
             session_commands::workspace_files,
             settings_commands::get_settings,

@@ -114,7 +114,7 @@ pub async fn open_session_channel(
     })
 }
 
-fn state_data_dir(app: &AppHandle) -> Result<std::path::PathBuf, CommandError> {
+pub(crate) fn state_data_dir(app: &AppHandle) -> Result<std::path::PathBuf, CommandError> {
     app.path()
         .app_data_dir()
         .map_err(|e| CommandError::new(format!("Cannot find the app data directory: {e}")))

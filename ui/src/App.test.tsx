@@ -54,6 +54,8 @@ function backendWith(startup: StartupView, recent: RecentWorkspace[] = []): Back
     },
     testConnection: async () => "ok",
     openExternal: async () => {},
+    checkpointsUsage: async () => 0,
+    clearCheckpoints: async () => 0,
     mcpStatus: async () => {
       throw { message: "no MCP in this test" };
     },

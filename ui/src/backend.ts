@@ -47,6 +47,10 @@ export interface Backend {
   deleteApiKey(preset: ProviderPreset): Promise<SettingsView>;
   testConnection(settings: AppSettings): Promise<string>;
   openExternal(url: string): Promise<void>;
+  /** The bytes the workspace's checkpoints take on disk. */
+  checkpointsUsage(workspace: string): Promise<number>;
+  /** Deletes the workspace's checkpoints (its files stay); the bytes freed. */
+  clearCheckpoints(workspace: string): Promise<number>;
   mcpStatus(workspace: string): Promise<McpView>;
   mcpApprove(workspace: string, server: string): Promise<McpView>;
   mcpRestart(workspace: string, server: string): Promise<McpView>;
@@ -93,6 +97,8 @@ export const tauriBackend: Backend = {
   deleteApiKey: (preset) => invoke<SettingsView>("delete_api_key", { preset }),
   testConnection: (settings) => invoke<string>("test_connection", { settings }),
   openExternal: (url) => invoke<void>("open_external", { url }),
+  checkpointsUsage: (workspace) => invoke<number>("checkpoints_usage", { workspace }),
+  clearCheckpoints: (workspace) => invoke<number>("clear_checkpoints", { workspace }),
   mcpStatus: (workspace) => invoke<McpView>("mcp_status", { workspace }),
   mcpApprove: (workspace, server) => invoke<McpView>("mcp_approve", { workspace, server }),
   mcpRestart: (workspace, server) => invoke<McpView>("mcp_restart", { workspace, server }),

@@ -9,6 +9,7 @@ import type { ApprovalMode } from "../protocol/ApprovalMode";
 import type { ProviderPreset } from "../protocol/ProviderPreset";
 import type { SettingsView } from "../protocol/SettingsView";
 import { McpPanel } from "./McpPanel";
+import { CheckpointsPanel } from "./CheckpointsPanel";
 
 interface Props {
   backend: Backend;
@@ -268,6 +269,7 @@ export function Settings({ backend, view, workspace, onChange, onClose }: Props)
             asking.
           </p>
         </section>
+        {workspace && <CheckpointsPanel backend={backend} workspace={workspace} />}
         {workspace && <McpPanel backend={backend} workspace={workspace} />}
         {message && (
           <div className={message.tone === "ok" ? "banner banner-ok" : "banner banner-error"} role="status" data-testid="settings-message">

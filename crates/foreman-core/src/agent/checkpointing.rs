@@ -97,6 +97,38 @@ impl Engine {
         });
     }
 
+    /// Keeps the workspace's checkpoints under their cap (after a task: the oldest go first,
+    /// whichever session made them).
+    pub(crate) async fn keep_checkpoints_under_cap(&mut self) {
+        let (Some(checkpoints), Some(store)) = (
+            self.tooling.checkpoints.clone(),
+            self.persist.store().cloned(),
+        ) else {
+            return;
+        };
+        let workspace = self.workspace.display().to_string();
+        let rows = match store.workspace_checkpoints_of(&workspace).await {
+            Ok(rows) => rows,
+            Err(e) => return self.store_failed(&e),
+        };
+        let newest_first: Vec<String> = rows.into_iter().rev().map(|r| r.commit_id).collect();
+        let cap = self.tooling.checkpoints_cap;
+        match blocking(move || checkpoints.collect(&newest_first, cap)).await {
+            Ok(collected) if !collected.dropped.is_empty() => {
+                tracing::info!(
+                    dropped = collected.dropped.len(),
+                    freed = collected.freed,
+                    "old checkpoints collected"
+                );
+                if let Err(e) = store.forget_checkpoint_commits(&collected.dropped).await {
+                    self.store_failed(&e);
+                }
+            }
+            Ok(_) => {}
+            Err(e) => self.checkpoint_failed(&e),
+        }
+    }
+
     /// Shows on `call_id`'s card what changed from checkpoint `before` to now.
     pub(crate) async fn show_changes(&mut self, call_id: &str, before: &str) {
         let Some(after) = self.checkpoint(Moment::After(call_id)).await else {

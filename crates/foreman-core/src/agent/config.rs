@@ -71,6 +71,8 @@ pub struct SessionConfig {
     pub sandbox_network: bool,
     /// Where the workspaces' checkpoint repositories live (`None`: no checkpoints).
     pub checkpoints_dir: Option<PathBuf>,
+    /// The most one workspace's checkpoints may take on disk; the oldest go first.
+    pub checkpoints_cap: u64,
 }
 
 /// The default cap on model requests of one sub-agent.
@@ -113,6 +115,7 @@ impl SessionConfig {
             sandbox: SandboxLevel::WorkspaceWrite,
             sandbox_network: false,
             checkpoints_dir: None,
+            checkpoints_cap: crate::checkpoints::retention::DEFAULT_CAP_BYTES,
         }
     }
 }

@@ -67,6 +67,8 @@ pub(crate) struct Tooling {
     pub(crate) sub_agent_iterations: u32,
     /// The workspace's checkpoints, when the session keeps them.
     pub(crate) checkpoints: Option<Arc<Checkpoints>>,
+    /// The most they may take on disk.
+    pub(crate) checkpoints_cap: u64,
 }
 
 /// What decides whether a call runs without asking, and when a task pauses.
@@ -203,6 +205,7 @@ impl Engine {
                 max_task_depth: config.max_task_depth,
                 sub_agent_iterations: config.sub_agent_max_iterations.max(1),
                 checkpoints,
+                checkpoints_cap: config.checkpoints_cap,
             },
             gate: Gate {
                 policy: Policy {

@@ -162,7 +162,7 @@ impl Persist {
         }
     }
 
-    /// The store, for what the undo keeps there.
+    /// The store, for what the undo keeps there and the checkpoints' retention.
     pub(crate) fn store(&self) -> Option<&Store> {
         self.store.as_ref()
     }

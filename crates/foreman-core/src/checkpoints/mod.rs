@@ -12,6 +12,7 @@
 pub mod changes;
 pub mod error;
 pub mod restore;
+pub mod retention;
 pub mod scan;
 pub mod shadow;
 
@@ -129,6 +130,37 @@ impl Checkpoints {
         let now = self.take("before a rewind")?;
         let changes = self.changes(&now.id, target)?;
         Ok(RewindChanges { now, changes })
+    }
+
+    /// The bytes the checkpoints take on disk.
+    pub fn usage(&self) -> u64 {
+        retention::usage(&self.path)
+    }
+
+    /// Keeps the newest of `newest_first` that fit in `cap` bytes and deletes what only older
+    /// ones needed.
+    pub fn collect(
+        &self,
+        newest_first: &[String],
+        cap: u64,
+    ) -> Result<retention::Collected, CheckpointError> {
+        retention::collect(&self.repo.to_thread_local(), newest_first, cap)
+    }
+
+    /// Deletes every checkpoint of `workspace` kept under `dir`; the bytes freed.
+    pub fn clear(dir: &Path, workspace: &Path) -> Result<u64, CheckpointError> {
+        let path = repository_path(dir, workspace);
+        let freed = retention::usage(&path);
+        match std::fs::remove_dir_all(&path) {
+            Ok(()) => Ok(freed),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(0),
+            Err(e) => Err(CheckpointError::io(&path, e)),
+        }
+    }
+
+    /// The bytes the checkpoints of `workspace` under `dir` take.
+    pub fn usage_of(dir: &Path, workspace: &Path) -> u64 {
+        retention::usage(&repository_path(dir, workspace))
     }
 
     /// Puts the workspace back to checkpoint `target`, after checkpointing it as it is (so the

@@ -123,6 +123,18 @@ impl Store {
         Ok(row.map(|(id,)| id))
     }
 
+    /// Forgets the checkpoints with these commits (their objects were collected).
+    pub async fn forget_checkpoint_commits(&self, commits: &[String]) -> Result<(), StoreError> {
+        for commit in commits {
+            sqlx::query("DELETE FROM workspace_checkpoints WHERE commit_id = ?1")
+                .bind(commit)
+                .execute(self.pool())
+                .await
+                .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        }
+        Ok(())
+    }
+
     /// Forgets the checkpoints of every session of `workspace_path` (their repository was
     /// cleared).
     pub async fn forget_workspace_checkpoints(

@@ -315,3 +315,52 @@ async fn a_commands_changes_are_listed_and_a_rewind_puts_them_back() {
         "{told}"
     );
 }
+
+#[test]
+fn over_the_cap_the_oldest_checkpoints_go_and_the_newest_still_rewind() {
+    let ws = tempfile::tempdir().unwrap();
+    let root = ws.path();
+    let store = tempfile::tempdir().unwrap();
+    let checkpoints = Checkpoints::open(store.path(), root).unwrap();
+    let mut ids = Vec::new();
+    for round in 0..4u32 {
+        // Content that does not compress away: each round's file is new to the repository.
+        let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ u64::from(round);
+        let noise: String = (0..60_000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                char::from(b'a' + (x % 26) as u8)
+            })
+            .collect();
+        write(root, "data.txt", &noise);
+        ids.push(checkpoints.take(&format!("round {round}")).unwrap().id);
+    }
+    let before = checkpoints.usage();
+    let newest_first: Vec<String> = ids.iter().rev().cloned().collect();
+    let collected = checkpoints.collect(&newest_first, before / 2).unwrap();
+    assert!(
+        !collected.dropped.is_empty(),
+        "{collected:?} of {before} at {}",
+        checkpoints.path().display()
+    );
+    assert_eq!(
+        collected.dropped.last(),
+        ids.first(),
+        "the oldest goes first"
+    );
+    assert!(!collected.dropped.contains(&ids[3]), "the newest stays");
+    assert!(checkpoints.usage() <= before - collected.freed + 1);
+    assert!(collected.freed > 0);
+    // The newest still rewinds; a dropped one says it is gone instead of half-working.
+    write(root, "data.txt", "changed\n");
+    checkpoints.rewind(&ids[3]).unwrap();
+    assert_ne!(
+        std::fs::read_to_string(root.join("data.txt")).unwrap(),
+        "changed\n"
+    );
+    assert!(checkpoints.rewind(&ids[0]).is_err());
+    let under = checkpoints.collect(&newest_first[..1], u64::MAX).unwrap();
+    assert!(under.dropped.is_empty(), "under the cap nothing goes");
+}
