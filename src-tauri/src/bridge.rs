@@ -81,6 +81,15 @@ impl SessionHub {
             .unwrap_or(false)
     }
 
+    /// Sends `op` to every running session.
+    pub fn send_all(&self, op: Op) {
+        if let Ok(live) = self.live.lock() {
+            for session in live.values() {
+                let _ = session.ops.send(op.clone());
+            }
+        }
+    }
+
     /// Asks every session to shut down (the app is closing).
     pub fn shutdown_all(&self) {
         if let Ok(live) = self.live.lock() {

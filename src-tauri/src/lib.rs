@@ -12,6 +12,7 @@ mod mcp;
 mod mcp_commands;
 mod notify;
 mod rendering;
+mod rule_commands;
 mod session_commands;
 mod settings;
 mod settings_commands;
@@ -70,6 +71,9 @@ pub fn run() {
             session_commands::file_net_change,
             checkpoint_commands::checkpoints_usage,
             checkpoint_commands::clear_checkpoints,
+            rule_commands::rules_list,
+            rule_commands::rules_add,
+            rule_commands::rules_remove,
             session_commands::show_new_session,
             session_commands::workspace_files,
             settings_commands::get_settings,

@@ -98,6 +98,18 @@ pub async fn open_session_channel(
     config.session_id = Some(session_id.clone());
     config.history = history;
     config.user_messages = transcript.user_messages();
+    // A resumed session's own rules join those of the user and the workspace.
+    config.rules.extend(
+        store
+            .rules(&foreman_core::store::rule_key(
+                foreman_protocol::RuleScope::Session,
+                &key_path,
+                Some(&session_id),
+            ))
+            .await?
+            .into_iter()
+            .map(|r| (r.action, r.pattern)),
+    );
     let (ops, events) = Session::spawn(config).map_err(|e| CommandError::new(e.to_string()))?;
     state
         .sessions
@@ -150,7 +162,7 @@ async fn session_config(
         config.context_window = usize::try_from(window).unwrap_or(usize::MAX);
     }
     config.rules = store
-        .rules(workspace)
+        .rules_in_force(workspace, None)
         .await?
         .into_iter()
         .map(|r| (r.action, r.pattern))

@@ -54,6 +54,9 @@ function backendWith(startup: StartupView, recent: RecentWorkspace[] = []): Back
     },
     testConnection: async () => "ok",
     openExternal: async () => {},
+    rulesList: async () => [],
+    rulesAdd: async () => [],
+    rulesRemove: async () => [],
     checkpointsUsage: async () => 0,
     clearCheckpoints: async () => 0,
     mcpStatus: async () => {

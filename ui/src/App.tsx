@@ -93,6 +93,7 @@ export function App({ backend }: { backend: Backend }) {
         backend={backend}
         view={settings}
         workspace={screen.kind === "workspace" ? screen.workspace.path : null}
+        sessionId={screen.kind === "workspace" ? screen.session : null}
         onChange={setSettings}
         onClose={() => setShowSettings(false)}
       />

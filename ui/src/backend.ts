@@ -13,6 +13,9 @@ import type { NetChange } from "./protocol/NetChange";
 import type { SessionSummary } from "./protocol/SessionSummary";
 import type { SettingsView } from "./protocol/SettingsView";
 import type { StartupView } from "./protocol/StartupView";
+import type { RuleAction } from "./protocol/RuleAction";
+import type { RuleScope } from "./protocol/RuleScope";
+import type { StoredRule } from "./protocol/StoredRule";
 import type { WorkspaceView } from "./protocol/WorkspaceView";
 
 export interface Backend {
@@ -47,6 +50,12 @@ export interface Backend {
   deleteApiKey(preset: ProviderPreset): Promise<SettingsView>;
   testConnection(settings: AppSettings): Promise<string>;
   openExternal(url: string): Promise<void>;
+  /** The allow, ask and deny rules in force for the workspace (and the session, when shown). */
+  rulesList(workspace: string, sessionId: string | null): Promise<StoredRule[]>;
+  /** Adds a rule (its syntax checked); the rules in force after it. */
+  rulesAdd(workspace: string, sessionId: string | null, action: RuleAction, pattern: string, scope: RuleScope): Promise<StoredRule[]>;
+  /** Removes a rule; the rules in force after it. */
+  rulesRemove(workspace: string, sessionId: string | null, id: number): Promise<StoredRule[]>;
   /** The bytes the workspace's checkpoints take on disk. */
   checkpointsUsage(workspace: string): Promise<number>;
   /** Deletes the workspace's checkpoints (its files stay); the bytes freed. */
@@ -97,6 +106,10 @@ export const tauriBackend: Backend = {
   deleteApiKey: (preset) => invoke<SettingsView>("delete_api_key", { preset }),
   testConnection: (settings) => invoke<string>("test_connection", { settings }),
   openExternal: (url) => invoke<void>("open_external", { url }),
+  rulesList: (workspace, sessionId) => invoke<StoredRule[]>("rules_list", { workspace, sessionId }),
+  rulesAdd: (workspace, sessionId, action, pattern, scope) =>
+    invoke<StoredRule[]>("rules_add", { workspace, sessionId, action, pattern, scope }),
+  rulesRemove: (workspace, sessionId, id) => invoke<StoredRule[]>("rules_remove", { workspace, sessionId, id }),
   checkpointsUsage: (workspace) => invoke<number>("checkpoints_usage", { workspace }),
   clearCheckpoints: (workspace) => invoke<number>("clear_checkpoints", { workspace }),
   mcpStatus: (workspace) => invoke<McpView>("mcp_status", { workspace }),

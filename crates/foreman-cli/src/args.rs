@@ -12,6 +12,7 @@ pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider ant
        foreman-cli sessions --workspace DIR [--db FILE]
        foreman-cli checkpoints list --workspace DIR [--session ID] [--json] [--db FILE]
        foreman-cli rewind --workspace DIR --session ID --before-message N [--yes] [--db FILE]
+       foreman-cli rules list|add|remove --workspace DIR [--scope workspace|user] [--action allow|ask|deny] [RULE | ID] [--db FILE]
        foreman-cli recent [--db FILE]
        foreman-cli check-workspace DIR";
 

@@ -146,10 +146,10 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
             .map_err(|e| e.to_string())?
             .user_messages();
     }
-    config.session_id = Some(session_id);
+    config.session_id = Some(session_id.clone());
     config.history = history;
     config.rules = store
-        .rules(&workspace_key)
+        .rules_in_force(&workspace_key, Some(&session_id))
         .await
         .map_err(|e| e.to_string())?
         .into_iter()

@@ -8,6 +8,7 @@ mod checkpoints;
 mod exec;
 mod mcp;
 mod render;
+mod rules;
 mod stats;
 
 use std::path::PathBuf;
@@ -57,6 +58,7 @@ async fn run(args: &[String], keys: exec::Keys) -> Result<(), String> {
             checkpoints::list(&args[2..]).await
         }
         Some("rewind") => checkpoints::rewind(&args[1..]).await,
+        Some("rules") => rules::command(&args[1..]).await,
         Some("recent") => {
             let db = match (args.get(1).map(String::as_str), args.get(2)) {
                 (Some("--db"), Some(file)) => PathBuf::from(file),

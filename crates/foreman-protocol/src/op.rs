@@ -15,6 +15,8 @@ pub enum RuleScope {
     Session,
     /// For every session in this workspace.
     Workspace,
+    /// For every workspace of this user.
+    User,
 }
 
 /// How far an approval reaches.
@@ -115,6 +117,9 @@ pub enum Op {
         #[serde(default)]
         confirm: bool,
     },
+    /// Reads the stored rules again (the user changed them in Settings or with the CLI); the
+    /// session's own rules stay.
+    ReloadRules,
     /// Asks for an [`EventMsg::Snapshot`](super::EventMsg::Snapshot) of the full state.
     Snapshot,
     /// Ends the session after cancelling any running task.

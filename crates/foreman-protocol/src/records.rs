@@ -1,8 +1,10 @@
 //! What the store keeps that the UI lists: sessions, recent workspaces, approval rules, token
 //! totals.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+
+use crate::op::RuleScope;
 
 /// A session as the sidebar lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -29,7 +31,7 @@ pub struct RecentWorkspace {
 }
 
 /// What a rule does when its pattern matches a tool call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum RuleAction {
     Allow,
@@ -63,6 +65,8 @@ pub struct StoredRule {
     pub id: i64,
     pub action: RuleAction,
     pub pattern: String,
+    /// Where it applies: this session, this workspace, or every workspace.
+    pub scope: RuleScope,
 }
 
 /// Token totals for a session.

@@ -109,6 +109,7 @@ export function ApprovalBar(props: Props) {
             <select value={scope} onChange={(e) => setScope(e.target.value as RuleScope)}>
               <option value="session">this session</option>
               <option value="workspace">this workspace (remembered)</option>
+              <option value="user">every workspace (remembered)</option>
             </select>
           </label>
         </div>

@@ -3,4 +3,4 @@
 /**
  * Where an "always allow" rule lives.
  */
-export type RuleScope = "session" | "workspace";
+export type RuleScope = "session" | "workspace" | "user";

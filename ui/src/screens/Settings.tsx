@@ -10,17 +10,20 @@ import type { ProviderPreset } from "../protocol/ProviderPreset";
 import type { SettingsView } from "../protocol/SettingsView";
 import { McpPanel } from "./McpPanel";
 import { CheckpointsPanel } from "./CheckpointsPanel";
+import { RulesPanel } from "./RulesPanel";
 
 interface Props {
   backend: Backend;
   view: SettingsView;
-  /** The open workspace, whose MCP servers are shown. */
+  /** The open workspace, whose MCP servers, rules and checkpoints are shown. */
   workspace?: string | null;
+  /** The session the workspace shows, whose own rules are shown too. */
+  sessionId?: string | null;
   onChange(view: SettingsView): void;
   onClose(): void;
 }
 
-export function Settings({ backend, view, workspace, onChange, onClose }: Props) {
+export function Settings({ backend, view, workspace, sessionId = null, onChange, onClose }: Props) {
   const [draft, setDraft] = useState<AppSettings>(view.settings);
   const [key, setKey] = useState("");
   const [busy, setBusy] = useState(false);
@@ -269,6 +272,7 @@ export function Settings({ backend, view, workspace, onChange, onClose }: Props)
             asking.
           </p>
         </section>
+        {workspace && <RulesPanel backend={backend} workspace={workspace} sessionId={sessionId} />}
         {workspace && <CheckpointsPanel backend={backend} workspace={workspace} />}
         {workspace && <McpPanel backend={backend} workspace={workspace} />}
         {message && (

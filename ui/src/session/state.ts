@@ -475,7 +475,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return notice({ ...s, rewindPlan: null }, "info", text);
     }
     case "rule_added":
-      return notice(s, "info", `Rule added for this ${event.scope}: ${event.rule}`);
+      return notice(s, "info", `Rule added for ${event.scope === "user" ? "every workspace" : `this ${event.scope}`}: ${event.rule}`);
     case "approval_mode_changed":
       return { ...s, mode: event.mode };
     case "usage":

@@ -9,3 +9,4 @@ mod exec_attacks;
 mod exec_json;
 mod exec_mcp;
 mod exec_tools;
+mod rules;

@@ -17,7 +17,7 @@ use crate::builtin_tools::stale_guard::{ContentHash, content_hash as guard_hash}
 use crate::conversation::resume::now_ms;
 use crate::diff::{HunkChoiceError, apply_hunks};
 use crate::protocol::{ApprovalScope, CallState, EventMsg, FilePreview, Op, RuleScope};
-use crate::store::RuleAction;
+use crate::store::{RuleAction, rule_key};
 use crate::tools::Prepared;
 
 /// What the user decided.
@@ -422,15 +422,16 @@ impl Engine {
     /// Keeps a workspace rule in the store; returns the scope actually applied (a session rule
     /// when there is no store or saving failed).
     async fn store_rule(&mut self, rule: &str, scope: RuleScope) -> RuleScope {
-        let (RuleScope::Workspace, Some(store)) = (scope, self.persist.store().cloned()) else {
+        let Some(store) = self.persist.store().cloned() else {
             return RuleScope::Session;
         };
         let workspace = self.workspace.display().to_string();
+        let key = rule_key(scope, &workspace, Some(&self.id));
         match store
-            .add_rule(&workspace, RuleAction::Allow, rule, now_ms())
+            .add_rule(&key, RuleAction::Allow, rule, now_ms())
             .await
         {
-            Ok(_) => RuleScope::Workspace,
+            Ok(_) => scope,
             Err(e) => {
                 self.events.emit(EventMsg::Error {
                     message: format!("could not save the rule {rule}: {e}"),
@@ -438,6 +439,28 @@ impl Engine {
                 RuleScope::Session
             }
         }
+    }
+
+    /// Reads the stored rules in force again (the user's, the workspace's, the session's).
+    pub(crate) async fn reload_rules(&mut self) {
+        let Some(store) = self.persist.store().cloned() else {
+            return;
+        };
+        let workspace = self.workspace.display().to_string();
+        let stored = match store.rules_in_force(&workspace, Some(&self.id)).await {
+            Ok(stored) => stored,
+            Err(e) => return self.store_failed(&e),
+        };
+        let mut rules = Vec::with_capacity(stored.len());
+        for r in stored {
+            match Rule::parse(r.action, &r.pattern) {
+                Ok(rule) => rules.push(rule),
+                Err(e) => self.events.emit(EventMsg::Error {
+                    message: format!("the stored rule `{}` is ignored: {e}", r.pattern),
+                }),
+            }
+        }
+        self.gate.policy.rules = rules;
     }
 
     fn refuse_stale(&mut self, id: &str, current: &str) {

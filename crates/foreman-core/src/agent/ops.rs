@@ -75,6 +75,7 @@ impl Engine {
                     .emit_session(EventMsg::ApprovalModeChanged { mode });
             }
             Op::UndoChange { call_id } => self.undo_change(&call_id).await,
+            Op::ReloadRules => self.reload_rules().await,
             Op::Rewind {
                 before_message,
                 confirm,

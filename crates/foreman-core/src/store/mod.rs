@@ -22,7 +22,7 @@ pub use db::{DATABASE_FILE, Store, move_aside};
 pub use error::StoreError;
 pub use history::{FINISHED_CALL_STATES, SUMMARY_ROLE, StoredMessage, StoredToolCall};
 pub use notices::StoredNotice;
-pub use rules::{RuleAction, StoredRule};
+pub use rules::{RuleAction, StoredRule, rule_key};
 pub use sessions::{SessionSummary, new_session_id, title_from_message};
 pub use usage::{ModelUsage, UsageTotals};
 pub use workspace_checkpoints::{NewWorkspaceCheckpoint, WorkspaceCheckpoint};

@@ -2,7 +2,28 @@
 
 use super::db::Store;
 use super::error::StoreError;
+pub use foreman_protocol::RuleScope;
 pub use foreman_protocol::records::{RuleAction, StoredRule};
+
+/// The key of the rules that apply to every workspace.
+const USER_KEY: &str = "*";
+
+/// The key under which a rule of `scope` is stored.
+pub fn rule_key(scope: RuleScope, workspace_path: &str, session_id: Option<&str>) -> String {
+    match (scope, session_id) {
+        (RuleScope::User, _) => USER_KEY.to_owned(),
+        (RuleScope::Session, Some(id)) => format!("session:{id}"),
+        _ => workspace_path.to_owned(),
+    }
+}
+
+fn scope_of(key: &str) -> RuleScope {
+    match key {
+        USER_KEY => RuleScope::User,
+        k if k.starts_with("session:") => RuleScope::Session,
+        _ => RuleScope::Workspace,
+    }
+}
 
 impl Store {
     /// Adds a rule for a workspace (a duplicate is ignored). Returns the rules after the change.
@@ -28,6 +49,7 @@ impl Store {
     }
 
     /// The workspace's rules, oldest first.
+    /// The rules stored under `workspace_path` (a workspace, or a key of [`rule_key`]).
     pub async fn rules(&self, workspace_path: &str) -> Result<Vec<StoredRule>, StoreError> {
         let rows: Vec<(i64, String, String)> = sqlx::query_as(
             "SELECT id, action, pattern FROM approval_rules WHERE workspace_path = ?1 ORDER BY id",
@@ -36,6 +58,7 @@ impl Store {
         .fetch_all(self.pool())
         .await
         .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        let scope = scope_of(workspace_path);
         Ok(rows
             .into_iter()
             .filter_map(|(id, action, pattern)| {
@@ -43,9 +66,28 @@ impl Store {
                     id,
                     action,
                     pattern,
+                    scope,
                 })
             })
             .collect())
+    }
+
+    /// The rules in force for a session of `workspace_path`: the user's, the workspace's and
+    /// (when it has one) the session's own.
+    pub async fn rules_in_force(
+        &self,
+        workspace_path: &str,
+        session_id: Option<&str>,
+    ) -> Result<Vec<StoredRule>, StoreError> {
+        let mut rules = self.rules(USER_KEY).await?;
+        rules.extend(self.rules(workspace_path).await?);
+        if let Some(id) = session_id {
+            rules.extend(
+                self.rules(&rule_key(RuleScope::Session, workspace_path, Some(id)))
+                    .await?,
+            );
+        }
+        Ok(rules)
     }
 
     /// Removes a rule by id.

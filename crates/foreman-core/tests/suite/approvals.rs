@@ -388,3 +388,54 @@ async fn the_approval_mode_changed_mid_session_changes_what_asks() {
         h.assert_one_result_per_call();
     }
 }
+
+/// Rules changed in the store reach a running session on `reload_rules`, and a deny rule wins
+/// over an allow rule for the same command, whatever their scopes.
+#[tokio::test]
+async fn reloaded_rules_apply_at_once_and_deny_beats_allow() {
+    use foreman_core::store::{RuleAction, Store, rule_key};
+    use foreman_protocol::RuleScope;
+
+    let store = Store::open_in_memory().await.unwrap();
+    let session = store.create_session("/ws", 1).await.unwrap();
+    let history = foreman_core::conversation::open_session(&store, "/ws", Some(&session.id))
+        .await
+        .unwrap()
+        .unwrap()
+        .1;
+    let turns = [
+        vec![call("r1", "bash", json!({"command": "rm -f gone.txt"}))],
+        done("d"),
+    ];
+    let responses = turns
+        .iter()
+        .map(|t| ScriptedResponse::sse(body(Wire::Anthropic, t)))
+        .collect();
+    let (s, id) = (store.clone(), session.id.clone());
+    let mut h = start_with(Wire::Anthropic, responses, move |c| {
+        c.approval_mode = ApprovalMode::Yolo;
+        c.store = Some(s);
+        c.session_id = Some(id);
+        c.history = history;
+    })
+    .await;
+    std::fs::write(h.dir.path().join("gone.txt"), "x").unwrap();
+    let workspace = h.dir.path().display().to_string();
+    let user = rule_key(RuleScope::User, &workspace, None);
+    store
+        .add_rule(&user, RuleAction::Allow, "bash(rm *)", 2)
+        .await
+        .unwrap();
+    let ws_key = rule_key(RuleScope::Workspace, &workspace, None);
+    store
+        .add_rule(&ws_key, RuleAction::Deny, "bash(rm *)", 3)
+        .await
+        .unwrap();
+    h.send(Op::ReloadRules);
+    h.say("remove it");
+    assert!(h.end().await.is_success());
+    let (state, text) = h.finished("r1").unwrap();
+    assert_eq!(state, CallState::Rejected, "{text}");
+    assert!(text.contains("denied by the rule `bash(rm *)`"), "{text}");
+    assert!(h.dir.path().join("gone.txt").exists());
+}
