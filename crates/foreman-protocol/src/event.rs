@@ -249,9 +249,12 @@ pub enum EventMsg {
     RewindPlanned {
         plan: RewindPlan,
     },
-    /// The workspace was rewound to before a message; the rewind itself is a checkpoint.
+    /// The workspace was rewound to before a message (or, `undone`, that rewind was undone);
+    /// the workspace before it is a checkpoint, so it can be undone.
     Rewound {
         before_message: u32,
+        #[serde(default)]
+        undone: bool,
         changes: Vec<WorkspaceChange>,
     },
     /// How a command runs (or ran): confined or not, and what the sandbox refused.

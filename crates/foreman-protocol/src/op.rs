@@ -117,6 +117,9 @@ pub enum Op {
         #[serde(default)]
         confirm: bool,
     },
+    /// Undoes the last rewind: the workspace goes back to how it was just before it (that
+    /// state was checkpointed); answered with `rewound`.
+    UndoRewind,
     /// Reads the stored rules again (the user changed them in Settings or with the CLI); the
     /// session's own rules stay.
     ReloadRules,

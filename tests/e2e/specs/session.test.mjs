@@ -179,6 +179,54 @@ step("3. a command: approve, watch its output stream, see the exit code", async 
   await screenshot(app.browser, "32-bash-done");
 });
 
+step("3a. a command's card lists the files it changed; a rewind to before the message puts them back", async () => {
+  model.script(
+    { tool: { name: "bash", input: { command: "echo 'more text' >> README.md && mkdir -p gen && echo generated > gen/out.txt" } } },
+    { text: "Changed two files." },
+  );
+  await send("Change files with a command");
+  await (await $('[data-testid="approve"]')).waitForDisplayed({ timeout: 20000 });
+  await (await $('[data-testid="approve"]')).click();
+  await waitIdle();
+  assert.equal(readFileSync(join(project, "README.md"), "utf8"), "# demo project\nmore text\n");
+  const card = await lastCard("bash");
+  const sandbox = await card.$('[data-testid="sandbox-line"]');
+  assert.match(await sandbox.getText(), /Sandboxed: writes the workspace only · no network/);
+  const changes = await card.$('[data-testid="call-changes"]');
+  await changes.waitForDisplayed({ timeout: 20000 });
+  assert.match(await changes.getText(), /Changed 2 files in the workspace/);
+  await (await changes.$("summary*=README.md")).click();
+  await waitFor("the README diff", async () => /more text/.test(await changes.getText()));
+  await screenshot(app.browser, "33-command-changes");
+  const message = await app.browser.$('//div[@data-testid="user-message"][.//div[text()="Change files with a command"]]');
+  await message.moveTo();
+  await (await message.$('[data-testid="rewind-button"]')).click();
+  const dialog = await $('[data-testid="rewind-dialog"]');
+  await dialog.waitForDisplayed({ timeout: 20000 });
+  const listed = await (await $('[data-testid="rewind-files"]')).getText();
+  assert.match(listed, /README\.md restored/);
+  assert.match(listed, /gen\/out\.txt removed/);
+  await screenshot(app.browser, "34-rewind-dialog");
+  await (await $('[data-testid="confirm-rewind"]')).click();
+  await waitFor("the files as before", () => !existsSync(join(project, "gen", "out.txt")));
+  assert.equal(readFileSync(join(project, "README.md"), "utf8"), "# demo project\n");
+  await waitFor("the rewind notice", async () =>
+    (await app.browser.execute(() => document.body.innerText)).includes("Rewound 2 files to how they were before your message"),
+  );
+  await screenshot(app.browser, "35-rewound");
+  // The rewind is undone, then done again: the workspace follows both ways.
+  await (await $('[data-testid="undo-rewind"]')).click();
+  await waitFor("the command's files back", () => existsSync(join(project, "gen", "out.txt")));
+  assert.equal(readFileSync(join(project, "README.md"), "utf8"), "# demo project\nmore text\n");
+  await screenshot(app.browser, "36-rewind-undone");
+  await message.moveTo();
+  await (await message.$('[data-testid="rewind-button"]')).click();
+  await (await $('[data-testid="confirm-rewind"]')).waitForDisplayed({ timeout: 20000 });
+  await (await $('[data-testid="confirm-rewind"]')).click();
+  await waitFor("the files as before again", () => !existsSync(join(project, "gen", "out.txt")));
+  assert.equal(readFileSync(join(project, "README.md"), "utf8"), "# demo project\n");
+});
+
 step("4. edit before approving writes the user's version, and undo takes it back", async () => {
   model.script(
     { tool: { name: "write", input: { path: "notes.txt", content: "the model's version\n" } } },

@@ -204,6 +204,14 @@ export function Workspace({
               retry={retry}
             />
           )}
+          {state.rewound && !state.running && (
+            <div className="banner banner-action" role="status" data-testid="rewound-banner">
+              <span>The files were rewound; the workspace before the rewind is kept.</span>
+              <button data-testid="undo-rewind" onClick={() => void op({ op: "undo_rewind" })}>
+                Undo the rewind
+              </button>
+            </div>
+          )}
           {state.paused && (
             <div className="banner banner-error" role="alert">
               <span>{state.paused.message}</span>

@@ -572,3 +572,17 @@ test("a window attaching as a task ended shows that end once: the transcript rea
   const ready = reduceAll(s, [ev({ type: "session_started", session_id: "s", model: "m", workspace: "/w", mode: "ask", usage: summary() })], 0);
   expect(reduceAll(ready, [ev({ type: "task_ended", reason: { kind: "cancelled" } })], 0).items).toHaveLength(3);
 });
+
+test("a rewind clears its plan, says what it did and can be undone until the next task", () => {
+  let s = reduceAll(initialState(), [{ seq: 1, type: "session_started", session_id: "s", model: "m", workspace: "/w", mode: "ask", usage: { total_input: 0, total_output: 0, cost_usd: null, context_used: 0, context_window: 200000, requests: 0 } } as unknown as Event], 0);
+  const plan = { before_message: 0, changes: [{ path: "a.txt", kind: "modified" as const, diff: null }], changed_outside: [], skipped: [] };
+  s = reduceAll(s, [{ seq: 2, type: "rewind_planned", plan } as Event], 0);
+  expect(s.rewindPlan).toEqual(plan);
+  s = reduceAll(s, [{ seq: 3, type: "rewound", before_message: 0, undone: false, changes: plan.changes } as Event], 0);
+  expect(s.rewindPlan).toBeNull();
+  expect(s.rewound).toBe(true);
+  expect(s.items.at(-1)).toMatchObject({ kind: "notice", text: "Rewound 1 file to how they were before your message 1. The agent is told." });
+  s = reduceAll(s, [{ seq: 4, type: "rewound", before_message: 0, undone: true, changes: plan.changes } as Event], 0);
+  expect(s.rewound).toBe(false);
+  expect(s.items.at(-1)).toMatchObject({ kind: "notice", text: "Undid the rewind: 1 file back as they were before it. The agent is told." });
+});

@@ -33,6 +33,7 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
     nextId: 1,
     ready: false,
     rewindPlan: null,
+    rewound: false,
   };
 }
 
@@ -394,7 +395,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       );
     }
     case "task_started":
-      return { ...s, running: true, ended: null, paused: null, retryAt: null };
+      return { ...s, running: true, ended: null, paused: null, retryAt: null, rewound: false };
     case "turn_started":
     case "turn_ended":
     case "resumed":
@@ -471,8 +472,10 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return { ...s, rewindPlan: event.plan };
     case "rewound": {
       const files = plural(event.changes.length, "file");
-      const text = `Rewound ${files} to how they were before your message ${event.before_message + 1}. The agent is told.`;
-      return notice({ ...s, rewindPlan: null }, "info", text);
+      const text = event.undone
+        ? `Undid the rewind: ${files} back as they were before it. The agent is told.`
+        : `Rewound ${files} to how they were before your message ${event.before_message + 1}. The agent is told.`;
+      return notice({ ...s, rewindPlan: null, rewound: !event.undone }, "info", text);
     }
     case "rule_added":
       return notice(s, "info", `Rule added for ${event.scope === "user" ? "every workspace" : `this ${event.scope}`}: ${event.rule}`);

@@ -146,4 +146,6 @@ export interface SessionState {
   ready: boolean;
   /** What a rewind the user asked for would change, while it waits for their confirmation. */
   rewindPlan: RewindPlan | null;
+  /** The last thing done was a rewind, which can be undone (until the next task). */
+  rewound: boolean;
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::engine::Engine;
 use crate::checkpoints::{Checkpoint, CheckpointError, Checkpoints};
-use crate::conversation::notes::rewound_note;
+use crate::conversation::notes::{rewound_note, undid_rewind_note};
 use crate::protocol::{EventMsg, RewindPlan};
 use crate::store::NewWorkspaceCheckpoint;
 
@@ -151,6 +151,19 @@ impl Engine {
         }
     }
 
+    /// Answers [`Op::UndoRewind`](crate::protocol::Op::UndoRewind).
+    pub(crate) async fn undo_rewind(&mut self) {
+        let last = self.persist.last_rewind().await;
+        let result = match last {
+            Ok(Some((before_rewind, message))) => self.restore(before_rewind, message, true).await,
+            Ok(None) => Err("There is no rewind to undo.".to_owned()),
+            Err(e) => Err(e.to_string()),
+        };
+        if let Err(message) = result {
+            self.events.emit(EventMsg::Error { message });
+        }
+    }
+
     async fn try_rewind(&mut self, before_message: u32, confirm: bool) -> Result<(), String> {
         if self.control.running {
             return Err("The agent is working: rewind when it has finished.".into());
@@ -164,54 +177,69 @@ impl Engine {
             .await
             .map_err(|e| e.to_string())?
             .ok_or_else(|| CheckpointError::NoCheckpoint(before_message + 1).to_string())?;
+        if confirm {
+            return self.restore(target, before_message, false).await;
+        }
         let latest = self
             .persist
             .latest_checkpoint()
             .await
             .map_err(|e| e.to_string())?;
-        if !confirm {
-            let planned = Arc::clone(&checkpoints);
-            let plan = blocking(move || {
-                let rewind = planned.plan_rewind(&target)?;
-                let outside = match &latest {
-                    Some(latest) => planned.changes(latest, &rewind.now.id)?,
-                    None => Vec::new(),
-                };
-                Ok((rewind, outside))
-            })
-            .await
-            .map_err(|e| e.to_string())?;
-            let (rewind, outside) = plan;
-            self.events.emit(EventMsg::RewindPlanned {
-                plan: RewindPlan {
-                    before_message,
-                    changes: rewind.changes,
-                    changed_outside: outside.into_iter().map(|c| c.path).collect(),
-                    skipped: rewind.now.skipped.into_iter().map(|s| s.path).collect(),
-                },
-            });
-            return Ok(());
+        let (rewind, outside) = blocking(move || {
+            let rewind = checkpoints.plan_rewind(&target)?;
+            let outside = match &latest {
+                Some(latest) => checkpoints.changes(latest, &rewind.now.id)?,
+                None => Vec::new(),
+            };
+            Ok((rewind, outside))
+        })
+        .await
+        .map_err(|e| e.to_string())?;
+        self.events.emit(EventMsg::RewindPlanned {
+            plan: RewindPlan {
+                before_message,
+                changes: rewind.changes,
+                changed_outside: outside.into_iter().map(|c| c.path).collect(),
+                skipped: rewind.now.skipped.into_iter().map(|s| s.path).collect(),
+            },
+        });
+        Ok(())
+    }
+
+    /// Puts the workspace back to checkpoint `target` (before the user's message `message`, or
+    /// when `undoing`, to how it was before the last rewind), checkpointing it first.
+    async fn restore(&mut self, target: String, message: u32, undoing: bool) -> Result<(), String> {
+        if self.control.running {
+            return Err("The agent is working: rewind when it has finished.".into());
         }
+        let checkpoints = self
+            .tooling
+            .checkpoints
+            .clone()
+            .ok_or("This session keeps no checkpoints of the workspace.")?;
         let done = blocking(move || checkpoints.rewind(&target))
             .await
             .map_err(|e| e.to_string())?;
         let skipped = serde_json::to_string(&done.now.skipped).unwrap_or_else(|_| "[]".into());
         let row = NewWorkspaceCheckpoint {
-            kind: "rewind",
+            // An undone rewind is not offered for undoing again.
+            kind: if undoing { "undo_rewind" } else { "rewind" },
             call_id: None,
-            message: Some(before_message),
+            message: Some(message),
             commit_id: &done.now.id,
             skipped: &skipped,
         };
         if let Err(e) = self.persist.workspace_checkpoint(row).await {
             self.store_failed(&e);
         }
-        self.tooling
-            .undo
-            .notes
-            .push(rewound_note(before_message, done.changes.len()));
+        let note = match undoing {
+            false => rewound_note(message, done.changes.len()),
+            true => undid_rewind_note(done.changes.len()),
+        };
+        self.tooling.undo.notes.push(note);
         self.events.emit(EventMsg::Rewound {
-            before_message,
+            before_message: message,
+            undone: undoing,
             changes: done.changes,
         });
         Ok(())

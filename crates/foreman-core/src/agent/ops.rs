@@ -76,6 +76,7 @@ impl Engine {
             }
             Op::UndoChange { call_id } => self.undo_change(&call_id).await,
             Op::ReloadRules => self.reload_rules().await,
+            Op::UndoRewind => self.undo_rewind().await,
             Op::Rewind {
                 before_message,
                 confirm,

@@ -154,6 +154,14 @@ impl Persist {
         }
     }
 
+    /// The checkpoint from just before the session's last rewind, and its message.
+    pub(crate) async fn last_rewind(&self) -> Result<Option<(String, u32)>, StoreError> {
+        match &self.store {
+            Some(store) => store.last_rewind(&self.session_id).await,
+            None => Ok(None),
+        }
+    }
+
     /// The session's newest checkpoint.
     pub(crate) async fn latest_checkpoint(&self) -> Result<Option<String>, StoreError> {
         match &self.store {

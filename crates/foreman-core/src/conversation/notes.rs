@@ -10,6 +10,14 @@ pub(crate) const UNDO_NOTE_START: &str = "I undid the change call ";
 /// How the model's note about a rewind of the workspace starts.
 pub(crate) const REWIND_NOTE_START: &str = "I rewound the workspace ";
 
+/// The note that tells the model the user undid the last rewind.
+pub fn undid_rewind_note(files: usize) -> String {
+    format!(
+        "{REWIND_NOTE_START}back to how it was before the last rewind (that rewind is undone): \
+         {files} file(s) changed. Read files again before you change them."
+    )
+}
+
 /// How every retry note starts ([`is_retry_note`]).
 const RETRY_NOTE_START: &str = "[Retry] ";
 

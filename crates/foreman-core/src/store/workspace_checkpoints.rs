@@ -107,6 +107,20 @@ impl Store {
         Ok(row.map(|(id,)| id))
     }
 
+    /// The checkpoint taken just before the last rewind of `session_id`, and the message that
+    /// rewind went back to.
+    pub async fn last_rewind(&self, session_id: &str) -> Result<Option<(String, u32)>, StoreError> {
+        let row: Option<(String, Option<i64>)> = sqlx::query_as(
+            "SELECT commit_id, message FROM workspace_checkpoints
+             WHERE session_id = ?1 AND kind = 'rewind' ORDER BY id DESC LIMIT 1",
+        )
+        .bind(session_id)
+        .fetch_optional(self.pool())
+        .await
+        .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        Ok(row.map(|(id, m)| (id, u32::try_from(m.unwrap_or(0)).unwrap_or(0))))
+    }
+
     /// The newest checkpoint of `session_id`.
     pub async fn latest_workspace_checkpoint(
         &self,

@@ -307,6 +307,13 @@ async fn a_commands_changes_are_listed_and_a_rewind_puts_them_back() {
     assert_eq!(h.file("notes.txt"), "alpha\nbeta\n");
     assert_eq!(h.file("old.txt"), "old\n");
     assert!(!h.dir.path().join("out/new.txt").exists());
+    // The rewind is undone: the workspace is as it was just before it, the user's edit too.
+    h.send(Op::UndoRewind);
+    h.until(|m| matches!(m, EventMsg::Rewound { undone: true, .. }))
+        .await;
+    assert_eq!(h.file("notes.txt"), "mine\n");
+    assert!(h.dir.path().join("out/new.txt").exists());
+    assert!(!h.dir.path().join("old.txt").exists());
     h.say("and now?");
     assert!(h.end().await.is_success());
     let told = h.request_text(2);
