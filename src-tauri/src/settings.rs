@@ -30,6 +30,8 @@ pub struct AppSettings {
     pub sandbox: SandboxLevel,
     /// Whether a confined command may reach the network.
     pub sandbox_network: bool,
+    /// Files larger than this many MiB are left out of checkpoints.
+    pub checkpoint_max_file_mib: u32,
 }
 
 impl Default for AppSettings {
@@ -41,6 +43,7 @@ impl Default for AppSettings {
             notify_approvals: true,
             sandbox: SandboxLevel::WorkspaceWrite,
             sandbox_network: false,
+            checkpoint_max_file_mib: 10,
         }
     }
 }

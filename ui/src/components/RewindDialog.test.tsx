@@ -7,7 +7,8 @@ const plan: RewindPlan = {
   before_message: 1,
   changes: [
     { path: "notes.txt", kind: "modified", diff: null },
-    { path: "out/new.txt", kind: "added", diff: null },
+    { path: "out/new.txt", kind: "deleted", diff: null },
+    { path: "gone.txt", kind: "added", diff: null },
   ],
   changed_outside: ["notes.txt"],
   skipped: ["big.bin"],
@@ -20,6 +21,7 @@ test("the rewind dialog lists the files, warns about the user's own changes and 
   expect(screen.getByRole("dialog")).toHaveTextContent("Rewind to before message 2?");
   expect(screen.getByTestId("rewind-files")).toHaveTextContent("notes.txt restored");
   expect(screen.getByTestId("rewind-files")).toHaveTextContent("out/new.txt removed");
+  expect(screen.getByTestId("rewind-files")).toHaveTextContent("gone.txt brought back");
   expect(screen.getByTestId("rewind-outside")).toHaveTextContent("overwritten too: notes.txt");
   expect(screen.getByRole("dialog")).toHaveTextContent("Left alone (not in checkpoints): big.bin");
   expect(screen.getByTestId("confirm-rewind")).toHaveFocus();

@@ -3,7 +3,8 @@
 import { useEffect, useRef } from "react";
 import type { RewindPlan } from "../protocol/RewindPlan";
 
-const WORD = { added: "removed", modified: "restored", deleted: "brought back" } as const;
+/** What the rewind does to a file: the plan's changes go from now to the checkpoint. */
+const WORD = { added: "brought back", modified: "restored", deleted: "removed" } as const;
 
 export function RewindDialog({ plan, onConfirm, onCancel }: { plan: RewindPlan; onConfirm(): void; onCancel(): void }) {
   const dialog = useRef<HTMLDivElement>(null);

@@ -28,7 +28,7 @@ export function SandboxLine({ note }: { note: SandboxNote }) {
   return (
     <>
       <div className="sandbox-line muted" data-testid="sandbox-line">
-        <span aria-hidden="true">🔒 </span>Sandboxed: {WHAT[note.level]} · {network}
+        Sandboxed: {WHAT[note.level]} · {network}
       </div>
       {note.refused.length > 0 && (
         <div className="sandbox-refused" data-testid="sandbox-refused" role="note">

@@ -26,4 +26,8 @@ sandbox: SandboxLevel,
 /**
  * Whether a confined command may reach the network.
  */
-sandbox_network: boolean, };
+sandbox_network: boolean, 
+/**
+ * Files larger than this many MiB are left out of checkpoints.
+ */
+checkpoint_max_file_mib: number, };

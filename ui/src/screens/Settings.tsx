@@ -241,7 +241,7 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
           </label>
         </section>
         <section className="panel" data-testid="sandbox-settings">
-          <h2>Sandbox</h2>
+          <h2>Sandbox and checkpoints</h2>
           <label className="field">
             <span>Commands the agent runs</span>
             <select
@@ -262,6 +262,15 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
               onChange={(e) => setDraft({ ...draft, sandbox_network: e.target.checked })}
             />
             <span>Let sandboxed commands reach the network</span>
+          </label>
+          <label className="field">
+            <span>Leave files larger than this out of checkpoints (MiB)</span>
+            <input
+              type="number"
+              min={1}
+              value={draft.checkpoint_max_file_mib}
+              onChange={(e) => setDraft({ ...draft, checkpoint_max_file_mib: Math.max(1, Number(e.target.value) || 1) })}
+            />
           </label>
           <p className={view.sandbox_available || view.settings.sandbox === "off" ? "muted small" : "warn-text small"} data-testid="sandbox-status">
             {view.sandbox_status}

@@ -12,6 +12,7 @@ export const testSettings: AppSettings = {
   notify_approvals: true,
   sandbox: "workspace-write",
   sandbox_network: false,
+  checkpoint_max_file_mib: 10,
 };
 
 export function settingsView(over: Partial<SettingsView> = {}): SettingsView {

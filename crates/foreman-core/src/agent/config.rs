@@ -73,6 +73,8 @@ pub struct SessionConfig {
     pub checkpoints_dir: Option<PathBuf>,
     /// The most one workspace's checkpoints may take on disk; the oldest go first.
     pub checkpoints_cap: u64,
+    /// Files larger than this are left out of checkpoints (and listed).
+    pub checkpoint_max_file_bytes: u64,
 }
 
 /// The default cap on model requests of one sub-agent.
@@ -116,6 +118,7 @@ impl SessionConfig {
             sandbox_network: false,
             checkpoints_dir: None,
             checkpoints_cap: crate::checkpoints::retention::DEFAULT_CAP_BYTES,
+            checkpoint_max_file_bytes: crate::checkpoints::shadow::DEFAULT_MAX_FILE_BYTES,
         }
     }
 }

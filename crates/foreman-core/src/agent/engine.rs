@@ -142,7 +142,7 @@ impl Engine {
             Checkpoints::open(dir, boundary.root())
                 .map_err(|error| tracing::warn!(%error, "checkpoints are off"))
                 .ok()
-                .map(Arc::new)
+                .map(|c| Arc::new(c.with_max_file_bytes(config.checkpoint_max_file_bytes)))
         });
         let builtin = BuiltinSession::new(boundary, config.data_dir.clone());
         let external = config

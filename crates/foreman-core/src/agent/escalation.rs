@@ -5,7 +5,7 @@
 
 use super::approvals::ApprovalOutcome;
 use super::engine::Engine;
-use super::jobs::{CallsOutcome, Escalation, Job, NOT_RUN_CANCELLED, Results};
+use super::jobs::{CallsOutcome, Escalation, Job, Results};
 use crate::protocol::{CallState, SandboxNote};
 
 /// What the model is told before the result of a run the user let out of the sandbox.
@@ -85,17 +85,7 @@ impl Engine {
                 results[index] = Some((result, true));
                 CallsOutcome::Continue
             }
-            ApprovalOutcome::Cancelled => {
-                self.calls.finish(
-                    &mut self.events,
-                    &id,
-                    CallState::Cancelled,
-                    NOT_RUN_CANCELLED,
-                    true,
-                );
-                results[index] = Some((NOT_RUN_CANCELLED.to_owned(), true));
-                CallsOutcome::Cancelled
-            }
+            ApprovalOutcome::Cancelled => self.cancel_unrun(&id, &mut results[index]),
         }
     }
 }

@@ -162,6 +162,23 @@ impl Engine {
         *slot = Some((text.to_owned(), true));
     }
 
+    /// Ends `id` as cancelled before it ran.
+    pub(crate) fn cancel_unrun(
+        &mut self,
+        id: &str,
+        slot: &mut Option<(String, bool)>,
+    ) -> CallsOutcome {
+        self.calls.finish(
+            &mut self.events,
+            id,
+            CallState::Cancelled,
+            NOT_RUN_CANCELLED,
+            true,
+        );
+        *slot = Some((NOT_RUN_CANCELLED.to_owned(), true));
+        CallsOutcome::Cancelled
+    }
+
     async fn flush(&mut self, batch: &mut Vec<Job>, results: &mut Results) -> CallsOutcome {
         if batch.is_empty() {
             return CallsOutcome::Continue;
@@ -192,17 +209,7 @@ impl Engine {
                 results[job.index] = Some((text, true));
                 CallsOutcome::Continue
             }
-            ApprovalOutcome::Cancelled => {
-                self.calls.finish(
-                    &mut self.events,
-                    &job.id,
-                    CallState::Cancelled,
-                    NOT_RUN_CANCELLED,
-                    true,
-                );
-                results[job.index] = Some((NOT_RUN_CANCELLED.to_owned(), true));
-                CallsOutcome::Cancelled
-            }
+            ApprovalOutcome::Cancelled => self.cancel_unrun(&job.id, &mut results[job.index]),
         }
     }
 

@@ -215,6 +215,7 @@ async fn a_commands_changes_are_listed_and_a_rewind_puts_them_back() {
         .unwrap();
     let outside = tempfile::tempdir().unwrap();
     let turns = [
+        vec![super::common::write("w", "tool.txt", "by the file tool\n")],
         vec![call(
             "b",
             "bash",
@@ -279,7 +280,11 @@ async fn a_commands_changes_are_listed_and_a_rewind_puts_them_back() {
     else {
         unreachable!()
     };
-    assert_eq!(plan.changes.len(), 3, "{plan:?}");
+    assert_eq!(
+        plan.changes.len(),
+        4,
+        "the file tool's write and the command's changes: {plan:?}"
+    );
     assert!(plan.changed_outside.is_empty(), "{plan:?}");
     assert_eq!(
         h.file("notes.txt"),
@@ -307,6 +312,10 @@ async fn a_commands_changes_are_listed_and_a_rewind_puts_them_back() {
     assert_eq!(h.file("notes.txt"), "alpha\nbeta\n");
     assert_eq!(h.file("old.txt"), "old\n");
     assert!(!h.dir.path().join("out/new.txt").exists());
+    assert!(
+        !h.dir.path().join("tool.txt").exists(),
+        "the file tool's change is rewound too"
+    );
     // The rewind is undone: the workspace is as it was just before it, the user's edit too.
     h.send(Op::UndoRewind);
     h.until(|m| matches!(m, EventMsg::Rewound { undone: true, .. }))
@@ -316,7 +325,7 @@ async fn a_commands_changes_are_listed_and_a_rewind_puts_them_back() {
     assert!(!h.dir.path().join("old.txt").exists());
     h.say("and now?");
     assert!(h.end().await.is_success());
-    let told = h.request_text(2);
+    let told = h.request_text(3);
     assert!(
         told.contains("I rewound the workspace to how it was before my message 1"),
         "{told}"
