@@ -6,6 +6,7 @@ use std::io::{IsTerminal, Write};
 use foreman_core::diff::{FileDiff, unified_text};
 use foreman_protocol::{
     ApprovalScope, CallState, ChangeKind, Event, EventMsg, Op, TaskEndReason, UndoState,
+    UsageSummary,
 };
 use tokio::sync::mpsc::UnboundedReceiver;
 
@@ -21,6 +22,8 @@ pub struct Renderer {
     shown_parent: Option<String>,
     /// Whether the next character printed starts a line (where a sub-agent's lines are indented).
     at_line_start: bool,
+    /// The session's usage as last reported, summed up when the task ends.
+    usage: Option<UsageSummary>,
 }
 
 /// What starts each line of a sub-agent's output.
@@ -46,6 +49,7 @@ impl Renderer {
             awaiting_whole: None,
             shown_parent: None,
             at_line_start: true,
+            usage: None,
         }
     }
 
@@ -186,7 +190,18 @@ impl Renderer {
             EventMsg::UndoRefused { reason, .. } => {
                 (self.paint(RED, &format!("\nundo refused: {reason}")), true)
             }
-            EventMsg::TaskEnded { reason } => (format!("\n{}", reason.describe()), true),
+            EventMsg::Usage { session, .. } => {
+                self.usage = Some(*session);
+                return None;
+            }
+            EventMsg::TaskEnded { reason } => {
+                let spent = self
+                    .usage
+                    .filter(|_| event.parent_call_id.is_none())
+                    .map(|u| format!("\n{}", self.paint(DIM, &spent(&u))))
+                    .unwrap_or_default();
+                (format!("\n{}{spent}", reason.describe()), true)
+            }
             _ => return None,
         };
         let mut out = String::new();
@@ -394,6 +409,34 @@ impl Renderer {
 }
 
 /// `text`, a unified diff, with each hunk header followed by its number, from 1.
+/// Whole dollars and cents from a dollar, tenths of a cent below.
+fn dollars(usd: f64) -> String {
+    if usd.abs() >= 1.0 {
+        format!("${usd:.2}")
+    } else {
+        format!("${usd:.4}")
+    }
+}
+
+/// The task's tokens, cache reads (with what they saved) and cost, in one line.
+fn spent(u: &UsageSummary) -> String {
+    let mut line = format!("tokens: {} in, {} out", u.total_input, u.total_output);
+    if u.total_cache_read > 0 || u.total_cache_write > 0 {
+        line.push_str(&format!(
+            ", {} read from the cache, {} written to it",
+            u.total_cache_read, u.total_cache_write
+        ));
+        if let Some(saved) = u.cache_saved_usd {
+            line.push_str(&format!(" (saved {})", dollars(saved)));
+        }
+    }
+    match u.cost_usd {
+        Some(cost) => line.push_str(&format!(" · cost {} at list prices", dollars(cost))),
+        None => line.push_str(" · cost unknown (no price for this model)"),
+    }
+    line
+}
+
 fn numbered_hunks(text: &str) -> String {
     let mut n = 0;
     text.lines()
@@ -516,6 +559,46 @@ mod tests {
                 summary: None,
             },
         )
+    }
+
+    #[test]
+    fn the_end_of_a_task_sums_up_tokens_cache_and_cost() {
+        let mut r = Renderer::plain();
+        let session = UsageSummary {
+            total_input: 1_200,
+            total_output: 50,
+            total_cache_read: 30_000,
+            total_cache_write: 2_000,
+            cache_saved_usd: Some(0.0795),
+            cost_usd: Some(0.0219),
+            context_used: 33_200,
+            context_window: 200_000,
+        };
+        let usage = EventMsg::Usage {
+            input: 1_200,
+            output: 50,
+            cache_read: 30_000,
+            cache_write: 2_000,
+            session,
+        };
+        assert_eq!(r.render(&event(None, usage)), None);
+        let ended = r
+            .render(&event(
+                None,
+                EventMsg::TaskEnded {
+                    reason: TaskEndReason::Completed {
+                        summary: "ok".into(),
+                    },
+                },
+            ))
+            .unwrap();
+        assert!(
+            ended.ends_with(
+                "tokens: 1200 in, 50 out, 30000 read from the cache, 2000 written to it \
+                 (saved $0.0795) · cost $0.0219 at list prices\n"
+            ),
+            "{ended}"
+        );
     }
 
     #[test]

@@ -419,6 +419,9 @@ mod tests {
                 session: UsageSummary {
                     total_input: 10,
                     total_output: 20,
+                    total_cache_read: 300,
+                    total_cache_write: 40,
+                    cache_saved_usd: Some(0.0008),
                     cost_usd: Some(0.0042),
                     context_used: 8,
                     context_window: 200_000,
@@ -429,7 +432,9 @@ mod tests {
         assert_eq!(
             value,
             json!({"seq": 3, "type": "usage", "input": 1, "output": 2, "cache_read": 3,
-                   "cache_write": 4, "total_input": 10, "total_output": 20, "cost_usd": 0.0042,
+                   "cache_write": 4, "total_input": 10, "total_output": 20,
+                   "total_cache_read": 300, "total_cache_write": 40, "cache_saved_usd": 0.0008,
+                   "cost_usd": 0.0042,
                    "context_used": 8, "context_window": 200_000})
         );
         let back: Event = serde_json::from_value(value).unwrap();

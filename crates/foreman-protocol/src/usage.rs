@@ -17,6 +17,19 @@ pub struct UsageSummary {
     /// Output tokens over every request of the session.
     #[ts(type = "number")]
     pub total_output: u64,
+    /// Input tokens read from the provider's prompt cache over every request of the session.
+    #[serde(default)]
+    #[ts(type = "number")]
+    pub total_cache_read: u64,
+    /// Input tokens written to the provider's prompt cache over every request of the session.
+    #[serde(default)]
+    #[ts(type = "number")]
+    pub total_cache_write: u64,
+    /// What the prompt cache saved in USD at list prices: cache reads at the input price less
+    /// what they cost, less the premium paid for cache writes (negative before the first reads
+    /// pay the writes back); `null` when a model used has no known price.
+    #[serde(default)]
+    pub cache_saved_usd: Option<f64>,
     /// Estimated cost in USD of every request of the session at list prices; `null` when the
     /// model (or a model used earlier in the session) has no known price.
     pub cost_usd: Option<f64>,
@@ -39,6 +52,9 @@ mod tests {
         let summary = UsageSummary {
             total_input: 10,
             total_output: 5,
+            total_cache_read: 0,
+            total_cache_write: 0,
+            cache_saved_usd: None,
             cost_usd: None,
             context_used: 10,
             context_window: 200_000,
@@ -46,7 +62,8 @@ mod tests {
         let value = serde_json::to_value(summary).unwrap();
         assert_eq!(
             value,
-            json!({"total_input": 10, "total_output": 5, "cost_usd": null,
+            json!({"total_input": 10, "total_output": 5, "total_cache_read": 0,
+                   "total_cache_write": 0, "cache_saved_usd": null, "cost_usd": null,
                    "context_used": 10, "context_window": 200_000})
         );
     }

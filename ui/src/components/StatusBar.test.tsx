@@ -7,7 +7,7 @@ function show(usage: Partial<Usage>) {
     <StatusBar
       provider="Anthropic"
       model="claude-sonnet-4-5"
-      usage={{ input: 0, output: 0, totalInput: 12_345, totalOutput: 678, cost: null, contextUsed: 0, contextWindow: 0, ...usage }}
+      usage={{ input: 0, output: 0, totalInput: 12_345, totalOutput: 678, cost: null, contextUsed: 0, contextWindow: 0, cacheRead: 0, cacheSaved: null, ...usage }}
       mode="ask"
       running={false}
       retrying={null}
@@ -49,4 +49,16 @@ test("the provider and the model are named, in full on hover", () => {
   show({});
   const model = screen.getByTitle("Provider and model: Anthropic · claude-sonnet-4-5");
   expect(model).toHaveTextContent("Anthropic · claude-sonnet-4-5");
+});
+
+test("cache reads show with what they saved, and nothing shows before the first read", () => {
+  show({ cost: 0.5, cacheRead: 480_000, cacheSaved: 1.2961 });
+  const cache = screen.getByTestId("status-cache");
+  expect(cache).toHaveTextContent("480.0k cached · saved $1.30");
+  expect(cache).toHaveAttribute("title", expect.stringContaining("480,000 input tokens were read from the prompt cache"));
+});
+
+test("no cache line before the first cache read", () => {
+  show({ cost: 0.01, cacheRead: 0, cacheSaved: -0.002 });
+  expect(screen.queryByTestId("status-cache")).toBeNull();
 });

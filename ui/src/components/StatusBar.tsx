@@ -1,4 +1,4 @@
-// The session's vital signs and controls: model, tokens, estimated cost, context used, the files
+// The session's vital signs and controls: model, tokens, estimated cost, cache reads, context used, the files
 // changed, approval mode, Stop.
 import type { ReactNode } from "react";
 import type { ApprovalMode } from "../protocol/ApprovalMode";
@@ -59,6 +59,16 @@ export function StatusBar(p: Props) {
           }
         >
           {cost}
+        </span>
+      )}
+      {p.usage.cacheRead > 0 && (
+        <span
+          className="muted status-wide"
+          data-testid="status-cache"
+          title={`${groupDigits(p.usage.cacheRead)} input tokens were read from the prompt cache instead of being sent at the full input price`}
+        >
+          {formatTokens(p.usage.cacheRead)} cached
+          {p.usage.cacheSaved !== null && p.usage.cacheSaved > 0 && ` · saved ${formatCost(p.usage.cacheSaved)}`}
         </span>
       )}
       {context && (

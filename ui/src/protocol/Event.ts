@@ -65,6 +65,20 @@ total_input: number,
  */
 total_output: number, 
 /**
+ * Input tokens read from the provider's prompt cache over every request of the session.
+ */
+total_cache_read: number, 
+/**
+ * Input tokens written to the provider's prompt cache over every request of the session.
+ */
+total_cache_write: number, 
+/**
+ * What the prompt cache saved in USD at list prices: cache reads at the input price less
+ * what they cost, less the premium paid for cache writes (negative before the first reads
+ * pay the writes back); `null` when a model used has no known price.
+ */
+cache_saved_usd: number | null, 
+/**
  * Estimated cost in USD of every request of the session at list prices; `null` when the
  * model (or a model used earlier in the session) has no known price.
  */

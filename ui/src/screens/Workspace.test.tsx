@@ -182,7 +182,7 @@ async function openRunning(): Promise<{ emit: (event: Event) => void; ops: Op[] 
 test("messages sent while the agent works wait above the composer until the engine takes each", async () => {
   const { emit, ops } = await openRunning();
   // Reattached to the running engine (a reloaded page): its snapshot names the waiting message.
-  const usage = { total_input: 0, total_output: 0, cost_usd: null, context_used: 0, context_window: 0 };
+  const usage = { total_input: 0, total_output: 0, total_cache_read: 0, total_cache_write: 0, cache_saved_usd: null, cost_usd: null, context_used: 0, context_window: 0 };
   emit({ seq: 7, type: "snapshot", session_id: "s1", mode: "ask", running: true, messages: 1, calls: [], usage, queued: ["sent before the reload"] } as unknown as Event);
   const waiting = () => screen.queryAllByTestId("queued-message").map((li) => li.textContent);
   await waitFor(() => expect(waiting()).toEqual(["sent before the reload"]));
@@ -208,7 +208,7 @@ test("messages sent while the agent works wait above the composer until the engi
 
 test("a task that ended with an error a new attempt may get past offers Retry on its notice", async () => {
   const { emit, ops } = await openRunning();
-  const usage = { total_input: 0, total_output: 0, cost_usd: null, context_used: 0, context_window: 0 };
+  const usage = { total_input: 0, total_output: 0, total_cache_read: 0, total_cache_write: 0, cache_saved_usd: null, cost_usd: null, context_used: 0, context_window: 0 };
   emit({ seq: 1, type: "snapshot", session_id: "s1", mode: "ask", running: true, messages: 1, calls: [], usage, queued: [] } as unknown as Event);
   const dropped = "The connection to Anthropic dropped in the middle of the answer (reset). What already arrived is kept; you can retry.";
   emit({ seq: 2, type: "task_ended", reason: { kind: "error", message: dropped, retryable: true } } as unknown as Event);

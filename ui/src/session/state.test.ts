@@ -23,7 +23,7 @@ function transcriptOf(items: Transcript["items"]): Transcript {
 }
 
 function summary(over: Partial<UsageSummary> = {}): UsageSummary {
-  return { total_input: 0, total_output: 0, cost_usd: 0, context_used: 0, context_window: 200_000, ...over };
+  return { total_input: 0, total_output: 0, total_cache_read: 0, total_cache_write: 0, cache_saved_usd: 0, cost_usd: 0, context_used: 0, context_window: 200_000, ...over };
 }
 
 beforeEach(() => {
@@ -282,12 +282,13 @@ test("usage events carry the engine's cost and context; a missing price reads as
     initialState(),
     [
       ev({ type: "session_started", session_id: "s", model: "claude-sonnet-4", workspace: "/w", mode: "ask", usage: summary() }),
-      ev({ type: "usage", input: 1200, output: 5, cache_read: 0, cache_write: 30000, ...summary({ total_input: 1200, total_output: 5, cost_usd: 0.116175, context_used: 31200 }) }),
+      ev({ type: "usage", input: 1200, output: 5, cache_read: 0, cache_write: 30000, ...summary({ total_input: 1200, total_output: 5, total_cache_write: 30000, cache_saved_usd: -0.0225, cost_usd: 0.116175, context_used: 31200 }) }),
     ],
     0,
   );
   expect(s.usage).toEqual({
     input: 1200, output: 5, totalInput: 1200, totalOutput: 5, cost: 0.116175, contextUsed: 31200, contextWindow: 200_000,
+    cacheRead: 0, cacheSaved: -0.0225,
   });
   s = reduceAll(s, [ev({ type: "usage", input: 10, output: 1, cache_read: 0, cache_write: 0, ...summary({ cost_usd: null, context_used: 10 }) })], 0);
   expect(s.usage.cost).toBe("unknown");

@@ -23,7 +23,7 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
     calls: {},
     running: false,
     mode,
-    usage: { input: 0, output: 0, totalInput: 0, totalOutput: 0, cost: null, contextUsed: 0, contextWindow: 0 },
+    usage: { input: 0, output: 0, totalInput: 0, totalOutput: 0, cost: null, contextUsed: 0, contextWindow: 0, cacheRead: 0, cacheSaved: null },
     todos: [],
     toolStats: {},
     paused: null,
@@ -140,6 +140,8 @@ function withSummary(usage: Usage, s: UsageSummary): Usage {
     cost: s.cost_usd ?? "unknown",
     contextUsed: s.context_used,
     contextWindow: s.context_window,
+    cacheRead: s.total_cache_read,
+    cacheSaved: s.cache_saved_usd,
   };
 }
 

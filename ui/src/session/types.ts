@@ -108,6 +108,10 @@ export interface Usage {
   contextUsed: number;
   /** The model's context window; 0 until the engine reports it. */
   contextWindow: number;
+  /** Input tokens read from the provider's prompt cache in this session. */
+  cacheRead: number;
+  /** What the cache saved in USD at list prices; null when unknown. */
+  cacheSaved: number | null;
 }
 
 export interface SessionState {

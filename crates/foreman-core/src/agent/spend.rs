@@ -21,6 +21,8 @@ pub struct Spend {
     usage: UsageAccumulator,
     /// The cost of the requests so far; `None` once one was made on a model without a price.
     cost: Option<f64>,
+    /// What the prompt cache saved so far; `None` like `cost`.
+    saved: Option<f64>,
 }
 
 fn add_cost(cost: Option<f64>, more: Option<f64>) -> Option<f64> {
@@ -35,6 +37,7 @@ impl Spend {
             context_window,
             usage: UsageAccumulator::new(),
             cost: Some(0.0),
+            saved: Some(0.0),
         }
     }
 
@@ -44,19 +47,23 @@ impl Spend {
         let mut total = Usage::default();
         let mut requests = 0;
         let mut cost = Some(0.0);
+        let mut saved = Some(0.0);
         for p in prior {
             total += p.usage;
             requests += p.requests;
             cost = add_cost(cost, self.prices.estimate(&p.model, &p.usage));
+            saved = add_cost(saved, self.prices.cache_saving(&p.model, &p.usage));
         }
         self.usage = UsageAccumulator::restored(total, requests, last);
         self.cost = cost;
+        self.saved = saved;
     }
 
     /// Counts one request made on `model`.
     pub fn record(&mut self, model: &str, usage: Usage) {
         self.usage.record(usage);
         self.cost = add_cost(self.cost, self.prices.estimate(model, &usage));
+        self.saved = add_cost(self.saved, self.prices.cache_saving(model, &usage));
     }
 
     /// The summary while `model` is in use. The cost is unknown when `model` has no price, even
@@ -66,6 +73,9 @@ impl Spend {
         UsageSummary {
             total_input: total.input,
             total_output: total.output,
+            total_cache_read: total.cache_read,
+            total_cache_write: total.cache_write,
+            cache_saved_usd: self.prices.lookup(model).and(self.saved),
             cost_usd: self.prices.lookup(model).and(self.cost),
             context_used: self
                 .usage
@@ -122,12 +132,17 @@ mod tests {
             "input and cache of the last request"
         );
         assert_eq!(s.context_window, 200_000);
+        assert_eq!((s.total_cache_read, s.total_cache_write), (10_000, 10_000));
+        // 10k tokens read at $0.30 instead of $3, less 10k written at $0.75 over the input price.
+        let saved = (10_000.0 * 2.7 - 10_000.0 * 0.75) / 1e6;
+        assert!(close(s.cache_saved_usd, saved), "{:?}", s.cache_saved_usd);
     }
 
     #[test]
     fn an_unpriced_model_makes_the_cost_unknown_never_zero() {
         let mut spend = Spend::new(PriceTable::with_defaults(), 8_192);
         assert_eq!(spend.summary("llama3.2").cost_usd, None);
+        assert_eq!(spend.summary("llama3.2").cache_saved_usd, None);
         spend.record("llama3.2", usage(100, 10, 0, 0));
         assert_eq!(spend.summary("llama3.2").cost_usd, None);
         // Switching to a priced model cannot make the earlier requests free.

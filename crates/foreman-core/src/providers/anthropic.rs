@@ -3,7 +3,10 @@
 //! POSTs to `{base_url}/v1/messages` (base URL as the official SDKs take it:
 //! `https://api.anthropic.com`) with `x-api-key` and `anthropic-version`, `stream: true`.
 //! With prompt caching on (the default), `cache_control` breakpoints mark the end of the system
-//! prompt and of the tool list, so both are cached across the turns of a session.
+//! prompt, of the tool list and of the last two user turns of the conversation (four, the API's
+//! limit). The newest turn's breakpoint writes the conversation so far to the cache; on the next
+//! request the same turn is the older breakpoint, sent byte for byte as before, so everything up
+//! to it is read from the cache at a tenth of the input price.
 //! The stream is decoded by [`AnthropicDecoder`](super::anthropic_decoder::AnthropicDecoder).
 
 use reqwest::header::HeaderMap;
@@ -30,7 +33,7 @@ pub struct AnthropicConfig {
     pub api_version: String,
     pub key: SharedKeySource,
     pub http: HttpSettings,
-    /// Adds `cache_control` breakpoints to the system prompt and the tool list.
+    /// Adds `cache_control` breakpoints to the system prompt, the tool list and the conversation.
     pub prompt_caching: bool,
 }
 
@@ -131,13 +134,41 @@ pub fn wire_messages(messages: &[Message]) -> Vec<Value> {
     out
 }
 
+/// How many user turns of the conversation carry a cache breakpoint: the newest, and the one the
+/// previous request ended with.
+pub const CONVERSATION_BREAKPOINTS: usize = 2;
+
+/// Marks the last block of the last [`CONVERSATION_BREAKPOINTS`] user turns as cache breakpoints.
+///
+/// User turns, not any turn: a request always ends with one, so the newest breakpoint of this
+/// request is the older breakpoint of the next, unchanged.
+fn mark_conversation(messages: &mut [Value]) {
+    let users = messages
+        .iter_mut()
+        .rev()
+        .filter(|m| m["role"] == "user")
+        .take(CONVERSATION_BREAKPOINTS);
+    for message in users {
+        if let Some(last) = message["content"]
+            .as_array_mut()
+            .and_then(|blocks| blocks.last_mut())
+        {
+            last["cache_control"] = ephemeral();
+        }
+    }
+}
+
 /// The JSON body of a streaming Messages request.
 pub fn request_body(request: &ProviderRequest, prompt_caching: bool) -> Value {
+    let mut messages = wire_messages(&request.messages);
+    if prompt_caching {
+        mark_conversation(&mut messages);
+    }
     let mut body = json!({
         "model": request.model,
         "max_tokens": request.limits.max_tokens,
         "stream": true,
-        "messages": wire_messages(&request.messages),
+        "messages": messages,
     });
     if !request.system.is_empty() {
         let mut block = json!({"type": "text", "text": request.system});
@@ -246,6 +277,68 @@ mod tests {
         let plain = request_body(&request, false);
         assert!(plain["system"][0].get("cache_control").is_none());
         assert!(plain["tools"][1].get("cache_control").is_none());
+    }
+
+    /// Every `cache_control` in a body, as (where, index) pairs.
+    fn breakpoints(body: &Value) -> Vec<String> {
+        let mut out = Vec::new();
+        if body["system"][0].get("cache_control").is_some() {
+            out.push("system".to_owned());
+        }
+        for (i, tool) in body["tools"].as_array().into_iter().flatten().enumerate() {
+            if tool.get("cache_control").is_some() {
+                out.push(format!("tool {i}"));
+            }
+        }
+        for (i, message) in body["messages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            for (j, block) in message["content"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                if block.get("cache_control").is_some() {
+                    out.push(format!("message {i} block {j}"));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_last_two_user_turns_carry_breakpoints_and_never_more_than_four_in_all() {
+        let call = |id: &str| ToolCall {
+            id: id.into(),
+            name: "read".into(),
+            arguments: json!({"path": "a"}),
+        };
+        let mut history = vec![Message::user("fix it")];
+        for i in 0..3 {
+            let id = format!("t{i}");
+            history.push(Message::assistant_with_calls("", vec![call(&id)]));
+            history.push(Message::tool_result(&id, "text", false));
+        }
+        let request = ProviderRequest::new("claude-sonnet-4", "sys", history.clone())
+            .with_tools(vec![tool("read")]);
+        let body = request_body(&request, true);
+        assert_eq!(
+            breakpoints(&body),
+            ["system", "tool 0", "message 4 block 0", "message 6 block 0"]
+        );
+        assert_eq!(body["messages"][6]["content"][0]["type"], "tool_result");
+        assert!(breakpoints(&request_body(&request, false)).is_empty());
+
+        // A first message alone: one conversation breakpoint.
+        let first = ProviderRequest::new("m", "", vec![Message::user("hi")]);
+        assert_eq!(
+            breakpoints(&request_body(&first, true)),
+            ["message 0 block 0"]
+        );
     }
 
     #[test]

@@ -32,6 +32,20 @@ impl ModelPrice {
             + per_token(usage.cache_read, self.cache_read)
             + per_token(usage.cache_write, self.cache_write)
     }
+
+    /// What the cache saved on `usage` against sending every cached token as plain input: the
+    /// reads' discount less the writes' premium (none where writes are not priced apart, as
+    /// with OpenAI's automatic caching).
+    pub fn cache_saving(&self, usage: &Usage) -> f64 {
+        let premium = if self.cache_write > 0.0 {
+            self.cache_write - self.input
+        } else {
+            0.0
+        };
+        (usage.cache_read as f64 * (self.input - self.cache_read)
+            - usage.cache_write as f64 * premium)
+            / 1_000_000.0
+    }
 }
 
 /// Model name (or name prefix) → prices.
@@ -100,6 +114,11 @@ impl PriceTable {
     /// Estimated cost in USD of `usage` on `model`, if the model is priced.
     pub fn estimate(&self, model: &str, usage: &Usage) -> Option<f64> {
         self.lookup(model).map(|price| price.cost(usage))
+    }
+
+    /// What the cache saved on `usage` of `model`, if the model has a price.
+    pub fn cache_saving(&self, model: &str, usage: &Usage) -> Option<f64> {
+        self.lookup(model).map(|price| price.cache_saving(usage))
     }
 }
 
