@@ -6,7 +6,7 @@ use foreman_core::providers::preset::MIN_CONTEXT_WINDOW;
 use foreman_protocol::{ApprovalMode, SandboxLevel};
 
 /// Usage text.
-pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|auto|yolo] [--sandbox read-only|workspace-write|off] [--allow-network] [--max-iterations N] [--context-window TOKENS] [--text-protocol] [--json] [--db FILE] [--resume ID] [--mcp-config FILE] [--trust-workspace-mcp] [--record DIR] PROMPT
+pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|auto|yolo] [--sandbox read-only|workspace-write|off] [--allow-network] [--max-iterations N] [--context-window TOKENS] [--text-protocol] [--json] [--db FILE] [--resume ID] [--mcp-config FILE] [--trust-workspace-mcp] [--record DIR] [--attach PATH]... PROMPT
        foreman-cli mcp list --workspace DIR [--mcp-config FILE] [--db FILE]
        foreman-cli mcp approve --workspace DIR [--mcp-config FILE] [--db FILE] NAME...
        foreman-cli sessions --workspace DIR [--db FILE]
@@ -48,6 +48,8 @@ pub struct ExecArgs {
     pub sandbox: SandboxLevel,
     /// Whether confined commands may reach the network.
     pub allow_network: bool,
+    /// Files, folders (`src/`), line ranges (`src/a.rs:10-40`) and images to attach.
+    pub attach: Vec<String>,
     pub prompt: String,
 }
 
@@ -77,6 +79,7 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
         record: None,
         sandbox: SandboxLevel::WorkspaceWrite,
         allow_network: false,
+        attach: Vec::new(),
         prompt: String::new(),
     };
     let mut prompt: Vec<String> = Vec::new();
@@ -128,6 +131,7 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
             "--record" => out.record = Some(PathBuf::from(value(&mut it, arg)?)),
             "--sandbox" => out.sandbox = value(&mut it, arg)?.parse::<SandboxLevel>()?,
             "--allow-network" => out.allow_network = true,
+            "--attach" => out.attach.push(value(&mut it, arg)?.clone()),
             flag if flag.starts_with("--") => {
                 return Err(format!("unknown option {flag}\n{USAGE}"));
             }

@@ -179,13 +179,14 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         config.mcp = Some(started.clone());
         hub = Some(started);
     }
+    let attach = crate::attach::attachments(&args.attach, &cwd, &workspace.path)?;
     let (ops, mut events) = Session::spawn(config).map_err(|e| e.to_string())?;
     let text = if args.prompt.is_empty() {
         RESUME_PROMPT.to_owned()
     } else {
         args.prompt.clone()
     };
-    ops.send(Op::UserMessage { text })
+    ops.send(Op::UserMessage { text, attach })
         .map_err(|_| "the session ended at once".to_owned())?;
     let mut input = stdin_lines();
     let mut input_open = true;

@@ -4,6 +4,7 @@
 //! `check-workspace` look at the workspace store; `mcp list|approve` show and approve MCP servers.
 
 mod args;
+mod attach;
 mod checkpoints;
 mod exec;
 mod mcp;

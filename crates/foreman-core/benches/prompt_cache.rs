@@ -228,9 +228,9 @@ fn main() {
         config.max_iterations = 1_000;
         config.data_dir = dir.path().join(".data");
         let (ops, mut events) = Session::spawn(config).unwrap_or_else(|e| panic!("{e}"));
-        let _ = ops.send(Op::UserMessage {
-            text: "Review every module under src/ and tell me what each computes.".into(),
-        });
+        let _ = ops.send(Op::user_message(
+            "Review every module under src/ and tell me what each computes.",
+        ));
         while let Some(e) = events.recv().await {
             if matches!(e.msg, EventMsg::TaskEnded { .. }) {
                 break;

@@ -63,9 +63,7 @@ async fn run(
     config.data_dir = dir.join(".data");
     let (ops, mut events) = Session::spawn(config).unwrap_or_else(|e| panic!("{e}"));
     let start = Instant::now();
-    let _ = ops.send(Op::UserMessage {
-        text: "bench".into(),
-    });
+    let _ = ops.send(Op::user_message("bench"));
     let mut seen = Vec::new();
     while let Some(e) = events.recv().await {
         let end = matches!(e.msg, EventMsg::TaskEnded { .. });

@@ -10,6 +10,7 @@ pub use foreman_protocol::bindings;
 
 pub mod agent;
 pub mod approval;
+pub mod attachments;
 pub mod boundary;
 pub mod builtin_tools;
 pub mod checkpoints;

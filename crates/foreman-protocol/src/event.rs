@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::attachment::{AttachmentView, ImageInput};
 use crate::call::{CallSnapshot, CallState, FilePreview, UndoState};
 use crate::checkpoint::{RewindPlan, WorkspaceChange};
 use crate::images::CallImages;
@@ -115,6 +116,10 @@ pub enum EventMsg {
     UserMessageTaken {
         text: String,
         number: u32,
+        /// What the message attached, as read when the model took it.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(optional, as = "Option<Vec<AttachmentView>>")]
+        attachments: Vec<AttachmentView>,
     },
     /// The user stopped the task (or the session closed) while messages they had sent waited
     /// for its next request; comes after its `task_ended`. Or the user took one waiting
@@ -124,6 +129,10 @@ pub enum EventMsg {
     /// among them: it starts a task.
     QueuedMessagesReturned {
         texts: Vec<String>,
+        /// The images those messages carried (their mentioned paths are in their texts).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(optional, as = "Option<Vec<ImageInput>>")]
+        images: Vec<ImageInput>,
     },
     /// A task (one user request, possibly many model turns) began.
     TaskStarted,

@@ -7,6 +7,7 @@
 //! can detect gaps and order what it renders. Every type here has generated TypeScript in
 //! `ui/src/protocol/` ([`bindings`]; `make bindings` rewrites them).
 
+pub mod attachment;
 pub mod bindings;
 pub mod call;
 pub mod checkpoint;
@@ -26,6 +27,7 @@ pub mod tool;
 pub mod transcript;
 pub mod usage;
 
+pub use attachment::{AttachInput, AttachmentView, ImageInput};
 pub use call::{
     CallSnapshot, CallState, FilePreview, InvalidTransition, PREVIEW_LINES_SENT, UndoState,
 };

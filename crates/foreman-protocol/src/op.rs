@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::attachment::AttachInput;
 use crate::diff::HunkRef;
 pub use crate::mode::ApprovalMode;
 
@@ -38,8 +39,14 @@ pub enum ApprovalScope {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Op {
-    /// The user's message: starts a task (or, while one runs, is queued for the next turn).
-    UserMessage { text: String },
+    /// The user's message: starts a task (or, while one runs, is queued for the next turn),
+    /// with the files, folders and images it attaches.
+    UserMessage {
+        text: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(optional, as = "Option<Vec<AttachInput>>")]
+        attach: Vec<AttachInput>,
+    },
     /// Runs a call that awaits approval. Refused when `preview_hash` is not the current one.
     Approve {
         call_id: String,
@@ -127,6 +134,16 @@ pub enum Op {
     Snapshot,
     /// Ends the session after cancelling any running task.
     Shutdown,
+}
+
+impl Op {
+    /// A message of the user without attachments.
+    pub fn user_message(text: impl Into<String>) -> Self {
+        Self::UserMessage {
+            text: text.into(),
+            attach: Vec::new(),
+        }
+    }
 }
 
 #[cfg(test)]

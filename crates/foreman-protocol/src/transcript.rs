@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::attachment::AttachmentView;
 use crate::call::CallSnapshot;
 use crate::event::TaskEndReason;
 use crate::records::UsageTotals;
@@ -15,6 +16,10 @@ use crate::records::UsageTotals;
 pub enum TranscriptItem {
     User {
         text: String,
+        /// What the message attached.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(optional, as = "Option<Vec<AttachmentView>>")]
+        attachments: Vec<AttachmentView>,
     },
     Assistant {
         text: String,

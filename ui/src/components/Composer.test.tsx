@@ -1,6 +1,8 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { Composer, withReferences, withoutReferences } from "./Composer";
+import { fireEvent, waitFor } from "@testing-library/react";
+import { Composer } from "./Composer";
+import type { AttachInput } from "../protocol/AttachInput";
 import { draftKey } from "../session/drafts";
 
 beforeEach(() => localStorage.clear());
@@ -73,7 +75,7 @@ test("while the agent works, a message is queued for its next step, by the butto
 test("messages given back come into the composer once each, before what is being written", async () => {
   const key = draftKey("/w", "s1");
   const props = { draftKey: key, disabled: false, running: false, history: [], findFiles: async () => [], onSend: () => {} };
-  const first = { texts: [withReferences("look at @src/a.rs"), "and then test it"] };
+  const first = { texts: ["look at @src/a.rs", "and then test it"] };
   const view = render(<Composer {...props} restore={[first]} />);
   expect(box().value).toBe("look at @src/a.rs\n\nand then test it");
   expect(box()).toHaveFocus();
@@ -92,9 +94,48 @@ test("messages given back come into the composer once each, before what is being
   expect(box().value).toBe("one\n\ntwo");
 });
 
-test("the list of referenced files comes off only when it is the one the composer added", () => {
-  expect(withoutReferences(withReferences("see @a.rs and @b.rs"))).toBe("see @a.rs and @b.rs");
-  expect(withoutReferences("no files here")).toBe("no files here");
-  const typed = "text\n\nReferenced files: something else";
-  expect(withoutReferences(typed)).toBe(typed);
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+
+test("mentions and pasted images are chips that can be removed, and go with the message", async () => {
+  const sent: [string, AttachInput[]][] = [];
+  const onSend = async (text: string, attach: AttachInput[]) => void sent.push([text, attach]);
+  render(<Composer draftKey={draftKey("/w", "s1")} disabled={false} running={false} history={[]} findFiles={async () => []} onSend={onSend} />);
+  await userEvent.type(box(), "compare @src/a.rs:10-20 with @docs/ and @old.rs.");
+  const chips = screen.getByTestId("composer-attachments");
+  expect(chips).toHaveTextContent("@src/a.rs:10-20");
+  expect(chips).toHaveTextContent("@docs/");
+  expect(chips).toHaveTextContent("@old.rs");
+  await userEvent.click(screen.getByRole("button", { name: "Do not attach old.rs" }));
+  expect(box().value).toBe("compare @src/a.rs:10-20 with @docs/ and old.rs.");
+  const file = new File([PNG], "shot.png", { type: "image/png" });
+  fireEvent.paste(box(), { clipboardData: { files: [file] } });
+  await waitFor(() => expect(screen.getByRole("img", { name: "shot.png" })).toBeInTheDocument());
+  await userEvent.click(screen.getByTestId("send"));
+  expect(sent).toHaveLength(1);
+  const [text, attach] = sent[0]!;
+  expect(text).toBe("compare @src/a.rs:10-20 with @docs/ and old.rs.");
+  expect(attach).toEqual([
+    { kind: "path", path: "src/a.rs:10-20" },
+    { kind: "path", path: "docs/" },
+    { kind: "image", media_type: "image/png", data: "iVBORw0KGgoAAAAN", name: "shot.png" },
+  ]);
+  expect(screen.queryByTestId("composer-attachments")).toBeNull();
+});
+
+test("an image over the limit or a dropped file that is not an image says why and is not added", async () => {
+  render(composer(draftKey("/w", null)));
+  const big = new File([new Uint8Array(7_200_000)], "huge.png", { type: "image/png" });
+  fireEvent.drop(screen.getByTestId("composer-area"), { dataTransfer: { files: [big] } });
+  expect(await screen.findByTestId("composer-problem")).toHaveTextContent("huge.png is 7.2 MB; the limit is 5.0 MB per image.");
+  const text = new File(["x"], "notes.txt", { type: "text/plain" });
+  fireEvent.drop(screen.getByTestId("composer-area"), { dataTransfer: { files: [text] } });
+  expect(await screen.findByTestId("composer-problem")).toHaveTextContent("notes.txt is not an image. To attach a workspace file, mention it with @.");
+  expect(screen.queryByTestId("composer-attachments")).toBeNull();
+});
+
+test("images of messages given back come back as chips", () => {
+  const image = { media_type: "image/png", data: "iVBORw0KGgoAAAAN", name: "shot.png" };
+  render(<Composer draftKey={draftKey("/w", "s1")} disabled={false} running={false} history={[]} findFiles={async () => []} onSend={() => {}} restore={[{ texts: ["see this"], images: [image] }]} />);
+  expect(box().value).toBe("see this");
+  expect(screen.getByRole("img", { name: "shot.png" })).toBeInTheDocument();
 });

@@ -1,8 +1,24 @@
 // Where the user writes: Enter sends, Shift+Enter breaks the line, Up recalls earlier messages,
-// `@` completes workspace file names (sent as references with the message). What is written and
-// not sent yet is kept per conversation (see session/drafts.ts).
-import { useCallback, useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from "react";
+// `@` completes workspace file names. Each `@path` in the text (`@src/a.rs`, `@src/a.rs:10-40`,
+// `@src/`) and each image pasted or dropped is attached, shown as a chip that can be removed
+// before sending (see attachments.ts). What is written and not sent yet is kept per
+// conversation (see session/drafts.ts); images are not kept with the draft.
+import {
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type DragEvent,
+  type KeyboardEvent,
+  type Ref,
+} from "react";
+import type { AttachInput } from "../protocol/AttachInput";
+import type { ImageInput } from "../protocol/ImageInput";
 import { loadDraft, saveDraft } from "../session/drafts";
+import { ComposerChips } from "./AttachmentChips";
+import { attachInputs, imageFromFile, mentionsIn, withoutMention } from "./attachments";
 
 interface Props {
   /** Where this conversation's unsent text is kept ([`draftKey`](../session/drafts.ts)). */
@@ -11,12 +27,12 @@ interface Props {
   running: boolean;
   history: string[];
   findFiles(query: string): Promise<string[]>;
-  onSend(text: string): Promise<void> | void;
+  onSend(text: string, attach: AttachInput[]): Promise<void> | void;
   /**
    * Messages given back to the user (their Stop returned what waited for the agent, or they
-   * took one back): each object's put before the text being written, once.
+   * took one back): each object's put before the text being written, once, with its images.
    */
-  restore?: readonly { texts: string[] }[];
+  restore?: readonly { texts: string[]; images?: ImageInput[] }[];
   /** Lets the window put the focus in the message box (after a button it showed goes away). */
   focusRef?: Ref<ComposerFocus>;
 }
@@ -38,21 +54,6 @@ function mentionAt(text: string, caret: number): { start: number; query: string 
   return { start: caret - query.length - 1, query };
 }
 
-/** The message with the files it mentions listed, so the agent knows they are references. */
-export function withReferences(text: string): string {
-  const files = Array.from(new Set(Array.from(text.matchAll(/(?:^|\s)@([^\s@]+)/g), (m) => m[1] ?? "")));
-  if (files.length === 0) return text;
-  return `${text}\n\nReferenced files: ${files.join(", ")}`;
-}
-
-/** `text` without the list [`withReferences`] added to it, when it has that list. */
-export function withoutReferences(text: string): string {
-  const at = text.lastIndexOf("\n\nReferenced files: ");
-  if (at < 0) return text;
-  const body = text.slice(0, at);
-  return withReferences(body) === text ? body : text;
-}
-
 export function Composer({ draftKey, disabled, running, history, findFiles, onSend, restore, focusRef }: Props) {
   // The text belongs to the conversation it was written in; another conversation shows its own.
   const [draft, setDraft] = useState(() => ({ key: draftKey, text: loadDraft(draftKey) }));
@@ -68,6 +69,8 @@ export function Composer({ draftKey, disabled, running, history, findFiles, onSe
   useEffect(() => saveDraft(draft.key, draft.text), [draft]);
   const [options, setOptions] = useState<string[]>([]);
   const [active, setActive] = useState(0);
+  const [images, setImages] = useState<ImageInput[]>([]);
+  const [problem, setProblem] = useState<string | null>(null);
   const area = useRef<HTMLTextAreaElement>(null);
   useImperativeHandle(focusRef, () => ({ focus: () => area.current?.focus() }), []);
   // What came back comes first: it was written before the text being written now.
@@ -75,10 +78,9 @@ export function Composer({ draftKey, disabled, running, history, findFiles, onSe
     const fresh = (restore ?? []).filter((r) => !restored.has(r));
     if (fresh.length === 0) return;
     for (const r of fresh) restored.add(r);
-    const back = fresh
-      .flatMap((r) => r.texts)
-      .map(withoutReferences)
-      .join("\n\n");
+    const back = fresh.flatMap((r) => r.texts).join("\n\n");
+    const backImages = fresh.flatMap((r) => r.images ?? []);
+    if (backImages.length > 0) setImages((now) => [...backImages, ...now]);
     setDraft((d) => ({ key: draftKey, text: d.key === draftKey && d.text.trim() ? `${back}\n\n${d.text}` : back }));
     setRecall(null);
     setMention(null);
@@ -119,15 +121,48 @@ export function Composer({ draftKey, disabled, running, history, findFiles, onSe
 
   const send = async () => {
     const trimmed = text.trim();
-    if (!trimmed || disabled) return;
+    if ((!trimmed && images.length === 0) || disabled) return;
+    const sentImages = images;
     setText("");
+    setImages([]);
+    setProblem(null);
     setRecall(null);
     setMention(null);
     try {
-      await onSend(withReferences(trimmed));
+      await onSend(trimmed, attachInputs(trimmed, sentImages));
     } catch {
       setText(trimmed);
+      setImages(sentImages);
     }
+  };
+
+  /** Adds the image files among `files`; says why one cannot be added. */
+  const addImages = (files: File[], dropped: boolean) => {
+    const wanted = files.filter((f) => f.type.startsWith("image/") || dropped);
+    if (wanted.length === 0) return false;
+    setProblem(null);
+    for (const file of wanted) {
+      if (!file.type.startsWith("image/")) {
+        setProblem(`${file.name} is not an image. To attach a workspace file, mention it with @.`);
+        continue;
+      }
+      imageFromFile(file).then(
+        (image) => setImages((now) => [...now, image]),
+        (e: unknown) => setProblem(e instanceof Error ? e.message : String(e)),
+      );
+    }
+    return true;
+  };
+
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    if (addImages(Array.from(e.clipboardData.files), false)) e.preventDefault();
+  };
+
+  const onDrop = (e: DragEvent<HTMLDivElement>) => {
+    const files = Array.from(e.dataTransfer.files);
+    if (files.length === 0) return;
+    e.preventDefault();
+    addImages(files, true);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -171,8 +206,20 @@ export function Composer({ draftKey, disabled, running, history, findFiles, onSe
     }
   };
 
+  const mentions = mentionsIn(text);
   return (
-    <div className="composer">
+    <div className="composer" data-testid="composer-area" onDrop={onDrop} onDragOver={(e) => e.preventDefault()}>
+      <ComposerChips
+        mentions={mentions}
+        images={images}
+        onRemoveMention={(path) => setText(withoutMention(text, path))}
+        onRemoveImage={(index) => setImages((now) => now.filter((_, i) => i !== index))}
+      />
+      {problem && (
+        <div className="composer-problem" role="alert" data-testid="composer-problem">
+          {problem}
+        </div>
+      )}
       {options.length > 0 && mention && (
         <ul className="mentions" role="listbox" aria-label="Workspace files">
           {options.map((path, i) => (
@@ -195,7 +242,9 @@ export function Composer({ draftKey, disabled, running, history, findFiles, onSe
         ref={area}
         data-testid="composer"
         aria-label="Message to the agent"
-        placeholder={running ? "The agent is working… you can write your next message" : "Ask the agent to do something. @ adds a file."}
+        placeholder={
+          running ? "The agent is working… you can write your next message" : "Ask the agent to do something. @ attaches a file; paste or drop images."
+        }
         value={text}
         rows={Math.min(10, Math.max(2, text.split("\n").length))}
         onChange={(e) => {
@@ -204,11 +253,12 @@ export function Composer({ draftKey, disabled, running, history, findFiles, onSe
           setMention(mentionAt(e.target.value, e.target.selectionStart ?? e.target.value.length));
         }}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
       />
       <button
         className="primary send"
         data-testid="send"
-        disabled={disabled || !text.trim()}
+        disabled={disabled || (!text.trim() && images.length === 0)}
         title={running ? "The agent reads it before its next step" : undefined}
         onClick={() => void send()}
       >

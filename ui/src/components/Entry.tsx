@@ -49,6 +49,7 @@ export const Entry = memo(function Entry({
       return (
         <UserMessage
           text={item.text}
+          attachments={item.attachments}
           undoAfter={undoAfter}
           onUndoAfter={onUndoAfter && (() => onUndoAfter(item.id))}
           onBranch={onBranch && (() => onBranch(item.id))}

@@ -1,6 +1,8 @@
 // A message of the user in the conversation, with what can be done from it, each after a
 // confirmation under it.
 import { useState } from "react";
+import type { AttachmentView } from "../protocol/AttachmentView";
+import { MessageAttachments } from "./AttachmentChips";
 
 /** A question under a message of the user, with the button that goes ahead and one that does not. */
 function Confirm({
@@ -41,12 +43,14 @@ function Confirm({
  */
 export function UserMessage({
   text,
+  attachments,
   undoAfter,
   onUndoAfter,
   onBranch,
   onRewind,
 }: {
   text: string;
+  attachments?: AttachmentView[];
   undoAfter: number;
   onUndoAfter?(): void;
   onBranch?(): void;
@@ -89,6 +93,7 @@ export function UserMessage({
         )}
         <div className="msg-body">{text}</div>
       </div>
+      {attachments && <MessageAttachments attachments={attachments} />}
       {asking === "branch" && onBranch && (
         <Confirm
           testId="branch"

@@ -587,3 +587,21 @@ test("a rewind clears its plan, says what it did and can be undone until the nex
   expect(s.rewound).toBe(false);
   expect(s.items.at(-1)).toMatchObject({ kind: "notice", text: "Undid the rewind: 1 file back as they were before it. The agent is told." });
 });
+
+test("a message shows what the engine attached: one shown as sent learns it, a stored one keeps it", () => {
+  const file = { kind: "file" as const, path: "src/a.rs", lines: null, bytes: 12, note: null };
+  const image = { kind: "image" as const, media_type: "image/png", data: "iVBO", name: "shot.png" };
+  let s = addUserMessage(initialState(), "look at @src/a.rs");
+  s = reduceAll(s, [ev({ type: "user_message_taken", text: "look at @src/a.rs", number: 0, attachments: [file, image] })], 0);
+  expect(s.items).toHaveLength(1);
+  expect(s.items[0]).toMatchObject({ kind: "user", text: "look at @src/a.rs", attachments: [file, image] });
+  const stored = fromTranscript(transcriptOf([{ kind: "user", text: "look", attachments: [file] }, { kind: "assistant", text: "ok" }]), "ask");
+  expect(stored.items[0]).toMatchObject({ kind: "user", text: "look", attachments: [file] });
+  expect(stored.items[1]).not.toHaveProperty("attachments");
+});
+
+test("images of messages given back go back to the composer with their texts", () => {
+  const image = { media_type: "image/png", data: "iVBO", name: null };
+  const s = reduceAll(initialState(), [ev({ type: "queued_messages_returned", texts: ["see"], images: [image] })], 0);
+  expect(s.returned).toEqual([{ texts: ["see"], images: [image] }]);
+});

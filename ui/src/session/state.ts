@@ -165,7 +165,12 @@ export function fromTranscript(t: Transcript, mode: ApprovalMode): SessionState 
     } else if (item.kind === "compacted") {
       state = notice(state, "info", describeCompaction(item));
     } else {
-      state = { ...state, items: [...state.items, { kind: item.kind, id: state.nextId, text: item.text }], nextId: state.nextId + 1 };
+      const attachments = item.kind === "user" && item.attachments?.length ? { attachments: item.attachments } : {};
+      state = {
+        ...state,
+        items: [...state.items, { kind: item.kind, id: state.nextId, text: item.text, ...attachments }],
+        nextId: state.nextId + 1,
+      };
     }
   }
   state.todos = todosFrom(t.todos);
@@ -360,9 +365,17 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       // those taken since, and one sent when nothing ran or waited (shown at once). So it shows
       // message `number` already when it holds more than that many.
       const shown = s.items.reduce((n, item) => (item.kind === "user" ? n + 1 : n), 0);
+      const attachments = event.attachments?.length ? { attachments: event.attachments } : {};
       if (event.number < shown) {
-        // A reattached window read it in the transcript too: the snapshot's copy goes.
-        return { ...s, queued: without(s.queued, s.queued.findIndex((m) => m.fromSnapshot && m.text === event.text)) };
+        // A reattached window read it in the transcript too: the snapshot's copy goes. A message
+        // shown as it was sent learns what the engine attached.
+        let seen = -1;
+        const items = attachments.attachments
+          ? s.items.map((item) =>
+              item.kind === "user" && ++seen === event.number && item.text === event.text ? { ...item, ...attachments } : item,
+            )
+          : s.items;
+        return { ...s, items, queued: without(s.queued, s.queued.findIndex((m) => m.fromSnapshot && m.text === event.text)) };
       }
       // A waiting message joins here, after what the task did before it was read; one this
       // window does not know (the transcript was read before it was stored) is added.
@@ -370,7 +383,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       const waiting = s.queued[at];
       return {
         ...s,
-        items: [...s.items, { kind: "user", id: waiting?.id ?? s.nextId, text: event.text }],
+        items: [...s.items, { kind: "user", id: waiting?.id ?? s.nextId, text: event.text, ...attachments }],
         queued: without(s.queued, at),
         nextId: waiting ? s.nextId : s.nextId + 1,
       };
@@ -385,7 +398,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
         left = without(left, mine >= 0 ? mine : left.findIndex((m) => m.text === text));
       }
       // A handful is plenty: the composer takes them in the frame they arrive.
-      const returned = [...s.returned.slice(-(RETURNS_KEPT - 1)), { texts: event.texts }];
+      const returned = [...s.returned.slice(-(RETURNS_KEPT - 1)), { texts: event.texts, images: event.images ?? [] }];
       // What the user took back is in the message box, where they look: nothing to explain.
       if (asked) return { ...s, queued: left, returned };
       const said =

@@ -1,3 +1,5 @@
+import type { ImageInput } from "../protocol/ImageInput";
+import type { AttachmentView } from "../protocol/AttachmentView";
 // The state the session reducer (state.ts) keeps: the conversation's items, its calls as cards
 // show them, what waits, usage and the task's end.
 import type { ApprovalMode } from "../protocol/ApprovalMode";
@@ -71,7 +73,7 @@ export interface CallView {
 }
 
 export type Item =
-  | { kind: "user"; id: number; text: string }
+  | { kind: "user"; id: number; text: string; attachments?: AttachmentView[] }
   | { kind: "assistant"; id: number; text: string }
   | { kind: "thinking"; id: number; text: string }
   | { kind: "tool"; id: number; callId: string }
@@ -130,7 +132,7 @@ export interface SessionState {
    * read them), for the composer: the latest returns, oldest first, each a new object, so the
    * composer puts in every one it has not put in yet, also when several arrive in one frame.
    */
-  returned: { texts: string[] }[];
+  returned: { texts: string[]; images: ImageInput[] }[];
   calls: Record<string, CallView>;
   running: boolean;
   mode: ApprovalMode;

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { Backend } from "../backend";
 import { errorMessage } from "../backend";
 import type { ApprovalMode } from "../protocol/ApprovalMode";
+import type { AttachInput } from "../protocol/AttachInput";
 import type { Event } from "../protocol/Event";
 import type { Op } from "../protocol/Op";
 import {
@@ -148,7 +149,7 @@ export function useSession(
   );
 
   const send = useCallback(
-    async (text: string) => {
+    async (text: string, attach: AttachInput[] = []) => {
       setError(null);
       try {
         const existing = idRef.current;
@@ -158,7 +159,7 @@ export function useSession(
         if (!existing && !restart) onStarted(id);
         setState((s) => addUserMessage(s, text));
         try {
-          await backend.sendOp(id, { op: "user_message", text });
+          await backend.sendOp(id, attach.length > 0 ? { op: "user_message", text, attach } : { op: "user_message", text });
         } catch (e) {
           // The composer gets the text back; it must not also show as sent or waiting.
           setState((s) => withoutUserMessage(s, text));

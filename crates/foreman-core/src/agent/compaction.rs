@@ -102,8 +102,8 @@ pub fn summary_prompt(older: &[Message]) -> String {
     for message in older {
         match message {
             // Said to the model about an answer cut off by an error, not by the user.
-            Message::User { text } if is_retry_note(text) => {}
-            Message::User { text } => {
+            Message::User { text, .. } if is_retry_note(text) => {}
+            Message::User { text, .. } => {
                 out.push_str("[user]\n");
                 out.push_str(text);
                 out.push('\n');

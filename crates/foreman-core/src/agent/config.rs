@@ -75,6 +75,8 @@ pub struct SessionConfig {
     pub checkpoints_cap: u64,
     /// Files larger than this are left out of checkpoints (and listed).
     pub checkpoint_max_file_bytes: u64,
+    /// The most of one file a user message attaches (`@path`); the rest is cut with a note.
+    pub attach_max_file_bytes: usize,
 }
 
 /// The default cap on model requests of one sub-agent.
@@ -118,6 +120,7 @@ impl SessionConfig {
             sandbox_network: false,
             checkpoints_dir: None,
             checkpoints_cap: crate::checkpoints::retention::DEFAULT_CAP_BYTES,
+            attach_max_file_bytes: crate::protocol::attachment::DEFAULT_MAX_ATTACHED_FILE_BYTES,
             checkpoint_max_file_bytes: crate::checkpoints::shadow::DEFAULT_MAX_FILE_BYTES,
         }
     }

@@ -5,6 +5,7 @@
 //! the provider reports a context-length error — the oldest tool outputs are elided first
 //! (their call and a short note stay, so every call keeps exactly one result).
 
+use crate::providers::Attachment;
 use crate::providers::Message;
 
 /// What an elided tool output is replaced with.
@@ -20,7 +21,9 @@ pub fn budget(window: usize, reserve: usize) -> usize {
 /// Estimated tokens of one message.
 pub fn estimate_tokens(message: &Message) -> usize {
     let bytes = match message {
-        Message::User { text } => text.len(),
+        Message::User { text, attachments } => {
+            text.len() + attachments.iter().map(Attachment::bytes).sum::<usize>()
+        }
         Message::Assistant {
             text,
             thinking,

@@ -31,6 +31,7 @@ use super::retry::PendingRetry;
 use super::sandboxing::Sandboxing;
 use super::spend::Spend;
 use super::undo_state::Undo;
+use super::user_input::UserInput;
 use crate::approval::{Policy, Rule};
 use crate::boundary::WorkspaceBoundary;
 use crate::builtin_tools::{BuiltinSession, WorkspaceFiles, builtin_names, builtin_tools};
@@ -69,6 +70,8 @@ pub(crate) struct Tooling {
     pub(crate) checkpoints: Option<Arc<Checkpoints>>,
     /// The most they may take on disk.
     pub(crate) checkpoints_cap: u64,
+    /// The most of one file a user message attaches.
+    pub(crate) attach_max_file_bytes: usize,
 }
 
 /// What decides whether a call runs without asking, and when a task pauses.
@@ -89,9 +92,9 @@ pub(crate) struct Gate {
 #[derive(Debug, Default)]
 pub(crate) struct Waiting {
     /// Sent while a task runs, for its next turn.
-    pub(crate) queued: VecDeque<String>,
+    pub(crate) queued: VecDeque<UserInput>,
     /// Queued when the user stopped the task: given back after it ends.
-    pub(crate) returning: Vec<String>,
+    pub(crate) returning: Vec<UserInput>,
     /// The user's messages in the session so far (the number of the next one taken).
     pub(crate) user_messages: usize,
 }
@@ -206,6 +209,7 @@ impl Engine {
                 sub_agent_iterations: config.sub_agent_max_iterations.max(1),
                 checkpoints,
                 checkpoints_cap: config.checkpoints_cap,
+                attach_max_file_bytes: config.attach_max_file_bytes,
             },
             gate: Gate {
                 policy: Policy {
@@ -254,12 +258,12 @@ impl Engine {
             self.report_watch_error(&e);
         }
         while !self.control.shutdown {
-            if let Some(text) = self.waiting.queued.pop_front() {
-                self.run_task(text).await;
+            if let Some(input) = self.waiting.queued.pop_front() {
+                self.run_task(input).await;
                 continue;
             }
             match self.next_op().await {
-                Op::UserMessage { text } => self.run_task(text).await,
+                Op::UserMessage { text, attach } => self.run_task(UserInput { text, attach }).await,
                 Op::Retry => self.retry_task().await,
                 op => {
                     self.handle_side_op(op).await;

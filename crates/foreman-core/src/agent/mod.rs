@@ -47,6 +47,7 @@ pub mod turn;
 pub mod undo;
 pub mod undo_hunks;
 pub mod undo_state;
+mod user_input;
 
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 

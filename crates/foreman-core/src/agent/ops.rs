@@ -3,6 +3,7 @@
 
 use super::engine::Engine;
 use super::inbox::{Input, files_changed_event};
+use super::user_input::UserInput;
 use crate::protocol::{EventMsg, Op};
 use crate::watcher::WatchError;
 
@@ -53,7 +54,9 @@ impl Engine {
     /// Answers an op that does not belong to what the engine is waiting for right now.
     pub(crate) async fn handle_side_op(&mut self, op: Op) {
         match op {
-            Op::UserMessage { text } => self.waiting.queued.push_back(text),
+            Op::UserMessage { text, attach } => {
+                self.waiting.queued.push_back(UserInput { text, attach });
+            }
             Op::Approve { call_id, .. }
             | Op::Reject { call_id, .. }
             | Op::EditAndApprove { call_id, .. }
@@ -100,7 +103,7 @@ impl Engine {
                     .returning
                     .iter()
                     .chain(&self.waiting.queued)
-                    .cloned()
+                    .map(|input| input.text.clone())
                     .collect(),
                 retry: self.control.retry.as_ref().map(|r| r.reason.clone()),
             }),

@@ -35,7 +35,7 @@ impl Persist {
         let Some(store) = &self.store else {
             return Ok(());
         };
-        if let Message::User { text } = message
+        if let Message::User { text, .. } = message
             && !self.titled
         {
             self.titled = true;

@@ -8,13 +8,14 @@
 //! that answer the model is told, in a note the user does not see as a message of theirs, that
 //! it was cut off and should go on.
 
+use super::user_input::UserInput;
 use crate::protocol::TaskEndReason;
 
 /// What a task starts from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum TaskStart {
     /// A message of the user.
-    Message(String),
+    Message(UserInput),
     /// The user's retry; `cut_off` when the history ends with the answer the error cut off.
     Retry { cut_off: bool },
 }

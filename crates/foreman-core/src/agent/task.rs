@@ -9,10 +9,11 @@ use super::engine::Engine;
 use super::jobs::{CallsOutcome, NOT_RUN_CANCELLED};
 use super::retry::{PendingRetry, TaskStart};
 use super::turn::StreamedCall;
+use super::user_input::UserInput;
 use crate::conversation::notes::RETRY_NOTE;
 use crate::conversation::transcript::TranscriptItem;
 use crate::protocol::{CallState, EventMsg, TaskEndReason};
-use crate::providers::{Message, ProviderError, Thinking, ToolCall};
+use crate::providers::{Attachment, Message, ProviderError, Thinking, ToolCall};
 
 impl Engine {
     /// Answers [`Op::Retry`](crate::protocol::Op::Retry) while no task runs.
@@ -29,9 +30,9 @@ impl Engine {
         }
     }
 
-    /// Runs one task for the user's `text`.
-    pub(crate) async fn run_task(&mut self, text: String) {
-        self.run_task_from(TaskStart::Message(text)).await;
+    /// Runs one task for the user's message.
+    pub(crate) async fn run_task(&mut self, input: UserInput) {
+        self.run_task_from(TaskStart::Message(input)).await;
     }
 
     /// Runs one task, from the user's message or from their retry.
@@ -47,8 +48,8 @@ impl Engine {
         }
         // Undone changes the model was not told of yet come before the user's new message.
         self.record_undo_note().await;
-        if let TaskStart::Message(text) = start {
-            self.take_message(text).await;
+        if let TaskStart::Message(input) = start {
+            self.take_message(input).await;
         }
         self.events.emit(EventMsg::TaskStarted);
         let mut reason = self.run_loop(true).await;
@@ -75,8 +76,15 @@ impl Engine {
         }
         self.events.emit(EventMsg::TaskEnded { reason });
         if !self.waiting.returning.is_empty() {
-            let texts = std::mem::take(&mut self.waiting.returning);
-            self.events.emit(EventMsg::QueuedMessagesReturned { texts });
+            let returning = std::mem::take(&mut self.waiting.returning);
+            let images = returning
+                .iter()
+                .flat_map(UserInput::images)
+                .cloned()
+                .collect();
+            let texts = returning.into_iter().map(|input| input.text).collect();
+            self.events
+                .emit(EventMsg::QueuedMessagesReturned { texts, images });
         }
     }
 
@@ -101,13 +109,13 @@ impl Engine {
         };
         let at = usize::try_from(index)
             .ok()
-            .filter(|&i| waiting(i).is_some_and(|w| w == text))
+            .filter(|&i| waiting(i).is_some_and(|w| w.text == text))
             .or_else(|| {
                 self.waiting
                     .returning
                     .iter()
                     .chain(&self.waiting.queued)
-                    .position(|w| w == text)
+                    .position(|w| w.text == text)
             });
         let taken = at.and_then(|i| match i.checked_sub(returning) {
             None => Some(self.waiting.returning.remove(i)),
@@ -115,23 +123,49 @@ impl Engine {
         });
         // The answer is the session's, also while a sub-agent runs.
         match taken {
-            Some(text) => self
-                .events
-                .emit_session(EventMsg::QueuedMessagesReturned { texts: vec![text] }),
+            Some(input) => {
+                let images = input.images().cloned().collect();
+                self.events.emit_session(EventMsg::QueuedMessagesReturned {
+                    texts: vec![input.text],
+                    images,
+                });
+            }
             None => self.events.emit_session(EventMsg::Error {
                 message: "That message cannot be taken back: the agent has read it already.".into(),
             }),
         }
     }
 
-    /// Adds the user's message to the history and says so, with its number.
-    async fn take_message(&mut self, text: String) {
+    /// Takes every image out of the conversation the model is sent; how many there were.
+    fn drop_images(&mut self) -> usize {
+        self.frame
+            .history
+            .iter_mut()
+            .map(Message::drop_images)
+            .sum()
+    }
+
+    /// Adds the user's message to the history, with the files and images it attaches as they
+    /// are now, and says so, with its number.
+    async fn take_message(&mut self, input: UserInput) {
         let number = u32::try_from(self.waiting.user_messages).unwrap_or(u32::MAX);
         self.checkpoint(Moment::Message(number)).await;
-        self.record(Message::user(text.clone())).await;
+        let attachments = self
+            .tooling
+            .files
+            .attach(&input.attach, self.tooling.attach_max_file_bytes);
+        let views = attachments.iter().map(Attachment::view).collect();
+        self.record(Message::User {
+            text: input.text.clone(),
+            attachments,
+        })
+        .await;
         self.waiting.user_messages += 1;
-        self.events
-            .emit(EventMsg::UserMessageTaken { text, number });
+        self.events.emit(EventMsg::UserMessageTaken {
+            text: input.text,
+            number,
+            attachments: views,
+        });
     }
 
     /// The loop of turns over the current history, until the task ends. The user's queued
@@ -194,6 +228,17 @@ impl Engine {
                     TaskEndReason::Error {
                         message: format!("{error} (still too long after compacting it)"),
                         retryable: false,
+                    }
+                } else if matches!(error, ProviderError::InvalidRequest { .. })
+                    && self.drop_images() > 0
+                {
+                    TaskEndReason::Error {
+                        message: format!(
+                            "{error}. The request carried images, which this model or server may \
+                             not take: they are out of the conversation now (your text stays), \
+                             so you can retry without them."
+                        ),
+                        retryable: true,
                     }
                 } else {
                     TaskEndReason::Error {

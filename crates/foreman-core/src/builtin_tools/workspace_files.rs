@@ -7,6 +7,8 @@ use super::restore::{self, RestoreError};
 use super::session::BuiltinSession;
 use super::stale_guard::{ContentHash, content_hash};
 use super::write::{WriteParams, run_write};
+use crate::protocol::AttachInput;
+use crate::providers::Attachment;
 use crate::tools::ToolError;
 
 /// The user's file operations over one workspace.
@@ -56,6 +58,17 @@ impl WorkspaceFiles {
         )
         .await?;
         Ok(output.render())
+    }
+
+    /// Reads what a user message attaches (see [`crate::attachments`]); a whole file attached
+    /// counts as read by the model.
+    pub fn attach(&self, inputs: &[AttachInput], max_file_bytes: usize) -> Vec<Attachment> {
+        crate::attachments::resolve(
+            &self.session.boundary,
+            &self.session.reads,
+            inputs,
+            max_file_bytes,
+        )
     }
 
     /// The bytes of `path` now (`None`: no such file), kept before a call changes it so the

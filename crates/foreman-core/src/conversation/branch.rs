@@ -46,7 +46,7 @@ fn user_messages(messages: &[(i64, Message)]) -> Vec<(i64, &str)> {
     messages
         .iter()
         .filter_map(|(seq, message)| match message {
-            Message::User { text } if !is_model_note(text) => Some((*seq, text.as_str())),
+            Message::User { text, .. } if !is_model_note(text) => Some((*seq, text.as_str())),
             _ => None,
         })
         .collect()
@@ -231,7 +231,7 @@ mod tests {
         items
             .iter()
             .map(|item| match item {
-                TranscriptItem::User { text } => format!("user: {text}"),
+                TranscriptItem::User { text, .. } => format!("user: {text}"),
                 TranscriptItem::Assistant { text } => format!("assistant: {text}"),
                 TranscriptItem::Tool { call } => format!("tool: {}", call.call_id),
                 TranscriptItem::TaskEnded { reason } => format!("ended: {}", reason.describe()),
@@ -398,7 +398,7 @@ mod tests {
         let history = crate::conversation::resume::load_for_resume(store, &branch.id)
             .await
             .unwrap();
-        let Some(Message::User { text }) = history.last() else {
+        let Some(Message::User { text, .. }) = history.last() else {
             panic!("no note at the end: {history:?}");
         };
         assert!(is_undo_note(text), "{text}");

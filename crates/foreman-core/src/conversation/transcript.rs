@@ -1,6 +1,7 @@
 //! A stored session as the user saw it: their messages, the assistant's answers and the tool
 //! calls with their final state, rebuilt from the store for a UI that opens an old session.
 
+use crate::providers::Attachment;
 use std::collections::HashMap;
 
 use super::notes::is_model_note;
@@ -61,8 +62,11 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
         match message {
             // The cards show an undone change and the error before a retry; the model's notes
             // about them are not messages of the user.
-            Message::User { text } if is_model_note(&text) => {}
-            Message::User { text } => items.push(TranscriptItem::User { text }),
+            Message::User { text, .. } if is_model_note(&text) => {}
+            Message::User { text, attachments } => items.push(TranscriptItem::User {
+                text,
+                attachments: attachments.iter().map(Attachment::view).collect(),
+            }),
             Message::Assistant {
                 text, tool_calls, ..
             } => {
@@ -197,7 +201,8 @@ mod tests {
         assert_eq!(
             t.items[0],
             TranscriptItem::User {
-                text: "fix it".into()
+                text: "fix it".into(),
+                attachments: Vec::new(),
             }
         );
         let TranscriptItem::Tool { call } = &t.items[2] else {
@@ -258,7 +263,10 @@ mod tests {
             .unwrap();
         // A stored line only ever says what the history does not: any other item is left out,
         // as is one this version cannot read.
-        let user = notice(TranscriptItem::User { text: "x".into() });
+        let user = notice(TranscriptItem::User {
+            text: "x".into(),
+            attachments: Vec::new(),
+        });
         store.record_notice(&s.id, &user, 6).await.unwrap();
         let unknown = json!({"kind": "from_a_later_version"});
         store.record_notice(&s.id, &unknown, 6).await.unwrap();
@@ -270,7 +278,9 @@ mod tests {
             .items
             .iter()
             .map(|item| match item {
-                TranscriptItem::User { text } | TranscriptItem::Assistant { text } => text.clone(),
+                TranscriptItem::User { text, .. } | TranscriptItem::Assistant { text } => {
+                    text.clone()
+                }
                 TranscriptItem::TaskEnded { reason } => reason.describe(),
                 TranscriptItem::Tool { call } => call.name.clone(),
                 TranscriptItem::Compacted { .. } => "compacted".into(),

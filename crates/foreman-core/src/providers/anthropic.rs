@@ -13,6 +13,7 @@ use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
 use super::api::{Api, header_value};
+use super::attachment::Attachment;
 use super::error::ProviderError;
 use super::format::WireFormat;
 use super::http::HttpSettings;
@@ -84,13 +85,31 @@ fn push_block(messages: &mut Vec<Value>, role: &str, block: Value) {
     messages.push(json!({"role": role, "content": [block]}));
 }
 
+/// An attachment as a content block: its text, or the image.
+fn attachment_block(attachment: &Attachment) -> Value {
+    match attachment {
+        Attachment::Image {
+            media_type, data, ..
+        } => json!({
+            "type": "image",
+            "source": {"type": "base64", "media_type": media_type, "data": data},
+        }),
+        other => json!({"type": "text", "text": other.model_text().unwrap_or_default()}),
+    }
+}
+
 /// The conversation in the Messages API shape.
 pub fn wire_messages(messages: &[Message]) -> Vec<Value> {
     let mut out = Vec::new();
     for message in messages {
         match message {
-            Message::User { text } => {
-                push_block(&mut out, "user", json!({"type": "text", "text": text}));
+            Message::User { text, attachments } => {
+                if !text.is_empty() || attachments.is_empty() {
+                    push_block(&mut out, "user", json!({"type": "text", "text": text}));
+                }
+                for attachment in attachments {
+                    push_block(&mut out, "user", attachment_block(attachment));
+                }
             }
             Message::Assistant {
                 text,

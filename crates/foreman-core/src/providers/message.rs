@@ -7,12 +7,18 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::attachment::Attachment;
+
 /// One turn (or part of a turn) of the conversation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "snake_case")]
 pub enum Message {
-    /// Text from the user (or from the engine speaking for them).
-    User { text: String },
+    /// Text from the user (or from the engine speaking for them), with what it attaches.
+    User {
+        text: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        attachments: Vec<Attachment>,
+    },
     /// What the assistant said and which tools it called, in that order.
     Assistant {
         text: String,
@@ -75,7 +81,10 @@ pub struct ToolResult {
 impl Message {
     /// The user's text.
     pub fn user(text: impl Into<String>) -> Self {
-        Self::User { text: text.into() }
+        Self::User {
+            text: text.into(),
+            attachments: Vec::new(),
+        }
     }
 
     /// Assistant text without tool calls.
@@ -90,6 +99,26 @@ impl Message {
             tool_calls,
             thinking: Vec::new(),
         }
+    }
+
+    /// Takes the images out of a user message, leaving a note for each in their place (for a
+    /// model or server that refused them); how many were taken out.
+    pub fn drop_images(&mut self) -> usize {
+        let Self::User { attachments, .. } = self else {
+            return 0;
+        };
+        let mut dropped = 0;
+        for attachment in attachments.iter_mut() {
+            if let Attachment::Image { name, .. } = attachment {
+                dropped += 1;
+                *attachment = Attachment::Unavailable {
+                    mention: name.clone().unwrap_or_else(|| "an image".to_owned()),
+                    reason: "taken out after the model or server refused a request with images"
+                        .to_owned(),
+                };
+            }
+        }
+        dropped
     }
 
     /// A tool result.

@@ -15,6 +15,7 @@
 pub mod anthropic;
 pub mod anthropic_decoder;
 pub mod api;
+pub mod attachment;
 pub mod collect;
 pub mod context_windows;
 pub mod error;
@@ -45,6 +46,7 @@ pub mod usage;
 pub mod wire;
 
 pub use anthropic::{AnthropicConfig, AnthropicProvider};
+pub use attachment::Attachment;
 pub use collect::{Collected, CollectedCall, collect};
 pub use error::ProviderError;
 pub use event::{ProviderEvent, RetryNotice, StopReason, ToolArguments, ToolArgumentsError};

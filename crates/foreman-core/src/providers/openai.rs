@@ -10,6 +10,7 @@ use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Value, json};
 
 use super::api::{Api, header_value};
+use super::attachment::Attachment;
 use super::error::ProviderError;
 use super::format::WireFormat;
 use super::http::HttpSettings;
@@ -68,6 +69,35 @@ impl OpenAiConfig {
 /// Talks to `/chat/completions`.
 pub type OpenAiProvider = HttpProvider<OpenAiConfig>;
 
+/// A user message's content: a string (what every compatible server takes) unless it carries
+/// images, then text and image parts.
+fn user_content(text: &str, attachments: &[Attachment]) -> Value {
+    if !attachments.iter().any(Attachment::is_image) {
+        let mut content = text.to_owned();
+        for attached in attachments.iter().filter_map(Attachment::model_text) {
+            content.push_str("\n\n");
+            content.push_str(&attached);
+        }
+        return json!(content);
+    }
+    let mut parts = Vec::new();
+    if !text.is_empty() {
+        parts.push(json!({"type": "text", "text": text}));
+    }
+    for attachment in attachments {
+        parts.push(match attachment {
+            Attachment::Image {
+                media_type, data, ..
+            } => json!({
+                "type": "image_url",
+                "image_url": {"url": format!("data:{media_type};base64,{data}")},
+            }),
+            other => json!({"type": "text", "text": other.model_text().unwrap_or_default()}),
+        });
+    }
+    Value::Array(parts)
+}
+
 /// The conversation as Chat Completions messages (the system prompt first).
 pub fn wire_messages(system: &str, messages: &[Message]) -> Vec<Value> {
     let mut out = Vec::new();
@@ -76,7 +106,9 @@ pub fn wire_messages(system: &str, messages: &[Message]) -> Vec<Value> {
     }
     for message in messages {
         out.push(match message {
-            Message::User { text } => json!({"role": "user", "content": text}),
+            Message::User { text, attachments } => {
+                json!({"role": "user", "content": user_content(text, attachments)})
+            }
             Message::Assistant {
                 text, tool_calls, ..
             } => {

@@ -81,9 +81,7 @@ async fn a_long_history_is_summarised_and_a_resumed_session_continues_from_it() 
         c.session_id = Some(id);
     })
     .await;
-    h.send(Op::UserMessage {
-        text: old_user.clone(),
-    });
+    h.send(Op::user_message(old_user.clone()));
     assert!(h.end().await.is_success());
 
     let requests = h.server.requests();
@@ -225,9 +223,7 @@ async fn a_failed_summary_request_ends_the_task_and_keeps_the_history() {
         c.session_id = Some(id);
     })
     .await;
-    h.send(Op::UserMessage {
-        text: "y".repeat(2000),
-    });
+    h.send(Op::user_message("y".repeat(2000)));
     let TaskEndReason::Error { message, .. } = h.end().await else {
         panic!("the task fails")
     };
@@ -262,9 +258,7 @@ async fn a_context_length_error_summarises_and_retries_once() {
         ScriptedResponse::sse(body(wire, &done("d"))),
     ];
     let mut h = start_with(wire, responses, |_| {}).await;
-    h.send(Op::UserMessage {
-        text: old_user.clone(),
-    });
+    h.send(Op::user_message(old_user.clone()));
     assert!(h.end().await.is_success());
     let requests = h.server.requests();
     assert_eq!(
@@ -298,9 +292,7 @@ async fn a_second_context_length_error_ends_the_task_cleanly() {
         ScriptedResponse::sse(body(wire, &done("never"))),
     ];
     let mut h = start_with(wire, responses, |_| {}).await;
-    h.send(Op::UserMessage {
-        text: "y".repeat(2000),
-    });
+    h.send(Op::user_message("y".repeat(2000)));
     let TaskEndReason::Error { message, .. } = h.end().await else {
         panic!("the task fails")
     };

@@ -6,6 +6,7 @@
 mod approvals;
 mod approve_hunks;
 mod atomic_write_kill;
+mod attachments;
 mod boundary_corpus;
 mod checkpoints;
 mod common;

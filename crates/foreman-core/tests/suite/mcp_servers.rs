@@ -632,10 +632,7 @@ async fn session_loop_asks_for_the_mcp_write_and_not_the_read() {
     session.data_dir = root.join(".data");
     session.mcp = Some(hub.clone());
     let (ops, mut events) = Session::spawn(session).unwrap();
-    ops.send(Op::UserMessage {
-        text: "copy".into(),
-    })
-    .unwrap();
+    ops.send(Op::user_message("copy")).unwrap();
     let mut asked = Vec::new();
     let mut results = Vec::new();
     let run = async {
@@ -787,10 +784,7 @@ async fn an_image_reaches_the_card_and_the_model_gets_only_a_note() {
     session.session_id = Some(session_id.clone());
     session.mcp = Some(hub.clone());
     let (ops, mut events) = Session::spawn(session).unwrap();
-    ops.send(Op::UserMessage {
-        text: "show me".into(),
-    })
-    .unwrap();
+    ops.send(Op::user_message("show me")).unwrap();
     let mut shown = Vec::new();
     let mut result = None;
     let run = async {

@@ -24,7 +24,7 @@ async fn messages_sent_while_a_task_runs_wait_are_listed_in_a_snapshot_and_annou
     h.say("go");
     let (call_id, preview_hash) = h.approval().await;
     for text in ["first after", "second after"] {
-        h.send(Op::UserMessage { text: text.into() });
+        h.send(Op::user_message(text));
     }
     h.send(Op::Snapshot);
     let EventMsg::Snapshot {
@@ -52,7 +52,9 @@ async fn messages_sent_while_a_task_runs_wait_are_listed_in_a_snapshot_and_annou
         .seen
         .iter()
         .filter_map(|e| match &e.msg {
-            EventMsg::UserMessageTaken { text, number } => Some(format!("taken {number} {text}")),
+            EventMsg::UserMessageTaken { text, number, .. } => {
+                Some(format!("taken {number} {text}"))
+            }
             EventMsg::TaskStarted => Some("task".into()),
             EventMsg::ToolCallFinished { call_id, .. } => Some(format!("finished {call_id}")),
             EventMsg::TurnStarted { iteration } => Some(format!("turn {iteration}")),
@@ -96,7 +98,8 @@ async fn stopping_a_task_returns_the_waiting_messages_instead_of_running_them() 
         h.until(|m| matches!(m, EventMsg::QueuedMessagesReturned { .. }))
             .await,
         EventMsg::QueuedMessagesReturned {
-            texts: vec!["then this".into()]
+            texts: vec!["then this".into()],
+            images: Vec::new(),
         }
     );
     // Nothing more happens: a snapshot answers with nothing waiting and no task running.
@@ -128,10 +131,11 @@ async fn a_waiting_message_taken_back_is_returned_and_never_read() {
     h.say("go");
     let (call_id, preview_hash) = h.approval().await;
     for text in ["twin note", "other note", "twin note", "drop me"] {
-        h.send(Op::UserMessage { text: text.into() });
+        h.send(Op::user_message(text));
     }
     let returned = |text: &str| EventMsg::QueuedMessagesReturned {
         texts: vec![text.into()],
+        images: Vec::new(),
     };
     let answer = |m: &EventMsg| {
         matches!(
@@ -203,7 +207,7 @@ async fn a_message_the_stop_holds_can_be_taken_back_before_the_task_ends() {
     h.say("go");
     h.until_executing().await;
     for text in ["keep me", "same words"] {
-        h.send(Op::UserMessage { text: text.into() });
+        h.send(Op::user_message(text));
     }
     h.send(Op::Cancel);
     h.say("same words");
@@ -225,7 +229,7 @@ async fn a_message_the_stop_holds_can_be_taken_back_before_the_task_ends() {
             .await
         {
             EventMsg::TaskEnded { reason } => assert_eq!(reason, TaskEndReason::Cancelled),
-            EventMsg::QueuedMessagesReturned { texts } => answers.push(texts),
+            EventMsg::QueuedMessagesReturned { texts, .. } => answers.push(texts),
             other => panic!("{other:?}"),
         }
     }
@@ -236,7 +240,8 @@ async fn a_message_the_stop_holds_can_be_taken_back_before_the_task_ends() {
             .await,
         EventMsg::UserMessageTaken {
             text: "same words".into(),
-            number: 1
+            number: 1,
+            attachments: Vec::new(),
         }
     );
     assert!(h.end().await.is_success());
@@ -252,9 +257,7 @@ async fn stopping_with_waiting(waiting: &str) -> Harness {
     let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Yolo).await;
     h.say("go");
     h.until_executing().await;
-    h.send(Op::UserMessage {
-        text: waiting.into(),
-    });
+    h.send(Op::user_message(waiting));
     h.send(Op::Cancel);
     h
 }
@@ -276,7 +279,8 @@ async fn a_snapshot_during_a_stop_lists_the_messages_it_holds() {
         h.until(|m| matches!(m, EventMsg::QueuedMessagesReturned { .. }))
             .await,
         EventMsg::QueuedMessagesReturned {
-            texts: vec!["held by the stop".into()]
+            texts: vec!["held by the stop".into()],
+            images: Vec::new(),
         }
     );
 }
@@ -292,7 +296,8 @@ async fn a_message_sent_after_stop_starts_the_next_task() {
         h.until(|m| matches!(m, EventMsg::QueuedMessagesReturned { .. }))
             .await,
         EventMsg::QueuedMessagesReturned {
-            texts: vec!["sent before the stop".into()]
+            texts: vec!["sent before the stop".into()],
+            images: Vec::new(),
         }
     );
     assert_eq!(
@@ -300,7 +305,8 @@ async fn a_message_sent_after_stop_starts_the_next_task() {
             .await,
         EventMsg::UserMessageTaken {
             text: "sent after the stop".into(),
-            number: 1
+            number: 1,
+            attachments: Vec::new(),
         }
     );
     assert!(h.end().await.is_success());

@@ -128,7 +128,7 @@ pub async fn start(wire: Wire, turns: &[Vec<Step>], mode: ApprovalMode) -> Harne
 impl Harness {
     /// Sends a message of the user.
     pub fn say(&self, text: &str) {
-        self.send(Op::UserMessage { text: text.into() });
+        self.send(Op::user_message(text));
     }
 
     pub fn send(&self, op: Op) {

@@ -1,0 +1,21 @@
+//! A message of the user as it waits for the model: its text and what it asks to attach. The
+//! attachments are read when the model takes the message ([`Engine::take_message`](super::engine::Engine)),
+//! so a queued message attaches files as they are when the model reads it.
+
+use crate::protocol::{AttachInput, ImageInput};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UserInput {
+    pub(crate) text: String,
+    pub(crate) attach: Vec<AttachInput>,
+}
+
+impl UserInput {
+    /// The images it carries (its paths are mentioned in its text).
+    pub(crate) fn images(&self) -> impl Iterator<Item = &ImageInput> {
+        self.attach.iter().filter_map(|a| match a {
+            AttachInput::Image(image) => Some(image),
+            AttachInput::Path { .. } => None,
+        })
+    }
+}
