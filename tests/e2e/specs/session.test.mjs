@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { deflateSync } from "node:zlib";
 import { after, before, test } from "node:test";
 import { descendantNamed, launch, makeHome, SCREENSHOTS, screenshot } from "../lib/app.mjs";
 import { startModel } from "../lib/model.mjs";
@@ -225,6 +226,82 @@ step("3a. a command's card lists the files it changed; a rewind to before the me
   await (await $('[data-testid="confirm-rewind"]')).click();
   await waitFor("the files as before again", () => !existsSync(join(project, "gen", "out.txt")));
   assert.equal(readFileSync(join(project, "README.md"), "utf8"), "# demo project\n");
+});
+
+/** A small PNG of a colour gradient, `width` × `height`, as base64. */
+function gradientPng(width, height) {
+  const table = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes) => {
+    let c = 0xffffffff;
+    for (const b of bytes) c = table[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type, data) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32BE(crc(body));
+    return Buffer.concat([head, body, tail]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const rows = [];
+  for (let y = 0; y < height; y++) {
+    rows.push(0);
+    for (let x = 0; x < width; x++) rows.push(Math.round((255 * x) / width), Math.round((255 * y) / height), 180);
+  }
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(Buffer.from(rows))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+  return png.toString("base64");
+}
+
+step("3b. a mentioned file and a pasted image go with the message, as chips", async () => {
+  model.script({ text: "The README is one heading, and the picture is a gradient." });
+  const composer = await $('[data-testid="composer"]');
+  await composer.waitForEnabled({ timeout: 20000 });
+  await composer.click();
+  await composer.addValue("What do @README.md and this picture show? ");
+  const shot = gradientPng(96, 64);
+  // What a paste of a screenshot gives the page: a clipboard holding an image file.
+  await app.browser.execute((data) => {
+    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    const clipboard = new DataTransfer();
+    clipboard.items.add(new File([bytes], "screenshot.png", { type: "image/png" }));
+    const box = document.querySelector('[data-testid="composer"]');
+    box.dispatchEvent(new ClipboardEvent("paste", { clipboardData: clipboard, bubbles: true, cancelable: true }));
+  }, shot);
+  const chips = await $('[data-testid="composer-attachments"]');
+  await chips.waitForDisplayed({ timeout: 10000 });
+  assert.match(await chips.getText(), /@README\.md/);
+  await (await chips.$('img[alt="screenshot.png"]')).waitForDisplayed({ timeout: 10000 });
+  await screenshot(app.browser, "37-composer-attachments");
+  const before = model.requests.length;
+  await (await $('[data-testid="send"]')).click();
+  await waitIdle();
+  const request = model.requests[before];
+  const user = request.messages[request.messages.length - 1];
+  const texts = user.content.filter((b) => b.type === "text").map((b) => b.text);
+  assert.ok(texts.includes('<attached_file path="README.md">\n# demo project\n</attached_file>'), JSON.stringify(texts));
+  const image = user.content.find((b) => b.type === "image");
+  assert.equal(image?.source.media_type, "image/png");
+  assert.equal(image?.source.data, shot);
+  const message = await app.browser.$('//div[@data-testid="user-message"][.//div[starts-with(text(), "What do @README.md")]]');
+  const shown = await message.$('[data-testid="message-attachments"]');
+  await shown.waitForDisplayed({ timeout: 10000 });
+  assert.match(await shown.getText(), /README\.md/);
+  await (await shown.$('img[alt="screenshot.png"]')).waitForDisplayed({ timeout: 10000 });
+  await screenshot(app.browser, "38-message-attachments");
 });
 
 step("4. edit before approving writes the user's version, and undo takes it back", async () => {
