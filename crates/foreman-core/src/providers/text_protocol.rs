@@ -5,8 +5,10 @@
 //! object `{"action": "<tool>", ...params}` to use a tool, or plain text for a direct answer.
 //! Past tool calls and results are written into the conversation as text in the same protocol.
 //! The answer is streamed through the `text_stream` state machine so a call shows up as a
-//! partial call (`ToolCallStart`, `ToolCallArgsDelta`) like a native one, and is extracted at the
-//! end with [`extract_call`](super::text_extract::extract_call). An unknown action ends as
+//! partial call (`ToolCallStart`, `ToolCallArgsDelta`) like a native one, and is extracted with
+//! [`extract_call`](super::text_extract::extract_call) as soon as its object closes: the answer
+//! ends there, the request to the inner provider is cancelled, and whatever the model would have
+//! written after the object is never waited for (nor shown). An unknown action ends as
 //! [`ToolArguments::Invalid`](super::ToolArguments::Invalid) whose message lists the available tools.
 
 use std::collections::{HashMap, VecDeque};
@@ -149,6 +151,8 @@ pub fn text_messages(messages: &[Message]) -> Vec<Message> {
 
 struct State {
     inner: EventStream,
+    /// Cancels the inner request once the call's object has closed.
+    stop_inner: CancellationToken,
     streamer: TextCallStreamer,
     pending: VecDeque<Result<ProviderEvent, ProviderError>>,
     done: bool,
@@ -161,8 +165,12 @@ impl Provider for TextProtocolProvider {
 
     fn stream(&self, request: ProviderRequest, cancel: CancellationToken) -> EventStream {
         let tools = request.tools.iter().map(|tool| tool.name.clone()).collect();
+        let stop_inner = cancel.child_token();
         let state = State {
-            inner: self.inner.stream(self.rewrite_request(&request), cancel),
+            inner: self
+                .inner
+                .stream(self.rewrite_request(&request), stop_inner.clone()),
+            stop_inner,
             streamer: TextCallStreamer::new(tools),
             pending: VecDeque::new(),
             done: false,
@@ -196,6 +204,14 @@ impl Provider for TextProtocolProvider {
                             state
                                 .pending
                                 .extend(state.streamer.push(&text).into_iter().map(Ok));
+                            if state.streamer.call_closed() {
+                                // The first complete call ends the answer.
+                                state.stop_inner.cancel();
+                                let (closing, reason) = state.streamer.finish_at_call();
+                                state.pending.extend(closing.into_iter().map(Ok));
+                                state.pending.push_back(Ok(ProviderEvent::Stop { reason }));
+                                state.done = true;
+                            }
                         }
                         Some(Ok(ProviderEvent::Stop { reason })) => {
                             let (closing, reason): (Vec<ProviderEvent>, StopReason) =
@@ -290,6 +306,159 @@ mod tests {
         assert_eq!(
             rewritten.messages[3],
             Message::user("Error from `tool`:\nboom")
+        );
+    }
+
+    /// A model that writes `pieces`, then either stops or stalls forever (a rambling model on a
+    /// slow server), and records whether its request was cancelled.
+    #[derive(Debug)]
+    struct Rambler {
+        pieces: Vec<&'static str>,
+        stall: bool,
+        cancelled: Arc<std::sync::Mutex<Option<CancellationToken>>>,
+    }
+
+    impl Provider for Rambler {
+        fn name(&self) -> &str {
+            "rambler"
+        }
+        fn stream(&self, _: ProviderRequest, cancel: CancellationToken) -> EventStream {
+            if let Ok(mut slot) = self.cancelled.lock() {
+                *slot = Some(cancel);
+            }
+            let text = self
+                .pieces
+                .iter()
+                .map(|p| Ok(ProviderEvent::TextDelta((*p).to_owned())));
+            let head = futures_util::stream::iter(text.collect::<Vec<_>>());
+            if self.stall {
+                Box::pin(head.chain(futures_util::stream::pending()))
+            } else {
+                let stop = Ok(ProviderEvent::Stop {
+                    reason: StopReason::EndTurn,
+                });
+                Box::pin(head.chain(futures_util::stream::iter([stop])))
+            }
+        }
+    }
+
+    async fn answer(pieces: Vec<&'static str>, stall: bool) -> (Vec<ProviderEvent>, bool) {
+        let cancelled = Arc::new(std::sync::Mutex::new(None));
+        let inner = Rambler {
+            pieces,
+            stall,
+            cancelled: Arc::clone(&cancelled),
+        };
+        let provider = TextProtocolProvider::new(Arc::new(inner), "## read\nReads a file.");
+        let request = ProviderRequest::new("gemma", "", vec![Message::user("read calc.py")])
+            .with_tools(vec![ToolDefinition {
+                name: "read".into(),
+                description: "Reads a file.".into(),
+                input_schema: json!({}),
+            }]);
+        let stream = provider.stream(request, CancellationToken::new());
+        let events = tokio::time::timeout(
+            std::time::Duration::from_secs(5),
+            stream.map(|e| e.unwrap()).collect::<Vec<_>>(),
+        )
+        .await
+        .expect("the answer ends without waiting for the model");
+        let was_cancelled = cancelled
+            .lock()
+            .unwrap()
+            .as_ref()
+            .is_some_and(CancellationToken::is_cancelled);
+        (events, was_cancelled)
+    }
+
+    fn shown_text(events: &[ProviderEvent]) -> String {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                ProviderEvent::TextDelta(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn ended_call(events: &[ProviderEvent]) -> Option<serde_json::Value> {
+        events.iter().find_map(|e| match e {
+            ProviderEvent::ToolCallEnd {
+                arguments: crate::providers::ToolArguments::Parsed(v),
+                ..
+            } => Some(v.clone()),
+            _ => None,
+        })
+    }
+
+    #[tokio::test]
+    async fn an_object_followed_by_prose_ends_the_answer_at_its_brace() {
+        let (events, cancelled) = answer(
+            vec![
+                "Sure. {\"action\": \"read\", \"pa",
+                "th\": \"calc.py\"} and then I will explain the file in great detail",
+                " because I like to talk",
+            ],
+            false,
+        )
+        .await;
+        assert_eq!(ended_call(&events), Some(json!({"path": "calc.py"})));
+        assert_eq!(shown_text(&events), "Sure. ");
+        assert!(
+            matches!(
+                events.last(),
+                Some(ProviderEvent::Stop {
+                    reason: StopReason::ToolUse
+                })
+            ),
+            "{events:?}"
+        );
+        assert!(cancelled, "the request to the server is cancelled");
+    }
+
+    #[tokio::test]
+    async fn of_two_objects_the_first_is_the_call() {
+        let (events, _) = answer(
+            vec![
+                "{\"action\": \"read\", \"path\": \"a.py\"}\n",
+                "{\"action\": \"read\", \"path\": \"b.py\"}",
+            ],
+            false,
+        )
+        .await;
+        assert_eq!(ended_call(&events), Some(json!({"path": "a.py"})));
+        let starts = events
+            .iter()
+            .filter(|e| matches!(e, ProviderEvent::ToolCallStart { .. }))
+            .count();
+        assert_eq!(starts, 1);
+    }
+
+    #[tokio::test]
+    async fn an_object_followed_by_a_stall_runs_without_waiting() {
+        let (events, cancelled) = answer(
+            vec![
+                "```json\n{\"action\": \"read\", \"path\": \"calc.py\"}\n",
+                "``",
+            ],
+            true,
+        )
+        .await;
+        assert_eq!(ended_call(&events), Some(json!({"path": "calc.py"})));
+        assert!(cancelled);
+    }
+
+    #[tokio::test]
+    async fn an_unfinished_object_still_waits_for_the_rest() {
+        let (events, cancelled) = answer(
+            vec!["{\"action\": \"read\", \"path\": \"ca", "lc.py\"}"],
+            false,
+        )
+        .await;
+        assert_eq!(ended_call(&events), Some(json!({"path": "calc.py"})));
+        assert!(
+            cancelled,
+            "it closed in the last piece, so the request is cancelled then"
         );
     }
 }

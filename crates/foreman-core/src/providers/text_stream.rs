@@ -9,6 +9,10 @@
 //! `action` field), up to the object's closing brace. When the answer ends, the full text goes
 //! through [`extract_call`] and the authoritative `ToolCallEnd` follows; if no call is found, the
 //! held text is released as `TextDelta`.
+//!
+//! The first call's closing brace ends the answer ([`TextCallStreamer::call_closed`],
+//! [`TextCallStreamer::finish_at_call`]): small local models often ramble on after the object,
+//! and waiting for them only delays the call. What they wrote after it is dropped.
 
 use super::event::{ProviderEvent, StopReason, ToolArguments};
 use super::text_extract::{extract_call, repair_escapes};
@@ -280,6 +284,23 @@ impl TextCallStreamer {
             }
         }
         events
+    }
+
+    /// Whether the call's object has closed: nothing the model writes after it can change the
+    /// call, so the answer can end here.
+    pub(crate) fn call_closed(&self) -> bool {
+        self.started && matches!(&self.mode, Mode::Object { scan, .. } if scan.end.is_some())
+    }
+
+    /// Ends the answer at the call's closing brace ([`Self::call_closed`]): the text after it is
+    /// dropped, and the call ends as at the end of an answer.
+    pub(crate) fn finish_at_call(&mut self) -> (Vec<ProviderEvent>, StopReason) {
+        if let Mode::Object { scan, .. } = &self.mode
+            && let Some(end) = scan.end
+        {
+            self.text.truncate(end);
+        }
+        self.finish(StopReason::ToolUse)
     }
 
     /// The answer broke off (the stream failed or was cancelled) before it ended: the text held
