@@ -283,7 +283,8 @@ step("3b. a mentioned file and a pasted image go with the message, as chips", as
   }, shot);
   const chips = await $('[data-testid="composer-attachments"]');
   await chips.waitForDisplayed({ timeout: 10000 });
-  assert.match(await chips.getText(), /@README\.md/);
+  const text = (el) => app.browser.execute((e) => e.textContent, el);
+  assert.match(await text(chips), /@README\.md/);
   await (await chips.$('img[alt="screenshot.png"]')).waitForDisplayed({ timeout: 10000 });
   await screenshot(app.browser, "37-composer-attachments");
   const before = model.requests.length;
@@ -299,7 +300,7 @@ step("3b. a mentioned file and a pasted image go with the message, as chips", as
   const message = await app.browser.$('//div[@data-testid="user-message"][.//div[starts-with(text(), "What do @README.md")]]');
   const shown = await message.$('[data-testid="message-attachments"]');
   await shown.waitForDisplayed({ timeout: 10000 });
-  assert.match(await shown.getText(), /README\.md/);
+  assert.match(await text(shown), /README\.md/);
   await (await shown.$('img[alt="screenshot.png"]')).waitForDisplayed({ timeout: 10000 });
   await screenshot(app.browser, "38-message-attachments");
 });
