@@ -36,6 +36,7 @@ mod ops;
 pub(crate) mod persist;
 pub mod preview;
 pub mod prompt;
+pub mod repetition;
 pub mod retry;
 mod sandboxing;
 mod saves;

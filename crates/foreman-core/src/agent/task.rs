@@ -216,6 +216,14 @@ impl Engine {
             self.record_assistant(&turn.text, &turn.thinking, &turn.calls)
                 .await;
             self.flush_calls().await;
+            if let Some(repeated) = &turn.repeated {
+                self.close_unrun(&turn.calls, false).await;
+                self.events.emit(EventMsg::TurnEnded { iteration });
+                break TaskEndReason::Error {
+                    message: repeated.message(),
+                    retryable: true,
+                };
+            }
             if let Some(error) = turn.error {
                 let cancelled = matches!(error, ProviderError::Cancelled);
                 self.close_unrun(&turn.calls, cancelled).await;

@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::args_stream::ArgsStream;
 use super::engine::Engine;
 use super::preview::file_preview;
+use super::repetition::{Repeated, RepetitionGuard};
 use crate::protocol::{CallState, EventMsg};
 use crate::providers::{
     ProviderError, ProviderEvent, ProviderRequest, Thinking, ToolArgumentsError, Usage,
@@ -50,11 +51,17 @@ pub(crate) struct TurnOutput {
     pub open_thinking: String,
     pub calls: Vec<StreamedCall>,
     pub error: Option<ProviderError>,
+    /// Watches the text for a model that repeats itself.
+    pub guard: RepetitionGuard,
+    /// Set when the guard stopped the answer.
+    pub repeated: Option<Repeated>,
 }
 
 /// Persistence work after a provider event.
 enum AfterEvent {
     Nothing,
+    /// The model repeats itself: the answer stops here.
+    Repeated,
     Created,
     Usage(Usage),
 }
@@ -121,6 +128,8 @@ impl Engine {
                 }
                 Some(Ok(event)) => match self.on_provider_event(event, &mut out, &mut open) {
                     AfterEvent::Nothing => {}
+                    // Dropping the stream below cancels the request.
+                    AfterEvent::Repeated => break,
                     AfterEvent::Created => self.flush_calls().await,
                     AfterEvent::Usage(usage) => self.save_usage(usage).await,
                 },
@@ -161,9 +170,20 @@ impl Engine {
         open: &mut HashMap<String, Streaming>,
     ) -> AfterEvent {
         match event {
-            ProviderEvent::TextDelta(text) => {
+            ProviderEvent::TextDelta(mut text) => {
+                let repeated = out.guard.push(&text);
+                if let Some((_, upto)) = &repeated {
+                    // What follows the line that showed the loop is more of the same.
+                    text.truncate(*upto);
+                }
                 out.text.push_str(&text);
-                self.events.emit(EventMsg::TextDelta { text });
+                if !text.is_empty() {
+                    self.events.emit(EventMsg::TextDelta { text });
+                }
+                if let Some((repeated, _)) = repeated {
+                    out.repeated = Some(repeated);
+                    return AfterEvent::Repeated;
+                }
             }
             ProviderEvent::ThinkingDelta(text) => {
                 out.open_thinking.push_str(&text);

@@ -303,3 +303,46 @@ async fn the_task_list_is_stored_with_the_session() {
     let stored: Value = serde_json::from_str(&store.todos(&session.id).await.unwrap()).unwrap();
     assert_eq!(stored, todos);
 }
+
+#[tokio::test]
+async fn a_model_repeating_itself_is_stopped_with_a_notice_and_the_session_goes_on() {
+    for wire in BOTH {
+        // A looping model on a slow server: the answer would run for minutes.
+        let looping = format!(
+            "Let me think.\n{}",
+            "I will read the file now.\n".repeat(400)
+        );
+        let body = super::common::body(wire, &[text(&looping)]);
+        let responses = vec![
+            ScriptedResponse::sse(body).piece_delay(Duration::from_millis(1)),
+            ScriptedResponse::sse(super::common::body(wire, &[text("Done.")])),
+        ];
+        let mut h = start_with(wire, responses, |_| {}).await;
+        h.say("what does notes.txt say?");
+        let TaskEndReason::Error { message, retryable } = h.end().await else {
+            panic!("{wire:?}: the answer should be stopped")
+        };
+        assert!(retryable);
+        assert!(
+            message.starts_with("The model repeated “I will read the file now.” 20 times in a row"),
+            "{message}"
+        );
+        let shown: String = h
+            .seen
+            .iter()
+            .filter_map(|e| match &e.msg {
+                EventMsg::TextDelta { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            shown.matches("I will read the file now.").count() < 40,
+            "{wire:?}: the stream was read on after the loop was found"
+        );
+        h.say("just answer");
+        assert!(
+            h.end().await.is_success(),
+            "{wire:?}: the session stays usable"
+        );
+    }
+}
