@@ -32,15 +32,38 @@ fn message(text: &str, attach: Vec<AttachInput>) -> Op {
     }
 }
 
-fn first_user(h: &Harness) -> Value {
-    let body: Value = serde_json::from_str(&h.request_text(0)).unwrap();
+/// The blocks of request `n` from the user's text `starting` on (engine notes may come first in
+/// the same user turn).
+fn user_blocks(h: &Harness, n: usize, starting: &str) -> Vec<Value> {
+    let body: Value = serde_json::from_str(&h.request_text(n)).unwrap();
+    let blocks: Vec<Value> = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "user")
+        .flat_map(|m| m["content"].as_array().cloned().unwrap_or_default())
+        .collect();
+    let at = blocks
+        .iter()
+        .position(|b| b["text"].as_str().is_some_and(|t| t.starts_with(starting)))
+        .unwrap_or_else(|| panic!("no block starts with {starting:?}: {blocks:?}"));
+    blocks[at..].to_vec()
+}
+
+/// The content of the OpenAI-format user message of request `n` that starts with `starting`.
+fn user_content(h: &Harness, n: usize, starting: &str) -> Value {
+    let body: Value = serde_json::from_str(&h.request_text(n)).unwrap();
     body["messages"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|m| m["role"] == "user")
-        .unwrap()
-        .clone()
+        .filter(|m| m["role"] == "user")
+        .map(|m| m["content"].clone())
+        .find(|c| {
+            let first = c.as_str().or_else(|| c[0]["text"].as_str()).unwrap_or("");
+            first.starts_with(starting)
+        })
+        .unwrap_or_else(|| panic!("no user message starts with {starting:?}"))
 }
 
 const NOTES: &str = "<attached_file path=\"notes.txt\">\nalpha\nbeta\n</attached_file>";
@@ -64,8 +87,7 @@ async fn anthropic_gets_the_text_then_each_attachment_as_a_block() {
         ],
     ));
     assert!(h.end().await.is_success());
-    let user = first_user(&h);
-    let content = user["content"].as_array().unwrap();
+    let content = user_blocks(&h, 0, "compare these");
     // A breakpoint marks the newest user turn; it is not part of the content.
     let mut last = content[5].clone();
     last.as_object_mut().unwrap().remove("cache_control");
@@ -120,7 +142,7 @@ async fn openai_gets_one_string_without_images_and_parts_with_them() {
     h.send(message("read this", vec![path("notes.txt")]));
     assert!(h.end().await.is_success());
     assert_eq!(
-        first_user(&h)["content"],
+        user_content(&h, 0, "read this"),
         json!(format!("read this\n\n{NOTES}"))
     );
     let shot = png();
@@ -129,10 +151,8 @@ async fn openai_gets_one_string_without_images_and_parts_with_them() {
         vec![path("notes.txt:2-2"), AttachInput::Image(shot.clone())],
     ));
     assert!(h.end().await.is_success());
-    let body: Value = serde_json::from_str(&h.request_text(1)).unwrap();
-    let last = body["messages"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(
-        last["content"],
+        user_content(&h, 1, "and this"),
         json!([
             {"type": "text", "text": "and this"},
             {"type": "text", "text": LINE_2},
@@ -190,9 +210,7 @@ async fn a_model_that_refuses_images_keeps_the_text_and_a_retry_goes_without_the
     );
     h.send(Op::Retry);
     assert!(h.end().await.is_success());
-    let retried: Value = serde_json::from_str(&h.request_text(1)).unwrap();
-    let content = &retried["messages"][0]["content"];
-    assert_eq!(content[0]["text"], "what is wrong here?");
+    let content = user_blocks(&h, 1, "what is wrong here?");
     assert_eq!(
         content[1]["text"],
         "[Could not attach shot.png: taken out after the model or server refused a request with images]"
