@@ -38,6 +38,7 @@ pub use model_info::ModelInfo;
 pub use network::{PrivateTarget, PrivateTargetKind};
 pub use op::{ApprovalScope, Op, RuleScope};
 pub use sandbox::{SandboxLevel, SandboxNote};
+pub use settings::ReasoningEffort;
 pub use tool::{ArgsView, CallError, ToolKind, ToolStats};
 pub use usage::UsageSummary;
 
