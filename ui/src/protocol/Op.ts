@@ -2,8 +2,9 @@
 import type { ApprovalMode } from "./ApprovalMode";
 import type { ApprovalScope } from "./ApprovalScope";
 import type { HunkRef } from "./HunkRef";
+import type { ReasoningEffort } from "./ReasoningEffort";
 
 /**
  * A request to a running session.
  */
-export type Op = { "op": "user_message", text: string, } | { "op": "approve", call_id: string, preview_hash: string, scope: ApprovalScope, } | { "op": "reject", call_id: string, feedback: string | null, } | { "op": "edit_and_approve", call_id: string, preview_hash: string, new_content: string, } | { "op": "approve_hunks", call_id: string, preview_hash: string, hunks: Array<number>, } | { "op": "cancel" } | { "op": "withdraw_message", index: number, text: string, } | { "op": "continue" } | { "op": "retry" } | { "op": "set_approval_mode", mode: ApprovalMode, } | { "op": "load_preview", call_id: string, } | { "op": "undo_change", call_id: string, } | { "op": "undo_hunks", call_id: string, hunks: Array<HunkRef>, } | { "op": "rewind", before_message: number, confirm: boolean, } | { "op": "undo_rewind" } | { "op": "reload_rules" } | { "op": "snapshot" } | { "op": "shutdown" };
+export type Op = { "op": "user_message", text: string, } | { "op": "approve", call_id: string, preview_hash: string, scope: ApprovalScope, } | { "op": "reject", call_id: string, feedback: string | null, } | { "op": "edit_and_approve", call_id: string, preview_hash: string, new_content: string, } | { "op": "approve_hunks", call_id: string, preview_hash: string, hunks: Array<number>, } | { "op": "cancel" } | { "op": "withdraw_message", index: number, text: string, } | { "op": "continue" } | { "op": "retry" } | { "op": "set_model", model: string, context_window?: number | null, thinking_budget?: number | null, reasoning_effort?: ReasoningEffort | null, } | { "op": "set_approval_mode", mode: ApprovalMode, } | { "op": "load_preview", call_id: string, } | { "op": "undo_change", call_id: string, } | { "op": "undo_hunks", call_id: string, hunks: Array<HunkRef>, } | { "op": "rewind", before_message: number, confirm: boolean, } | { "op": "undo_rewind" } | { "op": "reload_rules" } | { "op": "snapshot" } | { "op": "shutdown" };
