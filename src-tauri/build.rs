@@ -24,6 +24,7 @@ const COMMANDS: &[&str] = &[
     "set_api_key",
     "delete_api_key",
     "test_connection",
+    "list_provider_models",
     "open_external",
     "mcp_status",
     "mcp_approve",

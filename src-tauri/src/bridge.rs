@@ -19,6 +19,9 @@ type Sink = Arc<std::sync::Mutex<Channel<Vec<Event>>>>;
 struct LiveSession {
     ops: UnboundedSender<Op>,
     sink: Sink,
+    /// The provider it was started with (`settings::provider_identity`): a model chosen later
+    /// in Settings reaches it only when it is the same provider.
+    provider: String,
 }
 
 /// The running sessions, by id (a session's pump removes it when it ends).
@@ -36,6 +39,7 @@ impl SessionHub {
         &self,
         app: &AppHandle,
         session_id: String,
+        provider: String,
         ops: UnboundedSender<Op>,
         events: UnboundedReceiver<Event>,
         channel: Channel<Vec<Event>>,
@@ -47,6 +51,7 @@ impl SessionHub {
                 LiveSession {
                     ops,
                     sink: sink.clone(),
+                    provider,
                 },
             );
         }
@@ -88,6 +93,17 @@ impl SessionHub {
                 let _ = session.ops.send(op.clone());
             }
         }
+    }
+
+    /// Sends `op` to every running session started with `provider`; how many there were.
+    pub fn send_to_provider(&self, provider: &str, op: &Op) -> usize {
+        let Ok(live) = self.live.lock() else {
+            return 0;
+        };
+        live.values()
+            .filter(|s| s.provider == provider)
+            .filter(|s| s.ops.send(op.clone()).is_ok())
+            .count()
     }
 
     /// Asks every session to shut down (the app is closing).

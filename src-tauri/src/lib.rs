@@ -81,6 +81,7 @@ pub fn run() {
             settings_commands::set_api_key,
             settings_commands::delete_api_key,
             settings_commands::test_connection,
+            settings_commands::list_provider_models,
             settings_commands::open_external,
             mcp_commands::mcp_status,
             mcp_commands::mcp_approve,

@@ -8,7 +8,7 @@ use foreman_core::conversation::branch_before_message;
 use foreman_core::conversation::net_change::{NetChange, net_change};
 use foreman_core::conversation::open_session;
 use foreman_core::conversation::{Transcript, load_transcript};
-use foreman_core::providers::{SharedKeySource, build_provider};
+use foreman_core::providers::{SharedKeySource, build_provider, limits_for};
 use foreman_core::store::{SessionSummary, Store};
 use foreman_core::workspace::WorkspaceDir;
 use foreman_protocol::{Event, Op};
@@ -111,9 +111,14 @@ pub async fn open_session_channel(
             .map(|r| (r.action, r.pattern)),
     );
     let (ops, events) = Session::spawn(config).map_err(|e| CommandError::new(e.to_string()))?;
-    state
-        .sessions
-        .add(&app, session_id.clone(), ops, events, channel);
+    state.sessions.add(
+        &app,
+        session_id.clone(),
+        settings::provider_identity(&settings.provider),
+        ops,
+        events,
+        channel,
+    );
     log::info!("session {session_id} started in {workspace}");
     *state.shown_session.lock().await = Some(session_id.clone());
     Ok(OpenedSession {
@@ -159,6 +164,7 @@ async fn session_config(
     config.checkpoint_max_file_bytes = u64::from(settings.checkpoint_max_file_mib.max(1)) << 20;
     config.max_iterations = settings.max_iterations.max(1);
     config.text_protocol = settings.provider.text_protocol;
+    config.limits = limits_for(&settings.provider);
     if let Some(window) = settings.provider.context_window {
         config.context_window = usize::try_from(window).unwrap_or(usize::MAX);
     }

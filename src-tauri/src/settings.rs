@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use foreman_core::agent::DEFAULT_MAX_ITERATIONS;
 use foreman_core::approval::ApprovalMode;
 use foreman_core::providers::{KeyringKey, ProviderPreset, ProviderSettings};
+use foreman_protocol::Op;
 use foreman_protocol::SandboxLevel;
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager};
@@ -129,6 +130,36 @@ pub fn save(path: &Path, settings: &AppSettings) -> Result<(), CommandError> {
     std::fs::rename(&temp, path).map_err(fail)
 }
 
+/// Which provider a session talks to: its preset and base URL. A session keeps its provider;
+/// a model chosen in Settings reaches the running sessions of the same one.
+pub fn provider_identity(provider: &ProviderSettings) -> String {
+    format!(
+        "{} {}",
+        provider.preset.keyring_account(),
+        provider.effective_base_url().trim_end_matches('/')
+    )
+}
+
+/// The op that gives the running sessions of `new`'s provider its model, when saving `new`
+/// over `old` changed the model or how it thinks (`old` unknown: it did); `None` otherwise, and
+/// when no model is set.
+pub fn model_change(old: Option<&ProviderSettings>, new: &ProviderSettings) -> Option<Op> {
+    let model = new.model.trim();
+    let same = old.is_some_and(|old| {
+        provider_identity(old) == provider_identity(new)
+            && old.model.trim() == model
+            && old.context_window == new.context_window
+            && old.thinking_budget() == new.thinking_budget()
+            && old.reasoning_effort() == new.reasoning_effort()
+    });
+    (!model.is_empty() && !same).then(|| Op::SetModel {
+        model: model.to_owned(),
+        context_window: new.context_window,
+        thinking_budget: new.thinking_budget(),
+        reasoning_effort: new.reasoning_effort(),
+    })
+}
+
 /// The keychain entry of `preset`.
 pub fn key_for(preset: ProviderPreset) -> KeyringKey {
     KeyringKey::new(preset.keyring_account())
@@ -205,6 +236,65 @@ mod tests {
         let partial = load(&path).unwrap();
         assert_eq!(partial.max_iterations, 3);
         assert_eq!(partial.provider, ProviderSettings::default());
+    }
+
+    #[test]
+    fn sessions_of_the_same_preset_and_url_are_one_provider() {
+        let openai = ProviderSettings::for_preset(ProviderPreset::OpenAi);
+        let other_model = ProviderSettings {
+            model: "o3".into(),
+            base_url: "https://api.openai.com/v1/".into(),
+            ..openai.clone()
+        };
+        assert_eq!(provider_identity(&openai), provider_identity(&other_model));
+        let proxy = ProviderSettings {
+            base_url: "http://localhost:4000/v1".into(),
+            ..openai.clone()
+        };
+        assert_ne!(provider_identity(&openai), provider_identity(&proxy));
+        let custom_same_url = ProviderSettings {
+            preset: ProviderPreset::Custom,
+            ..openai.clone()
+        };
+        assert_ne!(
+            provider_identity(&openai),
+            provider_identity(&custom_same_url)
+        );
+    }
+
+    #[test]
+    fn open_sessions_are_told_only_of_a_model_change() {
+        use foreman_protocol::ReasoningEffort;
+        let old = ProviderSettings::for_preset(ProviderPreset::OpenAi);
+        assert_eq!(model_change(Some(&old), &old), None, "nothing changed");
+        let timeouts = ProviderSettings {
+            idle_timeout_secs: 5,
+            ..old.clone()
+        };
+        assert_eq!(model_change(Some(&old), &timeouts), None);
+        let effort = ProviderSettings {
+            model: " o3 ".into(),
+            reasoning_effort: Some(ReasoningEffort::High),
+            thinking_budget: Some(4_096),
+            ..old.clone()
+        };
+        assert_eq!(
+            model_change(Some(&old), &effort),
+            Some(Op::SetModel {
+                model: "o3".into(),
+                context_window: None,
+                thinking_budget: None,
+                reasoning_effort: Some(ReasoningEffort::High),
+            })
+        );
+        assert!(model_change(None, &old).is_some(), "unknown before: tell");
+        let empty = ProviderSettings {
+            model: "  ".into(),
+            ..old.clone()
+        };
+        assert_eq!(model_change(None, &empty), None);
+        let other_provider = ProviderSettings::for_preset(ProviderPreset::Ollama);
+        assert!(model_change(Some(&old), &other_provider).is_some());
     }
 
     #[test]

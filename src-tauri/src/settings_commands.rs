@@ -5,12 +5,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use foreman_core::providers::{
-    Message, ProviderPreset, ProviderRequest, SharedKeySource, StaticKey, build_provider, collect,
+    LIST_TIMEOUT, Message, ModelInfo, ProviderPreset, ProviderRequest, ProviderSettings,
+    SharedKeySource, StaticKey, build_provider, collect, limits_for, list_models,
 };
+use foreman_protocol::settings::thinking_budget_problem;
 use tauri::AppHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::settings::{self, AppSettings, SettingsView, key_for, settings_path};
+use crate::state::AppState;
 use crate::view::CommandError;
 
 /// The settings screen's data.
@@ -22,10 +25,12 @@ pub async fn get_settings(app: AppHandle) -> Result<SettingsView, CommandError> 
     blocking(move || Ok(settings::view(&path, &recordings, settings))).await
 }
 
-/// Saves the settings (new sessions use them; running ones keep theirs).
+/// Saves the settings. New sessions use them; running sessions of the same provider take the
+/// model (and its thinking settings) from their next request on.
 #[tauri::command]
 pub async fn save_settings(
     app: AppHandle,
+    state: tauri::State<'_, AppState>,
     settings: AppSettings,
 ) -> Result<SettingsView, CommandError> {
     let path = settings_path(&app)?;
@@ -33,12 +38,30 @@ pub async fn save_settings(
     if settings.max_iterations == 0 {
         return Err(CommandError::new("The iteration cap must be at least 1."));
     }
+    // Saved settings may be incomplete (no model yet), but never hold what a request refuses.
+    if let Some(problem) = settings
+        .provider
+        .thinking_budget()
+        .and_then(thinking_budget_problem)
+    {
+        return Err(CommandError::new(problem));
+    }
+    // What was saved before, to tell the open sessions only what changed (unreadable: all).
+    let before = settings::load(&path).ok();
     settings::save(&path, &settings)?;
     log::info!(
         "settings saved: {:?}, model {}",
         settings.provider.preset,
         settings.provider.model
     );
+    if let Some(op) =
+        settings::model_change(before.map(|b| b.provider).as_ref(), &settings.provider)
+    {
+        let reached = state
+            .sessions
+            .send_to_provider(&settings::provider_identity(&settings.provider), &op);
+        log::info!("the model change went to {reached} open session(s)");
+    }
     blocking(move || Ok(settings::view(&path, &recordings, settings))).await
 }
 
@@ -93,7 +116,13 @@ pub async fn test_connection(settings: AppSettings) -> Result<String, CommandErr
         "Reply with the single word OK.",
         vec![Message::user("ping")],
     );
-    request.limits.max_tokens = 16;
+    request.limits = limits_for(&settings.provider);
+    // Room for the one word, beside the thinking the settings ask for.
+    request.limits.max_tokens = request
+        .limits
+        .thinking_budget
+        .unwrap_or(0)
+        .saturating_add(16);
     let cancel = CancellationToken::new();
     let run = collect(provider.stream(request, cancel.clone()));
     let (collected, failure) = match tokio::time::timeout(Duration::from_secs(30), run).await {
@@ -113,6 +142,26 @@ pub async fn test_connection(settings: AppSettings) -> Result<String, CommandErr
         settings.provider.model,
         answer.trim()
     ))
+}
+
+/// The models of the provider `settings` describe (as the form holds them, not yet saved),
+/// asked with the key stored for their preset.
+#[tauri::command]
+pub async fn list_provider_models(
+    settings: ProviderSettings,
+) -> Result<Vec<ModelInfo>, CommandError> {
+    let preset = settings.preset;
+    let keyring = key_for(preset);
+    let stored = blocking(move || Ok(keyring.read()?)).await?;
+    if stored.is_none() && preset.requires_key() {
+        return Err(CommandError::new(format!(
+            "no API key is stored for {}",
+            preset.label()
+        )));
+    }
+    list_models(&settings, &StaticKey(stored), LIST_TIMEOUT)
+        .await
+        .map_err(|e| CommandError::new(e.to_string()))
 }
 
 /// Opens an http(s) link in the system browser; other schemes are refused.

@@ -53,6 +53,7 @@ function backendWith(startup: StartupView, recent: RecentWorkspace[] = []): Back
       throw { message: "no keychain in this test" };
     },
     testConnection: async () => "ok",
+    listModels: async () => [],
     openExternal: async () => {},
     rulesList: async () => [],
     rulesAdd: async () => [],

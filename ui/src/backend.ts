@@ -12,6 +12,8 @@ import type { RecentWorkspace } from "./protocol/RecentWorkspace";
 import type { NetChange } from "./protocol/NetChange";
 import type { SessionSummary } from "./protocol/SessionSummary";
 import type { SettingsView } from "./protocol/SettingsView";
+import type { ModelInfo } from "./protocol/ModelInfo";
+import type { ProviderSettings } from "./protocol/ProviderSettings";
 import type { StartupView } from "./protocol/StartupView";
 import type { RuleAction } from "./protocol/RuleAction";
 import type { RuleScope } from "./protocol/RuleScope";
@@ -49,6 +51,8 @@ export interface Backend {
   setApiKey(preset: ProviderPreset, key: string): Promise<SettingsView>;
   deleteApiKey(preset: ProviderPreset): Promise<SettingsView>;
   testConnection(settings: AppSettings): Promise<string>;
+  /** The models the provider `settings` describe offers, asked with the key stored for its preset. */
+  listModels(settings: ProviderSettings): Promise<ModelInfo[]>;
   openExternal(url: string): Promise<void>;
   /** The allow, ask and deny rules in force for the workspace (and the session, when shown). */
   rulesList(workspace: string, sessionId: string | null): Promise<StoredRule[]>;
@@ -105,6 +109,7 @@ export const tauriBackend: Backend = {
   setApiKey: (preset, key) => invoke<SettingsView>("set_api_key", { preset, key }),
   deleteApiKey: (preset) => invoke<SettingsView>("delete_api_key", { preset }),
   testConnection: (settings) => invoke<string>("test_connection", { settings }),
+  listModels: (settings) => invoke<ModelInfo[]>("list_provider_models", { settings }),
   openExternal: (url) => invoke<void>("open_external", { url }),
   rulesList: (workspace, sessionId) => invoke<StoredRule[]>("rules_list", { workspace, sessionId }),
   rulesAdd: (workspace, sessionId, action, pattern, scope) =>

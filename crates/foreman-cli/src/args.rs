@@ -3,10 +3,11 @@
 use std::path::PathBuf;
 
 use foreman_core::providers::preset::MIN_CONTEXT_WINDOW;
-use foreman_protocol::{ApprovalMode, SandboxLevel};
+use foreman_protocol::settings::thinking_budget_problem;
+use foreman_protocol::{ApprovalMode, ReasoningEffort, SandboxLevel};
 
 /// Usage text.
-pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|auto|yolo] [--sandbox read-only|workspace-write|off] [--allow-network] [--max-iterations N] [--context-window TOKENS] [--text-protocol] [--json] [--db FILE] [--resume ID] [--mcp-config FILE] [--trust-workspace-mcp] [--record DIR] [--attach PATH]... PROMPT
+pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|auto|yolo] [--sandbox read-only|workspace-write|off] [--allow-network] [--max-iterations N] [--context-window TOKENS] [--thinking-budget TOKENS] [--reasoning-effort minimal|low|medium|high] [--text-protocol] [--json] [--db FILE] [--resume ID] [--mcp-config FILE] [--trust-workspace-mcp] [--record DIR] [--attach PATH]... PROMPT
        foreman-cli mcp list --workspace DIR [--mcp-config FILE] [--db FILE]
        foreman-cli mcp approve --workspace DIR [--mcp-config FILE] [--db FILE] NAME...
        foreman-cli sessions --workspace DIR [--db FILE]
@@ -34,6 +35,10 @@ pub struct ExecArgs {
     pub max_iterations: Option<u32>,
     /// The model's context window, for a model Foreman does not know.
     pub context_window: Option<u32>,
+    /// Extended thinking with this many tokens (Anthropic).
+    pub thinking_budget: Option<u32>,
+    /// How hard a reasoning model thinks (OpenAI-compatible).
+    pub reasoning_effort: Option<ReasoningEffort>,
     pub text_protocol: bool,
     pub json: bool,
     pub db: Option<PathBuf>,
@@ -70,6 +75,8 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
         approval: ApprovalMode::Ask,
         max_iterations: None,
         context_window: None,
+        thinking_budget: None,
+        reasoning_effort: None,
         text_protocol: false,
         json: false,
         db: None,
@@ -122,6 +129,23 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
                 }
                 out.context_window = Some(n);
             }
+            "--thinking-budget" => {
+                let v = value(&mut it, arg)?;
+                let n: u32 = v.parse().map_err(|_| {
+                    format!("--thinking-budget needs a number of tokens, not `{v}`")
+                })?;
+                if let Some(problem) = thinking_budget_problem(n) {
+                    return Err(format!("--thinking-budget: {problem}"));
+                }
+                out.thinking_budget = Some(n);
+            }
+            "--reasoning-effort" => {
+                let v = value(&mut it, arg)?;
+                out.reasoning_effort = Some(
+                    v.parse::<ReasoningEffort>()
+                        .map_err(|e| format!("--reasoning-effort: {e}"))?,
+                );
+            }
             "--text-protocol" => out.text_protocol = true,
             "--json" => out.json = true,
             "--db" => out.db = Some(PathBuf::from(value(&mut it, arg)?)),
@@ -139,6 +163,23 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
         }
     }
     out.provider = provider;
+    match provider {
+        ProviderKind::OpenAi if out.thinking_budget.is_some() => {
+            return Err(
+                "--thinking-budget is for --provider anthropic; OpenAI reasoning models take \
+                 --reasoning-effort"
+                    .into(),
+            );
+        }
+        ProviderKind::Anthropic if out.reasoning_effort.is_some() => {
+            return Err(
+                "--reasoning-effort is for --provider openai; Anthropic models take \
+                 --thinking-budget"
+                    .into(),
+            );
+        }
+        _ => {}
+    }
     out.workspace = workspace.ok_or_else(|| format!("--workspace is required\n{USAGE}"))?;
     out.prompt = prompt.join(" ");
     if out.prompt.is_empty() && out.resume.is_none() {
@@ -226,5 +267,69 @@ mod tests {
             .is_err()
         );
         assert!(parse_exec(&args(&["--workspace", "/w", "--bogus", "p"])).is_err());
+    }
+
+    #[test]
+    fn thinking_flags_parse_and_bad_values_say_why() {
+        let a = parse_exec(&args(&[
+            "--workspace",
+            "/w",
+            "--thinking-budget",
+            "4096",
+            "p",
+        ]))
+        .unwrap();
+        assert_eq!(a.thinking_budget, Some(4_096));
+        let a = parse_exec(&args(&[
+            "--workspace",
+            "/w",
+            "--provider",
+            "openai",
+            "--reasoning-effort",
+            "high",
+            "p",
+        ]))
+        .unwrap();
+        assert_eq!(a.reasoning_effort, Some(ReasoningEffort::High));
+        let error = |list: &[&str]| parse_exec(&args(list)).unwrap_err();
+        assert_eq!(
+            error(&["--workspace", "/w", "--thinking-budget", "512", "p"]),
+            "--thinking-budget: A thinking budget of 512 tokens is too small: Anthropic needs \
+             at least 1024."
+        );
+        assert_eq!(
+            error(&["--workspace", "/w", "--thinking-budget", "lots", "p"]),
+            "--thinking-budget needs a number of tokens, not `lots`"
+        );
+        assert!(
+            error(&[
+                "--workspace",
+                "/w",
+                "--provider",
+                "openai",
+                "--reasoning-effort",
+                "max",
+                "p"
+            ])
+            .contains("use minimal, low, medium or high")
+        );
+        assert!(
+            error(&["--workspace", "/w", "--reasoning-effort", "low", "p"])
+                .contains("is for --provider openai")
+        );
+        assert!(
+            error(&[
+                "--workspace",
+                "/w",
+                "--provider",
+                "openai",
+                "--thinking-budget",
+                "2048",
+                "p"
+            ])
+            .contains("is for --provider anthropic")
+        );
+        assert!(USAGE.contains("[--thinking-budget TOKENS]"));
+        assert!(USAGE.contains("[--reasoning-effort minimal|low|medium|high]"));
     }
 }

@@ -11,7 +11,7 @@ use foreman_core::conversation::load_transcript;
 use foreman_core::conversation::open_session;
 use foreman_core::providers::keys::{ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY};
 use foreman_core::providers::{
-    AnthropicConfig, AnthropicProvider, EnvKey, HttpSettings, OpenAiConfig, OpenAiProvider,
+    AnthropicConfig, AnthropicProvider, EnvKey, HttpSettings, Limits, OpenAiConfig, OpenAiProvider,
     Provider,
 };
 use foreman_core::store::Store;
@@ -160,6 +160,11 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     config.sandbox = args.sandbox;
     config.sandbox_network = args.allow_network;
     config.text_protocol = args.text_protocol;
+    config.limits = Limits {
+        reasoning_effort: args.reasoning_effort,
+        ..Limits::default()
+    }
+    .with_thinking_budget(args.thinking_budget);
     if let Some(window) = args.context_window {
         config.context_window = usize::try_from(window).unwrap_or(usize::MAX);
     }

@@ -285,6 +285,12 @@ pub enum EventMsg {
     ApprovalModeChanged {
         mode: ApprovalMode,
     },
+    /// The session's next request goes to `model` ([`Op::SetModel`](super::Op::SetModel));
+    /// `usage` is the summary for it (its context window and prices).
+    ModelChanged {
+        model: String,
+        usage: UsageSummary,
+    },
     /// Tokens of the last model request, then (flattened) the session's running totals, its
     /// estimated cost and the context the last request used.
     Usage {

@@ -6,6 +6,7 @@ use ts_rs::TS;
 use crate::attachment::AttachInput;
 use crate::diff::HunkRef;
 pub use crate::mode::ApprovalMode;
+use crate::settings::ReasoningEffort;
 
 /// Where an "always allow" rule lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
@@ -95,6 +96,23 @@ pub enum Op {
     /// written stays; the model is told it was cut off and continues from there. Refused with an
     /// `error` event while a task runs or when the last task did not end that way.
     Retry,
+    /// Changes the model from the next request on (the user chose another in Settings), with
+    /// what goes with it: its context window (`None`: the model's known one, else the
+    /// default), the thinking budget (Anthropic; `None` turns thinking off) and the reasoning
+    /// effort (OpenAI-compatible; `None` sends none). The provider stays the session's.
+    /// Answered with `model_changed`.
+    SetModel {
+        model: String,
+        #[serde(default)]
+        #[ts(optional = nullable)]
+        context_window: Option<u32>,
+        #[serde(default)]
+        #[ts(optional = nullable)]
+        thinking_budget: Option<u32>,
+        #[serde(default)]
+        #[ts(optional = nullable)]
+        reasoning_effort: Option<ReasoningEffort>,
+    },
     /// Changes the approval mode from the next decision on.
     SetApprovalMode { mode: ApprovalMode },
     /// Asks for the whole preview of a call whose diff an event carried cut short
@@ -188,6 +206,20 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn set_model_needs_only_the_model() {
+        let op: Op = serde_json::from_value(json!({"op": "set_model", "model": "gpt-5"})).unwrap();
+        assert_eq!(
+            op,
+            Op::SetModel {
+                model: "gpt-5".into(),
+                context_window: None,
+                thinking_budget: None,
+                reasoning_effort: None,
+            }
+        );
     }
 
     #[test]

@@ -102,6 +102,64 @@ impl ProviderPreset {
     }
 }
 
+/// How hard an OpenAI reasoning model thinks before it answers (`reasoning_effort`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ReasoningEffort {
+    Minimal,
+    Low,
+    Medium,
+    High,
+}
+
+impl ReasoningEffort {
+    pub const ALL: [ReasoningEffort; 4] = [Self::Minimal, Self::Low, Self::Medium, Self::High];
+
+    /// The value sent as `reasoning_effort`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Minimal => "minimal",
+            Self::Low => "low",
+            Self::Medium => "medium",
+            Self::High => "high",
+        }
+    }
+}
+
+impl std::fmt::Display for ReasoningEffort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for ReasoningEffort {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|effort| effort.as_str() == text)
+            .ok_or_else(|| {
+                format!("unknown reasoning effort `{text}`: use minimal, low, medium or high")
+            })
+    }
+}
+
+/// The smallest thinking budget Anthropic accepts, in tokens.
+pub const MIN_THINKING_BUDGET: u32 = 1_024;
+
+/// What is wrong with a thinking budget of `budget` tokens, for the user; `None` when it can be
+/// sent. (It must also stay below the request's `max_tokens`, which the engine raises to make
+/// room for the answer beside it.)
+pub fn thinking_budget_problem(budget: u32) -> Option<String> {
+    (budget < MIN_THINKING_BUDGET).then(|| {
+        format!(
+            "A thinking budget of {budget} tokens is too small: Anthropic needs at least \
+             {MIN_THINKING_BUDGET}."
+        )
+    })
+}
+
 /// The provider part of the settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ProviderSettings {
@@ -125,6 +183,16 @@ pub struct ProviderSettings {
     /// say where).
     #[serde(default)]
     pub record_streams: bool,
+    /// Extended thinking (Anthropic): the tokens the model may think with before it answers;
+    /// `None` turns thinking off. At least [`MIN_THINKING_BUDGET`].
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub thinking_budget: Option<u32>,
+    /// How hard a reasoning model thinks (OpenAI-compatible servers); `None` leaves the
+    /// server's default and sends nothing.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub reasoning_effort: Option<ReasoningEffort>,
 }
 
 /// The smallest context window the settings accept.
@@ -149,6 +217,8 @@ impl ProviderSettings {
             max_attempts: DEFAULT_MAX_ATTEMPTS,
             context_window: None,
             record_streams: false,
+            thinking_budget: None,
+            reasoning_effort: None,
         }
     }
 
@@ -184,7 +254,18 @@ impl ProviderSettings {
                 "A context window of {window} tokens is too small: at least {MIN_CONTEXT_WINDOW}."
             ));
         }
-        None
+        self.thinking_budget().and_then(thinking_budget_problem)
+    }
+
+    /// The thinking budget, when the preset speaks the Anthropic API (others have none).
+    pub fn thinking_budget(&self) -> Option<u32> {
+        self.thinking_budget.filter(|_| self.preset.is_anthropic())
+    }
+
+    /// The reasoning effort, when the preset speaks the OpenAI API (Anthropic has none).
+    pub fn reasoning_effort(&self) -> Option<ReasoningEffort> {
+        self.reasoning_effort
+            .filter(|_| !self.preset.is_anthropic())
     }
 }
 
@@ -197,6 +278,61 @@ mod tests {
     fn bindings_are_up_to_date() {
         assert_bindings_current::<ProviderPreset>();
         assert_bindings_current::<ProviderSettings>();
+        assert_bindings_current::<ReasoningEffort>();
+    }
+
+    #[test]
+    fn thinking_and_effort_load_from_old_files_and_apply_to_their_own_api_only() {
+        let mut saved = serde_json::to_value(ProviderSettings::default()).unwrap();
+        let fields = saved.as_object_mut().unwrap();
+        fields.remove("thinking_budget");
+        fields.remove("reasoning_effort");
+        let loaded: ProviderSettings = serde_json::from_value(saved).unwrap();
+        assert_eq!(
+            (loaded.thinking_budget, loaded.reasoning_effort),
+            (None, None)
+        );
+
+        let anthropic = ProviderSettings {
+            thinking_budget: Some(4_096),
+            reasoning_effort: Some(ReasoningEffort::High),
+            ..ProviderSettings::default()
+        };
+        assert_eq!(anthropic.thinking_budget(), Some(4_096));
+        assert_eq!(anthropic.reasoning_effort(), None);
+        let openai = ProviderSettings {
+            preset: ProviderPreset::OpenAi,
+            ..anthropic.clone()
+        };
+        assert_eq!(openai.thinking_budget(), None);
+        assert_eq!(openai.reasoning_effort(), Some(ReasoningEffort::High));
+
+        let small = ProviderSettings {
+            thinking_budget: Some(500),
+            ..ProviderSettings::default()
+        };
+        assert_eq!(
+            small.problem().unwrap(),
+            "A thinking budget of 500 tokens is too small: Anthropic needs at least 1024."
+        );
+        let elsewhere = ProviderSettings {
+            preset: ProviderPreset::OpenAi,
+            ..small
+        };
+        assert_eq!(elsewhere.problem(), None, "not sent, so not refused");
+    }
+
+    #[test]
+    fn reasoning_effort_parses_its_api_spelling_only() {
+        assert_eq!("minimal".parse(), Ok(ReasoningEffort::Minimal));
+        assert_eq!("high".parse(), Ok(ReasoningEffort::High));
+        assert!(
+            "max"
+                .parse::<ReasoningEffort>()
+                .unwrap_err()
+                .contains("minimal, low, medium or high")
+        );
+        assert_eq!(serde_json::to_value(ReasoningEffort::Low).unwrap(), "low");
     }
 
     #[test]

@@ -61,7 +61,7 @@ suggested_rule: string | null,
 /**
  * The fetch reaches this computer or a private network.
  */
-private_target: PrivateTarget | null, } | { "type": "approval_refused", call_id: string, reason: string, } | { "type": "undo_changed", call_id: string, undo: UndoState, } | { "type": "call_changes", call_id: string, changes: Array<WorkspaceChange>, } | { "type": "rewind_planned", plan: RewindPlan, } | { "type": "rewound", before_message: number, undone: boolean, changes: Array<WorkspaceChange>, } | { "type": "sandbox_changed", call_id: string, sandbox: SandboxNote, } | { "type": "undo_refused", call_id: string, reason: string, } | { "type": "rule_added", rule: string, scope: RuleScope, } | { "type": "approval_mode_changed", mode: ApprovalMode, } | { "type": "usage", input: number, output: number, cache_read: number, cache_write: number, 
+private_target: PrivateTarget | null, } | { "type": "approval_refused", call_id: string, reason: string, } | { "type": "undo_changed", call_id: string, undo: UndoState, } | { "type": "call_changes", call_id: string, changes: Array<WorkspaceChange>, } | { "type": "rewind_planned", plan: RewindPlan, } | { "type": "rewound", before_message: number, undone: boolean, changes: Array<WorkspaceChange>, } | { "type": "sandbox_changed", call_id: string, sandbox: SandboxNote, } | { "type": "undo_refused", call_id: string, reason: string, } | { "type": "rule_added", rule: string, scope: RuleScope, } | { "type": "approval_mode_changed", mode: ApprovalMode, } | { "type": "model_changed", model: string, usage: UsageSummary, } | { "type": "usage", input: number, output: number, cache_read: number, cache_write: number, 
 /**
  * Uncached input tokens over every request of the session.
  */

@@ -17,6 +17,7 @@ function backend(calls: string[]): Backend {
       return settingsView({ key_stored: true, missing: null });
     },
     testConnection: async () => "Connected to Anthropic: claude answered “OK”.",
+    listModels: async () => [],
   } as unknown as Backend;
 }
 
@@ -34,7 +35,10 @@ test("choosing a preset fills its base URL and model, and saving sends them", as
 
 test("a context window typed for an unknown model is saved, and cleared back to the default", async () => {
   const saved: AppSettings[] = [];
-  const api = { saveSettings: async (s: AppSettings) => (saved.push(s), settingsView({ settings: s })) } as unknown as Backend;
+  const api = {
+    saveSettings: async (s: AppSettings) => (saved.push(s), settingsView({ settings: s })),
+    listModels: async () => [],
+  } as unknown as Backend;
   render(<Settings backend={api} view={settingsView()} onChange={() => {}} onClose={() => {}} />);
   const field = screen.getByTestId("context-window");
   expect(field).toHaveValue(null);
@@ -48,7 +52,10 @@ test("a context window typed for an unknown model is saved, and cleared back to 
 
 test("recording the provider's responses is off until ticked, and says where the files go", async () => {
   const saved: AppSettings[] = [];
-  const api = { saveSettings: async (s: AppSettings) => (saved.push(s), settingsView({ settings: s })) } as unknown as Backend;
+  const api = {
+    saveSettings: async (s: AppSettings) => (saved.push(s), settingsView({ settings: s })),
+    listModels: async () => [],
+  } as unknown as Backend;
   render(<Settings backend={api} view={settingsView()} onChange={() => {}} onClose={() => {}} />);
   const box = screen.getByTestId("record-streams");
   expect(box).not.toBeChecked();
@@ -82,4 +89,35 @@ test("the yolo mode says commands run with the user's full rights, not that they
   const yolo = screen.getByRole("option", { name: /Run everything/ });
   expect(yolo).toHaveTextContent("commands run with your full rights");
   expect(yolo.textContent).not.toMatch(/never outside/);
+});
+
+test("Anthropic shows the thinking budget, others the reasoning effort; each is saved", async () => {
+  const saved: AppSettings[] = [];
+  const api = {
+    saveSettings: async (s: AppSettings) => (saved.push(s), settingsView({ settings: s })),
+    listModels: async () => [],
+  } as unknown as Backend;
+  render(<Settings backend={api} view={settingsView()} onChange={() => {}} onClose={() => {}} />);
+  expect(screen.queryByTestId("reasoning-effort")).toBeNull();
+  const budget = screen.getByTestId("thinking-budget");
+  expect(budget).toHaveAttribute("placeholder", "off");
+  await userEvent.type(budget, "500");
+  expect(screen.getByTestId("thinking-budget-error")).toHaveTextContent("At least 1024 tokens");
+  expect(screen.getByTestId("save-settings")).toBeDisabled();
+  await userEvent.clear(budget);
+  await userEvent.type(budget, "8192");
+  expect(screen.queryByTestId("thinking-budget-error")).toBeNull();
+  await userEvent.click(screen.getByTestId("save-settings"));
+  expect(saved.at(-1)?.provider.thinking_budget).toBe(8192);
+
+  await userEvent.selectOptions(screen.getByTestId("preset"), "ollama");
+  expect(screen.queryByTestId("thinking-budget")).toBeNull();
+  const effort = screen.getByTestId("reasoning-effort");
+  expect(effort).toHaveValue("");
+  await userEvent.selectOptions(effort, "high");
+  await userEvent.click(screen.getByTestId("save-settings"));
+  expect(saved.at(-1)?.provider).toMatchObject({ preset: "ollama", reasoning_effort: "high" });
+  await userEvent.selectOptions(effort, "");
+  await userEvent.click(screen.getByTestId("save-settings"));
+  expect(saved.at(-1)?.provider.reasoning_effort).toBeNull();
 });

@@ -11,6 +11,8 @@ import type { SettingsView } from "../protocol/SettingsView";
 import { McpPanel } from "./McpPanel";
 import { CheckpointsPanel } from "./CheckpointsPanel";
 import { RulesPanel } from "./RulesPanel";
+import { ModelPicker } from "./ModelPicker";
+import { ThinkingFields, MIN_THINKING_BUDGET } from "./ThinkingFields";
 
 interface Props {
   backend: Backend;
@@ -30,6 +32,8 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const preset = view.presets.find((p) => p.preset === draft.provider.preset);
   const dirty = JSON.stringify(draft) !== JSON.stringify(view.settings);
+  const budget = draft.provider.preset === "anthropic" ? draft.provider.thinking_budget ?? null : null;
+  const invalid = budget !== null && budget < MIN_THINKING_BUDGET;
 
   const run = async (work: () => Promise<void>) => {
     setBusy(true);
@@ -56,7 +60,7 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
       const saved = await backend.saveSettings(draft);
       onChange(saved);
       setDraft(saved.settings);
-      setMessage({ tone: "ok", text: "Settings saved. New sessions use them." });
+      setMessage({ tone: "ok", text: "Settings saved. Open sessions of this provider use the model from their next request." });
     });
 
   const storeKey = () =>
@@ -102,10 +106,15 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
               onChange={(e) => setProvider({ base_url: e.target.value })}
             />
           </label>
-          <label className="field">
-            <span>Model</span>
-            <input data-testid="model" value={draft.provider.model} onChange={(e) => setProvider({ model: e.target.value })} />
-          </label>
+          <ModelPicker
+            backend={backend}
+            provider={draft.provider}
+            keyStored={view.key_stored}
+            onChange={(model, contextWindow) =>
+              setProvider(contextWindow === undefined ? { model } : { model, context_window: contextWindow })
+            }
+          />
+          <ThinkingFields provider={draft.provider} onChange={setProvider} />
           <label className="field">
             <span>Context window (tokens)</span>
             <input
@@ -291,7 +300,7 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
         )}
         <div className="row end">
           <span className="muted small">Saved in {view.path}</span>
-          <button className="primary" data-testid="save-settings" disabled={busy || !dirty} onClick={save}>
+          <button className="primary" data-testid="save-settings" disabled={busy || !dirty || invalid} onClick={save}>
             Save
           </button>
         </div>

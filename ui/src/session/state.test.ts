@@ -605,3 +605,17 @@ test("images of messages given back go back to the composer with their texts", (
   const s = reduceAll(initialState(), [ev({ type: "queued_messages_returned", texts: ["see"], images: [image] })], 0);
   expect(s.returned).toEqual([{ texts: ["see"], images: [image] }]);
 });
+
+test("a model chosen in Settings shows from the engine's word, with its context window", () => {
+  let s = reduceAll(
+    initialState(),
+    [ev({ type: "session_started", session_id: "s", model: "claude-sonnet-4-5", workspace: "/w", mode: "ask", usage: summary() })],
+    0,
+  );
+  expect(s.model).toBe("claude-sonnet-4-5");
+  s = reduceAll(s, [ev({ type: "model_changed", model: "gpt-5", usage: summary({ context_window: 400_000, cost_usd: null }) })], 0);
+  expect(s.model).toBe("gpt-5");
+  expect(s.usage.contextWindow).toBe(400_000);
+  expect(s.usage.cost).toBe("unknown");
+  expect(s.items.at(-1)).toMatchObject({ kind: "notice", tone: "info", text: "Model: gpt-5, from the next request." });
+});

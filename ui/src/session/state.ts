@@ -23,6 +23,7 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
     calls: {},
     running: false,
     mode,
+    model: null,
     usage: { input: 0, output: 0, totalInput: 0, totalOutput: 0, cost: null, contextUsed: 0, contextWindow: 0, cacheRead: 0, cacheSaved: null },
     todos: [],
     toolStats: {},
@@ -358,7 +359,13 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
   const parentId = event.parent_call_id ?? null;
   switch (event.type) {
     case "session_started":
-      return { ...s, mode: event.mode, ready: true, usage: withSummary(s.usage, event.usage) };
+      return { ...s, mode: event.mode, model: event.model, ready: true, usage: withSummary(s.usage, event.usage) };
+    case "model_changed":
+      return notice(
+        { ...s, model: event.model, usage: withSummary(s.usage, event.usage) },
+        "info",
+        `Model: ${event.model}, from the next request.`,
+      );
     case "user_message_taken": {
       if (parentId) return s;
       // The conversation shows the user's messages in the engine's order: the transcript's,

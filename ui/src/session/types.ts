@@ -136,6 +136,8 @@ export interface SessionState {
   calls: Record<string, CallView>;
   running: boolean;
   mode: ApprovalMode;
+  /** The model the session's next request goes to, once the engine said (null before). */
+  model: string | null;
   usage: Usage;
   todos: Todo[];
   /** How each tool's calls went in this session, by tool name. */

@@ -201,7 +201,8 @@ export function useSession(
   return {
     state,
     sessionId,
-    model: meta.model,
+    // The engine's word once it spoke: a model chosen in Settings applies to a running session.
+    model: state.model ?? meta.model,
     provider: meta.provider,
     error,
     stopped,

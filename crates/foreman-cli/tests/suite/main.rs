@@ -8,5 +8,6 @@ mod common;
 mod exec_attacks;
 mod exec_json;
 mod exec_mcp;
+mod exec_thinking;
 mod exec_tools;
 mod rules;

@@ -51,6 +51,8 @@ pub(crate) struct Llm {
     pub(crate) limits: Limits,
     /// Tokens the history may take before it is compacted.
     pub(crate) context_budget: usize,
+    /// Tokens of the context window kept free for the answer (for a new model's budget).
+    pub(crate) context_reserve: usize,
     pub(crate) spend: Spend,
 }
 
@@ -195,6 +197,7 @@ impl Engine {
                     config.context_window,
                     config.context_reserve,
                 ),
+                context_reserve: config.context_reserve,
                 spend: Spend::new(
                     config.prices,
                     u64::try_from(config.context_window).unwrap_or(u64::MAX),

@@ -32,6 +32,7 @@ pub mod events;
 mod frame;
 pub mod inbox;
 mod jobs;
+mod model_change;
 mod ops;
 pub(crate) mod persist;
 pub mod preview;

@@ -3,6 +3,7 @@
 
 use super::engine::Engine;
 use super::inbox::{Input, files_changed_event};
+use super::model_change::ModelChoice;
 use super::user_input::UserInput;
 use crate::protocol::{EventMsg, Op};
 use crate::watcher::WatchError;
@@ -77,6 +78,17 @@ impl Engine {
                 self.events
                     .emit_session(EventMsg::ApprovalModeChanged { mode });
             }
+            Op::SetModel {
+                model,
+                context_window,
+                thinking_budget,
+                reasoning_effort,
+            } => self.set_model(ModelChoice {
+                model,
+                context_window,
+                thinking_budget,
+                reasoning_effort,
+            }),
             Op::UndoChange { call_id } => self.undo_change(&call_id).await,
             Op::ReloadRules => self.reload_rules().await,
             Op::UndoRewind => self.undo_rewind().await,

@@ -59,6 +59,11 @@ impl Spend {
         self.saved = saved;
     }
 
+    /// The window of the model in use from now on (the user changed the model).
+    pub fn set_context_window(&mut self, context_window: u64) {
+        self.context_window = context_window;
+    }
+
     /// Counts one request made on `model`.
     pub fn record(&mut self, model: &str, usage: Usage) {
         self.usage.record(usage);

@@ -415,6 +415,7 @@ mod tests {
                 max_tokens: 1000,
                 temperature: Some(0.5),
                 thinking_budget: Some(512),
+                ..Limits::default()
             });
         let body = request_body(&request, true);
         assert_eq!(body["max_tokens"], 1000);

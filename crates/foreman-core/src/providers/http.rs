@@ -301,7 +301,7 @@ fn in_stream(error: ProviderError, secret: Option<&Secret>) -> ProviderError {
 }
 
 /// The `error.message` of a JSON error body, else the body itself (shortened).
-fn error_message(body: &str) -> String {
+pub(crate) fn error_message(body: &str) -> String {
     let parsed: Option<serde_json::Value> = serde_json::from_str(body).ok();
     let message = parsed.as_ref().and_then(|json| {
         json.pointer("/error/message")

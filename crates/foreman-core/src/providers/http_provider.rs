@@ -30,6 +30,12 @@ impl<A: Api> HttpProvider<A> {
     }
 
     fn prepare(&self, request: &ProviderRequest) -> Result<StreamRequest, ProviderError> {
+        if let Some(problem) = request.limits.problem() {
+            return Err(ProviderError::Config {
+                provider: A::NAME.to_owned(),
+                message: problem,
+            });
+        }
         let key_source = self.api.key();
         let key = key_source.api_key();
         if key.is_none() && self.api.requires_key() {

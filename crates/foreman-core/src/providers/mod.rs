@@ -7,6 +7,7 @@
 //! - [`openai`]: OpenAI Chat Completions and compatible servers (Ollama, vLLM, OpenRouter...).
 //! - [`text_protocol`]: tool calling for models without native tools, over any provider.
 //! - [`replay`]: a provider that replays a [`recording`] of a raw stream.
+//! - [`models`]: which models a provider offers.
 //!
 //! HTTP goes through `reqwest` with streaming bodies decoded by [`crate::sse`]; retries, timeouts
 //! and cancellation live in [`http`]. Keys are [`Secret`]s from a [`KeySource`] and never appear in
@@ -27,6 +28,7 @@ pub mod keyring_key;
 pub mod keys;
 pub mod message;
 pub mod model_names;
+pub mod models;
 pub mod openai;
 pub mod openai_decoder;
 pub mod preset;
@@ -56,12 +58,13 @@ pub use http_provider::HttpProvider;
 pub use keyring_key::{KEYRING_SERVICE, KeyringError, KeyringKey};
 pub use keys::{EnvKey, KeySource, SharedKeySource, StaticKey};
 pub use message::{Message, Thinking, ToolCall, ToolResult};
+pub use models::{LIST_TIMEOUT, ModelInfo, ModelListError, list_models};
 pub use openai::{MaxTokensField, OpenAiConfig, OpenAiProvider};
-pub use preset::{ProviderPreset, ProviderSettings, build_provider};
+pub use preset::{ProviderPreset, ProviderSettings, build_provider, limits_for};
 pub use pricing::{ModelPrice, PriceTable};
 pub use provider::{EventStream, Provider};
 pub use replay::ReplayProvider;
-pub use request::{Limits, ProviderRequest, ToolDefinition};
+pub use request::{Limits, ProviderRequest, ReasoningEffort, ToolDefinition};
 pub use retry::RetryPolicy;
 pub use secret::Secret;
 pub use text_protocol::{TextProtocolProvider, ToolCalling, with_tool_calling};

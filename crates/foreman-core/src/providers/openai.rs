@@ -144,7 +144,9 @@ pub fn wire_messages(system: &str, messages: &[Message]) -> Vec<Value> {
     out
 }
 
-/// The JSON body of a streaming Chat Completions request.
+/// The JSON body of a streaming Chat Completions request. With a reasoning effort the output
+/// limit goes in `max_completion_tokens` whatever `max_tokens_field` says: only reasoning models
+/// take an effort, and OpenAI's refuse `max_tokens`.
 pub fn request_body(request: &ProviderRequest, max_tokens_field: MaxTokensField) -> Value {
     let mut body = json!({
         "model": request.model,
@@ -152,11 +154,14 @@ pub fn request_body(request: &ProviderRequest, max_tokens_field: MaxTokensField)
         "stream": true,
         "stream_options": {"include_usage": true},
     });
-    let field = match max_tokens_field {
-        MaxTokensField::MaxTokens => "max_tokens",
-        MaxTokensField::MaxCompletionTokens => "max_completion_tokens",
+    let field = match (max_tokens_field, request.limits.reasoning_effort) {
+        (MaxTokensField::MaxTokens, None) => "max_tokens",
+        _ => "max_completion_tokens",
     };
     body[field] = json!(request.limits.max_tokens);
+    if let Some(effort) = request.limits.reasoning_effort {
+        body["reasoning_effort"] = json!(effort.as_str());
+    }
     if let Some(temperature) = request.limits.temperature {
         body["temperature"] = json!(temperature);
     }
@@ -260,6 +265,27 @@ mod tests {
         let reasoning = request_body(&request, MaxTokensField::MaxCompletionTokens);
         assert_eq!(reasoning["max_completion_tokens"], 8192);
         assert!(reasoning.get("max_tokens").is_none());
+    }
+
+    #[test]
+    fn a_reasoning_effort_is_sent_with_the_completion_limit_and_thinking_is_not() {
+        use crate::providers::request::{Limits, ReasoningEffort};
+        let request =
+            ProviderRequest::new("o3", "", vec![Message::user("hi")]).with_limits(Limits {
+                reasoning_effort: Some(ReasoningEffort::Low),
+                thinking_budget: Some(2_048),
+                ..Limits::default()
+            });
+        let body = request_body(&request, MaxTokensField::MaxTokens);
+        assert_eq!(body["reasoning_effort"], "low");
+        assert_eq!(body["max_completion_tokens"], 8192);
+        assert!(body.get("max_tokens").is_none());
+        assert!(body.get("thinking").is_none());
+        let plain = request_body(
+            &ProviderRequest::new("gpt-4o", "", vec![Message::user("hi")]),
+            MaxTokensField::MaxTokens,
+        );
+        assert!(plain.get("reasoning_effort").is_none());
     }
 
     #[test]

@@ -13,6 +13,7 @@ use super::http::HttpSettings;
 use super::keys::SharedKeySource;
 use super::openai::{OpenAiConfig, OpenAiProvider};
 use super::provider::Provider;
+use super::request::Limits;
 
 /// The HTTP settings of `settings`.
 fn http(settings: &ProviderSettings) -> HttpSettings {
@@ -52,6 +53,16 @@ pub fn build_provider(
     }
 }
 
+/// The limits of requests made with these settings: the thinking budget for Anthropic, the
+/// reasoning effort for the others (each API gets only its own).
+pub fn limits_for(settings: &ProviderSettings) -> Limits {
+    Limits {
+        reasoning_effort: settings.reasoning_effort(),
+        ..Limits::default()
+    }
+    .with_thinking_budget(settings.thinking_budget())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,6 +100,27 @@ mod tests {
             let recorded = std::fs::read(recordings.join("0001-openai-compatible-server.sse"));
             assert_eq!(recorded.is_ok(), record_streams, "{recorded:?}");
         }
+    }
+
+    #[test]
+    fn each_api_gets_only_its_own_thinking_setting() {
+        use crate::providers::request::{DEFAULT_MAX_TOKENS, ReasoningEffort};
+        let both = ProviderSettings {
+            thinking_budget: Some(2_048),
+            reasoning_effort: Some(ReasoningEffort::Medium),
+            ..ProviderSettings::default()
+        };
+        let anthropic = limits_for(&both);
+        assert_eq!(anthropic.thinking_budget, Some(2_048));
+        assert_eq!(anthropic.max_tokens, DEFAULT_MAX_TOKENS + 2_048);
+        assert_eq!(anthropic.reasoning_effort, None);
+        let openai = limits_for(&ProviderSettings {
+            preset: ProviderPreset::OpenAi,
+            ..both
+        });
+        assert_eq!(openai.thinking_budget, None);
+        assert_eq!(openai.max_tokens, DEFAULT_MAX_TOKENS);
+        assert_eq!(openai.reasoning_effort, Some(ReasoningEffort::Medium));
     }
 
     #[test]

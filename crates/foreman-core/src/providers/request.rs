@@ -1,5 +1,6 @@
 //! What a provider is asked: model, system prompt, conversation, tools and limits.
 
+pub use foreman_protocol::settings::{MIN_THINKING_BUDGET, ReasoningEffort};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -22,18 +23,56 @@ pub struct Limits {
     /// Sampling temperature; `None` leaves the provider's default.
     #[serde(default)]
     pub temperature: Option<f32>,
-    /// Extended-thinking budget in tokens (Anthropic); `None` disables thinking.
+    /// Extended-thinking budget in tokens (Anthropic); `None` disables thinking. At least
+    /// [`MIN_THINKING_BUDGET`] and less than `max_tokens`.
     #[serde(default)]
     pub thinking_budget: Option<u32>,
+    /// How hard a reasoning model thinks (OpenAI `reasoning_effort`); `None` sends nothing.
+    #[serde(default)]
+    pub reasoning_effort: Option<ReasoningEffort>,
 }
+
+/// The output limit of a request without thinking.
+pub const DEFAULT_MAX_TOKENS: u32 = 8192;
 
 impl Default for Limits {
     fn default() -> Self {
         Self {
-            max_tokens: 8192,
+            max_tokens: DEFAULT_MAX_TOKENS,
             temperature: None,
             thinking_budget: None,
+            reasoning_effort: None,
         }
+    }
+}
+
+impl Limits {
+    /// The same limits thinking with `budget` tokens (`None`: not at all). Thinking counts
+    /// against `max_tokens`, so it grows by the budget: the answer keeps the room it had.
+    pub fn with_thinking_budget(mut self, budget: Option<u32>) -> Self {
+        let answer = match self.thinking_budget {
+            Some(old) => self.max_tokens.saturating_sub(old),
+            None => self.max_tokens,
+        };
+        self.max_tokens = budget.map_or(answer, |b| answer.saturating_add(b));
+        self.thinking_budget = budget;
+        self
+    }
+
+    /// What the provider would refuse in these limits, for the user; `None` when they can be
+    /// sent.
+    pub fn problem(&self) -> Option<String> {
+        let budget = self.thinking_budget?;
+        if let Some(problem) = foreman_protocol::settings::thinking_budget_problem(budget) {
+            return Some(problem);
+        }
+        (budget >= self.max_tokens).then(|| {
+            format!(
+                "A thinking budget of {budget} tokens must be less than the output limit \
+                 (max_tokens, {}).",
+                self.max_tokens
+            )
+        })
     }
 }
 
@@ -75,5 +114,36 @@ impl ProviderRequest {
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_thinking_budget_adds_to_the_output_limit_and_is_checked() {
+        let thinking = Limits::default().with_thinking_budget(Some(4_096));
+        assert_eq!(thinking.max_tokens, DEFAULT_MAX_TOKENS + 4_096);
+        assert_eq!(thinking.problem(), None);
+        let changed = thinking.clone().with_thinking_budget(Some(2_048));
+        assert_eq!(changed.max_tokens, DEFAULT_MAX_TOKENS + 2_048);
+        let off = changed.with_thinking_budget(None);
+        assert_eq!(
+            (off.max_tokens, off.thinking_budget),
+            (DEFAULT_MAX_TOKENS, None)
+        );
+
+        let too_small = Limits::default().with_thinking_budget(Some(100));
+        assert!(too_small.problem().unwrap().contains("at least 1024"));
+        let too_large = Limits {
+            max_tokens: 4_000,
+            thinking_budget: Some(4_000),
+            ..Limits::default()
+        };
+        assert_eq!(
+            too_large.problem().unwrap(),
+            "A thinking budget of 4000 tokens must be less than the output limit (max_tokens, 4000)."
+        );
     }
 }

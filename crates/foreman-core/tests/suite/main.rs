@@ -14,6 +14,8 @@ mod compaction;
 mod edits;
 mod mcp_cancellation;
 mod mcp_servers;
+mod model_choice;
+mod models;
 mod prompt_cache;
 mod providers_chunking;
 mod providers_http;

@@ -1,0 +1,86 @@
+//! `--thinking-budget` and `--reasoning-effort` reach the request body the provider gets, and
+//! a bad value stops the CLI before any request with a message that says why.
+
+use super::common::{body, exec_in, run};
+
+use foreman_core::testing::scripts::text;
+use foreman_core::testing::sse_server::ScriptedServer;
+use serde_json::{Value, json};
+
+/// Runs one task against a scripted server with `flags`; the body of its one request.
+async fn request_body(provider: &str, flags: &[&str]) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let server = ScriptedServer::start(vec![body(provider, &[text("Done.")])])
+        .await
+        .unwrap();
+    let base = match provider {
+        "openai" => format!("{}/v1", server.url()),
+        _ => server.url(),
+    };
+    let mut cmd = exec_in(dir.path(), dir.path());
+    cmd.args([
+        "--provider",
+        provider,
+        "--base-url",
+        &base,
+        "--model",
+        "m",
+        "--json",
+    ])
+    .args(flags)
+    .arg("think about it")
+    .env("ANTHROPIC_API_KEY", "test-key")
+    .env("OPENAI_API_KEY", "test-key");
+    let result = run(cmd, |_| json!({})).await;
+    assert_eq!(result.code, 0, "{}", result.stderr);
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1);
+    requests[0].json()
+}
+
+#[tokio::test]
+async fn the_thinking_budget_reaches_the_anthropic_body() {
+    let body = request_body("anthropic", &["--thinking-budget", "2048"]).await;
+    assert_eq!(
+        body["thinking"],
+        json!({"type": "enabled", "budget_tokens": 2048})
+    );
+    assert_eq!(body["max_tokens"], 8192 + 2048);
+    let plain = request_body("anthropic", &[]).await;
+    assert!(plain.get("thinking").is_none(), "{plain}");
+    assert_eq!(plain["max_tokens"], 8192);
+}
+
+#[tokio::test]
+async fn the_reasoning_effort_reaches_the_openai_body() {
+    let body = request_body("openai", &["--reasoning-effort", "medium"]).await;
+    assert_eq!(body["reasoning_effort"], "medium");
+    assert_eq!(body["max_completion_tokens"], 8192);
+    assert!(body.get("max_tokens").is_none(), "{body}");
+}
+
+#[tokio::test]
+async fn a_bad_value_is_refused_before_any_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = ScriptedServer::start(Vec::new()).await.unwrap();
+    for (flags, expected) in [
+        (
+            ["--provider", "anthropic", "--thinking-budget", "100"],
+            "A thinking budget of 100 tokens is too small",
+        ),
+        (
+            ["--provider", "openai", "--reasoning-effort", "extreme"],
+            "unknown reasoning effort `extreme`: use minimal, low, medium or high",
+        ),
+    ] {
+        let mut cmd = exec_in(dir.path(), dir.path());
+        cmd.args(["--base-url", &server.url()])
+            .args(flags)
+            .arg("p")
+            .env("ANTHROPIC_API_KEY", "test-key");
+        let result = run(cmd, |_| json!({})).await;
+        assert_eq!(result.code, 1, "{}", result.stderr);
+        assert!(result.stderr.contains(expected), "{}", result.stderr);
+    }
+    assert!(server.requests().is_empty());
+}

@@ -1,0 +1,60 @@
+//! [`Op::SetModel`](crate::protocol::Op::SetModel): the user chose another model (or thinking
+//! setting) for a running session. The next request uses it, with its context window for the
+//! compaction threshold and the status bar, and its prices for the cost; the provider stays.
+
+use super::context_window;
+use super::engine::Engine;
+use crate::protocol::{EventMsg, ReasoningEffort};
+use crate::providers::context_windows::{DEFAULT_CONTEXT_WINDOW, context_window_of};
+
+/// What [`Op::SetModel`](crate::protocol::Op::SetModel) asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ModelChoice {
+    pub(crate) model: String,
+    pub(crate) context_window: Option<u32>,
+    pub(crate) thinking_budget: Option<u32>,
+    pub(crate) reasoning_effort: Option<ReasoningEffort>,
+}
+
+impl Engine {
+    /// Switches to `choice` from the next request on, or says why not (the session keeps its
+    /// model then).
+    pub(crate) fn set_model(&mut self, choice: ModelChoice) {
+        let model = choice.model.trim();
+        let limits = self
+            .llm
+            .limits
+            .clone()
+            .with_thinking_budget(choice.thinking_budget);
+        let problem = if model.is_empty() {
+            Some("No model was given.".to_owned())
+        } else {
+            limits.problem()
+        };
+        if let Some(problem) = problem {
+            self.events.emit_session(EventMsg::Error {
+                message: format!("The model was not changed: {problem}"),
+            });
+            return;
+        }
+        let window = choice
+            .context_window
+            .and_then(|w| usize::try_from(w).ok())
+            .or_else(|| context_window_of(model))
+            .unwrap_or(DEFAULT_CONTEXT_WINDOW);
+        self.llm.model = model.to_owned();
+        self.llm.limits = crate::providers::Limits {
+            reasoning_effort: choice.reasoning_effort,
+            ..limits
+        };
+        self.llm.context_budget = context_window::budget(window, self.llm.context_reserve);
+        self.llm
+            .spend
+            .set_context_window(u64::try_from(window).unwrap_or(u64::MAX));
+        tracing::info!(model = %self.llm.model, window, "model changed");
+        self.events.emit_session(EventMsg::ModelChanged {
+            model: self.llm.model.clone(),
+            usage: self.llm.spend.summary(&self.llm.model),
+        });
+    }
+}
