@@ -20,6 +20,7 @@ pub mod op;
 pub mod patch;
 pub mod path;
 pub mod records;
+pub mod rule_file;
 pub mod sandbox;
 pub mod settings;
 pub mod tool;
@@ -35,6 +36,7 @@ pub use images::{CallImages, ImageLeftOut, ImagesLeftOut, ToolImage};
 pub use mode::ApprovalMode;
 pub use network::{PrivateTarget, PrivateTargetKind};
 pub use op::{ApprovalScope, Op, RuleScope};
+pub use rule_file::{RuleFile, RuleFileKind, RuleFilesView};
 pub use sandbox::{SandboxLevel, SandboxNote};
 pub use tool::{ArgsView, CallError, ToolKind, ToolStats};
 pub use usage::UsageSummary;
@@ -73,5 +75,8 @@ mod bindings_tests {
         assert_bindings_current::<ChangeKind>();
         assert_bindings_current::<WorkspaceChange>();
         assert_bindings_current::<RewindPlan>();
+        assert_bindings_current::<RuleFile>();
+        assert_bindings_current::<RuleFileKind>();
+        assert_bindings_current::<RuleFilesView>();
     }
 }
