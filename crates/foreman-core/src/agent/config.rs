@@ -75,6 +75,9 @@ pub struct SessionConfig {
     pub checkpoints_cap: u64,
     /// Files larger than this are left out of checkpoints (and listed).
     pub checkpoint_max_file_bytes: u64,
+    /// The user's own rule file (`AGENTS.md` in the app's config directory), for every
+    /// workspace: it goes into the system prompt before the workspace's own when it exists.
+    pub user_rules: Option<PathBuf>,
 }
 
 /// The default cap on model requests of one sub-agent.
@@ -119,6 +122,7 @@ impl SessionConfig {
             checkpoints_dir: None,
             checkpoints_cap: crate::checkpoints::retention::DEFAULT_CAP_BYTES,
             checkpoint_max_file_bytes: crate::checkpoints::shadow::DEFAULT_MAX_FILE_BYTES,
+            user_rules: None,
         }
     }
 }

@@ -8,6 +8,7 @@ use super::checkpointing::Moment;
 use super::engine::Engine;
 use super::jobs::{CallsOutcome, NOT_RUN_CANCELLED};
 use super::retry::{PendingRetry, TaskStart};
+use super::session_context::session_context_note;
 use super::turn::StreamedCall;
 use crate::conversation::notes::RETRY_NOTE;
 use crate::conversation::transcript::TranscriptItem;
@@ -124,10 +125,15 @@ impl Engine {
         }
     }
 
-    /// Adds the user's message to the history and says so, with its number.
+    /// Adds the user's message to the history and says so, with its number. A new session's
+    /// first message has the session-context note before it.
     async fn take_message(&mut self, text: String) {
         let number = u32::try_from(self.waiting.user_messages).unwrap_or(u32::MAX);
         self.checkpoint(Moment::Message(number)).await;
+        if std::mem::take(&mut self.waiting.context_due) {
+            let note = session_context_note(&self.workspace).await;
+            self.record(Message::user(note)).await;
+        }
         self.record(Message::user(text.clone())).await;
         self.waiting.user_messages += 1;
         self.events

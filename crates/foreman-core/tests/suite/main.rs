@@ -13,6 +13,7 @@ mod compaction;
 mod edits;
 mod mcp_cancellation;
 mod mcp_servers;
+mod project_rules;
 mod prompt_cache;
 mod providers_chunking;
 mod providers_http;
