@@ -11,6 +11,7 @@ import type { SettingsView } from "../protocol/SettingsView";
 import { McpPanel } from "./McpPanel";
 import { CheckpointsPanel } from "./CheckpointsPanel";
 import { RulesPanel } from "./RulesPanel";
+import { InstructionsPanel } from "./InstructionsPanel";
 
 interface Props {
   backend: Backend;
@@ -282,6 +283,7 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
           </p>
         </section>
         {workspace && <RulesPanel backend={backend} workspace={workspace} sessionId={sessionId} />}
+        {workspace && <InstructionsPanel backend={backend} workspace={workspace} />}
         {workspace && <CheckpointsPanel backend={backend} workspace={workspace} />}
         {workspace && <McpPanel backend={backend} workspace={workspace} />}
         {message && (
