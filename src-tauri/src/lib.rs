@@ -13,6 +13,7 @@ mod mcp_commands;
 mod notify;
 mod rendering;
 mod rule_commands;
+mod rule_file_commands;
 mod session_commands;
 mod settings;
 mod settings_commands;
@@ -74,6 +75,7 @@ pub fn run() {
             rule_commands::rules_list,
             rule_commands::rules_add,
             rule_commands::rules_remove,
+            rule_file_commands::rule_files,
             session_commands::show_new_session,
             session_commands::workspace_files,
             settings_commands::get_settings,

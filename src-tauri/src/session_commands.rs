@@ -175,6 +175,7 @@ async fn session_config(
         .map(|r| (r.action, r.pattern))
         .collect();
     config.store = Some(store.clone());
+    config.user_rules = Some(crate::rule_file_commands::user_rules_path(app)?);
     Ok(config)
 }
 

@@ -58,6 +58,7 @@ function backendWith(startup: StartupView, recent: RecentWorkspace[] = []): Back
     rulesList: async () => [],
     rulesAdd: async () => [],
     rulesRemove: async () => [],
+    ruleFiles: async () => ({ files: [], user_file: "/cfg/AGENTS.md" }),
     checkpointsUsage: async () => 0,
     clearCheckpoints: async () => 0,
     mcpStatus: async () => {

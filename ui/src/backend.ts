@@ -16,6 +16,7 @@ import type { ModelInfo } from "./protocol/ModelInfo";
 import type { ProviderSettings } from "./protocol/ProviderSettings";
 import type { StartupView } from "./protocol/StartupView";
 import type { RuleAction } from "./protocol/RuleAction";
+import type { RuleFilesView } from "./protocol/RuleFilesView";
 import type { RuleScope } from "./protocol/RuleScope";
 import type { StoredRule } from "./protocol/StoredRule";
 import type { WorkspaceView } from "./protocol/WorkspaceView";
@@ -60,6 +61,8 @@ export interface Backend {
   rulesAdd(workspace: string, sessionId: string | null, action: RuleAction, pattern: string, scope: RuleScope): Promise<StoredRule[]>;
   /** Removes a rule; the rules in force after it. */
   rulesRemove(workspace: string, sessionId: string | null, id: number): Promise<StoredRule[]>;
+  /** The instruction files (AGENTS.md and its fallbacks, the user's own) the workspace's sessions follow. */
+  ruleFiles(workspace: string): Promise<RuleFilesView>;
   /** The bytes the workspace's checkpoints take on disk. */
   checkpointsUsage(workspace: string): Promise<number>;
   /** Deletes the workspace's checkpoints (its files stay); the bytes freed. */
@@ -115,6 +118,7 @@ export const tauriBackend: Backend = {
   rulesAdd: (workspace, sessionId, action, pattern, scope) =>
     invoke<StoredRule[]>("rules_add", { workspace, sessionId, action, pattern, scope }),
   rulesRemove: (workspace, sessionId, id) => invoke<StoredRule[]>("rules_remove", { workspace, sessionId, id }),
+  ruleFiles: (workspace) => invoke<RuleFilesView>("rule_files", { workspace }),
   checkpointsUsage: (workspace) => invoke<number>("checkpoints_usage", { workspace }),
   clearCheckpoints: (workspace) => invoke<number>("clear_checkpoints", { workspace }),
   mcpStatus: (workspace) => invoke<McpView>("mcp_status", { workspace }),

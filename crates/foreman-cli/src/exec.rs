@@ -156,6 +156,8 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         .map(|r| (r.action, r.pattern))
         .collect();
     config.store = Some(store.clone());
+    // The user's own rule file, the one the desktop app gives its sessions.
+    config.user_rules = crate::app_config_dir().map(|dir| dir.join("AGENTS.md"));
     config.approval_mode = args.approval;
     config.sandbox = args.sandbox;
     config.sandbox_network = args.allow_network;

@@ -89,6 +89,14 @@ async fn run(args: &[String], keys: exec::Keys) -> Result<(), String> {
     }
 }
 
+/// The desktop app's config directory: `$XDG_CONFIG_HOME/dev.foreman.app` (`~/.config/…`).
+pub(crate) fn app_config_dir() -> Option<PathBuf> {
+    std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
+        .map(|base| base.join("dev.foreman.app"))
+}
+
 /// The database the desktop app uses: `$XDG_DATA_HOME/dev.foreman.app/foreman.db` on Linux.
 pub(crate) fn default_database() -> Result<PathBuf, String> {
     let base = std::env::var_os("XDG_DATA_HOME")

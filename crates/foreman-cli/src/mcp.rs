@@ -15,10 +15,7 @@ const START_WAIT: Duration = Duration::from_secs(30);
 
 /// The user's MCP file of the desktop app: `$XDG_CONFIG_HOME/dev.foreman.app/mcp.json`.
 pub fn default_user_config() -> Option<PathBuf> {
-    std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
-        .map(|base| base.join("dev.foreman.app").join("mcp.json"))
+    crate::app_config_dir().map(|dir| dir.join("mcp.json"))
 }
 
 /// Loads the user's file (`explicit`, else the app's file when it exists) and the workspace's.

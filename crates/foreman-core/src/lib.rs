@@ -18,6 +18,7 @@ pub mod conversation;
 pub mod diff;
 pub mod mcp;
 pub mod partial_json;
+pub mod project_rules;
 pub mod providers;
 pub mod sandbox;
 pub mod secrets;

@@ -22,6 +22,7 @@ pub mod op;
 pub mod patch;
 pub mod path;
 pub mod records;
+pub mod rule_file;
 pub mod sandbox;
 pub mod settings;
 pub mod tool;
@@ -39,6 +40,7 @@ pub use mode::ApprovalMode;
 pub use model_info::ModelInfo;
 pub use network::{PrivateTarget, PrivateTargetKind};
 pub use op::{ApprovalScope, Op, RuleScope};
+pub use rule_file::{RuleFile, RuleFileKind, RuleFilesView};
 pub use sandbox::{SandboxLevel, SandboxNote};
 pub use settings::ReasoningEffort;
 pub use tool::{ArgsView, CallError, ToolKind, ToolStats};
@@ -78,5 +80,8 @@ mod bindings_tests {
         assert_bindings_current::<ChangeKind>();
         assert_bindings_current::<WorkspaceChange>();
         assert_bindings_current::<RewindPlan>();
+        assert_bindings_current::<RuleFile>();
+        assert_bindings_current::<RuleFileKind>();
+        assert_bindings_current::<RuleFilesView>();
     }
 }

@@ -13,6 +13,7 @@ import { CheckpointsPanel } from "./CheckpointsPanel";
 import { RulesPanel } from "./RulesPanel";
 import { ModelPicker } from "./ModelPicker";
 import { ThinkingFields, MIN_THINKING_BUDGET } from "./ThinkingFields";
+import { InstructionsPanel } from "./InstructionsPanel";
 
 interface Props {
   backend: Backend;
@@ -291,6 +292,7 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
           </p>
         </section>
         {workspace && <RulesPanel backend={backend} workspace={workspace} sessionId={sessionId} />}
+        {workspace && <InstructionsPanel backend={backend} workspace={workspace} />}
         {workspace && <CheckpointsPanel backend={backend} workspace={workspace} />}
         {workspace && <McpPanel backend={backend} workspace={workspace} />}
         {message && (

@@ -19,6 +19,7 @@ use super::engine::Engine;
 use crate::conversation::notes::is_retry_note;
 use crate::conversation::resume::now_ms;
 use crate::conversation::transcript::TranscriptItem;
+use crate::project_rules::NestedRules;
 use crate::protocol::{EventMsg, TaskEndReason};
 use crate::providers::{Collected, Message, ProviderError, ProviderEvent, ProviderRequest};
 
@@ -189,6 +190,9 @@ impl Engine {
             }
         }
         if elided > 0 || removed > 0 {
+            // The results that brought nested rule files may be gone: each is given again when
+            // its folder is next touched.
+            self.frame.nested_rules = NestedRules::default();
             let (elided_outputs, removed_messages) = (to_u32(elided), to_u32(removed));
             let tokens_before = to_u64(before);
             let tokens_after = to_u64(estimate_conversation(

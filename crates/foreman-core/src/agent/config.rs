@@ -77,6 +77,9 @@ pub struct SessionConfig {
     pub checkpoint_max_file_bytes: u64,
     /// The most of one file a user message attaches (`@path`); the rest is cut with a note.
     pub attach_max_file_bytes: usize,
+    /// The user's own rule file (`AGENTS.md` in the app's config directory), for every
+    /// workspace: it goes into the system prompt before the workspace's own when it exists.
+    pub user_rules: Option<PathBuf>,
 }
 
 /// The default cap on model requests of one sub-agent.
@@ -122,6 +125,7 @@ impl SessionConfig {
             checkpoints_cap: crate::checkpoints::retention::DEFAULT_CAP_BYTES,
             attach_max_file_bytes: crate::protocol::attachment::DEFAULT_MAX_ATTACHED_FILE_BYTES,
             checkpoint_max_file_bytes: crate::checkpoints::shadow::DEFAULT_MAX_FILE_BYTES,
+            user_rules: None,
         }
     }
 }

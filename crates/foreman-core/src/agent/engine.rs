@@ -36,6 +36,7 @@ use crate::approval::{Policy, Rule};
 use crate::boundary::WorkspaceBoundary;
 use crate::builtin_tools::{BuiltinSession, WorkspaceFiles, builtin_names, builtin_tools};
 use crate::checkpoints::Checkpoints;
+use crate::project_rules::NestedRules;
 use crate::protocol::{EventMsg, Op};
 use crate::providers::{Limits, Provider, TextProtocolProvider, ToolDefinition};
 use crate::store::RuleAction;
@@ -99,6 +100,8 @@ pub(crate) struct Waiting {
     pub(crate) returning: Vec<UserInput>,
     /// The user's messages in the session so far (the number of the next one taken).
     pub(crate) user_messages: usize,
+    /// The session is new: its first message gets the session-context note before it.
+    pub(crate) context_due: bool,
 }
 
 /// Whether a task runs, and how it ends.
@@ -174,6 +177,8 @@ impl Engine {
             config.data_dir.join("sandbox-tmp"),
         );
         let titled = !config.history.is_empty();
+        // A resumed session has its context note already.
+        let context_due = config.history.is_empty();
         Ok(Self {
             persist: Persist::new(config.store, id.clone(), titled),
             id,
@@ -182,11 +187,16 @@ impl Engine {
             calls: CallRegistry::default(),
             frame: Frame {
                 history: config.history,
-                system: prompt::system_prompt(&config.workspace, &prompt::default_shell()),
+                system: prompt::system_prompt(
+                    &config.workspace,
+                    &prompt::default_shell(),
+                    config.user_rules.as_deref(),
+                ),
                 definitions,
                 max_iterations: config.max_iterations.max(1),
                 failures: HashMap::new(),
                 depth: 0,
+                nested_rules: NestedRules::default(),
             },
             llm: Llm {
                 provider,
@@ -228,6 +238,7 @@ impl Engine {
             },
             waiting: Waiting {
                 user_messages: config.user_messages,
+                context_due,
                 ..Waiting::default()
             },
             control: Control::default(),

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use crate::project_rules::NestedRules;
 use crate::providers::{Message, ToolDefinition};
 
 /// What the loop runs on that is the agent's own: a child gets a fresh one.
@@ -14,4 +15,7 @@ pub(crate) struct Frame {
     pub max_iterations: u32,
     pub failures: HashMap<String, u32>,
     pub depth: u32,
+    /// The nested rule files this agent was given (with the results of calls touching their
+    /// directories).
+    pub nested_rules: NestedRules,
 }

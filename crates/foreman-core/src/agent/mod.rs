@@ -12,6 +12,8 @@
 //!   each call's state machine.
 //! - [`approvals`]: waiting for the user, with previews pinned by hash.
 //! - [`subtask`]: sub-agents, each with its own `frame`.
+//! - `session_context`: the note with the date and the git state before a new session's first
+//!   message; [`prompt`] is the byte-stable system prompt.
 //! - [`compaction`]: keeping the conversation inside the context window ([`context_window`]).
 //! - [`inbox`] and [`ops`]: what the engine waits on and how it answers ops between tasks.
 //! - [`persist`] and `saves`, [`undo`] with [`undo_hunks`] and [`undo_state`], [`spend`]: what a
@@ -42,6 +44,7 @@ pub mod retry;
 mod sandboxing;
 mod saves;
 pub mod scheduler;
+mod session_context;
 pub mod spend;
 pub mod subtask;
 pub mod task;

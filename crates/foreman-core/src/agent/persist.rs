@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::spend::PriorUsage;
+use crate::conversation::notes::is_model_note;
 use crate::conversation::resume::{now_ms, role};
 use crate::conversation::transcript::TranscriptItem;
 use crate::protocol::CallSnapshot;
@@ -37,6 +38,7 @@ impl Persist {
         };
         if let Message::User { text, .. } = message
             && !self.titled
+            && !is_model_note(text)
         {
             self.titled = true;
             store

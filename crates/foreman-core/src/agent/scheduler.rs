@@ -31,6 +31,8 @@ impl Engine {
     /// Prepares, approves and runs `calls`; appends their results to history in order.
     pub(crate) async fn run_calls(&mut self, calls: Vec<StreamedCall>) -> CallsOutcome {
         let mut results: Results = vec![None; calls.len()];
+        // The path each call's facts name, for the nested rule files it brings.
+        let mut touched: Vec<Option<String>> = vec![None; calls.len()];
         let mut batch: Vec<Job> = Vec::new();
         let mut outcome = CallsOutcome::Continue;
         for (index, call) in calls.iter().enumerate() {
@@ -75,6 +77,7 @@ impl Engine {
                     continue;
                 }
             };
+            touched[index].clone_from(&prepared.facts.path);
             let facts = &mut prepared.facts;
             if facts.class == ActionClass::Fetch
                 && let Some(host) = &facts.host
@@ -140,8 +143,18 @@ impl Engine {
             self.not_run(&job.id, &outcome, &mut results[job.index]);
         }
         self.flush_calls().await;
-        for (call, result) in calls.iter().zip(results) {
-            let (text, is_error) = result.unwrap_or_else(|| (NOT_RUN_CANCELLED.to_owned(), true));
+        for ((call, result), path) in calls.iter().zip(results).zip(touched) {
+            let (mut text, is_error) =
+                result.unwrap_or_else(|| (NOT_RUN_CANCELLED.to_owned(), true));
+            // The first call that did something in a directory brings its rule file: the model
+            // reads it with the result, and the system prompt stays the same bytes.
+            if !is_error
+                && let Some(path) = path
+                && let Some(rules) = self.frame.nested_rules.take_for(&self.workspace, &path)
+            {
+                text.push_str("\n\n");
+                text.push_str(&rules);
+            }
             self.record(Message::tool_result(&call.id, text, is_error))
                 .await;
         }

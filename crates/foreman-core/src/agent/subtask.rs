@@ -18,6 +18,7 @@ use super::engine::Engine;
 use super::frame::Frame;
 use crate::builtin_tools::attempt_completion::AttemptCompletionTool;
 use crate::builtin_tools::new_task::NewTaskTool;
+use crate::project_rules::NestedRules;
 use crate::protocol::{CallState, TaskEndReason};
 use crate::providers::{Message, ToolDefinition};
 use crate::tools::{SubAgentRequest, Tool};
@@ -197,6 +198,8 @@ impl Engine {
             max_iterations: self.tooling.sub_agent_iterations,
             failures: HashMap::new(),
             depth: self.frame.depth + 1,
+            // Its conversation has none of the parent's nested rule files.
+            nested_rules: NestedRules::default(),
         };
         // The session's history is set aside unchanged while the child runs (a nested child
         // finds it already noted): a snapshot meanwhile reports the session's messages.

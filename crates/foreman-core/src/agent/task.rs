@@ -8,6 +8,7 @@ use super::checkpointing::Moment;
 use super::engine::Engine;
 use super::jobs::{CallsOutcome, NOT_RUN_CANCELLED};
 use super::retry::{PendingRetry, TaskStart};
+use super::session_context::session_context_note;
 use super::turn::StreamedCall;
 use super::user_input::UserInput;
 use crate::conversation::notes::RETRY_NOTE;
@@ -146,10 +147,15 @@ impl Engine {
     }
 
     /// Adds the user's message to the history, with the files and images it attaches as they
-    /// are now, and says so, with its number.
+    /// are now, and says so, with its number. A new session's first message has the
+    /// session-context note before it.
     async fn take_message(&mut self, input: UserInput) {
         let number = u32::try_from(self.waiting.user_messages).unwrap_or(u32::MAX);
         self.checkpoint(Moment::Message(number)).await;
+        if std::mem::take(&mut self.waiting.context_due) {
+            let note = session_context_note(&self.workspace).await;
+            self.record(Message::user(note)).await;
+        }
         let attachments = self
             .tooling
             .files

@@ -137,7 +137,8 @@ fn first_line(command: &str) -> String {
     }
 }
 
-fn shell() -> &'static str {
+/// The shell the `bash` tool runs commands in: `bash` where it is installed, else `sh`.
+pub fn command_shell() -> &'static str {
     if Path::new("/bin/bash").exists() || Path::new("/usr/bin/bash").exists() {
         "bash"
     } else {
@@ -173,7 +174,7 @@ pub async fn run_bash_in(
         None => DEFAULT_TIMEOUT_MS,
     };
     let root = session.boundary.root().to_path_buf();
-    let mut confined = std::process::Command::new(shell());
+    let mut confined = std::process::Command::new(command_shell());
     if let Some(policy) = sandbox {
         sandbox::confine(&mut confined, policy)
             .map_err(|e| BuiltinError::Sandbox(e.to_string()))?;

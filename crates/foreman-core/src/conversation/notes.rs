@@ -1,5 +1,5 @@
-//! The notes the engine adds to the history for the model as user messages: an undone change
-//! and a retry after a cut-off answer. They are not the user's messages: a reopened
+//! The notes the engine adds to the history for the model as user messages: an undone change,
+//! a retry after a cut-off answer, and the session's context at its start. They are not the user's messages: a reopened
 //! conversation does not show them, and they do not count when a message of the user is found
 //! by its place (a branch). Each kind is known by how it starts, so its wording can change
 //! without old notes turning into messages of the user.
@@ -26,11 +26,17 @@ pub const RETRY_NOTE: &str = "[Retry] Your answer above was cut off by an error 
      complete, and the user asked you to try again. Continue from where it stopped; do not \
      repeat what you already wrote.";
 
+/// How the note with the session's context starts (the date, git; see
+/// `agent::session_context`).
+pub(crate) const SESSION_CONTEXT_NOTE_START: &str = "[Session context] ";
+
 /// Whether `text`, a user message in the history, is one of the engine's notes to the model.
 pub fn is_model_note(text: &str) -> bool {
     let noted =
         |line: &str| line.starts_with(UNDO_NOTE_START) || line.starts_with(REWIND_NOTE_START);
-    (!text.is_empty() && text.lines().all(noted)) || is_retry_note(text)
+    (!text.is_empty() && text.lines().all(noted))
+        || is_retry_note(text)
+        || text.starts_with(SESSION_CONTEXT_NOTE_START)
 }
 
 /// The note that tells the model the workspace was rewound to before the user's message
@@ -95,7 +101,11 @@ mod tests {
             undone_note("c1", "a"),
             rewound_note(0, 1)
         )));
+        assert!(is_model_note(
+            "[Session context] Written by Foreman\n- Date: 2024-06-01"
+        ));
         assert!(!is_model_note("I undid it myself"));
+        assert!(!is_model_note("Session context: what is it?"));
         assert!(!is_model_note(""));
     }
 }

@@ -48,7 +48,7 @@ async fn a_context_length_error_elides_old_outputs_and_retries_once() {
 fn system_tokens(workspace: &std::path::Path) -> usize {
     use foreman_core::agent::context_window::estimate_conversation;
     use foreman_core::agent::prompt::{default_shell, system_prompt};
-    estimate_conversation(&system_prompt(workspace, &default_shell()), &[])
+    estimate_conversation(&system_prompt(workspace, &default_shell(), None), &[])
 }
 
 const SUMMARY: &str = "Task: read the notes. Files: notes.txt read twice, unchanged.";
@@ -109,7 +109,8 @@ async fn a_long_history_is_summarised_and_a_resumed_session_continues_from_it() 
     let compacting = h
         .seen
         .iter()
-        .position(|e| matches!(e.msg, EventMsg::ContextCompacting { messages: 3, .. }))
+        // The session-context note, the user's message, the first call and its result.
+        .position(|e| matches!(e.msg, EventMsg::ContextCompacting { messages: 4, .. }))
         .expect("the summarising is announced");
     let (at, compacted) = h
         .seen
@@ -133,14 +134,14 @@ async fn a_long_history_is_summarised_and_a_resumed_session_continues_from_it() 
         })
         .expect("the compaction is reported");
     assert!(compacting < at);
-    assert_eq!(compacted, (0, 3, true));
+    assert_eq!(compacted, (0, 4, true));
 
     // The store keeps the old messages, marked, and the summary in their place.
     let stored = store.load_messages(&session.id).await.unwrap();
     let compacted: Vec<bool> = stored.iter().map(|m| m.compacted).collect();
-    assert_eq!(&compacted[..4], [true, true, true, false]);
-    assert!(compacted[4..].iter().all(|c| !c));
-    assert_eq!(stored[3].role, foreman_core::store::SUMMARY_ROLE);
+    assert_eq!(&compacted[..5], [true, true, true, true, false]);
+    assert!(compacted[5..].iter().all(|c| !c));
+    assert_eq!(stored[4].role, foreman_core::store::SUMMARY_ROLE);
     // A reopened conversation shows the compaction where the live one did: after the calls of the
     // turn before it, before the call of the request it made room for.
     let items = load_transcript(&store, &session.id).await.unwrap().items;
@@ -153,7 +154,7 @@ async fn a_long_history_is_summarised_and_a_resumed_session_continues_from_it() 
             items[at],
             TranscriptItem::Compacted {
                 elided_outputs: 0,
-                removed_messages: 3,
+                removed_messages: 4,
                 ..
             }
         ),
@@ -240,7 +241,11 @@ async fn a_failed_summary_request_ends_the_task_and_keeps_the_history() {
     );
     assert_eq!(h.server.requests().len(), 3);
     let stored = store.load_messages(&session.id).await.unwrap();
-    assert_eq!(stored.len(), 5, "user, two assistant turns, two results");
+    assert_eq!(
+        stored.len(),
+        6,
+        "the session context, user, two assistant turns, two results"
+    );
     assert!(stored.iter().all(|m| !m.compacted));
 }
 
@@ -359,8 +364,8 @@ async fn a_sub_agents_compaction_leaves_the_sessions_stored_history_alone() {
     );
     assert_eq!(
         stored.len(),
-        5,
-        "user, new_task, its result, completion, its result"
+        6,
+        "the session context, user, new_task, its result, completion, its result"
     );
     // Nor does a reopened conversation show it as the session's.
     let items = load_transcript(&store, &session.id).await.unwrap().items;

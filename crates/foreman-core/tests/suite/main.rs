@@ -16,6 +16,7 @@ mod mcp_cancellation;
 mod mcp_servers;
 mod model_choice;
 mod models;
+mod project_rules;
 mod prompt_cache;
 mod providers_chunking;
 mod providers_http;

@@ -84,14 +84,15 @@ async fn new_task_runs_a_child_whose_summary_is_the_parents_result() {
             Some("t1"),
             "the child's approval request names the new_task call"
         );
-        // A snapshot while the child waits reports the session's history (the user's message
-        // and the parent's answer with the new_task call), not the child's.
+        // A snapshot while the child waits reports the session's history (the session-context
+        // note, the user's message and the parent's answer with the new_task call), not the
+        // child's.
         h.send(Op::Snapshot);
         let snapshot = h.until(|m| matches!(m, EventMsg::Snapshot { .. })).await;
         let EventMsg::Snapshot { messages, .. } = snapshot else {
             unreachable!()
         };
-        assert_eq!(messages, 2, "{wire:?}");
+        assert_eq!(messages, 3, "{wire:?}");
         // Answered on the parent session's op channel.
         h.send(Op::Approve {
             call_id: id,
@@ -241,8 +242,8 @@ async fn a_child_is_refused_a_tool_outside_its_set_and_its_calls_are_stored() {
         .1;
     assert_eq!(
         history.len(),
-        5,
-        "user, new_task, its result, completion, its result"
+        6,
+        "the session context, user, new_task, its result, completion, its result"
     );
     let transcript = load_transcript(&store, &session.id).await.unwrap();
     let calls: Vec<(String, Option<String>)> = transcript
