@@ -2,7 +2,7 @@
 //! open it to run again ([`resume`]), read it back as the user saw it ([`transcript`]), branch
 //! it before a message ([`branch`]), and see what it changed in the workspace
 //! ([`net_change`]). This is the one API the shell and the CLI call; the running agent is
-//! [`crate::agent`]. The engine's notes to the model ([`notes`]) are kept out of what the user
+//! the engine's loop. The engine's notes to the model ([`notes`]) are kept out of what the user
 //! reads.
 
 pub mod branch;

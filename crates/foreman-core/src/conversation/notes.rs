@@ -26,8 +26,8 @@ pub const RETRY_NOTE: &str = "[Retry] Your answer above was cut off by an error 
      complete, and the user asked you to try again. Continue from where it stopped; do not \
      repeat what you already wrote.";
 
-/// How the note with the session's context starts (the date, git; see
-/// `agent::session_context`).
+/// How the note with the session's context starts (the date and the
+/// workspace's git state, written when a new session takes its first message).
 pub(crate) const SESSION_CONTEXT_NOTE_START: &str = "[Session context] ";
 
 /// Whether `text`, a user message in the history, is one of the engine's notes to the model.

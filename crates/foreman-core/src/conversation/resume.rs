@@ -1,7 +1,7 @@
 //! Opening a stored session to run it again, and repairing what a crash left open.
 //!
 //! The agent stores each history message in its own transaction and a tool call when it is
-//! created, starts executing and finishes (see `agent::persist`), so a process killed at any
+//! created, starts executing and finishes, so a process killed at any
 //! moment leaves every unfinished call visible. On resume, [`load_for_resume`] marks those calls
 //! `interrupted` and gives every call in history without a result exactly one: the stored
 //! result when the call finished before the crash, or an "interrupted" note for the model.
