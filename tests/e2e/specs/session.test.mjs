@@ -348,7 +348,7 @@ step("4a. a change approved in part writes only the ticked hunks (Ctrl+Enter rig
   assert.equal(boxes.length, 3, "one box per hunk");
   await boxes[1].click();
   await waitFor("the button to count the ticked changes", async () =>
-    (await (await card.$('[data-testid="approve"]')).getText()) === "Approve 2 of 3 changes",
+    (await (await card.$('[data-testid="approve"]')).getText()) === "Approve 2 of 3 parts",
   );
   assert.match(await card.getText(), /left out/);
   await screenshot(app.browser, "44-hunk-left-out");

@@ -324,7 +324,8 @@ export function DiffView(props: {
           )}
           {collapsed && !loading && (
             <button type="button" onClick={() => showUpTo(asked + next)}>
-              Show {next} more lines
+              {/* The rest in one step: it is all of it. */}
+              {next >= total - asked ? `Show all ${total} lines` : `Show ${next} more lines`}
             </button>
           )}
           {collapsed && !loading && total - asked > next && (
@@ -334,7 +335,7 @@ export function DiffView(props: {
           )}
           {diff.omitted_hunks > 0 && (
             <span className="muted">
-              {diff.omitted_hunks} more {diff.omitted_hunks === 1 ? "hunk" : "hunks"} not shown
+              {diff.omitted_hunks} more {diff.omitted_hunks === 1 ? "part" : "parts"} not shown
             </span>
           )}
         </footer>
