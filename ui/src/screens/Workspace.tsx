@@ -81,6 +81,15 @@ export function Workspace({
   useEffect(() => startWarmUp(() => itemCount.current > 0), []);
 
   const actions = useCardActions(op, session.stopped);
+  // The open session's badge, from its own events.
+  const waitingCount = useMemo(
+    () => Object.values(state.calls).filter((c) => c.approval !== null).length,
+    [state.calls],
+  );
+  const currentActivity = useMemo(
+    () => ({ running: state.running, waiting: waitingCount }),
+    [state.running, waitingCount],
+  );
   const net = useNetChange(backend, current);
   // A dialog over the window (a file's net diff) takes the keys: nothing behind it is approved
   // or searched.
@@ -134,6 +143,7 @@ export function Workspace({
         <Sidebar
           sessions={sessions.sessions}
           current={current}
+          currentActivity={currentActivity}
           onNew={() => setCurrent(null)}
           onOpen={(id) => setCurrent(id)}
           onRename={(id, title) => backend.renameSession(id, title).then(refresh, (e: unknown) => setListError(errorMessage(e)))}
