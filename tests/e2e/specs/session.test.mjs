@@ -130,7 +130,7 @@ step("1. set the provider and key, watch a write stream, read the diff, approve"
   const approve = await $('[data-testid="approve"]');
   await approve.waitForDisplayed({ timeout: 20000 });
   // The bar says what it approves; the diff shows its first lines, then offers the rest.
-  assert.match(await (await card.$('[data-testid="approval-what"]')).getText(), /Write hello\.txt \+60\?/);
+  assert.match(await (await card.$('[data-testid="approval-what"]')).getText(), /Write hello\.txt\s*\+60\?/);
   await waitFor("the diff's first lines", async () => /line 15 of the greeting file/.test(await card.getText()));
   assert.doesNotMatch(await card.getText(), /line 16 of the greeting file/);
   await screenshot(app.browser, "13-write-diff-approval");
@@ -147,6 +147,11 @@ step("1. set the provider and key, watch a write stream, read the diff, approve"
   assert.ok(bar.cardTaller, "the card is taller than the view");
   assert.ok(bar.inView, "the approval bar is in view while the card's top is");
   await screenshot(app.browser, "13b-long-diff-sticky-approval");
+  // Back at the bottom, the view follows the conversation again.
+  await app.browser.execute(() => {
+    const c = document.querySelector('[data-testid="conversation"]');
+    c.scrollTop = c.scrollHeight;
+  });
   await approve.click();
   await waitFor("the file on disk", () => existsSync(join(project, "hello.txt")));
   assert.equal(readFileSync(join(project, "hello.txt"), "utf8"), lines);
@@ -172,8 +177,10 @@ step("2. reject with a note: the file is unchanged and the model is told the not
   // The person's decision is grey and neutral, on one line: no red error.
   const rejected = await lastCard("write");
   assert.equal(await rejected.getAttribute("data-look"), "by-you");
-  assert.match(await rejected.getText(), /Rejected by you: Keep the original greeting/);
-  assert.doesNotMatch(await rejected.getText(), /ERROR|The user rejected/i);
+  // (Its header line ellipsises, which WebDriver's visible text leaves out: read the DOM.)
+  const shown = await app.browser.execute((el) => el.innerText, rejected);
+  assert.match(shown, /Rejected by you: Keep the original greeting/);
+  assert.doesNotMatch(shown, /ERROR|The user rejected/i);
   await screenshot(app.browser, "21-rejected-grey");
   assert.equal(readFileSync(join(project, "hello.txt"), "utf8"), before);
   const next = model.requests[requestsBefore + 1];
@@ -714,11 +721,14 @@ step("5b. an earlier message is edited in a new session that has the conversatio
   // The sidebar's list is read again as the branch opens.
   await waitFor("the branch listed", async () =>
     (await app.browser.execute(() => [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => i.textContent))).some((t) =>
-      /^↳ Create hello\.txt/.test(t),
+      /^↳ Branch 1/.test(t),
     ),
   );
   const titles = await app.browser.execute(() => [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => i.textContent));
-  assert.ok(titles.some((t) => /^↳ Create hello\.txt/.test(t)), `the branch is listed: ${titles}`);
+  // A branch is numbered rather than repeating its source's title, which its tooltip names.
+  const tips = await app.browser.execute(() => [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => i.title));
+  assert.ok(titles.some((t) => /^↳ Branch 1/.test(t)), `the branch is listed: ${titles}`);
+  assert.ok(tips.some((t) => /^Branch 1 of “Create hello\.txt/.test(t)), `the branch names its source: ${tips}`);
   assert.ok(titles.some((t) => /^Create hello\.txt/.test(t)), `the original is listed: ${titles}`);
   await waitFor("the branch's conversation", () => app.browser.execute(() => Boolean(document.querySelector('[data-testid="conversation"]'))));
   const messages = await app.browser.execute(async () => {

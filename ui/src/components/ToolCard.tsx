@@ -1,7 +1,7 @@
 // One tool call: what it is, its parameters as they stream, its diff, the decision, the result.
 // Its state has one look (stateLook.ts) on its edge and pill. A card the person decided on
-// (rejected, stopped, undone) and a finished read or search collapse to their header line, which
-// opens on click; the card that waits for the person always stays open.
+// (rejected, stopped, undone) and a finished read or search with a summary collapse to their
+// header line, which opens on click; the card that waits for the person always stays open.
 import { memo, useEffect, useMemo, useSyncExternalStore } from "react";
 import type { ApprovalScope } from "../protocol/ApprovalScope";
 import type { CallView } from "../session/state";
@@ -140,16 +140,20 @@ function ToolCardInner({
   const title = call.title ?? "";
   const summary = call.summary ?? title;
   const elapsed = call.startedAt !== null && call.endedAt !== null ? call.endedAt - call.startedAt : null;
-  // A duration under a second says nothing to the person ("done · 0 ms" for a write).
-  const duration = elapsed !== null && elapsed >= 1000 ? formatDuration(elapsed) : null;
+  // A duration under a second says nothing to the person ("done · 0 ms" for a write), and the
+  // engine's summary may say it already ("exit 0 in 2.5 s").
+  const duration =
+    elapsed !== null && elapsed >= 1000 && !/\d s\b/.test(call.summary ?? "") ? formatDuration(elapsed) : null;
   const finished = call.result !== null;
   const command = call.view.as === "command" ? text(call.args, call.view.command) : null;
   const approval = call.approval;
-  // Decided by the person, or a finished read or search: one line until opened.
+  // Decided by the person, or a finished read or search whose header says what it did: one
+  // line until opened.
   const quiet =
     finished &&
     approval === null &&
-    (look.look === "by-you" || ((call.kind === "read" || call.kind === "search") && !call.isError));
+    (look.look === "by-you" ||
+      ((call.kind === "read" || call.kind === "search") && !call.isError && call.summary !== null));
   const chosen = useSyncExternalStore(subscribeOpen, () => chosenOpen.get(call.id));
   const open = approval !== null || (chosen ?? !quiet);
   const setOpen = (next: boolean) => setChosenOpen(call.id, next);

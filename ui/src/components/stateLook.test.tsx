@@ -115,7 +115,7 @@ test("a write that took no time shows no duration; a long command does", () => {
 test("a finished read is one line, and its arguments are not repeated under a title naming them", async () => {
   render(
     <ToolCard
-      call={call({ name: "read", kind: "read", view: { as: "json" }, title: "src/a.rs", state: "succeeded", args: { path: "src/a.rs" }, result: "1\tfn main() {}" })}
+      call={call({ name: "read", kind: "read", view: { as: "json" }, title: "src/a.rs", summary: "Read src/a.rs (1 line)", state: "succeeded", args: { path: "src/a.rs" }, result: "1\tfn main() {}" })}
       actions={actions}
     />,
   );
