@@ -360,16 +360,16 @@ test("next change in a long diff scrolls its box to the hunk and focuses the hea
   const { container } = render(<DiffView diff={diff} />);
   await user.click(screen.getByRole("button", { name: "Show all 900 lines" }));
   box(container).scrollTop = 0;
-  await user.click(screen.getByRole("button", { name: "Next change" }));
+  await user.click(screen.getByRole("button", { name: "Next part" }));
   expect(screen.getByText("@@ -1,0 +1,300 @@")).toHaveFocus();
-  await user.click(screen.getByRole("button", { name: "Next change" }));
+  await user.click(screen.getByRole("button", { name: "Next part" }));
   // The second header is below 300 rows of 18 px and a header of 22 px.
   expect(box(container).scrollTop).toBe(22 + 300 * 18);
   await waitFor(() => expect(screen.getByText("@@ -1001,0 +1001,300 @@")).toHaveFocus());
   expect(screen.getByText("@@ -1001,0 +1001,300 @@").closest("tr")).toHaveClass("diff-hunk-current");
-  await user.click(screen.getByRole("button", { name: "Next change" }));
+  await user.click(screen.getByRole("button", { name: "Next part" }));
   await waitFor(() => expect(screen.getByText("@@ -2001,0 +2001,300 @@")).toHaveFocus());
-  expect(screen.getByRole("button", { name: "Next change" })).toBeDisabled();
+  expect(screen.getByRole("button", { name: "Next part" })).toBeDisabled();
 });
 
 /** The first `sent` lines of a `lines`-line created file, as an event carries a cut diff. */
@@ -446,8 +446,8 @@ test("previous/next change scroll the hunk into view and move focus", async () =
   };
   try {
     render(<DiffView diff={modify} />);
-    const prev = screen.getByRole("button", { name: "Previous change" });
-    const next = screen.getByRole("button", { name: "Next change" });
+    const prev = screen.getByRole("button", { name: "Previous part" });
+    const next = screen.getByRole("button", { name: "Next part" });
     expect(prev).toBeDisabled();
     await user.click(next);
     const first = screen.getByText("@@ -1,3 +1,4 @@");
@@ -472,7 +472,7 @@ test("navigation works where scrollIntoView does not exist", async () => {
   delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView;
   try {
     render(<DiffView diff={modify} />);
-    await user.click(screen.getByRole("button", { name: "Next change" }));
+    await user.click(screen.getByRole("button", { name: "Next part" }));
     expect(screen.getByText("@@ -1,3 +1,4 @@")).toHaveFocus();
   } finally {
     Element.prototype.scrollIntoView = original;
@@ -526,7 +526,7 @@ test("a left-out hunk is dimmed and its box unticked, in the page's flow and in 
   expect(row("hunk 1 line 149")).toHaveClass("diff-line-skipped");
 });
 
-test("Undo hunk asks first, sends the hunk asked about, and the question closes when the hunks change", async () => {
+test("Undo part asks first, sends the hunk asked about, and the question closes when the hunks change", async () => {
   const onUndoHunk = vi.fn();
   const { rerender } = render(<DiffView diff={modify} onUndoHunk={onUndoHunk} />);
   const buttons = screen.getAllByTestId("undo-hunk");

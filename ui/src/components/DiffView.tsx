@@ -216,7 +216,7 @@ export function DiffView(props: {
         )}
         <span className="diff-toolbar">
           {choice && (
-            <span className="diff-choice-all" role="group" aria-label="Choose every change">
+            <span className="diff-choice-all" role="group" aria-label="Choose every part">
               <button
                 type="button"
                 className="ghost"
@@ -240,8 +240,8 @@ export function DiffView(props: {
           <button
             type="button"
             className="ghost diff-nav"
-            aria-label="Previous change"
-            title="Previous change"
+            aria-label="Previous part"
+            title="Previous part"
             disabled={visibleHunks === 0 || current <= 0}
             onClick={() => goTo(Math.max(0, current - 1))}
           >
@@ -250,8 +250,8 @@ export function DiffView(props: {
           <button
             type="button"
             className="ghost diff-nav"
-            aria-label="Next change"
-            title="Next change"
+            aria-label="Next part"
+            title="Next part"
             disabled={visibleHunks === 0 || current >= visibleHunks - 1}
             onClick={() => goTo(Math.min(visibleHunks - 1, current + 1))}
           >

@@ -22,3 +22,13 @@ export const APPROVAL_MODES: readonly ModeName[] = [
 export function modeName(mode: ApprovalMode): ModeName {
   return APPROVAL_MODES.find((m) => m.mode === mode) ?? APPROVAL_MODES[1]!;
 }
+
+/**
+ * The engine's reason for asking (`policy.rs`: "ask mode asks for this"), with the mode called by
+ * its one name ("Ask mode asks for this").
+ */
+export function withModeName(reason: string): string {
+  const m = /^(read-only|ask|auto-edit|auto|yolo) mode\b/.exec(reason);
+  if (!m) return reason;
+  return `${modeName(m[1] as ApprovalMode).name} mode${reason.slice(m[0].length)}`;
+}

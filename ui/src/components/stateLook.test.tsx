@@ -124,3 +124,19 @@ test("a finished read is one line, and its arguments are not repeated under a ti
   expect(screen.getByText(/fn main/)).toBeInTheDocument();
   expect(document.querySelector(".tool-args")).toBeNull();
 });
+
+test("the approval bar's words come from the call: a file's path, a command's first line", async () => {
+  const { approvalWhat } = await import("./approvalWhat");
+  expect(
+    approvalWhat({
+      name: "write", kind: "edit", title: "hello.txt", view: { as: "file_content", path: "path", content: "content" }, args: {},
+      preview: { path: "hello.txt", created: true, lines_added: 60, lines_removed: 0, diff: null },
+    }),
+  ).toEqual({ words: "Write hello.txt", added: 60, removed: 0 });
+  expect(
+    approvalWhat({
+      name: "bash", kind: "execute", title: "Run the tests", view: { as: "command", command: "command" },
+      args: { command: "cargo test\necho done" }, preview: null,
+    }),
+  ).toEqual({ words: "Run cargo test", added: null, removed: null });
+});
