@@ -299,7 +299,7 @@ export function Composer({
               Queue
             </button>
             {onStop && (
-              <button className="stop" data-testid="stop" title="Stop the agent (Esc)" onClick={onStop}>
+              <button className="stop" data-testid="stop" title="Stop the agent (Esc in the message box)" onClick={onStop}>
                 Stop<span className="keycap">Esc</span>
               </button>
             )}
