@@ -32,10 +32,12 @@ export function CallFacts({ call, note }: { call: CallView; note: string | null 
           {fact}
         </div>
       ))}
-      <details className="agent-told" data-testid="agent-told">
-        <summary>What the agent was told</summary>
-        <pre>{call.result}</pre>
-      </details>
+      {call.result?.trim() && (
+        <details className="agent-told" data-testid="agent-told">
+          <summary>What the agent was told</summary>
+          <pre>{call.result}</pre>
+        </details>
+      )}
     </div>
   );
 }

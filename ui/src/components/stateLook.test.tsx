@@ -140,3 +140,10 @@ test("the approval bar's words come from the call: a file's path, a command's fi
     }),
   ).toEqual({ words: "Run cargo test", added: null, removed: null });
 });
+
+test("a call the session's end interrupted says so, with no empty toggle", async () => {
+  render(<ToolCard call={call({ state: "interrupted", result: "" })} actions={actions} />);
+  await userEvent.click(screen.getByRole("button", { name: "Expand" }));
+  expect(screen.getByTestId("call-facts")).toHaveTextContent("The session closed while it ran");
+  expect(screen.queryByTestId("agent-told")).toBeNull();
+});
