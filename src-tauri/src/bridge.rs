@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use foreman_protocol::records::SessionActivity;
 use foreman_protocol::{Event, EventMsg, Op};
 use tauri::AppHandle;
 use tauri::ipc::Channel;
@@ -16,12 +17,16 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 /// Where a session's events go: the current webview channel.
 type Sink = Arc<std::sync::Mutex<Channel<Vec<Event>>>>;
 
+/// What a session is doing, kept by its pump from the events it carries.
+type Tracked = Arc<std::sync::Mutex<crate::activity::Activity>>;
+
 struct LiveSession {
     ops: UnboundedSender<Op>,
     sink: Sink,
     /// The provider it was started with (`settings::provider_identity`): a model chosen later
     /// in Settings reaches it only when it is the same provider.
     provider: String,
+    activity: Tracked,
 }
 
 /// The running sessions, by id (a session's pump removes it when it ends).
@@ -45,6 +50,7 @@ impl SessionHub {
         channel: Channel<Vec<Event>>,
     ) {
         let sink: Sink = Arc::new(std::sync::Mutex::new(channel));
+        let activity = Tracked::default();
         if let Ok(mut live) = self.live.lock() {
             live.insert(
                 session_id.clone(),
@@ -52,6 +58,7 @@ impl SessionHub {
                     ops,
                     sink: sink.clone(),
                     provider,
+                    activity: Arc::clone(&activity),
                 },
             );
         }
@@ -59,7 +66,14 @@ impl SessionHub {
             live: Arc::clone(&self.live),
             session_id,
         };
-        tauri::async_runtime::spawn(pump(app.clone(), ended, events, sink));
+        tauri::async_runtime::spawn(pump(app.clone(), ended, events, sink, activity));
+    }
+
+    /// What the running session `session_id` is doing; `None` when it is not running.
+    pub fn activity(&self, session_id: &str) -> Option<SessionActivity> {
+        let live = self.live.lock().ok()?;
+        let session = live.get(session_id)?;
+        session.activity.lock().ok().map(|a| a.view())
     }
 
     /// Points a running session at a new channel (the UI reloaded or reopened it) and asks for a
@@ -138,7 +152,13 @@ const BATCH_MAX: usize = 1024;
 /// Forwards events until the session ends, in batches: every channel message costs the webview a
 /// script evaluation, so a model streaming thousands of small deltas would otherwise keep its
 /// main thread busy. A batch is sent at most `BATCH_WINDOW` after its first event.
-async fn pump(app: AppHandle, ended: Ended, mut events: UnboundedReceiver<Event>, sink: Sink) {
+async fn pump(
+    app: AppHandle,
+    ended: Ended,
+    mut events: UnboundedReceiver<Event>,
+    sink: Sink,
+    activity: Tracked,
+) {
     let mut open = true;
     let mut notices = crate::notify::ApprovalNotices::default();
     while open {
@@ -160,6 +180,11 @@ async fn pump(app: AppHandle, ended: Ended, mut events: UnboundedReceiver<Event>
         for event in &batch {
             if let Some((tool, reason)) = notices.news(&event.msg) {
                 crate::notify::approval_waiting(&app, tool, reason);
+            }
+        }
+        if let Ok(mut activity) = activity.lock() {
+            for event in &batch {
+                activity.apply(&event.msg);
             }
         }
         if batch

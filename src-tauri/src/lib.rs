@@ -3,6 +3,7 @@
 //! This crate owns the window, the plugins, the commands the UI may call and the bridge that
 //! carries engine events to the webview. Everything else lives in `foreman-core`.
 
+mod activity;
 mod bridge;
 mod checkpoint_commands;
 mod commands;

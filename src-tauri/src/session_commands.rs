@@ -198,7 +198,11 @@ pub async fn list_sessions(
     workspace: String,
 ) -> Result<Vec<SessionSummary>, CommandError> {
     let store = open_store_ref(&state).await?;
-    Ok(store.list_sessions(&workspace).await?)
+    let mut sessions = store.list_sessions(&workspace).await?;
+    for session in &mut sessions {
+        session.activity = state.sessions.activity(&session.id);
+    }
+    Ok(sessions)
 }
 
 #[tauri::command]

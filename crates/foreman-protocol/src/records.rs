@@ -18,6 +18,19 @@ pub struct SessionSummary {
     /// Unix milliseconds of the last change.
     #[ts(type = "number")]
     pub updated_at: i64,
+    /// What the session is doing, when it is running in this app (the store does not know).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub activity: Option<SessionActivity>,
+}
+
+/// What a running session is doing, for its badge in the sidebar.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SessionActivity {
+    /// A task runs.
+    pub running: bool,
+    /// Calls waiting for the user's approval.
+    pub waiting: u32,
 }
 
 /// A workspace as the welcome screen lists it.
@@ -92,6 +105,7 @@ mod tests {
     #[test]
     fn bindings_are_current() {
         assert_bindings_current::<SessionSummary>();
+        assert_bindings_current::<SessionActivity>();
         assert_bindings_current::<RecentWorkspace>();
         assert_bindings_current::<RuleAction>();
         assert_bindings_current::<StoredRule>();

@@ -15,8 +15,9 @@ function sleep(ms) {
 
 /**
  * A turn: `{ text?, tool?: { name, input }, chunk?: number, delayMs?: number, holdAt?: number,
- * dropAfterText?: boolean }`. The tool's JSON input is streamed in `chunk`-byte pieces `delayMs`
- * apart; with `holdAt` (a fraction 0..1 of the JSON), the stream pauses there until `release()`.
+ * dropAfterText?: boolean, holdFirst?: boolean }`. The tool's JSON input is streamed in `chunk`-byte
+ * pieces `delayMs` apart; with `holdAt` (a fraction 0..1 of the JSON), the stream pauses there
+ * until `release()`; with `holdFirst`, the answer waits for `release()` before its first block.
  * With `dropAfterText` the connection is cut once the text is sent, in the middle of the answer.
  */
 export async function startModel() {
@@ -40,6 +41,12 @@ export async function startModel() {
       message: { id: `msg_${requests.length}`, type: "message", role: "assistant", model: "claude-e2e", content: [], stop_reason: null, usage: { input_tokens: 120, output_tokens: 1 } },
     });
     let index = 0;
+    if (turn.holdFirst) {
+      await new Promise((resolve) => {
+        held = resolve;
+      });
+      held = null;
+    }
     if (turn.text) {
       write("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
       for (const word of turn.text.split(/(?<= )/)) {

@@ -87,7 +87,8 @@ async function lastCard(tool) {
 }
 
 async function waitIdle() {
-  await waitFor("the task to end", async () => !(await (await $('[data-testid="stop"]')).isEnabled()));
+  // Stop is in the composer only while a task runs.
+  await waitFor("the task to end", async () => !(await (await $('[data-testid="stop"]')).isExisting()));
 }
 
 step("1. set the provider and key, watch a write stream, read the diff, approve", async () => {
@@ -128,9 +129,29 @@ step("1. set the provider and key, watch a write stream, read the diff, approve"
 
   const approve = await $('[data-testid="approve"]');
   await approve.waitForDisplayed({ timeout: 20000 });
-  // The diff shows the whole new file (its rows are drawn over a few frames).
-  await waitFor("the diff's last line", async () => /line 60 of the greeting file/.test(await card.getText()));
+  // The bar says what it approves; the diff shows its first lines, then offers the rest.
+  assert.match(await (await card.$('[data-testid="approval-what"]')).getText(), /Write hello\.txt\s*\+60\?/);
+  await waitFor("the diff's first lines", async () => /line 15 of the greeting file/.test(await card.getText()));
+  assert.doesNotMatch(await card.getText(), /line 16 of the greeting file/);
   await screenshot(app.browser, "13-write-diff-approval");
+  await (await card.$("button=Show all 60 lines")).click();
+  await waitFor("the diff's last line", async () => /line 60 of the greeting file/.test(await card.getText()));
+  // With the card's top at the top of the view, its bar stays in view at the bottom.
+  const bar = await app.browser.execute((el) => {
+    el.scrollIntoView({ block: "start" });
+    const view = document.querySelector('[data-testid="conversation"]').getBoundingClientRect();
+    const box = el.querySelector('[data-testid="approval-bar"]').getBoundingClientRect();
+    const body = el.getBoundingClientRect();
+    return { inView: box.bottom <= view.bottom + 1 && box.top >= view.top, cardTaller: body.bottom > view.bottom };
+  }, card);
+  assert.ok(bar.cardTaller, "the card is taller than the view");
+  assert.ok(bar.inView, "the approval bar is in view while the card's top is");
+  await screenshot(app.browser, "13b-long-diff-sticky-approval");
+  // Back at the bottom, the view follows the conversation again.
+  await app.browser.execute(() => {
+    const c = document.querySelector('[data-testid="conversation"]');
+    c.scrollTop = c.scrollHeight;
+  });
   await approve.click();
   await waitFor("the file on disk", () => existsSync(join(project, "hello.txt")));
   assert.equal(readFileSync(join(project, "hello.txt"), "utf8"), lines);
@@ -153,12 +174,36 @@ step("2. reject with a note: the file is unchanged and the model is told the not
   await screenshot(app.browser, "20-reject-with-note");
   await (await $('[data-testid="confirm-reject"]')).click();
   await waitIdle();
+  // The person's decision is grey and neutral, on one line: no red error.
+  const rejected = await lastCard("write");
+  assert.equal(await rejected.getAttribute("data-look"), "by-you");
+  // (Its header line ellipsises, which WebDriver's visible text leaves out: read the DOM.)
+  const shown = await app.browser.execute((el) => el.innerText, rejected);
+  assert.match(shown, /Rejected by you: Keep the original greeting/);
+  assert.doesNotMatch(shown, /ERROR|The user rejected/i);
+  await screenshot(app.browser, "21-rejected-grey");
   assert.equal(readFileSync(join(project, "hello.txt"), "utf8"), before);
   const next = model.requests[requestsBefore + 1];
   assert.ok(next, "the model was asked again after the rejection");
   assert.ok(JSON.stringify(next).includes("Keep the original greeting"), "the note reached the model");
   const card = await lastCard("write");
   assert.equal(await card.getAttribute("data-state"), "rejected");
+});
+
+step("2b. between steps the conversation says the agent is working", async () => {
+  model.script({ tool: { name: "read", input: { path: "hello.txt" } } }, { text: "It greets.", holdFirst: true });
+  await send("What does hello.txt say?");
+  const working = await $('[data-testid="working"]');
+  await working.waitForDisplayed({ timeout: 20000 });
+  assert.match(await working.getText(), /Working… \d+ s/);
+  // The read is done and folded to one line; Stop has Send's place.
+  assert.equal(await (await lastCard("read")).getAttribute("data-look"), "done");
+  assert.ok(await (await $('[data-testid="stop"]')).isDisplayed(), "Stop is in the composer");
+  await screenshot(app.browser, "22-working-between-steps");
+  model.release();
+  await waitIdle();
+  await waitFor("the answer", async () => (await app.browser.getPageSource()).includes("It greets."));
+  assert.ok(!(await (await $('[data-testid="working"]')).isExisting()), "no Working row once idle");
 });
 
 step("3. a command: approve, watch its output stream, see the exit code", async () => {
@@ -327,7 +372,9 @@ step("4. edit before approving writes the user's version, and undo takes it back
   await (await card.$('[data-testid="undo-change"]')).click();
   await (await card.$('[data-testid="confirm-undo"]')).click();
   await waitFor("the file removed", () => !existsSync(join(project, "notes.txt")));
-  await (await card.$('[data-testid="undo-done"]')).waitForDisplayed({ timeout: 10000 });
+  // Undone by the person: the card turns grey and folds to one line.
+  await waitFor("the card undone", async () => (await card.getAttribute("data-undo")) === "done");
+  assert.equal(await card.getAttribute("data-look"), "by-you");
   await screenshot(app.browser, "41-write-undone");
 });
 
@@ -348,7 +395,7 @@ step("4a. a change approved in part writes only the ticked hunks (Ctrl+Enter rig
   assert.equal(boxes.length, 3, "one box per hunk");
   await boxes[1].click();
   await waitFor("the button to count the ticked changes", async () =>
-    (await (await card.$('[data-testid="approve"]')).getText()) === "Approve 2 of 3 changes",
+    (await (await card.$('[data-testid="approve"]')).getText()) === "Approve 2 of 3 parts",
   );
   assert.match(await card.getText(), /left out/);
   await screenshot(app.browser, "44-hunk-left-out");
@@ -393,7 +440,7 @@ step("4b. a long diff: Show all puts every line in a scroll box that reaches the
   await (await $('[data-testid="approve"]')).waitForDisplayed({ timeout: 20000 });
   const card = await lastCard("write");
   await waitFor("the counts of the whole diff", async () => (await card.getText()).includes("+3000"));
-  const showAll = await card.$("button=Show all 2800 remaining lines");
+  const showAll = await card.$("button=Show all 2985 remaining lines");
   await showAll.click();
   const box = await card.$(".diff-body-virtual");
   await waitFor("every line in the box", async () => (await box.getAttribute("data-rows")) === "3001");
@@ -508,7 +555,7 @@ step("4c. the file changes made after a message are undone from the message, new
   await (await message.$('[data-testid="confirm-undo-after"]')).click();
   await waitFor("both files gone", () => !existsSync(join(project, "one.txt")) && !existsSync(join(project, "two.txt")));
   await waitFor("the three cards undone", async () =>
-    (await app.browser.execute(() => document.querySelectorAll('[data-testid="undo-done"]').length)) >= 3,
+    (await app.browser.execute(() => document.querySelectorAll('[data-testid="tool-card"][data-undo="done"]').length)) >= 3,
   );
   await screenshot(app.browser, "43-undone-after-message");
 });
@@ -562,7 +609,7 @@ step("5. after a restart the session is in the sidebar with its history and cont
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       for (const card of c.querySelectorAll('[data-testid="tool-card"]')) {
         seen.add(card.closest("[data-entry]")?.getAttribute("data-entry"));
-        if (card.querySelector('[data-testid="undo-done"]')) undone.add(card.getAttribute("aria-label"));
+        if (card.getAttribute("data-undo") === "done") undone.add(card.getAttribute("aria-label"));
       }
       for (const m of c.querySelectorAll('[data-testid="user-message"] .msg-body')) messages.add(m.textContent);
       if (top >= c.scrollHeight - c.clientHeight) break;
@@ -674,11 +721,14 @@ step("5b. an earlier message is edited in a new session that has the conversatio
   // The sidebar's list is read again as the branch opens.
   await waitFor("the branch listed", async () =>
     (await app.browser.execute(() => [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => i.textContent))).some((t) =>
-      /^↳ Create hello\.txt/.test(t),
+      /^↳ Branch 1/.test(t),
     ),
   );
   const titles = await app.browser.execute(() => [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => i.textContent));
-  assert.ok(titles.some((t) => /^↳ Create hello\.txt/.test(t)), `the branch is listed: ${titles}`);
+  // A branch is numbered rather than repeating its source's title, which its tooltip names.
+  const tips = await app.browser.execute(() => [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => i.title));
+  assert.ok(titles.some((t) => /^↳ Branch 1/.test(t)), `the branch is listed: ${titles}`);
+  assert.ok(tips.some((t) => /^Branch 1 of “Create hello\.txt/.test(t)), `the branch names its source: ${tips}`);
   assert.ok(titles.some((t) => /^Create hello\.txt/.test(t)), `the original is listed: ${titles}`);
   await waitFor("the branch's conversation", () => app.browser.execute(() => Boolean(document.querySelector('[data-testid="conversation"]'))));
   const messages = await app.browser.execute(async () => {

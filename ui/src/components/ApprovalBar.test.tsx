@@ -106,3 +106,22 @@ test("a command no rule can allow offers no Always allow", () => {
   expect(screen.queryByTestId("always")).toBeNull();
   expect(screen.getByTestId("approve")).toBeEnabled();
 });
+
+test("the bar says what it approves, with the line counts, and calls the mode by its one name", () => {
+  render(
+    <ApprovalBar
+      tool="write"
+      what={{ words: "Write hello.txt", added: 60, removed: 2 }}
+      reason="auto-edit mode asks for this"
+      suggestedRule={null}
+      editableContent={null}
+      refused={null}
+      onApprove={vi.fn()}
+      onReject={vi.fn()}
+      onEditApprove={vi.fn()}
+    />,
+  );
+  expect(screen.getByTestId("approval-what")).toHaveTextContent("Write hello.txt+60 −2?");
+  expect(screen.getByRole("group", { name: "Approve Write hello.txt" })).toHaveClass("approval-sticky");
+  expect(screen.getByText("Auto-edit mode asks for this")).toBeInTheDocument();
+});

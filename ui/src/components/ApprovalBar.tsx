@@ -7,9 +7,12 @@ import type { ApprovalScope } from "../protocol/ApprovalScope";
 import type { PrivateTarget } from "../protocol/PrivateTarget";
 import type { RuleScope } from "../protocol/RuleScope";
 import { hunkApproval } from "../session/hunkChoice";
+import { withModeName } from "./approvalModes";
 
 interface Props {
   tool: string;
+  /** What it approves, for the bar's label ("Write hello.txt", +60 −2). */
+  what?: { words: string; added: number | null; removed: number | null };
   reason: string;
   suggestedRule: string | null;
   /** No rule can allow the call: "Always allow" is not offered. */
@@ -62,17 +65,27 @@ export function ApprovalBar(props: Props) {
 
   return (
     <div
-      className="approval-bar"
+      className="approval-bar approval-sticky"
       role="group"
-      aria-label={`Approval for ${props.tool}`}
+      aria-label={props.what ? `Approve ${props.what.words}` : `Approval for ${props.tool}`}
       data-testid="approval-bar"
       onKeyDown={onKeyDown}
     >
       <div className="approval-reason">
-        <strong>Approve?</strong> <span>{props.reason}</span>
+        <strong className="approval-what" data-testid="approval-what" title={props.what?.words}>
+          {props.what ? props.what.words : "Approve"}
+          {props.what && props.what.added !== null && (
+            <span className="approval-counts">
+              <span className="diff-count-added">+{props.what.added}</span>
+              {props.what.removed ? <span className="diff-count-removed"> −{props.what.removed}</span> : null}
+            </span>
+          )}
+          ?
+        </strong>{" "}
+        <span className="muted approval-why">{withModeName(props.reason)}</span>
         <span className="muted keys">
           {" "}
-          Ctrl+Enter approves · Esc rejects{props.hunks ? " · untick a change in the diff to leave it out" : ""}
+          Ctrl+Enter approves · Esc rejects{props.hunks ? " · untick a part to leave it out" : ""}
         </span>
       </div>
       {props.privateTarget && (
@@ -134,10 +147,10 @@ export function ApprovalBar(props: Props) {
               className="primary"
               data-testid="approve"
               disabled={chosen.kind === "none"}
-              title={chosen.kind === "none" ? "Every change is unticked: reject instead" : undefined}
+              title={chosen.kind === "none" ? "Every part is unticked: reject instead" : undefined}
               onClick={approve}
             >
-              {chosen.kind === "some" ? `Approve ${chosen.hunks.length} of ${props.hunks?.total} changes` : "Approve"}
+              {chosen.kind === "some" ? `Approve ${chosen.hunks.length} of ${props.hunks?.total} parts` : "Approve"}
             </button>
             <button data-testid="reject" onClick={() => setMode("reject")}>
               Reject…
@@ -146,7 +159,7 @@ export function ApprovalBar(props: Props) {
               <button
                 data-testid="always"
                 disabled={!whole}
-                title={whole ? undefined : "Tick every change to approve it with a rule"}
+                title={whole ? undefined : "Tick every part to approve it with a rule"}
                 onClick={() => setMode("always")}
               >
                 Always allow…
@@ -156,7 +169,7 @@ export function ApprovalBar(props: Props) {
               <button
                 data-testid="edit"
                 disabled={!whole}
-                title={whole ? undefined : "Tick every change to edit the whole file"}
+                title={whole ? undefined : "Tick every part to edit the whole file"}
                 onClick={() => setMode("edit")}
               >
                 Edit…
@@ -180,7 +193,7 @@ export function ApprovalBar(props: Props) {
               className="primary"
               data-testid="confirm-always"
               disabled={!rule.trim() || !whole}
-              title={whole ? undefined : "Tick every change to approve it with a rule"}
+              title={whole ? undefined : "Tick every part to approve it with a rule"}
               onClick={() => props.onApprove({ kind: "always", rule: rule.trim(), scope })}
             >
               Approve and add rule
@@ -196,7 +209,7 @@ export function ApprovalBar(props: Props) {
               className="primary"
               data-testid="confirm-edit"
               disabled={!whole}
-              title={whole ? undefined : "Tick every change to write your version of the whole file"}
+              title={whole ? undefined : "Tick every part to write your version of the whole file"}
               onClick={() => props.onEditApprove(content)}
             >
               Approve my version

@@ -139,3 +139,27 @@ test("images of messages given back come back as chips", () => {
   expect(box().value).toBe("see this");
   expect(screen.getByRole("img", { name: "shot.png" })).toBeInTheDocument();
 });
+
+test("while the agent works, Stop takes Send's place and Esc in the message box stops it", async () => {
+  const onStop = vi.fn();
+  const props = { draftKey: draftKey("/w", "s2"), disabled: false, history: [], findFiles: async () => [], onSend: () => {}, onStop };
+  const { rerender } = render(<Composer {...props} running={false} />);
+  expect(screen.getByTestId("send")).toHaveTextContent("Send");
+  expect(screen.queryByTestId("stop")).toBeNull();
+  rerender(<Composer {...props} running />);
+  expect(screen.getByTestId("stop")).toHaveTextContent("Stop");
+  // Queue stays a real button that says why it waits.
+  expect(screen.getByTestId("send")).toHaveAttribute("title", "Write a message to queue it for the agent's next step");
+  await userEvent.click(screen.getByTestId("stop"));
+  expect(onStop).toHaveBeenCalledTimes(1);
+  await userEvent.type(box(), "{Escape}");
+  expect(onStop).toHaveBeenCalledTimes(2);
+});
+
+test("a disabled Send says why", () => {
+  render(
+    <Composer draftKey={draftKey("/w", "s3")} disabled disabledWhy="Set up the model in Settings first" running={false} history={[]} findFiles={async () => []} onSend={() => {}} />,
+  );
+  expect(screen.getByTestId("send")).toBeDisabled();
+  expect(screen.getByTestId("send")).toHaveAttribute("title", "Set up the model in Settings first");
+});

@@ -2,7 +2,9 @@
 // `@` completes workspace file names. Each `@path` in the text (`@src/a.rs`, `@src/a.rs:10-40`,
 // `@src/`) and each image pasted or dropped is attached, shown as a chip that can be removed
 // before sending (see attachments.ts). What is written and not sent yet is kept per
-// conversation (see session/drafts.ts); images are not kept with the draft.
+// conversation (see session/drafts.ts); images are not kept with the draft. While a task runs,
+// Stop (or Esc in the message box) takes Send's place, and Queue sends a message for the
+// agent's next step.
 import {
   useCallback,
   useEffect,
@@ -12,6 +14,7 @@ import {
   type ClipboardEvent,
   type DragEvent,
   type KeyboardEvent,
+  type ReactNode,
   type Ref,
 } from "react";
 import type { AttachInput } from "../protocol/AttachInput";
@@ -35,6 +38,12 @@ interface Props {
   restore?: readonly { texts: string[]; images?: ImageInput[] }[];
   /** Lets the window put the focus in the message box (after a button it showed goes away). */
   focusRef?: Ref<ComposerFocus>;
+  /** Stops the running task (the Stop button, Esc in the message box). */
+  onStop?(): void;
+  /** Why sending is not possible, when `disabled` (the disabled button's tooltip). */
+  disabledWhy?: string;
+  /** Controls shown beside the message box (the approval mode). */
+  controls?: ReactNode;
 }
 
 /** What [`Props.focusRef`] gives. */
@@ -54,7 +63,19 @@ function mentionAt(text: string, caret: number): { start: number; query: string 
   return { start: caret - query.length - 1, query };
 }
 
-export function Composer({ draftKey, disabled, running, history, findFiles, onSend, restore, focusRef }: Props) {
+export function Composer({
+  draftKey,
+  disabled,
+  running,
+  history,
+  findFiles,
+  onSend,
+  restore,
+  focusRef,
+  onStop,
+  disabledWhy,
+  controls,
+}: Props) {
   // The text belongs to the conversation it was written in; another conversation shows its own.
   const [draft, setDraft] = useState(() => ({ key: draftKey, text: loadDraft(draftKey) }));
   const [recall, setRecall] = useState<number | null>(null);
@@ -185,7 +206,10 @@ export function Composer({ draftKey, disabled, running, history, findFiles, onSe
         return;
       }
     }
-    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+    if (e.key === "Escape" && running && onStop) {
+      e.preventDefault();
+      onStop();
+    } else if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void send();
     } else if (e.key === "ArrowUp" && history.length > 0 && (text === "" || recall !== null)) {
@@ -207,6 +231,7 @@ export function Composer({ draftKey, disabled, running, history, findFiles, onSe
   };
 
   const mentions = mentionsIn(text);
+  const empty = !text.trim() && images.length === 0;
   return (
     <div className="composer" data-testid="composer-area" onDrop={onDrop} onDragOver={(e) => e.preventDefault()}>
       <ComposerChips
@@ -255,15 +280,43 @@ export function Composer({ draftKey, disabled, running, history, findFiles, onSe
         onKeyDown={onKeyDown}
         onPaste={onPaste}
       />
-      <button
-        className="primary send"
-        data-testid="send"
-        disabled={disabled || (!text.trim() && images.length === 0)}
-        title={running ? "The agent reads it before its next step" : undefined}
-        onClick={() => void send()}
-      >
-        {running ? "Queue" : "Send"}
-      </button>
+      <div className="composer-buttons">
+        {running ? (
+          <>
+            <button
+              className="queue send"
+              data-testid="send"
+              disabled={disabled || empty}
+              title={
+                disabled
+                  ? disabledWhy
+                  : empty
+                    ? "Write a message to queue it for the agent's next step"
+                    : "The agent reads it before its next step"
+              }
+              onClick={() => void send()}
+            >
+              Queue
+            </button>
+            {onStop && (
+              <button className="stop" data-testid="stop" title="Stop the agent (Esc in the message box)" onClick={onStop}>
+                Stop<span className="keycap">Esc</span>
+              </button>
+            )}
+          </>
+        ) : (
+          <button
+            className="primary send"
+            data-testid="send"
+            disabled={disabled || empty}
+            title={disabled ? disabledWhy : empty ? "Write a message first" : undefined}
+            onClick={() => void send()}
+          >
+            Send
+          </button>
+        )}
+      </div>
+      {controls}
     </div>
   );
 }

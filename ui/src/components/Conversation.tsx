@@ -58,6 +58,8 @@ interface Props {
   find?: FindView;
   /** The offer to run the model again, on the notice `at` that says why the last task ended. */
   retry?: RetryOffer;
+  /** Shown after the last entry (the Working row). */
+  footer?: ReactNode;
 }
 
 export type { RetryOffer };
@@ -118,7 +120,7 @@ function runs(indexes: number[]): [number, number][] {
   return out;
 }
 
-export function Conversation({ items, calls, actions, onOpenLink, onBranch, onRewind, find, retry }: Props) {
+export function Conversation({ items, calls, actions, onOpenLink, onBranch, onRewind, find, retry, footer }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   /** Measured heights by item id (an entry's box including its gap). */
   const heights = useRef(new Map<number, number>());
@@ -396,6 +398,7 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch, onRe
           return children;
         })}
       </div>
+      {footer && <div className="conversation-footer">{footer}</div>}
     </div>
   );
 }

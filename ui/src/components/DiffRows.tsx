@@ -58,8 +58,8 @@ export function HunkHeaderRow(props: {
             data-testid="hunk-choice"
             checked={choice.applied}
             onChange={choice.toggle}
-            aria-label={`Apply change ${props.number ?? ""}`.trim()}
-            title={choice.applied ? "Untick to leave this change out" : "Tick to write this change"}
+            aria-label={`Write part ${props.number ?? ""}`.trim()}
+            title={choice.applied ? "Untick to leave this part out" : "Tick to write this part"}
           />
         )}
         {hunkHeader(props.hunk)}
@@ -86,7 +86,7 @@ function HunkUndo({ hunk, onUndo }: { hunk: Hunk; onUndo(hunk: Hunk): void }) {
         title="Puts this part of the file back as it was before this call, if nothing changed the file since"
         onClick={() => setAsked(hunk)}
       >
-        ↶ Undo hunk
+        ↶ Undo part
       </button>
     );
   }
@@ -111,7 +111,7 @@ function HunkUndo({ hunk, onUndo }: { hunk: Hunk; onUndo(hunk: Hunk): void }) {
           onUndo(asked);
         }}
       >
-        Undo hunk
+        Undo part
       </button>
       <button type="button" className="ghost" onClick={() => setAsked(null)}>
         Keep

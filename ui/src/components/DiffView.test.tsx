@@ -159,7 +159,7 @@ test("a created file, an approximate note and omitted hunks are labelled", () =>
   expect(screen.getByText("+3")).toBeInTheDocument();
   expect(screen.getByText("−0")).toBeInTheDocument();
   expect(screen.getByText("approximate")).toBeInTheDocument();
-  expect(screen.getByText("2 more hunks not shown")).toBeInTheDocument();
+  expect(screen.getByText("2 more parts not shown")).toBeInTheDocument();
   expect(screen.getByText("@@ -0,0 +1,3 @@")).toBeInTheDocument();
   expect(screen.getByText("line 3")).toBeInTheDocument();
 });
@@ -338,7 +338,7 @@ test("in a long side-by-side diff, a selection in one column copies that column"
     hunks: [{ old_start: 1, old_lines: 300, new_start: 1, new_lines: 300, lines: [...old, ...fresh] }],
   };
   const { container } = render(<DiffView diff={diff} initialMode="split" />);
-  await user.click(screen.getByRole("button", { name: "Show 400 more lines" }));
+  await user.click(screen.getByRole("button", { name: "Show all 600 lines" }));
   document.getSelection()!.setBaseAndExtent(textOf("new 2"), 0, textOf("new 4"), 5);
   selectionChanged();
   expect(copy(box(container))).toBe("new 2\nnew 3\nnew 4");
@@ -358,18 +358,18 @@ test("next change in a long diff scrolls its box to the hunk and focuses the hea
   });
   const diff: FileDiff = { ...created(1), added: 900, hunks: [hunk(1), hunk(1001), hunk(2001)] };
   const { container } = render(<DiffView diff={diff} />);
-  await user.click(screen.getByRole("button", { name: "Show 700 more lines" }));
+  await user.click(screen.getByRole("button", { name: "Show all 900 lines" }));
   box(container).scrollTop = 0;
-  await user.click(screen.getByRole("button", { name: "Next change" }));
+  await user.click(screen.getByRole("button", { name: "Next part" }));
   expect(screen.getByText("@@ -1,0 +1,300 @@")).toHaveFocus();
-  await user.click(screen.getByRole("button", { name: "Next change" }));
+  await user.click(screen.getByRole("button", { name: "Next part" }));
   // The second header is below 300 rows of 18 px and a header of 22 px.
   expect(box(container).scrollTop).toBe(22 + 300 * 18);
   await waitFor(() => expect(screen.getByText("@@ -1001,0 +1001,300 @@")).toHaveFocus());
   expect(screen.getByText("@@ -1001,0 +1001,300 @@").closest("tr")).toHaveClass("diff-hunk-current");
-  await user.click(screen.getByRole("button", { name: "Next change" }));
+  await user.click(screen.getByRole("button", { name: "Next part" }));
   await waitFor(() => expect(screen.getByText("@@ -2001,0 +2001,300 @@")).toHaveFocus());
-  expect(screen.getByRole("button", { name: "Next change" })).toBeDisabled();
+  expect(screen.getByRole("button", { name: "Next part" })).toBeDisabled();
 });
 
 /** The first `sent` lines of a `lines`-line created file, as an event carries a cut diff. */
@@ -398,7 +398,7 @@ test("a diff sent cut short counts every line and asks for the rest only when th
   expect(box(container).dataset.rows).toBe("2201");
   await scrollBox(container, 1_000_000);
   expect(lastRow(container)).toHaveTextContent("line 2200");
-  await user.click(screen.getByRole("button", { name: "Show 800 more lines" }));
+  await user.click(screen.getByRole("button", { name: "Show all 3000 lines" }));
   expect(box(container).dataset.rows).toBe("3001");
   expect(onLoadMore).toHaveBeenCalledTimes(1);
 }, 30000);
@@ -417,14 +417,14 @@ test("Show all on a cut diff loads the rest and then draws every line", async ()
   expect(screen.queryByRole("status")).not.toBeInTheDocument();
 }, 30000);
 
-test("Show N more lines expands a collapsed diff", async () => {
+test("Show all N lines expands a collapsed diff whose rest fits in one step", async () => {
   const user = userEvent.setup();
   const { container } = render(<DiffView diff={created(1000)} />);
   await rows(container, 200);
-  await user.click(screen.getByRole("button", { name: "Show 800 more lines" }));
+  await user.click(screen.getByRole("button", { name: "Show all 1000 lines" }));
   await scrollBox(container, 1_000_000);
   expect(lastRow(container)).toHaveTextContent("line 1000");
-  expect(screen.queryByRole("button", { name: /more lines/ })).not.toBeInTheDocument();
+  expect(screen.queryByRole("button", { name: /more lines|Show all/ })).not.toBeInTheDocument();
 });
 
 test("collapsing spreads the budget over hunks in order and hides the rest", async () => {
@@ -432,7 +432,7 @@ test("collapsing spreads the budget over hunks in order and hides the rest", asy
   const { container } = render(<DiffView diff={modify} maxLines={3} />);
   await rows(container, 3);
   expect(screen.queryByText("@@ -40,2 +41,2 @@")).not.toBeInTheDocument();
-  await user.click(screen.getByRole("button", { name: "Show 4 more lines" }));
+  await user.click(screen.getByRole("button", { name: "Show all 7 lines" }));
   await rows(container, 7);
   expect(screen.getByText("@@ -40,2 +41,2 @@")).toBeInTheDocument();
 });
@@ -446,8 +446,8 @@ test("previous/next change scroll the hunk into view and move focus", async () =
   };
   try {
     render(<DiffView diff={modify} />);
-    const prev = screen.getByRole("button", { name: "Previous change" });
-    const next = screen.getByRole("button", { name: "Next change" });
+    const prev = screen.getByRole("button", { name: "Previous part" });
+    const next = screen.getByRole("button", { name: "Next part" });
     expect(prev).toBeDisabled();
     await user.click(next);
     const first = screen.getByText("@@ -1,3 +1,4 @@");
@@ -472,7 +472,7 @@ test("navigation works where scrollIntoView does not exist", async () => {
   delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView;
   try {
     render(<DiffView diff={modify} />);
-    await user.click(screen.getByRole("button", { name: "Next change" }));
+    await user.click(screen.getByRole("button", { name: "Next part" }));
     expect(screen.getByText("@@ -1,3 +1,4 @@")).toHaveFocus();
   } finally {
     Element.prototype.scrollIntoView = original;
@@ -518,7 +518,7 @@ test("a left-out hunk is dimmed and its box unticked, in the page's flow and in 
   await user.click(first!);
   expect(toggle).toHaveBeenCalledWith(0);
 
-  await user.click(screen.getByRole("button", { name: "Show 100 more lines" }));
+  await user.click(screen.getByRole("button", { name: "Show all 300 lines" }));
   box(container);
   const row = (text: string) => screen.getByText(text).closest("tr")!;
   expect(row("hunk 0 line 0")).not.toHaveClass("diff-line-skipped");
@@ -526,7 +526,7 @@ test("a left-out hunk is dimmed and its box unticked, in the page's flow and in 
   expect(row("hunk 1 line 149")).toHaveClass("diff-line-skipped");
 });
 
-test("Undo hunk asks first, sends the hunk asked about, and the question closes when the hunks change", async () => {
+test("Undo part asks first, sends the hunk asked about, and the question closes when the hunks change", async () => {
   const onUndoHunk = vi.fn();
   const { rerender } = render(<DiffView diff={modify} onUndoHunk={onUndoHunk} />);
   const buttons = screen.getAllByTestId("undo-hunk");

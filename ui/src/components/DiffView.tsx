@@ -216,7 +216,7 @@ export function DiffView(props: {
         )}
         <span className="diff-toolbar">
           {choice && (
-            <span className="diff-choice-all" role="group" aria-label="Choose every change">
+            <span className="diff-choice-all" role="group" aria-label="Choose every part">
               <button
                 type="button"
                 className="ghost"
@@ -240,8 +240,8 @@ export function DiffView(props: {
           <button
             type="button"
             className="ghost diff-nav"
-            aria-label="Previous change"
-            title="Previous change"
+            aria-label="Previous part"
+            title="Previous part"
             disabled={visibleHunks === 0 || current <= 0}
             onClick={() => goTo(Math.max(0, current - 1))}
           >
@@ -250,8 +250,8 @@ export function DiffView(props: {
           <button
             type="button"
             className="ghost diff-nav"
-            aria-label="Next change"
-            title="Next change"
+            aria-label="Next part"
+            title="Next part"
             disabled={visibleHunks === 0 || current >= visibleHunks - 1}
             onClick={() => goTo(Math.min(visibleHunks - 1, current + 1))}
           >
@@ -324,7 +324,8 @@ export function DiffView(props: {
           )}
           {collapsed && !loading && (
             <button type="button" onClick={() => showUpTo(asked + next)}>
-              Show {next} more lines
+              {/* The rest in one step: it is all of it. */}
+              {next >= total - asked ? `Show all ${total} lines` : `Show ${next} more lines`}
             </button>
           )}
           {collapsed && !loading && total - asked > next && (
@@ -334,7 +335,7 @@ export function DiffView(props: {
           )}
           {diff.omitted_hunks > 0 && (
             <span className="muted">
-              {diff.omitted_hunks} more {diff.omitted_hunks === 1 ? "hunk" : "hunks"} not shown
+              {diff.omitted_hunks} more {diff.omitted_hunks === 1 ? "part" : "parts"} not shown
             </span>
           )}
         </footer>

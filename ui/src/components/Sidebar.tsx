@@ -1,11 +1,59 @@
-// The workspace's sessions: new, open, rename, delete, search.
-import { useState } from "react";
+// The workspace's sessions: new, open, rename, delete, search. Each shows what it is doing: a
+// spinner while a task runs, an amber count of the approvals that wait for the person. A branch
+// is named as one rather than repeating its source's title.
+import { useMemo, useState } from "react";
+import type { SessionActivity } from "../protocol/SessionActivity";
 import type { SessionSummary } from "../protocol/SessionSummary";
 import { formatWhen } from "../format";
+
+/** The mark the engine puts before a branch's title (`conversation/branch.rs`). */
+const BRANCH = "↳ ";
+
+/**
+ * How each session is named in the list: a branch of a listed session is "↳ Branch N" (its
+ * source's title in the tooltip), numbered among the branches of that title, oldest first.
+ */
+export function sessionLabels(sessions: SessionSummary[]): Map<string, { label: string; tip: string; branch: boolean }> {
+  const titles = new Set(sessions.map((s) => s.title));
+  const branches = sessions
+    .filter((s) => s.title.startsWith(BRANCH) && titles.has(s.title.slice(BRANCH.length)))
+    .sort((a, b) => a.created_at - b.created_at);
+  const counts = new Map<string, number>();
+  const out = new Map<string, { label: string; tip: string; branch: boolean }>();
+  for (const s of branches) {
+    const n = (counts.get(s.title) ?? 0) + 1;
+    counts.set(s.title, n);
+    const source = s.title.slice(BRANCH.length);
+    out.set(s.id, { label: `${BRANCH}Branch ${n}`, tip: `Branch ${n} of “${source}”`, branch: true });
+  }
+  for (const s of sessions) {
+    if (!out.has(s.id)) out.set(s.id, { label: s.title || "Untitled", tip: s.title || "Untitled", branch: false });
+  }
+  return out;
+}
+
+/** A session's badge: a spinner while it runs, the approvals that wait for the person. */
+export function ActivityBadge({ activity }: { activity: SessionActivity | undefined }) {
+  if (!activity) return null;
+  if (activity.waiting > 0) {
+    const tip = activity.waiting === 1 ? "1 approval waits for you" : `${activity.waiting} approvals wait for you`;
+    return (
+      <span className="session-waiting look-needs-you" data-testid="session-waiting" title={tip} aria-label={tip}>
+        {activity.waiting}
+      </span>
+    );
+  }
+  if (activity.running) {
+    return <span className="spinner" data-testid="session-running" role="img" aria-label="Working" title="Working" />;
+  }
+  return null;
+}
 
 interface Props {
   sessions: SessionSummary[];
   current: string | null;
+  /** What the open session is doing, from its own events (fresher than the list's). */
+  currentActivity?: SessionActivity;
   onNew(): void;
   onOpen(id: string): void;
   onRename(id: string, title: string): void;
@@ -17,6 +65,7 @@ export function Sidebar(p: Props) {
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState("");
   const [confirming, setConfirming] = useState<string | null>(null);
+  const labels = useMemo(() => sessionLabels(p.sessions), [p.sessions]);
   const shown = p.sessions.filter((s) => (s.title || "Untitled").toLowerCase().includes(query.toLowerCase()));
   return (
     <nav className="sidebar" aria-label="Sessions" data-testid="sidebar">
@@ -59,9 +108,14 @@ export function Sidebar(p: Props) {
                   data-testid="session-item"
                   aria-current={s.id === p.current ? "true" : undefined}
                   onClick={() => p.onOpen(s.id)}
-                  title={s.title}
+                  title={labels.get(s.id)?.tip}
                 >
-                  <span className="session-title">{s.title || "Untitled"}</span>
+                  <span className="session-row-top">
+                    <span className={labels.get(s.id)?.branch ? "session-title session-branch" : "session-title"}>
+                      {labels.get(s.id)?.label ?? (s.title || "Untitled")}
+                    </span>
+                    <ActivityBadge activity={s.id === p.current ? (p.currentActivity ?? s.activity) : s.activity} />
+                  </span>
                   <span className="muted session-time">{formatWhen(s.updated_at)}</span>
                 </button>
                 <span className="session-actions">

@@ -8,11 +8,7 @@ function show(usage: Partial<Usage>) {
       provider="Anthropic"
       model="claude-sonnet-4-5"
       usage={{ input: 0, output: 0, totalInput: 12_345, totalOutput: 678, cost: null, contextUsed: 0, contextWindow: 0, cacheRead: 0, cacheSaved: null, ...usage }}
-      mode="ask"
-      running={false}
       retrying={null}
-      onMode={() => {}}
-      onStop={() => {}}
     />,
   );
 }

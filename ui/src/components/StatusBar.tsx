@@ -1,7 +1,6 @@
-// The session's vital signs and controls: model, tokens, estimated cost, cache reads, context used, the files
-// changed, approval mode, Stop.
+// The session's vital signs: model, tokens, estimated cost, cache reads, context used, the files
+// changed. The approval mode and Stop are beside the composer.
 import type { ReactNode } from "react";
-import type { ApprovalMode } from "../protocol/ApprovalMode";
 import type { Usage } from "../session/state";
 import { formatContext, formatCost, formatTokens, groupDigits } from "./usageFormat";
 
@@ -9,24 +8,12 @@ interface Props {
   provider: string;
   model: string;
   usage: Usage;
-  mode: ApprovalMode;
-  running: boolean;
   retrying: string | null;
-  onMode(mode: ApprovalMode): void;
-  onStop(): void;
   /** What the session changed (the files list), after the context gauge. */
   changes?: ReactNode;
   /** How the tool calls went (a count and its table). */
   stats?: ReactNode;
 }
-
-const MODES: { mode: ApprovalMode; label: string }[] = [
-  { mode: "read-only", label: "Read only" },
-  { mode: "ask", label: "Ask before changes" },
-  { mode: "auto-edit", label: "Auto-edit files" },
-  { mode: "auto", label: "Auto: sandboxed commands" },
-  { mode: "yolo", label: "Run everything" },
-];
 
 export function StatusBar(p: Props) {
   const cost = formatCost(p.usage.cost);
@@ -84,19 +71,6 @@ export function StatusBar(p: Props) {
       {p.stats}
       {p.retrying && <span className="status-retry" role="status">{p.retrying}</span>}
       <span className="spacer" />
-      <label className="status-mode">
-        <span className="muted status-wide">Approvals</span>
-        <select aria-label="Approval mode" value={p.mode} onChange={(e) => p.onMode(e.target.value as ApprovalMode)}>
-          {MODES.map((m) => (
-            <option key={m.mode} value={m.mode}>
-              {m.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button className="danger" data-testid="stop" disabled={!p.running} onClick={p.onStop}>
-        Stop
-      </button>
     </footer>
   );
 }

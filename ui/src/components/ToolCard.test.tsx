@@ -130,8 +130,12 @@ test("a file change can be undone after a confirmation; an undone one says so", 
   expect(undo).toHaveBeenCalledWith("c1");
   rerender(<ToolCard call={{ ...done, undoRefused: "notes.txt changed after this call; undoing it would lose those changes." }} actions={{ ...actions, undo }} />);
   expect(screen.getByRole("alert")).toHaveTextContent("notes.txt changed after this call");
-  rerender(<ToolCard call={{ ...done, undo: "done" }} actions={{ ...actions, undo }} />);
-  expect(screen.getByTestId("undo-done")).toHaveTextContent("Change undone: notes.txt is as it was before this call.");
+  rerender(<ToolCard call={{ ...done, id: "c1-undone", undo: "done" }} actions={{ ...actions, undo }} />);
+  // Undone by the person: grey, one line, which opens to say what became of the file.
+  expect(screen.getByTestId("tool-state")).toHaveTextContent("undone");
+  expect(screen.getByTestId("tool-card")).toHaveClass("look-by-you", "collapsed");
+  await userEvent.click(screen.getByRole("button", { name: "Expand" }));
+  expect(screen.getByTestId("undo-done")).toHaveTextContent("Undone: notes.txt is as it was before this call.");
   expect(screen.queryByTestId("undo-change")).toBeNull();
 });
 
@@ -185,7 +189,7 @@ test("unticking hunks approves only the ticked ones; unticking all leaves only r
   await userEvent.click(boxes[1]!);
   expect(boxes[1]).not.toBeChecked();
   expect(screen.getByText(/left out/)).toBeInTheDocument();
-  expect(screen.getByTestId("approve")).toHaveTextContent("Approve 2 of 3 changes");
+  expect(screen.getByTestId("approve")).toHaveTextContent("Approve 2 of 3 parts");
   // Whole-change actions would write what was unticked.
   expect(screen.getByTestId("always")).toBeDisabled();
 

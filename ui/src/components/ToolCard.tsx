@@ -1,5 +1,8 @@
 // One tool call: what it is, its parameters as they stream, its diff, the decision, the result.
-import { memo, useEffect, useMemo, useState } from "react";
+// Its state has one look (stateLook.ts) on its edge and pill. A card the person decided on
+// (rejected, stopped, undone) and a finished read or search with a summary collapse to their
+// header line, which opens on click; the card that waits for the person always stays open.
+import { memo, useEffect, useMemo, useSyncExternalStore } from "react";
 import type { ApprovalScope } from "../protocol/ApprovalScope";
 import type { CallView } from "../session/state";
 import {
@@ -20,7 +23,26 @@ import { SandboxLine } from "./SandboxLine";
 import { CallChanges } from "./CallChanges";
 import { OutputView } from "./OutputView";
 import { ResultView } from "./ResultView";
-import { exitCodeOf, formatDuration, stateLabel, toolIcon } from "./toolSummary";
+import { argsSaidByTitle, argText as text, exitCodeOf, formatDuration, toolIcon } from "./toolSummary";
+import { callLook, lookClass } from "./stateLook";
+import { CallFacts, hidesResult } from "./CallFacts";
+import { UndoBar } from "./UndoBar";
+import { approvalWhat } from "./approvalWhat";
+
+/** Lines of a card's diff shown before "Show all": enough to judge the change at a glance. */
+export const CARD_DIFF_LINES = 15;
+
+/** Whether the person opened or closed a card themselves, by call id (kept while it scrolls out). */
+const chosenOpen = new Map<string, boolean>();
+const openListeners = new Set<() => void>();
+function setChosenOpen(id: string, open: boolean) {
+  chosenOpen.set(id, open);
+  for (const l of openListeners) l();
+}
+function subscribeOpen(l: () => void) {
+  openListeners.add(l);
+  return () => openListeners.delete(l);
+}
 
 export interface CardActions {
   approve(callId: string, previewHash: string, scope: ApprovalScope): void;
@@ -35,12 +57,6 @@ export interface CardActions {
   undo?(callId: string): void;
   /** Undoes one hunk of what a file-changing call did. */
   undoHunk?(callId: string, hunk: HunkRef): void;
-}
-
-function text(args: unknown, key: string): string | null {
-  if (typeof args !== "object" || args === null) return null;
-  const v = (args as Record<string, unknown>)[key];
-  return typeof v === "string" ? v : null;
 }
 
 /** The arguments as the tool's view says to show them. */
@@ -69,7 +85,7 @@ function Params({ call }: { call: CallView }) {
     case "title":
       return null;
     case "json": {
-      if (call.args === null) return null;
+      if (call.args === null || argsSaidByTitle(call.args, call.title)) return null;
       const shown = JSON.stringify(call.args, null, 2);
       if (!shown || shown === "{}") return null;
       return <pre className="tool-args">{shown.length > 4000 ? `${shown.slice(0, 4000)}…` : shown}</pre>;
@@ -119,16 +135,28 @@ function ToolCardInner({
   /** Every call, for the cards of a sub-agent nested in this one (`new_task`). */
   calls?: Record<string, CallView>;
 }) {
-  const [open, setOpen] = useState(true);
-  const { label, tone } = stateLabel(call.state);
+  const look = callLook(call);
   // What it acts on names the card; once done, what it did says more.
   const title = call.title ?? "";
   const summary = call.summary ?? title;
+  const elapsed = call.startedAt !== null && call.endedAt !== null ? call.endedAt - call.startedAt : null;
+  // A duration under a second says nothing to the person ("done · 0 ms" for a write), and the
+  // engine's summary may say it already ("exit 0 in 2.5 s").
   const duration =
-    call.startedAt !== null && call.endedAt !== null ? formatDuration(call.endedAt - call.startedAt) : null;
+    elapsed !== null && elapsed >= 1000 && !/\d s\b/.test(call.summary ?? "") ? formatDuration(elapsed) : null;
   const finished = call.result !== null;
   const command = call.view.as === "command" ? text(call.args, call.view.command) : null;
   const approval = call.approval;
+  // Decided by the person, or a finished read or search whose header says what it did: one
+  // line until opened.
+  const quiet =
+    finished &&
+    approval === null &&
+    (look.look === "by-you" ||
+      ((call.kind === "read" || call.kind === "search") && !call.isError && call.summary !== null));
+  const chosen = useSyncExternalStore(subscribeOpen, () => chosenOpen.get(call.id));
+  const open = approval !== null || (chosen ?? !quiet);
+  const setOpen = (next: boolean) => setChosenOpen(call.id, next);
   // The hunks the user may tick in or out while the change waits (0: no choice offered).
   const hunks = choosableHunks(call);
   const choiceHash = hunks > 0 && approval ? approval.previewHash : null;
@@ -157,10 +185,12 @@ function ToolCardInner({
   }, [waiting, call.id]);
   return (
     <article
-      className={`tool-card tone-${tone}`}
+      className={`tool-card ${lookClass(look.look)}${open ? "" : " collapsed"}`}
       data-testid="tool-card"
       data-tool={call.name}
       data-state={call.state}
+      data-look={look.look}
+      data-undo={call.undo ?? undefined}
       aria-label={`${call.name} ${title}`}
     >
       <header className="tool-head">
@@ -173,21 +203,32 @@ function ToolCardInner({
           <span className="tool-icon" aria-hidden="true">{toolIcon(call.kind)}</span>
           <span className="tool-name">{call.name}</span>
           <span className="tool-summary" title={summary}>{summary}</span>
+          {!open && look.note && (
+            <span className="tool-head-note muted" title={look.note}>
+              {look.note}
+            </span>
+          )}
         </button>
-        <span className={`tool-state state-${tone}`} data-testid="tool-state">
-          {label}
-          {duration && <span className="muted"> · {duration}</span>}
+        <span
+          className="tool-state state-pill"
+          data-testid="tool-state"
+          title={look.note ?? undefined}
+          aria-label={duration ? `${look.label}, ${duration}` : look.label}
+        >
+          {look.label}
+          {duration && <span className="state-duration"> · {duration}</span>}
         </span>
       </header>
       {open && (
         <div className="tool-body">
           {call.status && !finished && <div className="tool-tip muted">{call.status}</div>}
-          {command !== null && <pre className="tool-command">$ {command}</pre>}
+          {command !== null && command !== call.title && <pre className="tool-command">$ {command}</pre>}
           {call.sandbox && <SandboxLine note={call.sandbox} />}
           <Params call={call} />
           {call.preview?.diff && (
             <DiffView
               diff={call.preview.diff}
+              maxLines={CARD_DIFF_LINES}
               onLoadMore={() => actions.loadPreview?.(call.id)}
               choice={choice}
               onUndoHunk={undoHunk}
@@ -204,6 +245,7 @@ function ToolCardInner({
             <ApprovalBar
               key={approval.previewHash}
               tool={call.name}
+              what={approvalWhat(call)}
               reason={approval.reason}
               suggestedRule={approval.suggestedRule}
               privateTarget={approval.privateTarget ?? null}
@@ -224,7 +266,8 @@ function ToolCardInner({
               exitCode={finished ? exitCodeOf(call.result) : null}
             />
           )}
-          {finished && !(command !== null && call.output && !call.isError) && (
+          {finished && <CallFacts call={call} note={look.note} />}
+          {finished && !hidesResult(call) && !(command !== null && call.output && !call.isError) && (
             <ResultView
               tool={call.name}
               kind={call.kind}
@@ -239,79 +282,6 @@ function ToolCardInner({
         </div>
       )}
     </article>
-  );
-}
-
-/**
- * What the user can do about a file change the call made: undo it (after a confirmation, as
- * the agent's version is not kept), or see that it was undone, or why an undo was refused.
- */
-function UndoBar({ call, onUndo }: { call: CallView; onUndo?: (callId: string) => void }) {
-  const [asking, setAsking] = useState(false);
-  const path =
-    call.preview?.path ?? (call.view.as === "file_content" ? text(call.args, call.view.path) : null) ?? "the file";
-  if (call.undo === "expired") {
-    return (
-      <div className="tool-undo muted" data-testid="undo-expired">
-        This change can no longer be undone: only the 10 latest changes to a file are kept.
-      </div>
-    );
-  }
-  if (call.undo === "done") {
-    return (
-      <div className="tool-undo muted" data-testid="undo-done">
-        {call.preview?.created
-          ? `Change undone: ${path}, which this call created, is removed.`
-          : `Change undone: ${path} is as it was before this call.`}
-      </div>
-    );
-  }
-  return (
-    <div className="tool-undo" data-testid="undo-bar">
-      {call.undo === "partly" && (
-        <span className="muted" data-testid="undo-partly">
-          Part of this change was undone; the diff shows what is left of it.
-        </span>
-      )}
-      {asking ? (
-        <>
-          <span>Put {path} back as it was before this call? The agent's version is not kept.</span>
-          <button
-            type="button"
-            data-testid="confirm-undo"
-            onClick={() => {
-              setAsking(false);
-              onUndo?.(call.id);
-            }}
-          >
-            Undo change
-          </button>
-          <button type="button" className="ghost" onClick={() => setAsking(false)}>
-            Keep it
-          </button>
-        </>
-      ) : (
-        <button
-          type="button"
-          className="ghost"
-          data-testid="undo-change"
-          disabled={!onUndo}
-          title={
-            onUndo
-              ? "Puts the file back as it was before this call, if nothing changed it since"
-              : "The session is not running: set up the model in Settings to undo"
-          }
-          onClick={() => setAsking(true)}
-        >
-          ↶ Undo this change
-        </button>
-      )}
-      {call.undoRefused && (
-        <span className="tool-undo-refused" role="alert">
-          {call.undoRefused}
-        </span>
-      )}
-    </div>
   );
 }
 

@@ -1,6 +1,5 @@
 // How a tool call is named on its card: an icon by its kind, its name, and the title the engine
 // gives it (what it acts on, then what it did).
-import type { CallState } from "../protocol/CallState";
 import type { ToolKind } from "../protocol/ToolKind";
 
 const ICONS: Record<ToolKind, string> = {
@@ -20,28 +19,22 @@ export function toolIcon(kind: ToolKind): string {
   return ICONS[kind] ?? ICONS.other;
 }
 
-export function stateLabel(state: CallState): { label: string; tone: "wait" | "run" | "ok" | "bad" | "off" } {
-  switch (state) {
-    case "streaming":
-      return { label: "writing…", tone: "wait" };
-    case "validating":
-    case "scheduled":
-      return { label: "waiting", tone: "wait" };
-    case "awaiting_approval":
-      return { label: "needs approval", tone: "wait" };
-    case "executing":
-      return { label: "running", tone: "run" };
-    case "succeeded":
-      return { label: "done", tone: "ok" };
-    case "failed":
-      return { label: "failed", tone: "bad" };
-    case "rejected":
-      return { label: "rejected", tone: "off" };
-    case "cancelled":
-      return { label: "cancelled", tone: "off" };
-    case "interrupted":
-      return { label: "interrupted", tone: "off" };
-  }
+/** The string argument `key` of a call's arguments, if it is one. */
+export function argText(args: unknown, key: string): string | null {
+  if (typeof args !== "object" || args === null) return null;
+  const v = (args as Record<string, unknown>)[key];
+  return typeof v === "string" ? v : null;
+}
+
+/**
+ * True when every argument is a plain value the card's title already shows (`{"path": "a.rs"}`
+ * under a header naming a.rs): the arguments would say the same thing again.
+ */
+export function argsSaidByTitle(args: unknown, title: string | null): boolean {
+  if (!title || typeof args !== "object" || args === null) return false;
+  return Object.values(args as Record<string, unknown>).every(
+    (v) => v === null || ((typeof v === "string" || typeof v === "number") && title.includes(String(v))),
+  );
 }
 
 export function formatDuration(ms: number): string {

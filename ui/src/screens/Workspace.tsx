@@ -17,6 +17,8 @@ import { startWarmUp } from "../components/warmUp";
 import { Logo } from "../components/Logo";
 import { Sidebar } from "../components/Sidebar";
 import { StatusBar } from "../components/StatusBar";
+import { ModePicker } from "../components/ModePicker";
+import { WorkingRow } from "../components/WorkingRow";
 import { QueuedMessages } from "../components/QueuedMessages";
 import { TodoList } from "../components/TodoList";
 import { useSession } from "../session/useSession";
@@ -79,6 +81,15 @@ export function Workspace({
   useEffect(() => startWarmUp(() => itemCount.current > 0), []);
 
   const actions = useCardActions(op, session.stopped);
+  // The open session's badge, from its own events.
+  const waitingCount = useMemo(
+    () => Object.values(state.calls).filter((c) => c.approval !== null).length,
+    [state.calls],
+  );
+  const currentActivity = useMemo(
+    () => ({ running: state.running, waiting: waitingCount }),
+    [state.running, waitingCount],
+  );
   const net = useNetChange(backend, current);
   // A dialog over the window (a file's net diff) takes the keys: nothing behind it is approved
   // or searched.
@@ -132,6 +143,7 @@ export function Workspace({
         <Sidebar
           sessions={sessions.sessions}
           current={current}
+          currentActivity={currentActivity}
           onNew={() => setCurrent(null)}
           onOpen={(id) => setCurrent(id)}
           onRename={(id, title) => backend.renameSession(id, title).then(refresh, (e: unknown) => setListError(errorMessage(e)))}
@@ -202,6 +214,7 @@ export function Workspace({
               onRewind={current && !state.running && !session.stopped ? rewind : undefined}
               find={find.shown}
               retry={retry}
+              footer={<WorkingRow running={state.running} items={state.items} calls={state.calls} />}
             />
           )}
           {state.rewound && !state.running && (
@@ -235,16 +248,15 @@ export function Workspace({
             onSend={session.send}
             restore={state.returned}
             focusRef={composer}
+            onStop={() => void op({ op: "cancel" })}
+            disabledWhy={missing ? "Set up the model in Settings first" : undefined}
+            controls={<ModePicker mode={state.mode} onMode={(mode) => void op({ op: "set_approval_mode", mode })} />}
           />
           <StatusBar
             provider={session.provider}
             model={session.model}
             usage={state.usage}
-            mode={state.mode}
-            running={state.running}
             retrying={state.retrying}
-            onMode={(mode) => void op({ op: "set_approval_mode", mode })}
-            onStop={() => void op({ op: "cancel" })}
             changes={<ChangesButton files={changes} onGoTo={find.goTo} onShowNet={current ? net.show : undefined} />}
             stats={<ToolStatsButton stats={state.toolStats} />}
           />

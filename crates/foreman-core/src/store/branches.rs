@@ -166,6 +166,7 @@ impl Store {
                 title: spec.title.to_owned(),
                 created_at: now_ms,
                 updated_at: now_ms,
+                activity: None,
             },
             undone_since: undone
                 .into_iter()

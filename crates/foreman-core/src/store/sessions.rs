@@ -13,6 +13,7 @@ fn summary((id, workspace_path, title, created_at, updated_at): SessionRow) -> S
         title,
         created_at,
         updated_at,
+        activity: None,
     }
 }
 
@@ -58,6 +59,7 @@ impl Store {
             title: String::new(),
             created_at: now_ms,
             updated_at: now_ms,
+            activity: None,
         })
     }
 

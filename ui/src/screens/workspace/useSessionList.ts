@@ -1,5 +1,6 @@
 // The workspace's stored sessions, for the sidebar: loaded at once and again whenever a task
-// ends (a new session takes its title from its first message).
+// ends (a new session takes its title from its first message), and every few seconds while a
+// session is running, so each one's badge follows what it does.
 import { useCallback, useEffect, useState } from "react";
 import type { Backend } from "../../backend";
 import { errorMessage } from "../../backend";
@@ -12,6 +13,9 @@ export interface SessionList {
   setError: (error: string | null) => void;
   refresh: () => void;
 }
+
+/** How often the list is read again while a session runs or waits (ms). */
+export const ACTIVITY_POLL_MS = 2000;
 
 export function useSessionList(backend: Backend, workspace: string, running: boolean): SessionList {
   const [sessions, setSessions] = useState<SessionSummary[]>([]);
@@ -29,5 +33,11 @@ export function useSessionList(backend: Backend, workspace: string, running: boo
   useEffect(() => {
     if (!running) refresh();
   }, [running, refresh]);
+  const busy = running || sessions.some((s) => s.activity && (s.activity.running || s.activity.waiting > 0));
+  useEffect(() => {
+    if (!busy) return;
+    const id = setInterval(refresh, ACTIVITY_POLL_MS);
+    return () => clearInterval(id);
+  }, [busy, refresh]);
   return { sessions, error, setError, refresh };
 }

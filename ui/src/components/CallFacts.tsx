@@ -1,0 +1,43 @@
+// What a finished call means for the person, in their words ("Rejected by you: …", "You edited
+// this before approving · 1 line differs", "2 of 3 parts written"), with the text the model got
+// behind "What the agent was told" when that text was written for the model.
+import type { CallView } from "../session/state";
+import { agentNote, noteWords } from "./agentNote";
+
+/**
+ * True when the call's result is the engine's message to the model about what happened (a
+ * decision of the person, a Stop, a write the diff already shows): the card says it in the
+ * person's words and keeps the result behind the toggle.
+ */
+export function hidesResult(call: CallView): boolean {
+  if (call.result === null) return false;
+  if (agentNote(call.result) !== null) return true;
+  if (call.state === "rejected" || call.state === "cancelled" || call.state === "interrupted") return true;
+  return call.state === "succeeded" && call.kind === "edit" && Boolean(call.preview?.diff);
+}
+
+/** The facts of a finished call for the person; `note` is what its look says already. */
+export function CallFacts({ call, note }: { call: CallView; note: string | null }) {
+  if (!hidesResult(call)) return null;
+  const told = agentNote(call.result);
+  const facts: string[] = [];
+  if (told && told.kind !== "rejected") facts.push(noteWords(told));
+  else if (note && call.undo !== "done") facts.push(note);
+  // The policy refused it: its own sentence is the fact.
+  else if (call.state === "rejected" && !told && call.result) facts.push(call.result);
+  return (
+    <div className="tool-facts" data-testid="call-facts">
+      {facts.map((fact) => (
+        <div key={fact} className="tool-fact">
+          {fact}
+        </div>
+      ))}
+      {call.result?.trim() && (
+        <details className="agent-told" data-testid="agent-told">
+          <summary>What the agent was told</summary>
+          <pre>{call.result}</pre>
+        </details>
+      )}
+    </div>
+  );
+}

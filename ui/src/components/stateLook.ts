@@ -1,0 +1,72 @@
+// One state, one colour, everywhere: how a call's state (with its undo state and the person's
+// decision) looks on a card's edge, its pill, a sidebar badge. Five looks, each a CSS class
+// `look-<look>` whose colours are the variables `--state-<look>` and `--state-<look>-soft` in
+// state.css:
+// - running (blue): the agent is writing, starting or running the call;
+// - needs-you (amber): it waits for the person's approval;
+// - done (green): it went through;
+// - failed (red): it went wrong on its own;
+// - by-you (grey): the person rejected it, stopped it or undid it, said in neutral words.
+import type { CallState } from "../protocol/CallState";
+import type { UndoState } from "../protocol/UndoState";
+import { agentNote } from "./agentNote";
+
+export type Look = "running" | "needs-you" | "done" | "failed" | "by-you";
+
+export interface StateLook {
+  look: Look;
+  /** The pill's words: a few, lower case. */
+  label: string;
+  /** The outcome in a sentence for the person, when there is more to say than the label. */
+  note: string | null;
+}
+
+/** What decides a call's look. */
+export interface LookInput {
+  state: CallState;
+  undo?: UndoState | null;
+  /** The result text the model got (for a rejection, it carries the person's note). */
+  result?: string | null;
+}
+
+/** The CSS class of a look. */
+export function lookClass(look: Look): string {
+  return `look-${look}`;
+}
+
+/** How a call in this state looks. */
+export function callLook(call: LookInput): StateLook {
+  switch (call.state) {
+    case "streaming":
+      return { look: "running", label: "writing…", note: null };
+    case "validating":
+    case "scheduled":
+      return { look: "running", label: "starting…", note: null };
+    case "awaiting_approval":
+      return { look: "needs-you", label: "needs you", note: null };
+    case "executing":
+      return { look: "running", label: "running", note: null };
+    case "succeeded":
+      if (call.undo === "done") return { look: "by-you", label: "undone", note: null };
+      if (call.undo === "partly") return { look: "done", label: "partly undone", note: null };
+      return { look: "done", label: "done", note: null };
+    case "failed":
+      return { look: "failed", label: "failed", note: null };
+    case "rejected": {
+      const told = agentNote(call.result ?? null);
+      if (told?.kind === "rejected") {
+        return {
+          look: "by-you",
+          label: "rejected",
+          note: told.reason ? `Rejected by you: ${told.reason}` : "Rejected by you",
+        };
+      }
+      // A deny rule or a tool this session does not offer: the policy refused it, not the person.
+      return { look: "by-you", label: "not allowed", note: null };
+    }
+    case "cancelled":
+      return { look: "by-you", label: "stopped", note: "Stopped by you" };
+    case "interrupted":
+      return { look: "by-you", label: "interrupted", note: "The session closed while it ran" };
+  }
+}
