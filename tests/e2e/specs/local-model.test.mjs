@@ -61,6 +61,7 @@ test("a real local model: its answer streams into the conversation and ends", as
   await list.selectByAttribute("value", "gemma-3-270m-q4_k_m");
   assert.equal(await (await $('[data-testid="model"]')).getValue(), "gemma-3-270m-q4_k_m");
   await (await $('[data-testid="save-settings"]')).click();
+  await (await $('[data-testid="preset"]')).scrollIntoView();
   await screenshot(app.browser, "90-local-model-settings");
   await (await $('[data-testid="close-settings"]')).click();
 
