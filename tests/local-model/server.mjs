@@ -213,7 +213,10 @@ const server = http.createServer((req, res) => {
         sendJson(res, 400, { error: { message: "`messages` must be a non-empty array", type: "invalid_request_error" } });
         return;
       }
-      queue = queue.then(() => (res.destroyed ? undefined : complete(req, res, body)));
+      // A failed request must not stop the ones behind it.
+      queue = queue
+        .then(() => (res.destroyed ? undefined : complete(req, res, body)))
+        .catch((error) => console.error(`a request failed: ${error?.stack ?? error}`));
     });
     return;
   }
