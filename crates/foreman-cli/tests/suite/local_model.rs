@@ -72,7 +72,7 @@ async fn a_plain_answer_streams_and_ends() {
 
 #[tokio::test]
 async fn a_text_protocol_action_is_recognised_and_runs() {
-    let Some(model) = LocalModel::start(96).await else {
+    let Some(model) = LocalModel::start(160).await else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
