@@ -92,7 +92,9 @@ local-model:
 	@tests/local-model/fetch.sh
 
 # Inside a private D-Bus session with an unlocked gnome-keyring, so the keychain tests are real.
+# The local model's own server is tested first (node --test), then the workspace.
 rust-test: ui mcp-servers local-model
+	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" node --test tests/local-model/server.test.mjs
 	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" scripts/with-keyring.sh $(CARGO) test --workspace
 
 ui-test: ui-deps
