@@ -6,6 +6,8 @@
 mod activity;
 mod bridge;
 mod checkpoint_commands;
+#[cfg(test)]
+mod command_permissions;
 mod commands;
 mod files;
 mod launch;
