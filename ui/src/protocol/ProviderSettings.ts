@@ -41,4 +41,10 @@ thinking_budget?: number | null,
  * How hard a reasoning model thinks (OpenAI-compatible servers); `None` leaves the
  * server's default and sends nothing.
  */
-reasoning_effort?: ReasoningEffort | null, };
+reasoning_effort?: ReasoningEffort | null, 
+/**
+ * The most tokens one answer may have (thinking not counted); `None` uses
+ * [`LOCAL_MAX_TOKENS`] for a server on this computer or the local network, else
+ * [`DEFAULT_MAX_TOKENS`]. From 1 to [`MAX_MAX_TOKENS`].
+ */
+max_tokens?: number | null, };
