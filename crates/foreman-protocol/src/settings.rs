@@ -218,8 +218,8 @@ pub struct ProviderSettings {
     #[ts(optional = nullable)]
     pub reasoning_effort: Option<ReasoningEffort>,
     /// The most tokens one answer may have (thinking not counted); `None` uses
-    /// [`LOCAL_MAX_TOKENS`] for a server on this computer or the local network, else
-    /// [`DEFAULT_MAX_TOKENS`]. From 1 to [`MAX_MAX_TOKENS`].
+    /// [`ProviderSettings::default_max_tokens`] (2,048 for a local server). From 1 to
+    /// [`MAX_MAX_TOKENS`].
     #[serde(default)]
     #[ts(optional = nullable)]
     pub max_tokens: Option<u32>,
@@ -274,13 +274,18 @@ impl ProviderSettings {
         self.preset.requires_key() && !self.is_local()
     }
 
-    /// The output limit used when the user set none: smaller for a local server.
+    /// The output limit used when the user set none: [`LOCAL_MAX_TOKENS`] for Ollama, LM Studio
+    /// and a custom server on this computer or the local network; the hosted presets keep
+    /// [`DEFAULT_MAX_TOKENS`], which their models accept.
     pub fn default_max_tokens(&self) -> u32 {
-        let local_preset = matches!(
-            self.preset,
-            ProviderPreset::Ollama | ProviderPreset::LmStudio
-        );
-        if local_preset || self.is_local() {
+        let local = match self.preset {
+            ProviderPreset::Ollama | ProviderPreset::LmStudio => true,
+            ProviderPreset::Custom => self.is_local(),
+            ProviderPreset::Anthropic | ProviderPreset::OpenAi | ProviderPreset::OpenRouter => {
+                false
+            }
+        };
+        if local {
             LOCAL_MAX_TOKENS
         } else {
             DEFAULT_MAX_TOKENS
@@ -501,6 +506,11 @@ mod tests {
                 ProviderSettings::for_preset(preset).max_tokens(),
                 DEFAULT_MAX_TOKENS
             );
+            let proxied = ProviderSettings {
+                base_url: "http://127.0.0.1:4000/v1".into(),
+                ..ProviderSettings::for_preset(preset)
+            };
+            assert_eq!(proxied.max_tokens(), DEFAULT_MAX_TOKENS, "a hosted model's");
         }
 
         let set = |tokens| ProviderSettings {

@@ -44,7 +44,7 @@ thinking_budget?: number | null,
 reasoning_effort?: ReasoningEffort | null, 
 /**
  * The most tokens one answer may have (thinking not counted); `None` uses
- * [`LOCAL_MAX_TOKENS`] for a server on this computer or the local network, else
- * [`DEFAULT_MAX_TOKENS`]. From 1 to [`MAX_MAX_TOKENS`].
+ * [`ProviderSettings::default_max_tokens`] (2,048 for a local server). From 1 to
+ * [`MAX_MAX_TOKENS`].
  */
 max_tokens?: number | null, };
