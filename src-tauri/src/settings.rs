@@ -176,7 +176,7 @@ pub fn view(path: &Path, recordings: &Path, settings: AppSettings) -> SettingsVi
         Ok(stored) => (stored, None),
         Err(e) => (false, Some(e.to_string())),
     };
-    let missing = if preset.requires_key() && !key_stored {
+    let missing = if settings.provider.requires_key() && !key_stored {
         Some(format!(
             "Add your {} API key to start working.",
             preset.label()
