@@ -24,7 +24,7 @@ pub async fn get_settings(app: AppHandle) -> Result<SettingsView, CommandError> 
 }
 
 /// Saves the settings. New sessions use them; running sessions of the same provider take the
-/// model (and its thinking settings) from their next request on.
+/// model (and its thinking settings and answer limit) from their next request on.
 #[tauri::command]
 pub async fn save_settings(
     app: AppHandle,
