@@ -104,6 +104,7 @@ pub async fn delete_api_key(
 #[tauri::command]
 pub async fn test_connection(settings: AppSettings) -> Result<ConnectionTest, CommandError> {
     let preset = settings.provider.preset;
+    log::info!("testing the connection to {preset:?}");
     let keyring = key_for(preset);
     let stored = blocking(move || Ok(keyring.read()?)).await?;
     let key: SharedKeySource = Arc::new(StaticKey(stored));

@@ -78,6 +78,48 @@ async fn max_tokens_reaches_both_wires_and_a_local_server_gets_a_smaller_default
 }
 
 #[tokio::test]
+async fn an_answer_cut_off_at_the_limit_fails_with_a_notice() {
+    let dir = tempfile::tempdir().unwrap();
+    let cut_off = foreman_core::testing::scripts::openai(&[text("The first half")], 5)
+        .replace(r#""finish_reason":"stop""#, r#""finish_reason":"length""#);
+    let server = ScriptedServer::start(vec![
+        foreman_core::testing::sse_server::ScriptedResponse::sse(cut_off),
+    ])
+    .await
+    .unwrap();
+    let mut cmd = exec_in(dir.path(), dir.path());
+    cmd.args([
+        "--provider",
+        "openai",
+        "--base-url",
+        &format!("{}/v1", server.url()),
+        "--model",
+        "m",
+        "--max-tokens",
+        "300",
+        "--json",
+        "write a lot",
+    ]);
+    let result = run(cmd, |_| json!({})).await;
+    assert_eq!(result.code, 1, "{}", result.stderr);
+    let ended = result
+        .events
+        .iter()
+        .find(|e| e["type"] == "task_ended")
+        .unwrap_or_else(|| panic!("{:?}", result.events));
+    let message = ended["reason"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("The answer reached its limit of 300 tokens and was cut off."),
+        "{ended}"
+    );
+    assert!(
+        result.stderr.contains("reached its limit of 300 tokens"),
+        "{}",
+        result.stderr
+    );
+}
+
+#[tokio::test]
 async fn a_bad_value_is_refused_before_any_request() {
     let dir = tempfile::tempdir().unwrap();
     let server = ScriptedServer::start(Vec::new()).await.unwrap();

@@ -198,3 +198,26 @@ async fn a_failing_server_is_reported_and_a_hosted_preset_still_needs_its_key() 
         "No API key for OpenRouter: store one first."
     );
 }
+
+#[tokio::test]
+async fn anthropic_without_a_models_list_is_still_tested() {
+    let server = serve(vec![
+        ScriptedResponse::json(404, r#"{"error":"not found"}"#),
+        ScriptedResponse::sse(body(Wire::Anthropic, &[text("Sure! The status is ok.")])),
+    ])
+    .await;
+    let settings = ProviderSettings {
+        base_url: server.url(),
+        model: "claude-e2e".into(),
+        ..ProviderSettings::for_preset(ProviderPreset::Anthropic)
+    };
+    let key = foreman_core::providers::keys::static_key("k");
+    let result = test_connection(&settings, key, TEST_TIMEOUT).await;
+    assert!(result.connected, "{result:?}");
+    assert!(result.models_error.is_some());
+    assert!(result.suggest_text_protocol, "{result:?}");
+    assert_eq!(
+        server.requests()[1].json()["tools"][0]["name"],
+        "report_status"
+    );
+}
