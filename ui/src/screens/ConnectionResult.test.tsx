@@ -6,7 +6,7 @@ import { ConnectionResult } from "./ConnectionResult";
 function result(over: Partial<ConnectionTest> = {}): ConnectionTest {
   return {
     connected: true,
-    message: "Connected to OpenAI-compatible server. gemma answered in 0.8 s but did not call the tool it was asked to call.",
+    message: "Connected to OpenAI-compatible server. gemma answered but did not call the tool it was asked to call.",
     models: [
       { id: "gemma-3-270m", display_name: null, context_window: null },
       { id: "qwen2.5-coder-7b", display_name: null, context_window: 32768 },

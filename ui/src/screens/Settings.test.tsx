@@ -18,7 +18,7 @@ function backend(calls: string[]): Backend {
     },
     testConnection: async () => ({
       connected: true,
-      message: "Connected to Anthropic. claude-sonnet-4-5 answered in 0.4 s and calls tools natively.",
+      message: "Connected to Anthropic. claude-sonnet-4-5 answered and calls tools natively.",
       models: [],
       models_error: null,
       tool_support: { kind: "native" },
@@ -100,7 +100,7 @@ test("a local server's test offers the text protocol, and saving sends it with t
     listModels: async () => [],
     testConnection: async (s: AppSettings) => ({
       connected: true,
-      message: `Connected to Ollama (this computer). ${s.provider.model} answered in 1.2 s but did not call the tool it was asked to call.`,
+      message: `Connected to Ollama (this computer). ${s.provider.model} answered but did not call the tool it was asked to call.`,
       models: [{ id: "gemma3:270m", display_name: null, context_window: null }],
       models_error: null,
       tool_support: { kind: "ignored", answer: "ok" },

@@ -223,29 +223,26 @@ fn verdict(collected: &Collected) -> ToolSupport {
 
 /// The result in one sentence.
 fn describe(settings: &ProviderSettings, result: &ConnectionTest) -> String {
+    // The latency is a field of its own, shown beside the sentence.
     let model = settings.model.trim();
-    let took = result
-        .latency_ms
-        .map(|ms| format!(" in {:.1} s", Duration::from_millis(ms).as_secs_f32()))
-        .unwrap_or_default();
     let advice = if result.suggest_text_protocol {
         " Use the text protocol for it."
     } else {
         ""
     };
     let verdict = match &result.tool_support {
-        ToolSupport::Native => format!("{model} answered{took} and calls tools natively."),
+        ToolSupport::Native => format!("{model} answered and calls tools natively."),
         ToolSupport::Ignored { .. } => format!(
-            "{model} answered{took} but did not call the tool it was asked to call: it seems to \
-             have no native tool calling.{advice}"
+            "{model} answered but did not call the tool it was asked to call: it seems to have \
+             no native tool calling.{advice}"
         ),
         ToolSupport::Refused { .. } => format!(
-            "The server refused a request with a tool and answered one without{took}: {model} \
-             has no native tool calling there.{advice}"
+            "The server refused a request with a tool and answered one without: {model} has no \
+             native tool calling there.{advice}"
         ),
         ToolSupport::Unknown => format!(
-            "{model} answered{took}, but its answer ran out of room before it showed whether it \
-             calls tools."
+            "{model} answered, but its answer ran out of room before it showed whether it calls \
+             tools."
         ),
     };
     format!("Connected to {}. {verdict}", settings.preset.label())
