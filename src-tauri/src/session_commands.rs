@@ -147,7 +147,7 @@ async fn session_config(
     let dir = WorkspaceDir::resolve(workspace, &cwd)?;
     let preset = settings.provider.preset;
     let key = settings::key_for(preset);
-    if preset.requires_key() && !key.is_stored()? {
+    if settings.provider.requires_key() && !key.is_stored()? {
         return Err(CommandError::new(format!(
             "No API key for {}. Add it in Settings.",
             preset.label()

@@ -151,12 +151,14 @@ pub fn model_change(old: Option<&ProviderSettings>, new: &ProviderSettings) -> O
             && old.context_window == new.context_window
             && old.thinking_budget() == new.thinking_budget()
             && old.reasoning_effort() == new.reasoning_effort()
+            && old.max_tokens() == new.max_tokens()
     });
     (!model.is_empty() && !same).then(|| Op::SetModel {
         model: model.to_owned(),
         context_window: new.context_window,
         thinking_budget: new.thinking_budget(),
         reasoning_effort: new.reasoning_effort(),
+        max_tokens: Some(new.max_tokens()),
     })
 }
 
@@ -176,7 +178,7 @@ pub fn view(path: &Path, recordings: &Path, settings: AppSettings) -> SettingsVi
         Ok(stored) => (stored, None),
         Err(e) => (false, Some(e.to_string())),
     };
-    let missing = if preset.requires_key() && !key_stored {
+    let missing = if settings.provider.requires_key() && !key_stored {
         Some(format!(
             "Add your {} API key to start working.",
             preset.label()
@@ -285,7 +287,22 @@ mod tests {
                 context_window: None,
                 thinking_budget: None,
                 reasoning_effort: Some(ReasoningEffort::High),
+                max_tokens: Some(8_192),
             })
+        );
+        let limit = ProviderSettings {
+            max_tokens: Some(1_024),
+            ..old.clone()
+        };
+        assert!(
+            matches!(
+                model_change(Some(&old), &limit),
+                Some(Op::SetModel {
+                    max_tokens: Some(1_024),
+                    ..
+                })
+            ),
+            "a new answer limit reaches the open sessions"
         );
         assert!(model_change(None, &old).is_some(), "unknown before: tell");
         let empty = ProviderSettings {

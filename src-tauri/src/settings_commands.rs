@@ -2,15 +2,13 @@
 //! nothing returns it.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use foreman_core::providers::{
-    LIST_TIMEOUT, Message, ModelInfo, ProviderPreset, ProviderRequest, ProviderSettings,
-    SharedKeySource, StaticKey, build_provider, collect, limits_for, list_models,
+    ConnectionTest, LIST_TIMEOUT, ModelInfo, ProviderPreset, ProviderSettings, SharedKeySource,
+    StaticKey, TEST_TIMEOUT, list_models, test_connection as run_connection_test,
 };
-use foreman_protocol::settings::thinking_budget_problem;
+use foreman_protocol::settings::{max_tokens_problem, thinking_budget_problem};
 use tauri::AppHandle;
-use tokio_util::sync::CancellationToken;
 
 use crate::settings::{self, AppSettings, SettingsView, key_for, settings_path};
 use crate::state::AppState;
@@ -26,7 +24,7 @@ pub async fn get_settings(app: AppHandle) -> Result<SettingsView, CommandError> 
 }
 
 /// Saves the settings. New sessions use them; running sessions of the same provider take the
-/// model (and its thinking settings) from their next request on.
+/// model (and its thinking settings and answer limit) from their next request on.
 #[tauri::command]
 pub async fn save_settings(
     app: AppHandle,
@@ -39,10 +37,11 @@ pub async fn save_settings(
         return Err(CommandError::new("The iteration cap must be at least 1."));
     }
     // Saved settings may be incomplete (no model yet), but never hold what a request refuses.
-    if let Some(problem) = settings
-        .provider
+    let provider = &settings.provider;
+    if let Some(problem) = provider
         .thinking_budget()
         .and_then(thinking_budget_problem)
+        .or_else(|| provider.max_tokens.and_then(max_tokens_problem))
     {
         return Err(CommandError::new(problem));
     }
@@ -99,49 +98,24 @@ pub async fn delete_api_key(
     .await
 }
 
-/// Sends a tiny request with `settings` (and the key stored for their preset) and says what
-/// happened, in a sentence for the user.
+/// Tests the provider `settings` describe (as the form holds them, not yet saved) with the key
+/// stored for their preset: lists its models and sends one small request with a tool
+/// (`foreman_core::providers::connection_test`). What failed is in the result, not an error.
 #[tauri::command]
-pub async fn test_connection(settings: AppSettings) -> Result<String, CommandError> {
+pub async fn test_connection(settings: AppSettings) -> Result<ConnectionTest, CommandError> {
     let preset = settings.provider.preset;
+    log::info!("testing the connection to {preset:?}");
     let keyring = key_for(preset);
     let stored = blocking(move || Ok(keyring.read()?)).await?;
     let key: SharedKeySource = Arc::new(StaticKey(stored));
-    let mut provider_settings = settings.provider.clone();
-    provider_settings.max_attempts = 1;
-    let provider = build_provider(&provider_settings, key, None)
-        .map_err(|e| CommandError::new(e.to_string()))?;
-    let mut request = ProviderRequest::new(
-        settings.provider.model.clone(),
-        "Reply with the single word OK.",
-        vec![Message::user("ping")],
+    let result = run_connection_test(&settings.provider, key, TEST_TIMEOUT).await;
+    log::info!(
+        "connection test of {preset:?}: connected {}, {} model(s), tools {:?}",
+        result.connected,
+        result.models.len(),
+        result.tool_support
     );
-    request.limits = limits_for(&settings.provider);
-    // Room for the one word, beside the thinking the settings ask for.
-    request.limits.max_tokens = request
-        .limits
-        .thinking_budget
-        .unwrap_or(0)
-        .saturating_add(16);
-    let cancel = CancellationToken::new();
-    let run = collect(provider.stream(request, cancel.clone()));
-    let (collected, failure) = match tokio::time::timeout(Duration::from_secs(30), run).await {
-        Ok(result) => result,
-        Err(_) => {
-            cancel.cancel();
-            return Err(CommandError::new("No answer within 30 seconds."));
-        }
-    };
-    if let Some(failure) = failure {
-        return Err(CommandError::new(failure.to_string()));
-    }
-    let answer: String = collected.text.chars().take(80).collect();
-    Ok(format!(
-        "Connected to {}: {} answered “{}”.",
-        preset.label(),
-        settings.provider.model,
-        answer.trim()
-    ))
+    Ok(result)
 }
 
 /// The models of the provider `settings` describe (as the form holds them, not yet saved),
@@ -153,7 +127,7 @@ pub async fn list_provider_models(
     let preset = settings.preset;
     let keyring = key_for(preset);
     let stored = blocking(move || Ok(keyring.read()?)).await?;
-    if stored.is_none() && preset.requires_key() {
+    if stored.is_none() && settings.requires_key() {
         return Err(CommandError::new(format!(
             "no API key is stored for {}",
             preset.label()

@@ -52,7 +52,9 @@ function backendWith(startup: StartupView, recent: RecentWorkspace[] = []): Back
     deleteApiKey: async () => {
       throw { message: "no keychain in this test" };
     },
-    testConnection: async () => "ok",
+    testConnection: async () => {
+      throw { message: "no provider in this test" };
+    },
     listModels: async () => [],
     openExternal: async () => {},
     rulesList: async () => [],

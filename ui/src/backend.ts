@@ -2,6 +2,7 @@
 import { Channel, invoke } from "@tauri-apps/api/core";
 import { getCurrentWebview } from "@tauri-apps/api/webview";
 import type { AppSettings } from "./protocol/AppSettings";
+import type { ConnectionTest } from "./protocol/ConnectionTest";
 import type { McpView } from "./protocol/McpView";
 import type { CommandError } from "./protocol/CommandError";
 import type { Event } from "./protocol/Event";
@@ -51,7 +52,8 @@ export interface Backend {
   saveSettings(settings: AppSettings): Promise<SettingsView>;
   setApiKey(preset: ProviderPreset, key: string): Promise<SettingsView>;
   deleteApiKey(preset: ProviderPreset): Promise<SettingsView>;
-  testConnection(settings: AppSettings): Promise<string>;
+  /** Lists the provider's models and sends one small request with a tool. */
+  testConnection(settings: AppSettings): Promise<ConnectionTest>;
   /** The models the provider `settings` describe offers, asked with the key stored for its preset. */
   listModels(settings: ProviderSettings): Promise<ModelInfo[]>;
   openExternal(url: string): Promise<void>;
@@ -111,7 +113,7 @@ export const tauriBackend: Backend = {
   saveSettings: (settings) => invoke<SettingsView>("save_settings", { settings }),
   setApiKey: (preset, key) => invoke<SettingsView>("set_api_key", { preset, key }),
   deleteApiKey: (preset) => invoke<SettingsView>("delete_api_key", { preset }),
-  testConnection: (settings) => invoke<string>("test_connection", { settings }),
+  testConnection: (settings) => invoke<ConnectionTest>("test_connection", { settings }),
   listModels: (settings) => invoke<ModelInfo[]>("list_provider_models", { settings }),
   openExternal: (url) => invoke<void>("open_external", { url }),
   rulesList: (workspace, sessionId) => invoke<StoredRule[]>("rules_list", { workspace, sessionId }),

@@ -3,11 +3,11 @@
 use std::path::PathBuf;
 
 use foreman_core::providers::preset::MIN_CONTEXT_WINDOW;
-use foreman_protocol::settings::thinking_budget_problem;
+use foreman_protocol::settings::{max_tokens_problem, thinking_budget_problem};
 use foreman_protocol::{ApprovalMode, ReasoningEffort, SandboxLevel};
 
 /// Usage text.
-pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|auto|yolo] [--sandbox read-only|workspace-write|off] [--allow-network] [--max-iterations N] [--context-window TOKENS] [--thinking-budget TOKENS] [--reasoning-effort minimal|low|medium|high] [--text-protocol] [--json] [--db FILE] [--resume ID] [--mcp-config FILE] [--trust-workspace-mcp] [--record DIR] [--attach PATH]... PROMPT
+pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|auto|yolo] [--sandbox read-only|workspace-write|off] [--allow-network] [--max-iterations N] [--context-window TOKENS] [--thinking-budget TOKENS] [--max-tokens N] [--reasoning-effort minimal|low|medium|high] [--text-protocol] [--json] [--db FILE] [--resume ID] [--mcp-config FILE] [--trust-workspace-mcp] [--record DIR] [--attach PATH]... PROMPT
        foreman-cli mcp list --workspace DIR [--mcp-config FILE] [--db FILE]
        foreman-cli mcp approve --workspace DIR [--mcp-config FILE] [--db FILE] NAME...
        foreman-cli sessions --workspace DIR [--db FILE]
@@ -37,6 +37,9 @@ pub struct ExecArgs {
     pub context_window: Option<u32>,
     /// Extended thinking with this many tokens (Anthropic).
     pub thinking_budget: Option<u32>,
+    /// The most tokens one answer may have (thinking not counted); `None`: 2,048 for a local
+    /// `--base-url`, else 8,192.
+    pub max_tokens: Option<u32>,
     /// How hard a reasoning model thinks (OpenAI-compatible).
     pub reasoning_effort: Option<ReasoningEffort>,
     pub text_protocol: bool,
@@ -76,6 +79,7 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
         max_iterations: None,
         context_window: None,
         thinking_budget: None,
+        max_tokens: None,
         reasoning_effort: None,
         text_protocol: false,
         json: false,
@@ -138,6 +142,16 @@ pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
                     return Err(format!("--thinking-budget: {problem}"));
                 }
                 out.thinking_budget = Some(n);
+            }
+            "--max-tokens" => {
+                let v = value(&mut it, arg)?;
+                let n: u32 = v
+                    .parse()
+                    .map_err(|_| format!("--max-tokens needs a number of tokens, not `{v}`"))?;
+                if let Some(problem) = max_tokens_problem(n) {
+                    return Err(format!("--max-tokens: {problem}"));
+                }
+                out.max_tokens = Some(n);
             }
             "--reasoning-effort" => {
                 let v = value(&mut it, arg)?;
@@ -270,6 +284,23 @@ mod tests {
     }
 
     #[test]
+    fn max_tokens_parses_and_bad_values_say_why() {
+        let a = parse_exec(&args(&["--workspace", "/w", "--max-tokens", "512", "p"])).unwrap();
+        assert_eq!(a.max_tokens, Some(512));
+        let error = |n: &str| parse_exec(&args(&["--workspace", "/w", "--max-tokens", n, "p"]));
+        assert_eq!(error("300").unwrap().max_tokens, Some(300));
+        assert_eq!(
+            error("0").unwrap_err(),
+            "--max-tokens: The answer needs room: allow at least 1 token."
+        );
+        assert_eq!(
+            error("lots").unwrap_err(),
+            "--max-tokens needs a number of tokens, not `lots`"
+        );
+        assert!(error("999999").unwrap_err().contains("at most 128000"));
+    }
+
+    #[test]
     fn thinking_flags_parse_and_bad_values_say_why() {
         let a = parse_exec(&args(&[
             "--workspace",
@@ -330,6 +361,7 @@ mod tests {
             .contains("is for --provider anthropic")
         );
         assert!(USAGE.contains("[--thinking-budget TOKENS]"));
+        assert!(USAGE.contains("[--max-tokens N]"));
         assert!(USAGE.contains("[--reasoning-effort minimal|low|medium|high]"));
     }
 }

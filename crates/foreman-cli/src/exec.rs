@@ -12,7 +12,7 @@ use foreman_core::conversation::open_session;
 use foreman_core::providers::keys::{ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY};
 use foreman_core::providers::{
     AnthropicConfig, AnthropicProvider, EnvKey, HttpSettings, Limits, OpenAiConfig, OpenAiProvider,
-    Provider,
+    Provider, ProviderPreset, ProviderSettings,
 };
 use foreman_core::store::Store;
 use foreman_core::workspace::WorkspaceDir;
@@ -90,6 +90,21 @@ fn provider(args: &ExecArgs, keys: Keys) -> Result<(Arc<dyn Provider>, String), 
     }
 }
 
+/// The answer limit without `--max-tokens`: the desktop app's default for the same server (an
+/// OpenAI-compatible `--base-url` on this computer or the local network gets the smaller one).
+fn default_max_tokens(args: &ExecArgs) -> u32 {
+    let preset = match args.provider {
+        ProviderKind::Anthropic => ProviderPreset::Anthropic,
+        ProviderKind::OpenAi if args.base_url.is_some() => ProviderPreset::Custom,
+        ProviderKind::OpenAi => ProviderPreset::OpenAi,
+    };
+    ProviderSettings {
+        base_url: args.base_url.clone().unwrap_or_default(),
+        ..ProviderSettings::for_preset(preset)
+    }
+    .default_max_tokens()
+}
+
 /// Reads stdin lines into a channel (ends when stdin closes).
 fn stdin_lines() -> mpsc::UnboundedReceiver<String> {
     let (tx, rx) = mpsc::unbounded_channel();
@@ -163,6 +178,7 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     config.sandbox_network = args.allow_network;
     config.text_protocol = args.text_protocol;
     config.limits = Limits {
+        max_tokens: args.max_tokens.unwrap_or_else(|| default_max_tokens(&args)),
         reasoning_effort: args.reasoning_effort,
         ..Limits::default()
     }

@@ -11,9 +11,11 @@ pub mod attachment;
 pub mod bindings;
 pub mod call;
 pub mod checkpoint;
+pub mod connection_test;
 pub mod diff;
 pub mod event;
 pub mod images;
+pub mod local_url;
 pub mod mcp;
 pub mod mode;
 pub mod model_info;
@@ -34,6 +36,7 @@ pub use call::{
     CallSnapshot, CallState, FilePreview, InvalidTransition, PREVIEW_LINES_SENT, UndoState,
 };
 pub use checkpoint::{ChangeKind, RewindPlan, WorkspaceChange};
+pub use connection_test::{ConnectionTest, ToolSupport};
 pub use event::{Event, EventMsg, FILES_CHANGED_LIMIT, TaskEndReason};
 pub use images::{CallImages, ImageLeftOut, ImagesLeftOut, ToolImage};
 pub use mode::ApprovalMode;

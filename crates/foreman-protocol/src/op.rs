@@ -99,8 +99,9 @@ pub enum Op {
     /// Changes the model from the next request on (the user chose another in Settings), with
     /// what goes with it: its context window (`None`: the model's known one, else the
     /// default), the thinking budget (Anthropic; `None` turns thinking off) and the reasoning
-    /// effort (OpenAI-compatible; `None` sends none). The provider stays the session's.
-    /// Answered with `model_changed`.
+    /// effort (OpenAI-compatible; `None` sends none) and the answer's output limit (`None`:
+    /// the session keeps its own). The provider stays the session's. Answered with
+    /// `model_changed`.
     SetModel {
         model: String,
         #[serde(default)]
@@ -112,6 +113,9 @@ pub enum Op {
         #[serde(default)]
         #[ts(optional = nullable)]
         reasoning_effort: Option<ReasoningEffort>,
+        #[serde(default)]
+        #[ts(optional = nullable)]
+        max_tokens: Option<u32>,
     },
     /// Changes the approval mode from the next decision on.
     SetApprovalMode { mode: ApprovalMode },
@@ -218,6 +222,7 @@ mod tests {
                 context_window: None,
                 thinking_budget: None,
                 reasoning_effort: None,
+                max_tokens: None,
             }
         );
     }

@@ -17,6 +17,16 @@ pub const DEFAULT_CONNECT_TIMEOUT_SECS: u32 = 10;
 pub const DEFAULT_IDLE_TIMEOUT_SECS: u32 = 120;
 /// Attempts per request by default, the first included.
 pub const DEFAULT_MAX_ATTEMPTS: u32 = 5;
+/// The output limit of a request to a hosted service (without thinking): room for a long file
+/// and within what the presets' models accept.
+pub const DEFAULT_MAX_TOKENS: u32 = 8_192;
+/// The output limit of a request to a server on this computer or the local network: at local
+/// speeds a small model that rambles to 8,192 tokens keeps the user waiting for minutes.
+pub const LOCAL_MAX_TOKENS: u32 = 2_048;
+/// The largest output limit the settings accept (no model the presets serve answers longer).
+pub const MAX_MAX_TOKENS: u32 = 128_000;
+
+pub use crate::local_url::is_local_url;
 
 /// A known kind of model service.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
@@ -79,7 +89,8 @@ impl ProviderPreset {
         }
     }
 
-    /// Whether requests fail without a key (local servers need none; a custom one may).
+    /// Whether requests to the preset's own URL fail without a key (local servers need none;
+    /// a custom one may). [`ProviderSettings::requires_key`] also looks at the base URL.
     pub fn requires_key(self) -> bool {
         matches!(self, Self::Anthropic | Self::OpenAi | Self::OpenRouter)
     }
@@ -160,6 +171,19 @@ pub fn thinking_budget_problem(budget: u32) -> Option<String> {
     })
 }
 
+/// What is wrong with an output limit of `tokens`, for the user; `None` when it can be sent.
+pub fn max_tokens_problem(tokens: u32) -> Option<String> {
+    if tokens == 0 {
+        Some("The answer needs room: allow at least 1 token.".into())
+    } else if tokens > MAX_MAX_TOKENS {
+        Some(format!(
+            "An answer of {tokens} tokens is more than any model gives: at most {MAX_MAX_TOKENS}."
+        ))
+    } else {
+        None
+    }
+}
+
 /// The provider part of the settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ProviderSettings {
@@ -193,6 +217,12 @@ pub struct ProviderSettings {
     #[serde(default)]
     #[ts(optional = nullable)]
     pub reasoning_effort: Option<ReasoningEffort>,
+    /// The most tokens one answer may have (thinking not counted); `None` uses
+    /// [`ProviderSettings::default_max_tokens`] (2,048 for a local server). From 1 to
+    /// [`MAX_MAX_TOKENS`].
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub max_tokens: Option<u32>,
 }
 
 /// The smallest context window the settings accept.
@@ -219,6 +249,7 @@ impl ProviderSettings {
             record_streams: false,
             thinking_budget: None,
             reasoning_effort: None,
+            max_tokens: None,
         }
     }
 
@@ -230,6 +261,40 @@ impl ProviderSettings {
         } else {
             url
         }
+    }
+
+    /// Whether the base URL is on this computer or the local network ([`is_local_url`]).
+    pub fn is_local(&self) -> bool {
+        is_local_url(self.effective_base_url())
+    }
+
+    /// Whether requests fail without a key: the hosted presets' do, unless their base URL
+    /// points at a local server (a proxy, say), which needs none.
+    pub fn requires_key(&self) -> bool {
+        self.preset.requires_key() && !self.is_local()
+    }
+
+    /// The output limit used when the user set none: [`LOCAL_MAX_TOKENS`] for Ollama, LM Studio
+    /// and a custom server on this computer or the local network; the hosted presets keep
+    /// [`DEFAULT_MAX_TOKENS`], which their models accept.
+    pub fn default_max_tokens(&self) -> u32 {
+        let local = match self.preset {
+            ProviderPreset::Ollama | ProviderPreset::LmStudio => true,
+            ProviderPreset::Custom => self.is_local(),
+            ProviderPreset::Anthropic | ProviderPreset::OpenAi | ProviderPreset::OpenRouter => {
+                false
+            }
+        };
+        if local {
+            LOCAL_MAX_TOKENS
+        } else {
+            DEFAULT_MAX_TOKENS
+        }
+    }
+
+    /// The most tokens one answer may have: the user's setting, else the default.
+    pub fn max_tokens(&self) -> u32 {
+        self.max_tokens.unwrap_or_else(|| self.default_max_tokens())
     }
 
     /// What is wrong with these settings, for the user; `None` when they can be used.
@@ -253,6 +318,9 @@ impl ProviderSettings {
             return Some(format!(
                 "A context window of {window} tokens is too small: at least {MIN_CONTEXT_WINDOW}."
             ));
+        }
+        if let Some(problem) = self.max_tokens.and_then(max_tokens_problem) {
+            return Some(problem);
         }
         self.thinking_budget().and_then(thinking_budget_problem)
     }
@@ -389,6 +457,95 @@ mod tests {
             assert!(preset.default_base_url().starts_with("http://localhost:"));
         }
         assert!(ProviderPreset::Anthropic.requires_key());
+    }
+
+    #[test]
+    fn max_tokens_defaults_by_where_the_server_is_and_is_checked() {
+        let mut saved = serde_json::to_value(ProviderSettings::default()).unwrap();
+        saved.as_object_mut().unwrap().remove("max_tokens");
+        let loaded: ProviderSettings = serde_json::from_value(saved).unwrap();
+        assert_eq!(
+            loaded.max_tokens, None,
+            "settings saved before the field load"
+        );
+        assert_eq!(loaded.max_tokens(), DEFAULT_MAX_TOKENS);
+
+        for preset in [ProviderPreset::Ollama, ProviderPreset::LmStudio] {
+            assert_eq!(
+                ProviderSettings::for_preset(preset).max_tokens(),
+                LOCAL_MAX_TOKENS
+            );
+        }
+        let custom = |url: &str| ProviderSettings {
+            base_url: url.into(),
+            model: "m".into(),
+            ..ProviderSettings::for_preset(ProviderPreset::Custom)
+        };
+        assert_eq!(
+            custom("http://127.0.0.1:8000/v1").max_tokens(),
+            LOCAL_MAX_TOKENS
+        );
+        assert_eq!(
+            custom("http://[::1]:8000/v1").max_tokens(),
+            LOCAL_MAX_TOKENS
+        );
+        assert_eq!(
+            custom("http://192.168.1.9:8000/v1").max_tokens(),
+            LOCAL_MAX_TOKENS
+        );
+        assert_eq!(
+            custom("https://llm.example.com/v1").max_tokens(),
+            DEFAULT_MAX_TOKENS
+        );
+        for preset in [
+            ProviderPreset::Anthropic,
+            ProviderPreset::OpenAi,
+            ProviderPreset::OpenRouter,
+        ] {
+            assert_eq!(
+                ProviderSettings::for_preset(preset).max_tokens(),
+                DEFAULT_MAX_TOKENS
+            );
+            let proxied = ProviderSettings {
+                base_url: "http://127.0.0.1:4000/v1".into(),
+                ..ProviderSettings::for_preset(preset)
+            };
+            assert_eq!(proxied.max_tokens(), DEFAULT_MAX_TOKENS, "a hosted model's");
+        }
+
+        let set = |tokens| ProviderSettings {
+            max_tokens: Some(tokens),
+            ..custom("http://localhost:8000/v1")
+        };
+        assert_eq!(set(512).max_tokens(), 512);
+        assert_eq!(set(512).problem(), None);
+        assert_eq!(set(MAX_MAX_TOKENS).problem(), None);
+        assert_eq!(
+            set(0).problem().unwrap(),
+            "The answer needs room: allow at least 1 token."
+        );
+        assert_eq!(
+            set(1_000_000).problem().unwrap(),
+            "An answer of 1000000 tokens is more than any model gives: at most 128000."
+        );
+    }
+
+    #[test]
+    fn a_key_is_required_by_hosted_presets_only_at_their_hosted_urls() {
+        assert!(ProviderSettings::default().requires_key());
+        assert!(ProviderSettings::for_preset(ProviderPreset::OpenRouter).requires_key());
+        let proxy = ProviderSettings {
+            base_url: "http://127.0.0.1:4000/v1".into(),
+            ..ProviderSettings::for_preset(ProviderPreset::OpenAi)
+        };
+        assert!(!proxy.requires_key());
+        for preset in [
+            ProviderPreset::Ollama,
+            ProviderPreset::LmStudio,
+            ProviderPreset::Custom,
+        ] {
+            assert!(!ProviderSettings::for_preset(preset).requires_key());
+        }
     }
 
     #[test]

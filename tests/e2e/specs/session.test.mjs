@@ -110,6 +110,26 @@ step("1. set the provider and key, watch a write stream, read the diff, approve"
   const page = await app.browser.getPageSource();
   assert.ok(!page.includes(KEY), "the key is never shown in the window");
   await screenshot(app.browser, "11-settings-key-stored");
+
+  // Test connection: this scripted model answers in text instead of calling the tool, so the form
+  // offers the text protocol (not taken: the rest of the job uses native tools).
+  assert.match(await (await $('[data-testid="max-tokens"]')).getAttribute("placeholder"), /^8192 /);
+  model.script({ text: "Sure! The status is ok." });
+  await (await $('[data-testid="test-connection"]')).click();
+  const shown = await waitFor("the connection test's result", async () => {
+    for (const id of ["connection-result", "settings-message"]) {
+      const element = await $(`[data-testid="${id}"]`);
+      if (await element.isExisting()) return `${id}: ${await element.getText()}`;
+    }
+    return null;
+  });
+  assert.match(shown, /^connection-result: .*did not call the tool/s, shown);
+  assert.match(await (await $('[data-testid="connection-tools"]')).getText(), /not called/);
+  await (await $('[data-testid="use-text-protocol"]')).waitForDisplayed({ timeout: 5000 });
+  await (await $('[data-testid="connection-result"]')).scrollIntoView();
+  await screenshot(app.browser, "11b-settings-connection-test");
+  const probe = model.requests[model.requests.length - 1];
+  assert.equal(probe.tools[0].name, "report_status", "the test request carries a tool");
   await (await $('[data-testid="close-settings"]')).click();
 
   const lines = Array.from({ length: 60 }, (_, i) => `line ${i + 1} of the greeting file`).join("\n") + "\n";

@@ -41,4 +41,10 @@ thinking_budget?: number | null,
  * How hard a reasoning model thinks (OpenAI-compatible servers); `None` leaves the
  * server's default and sends nothing.
  */
-reasoning_effort?: ReasoningEffort | null, };
+reasoning_effort?: ReasoningEffort | null, 
+/**
+ * The most tokens one answer may have (thinking not counted); `None` uses
+ * [`ProviderSettings::default_max_tokens`] (2,048 for a local server). From 1 to
+ * [`MAX_MAX_TOKENS`].
+ */
+max_tokens?: number | null, };

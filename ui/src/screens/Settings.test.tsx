@@ -16,7 +16,15 @@ function backend(calls: string[]): Backend {
       calls.push(`key:${preset}:${key.length}`);
       return settingsView({ key_stored: true, missing: null });
     },
-    testConnection: async () => "Connected to Anthropic: claude answered “OK”.",
+    testConnection: async () => ({
+      connected: true,
+      message: "Connected to Anthropic. claude-sonnet-4-5 answered and calls tools natively.",
+      models: [],
+      models_error: null,
+      tool_support: { kind: "native" },
+      suggest_text_protocol: false,
+      latency_ms: 400,
+    }),
     listModels: async () => [],
   } as unknown as Backend;
 }
@@ -81,7 +89,52 @@ test("a stored key is shown masked, and Test connection reports the answer", asy
   render(<Settings backend={backend([])} view={settingsView({ key_stored: true, missing: null })} onChange={() => {}} onClose={() => {}} />);
   expect(screen.getByTestId("key-stored")).toHaveTextContent("stored in the system keychain");
   await userEvent.click(screen.getByTestId("test-connection"));
-  expect(await screen.findByTestId("settings-message")).toHaveTextContent("Connected to Anthropic");
+  expect(await screen.findByTestId("connection-message")).toHaveTextContent("Connected to Anthropic");
+  expect(screen.getByTestId("connection-tools")).toHaveTextContent("called natively");
+});
+
+test("a local server's test offers the text protocol, and saving sends it with the answer limit", async () => {
+  const saved: AppSettings[] = [];
+  const api = {
+    saveSettings: async (s: AppSettings) => (saved.push(s), settingsView({ settings: s })),
+    listModels: async () => [],
+    testConnection: async (s: AppSettings) => ({
+      connected: true,
+      message: `Connected to Ollama (this computer). ${s.provider.model} answered but did not call the tool it was asked to call.`,
+      models: [{ id: "gemma3:270m", display_name: null, context_window: null }],
+      models_error: null,
+      tool_support: { kind: "ignored", answer: "ok" },
+      suggest_text_protocol: true,
+      latency_ms: 1200,
+    }),
+  } as unknown as Backend;
+  render(<Settings backend={api} view={settingsView()} onChange={() => {}} onClose={() => {}} />);
+  expect(screen.getByTestId("key-hint")).toHaveTextContent("No key stored yet.");
+  expect(screen.getByTestId("max-tokens")).toHaveAttribute("placeholder", "8192 (the default for this server)");
+  await userEvent.selectOptions(screen.getByTestId("preset"), "ollama");
+  expect(screen.getByTestId("key-hint")).toHaveTextContent("Optional for this server.");
+  expect(screen.getByTestId("max-tokens")).toHaveAttribute("placeholder", "2048 (the default for this server)");
+  const tokens = screen.getByTestId("max-tokens");
+  await userEvent.type(tokens, "0");
+  expect(screen.getByTestId("max-tokens-error")).toHaveTextContent("At least 1 token");
+  expect(screen.getByTestId("save-settings")).toBeDisabled();
+  await userEvent.clear(tokens);
+  await userEvent.type(tokens, "1024");
+  expect(screen.queryByTestId("max-tokens-error")).toBeNull();
+
+  await userEvent.click(screen.getByTestId("test-connection"));
+  expect(await screen.findByTestId("connection-tools")).toHaveTextContent("not called");
+  await userEvent.click(screen.getByRole("button", { name: "gemma3:270m" }));
+  expect(screen.getByTestId("model")).toHaveValue("gemma3:270m");
+  await userEvent.click(screen.getByTestId("use-text-protocol"));
+  expect(screen.getByTestId("text-protocol-chosen")).toBeInTheDocument();
+  await userEvent.click(screen.getByTestId("save-settings"));
+  expect(saved.at(-1)?.provider).toMatchObject({
+    preset: "ollama",
+    model: "gemma3:270m",
+    text_protocol: true,
+    max_tokens: 1024,
+  });
 });
 
 test("the yolo mode says commands run with the user's full rights, not that they stay in the workspace", () => {

@@ -1,9 +1,10 @@
-// Settings: provider, model, base URL, API key (kept in the system keychain, never shown),
-// Test connection, default approval mode, limits.
+// Settings: provider, model, base URL, API key (kept in the system keychain, never shown; not
+// needed by a local server), answer limit, Test connection, default approval mode, limits.
 import { useState } from "react";
 import type { Backend } from "../backend";
 import { errorMessage } from "../backend";
 import type { AppSettings } from "../protocol/AppSettings";
+import type { ConnectionTest } from "../protocol/ConnectionTest";
 import type { SandboxLevel } from "../protocol/SandboxLevel";
 import type { ApprovalMode } from "../protocol/ApprovalMode";
 import type { ProviderPreset } from "../protocol/ProviderPreset";
@@ -14,6 +15,8 @@ import { RulesPanel } from "./RulesPanel";
 import { ModelPicker } from "./ModelPicker";
 import { ThinkingFields, MIN_THINKING_BUDGET } from "./ThinkingFields";
 import { InstructionsPanel } from "./InstructionsPanel";
+import { ConnectionResult } from "./ConnectionResult";
+import { defaultMaxTokens, keyRequired, maxTokensProblem, MAX_MAX_TOKENS } from "./localServer";
 
 interface Props {
   backend: Backend;
@@ -31,10 +34,13 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
   const [key, setKey] = useState("");
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+  const [connection, setConnection] = useState<ConnectionTest | null>(null);
   const preset = view.presets.find((p) => p.preset === draft.provider.preset);
+  const needsKey = keyRequired(draft.provider, preset?.requires_key ?? false, preset?.base_url ?? "");
+  const tokensProblem = maxTokensProblem(draft.provider.max_tokens);
   const dirty = JSON.stringify(draft) !== JSON.stringify(view.settings);
   const budget = draft.provider.preset === "anthropic" ? draft.provider.thinking_budget ?? null : null;
-  const invalid = budget !== null && budget < MIN_THINKING_BUDGET;
+  const invalid = (budget !== null && budget < MIN_THINKING_BUDGET) || tokensProblem !== null;
 
   const run = async (work: () => Promise<void>) => {
     setBusy(true);
@@ -51,6 +57,7 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
   const choosePreset = (value: ProviderPreset) => {
     const p = view.presets.find((x) => x.preset === value);
     if (!p) return;
+    setConnection(null);
     setDraft({ ...draft, provider: { ...draft.provider, preset: value, base_url: p.base_url, model: p.model } });
   };
   const setProvider = (change: Partial<AppSettings["provider"]>) =>
@@ -130,6 +137,29 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
               }}
             />
           </label>
+          <label
+            className="field"
+            title="The most tokens one answer of the model may have, thinking not counted. An answer that reaches it is cut off, and you are told. Small local models that ramble stop sooner with a smaller limit."
+          >
+            <span>Max answer tokens</span>
+            <input
+              type="number"
+              data-testid="max-tokens"
+              min={1}
+              max={MAX_MAX_TOKENS}
+              value={draft.provider.max_tokens ?? ""}
+              placeholder={`${defaultMaxTokens(draft.provider, preset?.base_url ?? "")} (the default for this server)`}
+              onChange={(e) => {
+                const tokens = Number(e.target.value);
+                setProvider({ max_tokens: e.target.value.trim() && Number.isFinite(tokens) ? Math.floor(tokens) : null });
+              }}
+            />
+            {tokensProblem && (
+              <span className="error-text" data-testid="max-tokens-error">
+                {tokensProblem}
+              </span>
+            )}
+          </label>
           <label className="field check">
             <input
               type="checkbox"
@@ -158,7 +188,9 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
                   •••••••• stored in the system keychain
                 </span>
               ) : (
-                <span className="muted">{preset?.requires_key ? "No key stored yet." : "Optional for this provider."}</span>
+                <span className="muted" data-testid="key-hint">
+                  {needsKey ? "No key stored yet." : "Optional for this server."}
+                </span>
               )}
             </div>
             <div className="key-row">
@@ -191,12 +223,23 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
               data-testid="test-connection"
               disabled={busy}
               onClick={() =>
-                run(async () => setMessage({ tone: "ok", text: await backend.testConnection(draft) }))
+                run(async () => {
+                  setConnection(null);
+                  setConnection(await backend.testConnection(draft));
+                })
               }
             >
               Test connection
             </button>
           </div>
+          {connection && (
+            <ConnectionResult
+              result={connection}
+              textProtocol={draft.provider.text_protocol}
+              onUseTextProtocol={() => setProvider({ text_protocol: true })}
+              onChooseModel={(model) => setProvider({ model })}
+            />
+          )}
         </section>
         <section className="panel">
           <h2>Agent</h2>

@@ -1,5 +1,5 @@
 //! [`Op::SetModel`](crate::protocol::Op::SetModel): the user chose another model (or thinking
-//! setting) for a running session. The next request uses it, with its context window for the
+//! setting, or answer limit) for a running session. The next request uses it, with its context window for the
 //! compaction threshold and the status bar, and its prices for the cost; the provider stays.
 
 use super::context_window;
@@ -14,6 +14,8 @@ pub(crate) struct ModelChoice {
     pub(crate) context_window: Option<u32>,
     pub(crate) thinking_budget: Option<u32>,
     pub(crate) reasoning_effort: Option<ReasoningEffort>,
+    /// The answer's output limit, thinking not counted; `None` keeps the session's.
+    pub(crate) max_tokens: Option<u32>,
 }
 
 impl Engine {
@@ -21,11 +23,12 @@ impl Engine {
     /// model then).
     pub(crate) fn set_model(&mut self, choice: ModelChoice) {
         let model = choice.model.trim();
-        let limits = self
-            .llm
-            .limits
-            .clone()
-            .with_thinking_budget(choice.thinking_budget);
+        let mut limits = self.llm.limits.clone();
+        if let Some(answer) = choice.max_tokens {
+            limits = limits.with_thinking_budget(None);
+            limits.max_tokens = answer;
+        }
+        let limits = limits.with_thinking_budget(choice.thinking_budget);
         let problem = if model.is_empty() {
             Some("No model was given.".to_owned())
         } else {

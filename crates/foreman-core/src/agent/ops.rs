@@ -83,11 +83,13 @@ impl Engine {
                 context_window,
                 thinking_budget,
                 reasoning_effort,
+                max_tokens,
             } => self.set_model(ModelChoice {
                 model,
                 context_window,
                 thinking_budget,
                 reasoning_effort,
+                max_tokens,
             }),
             Op::UndoChange { call_id } => self.undo_change(&call_id).await,
             Op::ReloadRules => self.reload_rules().await,

@@ -261,6 +261,13 @@ impl Engine {
                     }
                 };
             }
+            if let Some(message) = turn.cut_off_message(&self.llm.limits) {
+                self.events.emit(EventMsg::TurnEnded { iteration });
+                break TaskEndReason::Error {
+                    message,
+                    retryable: false,
+                };
+            }
             if turn.calls.is_empty() {
                 self.events.emit(EventMsg::TurnEnded { iteration });
                 break TaskEndReason::FinalAnswer { text: turn.text };

@@ -13,7 +13,8 @@ use super::preview::file_preview;
 use super::repetition::{Repeated, RepetitionGuard};
 use crate::protocol::{CallState, EventMsg};
 use crate::providers::{
-    ProviderError, ProviderEvent, ProviderRequest, Thinking, ToolArgumentsError, Usage,
+    Limits, ProviderError, ProviderEvent, ProviderRequest, StopReason, Thinking,
+    ToolArgumentsError, Usage,
 };
 
 /// How often a streaming file change recomputes its live preview.
@@ -55,6 +56,25 @@ pub(crate) struct TurnOutput {
     pub guard: RepetitionGuard,
     /// Set when the guard stopped the answer.
     pub repeated: Option<Repeated>,
+    /// Why the model stopped, as the provider said.
+    pub stop: Option<StopReason>,
+}
+
+impl TurnOutput {
+    /// What the user reads when the answer, without a tool call, ran into the output limit of
+    /// `limits` and was cut off; `None` when it was not.
+    pub fn cut_off_message(&self, limits: &Limits) -> Option<String> {
+        if self.stop != Some(StopReason::MaxTokens) || !self.calls.is_empty() {
+            return None;
+        }
+        let answer = limits
+            .max_tokens
+            .saturating_sub(limits.thinking_budget.unwrap_or(0));
+        Some(format!(
+            "The answer reached its limit of {answer} tokens and was cut off. Raise “Max answer \
+             tokens” in Settings (--max-tokens in the CLI), or ask for something shorter."
+        ))
+    }
 }
 
 /// Persistence work after a provider event.
@@ -305,7 +325,7 @@ impl Engine {
                 delay_ms: u64::try_from(notice.delay.as_millis()).unwrap_or(u64::MAX),
                 message: notice.message(),
             }),
-            ProviderEvent::Stop { .. } => {}
+            ProviderEvent::Stop { reason } => out.stop = Some(reason),
         }
         AfterEvent::Nothing
     }

@@ -36,6 +36,9 @@ pub struct AnthropicConfig {
     pub http: HttpSettings,
     /// Adds `cache_control` breakpoints to the system prompt, the tool list and the conversation.
     pub prompt_caching: bool,
+    /// Refuse to send a request without a key (the hosted API needs one; a server on this
+    /// computer speaking its format, a proxy say, may not).
+    pub key_required: bool,
 }
 
 impl AnthropicConfig {
@@ -50,6 +53,7 @@ impl AnthropicConfig {
             key,
             http: HttpSettings::default(),
             prompt_caching: true,
+            key_required: true,
         }
     }
 
@@ -230,7 +234,7 @@ impl Api for AnthropicConfig {
     }
 
     fn requires_key(&self) -> bool {
-        true
+        self.key_required
     }
 
     fn http(&self) -> &HttpSettings {

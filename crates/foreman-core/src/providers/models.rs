@@ -121,7 +121,7 @@ impl Lister {
             _ => return Err(config(format!("`{base_url}` is not an http(s) URL"))),
         }
         let secret = key.api_key();
-        if secret.is_none() && preset.requires_key() {
+        if secret.is_none() && settings.requires_key() {
             return Err(ModelListError::MissingKey {
                 provider,
                 hint: key.describe(),

@@ -11,7 +11,7 @@ use super::anthropic::{AnthropicConfig, AnthropicProvider};
 use super::error::ProviderError;
 use super::http::HttpSettings;
 use super::keys::SharedKeySource;
-use super::openai::{OpenAiConfig, OpenAiProvider};
+use super::openai::{MaxTokensField, OpenAiConfig, OpenAiProvider};
 use super::provider::Provider;
 use super::request::Limits;
 
@@ -45,18 +45,26 @@ pub fn build_provider(
         ..http(settings)
     };
     if settings.preset.is_anthropic() {
-        let config = AnthropicConfig::new(key).with_base_url(url).with_http(http);
+        let mut config = AnthropicConfig::new(key).with_base_url(url).with_http(http);
+        config.key_required = settings.requires_key();
         Ok(Arc::new(AnthropicProvider::new(config)?))
     } else {
-        let config = OpenAiConfig::new(url, key).with_http(http);
+        let mut config = OpenAiConfig::new(url, key).with_http(http);
+        // OpenAI's own API has deprecated `max_tokens`, and its reasoning models refuse it;
+        // compatible servers (Ollama, llama.cpp, vLLM, OpenRouter) know `max_tokens`.
+        if settings.preset == ProviderPreset::OpenAi {
+            config.max_tokens_field = MaxTokensField::MaxCompletionTokens;
+        }
         Ok(Arc::new(OpenAiProvider::new(config)?))
     }
 }
 
-/// The limits of requests made with these settings: the thinking budget for Anthropic, the
-/// reasoning effort for the others (each API gets only its own).
+/// The limits of requests made with these settings: the answer's output limit (the user's, else
+/// the default for where the server is), the thinking budget for Anthropic, the reasoning
+/// effort for the others (each API gets only its own).
 pub fn limits_for(settings: &ProviderSettings) -> Limits {
     Limits {
+        max_tokens: settings.max_tokens(),
         reasoning_effort: settings.reasoning_effort(),
         ..Limits::default()
     }
@@ -121,6 +129,44 @@ mod tests {
         assert_eq!(openai.thinking_budget, None);
         assert_eq!(openai.max_tokens, DEFAULT_MAX_TOKENS);
         assert_eq!(openai.reasoning_effort, Some(ReasoningEffort::Medium));
+    }
+
+    #[test]
+    fn the_answer_limit_is_the_users_else_the_default_for_where_the_server_is() {
+        use crate::providers::request::DEFAULT_MAX_TOKENS;
+        use foreman_protocol::settings::LOCAL_MAX_TOKENS;
+        let ollama = ProviderSettings::for_preset(ProviderPreset::Ollama);
+        assert_eq!(limits_for(&ollama).max_tokens, LOCAL_MAX_TOKENS);
+        let hosted = ProviderSettings::for_preset(ProviderPreset::OpenRouter);
+        assert_eq!(limits_for(&hosted).max_tokens, DEFAULT_MAX_TOKENS);
+        let thinking = ProviderSettings {
+            max_tokens: Some(1_000),
+            thinking_budget: Some(2_048),
+            ..ProviderSettings::default()
+        };
+        let limits = limits_for(&thinking);
+        assert_eq!(
+            limits.max_tokens, 3_048,
+            "thinking comes on top of the answer"
+        );
+        assert_eq!(limits.problem(), None);
+    }
+
+    #[test]
+    fn a_limit_out_of_range_is_refused_before_any_request() {
+        let settings = ProviderSettings {
+            base_url: "http://127.0.0.1:9/v1".into(),
+            model: "m".into(),
+            max_tokens: Some(0),
+            ..ProviderSettings::for_preset(ProviderPreset::Custom)
+        };
+        let Err(error) = build_provider(&settings, Arc::new(StaticKey(None)), None) else {
+            panic!("a limit of 0 was accepted");
+        };
+        assert_eq!(
+            error.to_string(),
+            "The OpenAI-compatible server settings are not usable: The answer needs room: allow at least 1 token."
+        );
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! What a provider is asked: model, system prompt, conversation, tools and limits.
 
-pub use foreman_protocol::settings::{MIN_THINKING_BUDGET, ReasoningEffort};
+pub use foreman_protocol::settings::{
+    DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_THINKING_BUDGET, ReasoningEffort,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -18,7 +20,8 @@ pub struct ToolDefinition {
 /// Output limits and sampling settings of one request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Limits {
-    /// Maximum output tokens.
+    /// Maximum output tokens, thinking included (the answer's own room is this less the
+    /// thinking budget, from 1 to [`MAX_MAX_TOKENS`]).
     pub max_tokens: u32,
     /// Sampling temperature; `None` leaves the provider's default.
     #[serde(default)]
@@ -31,9 +34,6 @@ pub struct Limits {
     #[serde(default)]
     pub reasoning_effort: Option<ReasoningEffort>,
 }
-
-/// The output limit of a request without thinking.
-pub const DEFAULT_MAX_TOKENS: u32 = 8192;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -62,17 +62,23 @@ impl Limits {
     /// What the provider would refuse in these limits, for the user; `None` when they can be
     /// sent.
     pub fn problem(&self) -> Option<String> {
-        let budget = self.thinking_budget?;
-        if let Some(problem) = foreman_protocol::settings::thinking_budget_problem(budget) {
-            return Some(problem);
-        }
-        (budget >= self.max_tokens).then(|| {
-            format!(
+        let answer = self
+            .max_tokens
+            .saturating_sub(self.thinking_budget.unwrap_or(0));
+        if let Some(budget) = self.thinking_budget
+            && budget >= self.max_tokens
+        {
+            return Some(format!(
                 "A thinking budget of {budget} tokens must be less than the output limit \
                  (max_tokens, {}).",
                 self.max_tokens
-            )
-        })
+            ));
+        }
+        if let Some(problem) = foreman_protocol::settings::max_tokens_problem(answer) {
+            return Some(problem);
+        }
+        let budget = self.thinking_budget?;
+        foreman_protocol::settings::thinking_budget_problem(budget)
     }
 }
 
@@ -132,6 +138,33 @@ mod tests {
         assert_eq!(
             (off.max_tokens, off.thinking_budget),
             (DEFAULT_MAX_TOKENS, None)
+        );
+
+        let no_room = Limits {
+            max_tokens: 0,
+            ..Limits::default()
+        };
+        assert_eq!(
+            no_room.problem().unwrap(),
+            "The answer needs room: allow at least 1 token."
+        );
+        let huge = Limits {
+            max_tokens: MAX_MAX_TOKENS + 1,
+            ..Limits::default()
+        };
+        assert!(
+            huge.problem().unwrap().contains("at most 128000"),
+            "{huge:?}"
+        );
+        let thinking_on_top = Limits {
+            max_tokens: MAX_MAX_TOKENS,
+            ..Limits::default()
+        }
+        .with_thinking_budget(Some(32_000));
+        assert_eq!(
+            thinking_on_top.problem(),
+            None,
+            "thinking is not the answer's room"
         );
 
         let too_small = Limits::default().with_thinking_budget(Some(100));

@@ -1,5 +1,6 @@
-//! The model the user chose, and how hard it thinks, reach the exact request bodies: from the
-//! settings when a session starts, and from `Op::SetModel` in a session already running.
+//! The model the user chose, how hard it thinks and how long it may answer, reach the exact
+//! request bodies: from the settings when a session starts, and from `Op::SetModel` in a
+//! session already running.
 
 use foreman_core::agent::{Session, SessionConfig};
 use foreman_core::protocol::{EventMsg, Op, ReasoningEffort};
@@ -96,6 +97,7 @@ async fn a_model_chosen_in_a_running_session_is_used_from_its_next_request() {
         context_window: Some(100_000),
         thinking_budget: Some(2_048),
         reasoning_effort: None,
+        max_tokens: None,
     });
     let changed = h
         .until(|m| matches!(m, EventMsg::ModelChanged { .. }))
@@ -135,6 +137,7 @@ async fn a_model_change_with_a_bad_thinking_budget_is_refused_and_the_model_kept
         context_window: None,
         thinking_budget: Some(100),
         reasoning_effort: None,
+        max_tokens: None,
     });
     let EventMsg::Error { message } = h.until(|m| matches!(m, EventMsg::Error { .. })).await else {
         unreachable!()
@@ -148,7 +151,22 @@ async fn a_model_change_with_a_bad_thinking_budget_is_refused_and_the_model_kept
         model: "gpt-5".into(),
         context_window: None,
         thinking_budget: None,
+        reasoning_effort: None,
+        max_tokens: Some(0),
+    });
+    let EventMsg::Error { message } = h.until(|m| matches!(m, EventMsg::Error { .. })).await else {
+        unreachable!()
+    };
+    assert_eq!(
+        message,
+        "The model was not changed: The answer needs room: allow at least 1 token."
+    );
+    h.send(Op::SetModel {
+        model: "gpt-5".into(),
+        context_window: None,
+        thinking_budget: None,
         reasoning_effort: Some(ReasoningEffort::High),
+        max_tokens: Some(600),
     });
     let EventMsg::ModelChanged { usage, .. } = h
         .until(|m| matches!(m, EventMsg::ModelChanged { .. }))
@@ -162,4 +180,5 @@ async fn a_model_change_with_a_bad_thinking_budget_is_refused_and_the_model_kept
     let body = request(&h, 0);
     assert_eq!(body["model"], "gpt-5");
     assert_eq!(body["reasoning_effort"], "high");
+    assert_eq!(body["max_completion_tokens"], 600, "the new answer limit");
 }
