@@ -15,7 +15,7 @@ TAURI := packaging/node_modules/.bin/tauri
 APP_BIN := target/debug/foreman
 
 PHONY_EXTRA := bench-engine bench-ui mcp-servers
-.PHONY: $(PHONY_EXTRA) help run package test deps ui-deps e2e-deps ui app lint rust-test mcp-servers ui-test e2e bench fuzz fuzz-smoke bindings clean
+.PHONY: $(PHONY_EXTRA) help run package install-test test deps ui-deps e2e-deps ui app lint rust-test mcp-servers ui-test e2e bench fuzz fuzz-smoke bindings clean
 
 help:
 	@echo "make run [WORKSPACE=/dir]  install what is missing, build, open the app"
@@ -23,6 +23,7 @@ help:
 	@echo "make test                  every test: lint, Rust, UI unit tests, end-to-end in a real window"
 	@echo "make lint                  rustfmt, clippy -D warnings, TypeScript check, shape (cycles, sizes)"
 	@echo "make e2e                   only the end-to-end tests (WebDriver, Xvfb)"
+	@echo "make install-test          make package, install the .deb (root), open the installed app, remove it"
 	@echo "make mcp-servers           install the MCP servers the tests run (target/mcp-servers)"
 	@echo "make bench                 performance ratios, measured side by side"
 	@echo "make fuzz                  short fuzzing runs of the stream parsers"
@@ -108,7 +109,12 @@ ui-test: ui-deps
 e2e: deps app e2e-deps mcp-servers
 	tests/e2e/run.sh
 
-test: deps lint rust-test ui-test fuzz-smoke e2e
+# Installs the .deb (root: CI's throwaway machine), checks the installed app in a real window, and
+# removes it. The release build happens once, in `package`.
+install-test: package e2e-deps
+	scripts/install-test.sh
+
+test: deps lint rust-test ui-test fuzz-smoke e2e install-test
 	@echo "make test: all suites passed"
 
 bench: bench-engine bench-ui
