@@ -10,16 +10,20 @@ APT_PACKAGES := libwebkit2gtk-4.1-dev build-essential pkg-config libssl-dev \
 	gnome-keyring libsecret-tools libdbus-1-dev sqlite3 imagemagick python3 python3-pip
 UI_STAMP := ui/node_modules/.installed
 E2E_STAMP := tests/e2e/node_modules/.installed
+PACKAGING_STAMP := packaging/node_modules/.installed
+TAURI := packaging/node_modules/.bin/tauri
 APP_BIN := target/debug/foreman
 
 PHONY_EXTRA := bench-engine bench-ui mcp-servers
-.PHONY: $(PHONY_EXTRA) help run test deps ui-deps e2e-deps ui app lint rust-test mcp-servers local-model ui-test e2e bench fuzz fuzz-smoke bindings clean
+.PHONY: $(PHONY_EXTRA) help run package install-test test deps ui-deps e2e-deps ui app lint rust-test mcp-servers local-model ui-test e2e bench fuzz fuzz-smoke bindings clean
 
 help:
 	@echo "make run [WORKSPACE=/dir]  install what is missing, build, open the app"
+	@echo "make package               release build bundled as .deb and .rpm (target/release/bundle/)"
 	@echo "make test                  every test: lint, Rust, UI unit tests, end-to-end in a real window"
 	@echo "make lint                  rustfmt, clippy -D warnings, TypeScript check, shape (cycles, sizes)"
 	@echo "make e2e                   only the end-to-end tests (WebDriver, Xvfb)"
+	@echo "make install-test          make package, install the .deb (root), open the installed app, remove it"
 	@echo "make mcp-servers           install the MCP servers the tests run (target/mcp-servers)"
 	@echo "make local-model           fetch the real small model the tests run (~/.cache/foreman-tests)"
 	@echo "make bench                 performance ratios, measured side by side"
@@ -57,6 +61,11 @@ $(E2E_STAMP): tests/e2e/package.json tests/e2e/package-lock.json
 e2e-deps: $(E2E_STAMP)
 	@command -v tauri-driver >/dev/null || $(CARGO) install tauri-driver --locked
 
+# The Tauri CLI from npm, pinned to the tauri crate's version in Cargo.lock, in its own folder.
+$(PACKAGING_STAMP): packaging/package.json packaging/package-lock.json
+	cd packaging && npm ci --no-audit --no-fund
+	touch $@
+
 ui: ui-deps
 	cd ui && npm run build
 
@@ -65,6 +74,12 @@ app: ui
 
 run: deps ui
 	$(CARGO) run --bin foreman -- $(WORKSPACE)
+
+# The release app bundled as a .deb and an .rpm in target/release/bundle/ (no AppImage: its
+# tools are downloaded from outside the package registries).
+package: deps ui $(PACKAGING_STAMP)
+	$(TAURI) build --bundles deb,rpm
+	@ls -l target/release/bundle/deb/*.deb target/release/bundle/rpm/*.rpm
 
 lint: ui-deps ui
 	$(CARGO) fmt --all -- --check
@@ -103,7 +118,12 @@ ui-test: ui-deps
 e2e: deps app e2e-deps mcp-servers local-model
 	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" tests/e2e/run.sh
 
-test: deps lint rust-test ui-test fuzz-smoke e2e
+# Installs the .deb (root: CI's throwaway machine), checks the installed app in a real window, and
+# removes it. The release build happens once, in `package`.
+install-test: package e2e-deps
+	scripts/install-test.sh
+
+test: deps lint rust-test ui-test fuzz-smoke e2e install-test
 	@echo "make test: all suites passed"
 
 bench: bench-engine bench-ui

@@ -43,8 +43,10 @@ def draw_master():
 def main():
     master = draw_master()
     out = "icons/"
-    for name, size in [("32x32.png", 32), ("128x128.png", 128), ("128x128@2x.png", 256),
-                       ("icon.png", 512), ("64x64.png", 64)]:
+    # Every size of the freedesktop icon theme, for the .deb and .rpm (hicolor/NxN/apps).
+    for name, size in [("16x16.png", 16), ("24x24.png", 24), ("32x32.png", 32), ("48x48.png", 48),
+                       ("64x64.png", 64), ("128x128.png", 128), ("128x128@2x.png", 256),
+                       ("256x256.png", 256), ("512x512.png", 512), ("icon.png", 512)]:
         master.resize((size, size), Image.LANCZOS).save(out + name)
     master.save(out + "icon.ico", sizes=[(16, 16), (24, 24), (32, 32), (48, 48), (64, 64), (128, 128), (256, 256)])
     master.save(out + "icon.icns")

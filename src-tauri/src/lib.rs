@@ -28,12 +28,13 @@ use tauri::Manager;
 
 /// Builds and runs the app. Returns when the last window closes.
 pub fn run() {
+    // `--version` and `--help` answer here, before any window, display or store is touched.
+    let launch = launch::LaunchRequest::from_args(std::env::args_os());
     // First, while no other thread exists: it may set an environment variable for WebKit.
     let rendering = rendering::choose();
     // Keys in the environment are scrubbed from tool output, and commands the agent runs cannot
     // read this process's environment or memory (Linux: non-dumpable).
     foreman_core::secrets::process::harden();
-    let launch = launch::LaunchRequest::from_args(std::env::args_os().skip(1));
     let result = tauri::Builder::default()
         .plugin(
             tauri_plugin_log::Builder::new()

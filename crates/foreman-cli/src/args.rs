@@ -1,30 +1,240 @@
-//! Command-line parsing for `foreman-cli` (no dependencies: the grammar is small and fixed).
+//! Command-line grammar of `foreman-cli`, declared with `clap` (derive): every subcommand has
+//! `--help`, `--version` prints the version, a mistyped flag gets the nearest suggestion, and
+//! `completions bash|zsh|fish` prints a completion script built from the same declaration.
+//!
+//! Values are checked while parsing (numbers, modes, levels), so a bad value names its flag.
+//! What one flag cannot check alone (a thinking budget with an OpenAI provider) is checked in
+//! [`ExecCli::into_args`], which gives `exec` its settled options, [`ExecArgs`].
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use foreman_core::providers::preset::MIN_CONTEXT_WINDOW;
+use foreman_core::store::RuleAction;
 use foreman_protocol::settings::{max_tokens_problem, thinking_budget_problem};
-use foreman_protocol::{ApprovalMode, ReasoningEffort, SandboxLevel};
+use foreman_protocol::{ApprovalMode, ReasoningEffort, RuleScope, SandboxLevel};
 
-/// Usage text.
-pub const USAGE: &str = "usage: foreman-cli exec --workspace DIR [--provider anthropic|openai] [--base-url URL] [--model NAME] [--approval read-only|ask|auto-edit|auto|yolo] [--sandbox read-only|workspace-write|off] [--allow-network] [--max-iterations N] [--context-window TOKENS] [--thinking-budget TOKENS] [--max-tokens N] [--reasoning-effort minimal|low|medium|high] [--text-protocol] [--json] [--db FILE] [--resume ID] [--mcp-config FILE] [--trust-workspace-mcp] [--record DIR] [--attach PATH]... PROMPT
-       foreman-cli mcp list --workspace DIR [--mcp-config FILE] [--db FILE]
-       foreman-cli mcp approve --workspace DIR [--mcp-config FILE] [--db FILE] NAME...
-       foreman-cli sessions --workspace DIR [--db FILE]
-       foreman-cli checkpoints list --workspace DIR [--session ID] [--json] [--db FILE]
-       foreman-cli rewind --workspace DIR --session ID --before-message N [--yes] [--db FILE]
-       foreman-cli rules list|add|remove --workspace DIR [--scope workspace|user] [--action allow|ask|deny] [RULE | ID] [--db FILE]
-       foreman-cli recent [--db FILE]
-       foreman-cli check-workspace DIR";
+/// `foreman-cli`: the Foreman engine without a window.
+#[derive(Debug, Parser)]
+#[command(name = "foreman-cli", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run one agent task in a workspace (readable output, or JSON lines with --json).
+    Exec(Box<ExecCli>),
+    /// Show and approve a workspace's MCP servers.
+    #[command(subcommand)]
+    Mcp(McpCommand),
+    /// List a workspace's stored sessions, one JSON line each.
+    Sessions(StoreArgs),
+    /// A session's whole-workspace checkpoints.
+    #[command(subcommand)]
+    Checkpoints(CheckpointsCommand),
+    /// Put the workspace back to how it was before one of a session's messages.
+    Rewind(RewindArgs),
+    /// The allow, ask and deny rules of a workspace or of the user.
+    #[command(subcommand)]
+    Rules(RulesCommand),
+    /// The workspaces opened most recently, one JSON line each.
+    Recent {
+        /// The database (default: the desktop app's).
+        #[arg(long, value_name = "FILE")]
+        db: Option<PathBuf>,
+    },
+    /// Resolve DIR as a workspace folder and print its path, or say why it cannot be one.
+    CheckWorkspace {
+        /// The folder.
+        #[arg(value_name = "DIR")]
+        dir: String,
+    },
+    /// Print a completion script for a shell (e.g. `foreman-cli completions bash`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
 
 /// Which wire format the model speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ProviderKind {
     Anthropic,
+    #[value(name = "openai")]
     OpenAi,
 }
 
-/// `foreman-cli exec` options.
+/// `--workspace` and `--db`, which every store command takes.
+#[derive(Debug, Clone, Args)]
+pub struct StoreArgs {
+    /// The workspace folder.
+    #[arg(long, value_name = "DIR")]
+    pub workspace: String,
+    /// The database (default: the desktop app's).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+}
+
+/// `mcp list|approve`.
+#[derive(Debug, Subcommand)]
+pub enum McpCommand {
+    /// Start every approved server, print one JSON line per server with its tools, and stop them.
+    List(McpArgs),
+    /// Approve workspace MCP servers by name, so sessions start them.
+    Approve {
+        #[command(flatten)]
+        options: McpArgs,
+        /// The servers to approve.
+        #[arg(value_name = "NAME", required = true)]
+        names: Vec<String>,
+    },
+}
+
+/// The options of `mcp list` and `mcp approve`.
+#[derive(Debug, Clone, Args)]
+pub struct McpArgs {
+    #[command(flatten)]
+    pub store: StoreArgs,
+    /// The user's MCP configuration (default: the desktop app's mcp.json).
+    #[arg(long = "mcp-config", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// `checkpoints list`.
+#[derive(Debug, Subcommand)]
+pub enum CheckpointsCommand {
+    /// List the checkpoints of the workspace, or of one session.
+    List {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Only this session's checkpoints.
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+        /// One JSON line per checkpoint.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `rewind`.
+#[derive(Debug, Args)]
+pub struct RewindArgs {
+    #[command(flatten)]
+    pub store: StoreArgs,
+    /// The session.
+    #[arg(long, value_name = "ID")]
+    pub session: String,
+    /// The user's message to go back before, counted from 1.
+    #[arg(long = "before-message", value_name = "N", value_parser = message_number)]
+    pub before_message: u32,
+    /// Do not ask for confirmation.
+    #[arg(long)]
+    pub yes: bool,
+}
+
+/// `rules list|add|remove`.
+#[derive(Debug, Subcommand)]
+pub enum RulesCommand {
+    /// List the rules in force in the workspace.
+    List(StoreArgs),
+    /// Add a rule, e.g. `bash(cargo test *)`, and list the rules.
+    Add {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Whose rule: this workspace's or the user's (every workspace).
+        #[arg(long, value_name = "workspace|user", default_value = "workspace", value_parser = PossibleValuesParser::new(["workspace", "user"]).map(|s: String| if s == "user" { RuleScope::User } else { RuleScope::Workspace }))]
+        scope: RuleScope,
+        /// What the rule does to a matching call.
+        #[arg(long, value_name = "allow|ask|deny", default_value = "allow", value_parser = PossibleValuesParser::new(["allow", "ask", "deny"]).try_map(|s: String| RuleAction::parse(&s).ok_or(format!("unknown action `{s}`"))))]
+        action: RuleAction,
+        /// The rule; several words are joined with spaces.
+        #[arg(value_name = "RULE", required = true)]
+        rule: Vec<String>,
+    },
+    /// Remove a rule by the id `rules list` shows, and list the rules.
+    Remove {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// The rule's id.
+        #[arg(value_name = "ID")]
+        id: i64,
+    },
+}
+
+/// `foreman-cli exec` as typed; [`ExecCli::into_args`] checks it into [`ExecArgs`].
+#[derive(Debug, Clone, Args)]
+pub struct ExecCli {
+    /// The workspace folder the agent works in.
+    #[arg(long, value_name = "DIR")]
+    workspace: PathBuf,
+    /// The model's wire format.
+    #[arg(long, value_enum, default_value = "anthropic")]
+    provider: ProviderKind,
+    /// The provider's address (an OpenAI-compatible server, a proxy).
+    #[arg(long = "base-url", value_name = "URL")]
+    base_url: Option<String>,
+    /// The model.
+    #[arg(long, value_name = "NAME")]
+    model: Option<String>,
+    /// How much the agent may do without asking.
+    #[arg(long, value_name = "MODE", default_value = "ask", value_parser = PossibleValuesParser::new(["read-only", "ask", "auto-edit", "auto", "yolo"]).try_map(|s| s.parse::<ApprovalMode>()))]
+    approval: ApprovalMode,
+    /// How far commands are confined.
+    #[arg(long, value_name = "LEVEL", default_value = "workspace-write", value_parser = PossibleValuesParser::new(["read-only", "workspace-write", "off"]).try_map(|s| s.parse::<SandboxLevel>()))]
+    sandbox: SandboxLevel,
+    /// Let confined commands reach the network.
+    #[arg(long = "allow-network")]
+    allow_network: bool,
+    /// Stop after this many model turns.
+    #[arg(long = "max-iterations", value_name = "N", value_parser = max_iterations)]
+    max_iterations: Option<u32>,
+    /// The model's context window, for a model Foreman does not know.
+    #[arg(long = "context-window", value_name = "TOKENS", value_parser = context_window)]
+    context_window: Option<u32>,
+    /// Extended thinking with this many tokens (Anthropic).
+    #[arg(long = "thinking-budget", value_name = "TOKENS", value_parser = thinking_budget)]
+    thinking_budget: Option<u32>,
+    /// The longest answer, in tokens (default: 2,048 for a local server, else the preset's).
+    #[arg(long = "max-tokens", value_name = "N", value_parser = max_tokens)]
+    max_tokens: Option<u32>,
+    /// How hard a reasoning model thinks (OpenAI-compatible).
+    #[arg(long = "reasoning-effort", value_name = "minimal|low|medium|high", value_parser = |s: &str| s.parse::<ReasoningEffort>())]
+    reasoning_effort: Option<ReasoningEffort>,
+    /// Describe the tools in the prompt instead of the provider's tool calls.
+    #[arg(long = "text-protocol")]
+    text_protocol: bool,
+    /// Print events as JSON lines and read ops (approvals, messages) as JSON lines on stdin.
+    #[arg(long)]
+    json: bool,
+    /// The database (default: the desktop app's).
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
+    /// Go on with a stored session.
+    #[arg(long, value_name = "ID")]
+    resume: Option<String>,
+    /// The user's MCP configuration (default: the desktop app's mcp.json when it exists).
+    #[arg(long = "mcp-config", value_name = "FILE")]
+    mcp_config: Option<PathBuf>,
+    /// Start the workspace's MCP servers without a recorded approval.
+    #[arg(long = "trust-workspace-mcp")]
+    trust_workspace_mcp: bool,
+    /// Record every raw response of the provider into DIR, for a bug report.
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
+    /// Attach a file, a folder (src/), a line range (src/a.rs:10-40) or an image; repeatable.
+    #[arg(long, value_name = "PATH")]
+    attach: Vec<String>,
+    /// The task; several words are joined with spaces. Optional with --resume.
+    #[arg(value_name = "PROMPT", required_unless_present = "resume")]
+    prompt: Vec<String>,
+}
+
+/// `foreman-cli exec` options, checked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExecArgs {
     pub workspace: PathBuf,
@@ -37,8 +247,7 @@ pub struct ExecArgs {
     pub context_window: Option<u32>,
     /// Extended thinking with this many tokens (Anthropic).
     pub thinking_budget: Option<u32>,
-    /// The most tokens one answer may have (thinking not counted); `None`: 2,048 for a local
-    /// `--base-url`, else 8,192.
+    /// The longest answer in tokens; `None` takes the default for the server.
     pub max_tokens: Option<u32>,
     /// How hard a reasoning model thinks (OpenAI-compatible).
     pub reasoning_effort: Option<ReasoningEffort>,
@@ -61,158 +270,125 @@ pub struct ExecArgs {
     pub prompt: String,
 }
 
-fn value<'a>(it: &mut impl Iterator<Item = &'a String>, flag: &str) -> Result<&'a String, String> {
-    it.next()
-        .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
-}
-
-/// Parses the arguments after `exec`.
-pub fn parse_exec(args: &[String]) -> Result<ExecArgs, String> {
-    let mut workspace = None;
-    let mut provider = ProviderKind::Anthropic;
-    let mut out = ExecArgs {
-        workspace: PathBuf::new(),
-        provider,
-        base_url: None,
-        model: None,
-        approval: ApprovalMode::Ask,
-        max_iterations: None,
-        context_window: None,
-        thinking_budget: None,
-        max_tokens: None,
-        reasoning_effort: None,
-        text_protocol: false,
-        json: false,
-        db: None,
-        resume: None,
-        mcp_config: None,
-        trust_workspace_mcp: false,
-        record: None,
-        sandbox: SandboxLevel::WorkspaceWrite,
-        allow_network: false,
-        attach: Vec::new(),
-        prompt: String::new(),
-    };
-    let mut prompt: Vec<String> = Vec::new();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--workspace" => workspace = Some(PathBuf::from(value(&mut it, arg)?)),
-            "--provider" => {
-                provider = match value(&mut it, arg)?.as_str() {
-                    "anthropic" => ProviderKind::Anthropic,
-                    "openai" => ProviderKind::OpenAi,
-                    other => return Err(format!("unknown provider `{other}` (anthropic|openai)")),
-                }
-            }
-            "--base-url" => out.base_url = Some(value(&mut it, arg)?.clone()),
-            "--model" => out.model = Some(value(&mut it, arg)?.clone()),
-            "--approval" => {
-                let v = value(&mut it, arg)?;
-                out.approval = v.parse::<ApprovalMode>()?;
-            }
-            "--max-iterations" => {
-                let v = value(&mut it, arg)?;
-                let n: u32 = v
-                    .parse()
-                    .map_err(|_| format!("--max-iterations needs a positive number, not `{v}`"))?;
-                if n == 0 {
-                    return Err("--max-iterations must be at least 1".into());
-                }
-                out.max_iterations = Some(n);
-            }
-            "--context-window" => {
-                let v = value(&mut it, arg)?;
-                let n: u32 = v
-                    .parse()
-                    .map_err(|_| format!("--context-window needs a number of tokens, not `{v}`"))?;
-                if n < MIN_CONTEXT_WINDOW {
-                    return Err(format!(
-                        "--context-window must be at least {MIN_CONTEXT_WINDOW} tokens"
-                    ));
-                }
-                out.context_window = Some(n);
-            }
-            "--thinking-budget" => {
-                let v = value(&mut it, arg)?;
-                let n: u32 = v.parse().map_err(|_| {
-                    format!("--thinking-budget needs a number of tokens, not `{v}`")
-                })?;
-                if let Some(problem) = thinking_budget_problem(n) {
-                    return Err(format!("--thinking-budget: {problem}"));
-                }
-                out.thinking_budget = Some(n);
-            }
-            "--max-tokens" => {
-                let v = value(&mut it, arg)?;
-                let n: u32 = v
-                    .parse()
-                    .map_err(|_| format!("--max-tokens needs a number of tokens, not `{v}`"))?;
-                if let Some(problem) = max_tokens_problem(n) {
-                    return Err(format!("--max-tokens: {problem}"));
-                }
-                out.max_tokens = Some(n);
-            }
-            "--reasoning-effort" => {
-                let v = value(&mut it, arg)?;
-                out.reasoning_effort = Some(
-                    v.parse::<ReasoningEffort>()
-                        .map_err(|e| format!("--reasoning-effort: {e}"))?,
+impl ExecCli {
+    /// Checks what the flags cannot check alone: thinking options belong to their provider.
+    pub fn into_args(self) -> Result<ExecArgs, String> {
+        match self.provider {
+            ProviderKind::OpenAi if self.thinking_budget.is_some() => {
+                return Err(
+                    "--thinking-budget is for --provider anthropic; OpenAI reasoning models \
+                     take --reasoning-effort"
+                        .into(),
                 );
             }
-            "--text-protocol" => out.text_protocol = true,
-            "--json" => out.json = true,
-            "--db" => out.db = Some(PathBuf::from(value(&mut it, arg)?)),
-            "--resume" => out.resume = Some(value(&mut it, arg)?.clone()),
-            "--mcp-config" => out.mcp_config = Some(PathBuf::from(value(&mut it, arg)?)),
-            "--trust-workspace-mcp" => out.trust_workspace_mcp = true,
-            "--record" => out.record = Some(PathBuf::from(value(&mut it, arg)?)),
-            "--sandbox" => out.sandbox = value(&mut it, arg)?.parse::<SandboxLevel>()?,
-            "--allow-network" => out.allow_network = true,
-            "--attach" => out.attach.push(value(&mut it, arg)?.clone()),
-            flag if flag.starts_with("--") => {
-                return Err(format!("unknown option {flag}\n{USAGE}"));
+            ProviderKind::Anthropic if self.reasoning_effort.is_some() => {
+                return Err(
+                    "--reasoning-effort is for --provider openai; Anthropic models take \
+                     --thinking-budget"
+                        .into(),
+                );
             }
-            text => prompt.push(text.to_owned()),
+            _ => {}
         }
+        Ok(ExecArgs {
+            workspace: self.workspace,
+            provider: self.provider,
+            base_url: self.base_url,
+            model: self.model,
+            approval: self.approval,
+            max_iterations: self.max_iterations,
+            context_window: self.context_window,
+            thinking_budget: self.thinking_budget,
+            max_tokens: self.max_tokens,
+            reasoning_effort: self.reasoning_effort,
+            text_protocol: self.text_protocol,
+            json: self.json,
+            db: self.db,
+            resume: self.resume,
+            mcp_config: self.mcp_config,
+            trust_workspace_mcp: self.trust_workspace_mcp,
+            record: self.record,
+            sandbox: self.sandbox,
+            allow_network: self.allow_network,
+            attach: self.attach,
+            prompt: self.prompt.join(" "),
+        })
     }
-    out.provider = provider;
-    match provider {
-        ProviderKind::OpenAi if out.thinking_budget.is_some() => {
-            return Err(
-                "--thinking-budget is for --provider anthropic; OpenAI reasoning models take \
-                 --reasoning-effort"
-                    .into(),
-            );
-        }
-        ProviderKind::Anthropic if out.reasoning_effort.is_some() => {
-            return Err(
-                "--reasoning-effort is for --provider openai; Anthropic models take \
-                 --thinking-budget"
-                    .into(),
-            );
-        }
-        _ => {}
+}
+
+fn max_iterations(v: &str) -> Result<u32, String> {
+    let n: u32 = v
+        .parse()
+        .map_err(|_| format!("needs a positive number, not `{v}`"))?;
+    if n == 0 {
+        return Err("must be at least 1".into());
     }
-    out.workspace = workspace.ok_or_else(|| format!("--workspace is required\n{USAGE}"))?;
-    out.prompt = prompt.join(" ");
-    if out.prompt.is_empty() && out.resume.is_none() {
-        return Err(format!("a PROMPT is required\n{USAGE}"));
+    Ok(n)
+}
+
+fn context_window(v: &str) -> Result<u32, String> {
+    let n: u32 = v
+        .parse()
+        .map_err(|_| format!("needs a number of tokens, not `{v}`"))?;
+    if n < MIN_CONTEXT_WINDOW {
+        return Err(format!("must be at least {MIN_CONTEXT_WINDOW} tokens"));
     }
-    Ok(out)
+    Ok(n)
+}
+
+fn thinking_budget(v: &str) -> Result<u32, String> {
+    let n: u32 = v
+        .parse()
+        .map_err(|_| format!("needs a number of tokens, not `{v}`"))?;
+    match thinking_budget_problem(n) {
+        Some(problem) => Err(problem),
+        None => Ok(n),
+    }
+}
+
+fn max_tokens(v: &str) -> Result<u32, String> {
+    let n: u32 = v
+        .parse()
+        .map_err(|_| format!("needs a number of tokens, not `{v}`"))?;
+    match max_tokens_problem(n) {
+        Some(problem) => Err(problem),
+        None => Ok(n),
+    }
+}
+
+/// A message number as the user counts it (from 1), stored as the index from 0.
+fn message_number(v: &str) -> Result<u32, String> {
+    v.parse::<u32>()
+        .ok()
+        .filter(|n| *n >= 1)
+        .map(|n| n - 1)
+        .ok_or_else(|| format!("counts from 1, not `{v}`"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| (*s).to_owned()).collect()
+    fn parse_exec(list: &[&str]) -> Result<ExecArgs, String> {
+        let argv = ["foreman-cli", "exec"].iter().chain(list);
+        match Cli::try_parse_from(argv)
+            .map_err(|e| e.to_string())?
+            .command
+        {
+            Command::Exec(exec) => exec.into_args(),
+            other => Err(format!("parsed as {other:?}")),
+        }
+    }
+
+    #[test]
+    fn the_declaration_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
     }
 
     #[test]
     fn exec_parses_every_option() {
-        let a = parse_exec(&args(&[
+        let a = parse_exec(&[
             "--workspace",
             "/w",
             "--provider",
@@ -234,9 +410,16 @@ mod tests {
             "--trust-workspace-mcp",
             "--record",
             "/tmp/rec",
+            "--sandbox",
+            "off",
+            "--allow-network",
+            "--attach",
+            "a.rs",
             "do",
+            "--attach",
+            "src/",
             "it",
-        ]))
+        ])
         .unwrap();
         assert_eq!(a.record, Some(PathBuf::from("/tmp/rec")));
         assert_eq!(a.mcp_config, Some(PathBuf::from("/c/mcp.json")));
@@ -245,73 +428,91 @@ mod tests {
         assert_eq!(a.approval, ApprovalMode::Yolo);
         assert_eq!(a.max_iterations, Some(3));
         assert_eq!(a.context_window, Some(32_768));
+        assert_eq!(a.sandbox, SandboxLevel::Off);
+        assert!(a.allow_network);
         assert!(a.text_protocol && a.json);
+        assert_eq!(a.attach, ["a.rs", "src/"]);
         assert_eq!(a.prompt, "do it");
         assert_eq!(a.base_url.as_deref(), Some("http://x"));
     }
 
     #[test]
+    fn exec_defaults_match_the_old_parser() {
+        let a = parse_exec(&["--workspace", "/w", "p"]).unwrap();
+        assert_eq!(a.provider, ProviderKind::Anthropic);
+        assert_eq!(a.approval, ApprovalMode::Ask);
+        assert_eq!(a.sandbox, SandboxLevel::WorkspaceWrite);
+        assert!(!a.allow_network && !a.json && !a.text_protocol);
+        let resumed = parse_exec(&["--workspace", "/w", "--resume", "s1"]).unwrap();
+        assert_eq!(resumed.resume.as_deref(), Some("s1"));
+        assert_eq!(resumed.prompt, "");
+    }
+
+    #[test]
+    fn every_mode_and_level_the_help_lists_parses() {
+        for mode in ["read-only", "ask", "auto-edit", "auto", "yolo"] {
+            assert!(parse_exec(&["--workspace", "/w", "--approval", mode, "p"]).is_ok());
+        }
+        for level in ["read-only", "workspace-write", "off"] {
+            assert!(parse_exec(&["--workspace", "/w", "--sandbox", level, "p"]).is_ok());
+        }
+    }
+
+    #[test]
     fn exec_refuses_bad_input() {
+        assert!(parse_exec(&["PROMPT"]).unwrap_err().contains("--workspace"));
         assert!(
-            parse_exec(&args(&["PROMPT"]))
+            parse_exec(&["--workspace", "/w"])
                 .unwrap_err()
-                .contains("--workspace")
+                .contains("PROMPT")
         );
-        assert!(parse_exec(&args(&["--workspace", "/w"])).is_err());
-        assert!(parse_exec(&args(&["--workspace", "/w", "--approval", "x", "p"])).is_err());
-        assert!(parse_exec(&args(&["--workspace", "/w", "--max-iterations", "0", "p"])).is_err());
+        assert!(parse_exec(&["--workspace", "/w", "--approval", "x", "p"]).is_err());
         assert!(
-            parse_exec(&args(&[
-                "--workspace",
-                "/w",
-                "--context-window",
-                "512",
-                "p"
-            ]))
-            .is_err()
+            parse_exec(&["--workspace", "/w", "--max-iterations", "0", "p"])
+                .unwrap_err()
+                .contains("--max-iterations <N>': must be at least 1")
         );
         assert!(
-            parse_exec(&args(&[
-                "--workspace",
-                "/w",
-                "--context-window",
-                "lots",
-                "p"
-            ]))
-            .is_err()
+            parse_exec(&["--workspace", "/w", "--context-window", "512", "p"])
+                .unwrap_err()
+                .contains("must be at least")
         );
-        assert!(parse_exec(&args(&["--workspace", "/w", "--bogus", "p"])).is_err());
+        assert!(
+            parse_exec(&["--workspace", "/w", "--context-window", "lots", "p"])
+                .unwrap_err()
+                .contains("needs a number of tokens, not `lots`")
+        );
+        let typo = parse_exec(&["--workspace", "/w", "--bogus", "p"]).unwrap_err();
+        assert!(typo.contains("unexpected argument '--bogus'"), "{typo}");
     }
 
     #[test]
     fn max_tokens_parses_and_bad_values_say_why() {
-        let a = parse_exec(&args(&["--workspace", "/w", "--max-tokens", "512", "p"])).unwrap();
+        let a = parse_exec(&["--workspace", "/w", "--max-tokens", "512", "p"]).unwrap();
         assert_eq!(a.max_tokens, Some(512));
-        let error = |n: &str| parse_exec(&args(&["--workspace", "/w", "--max-tokens", n, "p"]));
-        assert_eq!(error("300").unwrap().max_tokens, Some(300));
         assert_eq!(
-            error("0").unwrap_err(),
-            "--max-tokens: The answer needs room: allow at least 1 token."
+            parse_exec(&["--workspace", "/w", "p"]).unwrap().max_tokens,
+            None
         );
-        assert_eq!(
-            error("lots").unwrap_err(),
-            "--max-tokens needs a number of tokens, not `lots`"
+        let error = |n: &str| parse_exec(&["--workspace", "/w", "--max-tokens", n, "p"]);
+        let zero = error("0").unwrap_err();
+        assert!(
+            zero.contains("--max-tokens <N>': The answer needs room: allow at least 1 token."),
+            "{zero}"
+        );
+        let lots = error("lots").unwrap_err();
+        assert!(
+            lots.contains("needs a number of tokens, not `lots`"),
+            "{lots}"
         );
         assert!(error("999999").unwrap_err().contains("at most 128000"));
     }
 
     #[test]
     fn thinking_flags_parse_and_bad_values_say_why() {
-        let a = parse_exec(&args(&[
-            "--workspace",
-            "/w",
-            "--thinking-budget",
-            "4096",
-            "p",
-        ]))
-        .unwrap();
+        let a = parse_exec(&["--workspace", "/w", "--thinking-budget", "4096", "p"]).unwrap();
         assert_eq!(a.thinking_budget, Some(4_096));
-        let a = parse_exec(&args(&[
+        let a = parse_exec(&[
             "--workspace",
             "/w",
             "--provider",
@@ -319,30 +520,34 @@ mod tests {
             "--reasoning-effort",
             "high",
             "p",
-        ]))
+        ])
         .unwrap();
         assert_eq!(a.reasoning_effort, Some(ReasoningEffort::High));
-        let error = |list: &[&str]| parse_exec(&args(list)).unwrap_err();
-        assert_eq!(
-            error(&["--workspace", "/w", "--thinking-budget", "512", "p"]),
-            "--thinking-budget: A thinking budget of 512 tokens is too small: Anthropic needs \
-             at least 1024."
-        );
-        assert_eq!(
-            error(&["--workspace", "/w", "--thinking-budget", "lots", "p"]),
-            "--thinking-budget needs a number of tokens, not `lots`"
+        let error = |list: &[&str]| parse_exec(list).unwrap_err();
+        let small = error(&["--workspace", "/w", "--thinking-budget", "512", "p"]);
+        assert!(
+            small.contains(
+                "--thinking-budget <TOKENS>': A thinking budget of 512 tokens is too small: \
+                 Anthropic needs at least 1024."
+            ),
+            "{small}"
         );
         assert!(
-            error(&[
-                "--workspace",
-                "/w",
-                "--provider",
-                "openai",
-                "--reasoning-effort",
-                "max",
-                "p"
-            ])
-            .contains("use minimal, low, medium or high")
+            error(&["--workspace", "/w", "--thinking-budget", "lots", "p"])
+                .contains("needs a number of tokens, not `lots`")
+        );
+        let effort = error(&[
+            "--workspace",
+            "/w",
+            "--provider",
+            "openai",
+            "--reasoning-effort",
+            "max",
+            "p",
+        ]);
+        assert!(
+            effort.contains("unknown reasoning effort `max`: use minimal, low, medium or high"),
+            "{effort}"
         );
         assert!(
             error(&["--workspace", "/w", "--reasoning-effort", "low", "p"])
@@ -360,8 +565,60 @@ mod tests {
             ])
             .contains("is for --provider anthropic")
         );
-        assert!(USAGE.contains("[--thinking-budget TOKENS]"));
-        assert!(USAGE.contains("[--max-tokens N]"));
-        assert!(USAGE.contains("[--reasoning-effort minimal|low|medium|high]"));
+    }
+
+    #[test]
+    fn store_commands_parse() {
+        let parse = |list: &[&str]| {
+            let argv = ["foreman-cli"].iter().chain(list);
+            Cli::try_parse_from(argv).map(|c| c.command)
+        };
+        match parse(&[
+            "rewind",
+            "--workspace",
+            "w",
+            "--session",
+            "s",
+            "--before-message",
+            "2",
+        ]) {
+            Ok(Command::Rewind(r)) => assert_eq!((r.before_message, r.yes), (1, false)),
+            other => panic!("{other:?}"),
+        }
+        let zero = parse(&[
+            "rewind",
+            "--workspace",
+            "w",
+            "--session",
+            "s",
+            "--before-message",
+            "0",
+        ]);
+        assert!(
+            zero.unwrap_err()
+                .to_string()
+                .contains("counts from 1, not `0`")
+        );
+        match parse(&[
+            "rules",
+            "add",
+            "--workspace",
+            "w",
+            "--action",
+            "deny",
+            "bash(rm *)",
+        ]) {
+            Ok(Command::Rules(RulesCommand::Add {
+                action,
+                scope,
+                rule,
+                ..
+            })) => {
+                assert_eq!((action, scope), (RuleAction::Deny, RuleScope::Workspace));
+                assert_eq!(rule, ["bash(rm *)"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(parse(&["mcp", "approve", "--workspace", "w"]).is_err());
     }
 }

@@ -9,56 +9,11 @@ use foreman_core::checkpoints::Checkpoints;
 use foreman_core::store::{NewWorkspaceCheckpoint, Store};
 use foreman_core::workspace::WorkspaceDir;
 
-use crate::args::USAGE;
+use crate::args::{RewindArgs, StoreArgs};
 
-/// The options both commands take.
-#[derive(Debug, Default)]
-struct Options {
-    workspace: Option<String>,
-    session: Option<String>,
-    db: Option<PathBuf>,
-    json: bool,
-    before_message: Option<u32>,
-    yes: bool,
-}
-
-fn parse(args: &[String]) -> Result<Options, String> {
-    let mut out = Options::default();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{arg} needs a value"))
-        };
-        match arg.as_str() {
-            "--workspace" => out.workspace = Some(value()?),
-            "--session" => out.session = Some(value()?),
-            "--db" => out.db = Some(PathBuf::from(value()?)),
-            "--json" => out.json = true,
-            "--yes" => out.yes = true,
-            "--before-message" => {
-                let v = value()?;
-                let n: u32 = v
-                    .parse()
-                    .ok()
-                    .filter(|n| *n >= 1)
-                    .ok_or_else(|| format!("--before-message counts from 1, not `{v}`"))?;
-                out.before_message = Some(n - 1);
-            }
-            _ => return Err(USAGE.to_owned()),
-        }
-    }
-    Ok(out)
-}
-
-async fn open(options: &Options) -> Result<(WorkspaceDir, Store, PathBuf), String> {
-    let raw = options
-        .workspace
-        .as_deref()
-        .ok_or_else(|| format!("--workspace is required\n{USAGE}"))?;
+async fn open(options: &StoreArgs) -> Result<(WorkspaceDir, Store, PathBuf), String> {
     let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
-    let workspace = WorkspaceDir::resolve(raw, &cwd).map_err(|e| e.to_string())?;
+    let workspace = WorkspaceDir::resolve(&options.workspace, &cwd).map_err(|e| e.to_string())?;
     let db = match &options.db {
         Some(db) => db.clone(),
         None => crate::default_database()?,
@@ -72,10 +27,9 @@ async fn open(options: &Options) -> Result<(WorkspaceDir, Store, PathBuf), Strin
 }
 
 /// `checkpoints list --workspace DIR [--session ID] [--json]`.
-pub async fn list(args: &[String]) -> Result<(), String> {
-    let options = parse(args)?;
-    let (workspace, store, _) = open(&options).await?;
-    let rows = match &options.session {
+pub async fn list(store: &StoreArgs, session: Option<&str>, json: bool) -> Result<(), String> {
+    let (workspace, store, _) = open(store).await?;
+    let rows = match session {
         Some(session) => store.workspace_checkpoints(session).await,
         None => {
             store
@@ -85,7 +39,7 @@ pub async fn list(args: &[String]) -> Result<(), String> {
     }
     .map_err(|e| e.to_string())?;
     for row in rows {
-        if options.json {
+        if json {
             println!(
                 "{}",
                 serde_json::to_string(&row).map_err(|e| e.to_string())?
@@ -108,16 +62,10 @@ pub async fn list(args: &[String]) -> Result<(), String> {
 }
 
 /// `rewind --workspace DIR --session ID --before-message N [--yes]`.
-pub async fn rewind(args: &[String]) -> Result<(), String> {
-    let options = parse(args)?;
-    let session = options
-        .session
-        .clone()
-        .ok_or_else(|| format!("--session is required\n{USAGE}"))?;
-    let message = options
-        .before_message
-        .ok_or_else(|| format!("--before-message is required\n{USAGE}"))?;
-    let (workspace, store, dir) = open(&options).await?;
+pub async fn rewind(options: RewindArgs) -> Result<(), String> {
+    let session = options.session;
+    let message = options.before_message;
+    let (workspace, store, dir) = open(&options.store).await?;
     let target = store
         .checkpoint_before_message(&session, message)
         .await

@@ -287,21 +287,10 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
 }
 
 /// `foreman-cli sessions --workspace DIR [--db FILE]`: one JSON line per session, newest first.
-pub async fn sessions(args: &[String]) -> Result<(), String> {
-    let mut workspace = None;
-    let mut db = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--workspace" => workspace = it.next().cloned(),
-            "--db" => db = it.next().map(std::path::PathBuf::from),
-            _ => return Err(crate::args::USAGE.to_owned()),
-        }
-    }
-    let raw = workspace.ok_or_else(|| crate::args::USAGE.to_owned())?;
+pub async fn sessions(options: crate::args::StoreArgs) -> Result<(), String> {
     let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
-    let ws = WorkspaceDir::resolve(&raw, &cwd).map_err(|e| e.to_string())?;
-    let db = match db {
+    let ws = WorkspaceDir::resolve(&options.workspace, &cwd).map_err(|e| e.to_string())?;
+    let db = match options.db {
         Some(db) => db,
         None => crate::default_database()?,
     };

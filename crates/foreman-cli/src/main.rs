@@ -1,7 +1,8 @@
 //! `foreman-cli`: the Foreman engine without a window.
 //!
 //! `exec` runs one agent task (readable output, or JSON lines with `--json`); `recent` and
-//! `check-workspace` look at the workspace store; `mcp list|approve` show and approve MCP servers.
+//! `check-workspace` look at the workspace store; `mcp list|approve` show and approve MCP servers;
+//! `completions SHELL` prints a completion script. The grammar is in `args.rs`.
 
 mod args;
 mod attach;
@@ -12,16 +13,28 @@ mod render;
 mod rules;
 mod stats;
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use foreman_core::store::{DATABASE_FILE, Store};
 use foreman_core::workspace::WorkspaceDir;
 
-use crate::args::USAGE;
+use clap::{CommandFactory, Parser};
+
+use crate::args::{CheckpointsCommand, Cli, Command};
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `--help` and `--version` print and exit here with 0; a usage error prints and exits with 1,
+    // as every other failure of the CLI does.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::FAILURE;
+        }
+        Err(e) => e.exit(),
+    };
     // Before any thread starts: the keys leave the environment, where a command the agent runs
     // could read them (`/proc/$PPID/environ`), and the process cannot be inspected by another of
     // the same user.
@@ -38,7 +51,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = runtime.block_on(run(&args, keys));
+    let result = runtime.block_on(run(cli.command, keys));
     // The stdin reader of `exec` sits in a blocking read; do not wait for it.
     runtime.shutdown_background();
     match result {
@@ -50,21 +63,22 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run(args: &[String], keys: exec::Keys) -> Result<(), String> {
-    match args.first().map(String::as_str) {
-        Some("exec") => exec::run(args::parse_exec(&args[1..])?, keys).await,
-        Some("mcp") => mcp::command(&args[1..]).await,
-        Some("sessions") => exec::sessions(&args[1..]).await,
-        Some("checkpoints") if args.get(1).map(String::as_str) == Some("list") => {
-            checkpoints::list(&args[2..]).await
-        }
-        Some("rewind") => checkpoints::rewind(&args[1..]).await,
-        Some("rules") => rules::command(&args[1..]).await,
-        Some("recent") => {
-            let db = match (args.get(1).map(String::as_str), args.get(2)) {
-                (Some("--db"), Some(file)) => PathBuf::from(file),
-                (None, _) => default_database()?,
-                _ => return Err(USAGE.to_owned()),
+async fn run(command: Command, keys: exec::Keys) -> Result<(), String> {
+    match command {
+        Command::Exec(options) => exec::run(options.into_args()?, keys).await,
+        Command::Mcp(command) => mcp::command(command).await,
+        Command::Sessions(options) => exec::sessions(options).await,
+        Command::Checkpoints(CheckpointsCommand::List {
+            store,
+            session,
+            json,
+        }) => checkpoints::list(&store, session.as_deref(), json).await,
+        Command::Rewind(options) => checkpoints::rewind(options).await,
+        Command::Rules(command) => rules::command(command).await,
+        Command::Recent { db } => {
+            let db = match db {
+                Some(file) => file,
+                None => default_database()?,
             };
             let store = Store::open(&db).await.map_err(|e| e.to_string())?;
             let recent = store
@@ -78,14 +92,20 @@ async fn run(args: &[String], keys: exec::Keys) -> Result<(), String> {
             store.close().await;
             Ok(())
         }
-        Some("check-workspace") => {
-            let raw = args.get(1).ok_or_else(|| USAGE.to_owned())?;
+        Command::CheckWorkspace { dir } => {
             let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
-            let ws = WorkspaceDir::resolve(raw, &cwd).map_err(|e| e.to_string())?;
+            let ws = WorkspaceDir::resolve(&dir, &cwd).map_err(|e| e.to_string())?;
             println!("{}", ws.path.display());
             Ok(())
         }
-        _ => Err(USAGE.to_owned()),
+        Command::Completions { shell } => {
+            // Into a buffer first: the generator panics on a write error (a closed pipe).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "foreman-cli", &mut script);
+            std::io::stdout()
+                .write_all(&script)
+                .map_err(|e| format!("cannot write the completions: {e}"))
+        }
     }
 }
 

@@ -10,6 +10,8 @@ use foreman_core::mcp::{
 use foreman_core::store::Store;
 use foreman_core::workspace::WorkspaceDir;
 
+use crate::args::McpCommand;
+
 /// How long `exec` waits for servers to start before the session takes its tool list.
 const START_WAIT: Duration = Duration::from_secs(30);
 
@@ -91,80 +93,42 @@ pub async fn session_tools(
     Ok(Some(hub))
 }
 
-struct McpArgs {
-    workspace: PathBuf,
-    config: Option<PathBuf>,
-    db: Option<PathBuf>,
-    names: Vec<String>,
-}
-
-fn parse(args: &[String]) -> Result<McpArgs, String> {
-    let mut out = McpArgs {
-        workspace: PathBuf::new(),
-        config: None,
-        db: None,
-        names: Vec::new(),
-    };
-    let mut workspace = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{arg} needs a value\n{}", crate::args::USAGE))
-        };
-        match arg.as_str() {
-            "--workspace" => workspace = Some(PathBuf::from(value()?)),
-            "--mcp-config" => out.config = Some(PathBuf::from(value()?)),
-            "--db" => out.db = Some(PathBuf::from(value()?)),
-            flag if flag.starts_with("--") => {
-                return Err(format!("unknown option {flag}\n{}", crate::args::USAGE));
-            }
-            name => out.names.push(name.to_owned()),
-        }
-    }
-    out.workspace =
-        workspace.ok_or_else(|| format!("--workspace is required\n{}", crate::args::USAGE))?;
-    Ok(out)
-}
-
 /// `foreman-cli mcp list|approve ...`.
-pub async fn command(args: &[String]) -> Result<(), String> {
-    let (sub, rest) = args
-        .split_first()
-        .ok_or_else(|| crate::args::USAGE.to_owned())?;
-    let parsed = parse(rest)?;
+pub async fn command(command: McpCommand) -> Result<(), String> {
+    let (options, names) = match command {
+        McpCommand::List(options) => (options, None),
+        McpCommand::Approve { options, names } => (options, Some(names)),
+    };
     let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
-    let ws = WorkspaceDir::resolve(&parsed.workspace.to_string_lossy(), &cwd)
-        .map_err(|e| e.to_string())?;
-    let config = load_config(parsed.config.as_deref(), &ws.path)?;
-    let db = match parsed.db {
+    let ws = WorkspaceDir::resolve(&options.store.workspace, &cwd).map_err(|e| e.to_string())?;
+    let config = load_config(options.config.as_deref(), &ws.path)?;
+    let db = match options.store.db {
         Some(db) => db,
         None => crate::default_database()?,
     };
     let store = Store::open(&db).await.map_err(|e| e.to_string())?;
     let key = ws.path.display().to_string();
-    let result = match sub.as_str() {
-        "approve" => {
-            if parsed.names.is_empty() {
-                return Err(format!(
-                    "name the server to approve\n{}",
-                    crate::args::USAGE
-                ));
-            }
-            for name in &parsed.names {
-                approve_server(&config, &store, &key, name)
-                    .await
-                    .map_err(|e| e.to_string())?;
-                println!("approved the workspace MCP server `{name}`");
-            }
-            Ok(())
-        }
-        "list" => list(config, &store, &ws.path).await,
-        _ => Err(crate::args::USAGE.to_owned()),
+    let result = match names {
+        Some(names) => approve(&config, &store, &key, &names).await,
+        None => list(config, &store, &ws.path).await,
     };
     store.close().await;
     result
+}
+
+async fn approve(
+    config: &McpConfig,
+    store: &Store,
+    key: &str,
+    names: &[String],
+) -> Result<(), String> {
+    for name in names {
+        approve_server(config, store, key, name)
+            .await
+            .map_err(|e| e.to_string())?;
+        println!("approved the workspace MCP server `{name}`");
+    }
+    Ok(())
 }
 
 /// Starts every approved server, prints one JSON line per server, and stops them.

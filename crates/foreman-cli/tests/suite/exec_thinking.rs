@@ -134,7 +134,7 @@ async fn a_bad_value_is_refused_before_any_request() {
         ),
         (
             ["--provider", "openai", "--max-tokens", "0"],
-            "--max-tokens: The answer needs room: allow at least 1 token.",
+            "'--max-tokens <N>': The answer needs room: allow at least 1 token.",
         ),
     ] {
         let mut cmd = exec_in(dir.path(), dir.path());

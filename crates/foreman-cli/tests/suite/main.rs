@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
 
 mod checkpoints;
+mod command_line;
 mod common;
 mod exec_attacks;
 mod exec_json;
