@@ -17,6 +17,7 @@ import { ErrorBoundary } from "./components/ErrorBoundary";
 import { tauriBackend } from "./backend";
 import { markPlatform } from "./platform";
 import "./styles.css";
+import "./settings.css";
 
 markPlatform(document.documentElement, navigator.userAgent);
 const root = document.getElementById("root");

@@ -29,13 +29,19 @@ export function ChangesButton({ files, onGoTo, onShowNet }: Props) {
     <div className="changes" ref={box}>
       <button
         type="button"
-        className="ghost changes-button"
+        className="chip changes-button"
         data-testid="changes-button"
         aria-expanded={open}
         title="Files the agent's file tools changed in this session"
         onClick={() => setOpen((o) => !o)}
       >
+        <span className="chip-icon" aria-hidden="true">
+          ±
+        </span>
         {label}
+        <span className="chip-caret" aria-hidden="true">
+          ▾
+        </span>
       </button>
       {open && (
         <div className="changes-panel" role="dialog" aria-label="Files changed in this session" data-testid="changes-panel">

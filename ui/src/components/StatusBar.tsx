@@ -3,7 +3,8 @@
 import type { ReactNode } from "react";
 import type { ApprovalMode } from "../protocol/ApprovalMode";
 import type { Usage } from "../session/state";
-import { formatContext, formatCost, formatTokens, groupDigits } from "./usageFormat";
+import { APPROVAL_MODES } from "./approvalModes";
+import { formatContext, formatCost, formatTokens, formatUsageTokens, groupDigits } from "./usageFormat";
 
 interface Props {
   provider: string;
@@ -19,14 +20,6 @@ interface Props {
   /** How the tool calls went (a count and its table). */
   stats?: ReactNode;
 }
-
-const MODES: { mode: ApprovalMode; label: string }[] = [
-  { mode: "read-only", label: "Read only" },
-  { mode: "ask", label: "Ask before changes" },
-  { mode: "auto-edit", label: "Auto-edit files" },
-  { mode: "auto", label: "Auto: sandboxed commands" },
-  { mode: "yolo", label: "Run everything" },
-];
 
 export function StatusBar(p: Props) {
   const cost = formatCost(p.usage.cost);
@@ -44,19 +37,14 @@ export function StatusBar(p: Props) {
           <span className="status-model-name">No session yet</span>
         </span>
       )}
-      <span className="muted" title="Tokens sent / received in this session">
-        ↑ {formatTokens(p.usage.totalInput)} ↓ {formatTokens(p.usage.totalOutput)}
-        <span className="status-wide"> tokens</span>
+      <span className="muted" data-testid="status-tokens" title="Tokens sent to and received from the model in this session">
+        {formatUsageTokens(p.usage.totalInput, p.usage.totalOutput)}
       </span>
       {cost && (
         <span
           className="muted"
           data-testid="status-cost"
-          title={
-            p.usage.cost === "unknown"
-              ? "No price is known for this model, so the cost cannot be estimated"
-              : "Estimated cost of this session at list prices"
-          }
+          title="Estimated cost of this session at list prices"
         >
           {cost}
         </span>
@@ -87,9 +75,9 @@ export function StatusBar(p: Props) {
       <label className="status-mode">
         <span className="muted status-wide">Approvals</span>
         <select aria-label="Approval mode" value={p.mode} onChange={(e) => p.onMode(e.target.value as ApprovalMode)}>
-          {MODES.map((m) => (
-            <option key={m.mode} value={m.mode}>
-              {m.label}
+          {APPROVAL_MODES.map((m) => (
+            <option key={m.mode} value={m.mode} title={m.detail}>
+              {m.name}
             </option>
           ))}
         </select>
