@@ -35,13 +35,7 @@ export function ChangesButton({ files, onGoTo, onShowNet }: Props) {
         title="Files the agent's file tools changed in this session"
         onClick={() => setOpen((o) => !o)}
       >
-        <span className="chip-icon" aria-hidden="true">
-          ±
-        </span>
         {label}
-        <span className="chip-caret" aria-hidden="true">
-          ▾
-        </span>
       </button>
       {open && (
         <div className="changes-panel" role="dialog" aria-label="Files changed in this session" data-testid="changes-panel">
