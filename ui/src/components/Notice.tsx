@@ -31,7 +31,7 @@ export function Notice({ id, tone, text, recovered = false, retry }: Props) {
   return (
     <div className={`notice notice-${shownTone}${retry || details ? " notice-with-action" : ""}`} data-testid="notice">
       <span id={`notice-${id}`} role={shownTone === "error" ? "alert" : "status"}>
-        <strong className={plain || recovered ? "notice-title" : undefined}>{title}</strong>
+        {plain || recovered ? <strong className="notice-title">{title}</strong> : title}
         {hint && <span className="notice-hint"> {hint}</span>}
         {details && open && (
           <span className="notice-details" data-testid="notice-details">
