@@ -5,6 +5,7 @@
 
 mod bridge;
 mod checkpoint_commands;
+mod command_permissions;
 mod commands;
 mod files;
 mod launch;
