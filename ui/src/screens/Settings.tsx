@@ -2,7 +2,7 @@
 // key (kept in the system keychain, never shown), Test connection. Agent: limits and timeouts.
 // Approvals & rules, MCP servers, project instructions, checkpoints, and where files are kept.
 // The app's settings are one draft saved by one Save; the workspace's panels save themselves.
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Backend } from "../backend";
 import { errorMessage } from "../backend";
 import type { AppSettings } from "../protocol/AppSettings";
@@ -35,6 +35,11 @@ interface Props {
 
 export function Settings({ backend, view, workspace, sessionId = null, onChange, onClose, initialSection = "provider" }: Props) {
   const [section, setSection] = useState<SectionId>(initialSection);
+  // A section opens at its top, not where the last one was scrolled to.
+  const body = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    body.current?.scrollTo?.({ top: 0 });
+  }, [section]);
   const sections = SECTIONS.filter((s) => workspace || !s.workspaceOnly);
   const [draft, setDraft] = useState<AppSettings>(view.settings);
   const [key, setKey] = useState("");
@@ -92,7 +97,7 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
       </header>
       <div className="settings-layout">
       <SettingsNav sections={sections} current={section} onPick={setSection} />
-      <div className="settings-body">
+      <div className="settings-body" ref={body}>
         <section className="panel" hidden={section !== "provider"} data-testid="settings-provider">
           <h2>Model provider</h2>
           <label className="field">
