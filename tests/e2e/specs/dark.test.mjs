@@ -3,6 +3,7 @@
 // `prefers-color-scheme` from the GTK theme, so GTK_THEME=Adwaita:dark makes the page dark with
 // nothing in the app set for the test.
 import { strict as assert } from "node:assert";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +27,9 @@ before(async () => {
 after(async () => {
   await app?.close();
   await model?.close();
+  // The specs of one run share the Secret Service: the next one starts without a key, as a
+  // first run does.
+  execFileSync("secret-tool", ["clear", "service", "foreman", "username", "anthropic"]);
 });
 
 const $ = (selector) => app.browser.$(selector);
