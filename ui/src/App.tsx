@@ -122,6 +122,7 @@ export function App({ backend }: { backend: Backend }) {
           settings={settings}
           onClose={backToWelcome}
           onSessionShown={rememberSession}
+          onSettings={setSettings}
           onOpenSettings={() =>
             backend.getSettings().then(
               (view) => {

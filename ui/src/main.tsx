@@ -18,6 +18,7 @@ import { tauriBackend } from "./backend";
 import { markPlatform } from "./platform";
 import "./styles.css";
 import "./state.css";
+import "./settings.css";
 
 markPlatform(document.documentElement, navigator.userAgent);
 const root = document.getElementById("root");

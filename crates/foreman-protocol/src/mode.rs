@@ -32,6 +32,18 @@ impl ApprovalMode {
             Self::Yolo => "yolo",
         }
     }
+
+    /// The mode's one name for people, as the app shows it (the UI's `approvalModes.ts` has the
+    /// same names): reasons that name a mode use it, so a mode is never called two things.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::ReadOnly => "Read only",
+            Self::Ask => "Ask first",
+            Self::AutoEdit => "Auto-edit",
+            Self::Auto => "Auto, sandboxed",
+            Self::Yolo => "Run everything",
+        }
+    }
 }
 
 impl std::str::FromStr for ApprovalMode {
@@ -48,5 +60,25 @@ impl std::str::FromStr for ApprovalMode {
                 "unknown approval mode `{other}`: use read-only, ask, auto-edit, auto or yolo"
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ApprovalMode;
+
+    #[test]
+    fn each_mode_has_its_own_short_name() {
+        let all = [
+            ApprovalMode::ReadOnly,
+            ApprovalMode::Ask,
+            ApprovalMode::AutoEdit,
+            ApprovalMode::Auto,
+            ApprovalMode::Yolo,
+        ];
+        let names: std::collections::BTreeSet<_> = all.iter().map(|m| m.name()).collect();
+        assert_eq!(names.len(), all.len(), "{names:?}");
+        assert!(all.iter().all(|m| m.name().split(' ').count() <= 3));
+        assert_eq!(ApprovalMode::Yolo.name(), "Run everything");
     }
 }

@@ -806,10 +806,22 @@ step("6. an MCP tool runs through the same loop and card; the settings list its 
   const draft = "a draft that must not be lost";
   await (await $('[data-testid="composer"]')).addValue(draft);
   await (await $('[data-testid="open-settings"]')).click();
+  await (await $('[data-testid="settings-nav-mcp"]')).click();
   const server = await $('[data-testid="mcp-server"]');
   await server.waitForDisplayed({ timeout: 20000 });
   await waitFor("the server connected", async () => /connected/.test(await server.getText()));
   await screenshot(app.browser, "61-settings-mcp");
+  // The user's server opens in the form; the JSON stays behind "Advanced (JSON)".
+  await (await server.$('[data-testid="mcp-edit"]')).click();
+  const form = await $('[data-testid="mcp-form"]');
+  await form.waitForDisplayed({ timeout: 10000 });
+  assert.equal(await (await $('[data-testid="mcp-form-name"]')).getValue(), "everything");
+  assert.equal(await (await $('[data-testid="mcp-form-command"]')).getValue(), "node");
+  await screenshot(app.browser, "61b-settings-mcp-form");
+  await (await form.$("button=Cancel")).click();
+  await (await $('[data-testid="settings-nav-approvals"]')).click();
+  await (await $('[data-testid="default-mode"]')).waitForDisplayed({ timeout: 10000 });
+  await screenshot(app.browser, "61c-settings-approvals");
   await (await $('[data-testid="close-settings"]')).click();
   // Back from Settings, the conversation that was open is shown again, with the unsent draft.
   await waitFor("the conversation again", async () => /The echo came back\./.test(await (await $("main")).getText()));
@@ -897,7 +909,7 @@ step("6b. an answer cut off by a dropped connection is kept, and Retry runs the 
   await send("Tell me in two halves");
   await waitIdle();
   const main = await $("main");
-  await waitFor("the error that says the connection dropped", async () => /dropped in the middle of the answer/.test(await main.getText()));
+  await waitFor("the error that says the connection dropped", async () => /Connection dropped mid-answer/.test(await main.getText()));
   assert.match(await main.getText(), /The first half of the answer,/, "what arrived is kept");
   const retry = await $('[data-testid="retry"]');
   await retry.waitForDisplayed({ timeout: 20000 });
@@ -913,6 +925,9 @@ step("6b. an answer cut off by a dropped connection is kept, and Retry runs the 
   assert.ok(again.includes("cut off by an error"), "the model was told it was cut off");
   assert.equal(again.split("Tell me in two halves").length, 2, "the user's message was not sent twice");
   assert.ok(!(await $('[data-testid="retry"]').isExisting()), "the offer is gone");
+  await waitFor("the error notice to turn into a recovered one", async () =>
+    app.browser.execute(() => Boolean(document.querySelector('[data-testid="notice"].notice-recovered'))));
+  assert.match(await main.getText(), /Reconnected after: Connection dropped mid-answer/);
   const said = await app.browser.execute(() => [...document.querySelectorAll('[data-testid="user-message"]')].map((m) => m.textContent));
   assert.equal(said.filter((t) => t?.includes("Tell me in two halves")).length, 1, "no second message of the user is shown");
   await screenshot(app.browser, "68-retried");
@@ -928,7 +943,7 @@ step("6b. an answer cut off by a dropped connection is kept, and Retry runs the 
   await self[0].click();
   await waitFor("this conversation again", async () => /and the second half\./.test(await main.getText()));
   const reopened = await main.getText();
-  assert.match(reopened, /dropped in the middle of the answer/);
+  assert.match(reopened, /Reconnected after: Connection dropped mid-answer/);
   assert.match(reopened, /Stopped\./);
   assert.ok(!(await $('[data-testid="retry"]').isExisting()), "nothing to retry: the retry went well");
   await composer.addValue(draft);

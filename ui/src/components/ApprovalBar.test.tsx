@@ -107,12 +107,12 @@ test("a command no rule can allow offers no Always allow", () => {
   expect(screen.getByTestId("approve")).toBeEnabled();
 });
 
-test("the bar says what it approves, with the line counts, and calls the mode by its one name", () => {
+test("the bar says what it approves, with the line counts, and the engine's reason", () => {
   render(
     <ApprovalBar
       tool="write"
       what={{ words: "Write hello.txt", added: 60, removed: 2 }}
-      reason="auto-edit mode asks for this"
+      reason="The “Auto-edit” mode asks for this"
       suggestedRule={null}
       editableContent={null}
       refused={null}
@@ -123,5 +123,5 @@ test("the bar says what it approves, with the line counts, and calls the mode by
   );
   expect(screen.getByTestId("approval-what")).toHaveTextContent("Write hello.txt+60 −2?");
   expect(screen.getByRole("group", { name: "Approve Write hello.txt" })).toHaveClass("approval-sticky");
-  expect(screen.getByText("Auto-edit mode asks for this")).toBeInTheDocument();
+  expect(screen.getByText("The “Auto-edit” mode asks for this")).toBeInTheDocument();
 });

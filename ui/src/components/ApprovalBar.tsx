@@ -7,7 +7,6 @@ import type { ApprovalScope } from "../protocol/ApprovalScope";
 import type { PrivateTarget } from "../protocol/PrivateTarget";
 import type { RuleScope } from "../protocol/RuleScope";
 import { hunkApproval } from "../session/hunkChoice";
-import { withModeName } from "./approvalModes";
 
 interface Props {
   tool: string;
@@ -82,7 +81,7 @@ export function ApprovalBar(props: Props) {
           )}
           ?
         </strong>{" "}
-        <span className="muted approval-why">{withModeName(props.reason)}</span>
+        <span className="muted approval-why">{props.reason}</span>
         <span className="muted keys">
           {" "}
           Ctrl+Enter approves · Esc rejects{props.hunks ? " · untick a part to leave it out" : ""}

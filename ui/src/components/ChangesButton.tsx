@@ -29,7 +29,7 @@ export function ChangesButton({ files, onGoTo, onShowNet }: Props) {
     <div className="changes" ref={box}>
       <button
         type="button"
-        className="ghost changes-button"
+        className="chip changes-button"
         data-testid="changes-button"
         aria-expanded={open}
         title="Files the agent's file tools changed in this session"

@@ -2,17 +2,11 @@
 import { memo } from "react";
 import type { CallView, Item } from "../session/state";
 import { Markdown } from "./Markdown";
+import { Notice, type RetryOffer } from "./Notice";
 import { ToolCard, type CardActions } from "./ToolCard";
 import { UserMessage } from "./UserMessage";
 
-/** A button on the notice of a task's end: run the model again from there. */
-export interface RetryOffer {
-  /** The notice's item id. */
-  at: number;
-  /** "Retry" after an error, "Continue" at the iteration cap. */
-  label: string;
-  run(): void;
-}
+export type { RetryOffer } from "./Notice";
 
 /** One entry of the conversation: a message, a tool card or a notice. */
 export const Entry = memo(function Entry({
@@ -72,23 +66,6 @@ export const Entry = memo(function Entry({
     case "tool":
       return call ? <ToolCard call={call} calls={calls} actions={actions} /> : null;
     case "notice":
-      return (
-        <div className={`notice notice-${item.tone}${retry ? " notice-with-action" : ""}`}>
-          <span id={`notice-${item.id}`} role={item.tone === "error" ? "alert" : "status"}>
-            {item.text}
-          </span>
-          {retry && (
-            <button
-              type="button"
-              className="notice-action"
-              data-testid="retry"
-              aria-describedby={`notice-${item.id}`}
-              onClick={retry.run}
-            >
-              {retry.label}
-            </button>
-          )}
-        </div>
-      );
+      return <Notice id={item.id} tone={item.tone} text={item.text} recovered={item.recovered} retry={retry} />;
   }
 });

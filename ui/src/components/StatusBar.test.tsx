@@ -15,16 +15,17 @@ function show(usage: Partial<Usage>) {
 
 test("shows the cost estimate and the context used", () => {
   show({ cost: 0.0042, contextUsed: 84_000, contextWindow: 200_000 });
-  expect(screen.getByTestId("status-bar")).toHaveTextContent("↑ 12.3k ↓ 678 tokens");
+  expect(screen.getByTestId("status-bar")).toHaveTextContent("12.3k in · 678 out tokens");
   expect(screen.getByTestId("status-cost")).toHaveTextContent("$0.0042");
   const context = screen.getByTestId("status-context");
   expect(context).toHaveTextContent("42% of 200k context");
   expect(context).not.toHaveClass("warn");
 });
 
-test("an unpriced model says the cost is unknown, not $0.00", () => {
+test("an unpriced model shows no cost at all, not $0.00", () => {
   show({ cost: "unknown", contextUsed: 100, contextWindow: 8_192 });
-  expect(screen.getByTestId("status-cost")).toHaveTextContent("cost unknown");
+  expect(screen.queryByTestId("status-cost")).toBeNull();
+  expect(screen.getByTestId("status-bar")).not.toHaveTextContent("cost");
   expect(screen.getByTestId("status-bar")).not.toHaveTextContent("$");
 });
 

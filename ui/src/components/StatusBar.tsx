@@ -2,7 +2,7 @@
 // changed. The approval mode and Stop are beside the composer.
 import type { ReactNode } from "react";
 import type { Usage } from "../session/state";
-import { formatContext, formatCost, formatTokens, groupDigits } from "./usageFormat";
+import { formatContext, formatCost, formatTokens, formatUsageTokens, groupDigits } from "./usageFormat";
 
 interface Props {
   provider: string;
@@ -31,19 +31,14 @@ export function StatusBar(p: Props) {
           <span className="status-model-name">No session yet</span>
         </span>
       )}
-      <span className="muted" title="Tokens sent / received in this session">
-        ↑ {formatTokens(p.usage.totalInput)} ↓ {formatTokens(p.usage.totalOutput)}
-        <span className="status-wide"> tokens</span>
+      <span className="muted" data-testid="status-tokens" title="Tokens sent to and received from the model in this session">
+        {formatUsageTokens(p.usage.totalInput, p.usage.totalOutput)}
       </span>
       {cost && (
         <span
           className="muted"
           data-testid="status-cost"
-          title={
-            p.usage.cost === "unknown"
-              ? "No price is known for this model, so the cost cannot be estimated"
-              : "Estimated cost of this session at list prices"
-          }
+          title="Estimated cost of this session at list prices"
         >
           {cost}
         </span>

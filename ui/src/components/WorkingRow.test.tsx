@@ -50,15 +50,15 @@ test("the approval mode picker marks the session's mode and names each mode once
   render(<ModePicker mode="ask" onMode={onMode} />);
   const group = screen.getByRole("radiogroup", { name: "Approval mode" });
   expect(group).toBeInTheDocument();
-  expect(screen.getByRole("radio", { name: "Ask" })).toHaveAttribute("aria-checked", "true");
+  expect(screen.getByRole("radio", { name: "Ask first" })).toHaveAttribute("aria-checked", "true");
   expect(screen.getAllByRole("radio").map((b) => b.textContent)).toEqual([
     "Read only",
-    "Ask",
+    "Ask first",
     "Auto-edit",
-    "Auto",
+    "Auto, sandboxed",
     "Run everything",
   ]);
-  await userEvent.click(screen.getByRole("radio", { name: "Ask" }));
+  await userEvent.click(screen.getByRole("radio", { name: "Ask first" }));
   expect(onMode).not.toHaveBeenCalled();
   await userEvent.click(screen.getByRole("radio", { name: "Auto-edit" }));
   expect(onMode).toHaveBeenCalledWith("auto-edit");

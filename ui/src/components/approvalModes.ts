@@ -1,34 +1,36 @@
-// The approval modes, one name each wherever they are shown, with what each lets the agent do
-// without asking (for tooltips and longer descriptions).
+// The one name of each approval mode, used everywhere the UI names one (the status bar's picker,
+// Settings, the approval notes), and what each does in one sentence, for tooltips and helper text.
 import type { ApprovalMode } from "../protocol/ApprovalMode";
 
 export interface ModeName {
   mode: ApprovalMode;
-  /** The mode's one name. */
   name: string;
-  /** What the agent may do without asking, in a sentence. */
   detail: string;
 }
 
-export const APPROVAL_MODES: readonly ModeName[] = [
-  { mode: "read-only", name: "Read only", detail: "The agent reads and searches; nothing that changes anything runs." },
-  { mode: "ask", name: "Ask", detail: "The agent asks before every change, command and fetch." },
-  { mode: "auto-edit", name: "Auto-edit", detail: "The agent edits files freely and asks before commands and fetches." },
-  { mode: "auto", name: "Auto", detail: "The agent edits files and runs commands in the sandbox without asking." },
-  { mode: "yolo", name: "Run everything", detail: "Nothing asks: commands run with your full rights." },
+export const APPROVAL_MODES: ModeName[] = [
+  { mode: "read-only", name: "Read only", detail: "Reads and searches only: edits, commands and fetches are refused." },
+  { mode: "ask", name: "Ask first", detail: "Reads run freely; edits, commands, fetches and external tools ask you first." },
+  { mode: "auto-edit", name: "Auto-edit", detail: "Edits inside the workspace run freely; commands and fetches ask you first." },
+  {
+    mode: "auto",
+    name: "Auto, sandboxed",
+    detail: "Edits and sandboxed commands run freely; fetches, external tools and commands the sandbox cannot confine ask.",
+  },
+  {
+    mode: "yolo",
+    name: "Run everything",
+    detail:
+      "Everything runs without asking, and commands run with your full rights, outside the sandbox. Protected paths and private network targets still ask.",
+  },
 ];
 
-/** The name and description of `mode`. */
-export function modeName(mode: ApprovalMode): ModeName {
-  return APPROVAL_MODES.find((m) => m.mode === mode) ?? APPROVAL_MODES[1]!;
+/** The mode's one name: "Ask first". */
+export function modeName(mode: ApprovalMode): string {
+  return APPROVAL_MODES.find((m) => m.mode === mode)?.name ?? mode;
 }
 
-/**
- * The engine's reason for asking (`policy.rs`: "ask mode asks for this"), with the mode called by
- * its one name ("Ask mode asks for this").
- */
-export function withModeName(reason: string): string {
-  const m = /^(read-only|ask|auto-edit|auto|yolo) mode\b/.exec(reason);
-  if (!m) return reason;
-  return `${modeName(m[1] as ApprovalMode).name} mode${reason.slice(m[0].length)}`;
+/** What the mode does, in a sentence. */
+export function modeDetail(mode: ApprovalMode): string {
+  return APPROVAL_MODES.find((m) => m.mode === mode)?.detail ?? "";
 }

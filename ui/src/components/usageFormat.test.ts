@@ -1,7 +1,7 @@
-import { formatContext, formatCost, formatTokens, formatWindow, groupDigits } from "./usageFormat";
+import { formatContext, formatCost, formatTokens, formatUsageTokens, formatWindow, groupDigits } from "./usageFormat";
 
-test("an unknown price reads as unknown, never as free", () => {
-  expect(formatCost("unknown")).toBe("cost unknown");
+test("an unknown price shows nothing, never a free $0.00", () => {
+  expect(formatCost("unknown")).toBeNull();
   expect(formatCost(null)).toBeNull();
   expect(formatCost(0)).toBe("$0.00");
 });
@@ -44,4 +44,9 @@ test("the context warns from the threshold on", () => {
   expect(formatContext(190_000, 200_000)).toEqual({ text: "95% of 200k context", warn: true });
   expect(formatContext(0, 200_000)).toEqual({ text: "0% of 200k context", warn: false });
   expect(formatContext(5_000, 0)).toBeNull();
+});
+
+test("token totals carry their unit", () => {
+  expect(formatUsageTokens(720, 252)).toBe("720 in · 252 out tokens");
+  expect(formatUsageTokens(12_345, 0)).toBe("12.3k in · 0 out tokens");
 });

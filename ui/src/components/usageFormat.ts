@@ -33,17 +33,21 @@ export function formatWindow(n: number): string {
 
 /**
  * The session's estimated cost: "$0.0042" below a cent (never rounded to a misleading $0.00),
- * "$1.25", "$1,234" from a thousand; "cost unknown" when a model has no known price; null (show
- * nothing) before the engine reported a cost.
+ * "$1.25", "$1,234" from a thousand; null (show nothing) before the engine reported a cost and when
+ * the model has no known price: a cost that cannot be estimated is not worth a place on every screen.
  */
 export function formatCost(cost: Usage["cost"]): string | null {
-  if (cost === null) return null;
-  if (cost === "unknown") return "cost unknown";
+  if (cost === null || cost === "unknown") return null;
   if (cost === 0) return "$0.00";
   if (cost < 0.0001) return "<$0.0001";
   if (cost < 0.01) return `$${cost.toFixed(4)}`;
   if (cost < 1000) return `$${cost.toFixed(2)}`;
   return `$${groupDigits(cost)}`;
+}
+
+/** The session's token totals with their unit: "720 in · 252 out tokens". */
+export function formatUsageTokens(input: number, output: number): string {
+  return `${formatTokens(input)} in · ${formatTokens(output)} out tokens`;
 }
 
 export interface ContextView {

@@ -1,22 +1,24 @@
 import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import type { Backend } from "../backend";
 import type { McpView } from "../protocol/McpView";
+import type { ServerStatus } from "../protocol/ServerStatus";
 import { McpPanel } from "./McpPanel";
+
+const server: ServerStatus = {
+  name: "slow",
+  source: "user",
+  target: "node slow.js",
+  state: { kind: "connected", tools: 0 },
+  tools: [],
+  problems: [],
+  pid: 42,
+  call_timeout_secs: 300,
+};
 
 const view: McpView = {
   status: {
-    servers: [
-      {
-        name: "slow",
-        source: "user",
-        target: "node slow.js",
-        state: { kind: "connected", tools: 0 },
-        tools: [],
-        problems: [],
-        pid: 42,
-        call_timeout_secs: 300,
-      },
-    ],
+    servers: [server],
     enabled_tools: 11,
     tool_limit: 40,
     warnings: [],
@@ -31,4 +33,75 @@ test("each server shows how long its calls may take", async () => {
   render(<McpPanel backend={backend} workspace="/w" />);
   const server = await screen.findByTestId("mcp-server");
   expect(server).toHaveTextContent("Calls time out after 300 s");
+});
+
+/** A backend whose user file is `text`; saving it lists its servers as the status, as the shell does. */
+function fileBackend(initial: string, saved: string[]): Backend {
+  const viewOf = (text: string): McpView => {
+    const servers = text.trim() ? Object.keys((JSON.parse(text) as { mcpServers?: object }).mcpServers ?? {}) : [];
+    return {
+      ...view,
+      status: {
+        ...view.status,
+        servers: servers.map((name) => ({ ...server, name, target: name })),
+      },
+      user_text: text,
+    };
+  };
+  return {
+    mcpStatus: async () => viewOf(initial),
+    mcpSaveUserConfig: async (_w: string, text: string) => (saved.push(text), viewOf(text)),
+  } as unknown as Backend;
+}
+
+test("a server added, edited and removed with the form is written to the file the JSON view edits", async () => {
+  const saved: string[] = [];
+  render(<McpPanel backend={fileBackend("", saved)} workspace="/w" />);
+  await userEvent.click(await screen.findByTestId("mcp-add"));
+  expect(screen.getByTestId("mcp-form-save")).toBeDisabled();
+  await userEvent.type(screen.getByTestId("mcp-form-name"), "files");
+  await userEvent.type(screen.getByTestId("mcp-form-command"), "npx");
+  await userEvent.type(screen.getByTestId("mcp-form-args"), "-y{enter}@modelcontextprotocol/server-filesystem");
+  await userEvent.type(screen.getByTestId("mcp-form-env"), "ROOT=/tmp");
+  await userEvent.type(screen.getByTestId("mcp-form-timeout"), "90");
+  await userEvent.click(screen.getByTestId("mcp-form-save"));
+  expect(JSON.parse(saved.at(-1) ?? "")).toEqual({
+    mcpServers: { files: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem"], env: { ROOT: "/tmp" }, timeout: 90 } },
+  });
+  expect(screen.queryByTestId("mcp-form")).toBeNull();
+
+  await userEvent.click(screen.getByTestId("mcp-advanced"));
+  expect(screen.getByRole("textbox", { name: /Your servers/ })).toHaveValue(saved.at(-1));
+
+  await userEvent.click(screen.getByTestId("mcp-edit"));
+  await userEvent.click(screen.getByTestId("mcp-form-enabled"));
+  await userEvent.type(screen.getByTestId("mcp-form-replaces"), "read_file");
+  await userEvent.click(screen.getByTestId("mcp-form-save"));
+  expect(JSON.parse(saved.at(-1) ?? "").mcpServers.files).toMatchObject({ disabled: true, replaces: ["read_file"], command: "npx" });
+
+  await userEvent.click(screen.getByTestId("mcp-remove"));
+  await userEvent.click(screen.getByTestId("mcp-remove-confirm"));
+  expect(JSON.parse(saved.at(-1) ?? "")).toEqual({ mcpServers: {} });
+  expect(screen.queryByTestId("mcp-server")).toBeNull();
+});
+
+test("a URL server is saved with its headers, and a file that is not JSON opens the JSON view", async () => {
+  const saved: string[] = [];
+  const { unmount } = render(<McpPanel backend={fileBackend("", saved)} workspace="/w" />);
+  await userEvent.click(await screen.findByTestId("mcp-add"));
+  await userEvent.type(screen.getByTestId("mcp-form-name"), "remote");
+  await userEvent.click(screen.getByTestId("mcp-form-url-kind"));
+  await userEvent.type(screen.getByTestId("mcp-form-url"), "https://example.com/mcp");
+  await userEvent.type(screen.getByTestId("mcp-form-env"), "Authorization=Bearer t");
+  await userEvent.click(screen.getByTestId("mcp-form-save"));
+  expect(JSON.parse(saved.at(-1) ?? "")).toEqual({
+    mcpServers: { remote: { url: "https://example.com/mcp", headers: { Authorization: "Bearer t" } } },
+  });
+  unmount();
+
+  const broken = { mcpStatus: async () => ({ ...view, user_text: "{ oops" }) } as unknown as Backend;
+  render(<McpPanel backend={broken} workspace="/w" />);
+  expect(await screen.findByTestId("mcp-json-invalid")).toHaveTextContent("not valid JSON");
+  expect(screen.getByTestId("mcp-add")).toBeDisabled();
+  expect(screen.getByRole("textbox", { name: /Your servers/ })).toHaveValue("{ oops");
 });

@@ -67,8 +67,9 @@ test("recording the provider's responses is off until ticked, and says where the
   render(<Settings backend={api} view={settingsView()} onChange={() => {}} onClose={() => {}} />);
   const box = screen.getByTestId("record-streams");
   expect(box).not.toBeChecked();
-  expect(screen.getByTestId("recordings-path")).toHaveTextContent("/data/recordings");
+  expect(screen.queryByTestId("recordings-path")).toBeNull();
   await userEvent.click(box);
+  expect(screen.getByTestId("recordings-path")).toHaveTextContent("/data/recordings");
   await userEvent.click(screen.getByTestId("save-settings"));
   expect(saved.at(-1)?.provider.record_streams).toBe(true);
 });
@@ -137,11 +138,56 @@ test("a local server's test offers the text protocol, and saving sends it with t
   });
 });
 
-test("the yolo mode says commands run with the user's full rights, not that they stay in the workspace", () => {
+test("the yolo mode says commands run with the user's full rights, not that they stay in the workspace", async () => {
   render(<Settings backend={backend([])} view={settingsView()} onChange={() => {}} onClose={() => {}} />);
-  const yolo = screen.getByRole("option", { name: /Run everything/ });
-  expect(yolo).toHaveTextContent("commands run with your full rights");
-  expect(yolo.textContent).not.toMatch(/never outside/);
+  await userEvent.click(screen.getByTestId("settings-nav-approvals"));
+  const yolo = screen.getByRole("option", { name: "Run everything" });
+  expect(yolo).toHaveAttribute("title", expect.stringContaining("commands run with your full rights"));
+  await userEvent.selectOptions(screen.getByTestId("default-mode"), "yolo");
+  const detail = screen.getByTestId("mode-detail");
+  expect(detail).toHaveTextContent("commands run with your full rights, outside the sandbox");
+  expect(detail.textContent).not.toMatch(/never outside/);
+});
+
+test("each mode has one short name in the picker", async () => {
+  render(<Settings backend={backend([])} view={settingsView()} onChange={() => {}} onClose={() => {}} />);
+  await userEvent.click(screen.getByTestId("settings-nav-approvals"));
+  const names = screen.getAllByRole("option").filter((o) => o.parentElement === screen.getByTestId("default-mode"));
+  expect(names.map((o) => o.textContent)).toEqual(["Read only", "Ask first", "Auto-edit", "Auto, sandboxed", "Run everything"]);
+});
+
+test("a section list shows one section at a time; workspace sections only with a workspace", async () => {
+  const api = { ...backend([]), mcpStatus: async () => new Promise(() => {}) } as unknown as Backend;
+  const { rerender } = render(<Settings backend={api} view={settingsView()} onChange={() => {}} onClose={() => {}} />);
+  expect(screen.queryByTestId("settings-nav-mcp")).toBeNull();
+  expect(screen.getByTestId("settings-provider")).toBeVisible();
+  await userEvent.click(screen.getByTestId("settings-nav-agent"));
+  expect(screen.getByTestId("settings-provider")).not.toBeVisible();
+  expect(screen.getByTestId("settings-agent")).toBeVisible();
+  expect(screen.getByTestId("settings-nav-agent")).toHaveAttribute("aria-current", "page");
+  await userEvent.click(screen.getByTestId("settings-nav-about"));
+  expect(screen.getByTestId("settings-about")).toHaveTextContent("/cfg/settings.json");
+  rerender(<Settings backend={api} view={settingsView()} workspace="/w" onChange={() => {}} onClose={() => {}} />);
+  await userEvent.click(screen.getByTestId("settings-nav-mcp"));
+  expect(screen.getByTestId("mcp-panel")).toBeInTheDocument();
+  expect(screen.queryByTestId("settings-about")).toBeNull();
+});
+
+test("a draft changed in one section is kept across sections and saved once", async () => {
+  const saved: AppSettings[] = [];
+  const api = {
+    saveSettings: async (s: AppSettings) => (saved.push(s), settingsView({ settings: s })),
+    listModels: async () => [],
+  } as unknown as Backend;
+  render(<Settings backend={api} view={settingsView()} onChange={() => {}} onClose={() => {}} />);
+  await userEvent.selectOptions(screen.getByTestId("preset"), "ollama");
+  await userEvent.click(screen.getByTestId("settings-nav-approvals"));
+  await userEvent.selectOptions(screen.getByTestId("default-mode"), "auto-edit");
+  await userEvent.click(screen.getByTestId("settings-nav-provider"));
+  expect(screen.getByTestId("preset")).toHaveValue("ollama");
+  await userEvent.click(screen.getByTestId("save-settings"));
+  expect(saved).toHaveLength(1);
+  expect(saved[0]).toMatchObject({ approval_mode: "auto-edit", provider: { preset: "ollama" } });
 });
 
 test("Anthropic shows the thinking budget, others the reasoning effort; each is saved", async () => {

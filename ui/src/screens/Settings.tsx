@@ -1,12 +1,12 @@
-// Settings: provider, model, base URL, API key (kept in the system keychain, never shown; not
-// needed by a local server), answer limit, Test connection, default approval mode, limits.
-import { useState } from "react";
+// Settings: a section list on the left and one section at a time. Provider: model, base URL, API
+// key (kept in the system keychain, never shown), Test connection. Agent: limits and timeouts.
+// Approvals & rules, MCP servers, project instructions, checkpoints, and where files are kept.
+// The app's settings are one draft saved by one Save; the workspace's panels save themselves.
+import { useEffect, useRef, useState } from "react";
 import type { Backend } from "../backend";
 import { errorMessage } from "../backend";
 import type { AppSettings } from "../protocol/AppSettings";
 import type { ConnectionTest } from "../protocol/ConnectionTest";
-import type { SandboxLevel } from "../protocol/SandboxLevel";
-import type { ApprovalMode } from "../protocol/ApprovalMode";
 import type { ProviderPreset } from "../protocol/ProviderPreset";
 import type { SettingsView } from "../protocol/SettingsView";
 import { McpPanel } from "./McpPanel";
@@ -17,6 +17,11 @@ import { ThinkingFields, MIN_THINKING_BUDGET } from "./ThinkingFields";
 import { InstructionsPanel } from "./InstructionsPanel";
 import { ConnectionResult } from "./ConnectionResult";
 import { defaultMaxTokens, keyRequired, maxTokensProblem, MAX_MAX_TOKENS } from "./localServer";
+import { PathText } from "../components/PathText";
+import { SECTIONS, SettingsNav } from "./settings/SettingsNav";
+import type { SectionId } from "./settings/SettingsNav";
+import { AgentSection } from "./settings/AgentSection";
+import { ApprovalsSection } from "./settings/ApprovalsSection";
 
 interface Props {
   backend: Backend;
@@ -27,9 +32,18 @@ interface Props {
   sessionId?: string | null;
   onChange(view: SettingsView): void;
   onClose(): void;
+  /** The section open first. */
+  initialSection?: SectionId;
 }
 
-export function Settings({ backend, view, workspace, sessionId = null, onChange, onClose }: Props) {
+export function Settings({ backend, view, workspace, sessionId = null, onChange, onClose, initialSection = "provider" }: Props) {
+  const [section, setSection] = useState<SectionId>(initialSection);
+  // A section opens at its top, not where the last one was scrolled to.
+  const body = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    body.current?.scrollTo?.({ top: 0 });
+  }, [section]);
+  const sections = SECTIONS.filter((s) => workspace || !s.workspaceOnly);
   const [draft, setDraft] = useState<AppSettings>(view.settings);
   const [key, setKey] = useState("");
   const [busy, setBusy] = useState(false);
@@ -88,8 +102,10 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
           Done
         </button>
       </header>
-      <div className="settings-body">
-        <section className="panel">
+      <div className="settings-layout">
+      <SettingsNav sections={sections} current={section} onPick={setSection} />
+      <div className="settings-body" ref={body}>
+        <section className="panel" hidden={section !== "provider"} data-testid="settings-provider">
           <h2>Model provider</h2>
           <label className="field">
             <span>Provider</span>
@@ -160,26 +176,28 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
               </span>
             )}
           </label>
-          <label className="field check">
+          <label className="field check" title="For a model without native tool calling: tools are described and called in a JSON text protocol">
             <input
               type="checkbox"
               checked={draft.provider.text_protocol}
               onChange={(e) => setProvider({ text_protocol: e.target.checked })}
             />
-            <span>This model has no native tool calling (use the JSON text protocol)</span>
+            <span>Tools as JSON text</span>
           </label>
-          <label className="field check">
+          <label className="field check" title="For a bug report: new sessions write each raw provider response (without the key) to a file">
             <input
               type="checkbox"
               data-testid="record-streams"
               checked={draft.provider.record_streams}
               onChange={(e) => setProvider({ record_streams: e.target.checked })}
             />
-            <span>
-              Record the provider's raw responses, for a bug report (the key is left out). New sessions write one file per
-              response to <code data-testid="recordings-path">{view.recordings_path}</code>
-            </span>
+            <span>Record raw responses</span>
           </label>
+          {draft.provider.record_streams && (
+            <p className="muted small settings-note" data-testid="recordings-path">
+              New sessions write them to <PathText path={view.recordings_path} />
+            </p>
+          )}
           <div className="field">
             <span>API key</span>
             <div className="key-row">
@@ -241,114 +259,58 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
             />
           )}
         </section>
-        <section className="panel">
-          <h2>Agent</h2>
-          <label className="field">
-            <span>Approval mode for new sessions</span>
-            <select
-              value={draft.approval_mode}
-              onChange={(e) => setDraft({ ...draft, approval_mode: e.target.value as ApprovalMode })}
-            >
-              <option value="read-only">Read only: nothing that changes anything</option>
-              <option value="ask">Ask before edits, commands and fetches</option>
-              <option value="auto-edit">Edit files freely, ask before commands</option>
-              <option value="auto">Edit files and run commands in the sandbox without asking</option>
-              <option value="yolo">Run everything without asking: commands run with your full rights</option>
-            </select>
-          </label>
-          <label className="field">
-            <span>Most model requests per message</span>
-            <input
-              type="number"
-              min={1}
-              max={500}
-              value={draft.max_iterations}
-              onChange={(e) => setDraft({ ...draft, max_iterations: Math.max(1, Number(e.target.value) || 1) })}
-            />
-          </label>
-          <label className="field">
-            <span>Connect timeout (seconds)</span>
-            <input
-              type="number"
-              min={1}
-              value={draft.provider.connect_timeout_secs}
-              onChange={(e) => setProvider({ connect_timeout_secs: Math.max(1, Number(e.target.value) || 1) })}
-            />
-          </label>
-          <label className="field">
-            <span>Give up when the model is silent for (seconds)</span>
-            <input
-              type="number"
-              min={1}
-              value={draft.provider.idle_timeout_secs}
-              onChange={(e) => setProvider({ idle_timeout_secs: Math.max(1, Number(e.target.value) || 1) })}
-            />
-          </label>
-          <label className="field check">
-            <input
-              type="checkbox"
-              checked={draft.notify_approvals}
-              onChange={(e) => setDraft({ ...draft, notify_approvals: e.target.checked })}
-            />
-            <span>Notify me when an approval waits and Foreman is in the background</span>
-          </label>
-        </section>
-        <section className="panel" data-testid="sandbox-settings">
-          <h2>Sandbox and checkpoints</h2>
-          <label className="field">
-            <span>Commands the agent runs</span>
-            <select
-              data-testid="sandbox-level"
-              value={draft.sandbox}
-              onChange={(e) => setDraft({ ...draft, sandbox: e.target.value as SandboxLevel })}
-            >
-              <option value="workspace-write">Write the workspace only (.git stays read-only)</option>
-              <option value="read-only">Write nothing but a temporary folder</option>
-              <option value="off">Off: commands run with your full rights</option>
-            </select>
-          </label>
-          <label className="field check">
-            <input
-              type="checkbox"
-              checked={draft.sandbox_network}
-              disabled={draft.sandbox === "off"}
-              onChange={(e) => setDraft({ ...draft, sandbox_network: e.target.checked })}
-            />
-            <span>Let sandboxed commands reach the network</span>
-          </label>
-          <label className="field">
-            <span>Leave files larger than this out of checkpoints (MiB)</span>
-            <input
-              type="number"
-              min={1}
-              value={draft.checkpoint_max_file_mib}
-              onChange={(e) => setDraft({ ...draft, checkpoint_max_file_mib: Math.max(1, Number(e.target.value) || 1) })}
-            />
-          </label>
-          <p className={view.sandbox_available || view.settings.sandbox === "off" ? "muted small" : "warn-text small"} data-testid="sandbox-status">
-            {view.sandbox_status}
-          </p>
-          <p className="muted small">
-            In every mode but “Run everything”, commands run in the sandbox; when it refuses something a
-            command needs, you are asked whether to run it outside. “Auto” runs sandboxed commands without
-            asking.
-          </p>
-        </section>
-        {workspace && <RulesPanel backend={backend} workspace={workspace} sessionId={sessionId} />}
-        {workspace && <InstructionsPanel backend={backend} workspace={workspace} />}
-        {workspace && <CheckpointsPanel backend={backend} workspace={workspace} />}
-        {workspace && <McpPanel backend={backend} workspace={workspace} />}
+        <AgentSection draft={draft} hidden={section !== "agent"} onDraft={setDraft} onProvider={setProvider} />
+        <ApprovalsSection
+          draft={draft}
+          view={view}
+          hidden={section !== "approvals"}
+          onDraft={setDraft}
+          rules={workspace && section === "approvals" && <RulesPanel backend={backend} workspace={workspace} sessionId={sessionId} />}
+        />
+        {workspace && section === "instructions" && <InstructionsPanel backend={backend} workspace={workspace} />}
+        {section === "checkpoints" && (
+          <div className="settings-stack">
+            <section className="panel" data-testid="checkpoint-settings">
+              <h2>Checkpoints</h2>
+              <label className="field" title="Files larger than this are left out of checkpoints, so rewinding cannot restore them">
+                <span>Largest file kept (MiB)</span>
+                <input
+                  type="number"
+                  min={1}
+                  value={draft.checkpoint_max_file_mib}
+                  onChange={(e) => setDraft({ ...draft, checkpoint_max_file_mib: Math.max(1, Number(e.target.value) || 1) })}
+                />
+              </label>
+            </section>
+            {workspace && <CheckpointsPanel backend={backend} workspace={workspace} />}
+          </div>
+        )}
+        {workspace && section === "mcp" && <McpPanel backend={backend} workspace={workspace} />}
+        {section === "about" && (
+          <section className="panel" data-testid="settings-about">
+            <h2>About</h2>
+            <div className="field">
+              <span>Settings file</span>
+              <PathText path={view.path} />
+            </div>
+            <div className="field">
+              <span>Recordings</span>
+              <PathText path={view.recordings_path} />
+            </div>
+          </section>
+        )}
         {message && (
           <div className={message.tone === "ok" ? "banner banner-ok" : "banner banner-error"} role="status" data-testid="settings-message">
             {message.text}
           </div>
         )}
-        <div className="row end">
-          <span className="muted small">Saved in {view.path}</span>
+        <div className="row end settings-save">
+          {dirty && <span className="muted small">Unsaved changes</span>}
           <button className="primary" data-testid="save-settings" disabled={busy || !dirty || invalid} onClick={save}>
             Save
           </button>
         </div>
+      </div>
       </div>
     </div>
   );

@@ -213,6 +213,11 @@ test("a task that ended with an error a new attempt may get past offers Retry on
   const dropped = "The connection to Anthropic dropped in the middle of the answer (reset). What already arrived is kept; you can retry.";
   emit({ seq: 2, type: "task_ended", reason: { kind: "error", message: dropped, retryable: true } } as unknown as Event);
   const button = await screen.findByRole("button", { name: "Retry" });
+  // In plain words, the engine's message behind Details.
+  const alert = screen.getByRole("alert");
+  expect(alert).toHaveTextContent("Connection dropped mid-answer");
+  expect(screen.queryByText(dropped)).toBeNull();
+  await userEvent.click(screen.getByRole("button", { name: "Details" }));
   expect(screen.getByText(dropped)).toBeInTheDocument();
   await userEvent.click(button);
   expect(ops).toContainEqual({ op: "retry" });
@@ -221,15 +226,64 @@ test("a task that ended with an error a new attempt may get past offers Retry on
   // Asked once: the offer goes at once, and stays gone when the task it started ends well.
   await waitFor(() => expect(screen.queryByRole("button", { name: "Retry" })).toBeNull());
   emit({ seq: 3, type: "task_started" } as unknown as Event);
-  emit({ seq: 4, type: "task_ended", reason: { kind: "final_answer", text: "done" } } as unknown as Event);
+  // Once the model answers again the error is past: the notice turns grey, no longer an alert.
+  expect(screen.getByTestId("notice")).toHaveClass("notice-error");
+  emit({ seq: 4, type: "text_delta", text: "and the rest." } as unknown as Event);
+  await waitFor(() => expect(screen.getByTestId("notice")).toHaveClass("notice-recovered"));
+  expect(screen.getByTestId("notice")).toHaveTextContent("Reconnected after: Connection dropped mid-answer");
+  expect(screen.queryByRole("alert")).toBeNull();
+  emit({ seq: 5, type: "task_ended", reason: { kind: "final_answer", text: "done" } } as unknown as Event);
   // A rejected key is not offered a retry: it would fail the same way.
-  emit({ seq: 5, type: "task_started" } as unknown as Event);
-  emit({ seq: 6, type: "task_ended", reason: { kind: "error", message: "Anthropic rejected the API key (HTTP 401)", retryable: false } } as unknown as Event);
-  await screen.findByText("Anthropic rejected the API key (HTTP 401)");
+  emit({ seq: 6, type: "task_started" } as unknown as Event);
+  emit({ seq: 7, type: "task_ended", reason: { kind: "error", message: "Anthropic rejected the API key (HTTP 401)", retryable: false } } as unknown as Event);
+  expect(await screen.findByRole("alert")).toHaveTextContent("The provider refused the key");
   expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
   // At the iteration cap the same op continues.
-  emit({ seq: 7, type: "task_started" } as unknown as Event);
-  emit({ seq: 8, type: "task_ended", reason: { kind: "iteration_cap", max_iterations: 50 } } as unknown as Event);
+  emit({ seq: 8, type: "task_started" } as unknown as Event);
+  emit({ seq: 9, type: "task_ended", reason: { kind: "iteration_cap", max_iterations: 50 } } as unknown as Event);
   await userEvent.click(await screen.findByRole("button", { name: "Continue" }));
   expect(ops.filter((o) => o.op === "retry")).toHaveLength(2);
+});
+
+test("on first run the key field is in the empty conversation, not a banner on top of it, and Send says why it is off", async () => {
+  const api = backend([]);
+  const stored: [string, string][] = [];
+  api.setApiKey = async (preset: string, key: string) => (stored.push([preset, key]), settingsView({ key_stored: true, missing: null }));
+  const onSettings = vi.fn();
+  render(
+    <Workspace
+      backend={api}
+      workspace={{ name: "w", path: "/w" }}
+      settings={settingsView()}
+      onClose={() => {}}
+      onOpenSettings={() => {}}
+      onSettings={onSettings}
+    />,
+  );
+  const setup = await screen.findByTestId("setup-banner");
+  expect(setup.closest(".conversation-empty")).not.toBeNull();
+  expect(screen.queryByText("Ready when you are")).toBeNull();
+  expect(screen.getByTestId("send-blocked")).toHaveTextContent("Send is off: add a key in Settings first.");
+  await userEvent.type(screen.getByTestId("first-run-key"), "sk-first");
+  await userEvent.click(screen.getByTestId("first-run-save-key"));
+  expect(stored).toEqual([["anthropic", "sk-first"]]);
+  expect(onSettings).toHaveBeenCalledWith(expect.objectContaining({ key_stored: true }));
+  expect(screen.getByTestId("first-run-key")).toHaveValue("");
+});
+
+test("when setup lacks something other than a key, Send names it and the empty state offers Settings", async () => {
+  const open = vi.fn();
+  render(
+    <Workspace
+      backend={backend([])}
+      workspace={{ name: "w", path: "/w" }}
+      settings={settingsView({ key_stored: true, missing: "Choose a model." })}
+      onClose={() => {}}
+      onOpenSettings={open}
+    />,
+  );
+  expect(await screen.findByTestId("send-blocked")).toHaveTextContent("Send is off: Choose a model.");
+  expect(screen.queryByTestId("first-run-key")).toBeNull();
+  await userEvent.click(screen.getByTestId("first-run-settings"));
+  expect(open).toHaveBeenCalled();
 });

@@ -25,6 +25,7 @@ import { useSession } from "../session/useSession";
 import { draftKey, saveDraft } from "../session/drafts";
 import { errorMessage } from "../backend";
 import { Banners } from "./workspace/Banners";
+import { FirstRun } from "./workspace/FirstRun";
 import { useApproveShortcut } from "./workspace/useApproveShortcut";
 import { useBranch } from "./workspace/useBranch";
 import { useCardActions } from "./workspace/useCardActions";
@@ -33,6 +34,13 @@ import { useNetChange } from "./workspace/useNetChange";
 import { useRetryOffer } from "./workspace/useRetryOffer";
 import { useSessionList, type SessionList } from "./workspace/useSessionList";
 import { useToolWarnings } from "./workspace/useToolWarnings";
+
+/** Why Send is off while setup is missing, in a few words under the message box. */
+export function sendBlocked(settings: SettingsView | null, missing: string): string {
+  const preset = settings?.presets.find((p) => p.preset === settings.settings.provider.preset);
+  if (settings && preset?.requires_key && !settings.key_stored) return "Send is off: add a key in Settings first.";
+  return `Send is off: ${missing}`;
+}
 
 interface Props {
   backend: Backend;
@@ -44,6 +52,8 @@ interface Props {
   settings: SettingsView | null;
   onClose: () => void;
   onOpenSettings: () => void;
+  /** Called with the settings after the first-run key field stored a key. */
+  onSettings?: (view: SettingsView) => void;
   /** Called with the session the conversation shows (`null`: a new one) whenever it changes. */
   onSessionShown?: (session: string | null) => void;
 }
@@ -56,6 +66,7 @@ export function Workspace({
   settings,
   onClose,
   onOpenSettings,
+  onSettings,
   onSessionShown,
 }: Props) {
   const [current, setCurrent] = useState<string | null>(initialSession);
@@ -157,7 +168,7 @@ export function Workspace({
         />
         <main className="session-pane">
           <Banners
-            missing={missing}
+            missing={state.items.length === 0 ? null : missing}
             reloaded={reloadNotice}
             onDismissReload={() => setReloadNotice(false)}
             toolWarnings={toolWarnings}
@@ -195,15 +206,13 @@ export function Workspace({
             />
           )}
           {state.items.length === 0 ? (
-            <div className="conversation-empty">
-              <div className="panel subtle">
-                <h2>Ready when you are</h2>
-                <p className="muted">
-                  The agent will work inside <code>{workspace.path}</code> and nowhere else. Every edit and command it
-                  proposes waits for your approval.
-                </p>
-              </div>
-            </div>
+            <FirstRun
+              backend={backend}
+              workspacePath={workspace.path}
+              settings={settings}
+              onSettings={(view) => onSettings?.(view)}
+              onOpenSettings={onOpenSettings}
+            />
           ) : (
             <Conversation
               items={state.items}
@@ -239,6 +248,11 @@ export function Workspace({
             messages={state.queued}
             onTakeBack={session.stopped ? undefined : (index, m) => void session.takeBack(index, m)}
           />
+          {missing && (
+            <p className="send-blocked muted small" data-testid="send-blocked" role="status">
+              {sendBlocked(settings, missing)}
+            </p>
+          )}
           <Composer
             draftKey={draftKey(workspace.path, current)}
             disabled={Boolean(missing)}

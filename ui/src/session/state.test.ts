@@ -619,3 +619,34 @@ test("a model chosen in Settings shows from the engine's word, with its context 
   expect(s.usage.cost).toBe("unknown");
   expect(s.items.at(-1)).toMatchObject({ kind: "notice", tone: "info", text: "Model: gpt-5, from the next request." });
 });
+
+test("an error notice the retry got past turns into a recovered one, live and when opened again", () => {
+  const dropped = { kind: "error", message: "dropped", retryable: true } as const;
+  let s = reduceAll(initialState(), [ev({ type: "task_started" }), ev({ type: "task_ended", reason: dropped })], 0);
+  const at = s.items.at(-1)!.id;
+  s = startRetry(s);
+  s = reduceAll(s, [ev({ type: "task_started" })], 0);
+  expect(s.items.find((i) => i.id === at)).not.toHaveProperty("recovered");
+  s = reduceAll(s, [ev({ type: "text_delta", text: "the rest" })], 0);
+  expect(s.items.find((i) => i.id === at)).toMatchObject({ kind: "notice", tone: "error", recovered: true });
+  // A retry that fails again leaves the first notice red and adds the new one.
+  let again = reduceAll(initialState(), [ev({ type: "task_started" }), ev({ type: "task_ended", reason: dropped })], 0);
+  const droppedAgain = { ...dropped, message: "dropped again" };
+  again = reduceAll(startRetry(again), [ev({ type: "task_started" }), ev({ type: "task_ended", reason: droppedAgain })], 0);
+  expect(again.items.filter((i) => i.kind === "notice" && !i.recovered)).toHaveLength(2);
+
+  // From the store: an answer right after a retryable error is the retry that got past it; a
+  // message of the user's in between is not.
+  const stored = fromTranscript(
+    transcriptOf([
+      { kind: "user", text: "go" },
+      { kind: "task_ended", reason: dropped },
+      { kind: "assistant", text: "the rest" },
+      { kind: "task_ended", reason: dropped },
+      { kind: "user", text: "again" },
+    ]),
+    "ask",
+  );
+  const notices = stored.items.filter((i) => i.kind === "notice");
+  expect(notices.map((n) => Boolean(n.kind === "notice" && n.recovered))).toEqual([true, false]);
+});

@@ -31,6 +31,7 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
     retrying: null,
     ended: null,
     retryAt: null,
+    retriedNotice: null,
     nextId: 1,
     ready: false,
     rewindPlan: null,
@@ -159,13 +160,17 @@ export function fromTranscript(t: Transcript, mode: ApprovalMode): SessionState 
   let state = initialState(mode);
   for (const item of t.items) {
     if (item.kind === "tool") {
-      state = placeCall(state, callFromSnapshot(item.call));
+      state = placeCall(recover(state), callFromSnapshot(item.call));
     } else if (item.kind === "task_ended") {
       const text = describeEnd(item.reason);
       if (text) state = notice(state, text.tone, text.text);
+      // An error the user may retry from: the model's next answer, if no message of the user's
+      // comes first, is the retry that got past it.
+      state = { ...state, retriedNotice: text && mayRetry(item.reason) ? state.nextId - 1 : null };
     } else if (item.kind === "compacted") {
       state = notice(state, "info", describeCompaction(item));
     } else {
+      state = item.kind === "user" ? { ...state, retriedNotice: null } : recover(state);
       const attachments = item.kind === "user" && item.attachments?.length ? { attachments: item.attachments } : {};
       state = {
         ...state,
@@ -174,6 +179,7 @@ export function fromTranscript(t: Transcript, mode: ApprovalMode): SessionState 
       };
     }
   }
+  state = { ...state, retriedNotice: null };
   state.todos = todosFrom(t.todos);
   state.usage = {
     ...state.usage,
@@ -212,7 +218,21 @@ export function mayRetry(reason: TaskEndReason): boolean {
  * is asked once; the engine's `task_started` follows (or an `error`, if it had nothing to retry).
  */
 export function startRetry(state: SessionState): SessionState {
-  return { ...state, retryAt: null };
+  return { ...state, retryAt: null, retriedNotice: state.retryAt };
+}
+
+/**
+ * `state` once the model answered again after a retry: the error notice it got past turns into
+ * a "Reconnected" one (it must not stay red).
+ */
+function recover(state: SessionState): SessionState {
+  const at = state.retriedNotice;
+  if (at === null) return state;
+  return {
+    ...state,
+    retriedNotice: null,
+    items: state.items.map((i) => (i.id === at && i.kind === "notice" ? { ...i, recovered: true } : i)),
+  };
 }
 
 /**
@@ -232,7 +252,7 @@ function retryFromSnapshot(s: SessionState, retry: TaskEndReason | null, attache
  * window attached after the end was stored) has it already: the offer goes there instead.
  */
 function showEnd(s: SessionState, reason: TaskEndReason, stored: boolean): SessionState {
-  const ended = { ...s, ended: reason, retryAt: null };
+  const ended = { ...s, ended: reason, retryAt: null, retriedNotice: null };
   const text = describeEnd(reason);
   if (!text) return ended;
   const last = s.items.at(-1);
@@ -421,9 +441,9 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
     case "turn_started":
     case "turn_ended":
     case "resumed":
-      return { ...s, retrying: null, paused: event.type === "resumed" ? null : s.paused };
+      return recover({ ...s, retrying: null, paused: event.type === "resumed" ? null : s.paused });
     case "text_delta":
-      return appendText({ ...s, retrying: null }, "assistant", event.text, parentId);
+      return appendText(recover({ ...s, retrying: null }), "assistant", event.text, parentId);
     case "thinking_delta":
       return appendText(s, "thinking", event.text, parentId);
     case "tool_call_created":

@@ -77,7 +77,14 @@ export type Item =
   | { kind: "assistant"; id: number; text: string }
   | { kind: "thinking"; id: number; text: string }
   | { kind: "tool"; id: number; callId: string }
-  | { kind: "notice"; id: number; tone: "info" | "error"; text: string };
+  | {
+      kind: "notice";
+      id: number;
+      tone: "info" | "error";
+      text: string;
+      /** An error the model got past once the user asked it to retry: no longer a failure. */
+      recovered?: boolean;
+    };
 
 /** A message the user sent while a task ran, waiting for the model's next request. */
 export interface QueuedMessage {
@@ -150,6 +157,8 @@ export interface SessionState {
    * (`retry`: an error a new attempt may get past, or the iteration cap); null otherwise.
    */
   retryAt: number | null;
+  /** The error notice the user asked to retry from, until the model answers again. */
+  retriedNotice: number | null;
   nextId: number;
   ready: boolean;
   /** What a rewind the user asked for would change, while it waits for their confirmation. */

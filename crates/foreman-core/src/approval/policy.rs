@@ -87,8 +87,8 @@ impl Policy {
                 None => {
                     return Decision::Ask {
                         reason: format!(
-                            "{} mode asks for this; no rule can allow it: {why}",
-                            self.mode.as_str()
+                            "The “{}” mode asks for this; no rule can allow it: {why}",
+                            self.mode.name()
                         ),
                     };
                 }
@@ -109,11 +109,14 @@ impl Policy {
             Some(reason) => Decision::Allow { reason },
             None if self.mode == ApprovalMode::Auto && call.class == ActionClass::Execute => {
                 Decision::Ask {
-                    reason: "auto mode asks: commands cannot run in the sandbox here".into(),
+                    reason: format!(
+                        "The “{}” mode asks: commands cannot run in the sandbox here",
+                        self.mode.name()
+                    ),
                 }
             }
             None => Decision::Ask {
-                reason: format!("{} mode asks for this", self.mode.as_str()),
+                reason: format!("The “{}” mode asks for this", self.mode.name()),
             },
         }
     }
@@ -197,10 +200,11 @@ impl Policy {
             ApprovalMode::Yolo => true,
         };
         match (self.mode, class) {
-            (ApprovalMode::Auto, ActionClass::Execute) if allowed => {
-                Some("auto mode: it runs in the sandbox".to_owned())
-            }
-            _ => allowed.then(|| format!("{} mode", self.mode.as_str())),
+            (ApprovalMode::Auto, ActionClass::Execute) if allowed => Some(format!(
+                "“{}” mode: it runs in the sandbox",
+                self.mode.name()
+            )),
+            _ => allowed.then(|| format!("“{}” mode", self.mode.name())),
         }
     }
 }

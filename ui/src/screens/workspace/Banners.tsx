@@ -1,5 +1,9 @@
-// The notices above the conversation, each with its one action: what setup is missing, that the
-// window was loaded again, MCP warnings, and the error to dismiss.
+// The notices above the conversation, each with its one action: what setup is missing (when the
+// conversation is not empty: an empty one says it in its place), that the window was loaded
+// again, MCP warnings, and the error to dismiss, in plain words with its details behind a toggle.
+import { useState } from "react";
+import { plainError } from "../../session/plainError";
+
 interface Props {
   missing: string | null;
   reloaded: boolean;
@@ -9,6 +13,26 @@ interface Props {
   problem: string | null;
   onDismissProblem: () => void;
   onOpenSettings: () => void;
+}
+
+function ProblemBanner({ problem, onDismiss }: { problem: string; onDismiss: () => void }) {
+  const [open, setOpen] = useState(false);
+  const plain = plainError(problem);
+  return (
+    <div className="banner banner-error" role="alert" data-testid="error-banner">
+      <span>
+        {plain ? <strong>{plain.title}</strong> : problem}
+        {plain?.hint && ` ${plain.hint}`}
+        {plain && open && <span className="notice-details">{problem}</span>}
+      </span>
+      {plain && (
+        <button className="ghost small" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+          {open ? "Hide details" : "Details"}
+        </button>
+      )}
+      <button onClick={onDismiss}>Dismiss</button>
+    </div>
+  );
 }
 
 export function Banners(p: Props) {
@@ -39,12 +63,7 @@ export function Banners(p: Props) {
           </button>
         </div>
       )}
-      {p.problem && (
-        <div className="banner banner-error" role="alert" data-testid="error-banner">
-          <span>{p.problem}</span>
-          <button onClick={p.onDismissProblem}>Dismiss</button>
-        </div>
-      )}
+      {p.problem && <ProblemBanner key={p.problem} problem={p.problem} onDismiss={p.onDismissProblem} />}
     </>
   );
 }

@@ -1,0 +1,48 @@
+// The section list on the left of Settings: one button a section, the open one marked.
+
+export type SectionId = "provider" | "agent" | "approvals" | "mcp" | "instructions" | "checkpoints" | "about";
+
+export interface SectionInfo {
+  id: SectionId;
+  label: string;
+  /** What the section holds, for its tooltip. */
+  detail: string;
+  /** Shown only while a workspace is open. */
+  workspaceOnly?: boolean;
+}
+
+export const SECTIONS: SectionInfo[] = [
+  { id: "provider", label: "Provider", detail: "The model provider, model, API key and connection" },
+  { id: "agent", label: "Agent", detail: "Request limits, timeouts and notifications" },
+  { id: "approvals", label: "Approvals & rules", detail: "The approval mode for new sessions, the sandbox, and your allow/ask/deny rules" },
+  { id: "mcp", label: "MCP servers", detail: "Tool servers the agent can call, and their tools", workspaceOnly: true },
+  { id: "instructions", label: "Project instructions", detail: "The workspace's AGENTS.md and the files the model is given", workspaceOnly: true },
+  { id: "checkpoints", label: "Checkpoints", detail: "Snapshots of the workspace taken before changes, to rewind to" },
+  { id: "about", label: "About", detail: "Where Foreman keeps its settings and recordings" },
+];
+
+interface Props {
+  sections: SectionInfo[];
+  current: SectionId;
+  onPick(id: SectionId): void;
+}
+
+export function SettingsNav({ sections, current, onPick }: Props) {
+  return (
+    <nav className="settings-nav" aria-label="Settings sections">
+      {sections.map((s) => (
+        <button
+          key={s.id}
+          type="button"
+          className={s.id === current ? "settings-nav-item current" : "settings-nav-item"}
+          data-testid={`settings-nav-${s.id}`}
+          aria-current={s.id === current ? "page" : undefined}
+          title={s.detail}
+          onClick={() => onPick(s.id)}
+        >
+          {s.label}
+        </button>
+      ))}
+    </nav>
+  );
+}
