@@ -182,7 +182,7 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
               checked={draft.provider.text_protocol}
               onChange={(e) => setProvider({ text_protocol: e.target.checked })}
             />
-            <span>Tools as JSON text</span>
+            <span>Use the text protocol</span>
           </label>
           <label className="field check" title="For a bug report: new sessions write each raw provider response (without the key) to a file">
             <input
