@@ -93,7 +93,7 @@ test("a diff waiting for approval, and the workspace after it, in the dark", asy
   await screenshot(app.browser, "93-dark-diff-approval");
   await approve.click();
   await waitFor("the answer", async () => /The greeting is warmer now\./.test(await (await $("main")).getText()), 30000);
-  await waitFor("the task to end", async () => !(await (await $('[data-testid="stop"]')).isEnabled()));
+  await waitFor("the task to end", async () => !(await (await $('[data-testid="stop"]')).isExisting()));
   assert.match(await (await $('[data-testid="status-tokens"]')).getText(), /in · .* out tokens/);
   await screenshot(app.browser, "94-dark-workspace");
 });

@@ -72,17 +72,18 @@ test("a real local model: its answer streams into the conversation and ends", as
   await (await $('[data-testid="send"]')).click();
 
   // While the task runs, the answer grows on screen: seen at two lengths before it ends.
-  const stop = await $('[data-testid="stop"]');
+  // Stop takes Send's place while the task runs, and goes when it ends.
+  const running = async () => (await $('[data-testid="stop"]')).isExisting();
   const seen = new Set();
   await waitFor("the answer to grow while the model writes", async () => {
-    const running = await stop.isEnabled();
+    const busy = await running();
     const messages = await app.browser.$$('[data-testid="assistant-message"]');
     const text = messages.length ? await messages[messages.length - 1].getText() : "";
-    if (running && text.trim()) seen.add(text.length);
+    if (busy && text.trim()) seen.add(text.length);
     return seen.size >= 2;
   });
   await screenshot(app.browser, "91-local-model-streaming");
-  await waitFor("the task to end", async () => !(await stop.isEnabled()), 60000);
+  await waitFor("the task to end", async () => !(await running()), 60000);
   const messages = await app.browser.$$('[data-testid="assistant-message"]');
   const answer = await messages[messages.length - 1].getText();
   assert.ok(answer.trim().length > 0, "the answer stays in the conversation");

@@ -44,22 +44,51 @@ fn task_end(events: &[Value]) -> &Value {
         .unwrap_or_else(|| panic!("no task_ended in {events:?}"))
 }
 
+/// Whether a task ended at the answer limit `--max-tokens` set: the model rambled to it, and
+/// Foreman said so instead of taking the cut-off answer as complete.
+fn ended_at_limit(end: &Value, limit: u32) -> bool {
+    end["kind"] == "error"
+        && end["message"]
+            .as_str()
+            .is_some_and(|m| m.contains(&format!("reached its limit of {limit} tokens")))
+}
+
 #[tokio::test]
 async fn a_plain_answer_streams_and_ends() {
-    let Some(model) = LocalModel::start(48).await else {
+    // The server's own cap is above the CLI's limit, so the limit reached is Foreman's.
+    let Some(model) = LocalModel::start(64).await else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let out = run(
-        exec(&model, dir.path(), &[], "What is the capital of France?"),
+        exec(
+            &model,
+            dir.path(),
+            &["--max-tokens", "48"],
+            "What is the capital of France?",
+        ),
         |_| serde_json::json!({}),
     )
     .await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
     let deltas = count(&out.events, "text_delta");
     assert!(deltas > 1, "the answer streamed in {deltas} pieces");
-    let end = task_end(&out.events);
-    assert_eq!(end["reason"]["kind"], "final_answer", "{end}");
+    let end = &task_end(&out.events)["reason"];
+    // The model stops on its own, or rambles to the answer limit and Foreman says so.
+    if end["kind"] == "final_answer" {
+        assert_eq!(out.code, 0, "{}", out.stderr);
+    } else {
+        assert!(ended_at_limit(end, 48), "{end}");
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        assert!(out.stderr.contains("--max-tokens"), "{}", out.stderr);
+        // The server was asked for 48 tokens, not its own cap of 64.
+        let served = model.requests(1, Duration::from_secs(5)).await;
+        assert!(
+            served
+                .first()
+                .is_some_and(|l| l.contains(": 48 tokens, maxTokens")),
+            "the limit did not reach the server: {served:?}"
+        );
+    }
     let streamed: String = out
         .events
         .iter()
@@ -67,7 +96,7 @@ async fn a_plain_answer_streams_and_ends() {
         .filter_map(|e| e["text"].as_str())
         .collect();
     assert!(!streamed.trim().is_empty());
-    eprintln!("the model answered: {streamed:?}");
+    eprintln!("the model answered ({}): {streamed:?}", end["kind"]);
 }
 
 #[tokio::test]
@@ -209,7 +238,7 @@ async fn stop_mid_ramble_ends_at_once_and_the_session_answers_again() {
     let mut again = exec(
         &model,
         dir.path(),
-        &["--resume", &session_id],
+        &["--resume", &session_id, "--max-tokens", "100"],
         "What is the capital of France?",
     );
     again.kill_on_drop(true);
@@ -219,7 +248,11 @@ async fn stop_mid_ramble_ends_at_once_and_the_session_answers_again() {
         "no answer the second time"
     );
     let end = &task_end(&out.events)["reason"];
-    // The answer ends on its own, or the repetition guard ends a loop: both are Foreman's.
+    // The answer ends on its own, the repetition guard ends a loop, or it reaches the answer
+    // limit: all three are Foreman's.
     let repeated = end["kind"] == "error" && end["message"].as_str().unwrap().contains("repeated");
-    assert!(end["kind"] == "final_answer" || repeated, "{end}");
+    assert!(
+        end["kind"] == "final_answer" || repeated || ended_at_limit(end, 100),
+        "{end}"
+    );
 }
