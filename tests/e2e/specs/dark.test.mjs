@@ -56,7 +56,7 @@ test("the page is dark, and the first run asks for the key in the empty conversa
   const background = await app.browser.execute(() => getComputedStyle(document.documentElement).backgroundColor);
   assert.equal(background, "rgb(17, 18, 24)", "the dark palette's background");
   await (await $('[data-testid="first-run-key"]')).waitForDisplayed({ timeout: 10000 });
-  assert.match(await (await $('[data-testid="send-blocked"]')).getText(), /add a key in Settings first/);
+  assert.match(await (await $('[data-testid="send-blocked"]')).getText(), /add the API key first/);
   await screenshot(app.browser, "90-dark-first-run");
 });
 

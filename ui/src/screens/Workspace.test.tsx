@@ -263,7 +263,7 @@ test("on first run the key field is in the empty conversation, not a banner on t
   const setup = await screen.findByTestId("setup-banner");
   expect(setup.closest(".conversation-empty")).not.toBeNull();
   expect(screen.queryByText("Ready when you are")).toBeNull();
-  expect(screen.getByTestId("send-blocked")).toHaveTextContent("Send is off: add a key in Settings first.");
+  expect(screen.getByTestId("send-blocked")).toHaveTextContent("Send is off: add the API key first.");
   await userEvent.type(screen.getByTestId("first-run-key"), "sk-first");
   await userEvent.click(screen.getByTestId("first-run-save-key"));
   expect(stored).toEqual([["anthropic", "sk-first"]]);

@@ -38,7 +38,7 @@ import { useToolWarnings } from "./workspace/useToolWarnings";
 /** Why Send is off while setup is missing, in a few words under the message box. */
 export function sendBlocked(settings: SettingsView | null, missing: string): string {
   const preset = settings?.presets.find((p) => p.preset === settings.settings.provider.preset);
-  if (settings && preset?.requires_key && !settings.key_stored) return "Send is off: add a key in Settings first.";
+  if (settings && preset?.requires_key && !settings.key_stored) return "Send is off: add the API key first.";
   return `Send is off: ${missing}`;
 }
 
