@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { sampleThread } from "../lib/cpuSampler.mjs";
 import { descendantNamed, descendants, launch, makeHome, screenshot } from "../lib/app.mjs";
+import { waitFor } from "../lib/wait.mjs";
 import { seedSession } from "../lib/history.mjs";
 import { startModel } from "../lib/model.mjs";
 
@@ -23,14 +24,6 @@ after(() => {
   console.log("\n| UI measurement | value | note |\n|---|---|---|\n" + results.join("\n"));
 });
 
-async function waitFor(what, check, timeout = 60000) {
-  const deadline = Date.now() + timeout;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** When process `pid` started, in ms since the epoch (from /proc, to 10 ms). */
 function processStart(pid) {
@@ -265,7 +258,7 @@ test("open a stored session with 2,000 messages and tool calls", async () => {
       requestAnimationFrame(seen);
     });
     await item.click();
-    await waitFor("the last message", async () => (await b.execute(() => window.__opened)) > 0);
+    await waitFor("the last message", async () => (await b.execute(() => window.__opened)) > 0, 60000);
     const ms = await b.execute(() => window.__opened - window.__clicked);
     const cards = await b.$$('[data-testid="tool-card"]');
     assert.ok(cards.length > 0, "the latest tool calls are shown (earlier ones load on scrolling up)");

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { launch, makeHome, screenshot } from "../lib/app.mjs";
+import { waitFor } from "../lib/wait.mjs";
 import { startModel } from "../lib/model.mjs";
 
 const home = makeHome("dark");
@@ -34,20 +35,6 @@ after(async () => {
 
 const $ = (selector) => app.browser.$(selector);
 
-async function waitFor(what, check, timeout = 20000) {
-  const deadline = Date.now() + timeout;
-  let last;
-  while (Date.now() < deadline) {
-    try {
-      last = await check();
-      if (last) return last;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what} (last: ${last})`);
-}
 
 test("the page is dark, and the first run asks for the key in the empty conversation", async () => {
   await (await $('[data-testid="workspace-name"]')).waitForDisplayed({ timeout: 30000 });

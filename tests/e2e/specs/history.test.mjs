@@ -8,16 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { launch, makeHome, screenshot } from "../lib/app.mjs";
+import { waitFor } from "../lib/wait.mjs";
 import { seedSession } from "../lib/history.mjs";
 
-async function waitFor(what, check, timeout = 20000) {
-  const deadline = Date.now() + timeout;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const GROUPS = 60;
 

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { startLocalModel } from "../../local-model/start.mjs";
 import { launch, makeHome, screenshot } from "../lib/app.mjs";
+import { waitFor } from "../lib/wait.mjs";
 
 const home = makeHome("local-model");
 const project = mkdtempSync(join(tmpdir(), "foreman-local-model-ws-"));
@@ -29,20 +30,6 @@ after(async () => {
 
 const $ = (selector) => app.browser.$(selector);
 
-async function waitFor(what, check, timeout = 30000) {
-  const deadline = Date.now() + timeout;
-  let last;
-  while (Date.now() < deadline) {
-    try {
-      last = await check();
-      if (last) return last;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what} (last: ${last})`);
-}
 
 test("a real local model: its answer streams into the conversation and ends", async (t) => {
   if (!model) {
@@ -81,7 +68,7 @@ test("a real local model: its answer streams into the conversation and ends", as
     const text = messages.length ? await messages[messages.length - 1].getText() : "";
     if (busy && text.trim()) seen.add(text.length);
     return seen.size >= 2;
-  });
+  }, 30000);
   await screenshot(app.browser, "91-local-model-streaming");
   await waitFor("the task to end", async () => !(await running()), 60000);
   const messages = await app.browser.$$('[data-testid="assistant-message"]');

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { after, before, test } from "node:test";
 import { descendantNamed, launch, makeHome, SCREENSHOTS, screenshot } from "../lib/app.mjs";
+import { waitFor } from "../lib/wait.mjs";
 import { startModel } from "../lib/model.mjs";
 
 const home = makeHome("session");
@@ -57,20 +58,6 @@ function step(name, body) {
   });
 }
 
-async function waitFor(what, check, timeout = 20000) {
-  const deadline = Date.now() + timeout;
-  let last;
-  while (Date.now() < deadline) {
-    try {
-      last = await check();
-      if (last) return last;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what} (last: ${last})`);
-}
 
 async function send(text) {
   const composer = await $('[data-testid="composer"]');
