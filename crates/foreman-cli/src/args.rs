@@ -326,34 +326,26 @@ fn max_iterations(v: &str) -> Result<u32, String> {
     Ok(n)
 }
 
-fn context_window(v: &str) -> Result<u32, String> {
+/// A number of tokens, checked by `problem` (which says what is wrong with it, if anything).
+fn tokens(v: &str, problem: impl Fn(u32) -> Option<String>) -> Result<u32, String> {
     let n: u32 = v
         .parse()
         .map_err(|_| format!("needs a number of tokens, not `{v}`"))?;
-    if n < MIN_CONTEXT_WINDOW {
-        return Err(format!("must be at least {MIN_CONTEXT_WINDOW} tokens"));
-    }
-    Ok(n)
+    problem(n).map_or(Ok(n), Err)
+}
+
+fn context_window(v: &str) -> Result<u32, String> {
+    tokens(v, |n| {
+        (n < MIN_CONTEXT_WINDOW).then(|| format!("must be at least {MIN_CONTEXT_WINDOW} tokens"))
+    })
 }
 
 fn thinking_budget(v: &str) -> Result<u32, String> {
-    let n: u32 = v
-        .parse()
-        .map_err(|_| format!("needs a number of tokens, not `{v}`"))?;
-    match thinking_budget_problem(n) {
-        Some(problem) => Err(problem),
-        None => Ok(n),
-    }
+    tokens(v, thinking_budget_problem)
 }
 
 fn max_tokens(v: &str) -> Result<u32, String> {
-    let n: u32 = v
-        .parse()
-        .map_err(|_| format!("needs a number of tokens, not `{v}`"))?;
-    match max_tokens_problem(n) {
-        Some(problem) => Err(problem),
-        None => Ok(n),
-    }
+    tokens(v, max_tokens_problem)
 }
 
 /// A message number as the user counts it (from 1), stored as the index from 0.
