@@ -53,11 +53,22 @@ function step(name, body) {
       const shot = join(process.env.FOREMAN_SCREENSHOTS ?? ".", `failed-${name.slice(0, 2)}.png`);
       await bounded(app?.browser.saveScreenshot(shot) ?? Promise.resolve(), 30000);
       await bounded(app?.browser.keys(["Escape"]) ?? Promise.resolve(), 10000);
+      // A task the step left running (a held answer, a question) would fail the next steps too.
+      model?.release();
+      await bounded(stopTask(), 20000);
       throw error;
     }
   });
 }
 
+
+/** Presses Stop if a task runs, and waits for it to end. */
+async function stopTask() {
+  const stop = await $('[data-testid="stop"]');
+  if (!(await stop.isExisting())) return;
+  await stop.click();
+  await waitIdle();
+}
 
 async function send(text) {
   const composer = await $('[data-testid="composer"]');
@@ -200,14 +211,22 @@ step("2. reject with a note: the file is unchanged and the model is told the not
 step("2b. between steps the conversation says the agent is working", async () => {
   model.script({ tool: { name: "read", input: { path: "hello.txt" } } }, { text: "It greets.", holdFirst: true });
   await send("What does hello.txt say?");
-  const working = await $('[data-testid="working"]');
-  await working.waitForDisplayed({ timeout: 20000 });
-  assert.match(await working.getText(), /Working… \d+ s/);
-  // The read is done and folded to one line; Stop has Send's place.
-  assert.equal(await (await lastCard("read")).getAttribute("data-look"), "done");
-  assert.ok(await (await $('[data-testid="stop"]')).isDisplayed(), "Stop is in the composer");
-  await screenshot(app.browser, "22-working-between-steps");
-  model.release();
+  try {
+    // The model holds its second answer: the read has run, and nothing else shows the agent works.
+    // (The row also shows in the moment after Send, before the read's card: wait for the hold.)
+    await waitFor("the model to hold its answer", () => model.holding);
+    const read = await waitFor("the read's card", () => lastCard("read"));
+    // The read is done and folded to one line.
+    await waitFor("the read to fold", async () => (await read.getAttribute("data-look")) === "done");
+    const working = await $('[data-testid="working"]');
+    await working.waitForDisplayed({ timeout: 20000 });
+    assert.match(await working.getText(), /Working… \d+ s/);
+    // Stop has Send's place.
+    assert.ok(await (await $('[data-testid="stop"]')).isDisplayed(), "Stop is in the composer");
+    await screenshot(app.browser, "22-working-between-steps");
+  } finally {
+    model.release();
+  }
   await waitIdle();
   await waitFor("the answer", async () => (await app.browser.getPageSource()).includes("It greets."));
   assert.ok(!(await (await $('[data-testid="working"]')).isExisting()), "no Working row once idle");
