@@ -81,7 +81,9 @@ async fn max_tokens_reaches_both_wires_and_a_local_server_gets_a_smaller_default
 async fn an_answer_cut_off_at_the_limit_fails_with_a_notice() {
     let dir = tempfile::tempdir().unwrap();
     let cut_off = foreman_core::testing::scripts::openai(&[text("The first half")], 5)
-        .replace(r#""finish_reason":"stop""#, r#""finish_reason":"length""#);
+        .replace(r#""finish_reason":"stop""#, r#""finish_reason":"length""#)
+        // The server counts the 300 tokens it was allowed.
+        .replace(r#""completion_tokens":5"#, r#""completion_tokens":300"#);
     let server = ScriptedServer::start(vec![
         foreman_core::testing::sse_server::ScriptedResponse::sse(cut_off),
     ])

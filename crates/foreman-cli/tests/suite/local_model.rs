@@ -100,6 +100,40 @@ async fn a_plain_answer_streams_and_ends() {
 }
 
 #[tokio::test]
+async fn a_server_cap_below_the_limit_is_named_as_the_server_s() {
+    // The server stops at 24 tokens of its own; Foreman asked for up to 400.
+    let Some(model) = LocalModel::start(24).await else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(
+        exec(
+            &model,
+            dir.path(),
+            &["--max-tokens", "400"],
+            "Tell me a very long story about a dragon, with many chapters.",
+        ),
+        |_| serde_json::json!({}),
+    )
+    .await;
+    let end = &task_end(&out.events)["reason"];
+    if end["kind"] == "final_answer" {
+        // The model ended its story within 24 tokens: nothing was cut off.
+        eprintln!("the model ended on its own: {end}");
+        return;
+    }
+    let message = end["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with(
+            "The server cut the answer off after 24 tokens, below Foreman’s limit of 400"
+        ),
+        "{end}"
+    );
+    assert!(!ended_at_limit(end, 400), "{end}");
+    assert_eq!(out.code, 1, "{}", out.stderr);
+}
+
+#[tokio::test]
 async fn a_text_protocol_action_is_recognised_and_runs() {
     let Some(model) = LocalModel::start(160).await else {
         return;

@@ -58,6 +58,8 @@ pub(crate) struct TurnOutput {
     pub repeated: Option<Repeated>,
     /// Why the model stopped, as the provider said.
     pub stop: Option<StopReason>,
+    /// The output tokens the provider counted for this answer, when it said.
+    pub output_tokens: Option<u64>,
 }
 
 impl TurnOutput {
@@ -70,6 +72,18 @@ impl TurnOutput {
         let answer = limits
             .max_tokens
             .saturating_sub(limits.thinking_budget.unwrap_or(0));
+        // A server may stop at a cap of its own (llama.cpp's `--n-predict`, Ollama's
+        // `num_predict`) below the limit Foreman sent: then raising Foreman's would not help.
+        if let Some(used) = self
+            .output_tokens
+            .filter(|used| *used < u64::from(limits.max_tokens))
+        {
+            return Some(format!(
+                "The server cut the answer off after {used} tokens, below Foreman’s limit of \
+                 {answer}: its own output limit stopped it. Raise that limit in the server’s \
+                 settings, or ask for something shorter."
+            ));
+        }
         Some(format!(
             "The answer reached its limit of {answer} tokens and was cut off. Raise “Max answer \
              tokens” in Settings (--max-tokens in the CLI), or ask for something shorter."
@@ -316,6 +330,7 @@ impl Engine {
                 });
             }
             ProviderEvent::Usage(usage) => {
+                out.output_tokens = Some(out.output_tokens.unwrap_or(0).max(usage.output));
                 self.report_usage(usage);
                 return AfterEvent::Usage(usage);
             }

@@ -136,6 +136,8 @@ async fn an_answer_cut_off_at_the_limit_ends_with_a_notice() {
             ),
         };
         assert!(cut_off.contains("length") || cut_off.contains("max_tokens"));
+        // The server counts the 300 tokens it was allowed.
+        let cut_off = output_tokens(&cut_off, 300);
         let settings = ProviderSettings {
             max_tokens: Some(300),
             ..ProviderSettings::for_preset(match wire {
@@ -168,6 +170,54 @@ async fn an_answer_cut_off_at_the_limit_ends_with_a_notice() {
         assert_eq!(
             shown, "The first half of a long",
             "what came is kept on screen"
+        );
+    }
+}
+
+/// `body` with the output tokens its usage reports set to `tokens`.
+fn output_tokens(body: &str, tokens: u64) -> String {
+    body.replace(
+        r#""completion_tokens":5"#,
+        &format!(r#""completion_tokens":{tokens}"#),
+    )
+    .replace(
+        r#""output_tokens":5"#,
+        &format!(r#""output_tokens":{tokens}"#),
+    )
+}
+
+#[tokio::test]
+async fn an_answer_a_server_cut_off_below_the_limit_names_the_server() {
+    for wire in BOTH {
+        let cut_off = match wire {
+            Wire::OpenAi => body(wire, &[text("The first half")])
+                .replace(r#""finish_reason":"stop""#, r#""finish_reason":"length""#),
+            Wire::Anthropic => body(wire, &[text("The first half")]).replace(
+                r#""stop_reason":"end_turn""#,
+                r#""stop_reason":"max_tokens""#,
+            ),
+        };
+        let cut_off = output_tokens(&cut_off, 120);
+        let settings = ProviderSettings {
+            max_tokens: Some(300),
+            ..ProviderSettings::for_preset(match wire {
+                Wire::Anthropic => ProviderPreset::Anthropic,
+                Wire::OpenAi => ProviderPreset::Custom,
+            })
+        };
+        let mut h = session(wire, settings, ScriptedResponse::sse(cut_off)).await;
+        h.say("write a lot");
+        let end = h.end().await;
+        assert_eq!(
+            end,
+            TaskEndReason::Error {
+                message: "The server cut the answer off after 120 tokens, below Foreman’s limit \
+                          of 300: its own output limit stopped it. Raise that limit in the \
+                          server’s settings, or ask for something shorter."
+                    .into(),
+                retryable: false,
+            },
+            "{wire:?}"
         );
     }
 }
