@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The install test: installs the .deb that `make package` built with apt-get (which pulls its
 # dependencies), checks `foreman --version` without a display, the desktop entry and the icons,
-# opens the INSTALLED app under Xvfb through the e2e harness with a workspace argument, and
-# removes the package again, also when a step fails. Needs root (CI runs as root on a
-# throwaway machine) and refuses to run where a `foreman` package is already installed, so it
-# never removes someone's own installation.
+# opens the INSTALLED app under Xvfb through the e2e harness with a workspace argument, reads the
+# .rpm (scripts/rpm-check.sh), and removes the package again, also when a step fails. Needs root
+# (CI runs as root on a throwaway machine) and refuses to run where a `foreman` package is
+# already installed, so it never removes someone's own installation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -50,4 +50,10 @@ done
 
 # The installed app in a real window, through the same harness as the e2e specs.
 FOREMAN_APP=/usr/bin/foreman tests/e2e/run.sh install/
+
+# The .rpm, read with rpm's own tools (installed here: only this test needs them).
+for tool in rpm rpm2cpio cpio; do
+  command -v "$tool" >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rpm rpm2cpio cpio >/dev/null
+done
+scripts/rpm-check.sh
 echo "install-test: passed"
