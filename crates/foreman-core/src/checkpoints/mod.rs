@@ -11,6 +11,7 @@
 
 pub mod changes;
 pub mod error;
+pub mod file_facts;
 pub mod restore;
 pub mod retention;
 pub mod scan;
