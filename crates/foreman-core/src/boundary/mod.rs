@@ -15,7 +15,7 @@ mod resolve;
 use std::path::{Component, Path, PathBuf};
 
 pub use error::{PATH_NOT_IN_WORKSPACE, PathNotInWorkspace, RefusalReason};
-pub use open::{OpenError, open_dir_creating};
+pub use open::{DirHandle, OpenError, open_dir_creating};
 use resolve::{Resolved, resolve_physical};
 
 /// Longest path, in bytes, the boundary accepts (Linux `PATH_MAX` less the terminating NUL).

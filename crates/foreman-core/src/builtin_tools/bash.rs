@@ -375,7 +375,9 @@ impl Tool for BashTool {
     }
 }
 
+// The tests run `sh` commands and look processes up in `/proc`.
 #[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use std::sync::{Arc, Mutex};
 

@@ -16,6 +16,7 @@ pub mod restore;
 pub mod retention;
 pub mod scan;
 pub mod shadow;
+pub mod stat;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use super::file_facts;
+pub use super::stat::Stat;
 
 /// What a recorded path is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -22,15 +23,6 @@ pub struct Scanned {
     pub path: Vec<u8>,
     pub kind: Kind,
     pub stat: Stat,
-}
-
-/// The file's size, times and inode: when none changed, neither did its content.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Stat {
-    pub size: u64,
-    pub mtime_ns: i128,
-    pub ctime_ns: i128,
-    pub ino: u64,
 }
 
 /// A path left out of a checkpoint, and why.

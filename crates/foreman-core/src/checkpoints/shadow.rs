@@ -7,7 +7,6 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-
 use gix::ObjectId;
 use gix::bstr::{BStr, BString, ByteSlice};
 use gix::objs::tree::{Entry, EntryKind, EntryMode};
@@ -89,9 +88,7 @@ impl Snapshotter {
             }
             let full = root.join(os_path::from_bytes(&path));
             let bytes = match kind {
-                Kind::Symlink => {
-                    std::fs::read_link(&full).map(|t| file_facts::git_path(&t))
-                }
+                Kind::Symlink => std::fs::read_link(&full).map(|t| file_facts::git_path(&t)),
                 _ => std::fs::read(&full),
             };
             let bytes = match bytes {

@@ -62,7 +62,8 @@ pub fn exit_signal(status: ExitStatus) -> Option<i32> {
     imp::exit_signal(status)
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 

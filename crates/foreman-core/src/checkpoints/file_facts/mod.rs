@@ -21,7 +21,7 @@ use std::ffi::OsStr;
 use std::fs::Metadata;
 use std::path::Path;
 
-use super::scan::Stat;
+use super::stat::Stat;
 
 /// `path` (relative to the workspace, or a link's target) as git records it: bytes, with `/`
 /// between components.
@@ -49,7 +49,8 @@ pub fn symlink(target: &OsStr, link: &Path) -> std::io::Result<()> {
     imp::symlink(target, link)
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 

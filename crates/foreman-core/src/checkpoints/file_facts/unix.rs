@@ -6,7 +6,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
-use super::Stat;
+use crate::checkpoints::stat::Stat;
 
 pub(super) fn git_path(path: &Path) -> Vec<u8> {
     path.as_os_str().as_bytes().to_vec()

@@ -7,7 +7,7 @@ use std::fs::Metadata;
 use std::os::windows::fs::MetadataExt;
 use std::path::Path;
 
-use super::Stat;
+use crate::checkpoints::stat::Stat;
 
 pub(super) fn git_path(path: &Path) -> Vec<u8> {
     path.to_string_lossy().replace('\\', "/").into_bytes()
