@@ -3,7 +3,7 @@
 //! The platform pieces are in `unix.rs` and `windows.rs`:
 //!
 //! - Unix: `O_NOFOLLOW` on every component we create or open ourselves, a re-check of reads
-//!   through `/proc/self/fd`, and a directory returned as a descriptor that later operations
+//!   through `/proc/self/fd` (`F_GETPATH` on macOS), and a directory returned as a descriptor that later operations
 //!   are relative to.
 //! - Windows (**not compiled on the machine this project is built and tested on**): files are
 //!   opened with `FILE_FLAG_OPEN_REPARSE_POINT`, so a link is opened as itself and refused, and

@@ -9,7 +9,7 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 pub struct AtomicWriteOutcome {
     /// Whether the file did not exist before.
     pub created: bool,
-    /// Permission bits the file ended up with.
+    /// Permission bits the file ended up with (on Windows `0o444` when read-only, else `0o644`).
     pub mode: u32,
 }
 
