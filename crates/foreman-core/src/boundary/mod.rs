@@ -12,12 +12,10 @@ mod error;
 mod open;
 mod resolve;
 
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::FileTypeExt;
 use std::path::{Component, Path, PathBuf};
 
 pub use error::{PATH_NOT_IN_WORKSPACE, PathNotInWorkspace, RefusalReason};
-pub use open::{OpenError, open_dir_creating};
+pub use open::{DirHandle, OpenError, open_dir_creating};
 use resolve::{Resolved, resolve_physical};
 
 /// Longest path, in bytes, the boundary accepts (Linux `PATH_MAX` less the terminating NUL).
@@ -91,8 +89,8 @@ impl WorkspaceBoundary {
         }
         if let Ok(meta) = std::fs::symlink_metadata(&resolved) {
             let kind = meta.file_type();
-            if kind.is_block_device() || kind.is_char_device() || kind.is_fifo() || kind.is_socket()
-            {
+            // Anything else is a device, a FIFO or a socket (Unix); Windows has none of those.
+            if !(kind.is_file() || kind.is_dir() || kind.is_symlink()) {
                 return Err(refuse(resolved, RefusalReason::SpecialFile));
             }
         }
@@ -117,7 +115,7 @@ impl WorkspaceBoundary {
         {
             Some(Component::Normal(first)) => PROTECTED_DIRS
                 .iter()
-                .any(|dir| first.as_bytes() == dir.as_bytes()),
+                .any(|dir| first.as_encoded_bytes() == dir.as_bytes()),
             _ => false,
         }
     }

@@ -92,6 +92,7 @@ mod tests {
         }
     }
 
+    #[cfg(unix)]
     #[test]
     fn dot_dot_after_symlink_is_physical() {
         let dir = tempfile::tempdir().unwrap();
@@ -112,6 +113,7 @@ mod tests {
         );
     }
 
+    #[cfg(unix)]
     #[test]
     fn symlink_loop_is_detected() {
         let dir = tempfile::tempdir().unwrap();

@@ -6,13 +6,11 @@
 //! outlive it.
 
 use std::ffi::OsStr;
-use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use rustix::process::{Pid, Signal, kill_process_group};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use tokio::io::AsyncReadExt;
@@ -27,6 +25,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::approval::{CallFacts, ShellLine};
+use crate::process_tree::{self, ProcessTree};
 use crate::protocol::{ArgsView, ToolKind};
 use crate::sandbox::{self, SandboxPolicy};
 use crate::tools::{CallContext, Tool, ToolError, ToolOutput, arg};
@@ -180,14 +179,13 @@ pub async fn run_bash_in(
             .map_err(|e| BuiltinError::Sandbox(e.to_string()))?;
     }
     let mut command = tokio::process::Command::from(confined);
-    command
+    process_tree::isolate(&mut command)
         .arg("-c")
         .arg(&params.command)
         .current_dir(&root)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
         .kill_on_drop(true);
     for (name, _) in std::env::vars_os() {
         if is_secret_env(&name) {
@@ -199,15 +197,8 @@ pub async fn run_bash_in(
         path: root.clone(),
         source: e,
     })?;
-    let group = child
-        .id()
-        .and_then(|id| i32::try_from(id).ok())
-        .and_then(Pid::from_raw);
-    let kill_group = || {
-        if let Some(pid) = group {
-            let _ = kill_process_group(pid, Signal::KILL);
-        }
-    };
+    let tree = ProcessTree::of(&child);
+    let kill_group = || tree.kill();
 
     let (tx, mut rx) = mpsc::channel::<Vec<u8>>(64);
     if let Some(stdout) = child.stdout.take() {
@@ -268,7 +259,7 @@ pub async fn run_bash_in(
     let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     let collected = collector.finish();
     let exit_code = status.and_then(|s| s.code());
-    let signal = status.and_then(|s| s.signal());
+    let signal = status.and_then(process_tree::exit_signal);
     let outcome = if timed_out {
         "timed out".to_string()
     } else if cancelled {
@@ -384,7 +375,9 @@ impl Tool for BashTool {
     }
 }
 
+// The tests run `sh` commands and look processes up in `/proc`.
 #[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use std::sync::{Arc, Mutex};
 

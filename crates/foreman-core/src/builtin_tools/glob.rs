@@ -1,9 +1,7 @@
 //! The `glob` tool: files whose path (relative to the search directory) matches a glob pattern,
 //! newest first, capped. Honours `.gitignore`/`.ignore` and the default excludes.
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::path::{MAIN_SEPARATOR_STR, Path};
 use std::sync::Mutex;
 use std::time::UNIX_EPOCH;
 
@@ -17,6 +15,7 @@ use super::newest_first::{Found, keep_newest};
 use super::session::BuiltinSession;
 use super::walk::walker;
 use super::walk_progress::{PROGRESS_INTERVAL, await_with_progress, thousands};
+use crate::os_path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -124,12 +123,16 @@ impl ParallelVisitor for MatchVisitor<'_> {
         let Some(rel) = entry
             .path()
             .as_os_str()
-            .as_bytes()
-            .strip_prefix(self.dir.as_os_str().as_bytes())
+            .as_encoded_bytes()
+            .strip_prefix(self.dir.as_os_str().as_encoded_bytes())
         else {
             return WalkState::Continue;
         };
-        let rel = Path::new(OsStr::from_bytes(rel.strip_prefix(b"/").unwrap_or(rel)));
+        let rel = rel
+            .strip_prefix(MAIN_SEPARATOR_STR.as_bytes())
+            .unwrap_or(rel);
+        let rel = os_path::from_bytes(rel);
+        let rel = Path::new(&rel);
         if self.matcher.is_match(rel) {
             let modified = entry
                 .metadata()

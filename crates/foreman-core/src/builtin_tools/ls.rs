@@ -231,6 +231,7 @@ mod tests {
         (dir, s)
     }
 
+    #[cfg(unix)]
     #[tokio::test]
     async fn lists_directories_first_with_metadata() {
         let (_d, s) = session();

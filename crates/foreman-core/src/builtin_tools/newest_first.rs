@@ -8,7 +8,6 @@
 //! are sorted (the rest are partitioned off in linear time).
 
 use std::cmp::Ordering;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -36,12 +35,13 @@ fn newest_first(a: &Found, b: &Found) -> Ordering {
 /// The component-wise order of two normalised paths, compared as bytes: a separator sorts
 /// before any other byte, as the end of a component does.
 fn path_order(a: &Path, b: &Path) -> Ordering {
-    let key = |byte: &u8| if *byte == b'/' { 0 } else { *byte };
+    const SEPARATOR: u8 = std::path::MAIN_SEPARATOR as u8;
+    let key = |byte: &u8| if *byte == SEPARATOR { 0 } else { *byte };
     a.as_os_str()
-        .as_bytes()
+        .as_encoded_bytes()
         .iter()
         .map(key)
-        .cmp(b.as_os_str().as_bytes().iter().map(key))
+        .cmp(b.as_os_str().as_encoded_bytes().iter().map(key))
 }
 
 #[cfg(test)]

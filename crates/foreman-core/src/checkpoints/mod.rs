@@ -11,10 +11,12 @@
 
 pub mod changes;
 pub mod error;
+pub mod file_facts;
 pub mod restore;
 pub mod retention;
 pub mod scan;
 pub mod shadow;
+pub mod stat;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

@@ -2,14 +2,14 @@
 //! its executable bit), removed, or made a symlink again; directories left empty by a removal
 //! go too. Files the checkpoints do not record (ignored, too large) are not touched.
 
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use super::changes::Change;
 use super::error::CheckpointError;
+use super::file_facts;
 use super::scan::Kind;
 use super::shadow::blob;
+use crate::os_path;
 
 /// Makes the workspace at `root` match the `new` side of each change.
 pub fn apply(
@@ -18,7 +18,7 @@ pub fn apply(
     changes: &[Change],
 ) -> Result<(), CheckpointError> {
     for change in changes {
-        let path = root.join(std::ffi::OsStr::from_bytes(&change.path));
+        let path = root.join(os_path::from_bytes(&change.path));
         match &change.new {
             None => remove(root, &path)?,
             Some(recorded) => {
@@ -36,8 +36,7 @@ pub fn apply(
                 }
                 match recorded.kind {
                     Kind::Symlink => {
-                        let target = std::ffi::OsStr::from_bytes(&bytes);
-                        std::os::unix::fs::symlink(target, &path)
+                        file_facts::symlink(&os_path::from_bytes(&bytes), &path)
                             .map_err(|e| CheckpointError::io(&path, e))?;
                     }
                     kind => write_file(&path, &bytes, kind == Kind::Executable)?,
@@ -53,8 +52,7 @@ fn write_file(path: &Path, bytes: &[u8], executable: bool) -> Result<(), Checkpo
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(|e| CheckpointError::io(dir, e))?;
     std::io::Write::write_all(&mut temp, bytes).map_err(|e| CheckpointError::io(path, e))?;
-    let mode = if executable { 0o755 } else { 0o644 };
-    std::fs::set_permissions(temp.path(), std::fs::Permissions::from_mode(mode))
+    file_facts::set_executable(temp.path(), executable)
         .map_err(|e| CheckpointError::io(path, e))?;
     temp.persist(path)
         .map_err(|e| CheckpointError::io(path, e.error))?;

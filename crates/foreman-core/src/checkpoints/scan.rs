@@ -3,9 +3,10 @@
 //! directories, Foreman's own `.foreman/`, and files over the size limit (listed as skipped).
 //! Symlinks are recorded as links and never followed; names need not be UTF-8.
 
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
+
+use super::file_facts;
+pub use super::stat::Stat;
 
 /// What a recorded path is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -22,15 +23,6 @@ pub struct Scanned {
     pub path: Vec<u8>,
     pub kind: Kind,
     pub stat: Stat,
-}
-
-/// The file's size, times and inode: when none changed, neither did its content.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Stat {
-    pub size: u64,
-    pub mtime_ns: i128,
-    pub ctime_ns: i128,
-    pub ino: u64,
 }
 
 /// A path left out of a checkpoint, and why.
@@ -111,20 +103,13 @@ pub fn scan(root: &Path, max_file_bytes: u64) -> (Vec<Scanned>, Vec<Skipped>) {
             continue;
         }
         let kind = match kind {
-            Kind::File if metadata.mode() & 0o111 != 0 => Kind::Executable,
+            Kind::File if file_facts::is_executable(&metadata) => Kind::Executable,
             other => other,
         };
         found.push(Scanned {
-            path: relative.as_os_str().as_bytes().to_vec(),
+            path: file_facts::git_path(relative),
             kind,
-            stat: Stat {
-                size: metadata.len(),
-                mtime_ns: i128::from(metadata.mtime()) * 1_000_000_000
-                    + i128::from(metadata.mtime_nsec()),
-                ctime_ns: i128::from(metadata.ctime()) * 1_000_000_000
-                    + i128::from(metadata.ctime_nsec()),
-                ino: metadata.ino(),
-            },
+            stat: file_facts::stat(&metadata),
         });
     }
     found.sort_by(|a, b| a.path.cmp(&b.path));

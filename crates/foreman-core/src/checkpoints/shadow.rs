@@ -7,15 +7,15 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use std::os::unix::ffi::OsStrExt;
-
 use gix::ObjectId;
 use gix::bstr::{BStr, BString, ByteSlice};
 use gix::objs::tree::{Entry, EntryKind, EntryMode};
 use gix::objs::{Commit, Tree};
 
 use super::error::CheckpointError;
+use super::file_facts;
 use super::scan::{Kind, Scanned, Skipped, Stat, scan};
+use crate::os_path;
 
 /// The default limit on a recorded file's size.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 10 << 20;
@@ -86,11 +86,9 @@ impl Snapshotter {
                 files.insert(path, *seen);
                 continue;
             }
-            let full = root.join(std::ffi::OsStr::from_bytes(&path));
+            let full = root.join(os_path::from_bytes(&path));
             let bytes = match kind {
-                Kind::Symlink => {
-                    std::fs::read_link(&full).map(|t| t.as_os_str().as_bytes().to_vec())
-                }
+                Kind::Symlink => std::fs::read_link(&full).map(|t| file_facts::git_path(&t)),
                 _ => std::fs::read(&full),
             };
             let bytes = match bytes {
@@ -317,7 +315,7 @@ pub fn shown(path: &[u8]) -> String {
 /// Where the shadow repository of `workspace` lives under `root`.
 pub fn repository_path(root: &Path, workspace: &Path) -> PathBuf {
     use sha2::{Digest, Sha256};
-    let digest = Sha256::digest(workspace.as_os_str().as_bytes());
+    let digest = Sha256::digest(workspace.as_os_str().as_encoded_bytes());
     let key: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
     let name = workspace
         .file_name()

@@ -7,7 +7,7 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use process_wrap::tokio::{CommandWrap, KillOnDrop, ProcessGroup};
+use process_wrap::tokio::{CommandWrap, KillOnDrop};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
     ClientRequest, ProgressNotificationParam, RequestId, ServerResult,
@@ -207,7 +207,7 @@ pub async fn connect_stdio(
         cmd.current_dir(cwd);
     }
     let mut wrap = CommandWrap::from(cmd);
-    wrap.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
+    crate::process_tree::isolate_wrapped(&mut wrap).wrap(KillOnDrop);
     let spawn_error = |source| ConnectError::Spawn {
         command: command.to_owned(),
         source,

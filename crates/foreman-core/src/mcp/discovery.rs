@@ -32,7 +32,7 @@ fn shell(script: &str, arg: Option<&str>, cwd: Option<&Path>) -> tokio::process:
     if let Some(cwd) = cwd {
         cmd.current_dir(cwd);
     }
-    cmd.process_group(0)
+    crate::process_tree::isolate(&mut cmd)
         .kill_on_drop(true)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -112,15 +112,9 @@ pub async fn call(
         // A command that does not read its input is not an error.
         let _ = stdin.write_all(input.as_bytes()).await;
     }
-    // The command runs in its own process group; stopping it stops what it started.
-    let group = child
-        .id()
-        .and_then(|id| rustix::process::Pid::from_raw(i32::try_from(id).ok()?));
-    let kill_group = || {
-        if let Some(pid) = group {
-            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-        }
-    };
+    // The command runs in a process tree of its own; stopping it stops what it started.
+    let tree = crate::process_tree::ProcessTree::of(&child);
+    let kill_group = || tree.kill();
     let out = tokio::select! {
         out = child.wait_with_output() => out.map_err(|e| failed(format!("the call command failed: {e}")))?,
         () = cancel.cancelled() => {

@@ -7,7 +7,10 @@ mod approvals;
 mod approve_hunks;
 mod atomic_write_kill;
 mod attachments;
+// Unix file types and permission bits.
+#[cfg(unix)]
 mod boundary_corpus;
+#[cfg(unix)]
 mod checkpoints;
 mod common;
 mod compaction;
@@ -15,6 +18,8 @@ mod connection_test;
 mod edits;
 mod max_tokens;
 mod mcp_cancellation;
+// Kills processes by id with Unix signals.
+#[cfg(unix)]
 mod mcp_servers;
 mod model_choice;
 mod models;

@@ -1,4 +1,17 @@
 //! Keeping the process's own keys out of reach of the commands it runs.
+//!
+//! The platform pieces are in `linux.rs` (non-dumpable, and wiping the initial environment
+//! block) and `elsewhere.rs` (macOS and Windows, where there is no per-process switch of that
+//! kind: there the key is only removed from the environment commands inherit).
+
+#[cfg(not(target_os = "linux"))]
+mod elsewhere;
+#[cfg(not(target_os = "linux"))]
+use elsewhere as imp;
+#[cfg(target_os = "linux")]
+mod linux;
+#[cfg(target_os = "linux")]
+use linux as imp;
 
 use crate::providers::Secret;
 
@@ -9,12 +22,7 @@ use crate::providers::Secret;
 /// start.
 pub fn harden() {
     super::remember_environment();
-    #[cfg(target_os = "linux")]
-    if let Err(e) =
-        rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)
-    {
-        tracing::warn!("could not make the process non-dumpable: {e}");
-    }
+    imp::make_non_dumpable();
 }
 
 /// Takes the key in the environment variable `var`: reads it, remembers it as a secret, and
@@ -27,42 +35,13 @@ pub fn harden() {
 /// `main`, before an async runtime starts).
 pub unsafe fn take_env(var: &str) -> Option<Secret> {
     let value = std::env::var(var).ok();
-    #[cfg(target_os = "linux")]
     // SAFETY: the caller guarantees no other thread reads the environment meanwhile.
     unsafe {
-        wipe_initial(var);
+        imp::wipe_initial(var);
     }
     // SAFETY: as above.
     unsafe { std::env::remove_var(var) };
     value.map(Secret::new).filter(|secret| !secret.is_blank())
-}
-
-/// Overwrites the value of `var` in place in the process's environment block with zero bytes.
-#[cfg(target_os = "linux")]
-unsafe fn wipe_initial(var: &str) {
-    use std::ffi::{CStr, c_char};
-    unsafe extern "C" {
-        static mut environ: *mut *mut c_char;
-    }
-    let prefix = format!("{var}=");
-    // SAFETY: `environ` is the C library's null-terminated array of NUL-terminated strings;
-    // nothing else changes it meanwhile (the caller's promise). Each string is writable memory
-    // (the initial block on the stack, or one `setenv` allocated), and only bytes before its
-    // terminating NUL are written.
-    unsafe {
-        let mut entry = environ;
-        if entry.is_null() {
-            return;
-        }
-        while !(*entry).is_null() {
-            let text = CStr::from_ptr(*entry).to_bytes();
-            if text.starts_with(prefix.as_bytes()) {
-                let value = (*entry).cast::<u8>().add(prefix.len());
-                std::ptr::write_bytes(value, 0, text.len() - prefix.len());
-            }
-            entry = entry.add(1);
-        }
-    }
 }
 
 #[cfg(test)]
