@@ -23,6 +23,9 @@ mod settings_commands;
 mod state;
 mod view;
 mod web_process;
+mod window_commands;
+mod window_state;
+mod windows;
 
 use tauri::Manager;
 
@@ -36,6 +39,11 @@ pub fn run() {
     // read this process's environment or memory (Linux: non-dumpable).
     foreman_core::secrets::process::harden();
     let result = tauri::Builder::default()
+        // First: a second `foreman` hands its command line to this one and ends here, before
+        // it opens a window or the database (`windows::second_launch`).
+        .plugin(tauri_plugin_single_instance::init(|app, args, cwd| {
+            windows::second_launch(app, args, cwd);
+        }))
         .plugin(
             tauri_plugin_log::Builder::new()
                 .level(log::LevelFilter::Info)
@@ -57,9 +65,13 @@ pub fn run() {
             log::info!("webview rendering: {}", rendering.describe());
             let state = tauri::async_runtime::block_on(state::AppState::load(app.handle(), launch));
             app.manage(state);
-            web_process::reload_when_it_ends(app);
+            match app.get_webview_window(window_state::FIRST_WINDOW) {
+                Some(window) => web_process::reload_when_it_ends(&window),
+                None => log::warn!("no first window to watch for its web process ending"),
+            }
             Ok(())
         })
+        .on_window_event(windows::on_event)
         .invoke_handler(tauri::generate_handler![
             commands::startup,
             commands::open_workspace,
@@ -67,6 +79,8 @@ pub fn run() {
             commands::recent_workspaces,
             commands::forget_workspace,
             commands::move_database_aside,
+            window_commands::open_new_window,
+            window_commands::show_welcome,
             session_commands::open_session_channel,
             session_commands::send_op,
             session_commands::list_sessions,
