@@ -80,6 +80,8 @@ export function App({ backend }: { backend: Backend }) {
   }, []);
 
   const backToWelcome = useCallback(async () => {
+    // The window's title and a page loaded again follow what it shows.
+    backend.showWelcome().catch(() => {});
     try {
       setScreen({ kind: "welcome", recent: await backend.recentWorkspaces(), error: null });
     } catch (e) {
