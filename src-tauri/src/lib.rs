@@ -1,6 +1,6 @@
 //! The Foreman desktop app: a thin Tauri shell over `foreman-core`.
 //!
-//! This crate owns the window, the plugins, the commands the UI may call and the bridge that
+//! This crate owns the windows, the plugins, the commands the UI may call and the bridge that
 //! carries engine events to the webview. Everything else lives in `foreman-core`.
 
 mod activity;
