@@ -64,8 +64,20 @@ impl Windows {
         self.focused(label);
     }
 
+    /// The window for `launch`, decided at once so that two launches of one folder in quick
+    /// succession get one window: the one showing its folder (`folder`, resolved), or a new
+    /// window registered here with `launch`.
+    pub fn claim(&mut self, launch: Option<LaunchRequest>, folder: Option<PathBuf>) -> Claim {
+        if let Some(label) = folder.as_deref().and_then(|f| self.showing(f)) {
+            return Claim::Existing(label);
+        }
+        let label = self.next_label();
+        self.add(&label, launch, folder);
+        Claim::New(label)
+    }
+
     /// A label no window has had in this run: `window-2`, `window-3`, …
-    pub fn next_label(&mut self) -> String {
+    fn next_label(&mut self) -> String {
         loop {
             self.made += 1;
             let label = format!("{LABEL_PREFIX}{}", self.made + 1);
@@ -138,6 +150,15 @@ impl Windows {
     }
 }
 
+/// Which window a launch goes to.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// The window that already shows the folder: it comes to the front.
+    Existing(String),
+    /// A window to make, already registered with its launch request.
+    New(String),
+}
+
 /// The running MCP hubs to stop once a window closed: those of folders that no open window
 /// shows and no running session works in.
 pub fn unused_hubs(
@@ -172,6 +193,30 @@ mod tests {
         let third = windows.next_label();
         assert_eq!(third, "window-3");
         assert!(third.starts_with(LABEL_PREFIX));
+    }
+
+    #[test]
+    fn a_launch_of_a_folder_being_opened_gets_that_window_not_another() {
+        let mut windows = Windows::default();
+        windows.add(FIRST_WINDOW, None, None);
+        let beta = Some(PathBuf::from("/w/beta"));
+        let launch = LaunchRequest {
+            workspace: Some("/w/beta".into()),
+            cwd: PathBuf::from("/"),
+        };
+        assert_eq!(
+            windows.claim(Some(launch.clone()), beta.clone()),
+            Claim::New("window-2".into())
+        );
+        // The second launch comes before the new window's page has asked for anything.
+        assert_eq!(
+            windows.claim(Some(launch), beta),
+            Claim::Existing("window-2".into())
+        );
+        // With no folder, always a new window.
+        assert_eq!(windows.claim(None, None), Claim::New("window-3".into()));
+        assert!(windows.get("window-2").launch.is_some());
+        assert_eq!(windows.len(), 3);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use tauri::{AppHandle, Manager, WebviewWindow, WebviewWindowBuilder, Window, Win
 use crate::launch::LaunchRequest;
 use crate::state::{AppState, launch_folder};
 use crate::view::WorkspaceView;
-use crate::window_state::{FIRST_WINDOW, unused_hubs};
+use crate::window_state::{Claim, FIRST_WINDOW, unused_hubs};
 
 /// Opens a window: on the welcome screen (`None`), or on `workspace`, unless a window already
 /// shows that folder, which then comes to the front.
@@ -33,19 +33,28 @@ fn open_for(app: &AppHandle, launch: Option<LaunchRequest>) -> tauri::Result<()>
         return Ok(());
     };
     let folder = launch.as_ref().and_then(launch_folder);
-    if let Some(folder) = &folder {
-        let showing = state.windows().showing(folder);
-        if let Some(window) = showing.and_then(|label| app.get_webview_window(&label)) {
-            log::info!(
-                "{} is open in window {}: bringing it to the front",
-                folder.display(),
-                window.label()
-            );
-            return bring_to_front(&window);
+    let shown = folder.as_ref().map(|f| f.display().to_string());
+    // Bound first: the lock must be let go before the arms take it again.
+    let claim = state.windows().claim(launch, folder);
+    let label = match claim {
+        Claim::New(label) => label,
+        Claim::Existing(label) => {
+            if let Some(window) = app.get_webview_window(&label) {
+                log::info!(
+                    "{} is open in window {label}: bringing it to the front",
+                    shown.unwrap_or_default()
+                );
+                return bring_to_front(&window);
+            }
+            // It closed a moment ago: a new window, then (the folder is absolute).
+            state.windows().remove(&label);
+            let again = shown.map(|path| LaunchRequest {
+                workspace: Some(path),
+                cwd: PathBuf::from("/"),
+            });
+            return open_for(app, again);
         }
-    }
-    let label = state.windows().next_label();
-    state.windows().add(&label, launch, folder);
+    };
     match build(app, &label) {
         Ok(_) => {
             log::info!("opened window {label}");

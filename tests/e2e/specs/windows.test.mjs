@@ -119,6 +119,13 @@ test("3. a second launch with a folder already open brings its window forward, a
   await new Promise((r) => setTimeout(r, 1000)); // a window it wrongly opened would show by now
   assert.equal((await app.browser.getWindowHandles()).length, 2, "no third window");
 
+  // The UI's "Open folder in new window…" asks the same of the app (its folder picker cannot be
+  // driven here, so the command it calls is called as it would be).
+  await use("alpha");
+  await app.browser.execute((path) => window.__TAURI_INTERNALS__.invoke("open_new_window", { path }), beta);
+  await waitFor("the app to answer", () => readFileSync(LOG, "utf8").includes(`${beta} is open in window window-2: bringing it to the front`));
+  assert.equal((await app.browser.getWindowHandles()).length, 2, "no third window");
+
   // With no folder, a window comes forward too, and none is added.
   assert.equal((await launchAgain({ args: [], home })).code, 0);
   await new Promise((r) => setTimeout(r, 1000));
