@@ -162,6 +162,21 @@ test("a chosen folder opens in a new window from the welcome screen and from a w
   expect(backend.opened).toEqual([]);
 });
 
+test("a window taking focus reads the settings again: a key stored in another window counts", async () => {
+  const backend = backendWith({
+    screen: "workspace",
+    workspace: { name: "proj", path: "/p/proj" },
+    session: null,
+    reloaded: false,
+  });
+  backend.getSettings = async () => settingsView({ key_stored: false });
+  render(<App backend={backend} />);
+  expect(await screen.findByTestId("send-blocked")).toHaveTextContent("add the API key first");
+  backend.getSettings = async () => settingsView({ key_stored: true, missing: null });
+  window.dispatchEvent(new Event("focus"));
+  await waitFor(() => expect(screen.queryByTestId("send-blocked")).toBeNull());
+});
+
 test("cancelling the folder picker opens no window", async () => {
   const backend = backendWith({ screen: "welcome", recent: [], error: null });
   backend.chooseFolder = async () => null;
