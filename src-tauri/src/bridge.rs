@@ -264,3 +264,56 @@ async fn pump(app: AppHandle, ended: Ended, mut events: UnboundedReceiver<Event>
     ended.remove();
     log::info!("session {} ended", ended.session_id);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::sync::mpsc::unbounded_channel;
+
+    /// Puts a running session of `window` in `workspace` in the hub, as `add` does without its
+    /// pump; the receiver gets the ops sent to it.
+    fn running(hub: &SessionHub, id: &str, window: &str, workspace: &str) -> UnboundedReceiver<Op> {
+        let (ops, received) = unbounded_channel();
+        let session = LiveSession {
+            ops,
+            sink: Arc::new(std::sync::Mutex::new(Channel::new(|_| Ok(())))),
+            provider: "anthropic".into(),
+            activity: Tracked::default(),
+            window: Arc::new(std::sync::Mutex::new(window.to_owned())),
+            workspace: PathBuf::from(workspace),
+        };
+        hub.live.lock().unwrap().insert(id.to_owned(), session);
+        received
+    }
+
+    #[test]
+    fn closing_a_window_ends_only_its_own_sessions() {
+        let hub = SessionHub::default();
+        let mut alpha = running(&hub, "s1", "main", "/w/alpha");
+        let mut beta = running(&hub, "s2", "window-2", "/w/beta");
+        assert_eq!(hub.shutdown_window("window-2"), 1);
+        assert!(matches!(beta.try_recv(), Ok(Op::Shutdown)));
+        assert!(alpha.try_recv().is_err(), "main's session goes on");
+        assert_eq!(
+            hub.workspaces_besides("window-2"),
+            HashSet::from([PathBuf::from("/w/alpha")])
+        );
+        assert_eq!(hub.shutdown_window("window-9"), 0);
+    }
+
+    #[test]
+    fn a_session_opened_in_another_window_moves_to_it() {
+        let hub = SessionHub::default();
+        let mut session = running(&hub, "s1", "main", "/w/alpha");
+        assert!(hub.attach("s1", "window-2", Channel::new(|_| Ok(()))));
+        assert!(matches!(session.try_recv(), Ok(Op::Snapshot)));
+        // Closing the window it came from leaves it running; closing its new window ends it.
+        assert_eq!(hub.shutdown_window("main"), 0);
+        assert!(
+            hub.workspaces_besides("main")
+                .contains(std::path::Path::new("/w/alpha"))
+        );
+        assert_eq!(hub.shutdown_window("window-2"), 1);
+        assert!(!hub.attach("gone", "main", Channel::new(|_| Ok(()))));
+    }
+}

@@ -284,7 +284,7 @@ pub async fn show_new_session(
 ) -> Result<(), CommandError> {
     let label = window.label();
     if state.windows().get(label).shown_session.take().is_some() {
-        log::info!("window {label} shows a new conversation");
+        log::info!("the window shows a new conversation ({label})");
     }
     Ok(())
 }

@@ -189,6 +189,9 @@ test("5. closing a window ends its session and leaves the other window's work al
   await waitFor("the window to close", async () => (await app.browser.getWindowHandles()).length === 1);
   assert.ok(!windowTitles().some((t) => t.startsWith("beta")), "beta's window is gone");
   await waitFor("beta's session to end", () => /window window-\d+ closed; 1 of its sessions asked to end/.test(readFileSync(LOG, "utf8")));
+  // Its tool servers stop with it; alpha's stay.
+  await waitFor("beta's servers to stop", () => readFileSync(LOG, "utf8").includes(`stopping the MCP servers of ${beta}`));
+  assert.ok(!readFileSync(LOG, "utf8").includes(`stopping the MCP servers of ${alpha}`), "alpha's servers run on");
   model.release();
 
   // Alpha goes on: a new message in its session gets its answer.
