@@ -41,7 +41,7 @@ after(async () => {
 
 const $ = (selector) => app.browser.$(selector);
 
-/** The app's top-level windows as the X server has them: [{ id, title }]. */
+/** The app's top-level windows as the X server has them (xwininfo, from x11-utils): [{ id, title }]. */
 function xWindows() {
   const tree = execFileSync("xwininfo", ["-root", "-tree"], { encoding: "utf8" });
   return [...tree.matchAll(/^\s*(0x[0-9a-f]+) "([^"]*Foreman[^"]*)"/gm)].map((m) => ({ id: m[1], title: m[2] }));
@@ -94,6 +94,7 @@ test("1. the first window shows its workspace and says so in its title", async (
 test("2. a second launch with another folder opens it in a new window of the running app", async () => {
   const second = await launchAgain({ args: [beta], home });
   assert.equal(second.code, 0, "the second process hands over and ends");
+  console.log(`the second launch handed over and ended in ${second.ms} ms`);
   const all = await waitFor("a second window", async () => {
     const now = await app.browser.getWindowHandles();
     return now.length === 2 ? now : null;
