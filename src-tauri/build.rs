@@ -10,6 +10,8 @@ const COMMANDS: &[&str] = &[
     "recent_workspaces",
     "forget_workspace",
     "move_database_aside",
+    "open_new_window",
+    "show_welcome",
     "open_session_channel",
     "send_op",
     "list_sessions",

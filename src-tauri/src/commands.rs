@@ -2,7 +2,7 @@
 
 use foreman_core::store::{RecentWorkspace, move_aside};
 use foreman_core::workspace::WorkspaceDir;
-use tauri::{AppHandle, State};
+use tauri::{AppHandle, State, WebviewWindow};
 use tauri_plugin_dialog::DialogExt;
 
 use crate::state::{AppState, StoreSlot, database_path, open_store};
@@ -17,9 +17,13 @@ fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-/// Decides the first screen: the command-line folder if there was one (once), else welcome.
+/// Decides the first screen of the calling window: the folder it was opened for if there was
+/// one (once), else welcome.
 #[tauri::command]
-pub async fn startup(state: State<'_, AppState>) -> Result<StartupView, CommandError> {
+pub async fn startup(
+    window: WebviewWindow,
+    state: State<'_, AppState>,
+) -> Result<StartupView, CommandError> {
     let store = state.store.lock().await;
     let store = match &*store {
         StoreSlot::Open(store) => store,
@@ -35,16 +39,23 @@ pub async fn startup(state: State<'_, AppState>) -> Result<StartupView, CommandE
             });
         }
     };
-    let launch = state.launch.lock().await.take();
+    let label = window.label();
+    let (launch, shown, session) = {
+        let mut windows = state.windows();
+        let this = windows.get(label);
+        (
+            this.launch.take(),
+            this.shown.clone(),
+            this.shown_session.clone(),
+        )
+    };
     let mut error = None;
     if launch.is_none() {
-        // Not the first page of this run: it was loaded again (its web process ended), so it
+        // Not the first page of this window: it was loaded again (its web process ended), so it
         // shows the workspace the window had open, if that is still a folder.
-        let shown = state.shown.lock().await.clone();
         if let Some(workspace) = shown
             && std::path::Path::new(&workspace.path).is_dir()
         {
-            let session = state.shown_session.lock().await.clone();
             match &session {
                 Some(id) => log::info!(
                     "page loaded again: reopening {} and its session {id}",
@@ -52,6 +63,7 @@ pub async fn startup(state: State<'_, AppState>) -> Result<StartupView, CommandE
                 ),
                 None => log::info!("page loaded again: reopening {}", workspace.path),
             }
+            crate::windows::set_title(&window, Some(&workspace));
             return Ok(StartupView::Workspace {
                 workspace,
                 session,
@@ -59,27 +71,40 @@ pub async fn startup(state: State<'_, AppState>) -> Result<StartupView, CommandE
             });
         }
     }
-    if let Some(launch) = launch {
-        if let Some(raw) = launch.workspace {
-            match WorkspaceDir::resolve(&raw, &launch.cwd) {
-                Ok(dir) => {
-                    let workspace = remember(store, &dir).await?;
-                    *state.shown.lock().await = Some(workspace.clone());
-                    return Ok(StartupView::Workspace {
-                        workspace,
-                        session: None,
-                        reloaded: false,
-                    });
-                }
-                Err(e) => {
-                    log::warn!("command-line workspace refused: {e}");
-                    error = Some(e.to_string());
-                }
+    if let Some(launch) = launch
+        && let Some(raw) = launch.workspace
+    {
+        match WorkspaceDir::resolve(&raw, &launch.cwd) {
+            Ok(dir) => {
+                let workspace = remember(store, &dir).await?;
+                show(&window, &state, &workspace);
+                return Ok(StartupView::Workspace {
+                    workspace,
+                    session: None,
+                    reloaded: false,
+                });
+            }
+            Err(e) => {
+                log::warn!("command-line workspace refused: {e}");
+                state.windows().get(label).opening = None;
+                error = Some(e.to_string());
             }
         }
     }
     let recent = store.recent_workspaces(RECENT_LIMIT).await?;
     Ok(StartupView::Welcome { recent, error })
+}
+
+/// `window` shows `workspace` now, with a new conversation.
+fn show(window: &WebviewWindow, state: &AppState, workspace: &WorkspaceView) {
+    {
+        let mut windows = state.windows();
+        let this = windows.get(window.label());
+        this.shown = Some(workspace.clone());
+        this.shown_session = None;
+        this.opening = None;
+    }
+    crate::windows::set_title(window, Some(workspace));
 }
 
 async fn remember(
@@ -95,9 +120,10 @@ async fn remember(
     })
 }
 
-/// Opens a folder as the workspace, remembering it in the recent list.
+/// Opens a folder as the calling window's workspace, remembering it in the recent list.
 #[tauri::command]
 pub async fn open_workspace(
+    window: WebviewWindow,
     state: State<'_, AppState>,
     path: String,
 ) -> Result<WorkspaceView, CommandError> {
@@ -111,8 +137,7 @@ pub async fn open_workspace(
             });
         }
     };
-    *state.shown.lock().await = Some(workspace.clone());
-    *state.shown_session.lock().await = None;
+    show(&window, &state, &workspace);
     Ok(workspace)
 }
 
@@ -171,6 +196,7 @@ pub async fn forget_workspace(
 #[tauri::command]
 pub async fn move_database_aside(
     app: AppHandle,
+    window: WebviewWindow,
     state: State<'_, AppState>,
 ) -> Result<StartupView, CommandError> {
     let path = database_path(&app)?;
@@ -189,5 +215,5 @@ pub async fn move_database_aside(
         );
         *slot = open_store(&path).await;
     }
-    startup(state).await
+    startup(window, state).await
 }

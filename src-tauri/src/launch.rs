@@ -36,8 +36,21 @@ impl LaunchRequest {
     }
 
     fn try_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Self, clap::Error> {
-        let cli = AppCli::try_parse_from(args)?;
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+        Self::parse_in(args, cwd)
+    }
+
+    /// Parses the command line of a second `foreman` started while this app runs, which handed
+    /// it over and ended (`cwd` is the directory it was started from).
+    pub fn forwarded(args: Vec<String>, cwd: String) -> Result<Self, clap::Error> {
+        Self::parse_in(args.into_iter().map(OsString::from), PathBuf::from(cwd))
+    }
+
+    fn parse_in(
+        args: impl IntoIterator<Item = OsString>,
+        cwd: PathBuf,
+    ) -> Result<Self, clap::Error> {
+        let cli = AppCli::try_parse_from(args)?;
         Ok(Self {
             workspace: cli.workspace,
             cwd,
@@ -72,6 +85,16 @@ mod tests {
         let text = help.render().to_string();
         assert!(text.contains("Usage: foreman [DIR]"), "{text}");
         assert!(!text.contains("automation"), "{text}");
+    }
+
+    #[test]
+    fn a_second_launch_is_read_in_its_own_directory() {
+        let args = vec!["foreman".to_owned(), "project".to_owned()];
+        let launch = LaunchRequest::forwarded(args, "/home/ann".to_owned()).unwrap();
+        assert_eq!(launch.workspace.as_deref(), Some("project"));
+        assert_eq!(launch.cwd, PathBuf::from("/home/ann"));
+        let bare = LaunchRequest::forwarded(vec!["foreman".to_owned()], "/".to_owned()).unwrap();
+        assert_eq!(bare.workspace, None);
     }
 
     #[test]

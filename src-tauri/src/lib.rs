@@ -1,6 +1,6 @@
 //! The Foreman desktop app: a thin Tauri shell over `foreman-core`.
 //!
-//! This crate owns the window, the plugins, the commands the UI may call and the bridge that
+//! This crate owns the windows, the plugins, the commands the UI may call and the bridge that
 //! carries engine events to the webview. Everything else lives in `foreman-core`.
 
 mod activity;
@@ -23,6 +23,9 @@ mod settings_commands;
 mod state;
 mod view;
 mod web_process;
+mod window_commands;
+mod window_state;
+mod windows;
 
 use tauri::Manager;
 
@@ -36,9 +39,17 @@ pub fn run() {
     // read this process's environment or memory (Linux: non-dumpable).
     foreman_core::secrets::process::harden();
     let result = tauri::Builder::default()
+        // First: a second `foreman` hands its command line to this one and ends here, before
+        // it opens a window or the database (`windows::second_launch`).
+        .plugin(tauri_plugin_single_instance::init(|app, args, cwd| {
+            windows::second_launch(app, args, cwd);
+        }))
         .plugin(
             tauri_plugin_log::Builder::new()
                 .level(log::LevelFilter::Info)
+                // The D-Bus library the single-instance plugin uses logs every call it serves.
+                .level_for("zbus", log::LevelFilter::Warn)
+                .level_for("tracing", log::LevelFilter::Warn)
                 .target(tauri_plugin_log::Target::new(
                     tauri_plugin_log::TargetKind::LogDir {
                         file_name: Some("foreman".into()),
@@ -57,9 +68,13 @@ pub fn run() {
             log::info!("webview rendering: {}", rendering.describe());
             let state = tauri::async_runtime::block_on(state::AppState::load(app.handle(), launch));
             app.manage(state);
-            web_process::reload_when_it_ends(app);
+            match app.get_webview_window(window_state::FIRST_WINDOW) {
+                Some(window) => web_process::reload_when_it_ends(&window),
+                None => log::warn!("no first window to watch for its web process ending"),
+            }
             Ok(())
         })
+        .on_window_event(windows::on_event)
         .invoke_handler(tauri::generate_handler![
             commands::startup,
             commands::open_workspace,
@@ -67,6 +82,8 @@ pub fn run() {
             commands::recent_workspaces,
             commands::forget_workspace,
             commands::move_database_aside,
+            window_commands::open_new_window,
+            window_commands::show_welcome,
             session_commands::open_session_channel,
             session_commands::send_op,
             session_commands::list_sessions,

@@ -71,6 +71,11 @@ impl McpHubs {
         }
     }
 
+    /// The folders whose hubs run.
+    pub async fn folders(&self) -> Vec<PathBuf> {
+        self.hubs.lock().await.keys().cloned().collect()
+    }
+
     /// Stops every server (the app is closing).
     pub async fn shutdown_all(&self) {
         let hubs: Vec<McpHub> = self.hubs.lock().await.drain().map(|(_, h)| h).collect();

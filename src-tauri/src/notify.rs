@@ -35,11 +35,11 @@ impl ApprovalNotices {
     }
 }
 
-/// Notifies that `tool` waits for approval, unless the main window has focus or the user
-/// turned these notifications off.
-pub fn approval_waiting(app: &AppHandle, tool: &str, reason: &str) {
+/// Notifies that `tool` waits for approval, unless its session's window (`window`) has focus or
+/// the user turned these notifications off.
+pub fn approval_waiting(app: &AppHandle, window: &str, tool: &str, reason: &str) {
     let focused = app
-        .get_webview_window("main")
+        .get_webview_window(window)
         .and_then(|w| w.is_focused().ok())
         .unwrap_or(false);
     if focused || !notify_enabled(app) {

@@ -14,9 +14,10 @@ use foreman_core::workspace::WorkspaceDir;
 use foreman_protocol::{Event, Op};
 use serde::Serialize;
 use tauri::ipc::Channel;
-use tauri::{AppHandle, Manager, State};
+use tauri::{AppHandle, Manager, State, WebviewWindow};
 use ts_rs::TS;
 
+use crate::bridge::Started;
 use crate::settings::{self, AppSettings};
 use crate::state::{AppState, open_store_ref};
 use crate::view::CommandError;
@@ -37,11 +38,13 @@ pub struct OpenedSession {
 }
 
 /// Opens a session of `workspace` and connects `channel` to it: the stored session `resume`
-/// (started again if it is not running), or a new one. Fails with a message for the user
-/// when the provider is not set up (no key, no model).
+/// (started again if it is not running), or a new one. The session belongs to the calling window
+/// from then on. Fails with a message for the user when the provider is not set up (no key, no
+/// model).
 #[tauri::command]
 pub async fn open_session_channel(
     app: AppHandle,
+    window: WebviewWindow,
     state: State<'_, AppState>,
     workspace: String,
     resume: Option<String>,
@@ -51,11 +54,12 @@ pub async fn open_session_channel(
     let settings = settings::load(&settings::settings_path(&app)?)?;
     let provider_label = settings.provider.preset.label().to_owned();
     let model = settings.provider.model.clone();
+    let label = window.label();
     if let Some(id) = &resume
-        && state.sessions.attach(id, channel.clone())
+        && state.sessions.attach(id, label, channel.clone())
     {
-        log::info!("session {id} reattached");
-        *state.shown_session.lock().await = Some(id.clone());
+        log::info!("session {id} reattached in window {label}");
+        state.windows().get(label).shown_session = Some(id.clone());
         return Ok(OpenedSession {
             session_id: id.clone(),
             transcript: load_transcript(&store, id).await?,
@@ -70,7 +74,7 @@ pub async fn open_session_channel(
         // A stored session can be read even when no model is set up; it runs once one is.
         Err(problem) => match &resume {
             Some(id) if store.session(id).await?.is_some() => {
-                *state.shown_session.lock().await = Some(id.clone());
+                state.windows().get(label).shown_session = Some(id.clone());
                 return Ok(OpenedSession {
                     session_id: id.clone(),
                     transcript: load_transcript(&store, id).await?,
@@ -110,17 +114,19 @@ pub async fn open_session_channel(
             .into_iter()
             .map(|r| (r.action, r.pattern)),
     );
+    let config_workspace = config.workspace.clone();
     let (ops, events) = Session::spawn(config).map_err(|e| CommandError::new(e.to_string()))?;
-    state.sessions.add(
-        &app,
-        session_id.clone(),
-        settings::provider_identity(&settings.provider),
+    let started = Started {
+        session_id: session_id.clone(),
+        provider: settings::provider_identity(&settings.provider),
+        window: label.to_owned(),
+        workspace: config_workspace,
         ops,
         events,
-        channel,
-    );
-    log::info!("session {session_id} started in {workspace}");
-    *state.shown_session.lock().await = Some(session_id.clone());
+    };
+    state.sessions.add(&app, started, channel);
+    log::info!("session {session_id} started in {workspace} (window {label})");
+    state.windows().get(label).shown_session = Some(session_id.clone());
     Ok(OpenedSession {
         session_id,
         transcript,
@@ -227,11 +233,7 @@ pub async fn delete_session(
     session_id: String,
 ) -> Result<(), CommandError> {
     state.sessions.send(&session_id, Op::Shutdown);
-    let mut shown = state.shown_session.lock().await;
-    if shown.as_deref() == Some(session_id.as_str()) {
-        *shown = None;
-    }
-    drop(shown);
+    state.windows().forget_session(&session_id);
     let store = open_store_ref(&state).await?;
     store.delete_session(&session_id).await?;
     Ok(())
@@ -272,13 +274,17 @@ pub async fn file_net_change(
         .map_err(|e| CommandError::new(e.to_string()))
 }
 
-/// The window now shows a new conversation, which has no session until its first message: a
-/// page loaded again (after its web process ended) opens the workspace with a new conversation
-/// too, not the session that was shown before.
+/// The calling window now shows a new conversation, which has no session until its first
+/// message: a page loaded again (after its web process ended) opens the workspace with a new
+/// conversation too, not the session that was shown before.
 #[tauri::command]
-pub async fn show_new_session(state: State<'_, AppState>) -> Result<(), CommandError> {
-    if state.shown_session.lock().await.take().is_some() {
-        log::info!("the window shows a new conversation");
+pub async fn show_new_session(
+    window: WebviewWindow,
+    state: State<'_, AppState>,
+) -> Result<(), CommandError> {
+    let label = window.label();
+    if state.windows().get(label).shown_session.take().is_some() {
+        log::info!("the window shows a new conversation ({label})");
     }
     Ok(())
 }

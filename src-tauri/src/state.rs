@@ -1,4 +1,5 @@
-//! The app's shared state: the store (or why it could not be opened) and the launch request.
+//! The app's shared state: the store (or why it could not be opened), what each window shows,
+//! the running sessions and the MCP hubs.
 
 use std::path::PathBuf;
 
@@ -10,15 +11,12 @@ use crate::bridge::SessionHub;
 use crate::launch::LaunchRequest;
 use crate::mcp::McpHubs;
 use crate::view::CommandError;
+use crate::window_state::{FIRST_WINDOW, Windows};
 
 pub struct AppState {
     pub store: Mutex<StoreSlot>,
-    pub launch: Mutex<Option<LaunchRequest>>,
-    /// The workspace the window last opened: a page loaded again (after its web process ended)
-    /// shows it instead of the welcome screen.
-    pub shown: Mutex<Option<crate::view::WorkspaceView>>,
-    /// The session the window last opened in that workspace, which such a page opens again.
-    pub shown_session: Mutex<Option<String>>,
+    /// Each window's launch request, workspace and session, by window label.
+    windows: std::sync::Mutex<Windows>,
     pub sessions: SessionHub,
     pub mcp: McpHubs,
 }
@@ -43,15 +41,34 @@ impl AppState {
                 corrupt: false,
             },
         };
+        let mut windows = Windows::default();
+        let opening = launch_folder(&launch);
+        windows.add(FIRST_WINDOW, Some(launch), opening);
         Self {
             store: Mutex::new(slot),
-            launch: Mutex::new(Some(launch)),
-            shown: Mutex::new(None),
-            shown_session: Mutex::new(None),
+            windows: std::sync::Mutex::new(windows),
             sessions: SessionHub::default(),
             mcp: McpHubs::default(),
         }
     }
+}
+
+impl AppState {
+    /// Every window's state, for a moment (never held across an `await`).
+    pub fn windows(&self) -> std::sync::MutexGuard<'_, Windows> {
+        // A panic while it was held leaves it as it was: still the best there is.
+        self.windows
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// The folder `launch` asks for, if it is one.
+pub fn launch_folder(launch: &LaunchRequest) -> Option<PathBuf> {
+    let raw = launch.workspace.as_deref()?;
+    foreman_core::workspace::WorkspaceDir::resolve(raw, &launch.cwd)
+        .ok()
+        .map(|dir| dir.path)
 }
 
 pub fn database_path(app: &AppHandle) -> Result<PathBuf, String> {

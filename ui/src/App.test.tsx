@@ -7,11 +7,17 @@ import type { StartupView } from "./protocol/StartupView";
 import { settingsView } from "./test/settingsView";
 
 /** A backend with the real command shapes, answering from an in-memory list. */
-function backendWith(startup: StartupView, recent: RecentWorkspace[] = []): Backend & { opened: string[] } {
+function backendWith(
+  startup: StartupView,
+  recent: RecentWorkspace[] = [],
+): Backend & { opened: string[]; newWindows: (string | null)[]; welcomes: number } {
   let list = [...recent];
   const opened: string[] = [];
+  const newWindows: (string | null)[] = [];
   return {
     opened,
+    newWindows,
+    welcomes: 0,
     startup: async () => startup,
     openWorkspace: async (path) => {
       if (path.includes("missing")) throw { message: `The folder ${path} does not exist.` };
@@ -19,6 +25,12 @@ function backendWith(startup: StartupView, recent: RecentWorkspace[] = []): Back
       return { name: path.split("/").pop() ?? path, path };
     },
     chooseFolder: async () => "/home/me/picked",
+    openInNewWindow: async (path) => {
+      newWindows.push(path);
+    },
+    async showWelcome() {
+      this.welcomes += 1;
+    },
     recentWorkspaces: async () => list,
     forgetWorkspace: async (path) => {
       list = list.filter((w) => w.path !== path);
@@ -130,6 +142,48 @@ test("a command-line folder opens straight into the workspace, and back leads to
   expect(await screen.findByTestId("workspace-path")).toHaveTextContent("/p/proj");
   await userEvent.click(screen.getByLabelText("Back to the welcome screen"));
   expect(await screen.findByText("alpha")).toBeInTheDocument();
+  expect(backend.welcomes).toBe(1);
+});
+
+test("a chosen folder opens in a new window from the welcome screen and from a workspace", async () => {
+  const backend = backendWith(
+    { screen: "workspace", workspace: { name: "proj", path: "/p/proj" }, session: null, reloaded: false },
+    recent,
+  );
+  render(<App backend={backend} />);
+  await userEvent.click(await screen.findByRole("button", { name: "Open folder in new window…" }));
+  await waitFor(() => expect(backend.newWindows).toEqual(["/home/me/picked"]));
+  // This window stays on its workspace.
+  expect(screen.getByTestId("workspace-path")).toHaveTextContent("/p/proj");
+  await userEvent.click(screen.getByLabelText("Back to the welcome screen"));
+  await userEvent.click(await screen.findByRole("button", { name: "Open folder in new window…" }));
+  await waitFor(() => expect(backend.newWindows).toEqual(["/home/me/picked", "/home/me/picked"]));
+  expect(screen.getByTestId("welcome")).toBeInTheDocument();
+  expect(backend.opened).toEqual([]);
+});
+
+test("a window taking focus reads the settings again: a key stored in another window counts", async () => {
+  const backend = backendWith({
+    screen: "workspace",
+    workspace: { name: "proj", path: "/p/proj" },
+    session: null,
+    reloaded: false,
+  });
+  backend.getSettings = async () => settingsView({ key_stored: false });
+  render(<App backend={backend} />);
+  expect(await screen.findByTestId("send-blocked")).toHaveTextContent("add the API key first");
+  backend.getSettings = async () => settingsView({ key_stored: true, missing: null });
+  window.dispatchEvent(new Event("focus"));
+  await waitFor(() => expect(screen.queryByTestId("send-blocked")).toBeNull());
+});
+
+test("cancelling the folder picker opens no window", async () => {
+  const backend = backendWith({ screen: "welcome", recent: [], error: null });
+  backend.chooseFolder = async () => null;
+  render(<App backend={backend} />);
+  await userEvent.click(await screen.findByRole("button", { name: "Open folder in new window…" }));
+  await new Promise((r) => setTimeout(r, 20));
+  expect(backend.newWindows).toEqual([]);
 });
 
 /** Makes `backend` open the stored session "s-7" (one message); returns the sessions asked for. */

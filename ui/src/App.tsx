@@ -24,6 +24,15 @@ export function App({ backend }: { backend: Backend }) {
     backend.getSettings().then(setSettings, () => setSettings(null));
   }, [backend]);
 
+  // Settings are the app's, and another window may have changed them (a key stored there): a
+  // window taking focus reads them again, unless its own Settings screen is open with your edits.
+  useEffect(() => {
+    if (showSettings) return;
+    const reread = () => void backend.getSettings().then(setSettings, () => {});
+    window.addEventListener("focus", reread);
+    return () => window.removeEventListener("focus", reread);
+  }, [backend, showSettings]);
+
   // A folder dropped on the window opens as the workspace.
   useEffect(() => {
     let unlisten: (() => void) | null = null;
@@ -80,6 +89,8 @@ export function App({ backend }: { backend: Backend }) {
   }, []);
 
   const backToWelcome = useCallback(async () => {
+    // The window's title and a page loaded again follow what it shows.
+    backend.showWelcome().catch(() => {});
     try {
       setScreen({ kind: "welcome", recent: await backend.recentWorkspaces(), error: null });
     } catch (e) {

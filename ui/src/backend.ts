@@ -26,6 +26,10 @@ export interface Backend {
   startup(): Promise<StartupView>;
   openWorkspace(path: string): Promise<WorkspaceView>;
   chooseFolder(): Promise<string | null>;
+  /** Opens `path` in a new window (or brings the window showing it to the front); `null`: a new window on the welcome screen. */
+  openInNewWindow(path: string | null): Promise<void>;
+  /** This window went back to the welcome screen and shows no workspace any more. */
+  showWelcome(): Promise<void>;
   recentWorkspaces(): Promise<RecentWorkspace[]>;
   forgetWorkspace(path: string): Promise<RecentWorkspace[]>;
   moveDatabaseAside(): Promise<StartupView>;
@@ -91,6 +95,8 @@ export const tauriBackend: Backend = {
   startup: () => invoke<StartupView>("startup"),
   openWorkspace: (path) => invoke<WorkspaceView>("open_workspace", { path }),
   chooseFolder: () => invoke<string | null>("choose_folder"),
+  openInNewWindow: (path) => invoke<void>("open_new_window", { path }),
+  showWelcome: () => invoke<void>("show_welcome"),
   recentWorkspaces: () => invoke<RecentWorkspace[]>("recent_workspaces"),
   forgetWorkspace: (path) => invoke<RecentWorkspace[]>("forget_workspace", { path }),
   moveDatabaseAside: () => invoke<StartupView>("move_database_aside"),

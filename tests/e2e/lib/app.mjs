@@ -45,6 +45,17 @@ export function makeHome(name) {
   return home;
 }
 
+/** The app's environment with `home` as its data, config and cache, and `env` added. */
+function appEnv(home, env) {
+  return {
+    ...process.env,
+    XDG_DATA_HOME: join(home, "data"),
+    XDG_CONFIG_HOME: join(home, "config"),
+    XDG_CACHE_HOME: join(home, "cache"),
+    ...env,
+  };
+}
+
 /**
  * Launches the app with `args` and `home`, returning { browser, close }.
  * `env` adds variables (e.g. GTK_THEME for the dark theme).
@@ -53,13 +64,7 @@ export async function launch({ args = [], home, env = {} }) {
   const port = await freePort();
   const nativePort = await freePort();
   const driver = spawn("tauri-driver", ["--port", String(port), "--native-port", String(nativePort)], {
-    env: {
-      ...process.env,
-      XDG_DATA_HOME: join(home, "data"),
-      XDG_CONFIG_HOME: join(home, "config"),
-      XDG_CACHE_HOME: join(home, "cache"),
-      ...env,
-    },
+    env: appEnv(home, env),
     stdio: ["ignore", "inherit", "inherit"],
   });
   try {
@@ -89,6 +94,30 @@ export async function launch({ args = [], home, env = {} }) {
     driver.kill("SIGKILL");
     throw error;
   }
+}
+
+/**
+ * Starts the app binary again, as a person would type `foreman ARGS` in `cwd`, with the
+ * environment `launch` gave the running app (`home`, and the run's D-Bus session, through which
+ * the second process finds the first). Resolves to { code, signal, ms } once it has ended.
+ */
+export function launchAgain({ args = [], home, env = {}, cwd = process.cwd(), timeoutMs = 30000 }) {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn(APP, args, { env: appEnv(home, env), cwd, stdio: ["ignore", "inherit", "inherit"] });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the second launch (${args.join(" ")}) did not end within ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, ms: Date.now() - started });
+    });
+  });
 }
 
 /** The short name of process `pid` (at most 15 characters), or "" once it is gone. */

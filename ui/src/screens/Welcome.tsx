@@ -5,6 +5,7 @@ import type { RecentWorkspace } from "../protocol/RecentWorkspace";
 import type { WorkspaceView } from "../protocol/WorkspaceView";
 import { Logo } from "../components/Logo";
 import { formatWhen } from "../format";
+import { openFolderInNewWindow } from "./newWindow";
 
 interface Props {
   backend: Backend;
@@ -64,9 +65,19 @@ export function Welcome({ backend, recent: initialRecent, initialError, onOpened
           </div>
         )}
 
-        <button className="primary large" onClick={chooseFolder} disabled={busy}>
-          Open folder…
-        </button>
+        <div className="welcome-actions">
+          <button className="primary large" onClick={chooseFolder} disabled={busy}>
+            Open folder…
+          </button>
+          <button
+            className="ghost"
+            data-testid="open-in-new-window"
+            onClick={async () => setError(await openFolderInNewWindow(backend))}
+            disabled={busy}
+          >
+            Open folder in new window…
+          </button>
+        </div>
 
         <section className="recent" aria-labelledby="recent-title">
           <h2 id="recent-title">Recent workspaces</h2>

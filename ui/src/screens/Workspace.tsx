@@ -34,6 +34,7 @@ import { useNetChange } from "./workspace/useNetChange";
 import { useRetryOffer } from "./workspace/useRetryOffer";
 import { useSessionList, type SessionList } from "./workspace/useSessionList";
 import { useToolWarnings } from "./workspace/useToolWarnings";
+import { openFolderInNewWindow } from "./newWindow";
 
 /** Why Send is off while setup is missing, in a few words under the message box. */
 export function sendBlocked(settings: SettingsView | null, missing: string): string {
@@ -146,6 +147,17 @@ export function Workspace({
             {workspace.path}
           </span>
         </div>
+        <button
+          className="ghost"
+          data-testid="open-in-new-window"
+          title="Open another folder in its own window; this one stays as it is"
+          onClick={async () => {
+            const error = await openFolderInNewWindow(backend);
+            if (error) setListError(error);
+          }}
+        >
+          Open folder in new window…
+        </button>
         <button className="ghost" data-testid="open-settings" onClick={onOpenSettings}>
           Settings
         </button>
