@@ -12,6 +12,7 @@ mod checkpoints;
 mod common;
 mod compaction;
 mod connection_test;
+mod decisions;
 mod edits;
 mod max_tokens;
 mod mcp_cancellation;
