@@ -55,4 +55,16 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn a_call_stored_before_decisions_loads_with_none() {
+        let stored = json!({
+            "call_id": "c1", "name": "write", "state": "rejected", "arguments": {},
+            "preview": null, "preview_hash": null, "status": null,
+            "result": "The user rejected this change. The file was not modified.",
+            "is_error": true
+        });
+        let call: crate::call::CallSnapshot = serde_json::from_value(stored).unwrap();
+        assert_eq!(call.decision, None);
+    }
 }
