@@ -323,7 +323,11 @@ describe("a finished card folds to its header line", () => {
     const second = render(<ToolCard call={failed} actions={actions} />);
     expect(screen.getByTestId("tool-card")).not.toHaveClass("collapsed");
     second.unmount();
-    render(<ToolCard call={bash()} actions={actions} found />);
+    const shown = bash();
+    const { rerender } = render(<ToolCard call={shown} actions={actions} found />);
+    expect(screen.getByTestId("tool-card")).not.toHaveClass("collapsed");
+    // The outline goes; the card the person asked to see stays open.
+    rerender(<ToolCard call={shown} actions={actions} />);
     expect(screen.getByTestId("tool-card")).not.toHaveClass("collapsed");
   });
 

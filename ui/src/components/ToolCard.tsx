@@ -7,7 +7,8 @@
 //   one's diff or output stays in view while the agent goes on;
 // - never when it failed: what went wrong stays in view.
 // The card that is live (writing, waiting for the person, running) stays open, and so does the
-// one the find bar shows. What the person chose (opened, closed) wins while the card is not live.
+// one the find bar shows (then until closed). What the person chose (opened, closed) wins while
+// the card is not live.
 import { memo, useEffect, useMemo, useSyncExternalStore } from "react";
 import type { ApprovalScope } from "../protocol/ApprovalScope";
 import type { CallView } from "../session/state";
@@ -176,6 +177,11 @@ function ToolCardInner({
   const approval = call.approval;
   const chosen = useSyncExternalStore(subscribeOpen, () => chosenOpen.get(call.id));
   const open = approval !== null || found || (chosen ?? !folds(call, latest, look.look));
+  // Shown by the find bar or the changes list: the person asked to see it, so it stays open
+  // after the outline goes.
+  useEffect(() => {
+    if (found) setChosenOpen(call.id, true);
+  }, [found, call.id]);
   // What the folded header adds: the person's decision, or the outcome in their words, and the
   // size of a change that went through when its summary does not give it (a version of the
   // person's has none). A rejected change's size is not shown: it was never made.
