@@ -69,6 +69,7 @@ mod tests {
             is_error: false,
             error: None,
             summary: None,
+            decision: None,
         }
     }
 

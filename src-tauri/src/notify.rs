@@ -107,6 +107,7 @@ mod tests {
             is_error: false,
             error: None,
             summary: None,
+            decision: None,
         };
         assert_eq!(notices.news(&finished), None);
         assert!(notices.told.is_empty());

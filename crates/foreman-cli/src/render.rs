@@ -557,6 +557,7 @@ mod tests {
                 is_error: false,
                 error: None,
                 summary: None,
+                decision: None,
             },
         )
     }

@@ -7,6 +7,7 @@ use thiserror::Error;
 use ts_rs::TS;
 
 use crate::checkpoint::WorkspaceChange;
+use crate::decision::CallDecision;
 use crate::diff::FileDiff;
 use crate::images::CallImages;
 use crate::sandbox::SandboxNote;
@@ -141,6 +142,10 @@ pub struct CallSnapshot {
     /// What the model was told.
     pub result: Option<String>,
     pub is_error: bool,
+    /// What the person decided that shaped how the call ended, for the card to say in their
+    /// words; `None` otherwise (and in sessions stored before decisions were kept).
+    #[serde(default)]
+    pub decision: Option<CallDecision>,
     /// Images the tool returned, for the user (the model got a note); `None` when it returned
     /// none. Absent in sessions stored before images were kept.
     #[serde(default)]

@@ -10,6 +10,7 @@ use ts_rs::TS;
 use crate::attachment::{AttachmentView, ImageInput};
 use crate::call::{CallSnapshot, CallState, FilePreview, UndoState};
 use crate::checkpoint::{RewindPlan, WorkspaceChange};
+use crate::decision::CallDecision;
 use crate::images::CallImages;
 use crate::network::PrivateTarget;
 use crate::op::{ApprovalMode, RuleScope};
@@ -206,6 +207,11 @@ pub enum EventMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         summary: Option<String>,
+        /// What the person decided that shaped how it ended (rejected it, edited it, approved
+        /// part of it, stopped it before it ran), for the card to say in their words.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        decision: Option<CallDecision>,
     },
     /// How a tool's calls went so far in this session, after each of its calls.
     ToolStats {

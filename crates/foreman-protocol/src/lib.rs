@@ -12,6 +12,7 @@ pub mod bindings;
 pub mod call;
 pub mod checkpoint;
 pub mod connection_test;
+pub mod decision;
 pub mod diff;
 pub mod event;
 pub mod images;
@@ -37,6 +38,7 @@ pub use call::{
 };
 pub use checkpoint::{ChangeKind, RewindPlan, WorkspaceChange};
 pub use connection_test::{ConnectionTest, ToolSupport};
+pub use decision::CallDecision;
 pub use event::{Event, EventMsg, FILES_CHANGED_LIMIT, TaskEndReason};
 pub use images::{CallImages, ImageLeftOut, ImagesLeftOut, ToolImage};
 pub use mode::ApprovalMode;
@@ -65,6 +67,7 @@ mod bindings_tests {
         assert_bindings_current::<TaskEndReason>();
         assert_bindings_current::<CallState>();
         assert_bindings_current::<CallSnapshot>();
+        assert_bindings_current::<CallDecision>();
         assert_bindings_current::<UndoState>();
         assert_bindings_current::<FilePreview>();
         assert_bindings_current::<UsageSummary>();

@@ -84,6 +84,16 @@ async function lastCard(tool) {
   return cards.length ? cards[cards.length - 1] : null;
 }
 
+/**
+ * Opens `card` when it is folded to its header line, as a person clicks it to look inside. A
+ * finished card folds once something comes after it: call this when the task has ended.
+ */
+async function openCard(card) {
+  const toggle = await card.$(".tool-toggle");
+  if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+  await waitFor("the card open", async () => (await toggle.getAttribute("aria-expanded")) === "true");
+}
+
 async function waitIdle() {
   // Stop is in the composer only while a task runs.
   await waitFor("the task to end", async () => !(await (await $('[data-testid="stop"]')).isExisting()));
@@ -245,10 +255,17 @@ step("3. a command: approve, watch its output stream, see the exit code", async 
   await waitFor("live output", async () => (await card.getText()).includes("tick 2"));
   assert.equal(await card.getAttribute("data-state"), "executing", "output shows while it runs");
   await screenshot(app.browser, "31-bash-running");
-  await waitFor("the exit code", async () => /exit 0/.test(await card.getText()));
-  assert.match(await card.getText(), /tick 5/);
+  // It may fold as soon as the model's answer comes after it: wait for its state, not its text.
+  await waitFor("the command to finish", async () => (await card.getAttribute("data-state")) === "succeeded");
   await waitIdle();
+  // Finished, with the model's answer after it: one line that says the command and its exit.
+  await waitFor("the card folded", async () => (await card.getAttribute("class")).includes("collapsed"));
+  assert.match(await app.browser.execute((el) => el.innerText, card), /exit 0 in \d/);
   await screenshot(app.browser, "32-bash-done");
+  await openCard(card);
+  assert.match(await card.getText(), /tick 5/);
+  assert.match(await card.getText(), /exit 0/);
+  await screenshot(app.browser, "32b-bash-done-opened");
 });
 
 step("3a. a command's card lists the files it changed; a rewind to before the message puts them back", async () => {
@@ -262,6 +279,7 @@ step("3a. a command's card lists the files it changed; a rewind to before the me
   await waitIdle();
   assert.equal(readFileSync(join(project, "README.md"), "utf8"), "# demo project\nmore text\n");
   const card = await lastCard("bash");
+  await openCard(card);
   const sandbox = await card.$('[data-testid="sandbox-line"]');
   assert.match(await sandbox.getText(), /Sandboxed: writes the workspace only · no network/);
   const changes = await card.$('[data-testid="call-changes"]');
@@ -394,7 +412,12 @@ step("4. edit before approving writes the user's version, and undo takes it back
   await waitIdle();
   assert.equal(readFileSync(join(project, "notes.txt"), "utf8"), "my own version, edited");
   // The user changes their mind: the write is undone, and notes.txt, which it created, is gone.
+  // The card, folded once the answer came after it, says what the user did; it opens to undo.
   const card = await lastCard("write");
+  await waitFor("the card folded", async () => (await card.getAttribute("class")).includes("collapsed"));
+  assert.match(await app.browser.execute((el) => el.innerText, card), /You edited this before approving · 1 line differs/);
+  await screenshot(app.browser, "40b-edited-write-folded");
+  await openCard(card);
   await (await card.$('[data-testid="undo-change"]')).click();
   await (await card.$('[data-testid="confirm-undo"]')).click();
   await waitFor("the file removed", () => !existsSync(join(project, "notes.txt")));
@@ -436,6 +459,8 @@ step("4a. a change approved in part writes only the ticked hunks (Ctrl+Enter rig
   const told = JSON.stringify(model.requests[requestsBefore + 2]);
   assert.ok(told.includes("hunks 1, 3 of 3 were written"), `the model is told what was left out: ${told.slice(-600)}`);
   // The card now shows what was written: two hunks, no boxes.
+  assert.match(await app.browser.execute((el) => el.innerText, card), /2 of 3 parts written/);
+  await openCard(card);
   await waitFor("the card's diff to be what was written", async () =>
     (await card.$$(".diff-hunk-header")).length === 2 && (await card.$$('[data-testid="hunk-choice"]')).length === 0,
   );
@@ -804,9 +829,10 @@ step("6. an MCP tool runs through the same loop and card; the settings list its 
   await send("Echo something through MCP");
   const card = await waitFor("the MCP card", () => lastCard("everything__echo"), 40000);
   await waitFor("the call to finish", async () => (await card.getAttribute("data-state")) === "succeeded", 40000);
-  assert.match(await card.getText(), /Echo: hello from MCP/, "the server's answer is shown");
   assert.ok(!(await app.browser.$('[data-testid="approve"]').isExisting()), "read-only MCP tools run without asking");
   await waitIdle();
+  await openCard(card);
+  assert.match(await card.getText(), /Echo: hello from MCP/, "the server's answer is shown");
   await screenshot(app.browser, "60-mcp-tool");
   // A message written and not sent yet is kept through Settings (and, step 7, a crash).
   const draft = "a draft that must not be lost";

@@ -1,8 +1,9 @@
 // What a finished call means for the person, in their words ("Rejected by you: …", "You edited
 // this before approving · 1 line differs", "2 of 3 parts written"), with the text the model got
-// behind "What the agent was told" when that text was written for the model.
+// behind "What the agent was told" when that text was written for the model. The facts come
+// from the engine (`call.decision`), never from the model's text.
 import type { CallView } from "../session/state";
-import { agentNote, noteWords } from "./agentNote";
+import { decisionWords } from "./decisionWords";
 
 /**
  * True when the call's result is the engine's message to the model about what happened (a
@@ -11,7 +12,7 @@ import { agentNote, noteWords } from "./agentNote";
  */
 export function hidesResult(call: CallView): boolean {
   if (call.result === null) return false;
-  if (agentNote(call.result) !== null) return true;
+  if (call.decision !== null) return true;
   if (call.state === "rejected" || call.state === "cancelled" || call.state === "interrupted") return true;
   return call.state === "succeeded" && call.kind === "edit" && Boolean(call.preview?.diff);
 }
@@ -19,12 +20,13 @@ export function hidesResult(call: CallView): boolean {
 /** The facts of a finished call for the person; `note` is what its look says already. */
 export function CallFacts({ call, note }: { call: CallView; note: string | null }) {
   if (!hidesResult(call)) return null;
-  const told = agentNote(call.result);
   const facts: string[] = [];
-  if (told && told.kind !== "rejected") facts.push(noteWords(told));
+  const decision = call.decision;
+  // A rejection's words are the look's note already.
+  if (decision && decision.kind !== "rejected") facts.push(decisionWords(decision));
   else if (note && call.undo !== "done") facts.push(note);
   // The policy refused it: its own sentence is the fact.
-  else if (call.state === "rejected" && !told && call.result) facts.push(call.result);
+  else if (call.state === "rejected" && !decision && call.result) facts.push(call.result);
   return (
     <div className="tool-facts" data-testid="call-facts">
       {facts.map((fact) => (

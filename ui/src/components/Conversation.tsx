@@ -391,6 +391,8 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch, onRe
                   onBranch={onBranchAt}
                   onRewind={onRewindAt}
                   retry={retry?.at === item.id ? retry : undefined}
+                  latest={i === items.length - 1}
+                  found={find?.currentId === item.id}
                 />
               </Row>,
             );

@@ -20,6 +20,8 @@ export const Entry = memo(function Entry({
   onBranch,
   onRewind,
   retry,
+  latest = false,
+  found = false,
 }: {
   item: Item;
   call: CallView | undefined;
@@ -37,6 +39,10 @@ export const Entry = memo(function Entry({
   onRewind?(id: number): void;
   /** For the notice of a task's end: runs the model again. */
   retry?: RetryOffer;
+  /** Nothing comes after this entry yet. */
+  latest?: boolean;
+  /** The find bar shows this entry. */
+  found?: boolean;
 }) {
   switch (item.kind) {
     case "user":
@@ -64,7 +70,7 @@ export const Entry = memo(function Entry({
         </details>
       );
     case "tool":
-      return call ? <ToolCard call={call} calls={calls} actions={actions} /> : null;
+      return call ? <ToolCard call={call} calls={calls} actions={actions} latest={latest} found={found} /> : null;
     case "notice":
       return <Notice id={item.id} tone={item.tone} text={item.text} recovered={item.recovered} retry={retry} />;
   }

@@ -1,4 +1,4 @@
-import { render, screen } from "@testing-library/react";
+import { cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { CallView } from "../session/state";
 import type { FileDiff } from "../protocol/FileDiff";
@@ -7,7 +7,7 @@ import { ToolCard } from "./ToolCard";
 function call(over: Partial<CallView>): CallView {
   return {
     id: "c1", name: "write", kind: "edit", view: { as: "file_content", path: "path", content: "content" },
-    title: null, summary: null, state: "streaming", args: null, preview: null, status: null, output: "", result: null,
+    title: null, summary: null, state: "streaming", args: null, preview: null, status: null, output: "", result: null, decision: null,
     isError: false, error: null, images: null, approval: null, refused: null, startedAt: null, endedAt: null,
     parentId: null, children: [], undo: null, undoRefused: null, sandbox: null, changes: null, ...over,
   };
@@ -48,6 +48,7 @@ test("a finished command shows its live output, exit code and duration", () => {
         result: "hi\nExit code 0.", startedAt: 1000, endedAt: 2500,
       })}
       actions={actions}
+      latest
     />,
   );
   expect(screen.getByText("$ echo hi")).toBeInTheDocument();
@@ -81,6 +82,7 @@ test("an image the tool returned shows in the card's result; an SVG does not", (
         },
       })}
       actions={actions}
+      latest
     />,
   );
   const images = screen.getAllByRole("img");
@@ -119,7 +121,7 @@ test("a new_task card shows its sub-agent's text and calls inside it, with their
 test("a file change can be undone after a confirmation; an undone one says so", async () => {
   const undo = vi.fn();
   const done = call({ state: "succeeded", args: { path: "notes.txt", content: "x\n" }, result: "Wrote notes.txt", undo: "available" });
-  const { rerender } = render(<ToolCard call={done} actions={{ ...actions, undo }} />);
+  const { rerender } = render(<ToolCard call={done} actions={{ ...actions, undo }} latest />);
   await userEvent.click(screen.getByTestId("undo-change"));
   expect(screen.getByText(/Put notes.txt back as it was before this call\?/)).toBeInTheDocument();
   // Keeping it asks again next time.
@@ -128,9 +130,9 @@ test("a file change can be undone after a confirmation; an undone one says so", 
   await userEvent.click(screen.getByTestId("undo-change"));
   await userEvent.click(screen.getByTestId("confirm-undo"));
   expect(undo).toHaveBeenCalledWith("c1");
-  rerender(<ToolCard call={{ ...done, undoRefused: "notes.txt changed after this call; undoing it would lose those changes." }} actions={{ ...actions, undo }} />);
+  rerender(<ToolCard call={{ ...done, undoRefused: "notes.txt changed after this call; undoing it would lose those changes." }} actions={{ ...actions, undo }} latest />);
   expect(screen.getByRole("alert")).toHaveTextContent("notes.txt changed after this call");
-  rerender(<ToolCard call={{ ...done, id: "c1-undone", undo: "done" }} actions={{ ...actions, undo }} />);
+  rerender(<ToolCard call={{ ...done, id: "c1-undone", undo: "done" }} actions={{ ...actions, undo }} latest />);
   // Undone by the person: grey, one line, which opens to say what became of the file.
   expect(screen.getByTestId("tool-state")).toHaveTextContent("undone");
   expect(screen.getByTestId("tool-card")).toHaveClass("look-by-you", "collapsed");
@@ -146,9 +148,9 @@ test("a call that changed no file offers no undo", () => {
 
 test("an expired undo says why, and a session that is not running cannot undo", () => {
   const done = call({ state: "succeeded", args: { path: "log.txt", content: "x\n" }, result: "Wrote log.txt" });
-  const { rerender } = render(<ToolCard call={{ ...done, undo: "expired" }} actions={{ ...actions, undo: vi.fn() }} />);
+  const { rerender } = render(<ToolCard call={{ ...done, undo: "expired" }} actions={{ ...actions, undo: vi.fn() }} latest />);
   expect(screen.getByTestId("undo-expired")).toHaveTextContent("only the 10 latest changes to a file are kept");
-  rerender(<ToolCard call={{ ...done, undo: "available" }} actions={actions} />);
+  rerender(<ToolCard call={{ ...done, undo: "available" }} actions={actions} latest />);
   expect(screen.getByTestId("undo-change")).toBeDisabled();
 });
 
@@ -247,7 +249,7 @@ test("a change that went through undoes one hunk after a confirmation; one hunk 
       undo: "available",
       preview: { path: "a.txt", created, lines_added: diff.added, lines_removed: diff.removed, diff },
     });
-  const { rerender } = render(<ToolCard call={done(diffOf(3))} actions={{ ...actions, undoHunk }} />);
+  const { rerender } = render(<ToolCard call={done(diffOf(3))} actions={{ ...actions, undoHunk }} latest />);
   const buttons = screen.getAllByTestId("undo-hunk");
   expect(buttons).toHaveLength(3);
   await userEvent.click(buttons[1]!);
@@ -259,14 +261,106 @@ test("a change that went through undoes one hunk after a confirmation; one hunk 
   });
   expect(screen.queryByTestId("undo-partly")).toBeNull();
   // Once part of it was undone the card says so, and the rest still undoes, hunk by hunk or whole.
-  rerender(<ToolCard call={{ ...done(diffOf(2)), undo: "partly" }} actions={{ ...actions, undoHunk }} />);
+  rerender(<ToolCard call={{ ...done(diffOf(2)), undo: "partly" }} actions={{ ...actions, undoHunk }} latest />);
   expect(screen.getByTestId("undo-partly")).toHaveTextContent("Part of this change was undone");
   expect(screen.getAllByTestId("undo-hunk")).toHaveLength(2);
   expect(screen.getByTestId("undo-change")).toHaveTextContent("Undo this change");
-  rerender(<ToolCard call={done(diffOf(1))} actions={{ ...actions, undoHunk }} />);
+  rerender(<ToolCard call={done(diffOf(1))} actions={{ ...actions, undoHunk }} latest />);
   expect(screen.queryByTestId("undo-hunk")).toBeNull();
-  rerender(<ToolCard call={{ ...done(diffOf(3)), undo: "done" }} actions={{ ...actions, undoHunk }} />);
+  rerender(<ToolCard call={{ ...done(diffOf(3)), undo: "done" }} actions={{ ...actions, undoHunk }} latest />);
   expect(screen.queryByTestId("undo-hunk")).toBeNull();
-  rerender(<ToolCard call={done(diffOf(3), true)} actions={{ ...actions, undoHunk }} />);
+  rerender(<ToolCard call={done(diffOf(3), true)} actions={{ ...actions, undoHunk }} latest />);
   expect(screen.queryByTestId("undo-hunk")).toBeNull();
+});
+
+describe("a finished card folds to its header line", () => {
+  const write = (over: Partial<CallView> = {}) =>
+    call({
+      id: `fold-write-${Math.random()}`, state: "succeeded", title: "hello.txt", summary: "Wrote hello.txt (+3 −1)",
+      args: { path: "hello.txt", content: "a\n" }, result: "Wrote hello.txt", undo: "available",
+      preview: { path: "hello.txt", created: false, lines_added: 3, lines_removed: 1, diff: diffOf(1) }, ...over,
+    });
+  const bash = (over: Partial<CallView> = {}) =>
+    call({
+      id: `fold-bash-${Math.random()}`, name: "bash", kind: "execute", view: { as: "command", command: "command" },
+      title: "cargo test", summary: "cargo test — exit 0 in 1.2 s", state: "succeeded", args: { command: "cargo test" },
+      output: "running 3 tests\n", result: "running 3 tests\nExit code 0.", ...over,
+    });
+
+  test("an approved write and a finished command stay open while newest, then fold to one line that opens", async () => {
+    const done = write();
+    const { rerender } = render(<ToolCard call={done} actions={actions} latest />);
+    expect(screen.getByTestId("tool-card")).not.toHaveClass("collapsed");
+    expect(screen.getAllByTestId("undo-change")).toHaveLength(1);
+    // Something came after it: one line that says what it did.
+    rerender(<ToolCard call={done} actions={actions} />);
+    const card = screen.getByTestId("tool-card");
+    expect(card).toHaveClass("collapsed", "look-done");
+    expect(card.querySelector(".tool-body")).toBeNull();
+    expect(card).toHaveTextContent("Wrote hello.txt (+3 −1)");
+    expect(screen.getByTestId("tool-state")).toHaveTextContent("done");
+    await userEvent.click(screen.getByRole("button", { name: "Expand" }));
+    expect(screen.getByTestId("undo-change")).toBeInTheDocument();
+    // The person's choice lasts.
+    rerender(<ToolCard call={{ ...done, undoRefused: null }} actions={actions} />);
+    expect(screen.getByTestId("tool-card")).not.toHaveClass("collapsed");
+  });
+
+  test("a finished command folds to its command and exit, and opens to its output", async () => {
+    render(<ToolCard call={bash()} actions={actions} />);
+    expect(screen.getByTestId("tool-card")).toHaveClass("collapsed");
+    expect(screen.getByTestId("tool-card")).toHaveTextContent("cargo test — exit 0 in 1.2 s");
+    expect(screen.queryByText(/running 3 tests/)).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "Expand" }));
+    expect(screen.getByText(/running 3 tests/)).toBeInTheDocument();
+  });
+
+  test("live cards and failures stay open; the find bar opens the card it shows", () => {
+    const { unmount } = render(<ToolCard call={bash({ state: "executing", result: null })} actions={actions} />);
+    expect(screen.getByTestId("tool-card")).not.toHaveClass("collapsed");
+    unmount();
+    const failed = bash({ state: "failed", isError: true, summary: "cargo test — exit 101 in 3.0 s", result: "Exit code 101." });
+    const second = render(<ToolCard call={failed} actions={actions} />);
+    expect(screen.getByTestId("tool-card")).not.toHaveClass("collapsed");
+    second.unmount();
+    const shown = bash();
+    const { rerender } = render(<ToolCard call={shown} actions={actions} found />);
+    expect(screen.getByTestId("tool-card")).not.toHaveClass("collapsed");
+    // The outline goes; the card the person asked to see stays open.
+    rerender(<ToolCard call={shown} actions={actions} />);
+    expect(screen.getByTestId("tool-card")).not.toHaveClass("collapsed");
+  });
+
+  test("a read folds at once, even as the newest entry", () => {
+    render(
+      <ToolCard
+        call={call({ name: "read", kind: "read", view: { as: "json" }, state: "succeeded", summary: "Read a.rs (1 line)", args: { path: "a.rs" }, result: "1\tx" })}
+        actions={actions}
+        latest
+      />,
+    );
+    expect(screen.getByTestId("tool-card")).toHaveClass("collapsed");
+  });
+
+  test("a folded version of the person's says what they decided and what it changed", () => {
+    render(
+      <ToolCard
+        call={write({ summary: null, decision: { kind: "edited", lines: 2 }, result: "The user edited your change…" })}
+        actions={actions}
+      />,
+    );
+    const card = screen.getByTestId("tool-card");
+    expect(card).toHaveClass("collapsed");
+    expect(card).toHaveTextContent("+3 −1");
+    expect(card).toHaveTextContent("You edited this before approving · 2 lines differ");    // A rejected change was never made: its size is not given as if it were.
+    cleanup();
+    render(
+      <ToolCard
+        call={write({ state: "rejected", summary: null, decision: { kind: "rejected", reason: null }, result: "…", isError: true })}
+        actions={actions}
+      />,
+    );
+    expect(screen.getByTestId("tool-card")).toHaveTextContent("Rejected by you");
+    expect(screen.getByTestId("tool-card")).not.toHaveTextContent("+3 −1");
+  });
 });

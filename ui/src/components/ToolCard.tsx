@@ -1,7 +1,14 @@
 // One tool call: what it is, its parameters as they stream, its diff, the decision, the result.
-// Its state has one look (stateLook.ts) on its edge and pill. A card the person decided on
-// (rejected, stopped, undone) and a finished read or search with a summary collapse to their
-// header line, which opens on click; the card that waits for the person always stays open.
+// Its state has one look (stateLook.ts) on its edge and pill. A finished card folds to its header
+// line (tool, what it acted on, what it did, the state), which opens on click:
+// - at once when the person decided on it (rejected, stopped, undone), or for a read, search or
+//   fetch whose header says what it did;
+// - for a change or a command that went through, once something comes after it, so the newest
+//   one's diff or output stays in view while the agent goes on;
+// - never when it failed: what went wrong stays in view.
+// The card that is live (writing, waiting for the person, running) stays open, and so does the
+// one the find bar shows (then until closed). What the person chose (opened, closed) wins while
+// the card is not live.
 import { memo, useEffect, useMemo, useSyncExternalStore } from "react";
 import type { ApprovalScope } from "../protocol/ApprovalScope";
 import type { CallView } from "../session/state";
@@ -24,8 +31,9 @@ import { CallChanges } from "./CallChanges";
 import { OutputView } from "./OutputView";
 import { ResultView } from "./ResultView";
 import { argsSaidByTitle, argText as text, exitCodeOf, formatDuration, toolIcon } from "./toolSummary";
-import { callLook, lookClass } from "./stateLook";
+import { callLook, lookClass, type Look } from "./stateLook";
 import { CallFacts, hidesResult } from "./CallFacts";
+import { decisionWords } from "./decisionWords";
 import { UndoBar } from "./UndoBar";
 import { approvalWhat } from "./approvalWhat";
 
@@ -105,11 +113,14 @@ function SubAgent({
 }) {
   return (
     <div className="subtask" data-testid="subtask" aria-label="Sub-agent">
-      {call.children.map((item) => {
+      {call.children.map((item, i) => {
         switch (item.kind) {
           case "tool": {
             const child = calls[item.callId];
-            return child ? <ToolCard key={item.id} call={child} calls={calls} actions={actions} /> : null;
+            const latest = i === call.children.length - 1;
+            return child ? (
+              <ToolCard key={item.id} call={child} calls={calls} actions={actions} latest={latest} />
+            ) : null;
           }
           case "assistant":
             return (
@@ -125,15 +136,32 @@ function SubAgent({
   );
 }
 
+/** Kinds whose finished card says all in its header line (`Read src/a.rs (lines 1–40)`). */
+const GLANCED = new Set<CallView["kind"]>(["read", "search", "fetch"]);
+
+/** Whether a finished card shows only its header line until opened (see the top of this file). */
+export function folds(call: CallView, latest: boolean, look: Look): boolean {
+  if (call.result === null || call.approval !== null) return false;
+  if (look === "by-you") return true;
+  if (look !== "done" || call.kind === "complete") return false;
+  return !latest || (GLANCED.has(call.kind) && !call.isError && call.summary !== null);
+}
+
 function ToolCardInner({
   call,
   actions,
   calls,
+  latest = false,
+  found = false,
 }: {
   call: CallView;
   actions: CardActions;
   /** Every call, for the cards of a sub-agent nested in this one (`new_task`). */
   calls?: Record<string, CallView>;
+  /** Nothing comes after this card yet: a change or command it made stays open. */
+  latest?: boolean;
+  /** The find bar shows this card: it opens so what was found is in view. */
+  found?: boolean;
 }) {
   const look = callLook(call);
   // What it acts on names the card; once done, what it did says more.
@@ -147,15 +175,21 @@ function ToolCardInner({
   const finished = call.result !== null;
   const command = call.view.as === "command" ? text(call.args, call.view.command) : null;
   const approval = call.approval;
-  // Decided by the person, or a finished read or search whose header says what it did: one
-  // line until opened.
-  const quiet =
-    finished &&
-    approval === null &&
-    (look.look === "by-you" ||
-      ((call.kind === "read" || call.kind === "search") && !call.isError && call.summary !== null));
   const chosen = useSyncExternalStore(subscribeOpen, () => chosenOpen.get(call.id));
-  const open = approval !== null || (chosen ?? !quiet);
+  const open = approval !== null || found || (chosen ?? !folds(call, latest, look.look));
+  // Shown by the find bar or the changes list: the person asked to see it, so it stays open
+  // after the outline goes.
+  useEffect(() => {
+    if (found) setChosenOpen(call.id, true);
+  }, [found, call.id]);
+  // What the folded header adds: the person's decision, or the outcome in their words, and the
+  // size of a change that went through when its summary does not give it (a version of the
+  // person's has none). A rejected change's size is not shown: it was never made.
+  const headNote = call.decision ? decisionWords(call.decision) : look.note;
+  const counts =
+    call.kind === "edit" && call.summary === null && call.preview && call.state === "succeeded"
+      ? `+${call.preview.lines_added} −${call.preview.lines_removed}`
+      : null;
   const setOpen = (next: boolean) => setChosenOpen(call.id, next);
   // The hunks the user may tick in or out while the change waits (0: no choice offered).
   const hunks = choosableHunks(call);
@@ -203,9 +237,10 @@ function ToolCardInner({
           <span className="tool-icon" aria-hidden="true">{toolIcon(call.kind)}</span>
           <span className="tool-name">{call.name}</span>
           <span className="tool-summary" title={summary}>{summary}</span>
-          {!open && look.note && (
-            <span className="tool-head-note muted" title={look.note}>
-              {look.note}
+          {!open && counts && <span className="tool-head-counts muted">{counts}</span>}
+          {!open && headNote && (
+            <span className="tool-head-note muted" title={headNote}>
+              {headNote}
             </span>
           )}
         </button>

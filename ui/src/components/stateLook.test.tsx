@@ -2,6 +2,7 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { CallState } from "../protocol/CallState";
 import type { UndoState } from "../protocol/UndoState";
+import type { CallDecision } from "../protocol/CallDecision";
 import type { CallView } from "../session/state";
 import { callLook, lookClass } from "./stateLook";
 import { ToolCard } from "./ToolCard";
@@ -11,7 +12,7 @@ function call(over: Partial<CallView>): CallView {
   return {
     id: `look-${next++}`, name: "write", kind: "edit", view: { as: "file_content", path: "path", content: "content" },
     title: "hello.txt", summary: null, state: "streaming", args: { path: "hello.txt" }, preview: null, status: null,
-    output: "", result: null, isError: false, error: null, images: null, approval: null, refused: null,
+    output: "", result: null, decision: null, isError: false, error: null, images: null, approval: null, refused: null,
     startedAt: null, endedAt: null, parentId: null, children: [], undo: null, undoRefused: null, sandbox: null,
     changes: null, ...over,
   };
@@ -21,7 +22,7 @@ const actions = { approve: vi.fn(), reject: vi.fn(), editApprove: vi.fn(), appro
 
 // Every state a card can be in: its look (the colour class on the card's edge and pill) and
 // the pill's words.
-const CASES: [string, { state: CallState; undo?: UndoState; result?: string }, string, string][] = [
+const CASES: [string, { state: CallState; undo?: UndoState; result?: string; decision?: CallDecision }, string, string][] = [
   ["arguments streaming", { state: "streaming" }, "look-running", "writing…"],
   ["validating", { state: "validating" }, "look-running", "starting…"],
   ["scheduled", { state: "scheduled" }, "look-running", "starting…"],
@@ -33,12 +34,12 @@ const CASES: [string, { state: CallState; undo?: UndoState; result?: string }, s
   ["failed", { state: "failed", result: "NOT_FOUND: x" }, "look-failed", "failed"],
   [
     "rejected by the person",
-    { state: "rejected", result: "The user rejected this change: Keep the original greeting. The file was not modified." },
+    { state: "rejected", result: "The model's words", decision: { kind: "rejected", reason: "Keep the original greeting" } },
     "look-by-you",
     "rejected",
   ],
   ["refused by a rule", { state: "rejected", result: "Refused by the approval policy: denied by the rule `write(*)`. Nothing was done." }, "look-by-you", "not allowed"],
-  ["stopped", { state: "cancelled", result: "Cancelled by the user before this call ran; nothing was done." }, "look-by-you", "stopped"],
+  ["stopped", { state: "cancelled", result: "The model's words", decision: { kind: "not_run" } }, "look-by-you", "stopped"],
   ["interrupted", { state: "interrupted", result: "" }, "look-by-you", "interrupted"],
 ];
 
@@ -58,7 +59,8 @@ test("every state maps to exactly one of the five looks", () => {
 
 test("a rejection is grey and neutral: the person's note, no red error, the agent's text behind a toggle", async () => {
   const result = "The user rejected this change: Keep the original greeting. The file was not modified.";
-  render(<ToolCard call={call({ state: "rejected", result, isError: true })} actions={actions} />);
+  const decision: CallDecision = { kind: "rejected", reason: "Keep the original greeting" };
+  render(<ToolCard call={call({ state: "rejected", result, decision, isError: true })} actions={actions} />);
   // Collapsed to one line that says who decided and why.
   expect(screen.getByTestId("tool-card")).toHaveClass("collapsed");
   expect(screen.getByText("Rejected by you: Keep the original greeting")).toBeInTheDocument();
@@ -71,14 +73,32 @@ test("a rejection is grey and neutral: the person's note, no red error, the agen
   expect(told).toHaveTextContent(result);
 });
 
-test("a Stop before the call ran says so in the person's words", async () => {
+test("the words come from the engine's decision, never from the model's text", () => {
+  // A rejection without a note, whatever the model was told.
+  const { unmount } = render(
+    <ToolCard call={call({ state: "rejected", result: "anything", decision: { kind: "rejected", reason: null }, isError: true })} actions={actions} />,
+  );
+  expect(screen.getByText("Rejected by you")).toBeInTheDocument();
+  unmount();
+  // Text that reads like a rejection, without the decision: the policy refused it.
   render(
     <ToolCard
-      call={call({ state: "cancelled", result: "Cancelled by the user before this call ran; nothing was done.", isError: true })}
+      call={call({ state: "rejected", result: "The user rejected this change: x. The file was not modified.", isError: true })}
       actions={actions}
     />,
   );
-  expect(screen.getByText("Stopped by you")).toBeInTheDocument();
+  expect(screen.getByTestId("tool-state")).toHaveTextContent("not allowed");
+  expect(screen.queryByText(/Rejected by you/)).toBeNull();
+});
+
+test("a Stop before the call ran says so in the person's words", async () => {
+  render(
+    <ToolCard
+      call={call({ state: "cancelled", result: "Cancelled by the user before this call ran; nothing was done.", decision: { kind: "not_run" }, isError: true })}
+      actions={actions}
+    />,
+  );
+  expect(screen.getByText("Stopped by you before it ran")).toBeInTheDocument();
   await userEvent.click(screen.getByRole("button", { name: "Expand" }));
   expect(screen.getByTestId("call-facts")).toHaveTextContent("Stopped by you before it ran");
   expect(document.querySelector(".result-error")).toBeNull();
@@ -87,13 +107,19 @@ test("a Stop before the call ran says so in the person's words", async () => {
 test("an edit before approving and a change approved in part are said for the person", () => {
   const edited =
     "The user edited your change before applying it; notes.txt now has the user's version. What the user changed relative to your proposal:\n--- proposed/notes.txt\n+++ written/notes.txt\n@@ -1 +1 @@\n-a\n+b\n";
-  const { unmount } = render(<ToolCard call={call({ state: "succeeded", result: edited })} actions={actions} />);
+  const { unmount } = render(
+    <ToolCard call={call({ state: "succeeded", result: edited, decision: { kind: "edited", lines: 1 } })} actions={actions} latest />,
+  );
   expect(screen.getByTestId("call-facts")).toHaveTextContent("You edited this before approving · 1 line differs");
   expect(screen.getByTestId("agent-told")).toHaveTextContent("--- proposed/notes.txt");
   unmount();
-  const parts =
-    "The user applied only part of your change to a.txt: hunks 1, 3 of 3 were written and the other 1 left out, so a.txt keeps its earlier content there. What differs from your proposal:\n";
-  render(<ToolCard call={call({ state: "succeeded", result: parts })} actions={actions} />);
+  render(
+    <ToolCard
+      call={call({ state: "succeeded", result: "The user applied only part of your change…", decision: { kind: "parts", written: 2, total: 3 } })}
+      actions={actions}
+      latest
+    />,
+  );
   expect(screen.getByTestId("call-facts")).toHaveTextContent("2 of 3 parts written");
 });
 

@@ -9,7 +9,8 @@
 // - by-you (grey): the person rejected it, stopped it or undid it, said in neutral words.
 import type { CallState } from "../protocol/CallState";
 import type { UndoState } from "../protocol/UndoState";
-import { agentNote } from "./agentNote";
+import type { CallDecision } from "../protocol/CallDecision";
+import { decisionWords } from "./decisionWords";
 
 export type Look = "running" | "needs-you" | "done" | "failed" | "by-you";
 
@@ -25,8 +26,8 @@ export interface StateLook {
 export interface LookInput {
   state: CallState;
   undo?: UndoState | null;
-  /** The result text the model got (for a rejection, it carries the person's note). */
-  result?: string | null;
+  /** What the person decided that shaped how it ended (a rejection carries their note). */
+  decision?: CallDecision | null;
 }
 
 /** The CSS class of a look. */
@@ -53,13 +54,8 @@ export function callLook(call: LookInput): StateLook {
     case "failed":
       return { look: "failed", label: "failed", note: null };
     case "rejected": {
-      const told = agentNote(call.result ?? null);
-      if (told?.kind === "rejected") {
-        return {
-          look: "by-you",
-          label: "rejected",
-          note: told.reason ? `Rejected by you: ${told.reason}` : "Rejected by you",
-        };
+      if (call.decision?.kind === "rejected") {
+        return { look: "by-you", label: "rejected", note: decisionWords(call.decision) };
       }
       // A deny rule or a tool this session does not offer: the policy refused it, not the person.
       return { look: "by-you", label: "not allowed", note: null };

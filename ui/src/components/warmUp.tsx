@@ -171,7 +171,8 @@ export function startWarmUp(busy: () => boolean, later: Later = whenIdle): () =>
       return;
     }
     const part = PARTS[next++]!;
-    drawOnce(<Entry item={part.item} call={part.call} calls={undefined} actions={NO_ACTIONS} onOpenLink={noLink} />);
+    // Each as the newest entry, drawn open as a first turn shows it.
+    drawOnce(<Entry item={part.item} call={part.call} calls={undefined} actions={NO_ACTIONS} onOpenLink={noLink} latest />);
     cancel = later(step);
   };
   const delay = window.setTimeout(() => {

@@ -2,6 +2,7 @@
 import type { ApprovalMode } from "./ApprovalMode";
 import type { ArgsView } from "./ArgsView";
 import type { AttachmentView } from "./AttachmentView";
+import type { CallDecision } from "./CallDecision";
 import type { CallError } from "./CallError";
 import type { CallImages } from "./CallImages";
 import type { CallSnapshot } from "./CallSnapshot";
@@ -46,7 +47,12 @@ title?: string, } | { "type": "tool_call_output", call_id: string, text: string,
 /**
  * What the call did, in a line (`Read src/main.rs (lines 1–200 of 1,204)`).
  */
-summary?: string, } | { "type": "tool_stats", stats: ToolStats, } | { "type": "todos_changed", todos: unknown, } | { "type": "approval_requested", call_id: string, tool: string, preview_hash: string, reason: string, 
+summary?: string, 
+/**
+ * What the person decided that shaped how it ended (rejected it, edited it, approved
+ * part of it, stopped it before it ran), for the card to say in their words.
+ */
+decision?: CallDecision, } | { "type": "tool_stats", stats: ToolStats, } | { "type": "todos_changed", todos: unknown, } | { "type": "approval_requested", call_id: string, tool: string, preview_hash: string, reason: string, 
 /**
  * The call's complete arguments. Left out (`null`) for a file change whose diff is in
  * `preview` when the arguments are exactly what the call's `tool_call_updated` patches

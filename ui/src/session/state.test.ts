@@ -338,6 +338,28 @@ test("the images of a call are merged into it, kept by later patches, and restor
   expect(s.calls.m1?.images).toEqual(images);
 });
 
+test("the person's decision on a call comes from the finished event and from a stored session; older rows have none", () => {
+  const decision = { kind: "rejected", reason: "Keep it" };
+  const live = reduceAll(
+    initialState(),
+    [
+      ev({ type: "tool_call_created", call_id: "w1", name: "write", state: "streaming" }),
+      ev({ type: "tool_call_finished", call_id: "w1", state: "rejected", result: "The user rejected…", is_error: true, decision }),
+    ],
+    0,
+  );
+  expect(live.calls.w1?.decision).toEqual(decision);
+  const stored = (extra: Record<string, unknown>) => ({
+    kind: "tool" as const,
+    call: { call_id: "w1", name: "write", state: "rejected", arguments: {}, preview: null, preview_hash: null, status: null, result: "…", is_error: true, ...extra },
+  });
+  const reopened = fromTranscript(transcriptOf([stored({ decision })] as unknown as Transcript["items"]), "ask");
+  expect(reopened.calls.w1?.decision).toEqual(decision);
+  // A session stored before decisions were kept.
+  const older = fromTranscript(transcriptOf([stored({})] as unknown as Transcript["items"]), "ask");
+  expect(older.calls.w1?.decision).toBeNull();
+});
+
 test("compaction shows as notices: the summarising, then what was compacted", () => {
   const s = reduceAll(
     initialState(),

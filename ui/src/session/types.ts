@@ -13,6 +13,7 @@ import type { FilePreview } from "../protocol/FilePreview";
 import type { TaskEndReason } from "../protocol/TaskEndReason";
 import type { ArgsView } from "../protocol/ArgsView";
 import type { CallError } from "../protocol/CallError";
+import type { CallDecision } from "../protocol/CallDecision";
 import type { PrivateTarget } from "../protocol/PrivateTarget";
 import type { ToolKind } from "../protocol/ToolKind";
 import type { ToolStats } from "../protocol/ToolStats";
@@ -48,6 +49,8 @@ export interface CallView {
   /** Live output (a command's stdout/stderr) for the user. */
   output: string;
   result: string | null;
+  /** What the person decided that shaped how the call ended (from the engine, not its text). */
+  decision: CallDecision | null;
   isError: boolean;
   /** What the user reads of a failure (the model got it as JSON in `result`). */
   error: CallError | null;

@@ -11,12 +11,14 @@ use serde_json::Value;
 
 use super::engine::Engine;
 use super::inbox::Input;
-use super::preview::{file_preview, unified};
+use super::preview::{file_preview, lines_differing, unified};
 use crate::approval::{ActionClass, CallFacts, Rule, content_hash, preview_hash};
 use crate::builtin_tools::stale_guard::{ContentHash, content_hash as guard_hash};
 use crate::conversation::resume::now_ms;
 use crate::diff::{HunkChoiceError, apply_hunks};
-use crate::protocol::{ApprovalScope, CallState, EventMsg, FilePreview, Op, RuleScope};
+use crate::protocol::{
+    ApprovalScope, CallDecision, CallState, EventMsg, FilePreview, Op, RuleScope,
+};
 use crate::store::{RuleAction, rule_key};
 use crate::tools::Prepared;
 
@@ -26,8 +28,11 @@ pub(crate) enum ApprovalOutcome {
     Run,
     /// Write the user's version instead of the model's.
     RunEdited(UserWrite),
-    /// Refused; the text is the model's result.
-    Rejected(String),
+    /// Refused: `text` is the model's result, `reason` the note the user gave (if any).
+    Rejected {
+        text: String,
+        reason: Option<String>,
+    },
     Cancelled,
 }
 
@@ -66,9 +71,17 @@ struct Pending {
     proposed: Option<String>,
 }
 
+/// The note the user gave with a rejection, as the card shows it (`None`: none, or blank).
+pub fn rejection_reason(feedback: Option<&str>) -> Option<String> {
+    feedback
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .map(str::to_owned)
+}
+
 /// The model's result for a rejection.
 pub fn rejection_text(class: ActionClass, feedback: Option<&str>) -> String {
-    let feedback = feedback.map(str::trim).filter(|f| !f.is_empty());
+    let feedback = rejection_reason(feedback);
     match (class, feedback) {
         (ActionClass::Edit, Some(f)) => {
             format!("The user rejected this change: {f}. The file was not modified.")
@@ -100,6 +113,24 @@ fn user_write(
         content,
         proposed: proposed.to_owned(),
         how,
+    }
+}
+
+/// What the user decided in writing their version of a change, for the card: how many lines
+/// of `written` differ from the model's `proposed` text, or how many of its parts went in.
+pub(crate) fn user_version_decision(
+    proposed: &str,
+    written: &str,
+    how: &UserVersion,
+) -> CallDecision {
+    match how {
+        UserVersion::Edited => CallDecision::Edited {
+            lines: lines_differing(proposed, written),
+        },
+        UserVersion::Hunks { applied, total } => CallDecision::Parts {
+            written: u32::try_from(applied.len()).unwrap_or(u32::MAX),
+            total: u32::try_from(*total).unwrap_or(u32::MAX),
+        },
     }
 }
 
@@ -360,10 +391,10 @@ impl Engine {
                     return ApprovalOutcome::Run;
                 }
                 Op::Reject { call_id, feedback } if call_id == id => {
-                    return ApprovalOutcome::Rejected(rejection_text(
-                        facts.class,
-                        feedback.as_deref(),
-                    ));
+                    return ApprovalOutcome::Rejected {
+                        text: rejection_text(facts.class, feedback.as_deref()),
+                        reason: rejection_reason(feedback.as_deref()),
+                    };
                 }
                 Op::EditAndApprove {
                     call_id,
@@ -489,5 +520,35 @@ mod tests {
             "The user rejected this change. The file was not modified."
         );
         assert!(rejection_text(ActionClass::Execute, Some("no")).contains("no"));
+    }
+
+    #[test]
+    fn a_rejections_note_for_the_card_is_trimmed_and_blank_is_none() {
+        assert_eq!(
+            rejection_reason(Some(" use tabs \n")).as_deref(),
+            Some("use tabs")
+        );
+        assert_eq!(rejection_reason(Some("  ")), None);
+        assert_eq!(rejection_reason(None), None);
+    }
+
+    #[test]
+    fn the_users_version_is_a_fact_for_the_card() {
+        let edited = user_version_decision("a\nb\nc\n", "a\nB\nc\nd\n", &UserVersion::Edited);
+        // One line replaced and one added: two lines of the written text differ.
+        assert_eq!(edited, CallDecision::Edited { lines: 2 });
+        let same = user_version_decision("a\n", "a\n", &UserVersion::Edited);
+        assert_eq!(same, CallDecision::Edited { lines: 0 });
+        let parts = UserVersion::Hunks {
+            applied: vec![0, 2],
+            total: 3,
+        };
+        assert_eq!(
+            user_version_decision("", "", &parts),
+            CallDecision::Parts {
+                written: 2,
+                total: 3
+            }
+        );
     }
 }

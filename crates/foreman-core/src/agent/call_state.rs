@@ -7,10 +7,32 @@ use serde_json::Value;
 
 use super::events::EventSink;
 use crate::protocol::{
-    ArgsView, CallError, CallImages, CallSnapshot, CallState, EventMsg, FilePreview, SandboxNote,
-    ToolKind, UndoState, WorkspaceChange,
+    ArgsView, CallDecision, CallError, CallImages, CallSnapshot, CallState, EventMsg, FilePreview,
+    SandboxNote, ToolKind, UndoState, WorkspaceChange,
 };
 use crate::tools::ToolError;
+
+/// How a call ends: its final state, what the model is told, and for the person what failed or
+/// what they decided.
+struct Ending<'a> {
+    to: CallState,
+    result: &'a str,
+    is_error: bool,
+    error: Option<CallError>,
+    decision: Option<CallDecision>,
+}
+
+impl<'a> Ending<'a> {
+    fn new(to: CallState, result: &'a str, is_error: bool) -> Self {
+        Self {
+            to,
+            result,
+            is_error,
+            error: None,
+            decision: None,
+        }
+    }
+}
 
 /// The calls of a session, in the order they were created.
 #[derive(Debug, Default)]
@@ -45,6 +67,7 @@ impl CallRegistry {
             status: None,
             result: None,
             is_error: false,
+            decision: None,
             images: None,
             parent_call_id: events.parent().map(str::to_owned),
             undo: None,
@@ -286,30 +309,44 @@ impl CallRegistry {
         result: &str,
         is_error: bool,
     ) {
-        self.end(events, call_id, to, result, is_error, None);
+        self.end(events, call_id, Ending::new(to, result, is_error));
     }
 
-    /// Moves `call_id` to `failed`: `result` for the model, `error` for the user.
-    pub fn fail(&mut self, events: &mut EventSink, call_id: &str, result: &str, error: &ToolError) {
-        self.end(
-            events,
-            call_id,
-            CallState::Failed,
-            result,
-            true,
-            Some(error.for_user()),
-        );
-    }
-
-    fn end(
+    /// Moves `call_id` to a final state the person's `decision` brought about; the model gets
+    /// `result`, the card says the decision in the person's words.
+    pub fn finish_decided(
         &mut self,
         events: &mut EventSink,
         call_id: &str,
         to: CallState,
         result: &str,
-        is_error: bool,
-        error: Option<CallError>,
+        decision: CallDecision,
     ) {
+        let is_error = to != CallState::Succeeded;
+        let ending = Ending {
+            decision: Some(decision),
+            ..Ending::new(to, result, is_error)
+        };
+        self.end(events, call_id, ending);
+    }
+
+    /// Moves `call_id` to `failed`: `result` for the model, `error` for the user.
+    pub fn fail(&mut self, events: &mut EventSink, call_id: &str, result: &str, error: &ToolError) {
+        let ending = Ending {
+            error: Some(error.for_user()),
+            ..Ending::new(CallState::Failed, result, true)
+        };
+        self.end(events, call_id, ending);
+    }
+
+    fn end(&mut self, events: &mut EventSink, call_id: &str, ending: Ending<'_>) {
+        let Ending {
+            to,
+            result,
+            is_error,
+            error,
+            decision,
+        } = ending;
         let Some(index) = self.index.get(call_id).copied() else {
             return;
         };
@@ -323,6 +360,7 @@ impl CallRegistry {
                 call.result = Some(result.to_owned());
                 call.is_error = is_error;
                 call.error.clone_from(&error);
+                call.decision.clone_from(&decision);
                 events.emit(EventMsg::ToolCallFinished {
                     call_id: call_id.to_owned(),
                     state: next,
@@ -330,6 +368,7 @@ impl CallRegistry {
                     is_error,
                     error,
                     summary: call.summary.clone(),
+                    decision,
                 });
             }
             Err(e) => events.emit(EventMsg::Error {
@@ -366,6 +405,7 @@ impl CallRegistry {
                 status: call.status.clone(),
                 result: call.result.clone(),
                 is_error: call.is_error,
+                decision: call.decision.clone(),
                 images: call.images.clone(),
                 parent_call_id: call.parent_call_id.clone(),
                 undo: call.undo,

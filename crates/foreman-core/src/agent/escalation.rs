@@ -6,7 +6,7 @@
 use super::approvals::ApprovalOutcome;
 use super::engine::Engine;
 use super::jobs::{CallsOutcome, Escalation, Job, Results};
-use crate::protocol::{CallState, SandboxNote};
+use crate::protocol::{CallDecision, CallState, SandboxNote};
 
 /// What the model is told before the result of a run the user let out of the sandbox.
 const RAN_OUTSIDE: &str = "The sandbox refused something this command tried, and the user \
@@ -70,10 +70,15 @@ impl Engine {
                 }
                 outcome
             }
-            ApprovalOutcome::Rejected(why) => {
+            ApprovalOutcome::Rejected { text: why, reason } => {
                 let result = format!("{text}\n\n{KEPT_INSIDE} {why}");
-                self.calls
-                    .finish(&mut self.events, &id, CallState::Rejected, &result, true);
+                self.calls.finish_decided(
+                    &mut self.events,
+                    &id,
+                    CallState::Rejected,
+                    &result,
+                    CallDecision::Rejected { reason },
+                );
                 results[index] = Some((result, true));
                 CallsOutcome::Continue
             }

@@ -70,6 +70,24 @@ pub fn unified(path: &str, before: &str, after: &str) -> String {
         .to_string()
 }
 
+/// How many lines differ between two versions: the larger of the lines added and removed, in
+/// the same bounded diff as [`unified`].
+pub fn lines_differing(before: &str, after: &str) -> u32 {
+    let deadline = Instant::now() + DiffLimits::default().deadline;
+    let diff = TextDiff::configure()
+        .deadline(deadline)
+        .diff_lines(before, after);
+    let (mut added, mut removed) = (0u32, 0u32);
+    for change in diff.iter_all_changes() {
+        match change.tag() {
+            ChangeTag::Insert => added = added.saturating_add(1),
+            ChangeTag::Delete => removed = removed.saturating_add(1),
+            ChangeTag::Equal => {}
+        }
+    }
+    added.max(removed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,7 +13,9 @@ use std::collections::HashMap;
 
 use futures_util::future::join_all;
 
-use super::approvals::{ApprovalOutcome, UserVersion, UserWrite, user_version_text};
+use super::approvals::{
+    ApprovalOutcome, UserVersion, UserWrite, user_version_decision, user_version_text,
+};
 use super::checkpointing::Moment;
 use super::engine::Engine;
 use super::jobs::{CallsOutcome, Escalation, Job, NOT_RUN_CANCELLED, Results};
@@ -21,7 +23,7 @@ use super::preview::diff_preview;
 use super::turn::StreamedCall;
 use crate::approval::network::private_target;
 use crate::approval::{ActionClass, Decision};
-use crate::protocol::{CallState, EventMsg, Op};
+use crate::protocol::{CallDecision, CallState, EventMsg, Op};
 use crate::providers::Message;
 use crate::sandbox::refusal::refused_lines;
 use crate::secrets::{StreamScrubber, scrub};
@@ -170,8 +172,15 @@ impl Engine {
             CallsOutcome::Stopped => "Not run: the user stopped the task.",
             _ => NOT_RUN_CANCELLED,
         };
-        self.calls
-            .finish(&mut self.events, id, CallState::Cancelled, text, true);
+        let state = CallState::Cancelled;
+        if matches!(outcome, CallsOutcome::Completed(_)) {
+            // The agent ended the task, not the user: no decision of theirs to show.
+            self.calls.finish(&mut self.events, id, state, text, true);
+        } else {
+            let decision = CallDecision::NotRun;
+            self.calls
+                .finish_decided(&mut self.events, id, state, text, decision);
+        }
         *slot = Some((text.to_owned(), true));
     }
 
@@ -181,12 +190,12 @@ impl Engine {
         id: &str,
         slot: &mut Option<(String, bool)>,
     ) -> CallsOutcome {
-        self.calls.finish(
+        self.calls.finish_decided(
             &mut self.events,
             id,
             CallState::Cancelled,
             NOT_RUN_CANCELLED,
-            true,
+            CallDecision::NotRun,
         );
         *slot = Some((NOT_RUN_CANCELLED.to_owned(), true));
         CallsOutcome::Cancelled
@@ -216,9 +225,14 @@ impl Engine {
                 self.write_users_version(&job, write, results).await;
                 CallsOutcome::Continue
             }
-            ApprovalOutcome::Rejected(text) => {
-                self.calls
-                    .finish(&mut self.events, &job.id, CallState::Rejected, &text, true);
+            ApprovalOutcome::Rejected { text, reason } => {
+                self.calls.finish_decided(
+                    &mut self.events,
+                    &job.id,
+                    CallState::Rejected,
+                    &text,
+                    CallDecision::Rejected { reason },
+                );
                 results[job.index] = Some((text, true));
                 CallsOutcome::Continue
             }
@@ -263,16 +277,17 @@ impl Engine {
         {
             Ok(_) => {
                 let text = user_version_text(&path, &proposed, &content, &how);
+                let decision = user_version_decision(&proposed, &content, &how);
                 // The card shows what was written over the file the user saw (which the
                 // file still had), not what the model proposed.
                 let written = diff_preview(&shown, old.as_deref(), &content);
                 self.calls.show_preview(&mut self.events, &job.id, written);
-                self.calls.finish(
+                self.calls.finish_decided(
                     &mut self.events,
                     &job.id,
                     CallState::Succeeded,
                     &text,
-                    false,
+                    decision,
                 );
                 results[job.index] = Some((text, false));
                 if let Some(before) = before {

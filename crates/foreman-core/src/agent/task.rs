@@ -13,7 +13,7 @@ use super::turn::StreamedCall;
 use super::user_input::UserInput;
 use crate::conversation::notes::RETRY_NOTE;
 use crate::conversation::transcript::TranscriptItem;
-use crate::protocol::{CallState, EventMsg, TaskEndReason};
+use crate::protocol::{CallDecision, CallState, EventMsg, TaskEndReason};
 use crate::providers::{Attachment, Message, ProviderError, Thinking, ToolCall};
 
 impl Engine {
@@ -327,16 +327,19 @@ impl Engine {
     /// Gives every call of a failed or cancelled stream its one result.
     async fn close_unrun(&mut self, calls: &[StreamedCall], cancelled: bool) {
         for call in calls {
-            let (state, result) = match (&call.arguments, cancelled) {
-                (_, true) => (CallState::Cancelled, NOT_RUN_CANCELLED.to_owned()),
-                (Err(unusable), false) => (CallState::Failed, unusable.to_string()),
-                (Ok(_), false) => (
-                    CallState::Failed,
-                    "Not run: the response failed after this call.".to_owned(),
-                ),
+            let result = match (&call.arguments, cancelled) {
+                (_, true) => NOT_RUN_CANCELLED.to_owned(),
+                (Err(unusable), false) => unusable.to_string(),
+                (Ok(_), false) => "Not run: the response failed after this call.".to_owned(),
             };
-            self.calls
-                .finish(&mut self.events, &call.id, state, &result, true);
+            if cancelled {
+                let (state, decision) = (CallState::Cancelled, CallDecision::NotRun);
+                self.calls
+                    .finish_decided(&mut self.events, &call.id, state, &result, decision);
+            } else {
+                self.calls
+                    .finish(&mut self.events, &call.id, CallState::Failed, &result, true);
+            }
             self.record(Message::tool_result(&call.id, result, true))
                 .await;
         }

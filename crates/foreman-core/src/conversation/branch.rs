@@ -252,6 +252,7 @@ mod tests {
             status: None,
             result: Some("done".into()),
             is_error: false,
+            decision: None,
             images: None,
             parent_call_id: parent.map(str::to_owned),
             undo: None,

@@ -176,6 +176,7 @@ mod tests {
             status: None,
             result: Some("Wrote a.txt".into()),
             is_error: false,
+            decision: None,
             images: None,
             parent_call_id: None,
             undo: None,

@@ -84,6 +84,7 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
                         status: None,
                         result: None,
                         is_error: false,
+                        decision: None,
                         images: None,
                         parent_call_id: None,
                         undo: None,

@@ -1,6 +1,6 @@
 //! Approving some hunks of a change: only those are written, and what cannot be split is refused.
 
-use foreman_core::protocol::{ApprovalMode, CallState, Op};
+use foreman_core::protocol::{ApprovalMode, CallDecision, CallState, Op};
 
 use super::common::*;
 
@@ -51,6 +51,13 @@ async fn approve_hunks_writes_only_the_chosen_hunks_and_the_card_shows_them() {
         assert!(
             result.contains("hunks 1, 3 of 3 were written and the other 1 left out"),
             "{result}"
+        );
+        assert_eq!(
+            h.decision(&id),
+            Some(CallDecision::Parts {
+                written: 2,
+                total: 3
+            })
         );
         let next = h.request_text(1);
         assert!(

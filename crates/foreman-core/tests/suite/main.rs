@@ -15,6 +15,7 @@ mod checkpoints;
 mod common;
 mod compaction;
 mod connection_test;
+mod decisions;
 mod edits;
 mod max_tokens;
 mod mcp_cancellation;

@@ -9,7 +9,7 @@ use std::time::Duration;
 use foreman_core::agent::{Session, SessionConfig};
 use foreman_core::conversation::open_session;
 use foreman_core::protocol::{
-    ApprovalMode, CallState, Event, EventMsg, Op, TaskEndReason, UndoState,
+    ApprovalMode, CallDecision, CallState, Event, EventMsg, Op, TaskEndReason, UndoState,
 };
 use foreman_core::providers::keys::static_key;
 use foreman_core::providers::{
@@ -228,6 +228,16 @@ impl Harness {
                 result,
                 ..
             } if call_id == id => Some((*state, result.clone())),
+            _ => None,
+        })
+    }
+
+    /// The person's decision the finished event of `id` carried.
+    pub fn decision(&self, id: &str) -> Option<CallDecision> {
+        self.seen.iter().find_map(|e| match &e.msg {
+            EventMsg::ToolCallFinished {
+                call_id, decision, ..
+            } if call_id == id => decision.clone(),
             _ => None,
         })
     }
