@@ -19,7 +19,10 @@ fn now_ms() -> i64 {
 
 /// Decides the first screen: the command-line folder if there was one (once), else welcome.
 #[tauri::command]
-pub async fn startup(state: State<'_, AppState>) -> Result<StartupView, CommandError> {
+pub async fn startup(
+    app: AppHandle,
+    state: State<'_, AppState>,
+) -> Result<StartupView, CommandError> {
     let store = state.store.lock().await;
     let store = match &*store {
         StoreSlot::Open(store) => store,
@@ -65,6 +68,7 @@ pub async fn startup(state: State<'_, AppState>) -> Result<StartupView, CommandE
                 Ok(dir) => {
                     let workspace = remember(store, &dir).await?;
                     *state.shown.lock().await = Some(workspace.clone());
+                    crate::menu::show_recent_from(&app, store).await;
                     return Ok(StartupView::Workspace {
                         workspace,
                         session: None,
@@ -98,6 +102,7 @@ async fn remember(
 /// Opens a folder as the workspace, remembering it in the recent list.
 #[tauri::command]
 pub async fn open_workspace(
+    app: AppHandle,
     state: State<'_, AppState>,
     path: String,
 ) -> Result<WorkspaceView, CommandError> {
@@ -113,6 +118,7 @@ pub async fn open_workspace(
     };
     *state.shown.lock().await = Some(workspace.clone());
     *state.shown_session.lock().await = None;
+    crate::menu::refresh_recent(&app).await;
     Ok(workspace)
 }
 
@@ -153,12 +159,14 @@ pub async fn recent_workspaces(
 /// Removes a workspace from the recent list; the folder is untouched.
 #[tauri::command]
 pub async fn forget_workspace(
+    app: AppHandle,
     state: State<'_, AppState>,
     path: String,
 ) -> Result<Vec<RecentWorkspace>, CommandError> {
     match &*state.store.lock().await {
         StoreSlot::Open(store) => {
             store.forget_workspace(&path).await?;
+            crate::menu::show_recent_from(&app, store).await;
             Ok(store.recent_workspaces(RECENT_LIMIT).await?)
         }
         StoreSlot::Failed { message, .. } => Err(CommandError {
@@ -189,5 +197,5 @@ pub async fn move_database_aside(
         );
         *slot = open_store(&path).await;
     }
-    startup(state).await
+    startup(app, state).await
 }

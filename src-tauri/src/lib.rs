@@ -6,13 +6,17 @@
 mod activity;
 mod bridge;
 mod checkpoint_commands;
+mod clipboard;
 #[cfg(test)]
 mod command_permissions;
 mod commands;
+mod diagnostics;
+mod diagnostics_commands;
 mod files;
 mod launch;
 mod mcp;
 mod mcp_commands;
+mod menu;
 mod notify;
 mod rendering;
 mod rule_commands;
@@ -23,6 +27,7 @@ mod settings_commands;
 mod state;
 mod view;
 mod web_process;
+mod windows;
 
 use tauri::Manager;
 
@@ -53,10 +58,13 @@ pub fn run() {
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_notification::init())
         .plugin(tauri_plugin_opener::init())
+        .menu(menu::build)
+        .on_menu_event(menu::on_event)
         .setup(move |app| {
             log::info!("webview rendering: {}", rendering.describe());
             let state = tauri::async_runtime::block_on(state::AppState::load(app.handle(), launch));
             app.manage(state);
+            tauri::async_runtime::block_on(menu::refresh_recent(app.handle()));
             web_process::reload_when_it_ends(app);
             Ok(())
         })
@@ -94,6 +102,7 @@ pub fn run() {
             mcp_commands::mcp_restart,
             mcp_commands::mcp_set_enabled,
             mcp_commands::mcp_save_user_config,
+            diagnostics_commands::copy_diagnostics,
         ])
         .build(tauri::generate_context!());
     let app = match result {
