@@ -2,7 +2,7 @@
 
 use foreman_core::store::{RecentWorkspace, move_aside};
 use foreman_core::workspace::WorkspaceDir;
-use tauri::{AppHandle, State};
+use tauri::{AppHandle, State, WebviewWindow};
 use tauri_plugin_dialog::DialogExt;
 
 use crate::state::{AppState, StoreSlot, database_path, open_store};
@@ -18,9 +18,11 @@ fn now_ms() -> i64 {
 }
 
 /// Decides the first screen: the command-line folder if there was one (once), else welcome.
+/// A window File → New Window opened starts on the welcome screen.
 #[tauri::command]
 pub async fn startup(
     app: AppHandle,
+    window: WebviewWindow,
     state: State<'_, AppState>,
 ) -> Result<StartupView, CommandError> {
     let store = state.store.lock().await;
@@ -38,6 +40,13 @@ pub async fn startup(
             });
         }
     };
+    if window.label() != crate::windows::FIRST {
+        let recent = store.recent_workspaces(RECENT_LIMIT).await?;
+        return Ok(StartupView::Welcome {
+            recent,
+            error: None,
+        });
+    }
     let launch = state.launch.lock().await.take();
     let mut error = None;
     if launch.is_none() {
@@ -179,6 +188,7 @@ pub async fn forget_workspace(
 #[tauri::command]
 pub async fn move_database_aside(
     app: AppHandle,
+    window: WebviewWindow,
     state: State<'_, AppState>,
 ) -> Result<StartupView, CommandError> {
     let path = database_path(&app)?;
@@ -197,5 +207,5 @@ pub async fn move_database_aside(
         );
         *slot = open_store(&path).await;
     }
-    startup(app, state).await
+    startup(app, window, state).await
 }

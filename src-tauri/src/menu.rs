@@ -5,8 +5,8 @@
 //! button. The rest is done here: new and closed windows, the webview's zoom, the logs folder,
 //! Copy Diagnostics and the About box. Edit holds the platform's own items; on Linux (GTK) the
 //! clipboard items show their shortcuts, which the page handles itself, and Undo and Redo are
-//! greyed out, as the menu library does not offer them there. Shortcuts use `CmdOrCtrl`: Ctrl on
-//! Linux and Windows, Cmd on macOS.
+//! greyed out, as the menu library does not offer them there. `&` in a label marks its mnemonic
+//! (Alt+F opens File). Shortcuts use `CmdOrCtrl`: Ctrl on Linux and Windows, Cmd on macOS.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -65,25 +65,25 @@ const ZOOM_STEPS: &[f64] = &[
 
 /// The menu bar. Given to `tauri::Builder::menu`, so every window, later ones too, has it.
 pub fn build(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
-    let recent = Submenu::with_id(app, "file.recent", "Open _Recent", true)?;
+    let recent = Submenu::with_id(app, "file.recent", "Open &Recent", true)?;
     app.manage(RecentMenu(recent.clone()));
     app.manage(ZoomLevels::default());
     show_recent(app, &[]);
     let item = |id: &str, text: &str, accelerator: Option<&str>| {
         MenuItem::with_id(app, id, text, true, accelerator)
     };
-    let file = SubmenuBuilder::new(app, "_File")
-        .item(&item(OPEN_FOLDER, "_Open Folder…", Some("CmdOrCtrl+O"))?)
+    let file = SubmenuBuilder::new(app, "&File")
+        .item(&item(OPEN_FOLDER, "&Open Folder…", Some("CmdOrCtrl+O"))?)
         .item(&recent)
         .separator()
-        .item(&item(NEW_WINDOW, "_New Window", Some("CmdOrCtrl+Shift+N"))?)
+        .item(&item(NEW_WINDOW, "&New Window", Some("CmdOrCtrl+Shift+N"))?)
         .item(&item(
             CLOSE_WINDOW,
-            "_Close Window",
+            "&Close Window",
             Some("CmdOrCtrl+Shift+W"),
         )?)
         .build()?;
-    let edit = SubmenuBuilder::new(app, "_Edit")
+    let edit = SubmenuBuilder::new(app, "&Edit")
         .undo()
         .redo()
         .separator()
@@ -93,10 +93,10 @@ pub fn build(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
         .separator()
         .select_all()
         .build()?;
-    let view = SubmenuBuilder::new(app, "_View")
-        .item(&item(ZOOM_IN, "Zoom _In", Some("CmdOrCtrl+Equal"))?)
-        .item(&item(ZOOM_OUT, "Zoom _Out", Some("CmdOrCtrl+Minus"))?)
-        .item(&item(ZOOM_RESET, "_Reset Zoom", Some("CmdOrCtrl+0"))?)
+    let view = SubmenuBuilder::new(app, "&View")
+        .item(&item(ZOOM_IN, "Zoom &In", Some("CmdOrCtrl+Equal"))?)
+        .item(&item(ZOOM_OUT, "Zoom &Out", Some("CmdOrCtrl+Minus"))?)
+        .item(&item(ZOOM_RESET, "&Reset Zoom", Some("CmdOrCtrl+0"))?)
         .build()?;
     let about = AboutMetadata {
         name: Some("Foreman".into()),
@@ -104,16 +104,17 @@ pub fn build(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
         comments: Some("Supervise an AI coding agent in a folder you choose.".into()),
         license: Some("MIT".into()),
         website: Some("https://foreman.dev".into()),
+        website_label: Some("foreman.dev".into()),
         icon: app.default_window_icon().cloned(),
         ..AboutMetadata::default()
     };
-    let help = SubmenuBuilder::new(app, "_Help")
-        .item(&item(OPEN_LOGS, "Open _Logs Folder", None)?)
-        .item(&item(COPY_DIAGNOSTICS, "_Copy Diagnostics", None)?)
+    let help = SubmenuBuilder::new(app, "&Help")
+        .item(&item(OPEN_LOGS, "Open &Logs Folder", None)?)
+        .item(&item(COPY_DIAGNOSTICS, "&Copy Diagnostics", None)?)
         .separator()
         .item(&PredefinedMenuItem::about(
             app,
-            Some("_About Foreman"),
+            Some("&About Foreman"),
             Some(about),
         )?)
         .build()?;
@@ -132,10 +133,11 @@ pub fn on_event(app: &AppHandle, event: MenuEvent) {
             }
         }
         CLOSE_WINDOW => {
-            if let Some(window) = window
-                && let Err(e) = window.close()
-            {
-                log::error!("cannot close window {}: {e}", window.label());
+            if let Some(window) = window {
+                log::info!("closing window {}", window.label());
+                if let Err(e) = window.close() {
+                    log::error!("cannot close window {}: {e}", window.label());
+                }
             }
         }
         ZOOM_IN => zoom(app, window.as_ref(), Zoom::In),
@@ -190,8 +192,8 @@ fn show_recent(app: &AppHandle, recent: &[RecentWorkspace]) {
         for workspace in recent.iter().take(RECENT_IN_MENU) {
             let text = format!("{} — {}", workspace.name, workspace.path);
             let id = format!("{RECENT_PREFIX}{}", workspace.path);
-            // No underscore is read as a mnemonic: folder names often hold them.
-            let text = text.replace('_', "__");
+            // `&` marks a mnemonic in menu labels; a folder's own `&` is doubled to stay one.
+            let text = text.replace('&', "&&");
             menu.0
                 .append(&MenuItem::with_id(app, id, text, true, None::<&str>)?)?;
         }
@@ -208,7 +210,7 @@ fn focused_window(app: &AppHandle) -> Option<WebviewWindow> {
     windows
         .values()
         .find(|w| w.is_focused().unwrap_or(false))
-        .or_else(|| windows.get("main"))
+        .or_else(|| windows.get(crate::windows::FIRST))
         .or_else(|| windows.values().next())
         .cloned()
 }

@@ -8,11 +8,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tauri::{AppHandle, Manager, WebviewUrl, WebviewWindowBuilder};
 
+/// The label of the window the app opens with (`tauri.conf.json`).
+pub const FIRST: &str = "main";
+
 /// The number of the next window's label.
 static NEXT: AtomicUsize = AtomicUsize::new(1);
 
 /// Opens a new window on the app's page. A `workspace` is logged but not yet opened in it: the
-/// window shows the welcome screen.
+/// window shows the welcome screen (`commands::startup`).
 pub fn open_window(app: &AppHandle, workspace: Option<PathBuf>) -> tauri::Result<()> {
     let label = loop {
         let label = format!("w-{}", NEXT.fetch_add(1, Ordering::Relaxed));
