@@ -17,6 +17,7 @@ mod launch;
 mod mcp;
 mod mcp_commands;
 mod menu;
+mod menu_edit;
 mod notify;
 mod rendering;
 mod rule_commands;

@@ -3,9 +3,7 @@
 //! File → Open Folder… and Open Recent act in the focused window through its page: the page is
 //! sent a [`MenuRequest`] on the [`EVENT`] event and runs the same flow as its own "Open folder"
 //! button. The rest is done here: new and closed windows, the webview's zoom, the logs folder,
-//! Copy Diagnostics and the About box. Edit holds the platform's own items; on Linux (GTK) the
-//! clipboard items show their shortcuts, which the page handles itself, and Undo and Redo are
-//! greyed out, as the menu library does not offer them there. `&` in a label marks its mnemonic
+//! Copy Diagnostics and the About box; Edit is `menu_edit`. `&` in a label marks its mnemonic
 //! (Alt+F opens File). Shortcuts use `CmdOrCtrl`: Ctrl on Linux and Windows, Cmd on macOS.
 
 use std::collections::HashMap;
@@ -83,16 +81,7 @@ pub fn build(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
             Some("CmdOrCtrl+Shift+W"),
         )?)
         .build()?;
-    let edit = SubmenuBuilder::new(app, "&Edit")
-        .undo()
-        .redo()
-        .separator()
-        .cut()
-        .copy()
-        .paste()
-        .separator()
-        .select_all()
-        .build()?;
+    let edit = crate::menu_edit::submenu(app)?;
     let view = SubmenuBuilder::new(app, "&View")
         .item(&item(ZOOM_IN, "Zoom &In", Some("CmdOrCtrl+Equal"))?)
         .item(&item(ZOOM_OUT, "Zoom &Out", Some("CmdOrCtrl+Minus"))?)
@@ -151,6 +140,10 @@ pub fn on_event(app: &AppHandle, event: MenuEvent) {
                     window.as_ref(),
                     MenuRequest::OpenRecent { path: path.into() },
                 );
+            } else if let (Some(command), Some(window)) =
+                (crate::menu_edit::command(other), window.as_ref())
+            {
+                crate::menu_edit::run(window, command);
             }
         }
     }

@@ -1,5 +1,5 @@
 // The native menu bar. WebDriver sees only the page, so the menu is driven as a person would,
-// with the keyboard through xdotool (File → Open Recent, View's zoom shortcuts), and pictured
+// with the keyboard through xdotool (File → Open Recent, Edit, View's zoom shortcuts), and pictured
 // with imagemagick's `import`. Help → Copy Diagnostics is checked through the command its item
 // runs, behind Settings → About → "Copy diagnostics": the text names the version, the system and
 // the provider, is on the X clipboard, and holds no key: not the one in the keychain, not one in
@@ -87,6 +87,22 @@ test("File → Open Recent, chosen with the keyboard, opens a remembered folder"
   assert.equal(await name.getText(), "menu-project");
 });
 
+test("Edit → Select All and Copy, from the menu, copy the composer's text", async () => {
+  const composer = await $('[data-testid="composer"]');
+  await composer.waitForDisplayed({ timeout: 10000 });
+  await composer.setValue("text copied through the Edit menu");
+  focusWindow();
+  for (const item of ["a", "c"]) {
+    // Alt+E opens Edit; the item's underlined letter runs it (Select &All, &Copy).
+    xdotool("key", "alt+e");
+    await new Promise((r) => setTimeout(r, 400));
+    xdotool("key", item);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  await waitFor("the composer's text on the clipboard", () => clipboard() === "text copied through the Edit menu");
+  await composer.clearValue();
+});
+
 test("View → Zoom In (Ctrl+=) enlarges the page and Reset Zoom (Ctrl+0) restores it", async () => {
   const width = () => app.browser.execute(() => window.innerWidth);
   const before = await width();
@@ -105,11 +121,14 @@ test("View → Zoom In (Ctrl+=) enlarges the page and Reset Zoom (Ctrl+0) restor
 test("Copy Diagnostics copies the version, system and provider, and no key", async () => {
   await (await $('[data-testid="open-settings"]')).click();
   await (await $('[data-testid="settings"]')).waitForDisplayed({ timeout: 10000 });
+  await (await $('[data-testid="api-key"]')).setValue(KEYCHAIN_KEY);
+  const saveKey = await $('[data-testid="save-key"]');
+  await saveKey.scrollIntoView({ block: "center" }); // not under the sticky Save row
+  await saveKey.click();
+  await (await $('[data-testid="key-stored"]')).waitForDisplayed({ timeout: 10000 });
   await (await $('[data-testid="model"]')).setValue("claude-e2e-model");
   await (await $('[data-testid="save-settings"]')).click();
-  await (await $('[data-testid="api-key"]')).setValue(KEYCHAIN_KEY);
-  await (await $('[data-testid="save-key"]')).click();
-  await (await $('[data-testid="key-stored"]')).waitForDisplayed({ timeout: 10000 });
+  await waitFor("the settings saved", async () => !(await (await $('[data-testid="save-settings"]')).isEnabled()));
 
   await (await $('[data-testid="settings-nav-about"]')).click();
   await (await $('[data-testid="copy-diagnostics"]')).click();
