@@ -7,7 +7,8 @@ CARGO ?= cargo
 WORKSPACE ?=
 APT_PACKAGES := libwebkit2gtk-4.1-dev build-essential pkg-config libssl-dev \
 	libayatana-appindicator3-dev librsvg2-dev xvfb webkit2gtk-driver dbus \
-	gnome-keyring libsecret-tools libdbus-1-dev sqlite3 imagemagick python3 python3-pip x11-utils
+	gnome-keyring libsecret-tools libdbus-1-dev sqlite3 imagemagick python3 python3-pip x11-utils \
+	xclip xdotool
 UI_STAMP := ui/node_modules/.installed
 E2E_STAMP := tests/e2e/node_modules/.installed
 PACKAGING_STAMP := packaging/node_modules/.installed

@@ -39,6 +39,7 @@ const COMMANDS: &[&str] = &[
     "mcp_restart",
     "mcp_set_enabled",
     "mcp_save_user_config",
+    "copy_diagnostics",
 ];
 
 fn main() {

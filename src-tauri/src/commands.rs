@@ -2,7 +2,7 @@
 
 use foreman_core::store::{RecentWorkspace, move_aside};
 use foreman_core::workspace::WorkspaceDir;
-use tauri::{AppHandle, State, WebviewWindow};
+use tauri::{AppHandle, Manager, State, WebviewWindow};
 use tauri_plugin_dialog::DialogExt;
 
 use crate::state::{AppState, StoreSlot, database_path, open_store};
@@ -78,6 +78,7 @@ pub async fn startup(
             Ok(dir) => {
                 let workspace = remember(store, &dir).await?;
                 show(&window, &state, &workspace);
+                crate::menu::show_recent_from(window.app_handle(), store).await;
                 return Ok(StartupView::Workspace {
                     workspace,
                     session: None,
@@ -138,6 +139,7 @@ pub async fn open_workspace(
         }
     };
     show(&window, &state, &workspace);
+    crate::menu::refresh_recent(window.app_handle()).await;
     Ok(workspace)
 }
 
@@ -178,12 +180,14 @@ pub async fn recent_workspaces(
 /// Removes a workspace from the recent list; the folder is untouched.
 #[tauri::command]
 pub async fn forget_workspace(
+    app: AppHandle,
     state: State<'_, AppState>,
     path: String,
 ) -> Result<Vec<RecentWorkspace>, CommandError> {
     match &*state.store.lock().await {
         StoreSlot::Open(store) => {
             store.forget_workspace(&path).await?;
+            crate::menu::show_recent_from(&app, store).await;
             Ok(store.recent_workspaces(RECENT_LIMIT).await?)
         }
         StoreSlot::Failed { message, .. } => Err(CommandError {

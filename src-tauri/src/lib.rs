@@ -6,13 +6,18 @@
 mod activity;
 mod bridge;
 mod checkpoint_commands;
+mod clipboard;
 #[cfg(test)]
 mod command_permissions;
 mod commands;
+mod diagnostics;
+mod diagnostics_commands;
 mod files;
 mod launch;
 mod mcp;
 mod mcp_commands;
+mod menu;
+mod menu_edit;
 mod notify;
 mod rendering;
 mod rule_commands;
@@ -64,10 +69,13 @@ pub fn run() {
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_notification::init())
         .plugin(tauri_plugin_opener::init())
+        .menu(menu::build)
+        .on_menu_event(menu::on_event)
         .setup(move |app| {
             log::info!("webview rendering: {}", rendering.describe());
             let state = tauri::async_runtime::block_on(state::AppState::load(app.handle(), launch));
             app.manage(state);
+            tauri::async_runtime::block_on(menu::refresh_recent(app.handle()));
             match app.get_webview_window(window_state::FIRST_WINDOW) {
                 Some(window) => web_process::reload_when_it_ends(&window),
                 None => log::warn!("no first window to watch for its web process ending"),
@@ -111,6 +119,7 @@ pub fn run() {
             mcp_commands::mcp_restart,
             mcp_commands::mcp_set_enabled,
             mcp_commands::mcp_save_user_config,
+            diagnostics_commands::copy_diagnostics,
         ])
         .build(tauri::generate_context!());
     let app = match result {

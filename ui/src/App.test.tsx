@@ -2,6 +2,7 @@ import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { App } from "./App";
 import type { Backend } from "./backend";
+import type { MenuRequest } from "./protocol/MenuRequest";
 import type { RecentWorkspace } from "./protocol/RecentWorkspace";
 import type { StartupView } from "./protocol/StartupView";
 import { settingsView } from "./test/settingsView";
@@ -10,14 +11,21 @@ import { settingsView } from "./test/settingsView";
 function backendWith(
   startup: StartupView,
   recent: RecentWorkspace[] = [],
-): Backend & { opened: string[]; newWindows: (string | null)[]; welcomes: number } {
+): Backend & {
+  opened: string[];
+  newWindows: (string | null)[];
+  welcomes: number;
+  menu: (request: MenuRequest) => void;
+} {
   let list = [...recent];
   const opened: string[] = [];
   const newWindows: (string | null)[] = [];
+  const listeners: ((request: MenuRequest) => void)[] = [];
   return {
     opened,
     newWindows,
     welcomes: 0,
+    menu: (request) => listeners.forEach((l) => l(request)),
     startup: async () => startup,
     openWorkspace: async (path) => {
       if (path.includes("missing")) throw { message: `The folder ${path} does not exist.` };
@@ -91,6 +99,11 @@ function backendWith(
       throw { message: "no MCP in this test" };
     },
     onFolderDrop: async () => () => {},
+    onMenu: async (onRequest) => {
+      listeners.push(onRequest);
+      return () => listeners.splice(listeners.indexOf(onRequest), 1);
+    },
+    copyDiagnostics: async () => "Foreman 0.1.0",
   };
 }
 
@@ -266,4 +279,26 @@ test("a damaged database gets an error screen that names the file and offers to 
   expect(await screen.findByText("/data/foreman.db")).toBeInTheDocument();
   await userEvent.click(screen.getByRole("button", { name: "Move it aside and start fresh" }));
   expect(await screen.findByTestId("welcome")).toBeInTheDocument();
+});
+
+test("File → Open Folder… in the menu asks for a folder and opens it, as the button does", async () => {
+  const backend = backendWith({ screen: "welcome", recent, error: null }, recent);
+  render(<App backend={backend} />);
+  await screen.findByText("alpha");
+  backend.menu({ action: "open_folder" });
+  expect(await screen.findByTestId("workspace-name")).toHaveTextContent("picked");
+  expect(backend.opened).toEqual(["/home/me/picked"]);
+});
+
+test("File → Open Recent opens that folder, even from another workspace", async () => {
+  const backend = backendWith(
+    { screen: "workspace", workspace: { name: "beta", path: "/home/me/beta" }, session: null, reloaded: false },
+    recent,
+  );
+  render(<App backend={backend} />);
+  expect(await screen.findByTestId("workspace-name")).toHaveTextContent("beta");
+  backend.menu({ action: "open_recent", path: "/home/me/alpha" });
+  await waitFor(() => expect(screen.getByTestId("workspace-name")).toHaveTextContent("alpha"));
+  backend.menu({ action: "open_recent", path: "/home/me/missing-one" });
+  expect(await screen.findByTestId("welcome-error")).toHaveTextContent("does not exist");
 });

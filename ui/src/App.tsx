@@ -33,24 +33,44 @@ export function App({ backend }: { backend: Backend }) {
     return () => window.removeEventListener("focus", reread);
   }, [backend, showSettings]);
 
-  // A folder dropped on the window opens as the workspace.
+  // A folder dropped on the window, or chosen from File → Open Folder… or Open Recent in the
+  // native menu, opens as the workspace; one that cannot be opened leads to welcome with why.
+  const openFolder = useCallback(
+    async (path: string) => {
+      try {
+        setScreen({ kind: "workspace", workspace: await backend.openWorkspace(path) });
+      } catch (e) {
+        setScreen({ kind: "welcome", recent: await backend.recentWorkspaces().catch(() => []), error: errorMessage(e) });
+      }
+    },
+    [backend],
+  );
+
   useEffect(() => {
-    let unlisten: (() => void) | null = null;
+    const unlisten: (() => void)[] = [];
     let gone = false;
+    const keep = (u: () => void) => (gone ? u() : unlisten.push(u));
+    backend.onFolderDrop(openFolder).then(keep, () => {});
     backend
-      .onFolderDrop(async (path) => {
-        try {
-          setScreen({ kind: "workspace", workspace: await backend.openWorkspace(path) });
-        } catch (e) {
-          setScreen({ kind: "welcome", recent: await backend.recentWorkspaces().catch(() => []), error: errorMessage(e) });
+      .onMenu(async (request) => {
+        switch (request.action) {
+          case "open_folder": {
+            // The same flow as the welcome screen's "Open folder…" button.
+            const path = await backend.chooseFolder().catch(() => null);
+            if (path) await openFolder(path);
+            break;
+          }
+          case "open_recent":
+            await openFolder(request.path);
+            break;
         }
       })
-      .then((u) => (gone ? u() : (unlisten = u)), () => {});
+      .then(keep, () => {});
     return () => {
       gone = true;
-      unlisten?.();
+      unlisten.forEach((u) => u());
     };
-  }, [backend]);
+  }, [backend, openFolder]);
 
   const showStartup = useCallback(
     (view: Awaited<ReturnType<Backend["startup"]>>) => {

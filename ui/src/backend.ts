@@ -1,9 +1,11 @@
 // The commands the Rust shell exposes, typed with the generated protocol types.
 import { Channel, invoke } from "@tauri-apps/api/core";
 import { getCurrentWebview } from "@tauri-apps/api/webview";
+import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
 import type { AppSettings } from "./protocol/AppSettings";
 import type { ConnectionTest } from "./protocol/ConnectionTest";
 import type { McpView } from "./protocol/McpView";
+import type { MenuRequest } from "./protocol/MenuRequest";
 import type { CommandError } from "./protocol/CommandError";
 import type { Event } from "./protocol/Event";
 import type { OpenedSession } from "./protocol/OpenedSession";
@@ -80,6 +82,10 @@ export interface Backend {
   mcpSaveUserConfig(workspace: string, text: string): Promise<McpView>;
   /** Calls `onFolder` with the first path dropped on the window; resolves to an unsubscribe. */
   onFolderDrop(onFolder: (path: string) => void): Promise<() => void>;
+  /** Calls `onRequest` with what the native menu asks this window to do; resolves to an unsubscribe. */
+  onMenu(onRequest: (request: MenuRequest) => void): Promise<() => void>;
+  /** Puts the diagnostics for a bug report on the clipboard (keys taken out) and returns them. */
+  copyDiagnostics(): Promise<string>;
 }
 
 /** The message of an error thrown by `invoke` (a CommandError) or anything else. */
@@ -140,4 +146,6 @@ export const tauriBackend: Backend = {
       const first = event.payload.type === "drop" ? event.payload.paths[0] : undefined;
       if (first) onFolder(first);
     }),
+  onMenu: (onRequest) => getCurrentWebviewWindow().listen<MenuRequest>("menu", (event) => onRequest(event.payload)),
+  copyDiagnostics: () => invoke<string>("copy_diagnostics"),
 };

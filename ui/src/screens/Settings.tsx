@@ -22,6 +22,7 @@ import { SECTIONS, SettingsNav } from "./settings/SettingsNav";
 import type { SectionId } from "./settings/SettingsNav";
 import { AgentSection } from "./settings/AgentSection";
 import { ApprovalsSection } from "./settings/ApprovalsSection";
+import { DiagnosticsPanel } from "./settings/DiagnosticsPanel";
 
 interface Props {
   backend: Backend;
@@ -297,6 +298,7 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
               <span>Recordings</span>
               <PathText path={view.recordings_path} />
             </div>
+            <DiagnosticsPanel backend={backend} />
           </section>
         )}
         {message && (

@@ -18,7 +18,7 @@ export const SECTIONS: SectionInfo[] = [
   { id: "mcp", label: "MCP servers", detail: "Tool servers the agent can call, and their tools", workspaceOnly: true },
   { id: "instructions", label: "Project instructions", detail: "The workspace's AGENTS.md and the files the model is given", workspaceOnly: true },
   { id: "checkpoints", label: "Checkpoints", detail: "Snapshots of the workspace taken before changes, to rewind to" },
-  { id: "about", label: "About", detail: "Where Foreman keeps its settings and recordings" },
+  { id: "about", label: "About", detail: "Where Foreman keeps its settings and recordings, and diagnostics for a bug report" },
 ];
 
 interface Props {
