@@ -127,25 +127,9 @@ async fn a_limit_out_of_range_is_refused_before_any_request() {
 #[tokio::test]
 async fn an_answer_cut_off_at_the_limit_ends_with_a_notice() {
     for wire in BOTH {
-        let cut_off = match wire {
-            Wire::OpenAi => body(wire, &[text("The first half of a long")])
-                .replace(r#""finish_reason":"stop""#, r#""finish_reason":"length""#),
-            Wire::Anthropic => body(wire, &[text("The first half of a long")]).replace(
-                r#""stop_reason":"end_turn""#,
-                r#""stop_reason":"max_tokens""#,
-            ),
-        };
-        assert!(cut_off.contains("length") || cut_off.contains("max_tokens"));
         // The server counts the 300 tokens it was allowed.
-        let cut_off = output_tokens(&cut_off, 300);
-        let settings = ProviderSettings {
-            max_tokens: Some(300),
-            ..ProviderSettings::for_preset(match wire {
-                Wire::Anthropic => ProviderPreset::Anthropic,
-                Wire::OpenAi => ProviderPreset::Custom,
-            })
-        };
-        let mut h = session(wire, settings, ScriptedResponse::sse(cut_off)).await;
+        let cut_off = cut_off(wire, "The first half of a long", 300);
+        let mut h = session(wire, limited_to_300(wire), ScriptedResponse::sse(cut_off)).await;
         h.say("write a lot");
         let end = h.end().await;
         assert_eq!(
@@ -174,38 +158,49 @@ async fn an_answer_cut_off_at_the_limit_ends_with_a_notice() {
     }
 }
 
-/// `body` with the output tokens its usage reports set to `tokens`.
-fn output_tokens(body: &str, tokens: u64) -> String {
-    body.replace(
-        r#""completion_tokens":5"#,
-        &format!(r#""completion_tokens":{tokens}"#),
-    )
-    .replace(
-        r#""output_tokens":5"#,
-        &format!(r#""output_tokens":{tokens}"#),
-    )
+/// An answer of `words` that the server stopped at an output limit after counting `tokens`.
+fn cut_off(wire: Wire, words: &str, tokens: u64) -> String {
+    let body = match wire {
+        Wire::OpenAi => body(wire, &[text(words)])
+            .replace(r#""finish_reason":"stop""#, r#""finish_reason":"length""#)
+            .replace(
+                r#""completion_tokens":5"#,
+                &format!(r#""completion_tokens":{tokens}"#),
+            ),
+        Wire::Anthropic => body(wire, &[text(words)])
+            .replace(
+                r#""stop_reason":"end_turn""#,
+                r#""stop_reason":"max_tokens""#,
+            )
+            .replace(
+                r#""output_tokens":5"#,
+                &format!(r#""output_tokens":{tokens}"#),
+            ),
+    };
+    assert!(
+        body.contains(&format!(":{tokens}")),
+        "the usage was rewritten: {body}"
+    );
+    assert!(body.contains("length") || body.contains("max_tokens"));
+    body
+}
+
+/// The wire's preset with an answer limit of 300 tokens.
+fn limited_to_300(wire: Wire) -> ProviderSettings {
+    ProviderSettings {
+        max_tokens: Some(300),
+        ..ProviderSettings::for_preset(match wire {
+            Wire::Anthropic => ProviderPreset::Anthropic,
+            Wire::OpenAi => ProviderPreset::Custom,
+        })
+    }
 }
 
 #[tokio::test]
 async fn an_answer_a_server_cut_off_below_the_limit_names_the_server() {
     for wire in BOTH {
-        let cut_off = match wire {
-            Wire::OpenAi => body(wire, &[text("The first half")])
-                .replace(r#""finish_reason":"stop""#, r#""finish_reason":"length""#),
-            Wire::Anthropic => body(wire, &[text("The first half")]).replace(
-                r#""stop_reason":"end_turn""#,
-                r#""stop_reason":"max_tokens""#,
-            ),
-        };
-        let cut_off = output_tokens(&cut_off, 120);
-        let settings = ProviderSettings {
-            max_tokens: Some(300),
-            ..ProviderSettings::for_preset(match wire {
-                Wire::Anthropic => ProviderPreset::Anthropic,
-                Wire::OpenAi => ProviderPreset::Custom,
-            })
-        };
-        let mut h = session(wire, settings, ScriptedResponse::sse(cut_off)).await;
+        let cut_off = cut_off(wire, "The first half", 120);
+        let mut h = session(wire, limited_to_300(wire), ScriptedResponse::sse(cut_off)).await;
         h.say("write a lot");
         let end = h.end().await;
         assert_eq!(
