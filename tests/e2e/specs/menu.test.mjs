@@ -42,6 +42,9 @@ before(async () => {
 
 after(async () => {
   await app?.close();
+  // The specs of one run share the Secret Service: the next one starts without a key, as a
+  // first run does.
+  execFileSync("secret-tool", ["clear", "service", "foreman", "username", "anthropic"]);
 });
 
 /** Runs xdotool (installed by `make deps`) on the test's X display. */
@@ -49,9 +52,12 @@ function xdotool(...args) {
   return execFileSync("xdotool", args, { encoding: "utf8", timeout: 10000 });
 }
 
-/** Gives the app's window the keyboard: its largest visible X window named Foreman. */
+/**
+ * Gives the app's window the keyboard: its largest visible X window titled "Foreman" or
+ * "<workspace> — Foreman".
+ */
 function focusWindow() {
-  const ids = xdotool("search", "--onlyvisible", "--name", "^Foreman$").trim().split("\n").filter(Boolean);
+  const ids = xdotool("search", "--onlyvisible", "--name", "^(.* — )?Foreman$").trim().split("\n").filter(Boolean);
   const area = (id) => {
     const [, w, h] = xdotool("getwindowgeometry", id).match(/Geometry: (\d+)x(\d+)/) ?? [0, 0, 0];
     return Number(w) * Number(h);

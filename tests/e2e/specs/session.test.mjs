@@ -24,6 +24,8 @@ let model;
 let app;
 
 before(async () => {
+  // Step 1 is a first run: no key in the Secret Service, which the run's specs share.
+  execFileSync("secret-tool", ["clear", "service", "foreman", "username", "anthropic"]);
   model = await startModel();
 });
 
