@@ -128,7 +128,10 @@ step("1. set the provider and key, watch a write stream, read the diff, approve"
   // offers the text protocol (not taken: the rest of the job uses native tools).
   assert.match(await (await $('[data-testid="max-tokens"]')).getAttribute("placeholder"), /^8192 /);
   model.script({ text: "Sure! The status is ok." });
-  await (await $('[data-testid="test-connection"]')).click();
+  // The button is disabled until the key's save has finished (its message may show first).
+  const testConnection = await $('[data-testid="test-connection"]');
+  await testConnection.waitForEnabled({ timeout: 10000 });
+  await testConnection.click();
   const shown = await waitFor("the connection test's result", async () => {
     for (const id of ["connection-result", "settings-message"]) {
       const element = await $(`[data-testid="${id}"]`);
