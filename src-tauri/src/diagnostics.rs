@@ -99,18 +99,11 @@ pub fn redact(text: &str, secrets: &[String]) -> String {
     redact_patterns(&out).into_owned()
 }
 
-/// The values of the variables in `env` whose names say they hold a credential (the same names
-/// `foreman_core::secrets::remember_environment` looks for).
+/// The values of the variables in `env` whose names say they hold a credential
+/// ([`foreman_core::secrets::is_credential_name`]).
 pub fn secrets_in_environment(env: impl IntoIterator<Item = (String, String)>) -> Vec<String> {
     env.into_iter()
-        .filter(|(name, _)| {
-            let name = name.to_ascii_uppercase();
-            name.ends_with("_API_KEY")
-                || name == "API_KEY"
-                || name.ends_with("_TOKEN")
-                || name.ends_with("_SECRET")
-                || name.ends_with("_PASSWORD")
-        })
+        .filter(|(name, _)| foreman_core::secrets::is_credential_name(name))
         .map(|(_, value)| value)
         .collect()
 }

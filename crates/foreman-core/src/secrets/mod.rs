@@ -14,5 +14,7 @@ pub mod process;
 mod registry;
 mod stream;
 
-pub use registry::{REDACTED, remember, remember_environment, scrub, scrub_bytes};
+pub use registry::{
+    REDACTED, is_credential_name, remember, remember_environment, scrub, scrub_bytes,
+};
 pub use stream::StreamScrubber;

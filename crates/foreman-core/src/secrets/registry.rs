@@ -34,16 +34,23 @@ pub fn remember(value: &str) {
 /// (`env`, `/proc/$PPID/environ`) shows `[REDACTED]` instead.
 pub fn remember_environment() {
     for (name, value) in std::env::vars_os() {
-        let name = name.to_string_lossy().to_ascii_uppercase();
-        let secret_name = name.ends_with("_API_KEY")
-            || name == "API_KEY"
-            || name.ends_with("_TOKEN")
-            || name.ends_with("_SECRET")
-            || name.ends_with("_PASSWORD");
-        if secret_name && let Some(value) = value.to_str() {
+        if is_credential_name(&name.to_string_lossy())
+            && let Some(value) = value.to_str()
+        {
             remember(value);
         }
     }
+}
+
+/// Whether an environment variable named `name` holds a credential by its name (`*_API_KEY`,
+/// `API_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD`, in any case).
+pub fn is_credential_name(name: &str) -> bool {
+    let name = name.to_ascii_uppercase();
+    name.ends_with("_API_KEY")
+        || name == "API_KEY"
+        || name.ends_with("_TOKEN")
+        || name.ends_with("_SECRET")
+        || name.ends_with("_PASSWORD")
 }
 
 /// A snapshot of the known secrets (longest first).
