@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use foreman_core::agent::DEFAULT_MAX_ITERATIONS;
 use foreman_core::approval::ApprovalMode;
 use foreman_core::providers::{KeyringKey, ProviderPreset, ProviderSettings};
+use foreman_core::sandbox::hidden;
 use foreman_protocol::Op;
-use foreman_protocol::SandboxLevel;
+use foreman_protocol::{HiddenPath, SandboxLevel};
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager};
 use ts_rs::TS;
@@ -31,6 +32,9 @@ pub struct AppSettings {
     pub sandbox: SandboxLevel,
     /// Whether a confined command may reach the network.
     pub sandbox_network: bool,
+    /// Paths hidden from confined commands (Settings › Sandbox); defaults a newer version
+    /// brings are added when the file is read.
+    pub sandbox_hidden: Vec<HiddenPath>,
     /// Files larger than this many MiB are left out of checkpoints.
     pub checkpoint_max_file_mib: u32,
 }
@@ -44,6 +48,7 @@ impl Default for AppSettings {
             notify_approvals: true,
             sandbox: SandboxLevel::WorkspaceWrite,
             sandbox_network: false,
+            sandbox_hidden: hidden::defaults(),
             checkpoint_max_file_mib: 10,
         }
     }
@@ -78,6 +83,8 @@ pub struct SettingsView {
     pub sandbox_status: String,
     /// Whether it can.
     pub sandbox_available: bool,
+    /// The app's own folders, always hidden from confined commands (with the list's paths).
+    pub sandbox_own_dirs: Vec<String>,
 }
 
 /// The directory the provider's responses are recorded into, when the settings ask for it: one
@@ -104,9 +111,14 @@ pub fn settings_path(app: &AppHandle) -> Result<PathBuf, CommandError> {
 /// names it (it is not overwritten until the user saves).
 pub fn load(path: &Path) -> Result<AppSettings, CommandError> {
     match std::fs::read_to_string(path) {
-        Ok(text) => serde_json::from_str(&text).map_err(|e| CommandError {
-            message: format!("The settings file {} is damaged: {e}", path.display()),
-        }),
+        Ok(text) => serde_json::from_str::<AppSettings>(&text)
+            .map(|mut settings| {
+                settings.sandbox_hidden = hidden::merged(&settings.sandbox_hidden);
+                settings
+            })
+            .map_err(|e| CommandError {
+                message: format!("The settings file {} is damaged: {e}", path.display()),
+            }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(AppSettings::default()),
         Err(e) => Err(CommandError {
             message: format!("Cannot read the settings file {}: {e}", path.display()),
@@ -167,8 +179,34 @@ pub fn key_for(preset: ProviderPreset) -> KeyringKey {
     KeyringKey::new(preset.keyring_account())
 }
 
-/// The settings screen's view of `settings`.
-pub fn view(path: &Path, recordings: &Path, settings: AppSettings) -> SettingsView {
+/// The app's own folders (data, config, cache, logs): hidden from confined commands, since
+/// they hold every workspace's conversations and the settings.
+pub fn own_dirs(app: &AppHandle) -> Vec<PathBuf> {
+    let paths = app.path();
+    [
+        paths.app_data_dir(),
+        paths.app_local_data_dir(),
+        paths.app_config_dir(),
+        paths.app_cache_dir(),
+        paths.app_log_dir(),
+    ]
+    .into_iter()
+    .filter_map(Result::ok)
+    .fold(Vec::new(), |mut dirs, dir| {
+        if !dirs.contains(&dir) {
+            dirs.push(dir);
+        }
+        dirs
+    })
+}
+
+/// The settings screen's view of `settings`; `own_dirs` are the app's own folders.
+pub fn view(
+    path: &Path,
+    recordings: &Path,
+    settings: AppSettings,
+    own_dirs: &[PathBuf],
+) -> SettingsView {
     let preset = settings.provider.preset;
     let sandbox = match settings.sandbox {
         SandboxLevel::Off => None,
@@ -208,6 +246,7 @@ pub fn view(path: &Path, recordings: &Path, settings: AppSettings) -> SettingsVi
             |a| a.describe(),
         ),
         sandbox_available: sandbox.is_some_and(|a| a.is_available()),
+        sandbox_own_dirs: own_dirs.iter().map(|d| d.display().to_string()).collect(),
     }
 }
 

@@ -19,8 +19,9 @@ use crate::view::CommandError;
 pub async fn get_settings(app: AppHandle) -> Result<SettingsView, CommandError> {
     let path = settings_path(&app)?;
     let recordings = settings::recordings_dir(&app)?;
+    let own = settings::own_dirs(&app);
     let settings = settings::load(&path)?;
-    blocking(move || Ok(settings::view(&path, &recordings, settings))).await
+    blocking(move || Ok(settings::view(&path, &recordings, settings, &own))).await
 }
 
 /// Saves the settings. New sessions use them; running sessions of the same provider take the
@@ -33,6 +34,7 @@ pub async fn save_settings(
 ) -> Result<SettingsView, CommandError> {
     let path = settings_path(&app)?;
     let recordings = settings::recordings_dir(&app)?;
+    let own = settings::own_dirs(&app);
     if settings.max_iterations == 0 {
         return Err(CommandError::new("The iteration cap must be at least 1."));
     }
@@ -61,7 +63,7 @@ pub async fn save_settings(
             .send_to_provider(&settings::provider_identity(&settings.provider), &op);
         log::info!("the model change went to {reached} open session(s)");
     }
-    blocking(move || Ok(settings::view(&path, &recordings, settings))).await
+    blocking(move || Ok(settings::view(&path, &recordings, settings, &own))).await
 }
 
 /// Stores the API key of `preset` in the system keychain.
@@ -73,11 +75,12 @@ pub async fn set_api_key(
 ) -> Result<SettingsView, CommandError> {
     let path = settings_path(&app)?;
     let recordings = settings::recordings_dir(&app)?;
+    let own = settings::own_dirs(&app);
     let settings = settings::load(&path)?;
     blocking(move || {
         key_for(preset).store(&key)?;
         log::info!("API key stored in the keychain for {preset:?}");
-        Ok(settings::view(&path, &recordings, settings))
+        Ok(settings::view(&path, &recordings, settings, &own))
     })
     .await
 }
@@ -90,10 +93,11 @@ pub async fn delete_api_key(
 ) -> Result<SettingsView, CommandError> {
     let path = settings_path(&app)?;
     let recordings = settings::recordings_dir(&app)?;
+    let own = settings::own_dirs(&app);
     let settings = settings::load(&path)?;
     blocking(move || {
         key_for(preset).delete()?;
-        Ok(settings::view(&path, &recordings, settings))
+        Ok(settings::view(&path, &recordings, settings, &own))
     })
     .await
 }

@@ -190,6 +190,10 @@ pub struct ExecCli {
     /// Let confined commands reach the network.
     #[arg(long = "allow-network")]
     allow_network: bool,
+    /// Hide this path from confined commands too (besides the credential locations and
+    /// Settings › Sandbox's list); repeatable.
+    #[arg(long = "hide", value_name = "PATH")]
+    hide: Vec<PathBuf>,
     /// Stop after this many model turns.
     #[arg(long = "max-iterations", value_name = "N", value_parser = max_iterations)]
     max_iterations: Option<u32>,
@@ -265,6 +269,8 @@ pub struct ExecArgs {
     pub sandbox: SandboxLevel,
     /// Whether confined commands may reach the network.
     pub allow_network: bool,
+    /// More paths hidden from confined commands.
+    pub hide: Vec<PathBuf>,
     /// Files, folders (`src/`), line ranges (`src/a.rs:10-40`) and images to attach.
     pub attach: Vec<String>,
     pub prompt: String,
@@ -310,6 +316,7 @@ impl ExecCli {
             record: self.record,
             sandbox: self.sandbox,
             allow_network: self.allow_network,
+            hide: self.hide,
             attach: self.attach,
             prompt: self.prompt.join(" "),
         })

@@ -176,6 +176,7 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     config.approval_mode = args.approval;
     config.sandbox = args.sandbox;
     config.sandbox_network = args.allow_network;
+    config.sandbox_hidden = crate::hidden::paths(&db, &args.hide)?;
     config.text_protocol = args.text_protocol;
     config.limits = Limits {
         max_tokens: args.max_tokens.unwrap_or_else(|| default_max_tokens(&args)),

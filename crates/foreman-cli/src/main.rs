@@ -8,6 +8,7 @@ mod args;
 mod attach;
 mod checkpoints;
 mod exec;
+mod hidden;
 mod mcp;
 mod render;
 mod rules;

@@ -46,7 +46,7 @@ pub use model_info::ModelInfo;
 pub use network::{PrivateTarget, PrivateTargetKind};
 pub use op::{ApprovalScope, Op, RuleScope};
 pub use rule_file::{RuleFile, RuleFileKind, RuleFilesView};
-pub use sandbox::{SandboxLevel, SandboxNote};
+pub use sandbox::{HiddenPath, SandboxLevel, SandboxNote};
 pub use settings::ReasoningEffort;
 pub use tool::{ArgsView, CallError, ToolKind, ToolStats};
 pub use usage::UsageSummary;
@@ -83,6 +83,7 @@ mod bindings_tests {
         assert_bindings_current::<ToolStats>();
         assert_bindings_current::<SandboxLevel>();
         assert_bindings_current::<SandboxNote>();
+        assert_bindings_current::<HiddenPath>();
         assert_bindings_current::<ChangeKind>();
         assert_bindings_current::<WorkspaceChange>();
         assert_bindings_current::<RewindPlan>();

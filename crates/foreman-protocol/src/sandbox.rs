@@ -56,4 +56,20 @@ pub struct SandboxNote {
     /// Lines of its output that show the sandbox refused something.
     #[serde(default)]
     pub refused: Vec<String>,
+    /// Hidden paths (as Settings lists them, `~/.ssh`) the command named, printed, or may need
+    /// (`gh` needs `~/.config/gh`): in the sandbox each is an empty stand-in it cannot open.
+    #[serde(default)]
+    pub hidden: Vec<String>,
+    /// It tried to signal a process outside its sandbox (`kill $PPID`), and was refused.
+    #[serde(default)]
+    pub signalled_outside: bool,
+}
+
+/// A path hidden from confined commands (Settings › Sandbox): credentials, the app's own data.
+/// `~/` stands for the home directory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct HiddenPath {
+    pub path: String,
+    /// Off: commands in the sandbox can read it.
+    pub enabled: bool,
 }

@@ -20,4 +20,13 @@ unconfined?: string,
 /**
  * Lines of its output that show the sandbox refused something.
  */
-refused: Array<string>, };
+refused: Array<string>, 
+/**
+ * Hidden paths (as Settings lists them, `~/.ssh`) the command named, printed, or may need
+ * (`gh` needs `~/.config/gh`): in the sandbox each is an empty stand-in it cannot open.
+ */
+hidden: Array<string>, 
+/**
+ * It tried to signal a process outside its sandbox (`kill $PPID`), and was refused.
+ */
+signalled_outside: boolean, };

@@ -30,4 +30,8 @@ sandbox_status: string,
 /**
  * Whether it can.
  */
-sandbox_available: boolean, };
+sandbox_available: boolean, 
+/**
+ * The app's own folders, always hidden from confined commands (with the list's paths).
+ */
+sandbox_own_dirs: Array<string>, };

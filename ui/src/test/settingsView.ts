@@ -12,6 +12,10 @@ export const testSettings: AppSettings = {
   notify_approvals: true,
   sandbox: "workspace-write",
   sandbox_network: false,
+  sandbox_hidden: [
+    { path: "~/.ssh", enabled: true },
+    { path: "~/.aws", enabled: true },
+  ],
   checkpoint_max_file_mib: 10,
 };
 
@@ -28,6 +32,7 @@ export function settingsView(over: Partial<SettingsView> = {}): SettingsView {
     path: "/cfg/settings.json",
     recordings_path: "/data/recordings",
     sandbox_status: "Commands run confined (Landlock ABI 7, seccomp, a private mount namespace).",
+    sandbox_own_dirs: ["/data", "/cfg"],
     sandbox_available: true,
     ...over,
   };

@@ -69,6 +69,9 @@ pub struct SessionConfig {
     pub sandbox: SandboxLevel,
     /// Whether a confined command may reach the network.
     pub sandbox_network: bool,
+    /// Paths hidden from confined commands, absolute (see [`crate::sandbox::hidden`]): by
+    /// default the credential locations; clients add their own data directories.
+    pub sandbox_hidden: Vec<PathBuf>,
     /// Where the workspaces' checkpoint repositories live (`None`: no checkpoints).
     pub checkpoints_dir: Option<PathBuf>,
     /// The most one workspace's checkpoints may take on disk; the oldest go first.
@@ -121,6 +124,10 @@ impl SessionConfig {
             sub_agent_max_iterations: DEFAULT_SUB_AGENT_ITERATIONS,
             sandbox: SandboxLevel::WorkspaceWrite,
             sandbox_network: false,
+            sandbox_hidden: crate::sandbox::hidden::resolve(
+                &crate::sandbox::hidden::defaults(),
+                &[],
+            ),
             checkpoints_dir: None,
             checkpoints_cap: crate::checkpoints::retention::DEFAULT_CAP_BYTES,
             attach_max_file_bytes: crate::protocol::attachment::DEFAULT_MAX_ATTACHED_FILE_BYTES,

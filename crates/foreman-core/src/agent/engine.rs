@@ -174,6 +174,7 @@ impl Engine {
         let sandbox = Sandboxing::new(
             config.sandbox,
             config.sandbox_network,
+            config.sandbox_hidden,
             config.data_dir.join("sandbox-tmp"),
         );
         let titled = !config.history.is_empty();

@@ -1,11 +1,12 @@
 //! A confined command that failed because the sandbox refused something it tried (a write
-//! outside the workspace, a connection) asks the user, as an ordinary approval, whether to run
+//! outside the workspace, a connection, a credential it hides) asks the user, as an ordinary approval, whether to run
 //! it again outside the sandbox. The card shows what was refused; the model is told which run
 //! its result comes from.
 
 use super::approvals::ApprovalOutcome;
 use super::engine::Engine;
 use super::jobs::{CallsOutcome, Escalation, Job, Results};
+use super::sandboxing::AfterRun;
 use crate::protocol::{CallDecision, CallState, SandboxNote};
 
 /// What the model is told before the result of a run the user let out of the sandbox.
@@ -17,6 +18,20 @@ const KEPT_INSIDE: &str = "The sandbox refused something this command tried (see
     user chose not to run it outside the sandbox.";
 
 impl Engine {
+    /// Tells a confined command's card what its run showed: hidden paths it named or needs, a
+    /// signal the sandbox refused.
+    pub(crate) fn show_after_run(&mut self, id: &str, seen: &AfterRun) {
+        if seen.hidden.is_empty() && !seen.signalled_outside {
+            return;
+        }
+        let note = SandboxNote {
+            hidden: seen.hidden.clone(),
+            signalled_outside: seen.signalled_outside,
+            ..self.gate.sandbox.note()
+        };
+        self.calls.set_sandbox(&mut self.events, id, note);
+    }
+
     /// Asks to run `esc`'s command outside the sandbox; runs it there when the user agrees.
     pub(crate) async fn escalate(
         &mut self,
@@ -30,12 +45,12 @@ impl Engine {
             arguments,
             text,
             refused,
+            hidden,
         } = esc;
         let note = SandboxNote {
-            level: Some(self.gate.sandbox.level),
-            network: self.gate.sandbox.network,
-            unconfined: None,
             refused: refused.clone(),
+            hidden: hidden.clone(),
+            ..self.gate.sandbox.note()
         };
         self.calls.set_sandbox(&mut self.events, &id, note);
         let prepared = match self.tooling.tools.prepare(&tool, arguments) {
@@ -47,11 +62,17 @@ impl Engine {
                 return CallsOutcome::Continue;
             }
         };
-        let reason = format!(
-            "the sandbox refused something it tried ({}); run it again outside the sandbox, with \
-             your full rights?",
-            refused.first().map_or("", String::as_str)
-        );
+        let reason = match refused.first() {
+            Some(line) => format!(
+                "the sandbox refused something it tried ({line}); run it again outside the \
+                 sandbox, with your full rights?"
+            ),
+            None => format!(
+                "it may need {}, which the sandbox hides from commands; run it again outside \
+                 the sandbox, with your full rights?",
+                hidden.join(", ")
+            ),
+        };
         match self.await_approval(&id, &prepared, reason).await {
             ApprovalOutcome::Run => {
                 self.calls

@@ -47,4 +47,6 @@ pub(crate) struct Escalation {
     pub text: String,
     /// The lines of its output that show what was refused.
     pub refused: Vec<String>,
+    /// The hidden paths it named or needs (a credential it could not read).
+    pub hidden: Vec<String>,
 }

@@ -1,27 +1,66 @@
-//! [`Sandboxing`]: how a session confines its commands — the level, the network, the private
-//! temporary directory — and whether this machine can (see [`crate::sandbox`]). The gate's part;
-//! `escalation` is where a refused command asks to run outside.
+//! [`Sandboxing`]: how a session confines its commands — the level, the network, the paths
+//! hidden from them, the private temporary directory — and whether this machine can (see
+//! [`crate::sandbox`]). The gate's part; `escalation` is where a refused command asks to run
+//! outside.
+//!
+//! The temporary directory is the session's own, in the system's temporary directory and
+//! removed with the session: never under the app's data directory, which is hidden.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use crate::approval::ShellLine;
+use crate::approval::shell::program_index;
 use crate::protocol::{ApprovalMode, SandboxLevel, SandboxNote};
-use crate::sandbox::{Availability, SandboxPolicy, availability};
+use crate::sandbox::refusal::{refused_lines, signalled_outside};
+use crate::sandbox::{Availability, SandboxPolicy, availability, hidden};
 
 /// How a session confines its commands.
 #[derive(Debug, Clone)]
 pub(crate) struct Sandboxing {
     pub(crate) level: SandboxLevel,
     pub(crate) network: bool,
+    /// Paths replaced by stand-ins in the sandbox (absolute).
+    pub(crate) hidden: Vec<PathBuf>,
     temp: PathBuf,
+    /// Keeps the temporary directory for the session's life.
+    _temp_dir: Option<Arc<tempfile::TempDir>>,
     available: Availability,
 }
 
+/// What a confined command's run showed, for its card and the escalation.
+#[derive(Debug, Default)]
+pub(crate) struct AfterRun {
+    /// Lines that show the sandbox refused something the user may let it do outside.
+    pub(crate) refused: Vec<String>,
+    /// Hidden paths it named or needs, as the list names them.
+    pub(crate) hidden: Vec<String>,
+    /// It tried to signal a process outside the sandbox.
+    pub(crate) signalled_outside: bool,
+}
+
 impl Sandboxing {
-    pub(crate) fn new(level: SandboxLevel, network: bool, temp: PathBuf) -> Self {
+    /// `fallback_temp` is used only when the system's temporary directory cannot hold one.
+    pub(crate) fn new(
+        level: SandboxLevel,
+        network: bool,
+        hidden: Vec<PathBuf>,
+        fallback_temp: PathBuf,
+    ) -> Self {
+        let made = tempfile::Builder::new()
+            .prefix("foreman-sandbox-")
+            .tempdir()
+            .map_err(|error| tracing::warn!(%error, "no private temporary directory"))
+            .ok();
+        let temp = made
+            .as_ref()
+            .map_or(fallback_temp, |dir| dir.path().join("tmp"));
         Self {
             level,
             network,
+            hidden,
             temp,
+            _temp_dir: made.map(Arc::new),
             available: availability(level),
         }
     }
@@ -29,6 +68,18 @@ impl Sandboxing {
     /// Commands run confined: a level is set and this machine enforces it.
     pub(crate) fn confines(&self) -> bool {
         self.level != SandboxLevel::Off && self.available.is_available()
+    }
+
+    /// The note of a confined command's card.
+    pub(crate) fn note(&self) -> SandboxNote {
+        SandboxNote {
+            level: Some(self.level),
+            network: self.network,
+            unconfined: None,
+            refused: Vec::new(),
+            hidden: Vec::new(),
+            signalled_outside: false,
+        }
     }
 
     /// The sandbox a command runs in under `mode` (`None`: unconfined), and the note its card
@@ -43,23 +94,56 @@ impl Sandboxing {
             level: None,
             network: true,
             unconfined: why,
-            refused: Vec::new(),
+            ..self.note()
         };
         if outside || mode == ApprovalMode::Yolo || self.level == SandboxLevel::Off {
             return (None, unconfined(None));
         }
         match &self.available {
             Availability::Available { .. } => {
-                let policy = SandboxPolicy {
-                    level: self.level,
-                    network: self.network,
-                    workspace: workspace.to_path_buf(),
-                    temp: self.temp.clone(),
-                };
-                let note = policy.note();
-                (Some(policy), note)
+                let mut policy = SandboxPolicy::new(
+                    self.level,
+                    self.network,
+                    workspace.to_path_buf(),
+                    self.temp.clone(),
+                );
+                policy.hidden = self.hidden.clone();
+                (Some(policy), self.note())
             }
             Availability::Unavailable { reason } => (None, unconfined(Some(reason.clone()))),
+        }
+    }
+
+    /// What the confined run of `line` that printed `output` showed. `failed`: it exited with
+    /// an error (only then is there something to run again outside).
+    pub(crate) fn after_run(
+        &self,
+        line: Option<&ShellLine>,
+        output: &str,
+        failed: bool,
+    ) -> AfterRun {
+        // What it ran, without assignments: only a failure is put down to a missing credential.
+        let ran: Vec<Vec<String>> = match (line, failed) {
+            (Some(l), true) => l
+                .everywhere
+                .iter()
+                .filter_map(|words| program_index(words).map(|i| words[i..].to_vec()))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let text = line.map_or("", |l| l.text.as_str());
+        let signalled = signalled_outside(output);
+        AfterRun {
+            // A refused signal is not something to let out of the sandbox.
+            refused: match failed {
+                true => refused_lines(output)
+                    .into_iter()
+                    .filter(|l| !signalled_outside(l))
+                    .collect(),
+                false => Vec::new(),
+            },
+            hidden: hidden::touched(&self.hidden, text, output, &ran),
+            signalled_outside: signalled,
         }
     }
 }

@@ -20,12 +20,12 @@ use super::checkpointing::Moment;
 use super::engine::Engine;
 use super::jobs::{CallsOutcome, Escalation, Job, NOT_RUN_CANCELLED, Results};
 use super::preview::diff_preview;
+use super::sandboxing::AfterRun;
 use super::turn::StreamedCall;
 use crate::approval::network::private_target;
 use crate::approval::{ActionClass, Decision};
 use crate::protocol::{CallDecision, CallState, EventMsg, Op};
 use crate::providers::Message;
-use crate::sandbox::refusal::refused_lines;
 use crate::secrets::{StreamScrubber, scrub};
 use crate::tools::{CallEnd, CallOutput, Control, Executed, OutputSink, Prepared, execute};
 
@@ -347,7 +347,7 @@ impl Engine {
                 input,
                 repairs,
                 arguments,
-                ..
+                facts,
             } = prepared;
             let timeout = self.tooling.tools.timeout(&tool);
             let sink = OutputSink::new(id.clone(), output_tx.clone());
@@ -364,7 +364,7 @@ impl Engine {
                 false => None,
             };
             // Kept to ask again outside the sandbox if it refuses something.
-            let confined = sandbox.is_some().then_some(arguments);
+            let confined = sandbox.is_some().then_some((arguments, facts.shell));
             runs.push(execute(
                 std::sync::Arc::clone(&tool),
                 input,
@@ -423,6 +423,17 @@ impl Engine {
                 }
                 continue;
             }
+            let seen = match (&confined, &run.outcome) {
+                (Some((_, line)), Ok(output)) => {
+                    let seen =
+                        self.gate
+                            .sandbox
+                            .after_run(line.as_ref(), &output.text, output.failed);
+                    self.show_after_run(&id, &seen);
+                    seen
+                }
+                _ => AfterRun::default(),
+            };
             match run.outcome {
                 Ok(output) if !output.failed => {
                     self.frame.failures.remove(&tool);
@@ -456,18 +467,16 @@ impl Engine {
                     if let Some(summary) = output.summary {
                         self.calls.set_summary(&id, summary);
                     }
-                    let refused = match &confined {
-                        Some(_) => refused_lines(&output.text),
-                        None => Vec::new(),
-                    };
-                    if let (Some(arguments), false) = (confined, refused.is_empty()) {
+                    let escalates = !seen.refused.is_empty() || !seen.hidden.is_empty();
+                    if let (Some((arguments, _)), true) = (confined, escalates) {
                         escalations.push(Escalation {
                             index,
                             id,
                             tool,
                             arguments,
                             text,
-                            refused,
+                            refused: seen.refused,
+                            hidden: seen.hidden,
                         });
                         continue;
                     }

@@ -15,9 +15,49 @@ pub struct SandboxPolicy {
     pub workspace: PathBuf,
     /// Its private temporary directory (always written; `TMPDIR` points there).
     pub temp: PathBuf,
+    /// Paths replaced by an empty stand-in it cannot open (credentials, the app's own data;
+    /// see [`super::hidden`]). One that holds the workspace or the temporary directory is left
+    /// as it is.
+    pub hidden: Vec<PathBuf>,
 }
 
+/// Variables taken out of a confined command's environment: they lead to the session bus (and
+/// through it the keychain), the SSH and GPG agents, and the display (which can type into any
+/// window, the app's own included).
+pub const HIDDEN_ENV: &[&str] = &[
+    "DBUS_SESSION_BUS_ADDRESS",
+    "DBUS_SYSTEM_BUS_ADDRESS",
+    "SSH_AUTH_SOCK",
+    "SSH_AGENT_PID",
+    "GPG_AGENT_INFO",
+    "GNOME_KEYRING_CONTROL",
+    "DISPLAY",
+    "WAYLAND_DISPLAY",
+    "XAUTHORITY",
+];
+
 impl SandboxPolicy {
+    /// A policy that hides nothing (add to [`Self::hidden`]).
+    pub fn new(level: SandboxLevel, network: bool, workspace: PathBuf, temp: PathBuf) -> Self {
+        Self {
+            level,
+            network,
+            workspace,
+            temp,
+            hidden: Vec::new(),
+        }
+    }
+
+    /// The paths a confined command may write: the workspace (at `workspace-write`) and the
+    /// temporary directory.
+    pub fn writable(&self) -> Vec<PathBuf> {
+        let mut roots = vec![self.temp.clone()];
+        if self.level == SandboxLevel::WorkspaceWrite {
+            roots.push(self.workspace.clone());
+        }
+        roots
+    }
+
     /// The note on a command's card while it runs confined.
     pub fn note(&self) -> SandboxNote {
         SandboxNote {
@@ -25,6 +65,8 @@ impl SandboxPolicy {
             network: self.network,
             unconfined: None,
             refused: Vec::new(),
+            hidden: Vec::new(),
+            signalled_outside: false,
         }
     }
 }
@@ -32,8 +74,12 @@ impl SandboxPolicy {
 /// Whether commands can be confined here.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Availability {
-    /// They can; what enforces it, for Settings (`Landlock ABI 7, seccomp, mount namespaces`).
-    Available { enforced_by: String },
+    /// They can; what enforces it, for Settings (`Landlock ABI 7, seccomp, mount namespaces`),
+    /// and what it does not cover here.
+    Available {
+        enforced_by: String,
+        gaps: Vec<String>,
+    },
     /// They cannot, and why (an old kernel, a platform without an implementation yet).
     Unavailable { reason: String },
 }
@@ -46,7 +92,13 @@ impl Availability {
     /// What Settings and a card say.
     pub fn describe(&self) -> String {
         match self {
-            Self::Available { enforced_by } => format!("Commands run confined ({enforced_by})."),
+            Self::Available { enforced_by, gaps } if gaps.is_empty() => {
+                format!("Commands run confined ({enforced_by}).")
+            }
+            Self::Available { enforced_by, gaps } => format!(
+                "Commands run confined ({enforced_by}). Not covered: {}.",
+                gaps.join("; ")
+            ),
             Self::Unavailable { reason } => format!(
                 "Commands cannot be confined on this machine: {reason}. Commands that would have \
                  run in the sandbox ask first."

@@ -1,7 +1,9 @@
 //! What the sandbox refused, read from a command's output: the lines with the errors a refused
 //! write (`Permission denied`, `Read-only file system`) or a refused connection (`Operation not
 //! permitted`, a name that cannot be resolved) prints. A guess, shown to the user with the lines
-//! themselves, before they choose to run the command outside the sandbox.
+//! themselves, before they choose to run the command outside the sandbox. And whether the
+//! command tried to signal a process outside its sandbox ([`signalled_outside`]): the kernel
+//! refuses it, and the card says so.
 
 /// The phrases of a refusal, lower-cased.
 const SIGNS: &[&str] = &[
@@ -41,9 +43,32 @@ pub fn refused_lines(output: &str) -> Vec<String> {
     lines
 }
 
+/// Whether `output` shows a refused signal: `kill`, `pkill` or `killall` told "Operation not
+/// permitted" (the sandbox's answer to a signal for a process outside it).
+pub fn signalled_outside(output: &str) -> bool {
+    output.lines().any(|line| {
+        let lower = line.to_lowercase();
+        lower.contains("kill") && lower.contains("operation not permitted")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refused_signal_is_recognised() {
+        assert!(signalled_outside(
+            "bash: line 1: kill: (4242) - Operation not permitted\n"
+        ));
+        assert!(signalled_outside(
+            "pkill: killing pid 4242 failed: Operation not permitted\n"
+        ));
+        assert!(!signalled_outside(
+            "cp: cannot create x: Operation not permitted\n"
+        ));
+        assert!(!signalled_outside("killed 3 tests\n"));
+    }
 
     #[test]
     fn refusals_are_found_and_ordinary_failures_are_not() {

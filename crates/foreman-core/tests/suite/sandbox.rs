@@ -20,12 +20,24 @@ struct Run {
 
 /// Runs `script` with bash, confined to `level` in `workspace`.
 fn run(workspace: &Path, level: SandboxLevel, network: bool, script: &str) -> Run {
-    let policy = SandboxPolicy {
+    run_hiding(workspace, level, network, &[], script)
+}
+
+/// Runs `script` with bash, confined to `level` in `workspace`, with `hidden` hidden.
+fn run_hiding(
+    workspace: &Path,
+    level: SandboxLevel,
+    network: bool,
+    hidden: &[&Path],
+    script: &str,
+) -> Run {
+    let mut policy = SandboxPolicy::new(
         level,
         network,
-        workspace: workspace.to_path_buf(),
-        temp: workspace.join(".foreman-tmp-test"),
-    };
+        workspace.to_path_buf(),
+        workspace.join(".foreman-tmp-test"),
+    );
+    policy.hidden = hidden.iter().map(|p| p.to_path_buf()).collect();
     let mut command = Command::new("bash");
     command.args(["-c", script]).current_dir(workspace);
     confine(&mut command, &policy).unwrap();
@@ -305,4 +317,185 @@ async fn yolo_runs_commands_outside_the_sandbox_and_the_card_says_so() {
     let shown = notes(&h, "b");
     assert_eq!(shown.len(), 1);
     assert_eq!((shown[0].level, shown[0].unconfined.clone()), (None, None));
+}
+
+/// Connects to the unix socket `target` (a path, or `@name` for an abstract one) with python.
+fn connect_script(target: &str) -> String {
+    let address = match target.strip_prefix('@') {
+        Some(name) => format!("'\\0{name}'"),
+        None => format!("'{target}'"),
+    };
+    format!(
+        "python3 -c \"import socket; s = socket.socket(socket.AF_UNIX); s.connect({address}); print('connected')\""
+    )
+}
+
+#[test]
+fn other_programs_unix_sockets_are_out_of_reach_at_both_levels() {
+    use std::os::linux::net::SocketAddrExt;
+    use std::os::unix::net::{SocketAddr, UnixListener};
+    let ws = workspace();
+    let outside = tempfile::tempdir().unwrap();
+    let path = outside.path().join("agent.sock");
+    let _pathname = UnixListener::bind(&path).unwrap();
+    let name = format!("foreman-test-{}", std::process::id());
+    let _abstract =
+        UnixListener::bind_addr(&SocketAddr::from_abstract_name(name.as_bytes()).unwrap()).unwrap();
+    // Reachable from here: the listeners are real.
+    for target in [path.display().to_string(), format!("@{name}")] {
+        let out = Command::new("bash")
+            .args(["-c", &connect_script(&target)])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{target} unconfined: {out:?}");
+    }
+    for level in [SandboxLevel::WorkspaceWrite, SandboxLevel::ReadOnly] {
+        for network in [false, true] {
+            for target in [path.display().to_string(), format!("@{name}")] {
+                let out = run(ws.path(), level, network, &connect_script(&target));
+                assert!(
+                    !out.ok && !out.output.contains("connected"),
+                    "{level:?} network {network} {target}: {}",
+                    out.output
+                );
+            }
+        }
+    }
+    // A socket the command makes in its own workspace, and a socketpair, still work.
+    let own = "python3 - <<'PY'\nimport os, socket, threading\nsrv = socket.socket(socket.AF_UNIX)\nsrv.bind('own.sock'); srv.listen(1)\nc = socket.socket(socket.AF_UNIX); c.connect('own.sock')\nconn, _ = srv.accept(); c.send(b'hi'); print(conn.recv(2).decode())\na, b = socket.socketpair(); a.send(b'ok'); print(b.recv(2).decode())\nPY";
+    let out = run(ws.path(), SandboxLevel::WorkspaceWrite, false, own);
+    assert!(
+        out.ok && out.output.contains("hi") && out.output.contains("ok"),
+        "{}",
+        out.output
+    );
+}
+
+#[test]
+fn a_confined_command_cannot_signal_a_process_outside_its_sandbox() {
+    let ws = workspace();
+    let mut victim = Command::new("sleep").arg("30").spawn().unwrap();
+    let pid = victim.id();
+    for level in [SandboxLevel::WorkspaceWrite, SandboxLevel::ReadOnly] {
+        let out = run(
+            ws.path(),
+            level,
+            false,
+            &format!("kill -9 {pid}; kill -9 $PPID; kill -TERM $PPID; echo tried"),
+        );
+        assert!(
+            out.output.contains("Operation not permitted") && out.output.contains("tried"),
+            "{}",
+            out.output
+        );
+        assert!(victim.try_wait().unwrap().is_none(), "the victim lives");
+    }
+    // `kill -9 -1` reaches what is inside the sandbox only (the caller itself is spared).
+    let out = run(
+        ws.path(),
+        SandboxLevel::WorkspaceWrite,
+        false,
+        "sleep 30 & kill -9 -1; wait $!; echo \"after $?\"",
+    );
+    assert!(out.output.contains("after 137"), "{}", out.output);
+    assert!(victim.try_wait().unwrap().is_none(), "the victim lives");
+    // Its own children are its to signal.
+    let own = run(
+        ws.path(),
+        SandboxLevel::WorkspaceWrite,
+        false,
+        "sleep 30 & kill $! && wait $!; echo \"status $?\"",
+    );
+    assert!(own.output.contains("status 143"), "{}", own.output);
+    victim.kill().unwrap();
+    victim.wait().unwrap();
+}
+
+#[test]
+fn hidden_paths_are_stand_ins_that_cannot_be_opened_and_the_originals_are_untouched() {
+    let ws = workspace();
+    let home = tempfile::tempdir().unwrap();
+    let ssh = home.path().join(".ssh");
+    std::fs::create_dir(&ssh).unwrap();
+    std::fs::write(ssh.join("id_ed25519"), "PRIVATE-KEY-BYTES\n").unwrap();
+    let netrc = home.path().join(".netrc");
+    std::fs::write(&netrc, "machine x login u password NETRC-SECRET\n").unwrap();
+    let hidden = [ssh.as_path(), netrc.as_path()];
+    for level in [SandboxLevel::WorkspaceWrite, SandboxLevel::ReadOnly] {
+        for script in [
+            format!("cat {}/id_ed25519", ssh.display()),
+            format!("ls {}", ssh.display()),
+            format!("cat {}", netrc.display()),
+            format!("grep -r SECRET {}", home.path().display()),
+            format!("echo x > {}", netrc.display()),
+            format!("cp /dev/null {}/id_ed25519", ssh.display()),
+        ] {
+            let out = run_hiding(ws.path(), level, false, &hidden, &script);
+            assert!(!out.ok, "{level:?} {script}: {}", out.output);
+            assert!(
+                !out.output.contains("PRIVATE-KEY") && !out.output.contains("NETRC-SECRET"),
+                "{script}: {}",
+                out.output
+            );
+            assert!(
+                out.output.contains("Permission denied"),
+                "{script}: {}",
+                out.output
+            );
+        }
+    }
+    assert_eq!(
+        std::fs::read_to_string(ssh.join("id_ed25519")).unwrap(),
+        "PRIVATE-KEY-BYTES\n"
+    );
+    assert!(
+        std::fs::read_to_string(&netrc)
+            .unwrap()
+            .contains("NETRC-SECRET")
+    );
+    // A hidden path that holds the workspace is left as it is.
+    let out = run_hiding(
+        ws.path(),
+        SandboxLevel::WorkspaceWrite,
+        false,
+        &[ws.path().parent().unwrap()],
+        "cat a.txt && echo b > a.txt",
+    );
+    assert!(out.ok, "{}", out.output);
+}
+
+#[test]
+fn the_bus_the_agents_and_the_display_leave_the_environment_and_run_user_is_empty() {
+    let ws = workspace();
+    let policy = SandboxPolicy::new(
+        SandboxLevel::WorkspaceWrite,
+        false,
+        ws.path().to_path_buf(),
+        ws.path().join(".tmp"),
+    );
+    let mut command = Command::new("bash");
+    // SAFETY: getuid cannot fail.
+    let uid = unsafe { libc::getuid() };
+    command
+        .args([
+            "-c",
+            &format!(
+                "echo \"[$DBUS_SESSION_BUS_ADDRESS|$SSH_AUTH_SOCK|$DISPLAY|$WAYLAND_DISPLAY|$XAUTHORITY]\"; ls -A /run/user/{uid} 2>&1 | head -3; echo end"
+            ),
+        ])
+        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/user/1/bus")
+        .env("SSH_AUTH_SOCK", "/tmp/ssh-x/agent.1")
+        .env("DISPLAY", ":99")
+        .env("WAYLAND_DISPLAY", "wayland-0")
+        .env("XAUTHORITY", "/home/u/.Xauthority")
+        .current_dir(ws.path());
+    confine(&mut command, &policy).unwrap();
+    let out = command.output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("[||||]"), "{text}");
+    if Path::new(&format!("/run/user/{uid}")).exists() {
+        // Nothing of the user's runtime directory shows: listing it is refused.
+        assert!(text.contains("Permission denied"), "{text}");
+    }
 }

@@ -1,28 +1,34 @@
 //! The sandbox on Linux. The parent prepares everything — the Landlock ruleset (an fd), the
-//! seccomp program, the mount namespace's paths and maps — and the child, between `fork` and
-//! `exec`, only makes system calls: no allocation, no locks, so a multi-threaded parent is
-//! safe.
+//! seccomp program, the mount namespace's paths and maps (`namespace.rs`) — and the child,
+//! between `fork` and `exec`, only makes system calls: no allocation, no locks, so a
+//! multi-threaded parent is safe.
+//!
+//! Landlock (ABI 6 and later) also scopes the command: it cannot signal a process outside its
+//! sandbox (the app, the user's other programs) nor connect to an abstract unix socket one of
+//! them bound. Pathname sockets are covered in the mount namespace.
+
+mod namespace;
+mod sockets;
 
 use std::collections::BTreeMap;
-use std::ffi::CString;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::{Arc, OnceLock};
 
 use landlock::{
     ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
-    RulesetCreatedAttr, path_beneath_rules,
+    RulesetCreatedAttr, Scope, path_beneath_rules,
 };
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
     SeccompRule, TargetArch,
 };
 
-use super::policy::{Availability, SandboxError, SandboxPolicy};
+use self::namespace::Namespace;
+use super::policy::{Availability, HIDDEN_ENV, SandboxError, SandboxPolicy};
 use foreman_protocol::SandboxLevel;
 
 /// The file-system rights this sandbox knows (Landlock ABI 5: up to `ioctl` on devices).
@@ -31,22 +37,14 @@ const FS_ABI: ABI = ABI::V5;
 /// Devices any command may write to.
 const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full", "/dev/tty"];
 
-/// The paths inside the workspace that stay read-only at `workspace-write`.
-const KEPT_READ_ONLY: &[&str] = &[".git", ".foreman"];
+/// The first Landlock ABI that scopes signals and abstract unix sockets.
+const SCOPES_ABI: i64 = 6;
 
 /// What the child applies to itself.
 struct Prepared {
     ruleset: OwnedFd,
     filter: Option<BpfProgram>,
-    namespace: Option<Namespace>,
-}
-
-/// A user and mount namespace in which some paths are read-only bind mounts.
-struct Namespace {
-    uid_map: Vec<u8>,
-    gid_map: Vec<u8>,
-    /// Each path with the flags its mount already has (a remount must keep them).
-    read_only: Vec<(CString, libc::c_ulong)>,
+    namespace: Namespace,
 }
 
 /// Whether `level` can be enforced here (probed once per level, by confining `sh -c 'exit 0'`).
@@ -92,12 +90,12 @@ fn probe(level: SandboxLevel) -> Availability {
     let run = || -> Result<(), String> {
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
         std::fs::create_dir(dir.path().join(".git")).map_err(|e| e.to_string())?;
-        let policy = SandboxPolicy {
+        let policy = SandboxPolicy::new(
             level,
-            network: false,
-            workspace: dir.path().to_path_buf(),
-            temp: dir.path().join(".tmp"),
-        };
+            false,
+            dir.path().to_path_buf(),
+            dir.path().join(".tmp"),
+        );
         let mut command = Command::new("/bin/sh");
         command.args(["-c", "exit 0"]);
         confine(&mut command, &policy).map_err(|e| e.to_string())?;
@@ -108,26 +106,37 @@ fn probe(level: SandboxLevel) -> Availability {
         }
     };
     match run() {
-        Ok(()) => Availability::Available {
-            enforced_by: match level {
-                SandboxLevel::WorkspaceWrite => {
-                    format!("Landlock ABI {abi}, seccomp, a private mount namespace")
-                }
-                _ => format!("Landlock ABI {abi}, seccomp"),
-            },
-        },
-        Err(reason) if level == SandboxLevel::WorkspaceWrite => Availability::Unavailable {
+        Ok(()) => {
+            let mut gaps = vec![
+                "unix sockets other programs bind after the command starts".to_owned(),
+                "reading files that are not hidden".to_owned(),
+            ];
+            if abi < SCOPES_ABI {
+                gaps.insert(
+                    0,
+                    format!(
+                        "signals to other processes and abstract unix sockets (this kernel has \
+                         Landlock ABI {abi}; Linux 6.12 or later scopes them)"
+                    ),
+                );
+            }
+            Availability::Available {
+                enforced_by: format!("Landlock ABI {abi}, seccomp, a private mount namespace"),
+                gaps,
+            }
+        }
+        Err(reason) => Availability::Unavailable {
             reason: format!(
-                "keeping .git/ read-only needs unprivileged user namespaces, which this system \
-                 does not allow ({reason})"
+                "hiding credentials and other programs' sockets needs unprivileged user \
+                 namespaces, which this system does not allow ({reason})"
             ),
         },
-        Err(reason) => Availability::Unavailable { reason },
     }
 }
 
 /// Makes `command` confine itself to `policy` when it starts. Its `TMPDIR` is the policy's
-/// private temporary directory.
+/// private temporary directory; the variables that lead to the session bus, the agents and the
+/// display are taken out of its environment.
 pub fn confine(command: &mut Command, policy: &SandboxPolicy) -> Result<(), SandboxError> {
     if policy.level == SandboxLevel::Off {
         return Ok(());
@@ -142,13 +151,13 @@ pub fn confine(command: &mut Command, policy: &SandboxPolicy) -> Result<(), Sand
             true => None,
             false => Some(network_filter()?),
         },
-        namespace: match policy.level {
-            SandboxLevel::WorkspaceWrite => Some(namespace(&policy.workspace)?),
-            _ => None,
-        },
+        namespace: Namespace::prepare(policy)?,
     });
     for var in ["TMPDIR", "TMP", "TEMP"] {
         command.env(var, &policy.temp);
+    }
+    for var in HIDDEN_ENV {
+        command.env_remove(var);
     }
     // SAFETY: `apply` makes only system calls on data prepared here (async-signal-safe).
     unsafe {
@@ -162,16 +171,15 @@ fn rules_error(e: impl std::fmt::Display) -> SandboxError {
 }
 
 /// Read everywhere; write the workspace (at `workspace-write`), the temporary directory and a
-/// few devices; no TCP unless the network is allowed.
+/// few devices; no TCP unless the network is allowed; no signal or abstract socket out.
 fn ruleset(policy: &SandboxPolicy) -> Result<OwnedFd, SandboxError> {
-    let mut writable: Vec<PathBuf> = vec![policy.temp.clone()];
-    if policy.level == SandboxLevel::WorkspaceWrite {
-        writable.push(policy.workspace.clone());
-    }
+    let mut writable: Vec<PathBuf> = policy.writable();
     writable.extend(DEVICES.iter().map(PathBuf::from));
     let mut ruleset = Ruleset::default()
         .set_compatibility(CompatLevel::BestEffort)
         .handle_access(AccessFs::from_all(FS_ABI))
+        .map_err(rules_error)?
+        .scope(Scope::from_all(ABI::V6))
         .map_err(rules_error)?;
     if !policy.network {
         ruleset = ruleset
@@ -232,60 +240,10 @@ fn network_filter() -> Result<BpfProgram, SandboxError> {
     filter.try_into().map_err(rules_error)
 }
 
-/// The namespace that keeps `.git/` and `.foreman/` of `workspace` read-only.
-fn namespace(workspace: &Path) -> Result<Namespace, SandboxError> {
-    // SAFETY: getuid and getgid cannot fail.
-    let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-    let mut read_only = Vec::new();
-    for name in KEPT_READ_ONLY {
-        let path = workspace.join(name);
-        if std::fs::symlink_metadata(&path).is_err() {
-            continue;
-        }
-        let c_path = CString::new(path.as_os_str().as_bytes()).map_err(|_| SandboxError::Path {
-            path: path.clone(),
-            source: io::Error::from(io::ErrorKind::InvalidInput),
-        })?;
-        let flags = mount_flags(&c_path).map_err(|source| SandboxError::Path {
-            path: path.clone(),
-            source,
-        })?;
-        read_only.push((c_path, flags));
-    }
-    Ok(Namespace {
-        uid_map: format!("{uid} {uid} 1\n").into_bytes(),
-        gid_map: format!("{gid} {gid} 1\n").into_bytes(),
-        read_only,
-    })
-}
-
-/// The flags of the mount `path` is on that a read-only remount must keep.
-fn mount_flags(path: &CString) -> io::Result<libc::c_ulong> {
-    // SAFETY: statvfs writes into the zeroed struct we pass.
-    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
-    // SAFETY: `path` is a valid C string; `stat` is a valid out-pointer.
-    if unsafe { libc::statvfs(path.as_ptr(), &mut stat) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    let kept = [
-        (libc::ST_NOSUID, libc::MS_NOSUID),
-        (libc::ST_NODEV, libc::MS_NODEV),
-        (libc::ST_NOEXEC, libc::MS_NOEXEC),
-        (libc::ST_NOATIME, libc::MS_NOATIME),
-        (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
-        (libc::ST_RELATIME, libc::MS_RELATIME),
-    ];
-    Ok(kept
-        .iter()
-        .filter(|(st, _)| stat.f_flag & st != 0)
-        .fold(0, |flags, (_, ms)| flags | ms))
-}
-
 /// In the child: the namespace, then no new privileges, Landlock and the seccomp filter.
 fn apply(p: &Prepared) -> io::Result<()> {
-    if let Some(ns) = &p.namespace {
-        enter_namespace(ns)?;
-    }
+    p.namespace.enter()?;
+    drop_capabilities()?;
     // SAFETY: plain system calls on prepared data.
     unsafe {
         if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
@@ -301,55 +259,57 @@ fn apply(p: &Prepared) -> io::Result<()> {
     Ok(())
 }
 
-fn enter_namespace(ns: &Namespace) -> io::Result<()> {
-    // SAFETY: plain system calls; every pointer is to data owned by `ns` or a literal.
+/// Gives up every capability the new user namespace granted, for good: with `SECBIT_NOROOT`
+/// locked, not even a command run as root (as on a CI machine) regains them at `exec`, so it
+/// cannot open a stand-in of mode 000.
+fn drop_capabilities() -> io::Result<()> {
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: i32,
+    }
+    #[repr(C)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    const VERSION_3: u32 = 0x2008_0522;
+    const NOROOT: libc::c_ulong = 1 << 0;
+    const NOROOT_LOCKED: libc::c_ulong = 1 << 1;
+    let header = Header {
+        version: VERSION_3,
+        pid: 0,
+    };
+    let none = [
+        Data {
+            effective: 0,
+            permitted: 0,
+            inheritable: 0,
+        },
+        Data {
+            effective: 0,
+            permitted: 0,
+            inheritable: 0,
+        },
+    ];
+    // SAFETY: plain system calls; the pointers are to the locals above, laid out as the kernel
+    // expects (`_LINUX_CAPABILITY_VERSION_3` takes two data structs).
     unsafe {
-        if libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS) != 0 {
+        if libc::prctl(libc::PR_SET_SECUREBITS, NOROOT | NOROOT_LOCKED, 0, 0, 0) != 0 {
             return Err(io::Error::last_os_error());
         }
-        write_all(c"/proc/self/setgroups", b"deny")?;
-        write_all(c"/proc/self/uid_map", &ns.uid_map)?;
-        write_all(c"/proc/self/gid_map", &ns.gid_map)?;
-        let none = std::ptr::null::<libc::c_char>();
-        let data = std::ptr::null::<libc::c_void>();
-        if libc::mount(
-            none,
-            c"/".as_ptr(),
-            none,
-            libc::MS_REC | libc::MS_PRIVATE,
-            data,
+        if libc::prctl(
+            libc::PR_CAP_AMBIENT,
+            libc::PR_CAP_AMBIENT_CLEAR_ALL as libc::c_ulong,
+            0,
+            0,
+            0,
         ) != 0
         {
             return Err(io::Error::last_os_error());
         }
-        for (path, flags) in &ns.read_only {
-            let at = path.as_ptr();
-            if libc::mount(at, at, none, libc::MS_BIND | libc::MS_REC, data) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            let remount = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | flags;
-            if libc::mount(none, at, none, remount, data) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Writes `bytes` to the file at `path` (in the child: open, write, close).
-///
-/// # Safety
-/// Only system calls; `path` must be a valid C string.
-unsafe fn write_all(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
-    // SAFETY: the caller passes a valid path; `bytes` is a valid buffer.
-    unsafe {
-        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-        if fd < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
-        libc::close(fd);
-        if written != bytes.len() as isize {
+        if libc::syscall(libc::SYS_capset, &header, none.as_ptr()) != 0 {
             return Err(io::Error::last_os_error());
         }
     }
