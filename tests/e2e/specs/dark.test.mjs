@@ -47,7 +47,7 @@ test("the page is dark, and the first run asks for the key in the empty conversa
   await screenshot(app.browser, "90-dark-first-run");
 });
 
-test("Settings in the dark: the provider, then the approval modes", async () => {
+test("Settings in the dark: the provider, the approval modes, then the sandbox", async () => {
   await (await $('[data-testid="open-settings"]')).click();
   await (await $('[data-testid="settings"]')).waitForDisplayed({ timeout: 10000 });
   await (await $('[data-testid="base-url"]')).setValue(model.url);
@@ -60,6 +60,9 @@ test("Settings in the dark: the provider, then the approval modes", async () => 
   await (await $('[data-testid="settings-nav-approvals"]')).click();
   await (await $('[data-testid="default-mode"]')).waitForDisplayed({ timeout: 10000 });
   await screenshot(app.browser, "92-dark-settings-approvals");
+  await (await $('[data-testid="settings-nav-sandbox"]')).click();
+  await (await $('[data-testid="hidden-paths"]')).waitForDisplayed({ timeout: 10000 });
+  await screenshot(app.browser, "92b-dark-settings-sandbox");
   await (await $('[data-testid="close-settings"]')).click();
 });
 

@@ -289,7 +289,7 @@ step("3a. a command's card lists the files it changed; a rewind to before the me
   const card = await lastCard("bash");
   await openCard(card);
   const sandbox = await card.$('[data-testid="sandbox-line"]');
-  assert.match(await sandbox.getText(), /Sandboxed: writes the workspace only · no network/);
+  assert.match(await sandbox.getText(), /Sandboxed: writes the workspace only · no network · reads files that are not hidden/);
   const changes = await card.$('[data-testid="call-changes"]');
   await changes.waitForDisplayed({ timeout: 20000 });
   assert.match(await changes.getText(), /Changed 2 files in the workspace/);
@@ -862,6 +862,12 @@ step("6. an MCP tool runs through the same loop and card; the settings list its 
   await (await $('[data-testid="settings-nav-approvals"]')).click();
   await (await $('[data-testid="default-mode"]')).waitForDisplayed({ timeout: 10000 });
   await screenshot(app.browser, "61c-settings-approvals");
+  // The sandbox has its own section: the level, and the paths hidden from commands.
+  await (await $('[data-testid="settings-nav-sandbox"]')).click();
+  await (await $('[data-testid="sandbox-level"]')).waitForDisplayed({ timeout: 10000 });
+  assert.match(await (await $('[data-testid="hidden-paths"]')).getText(), /~\/\.ssh/);
+  assert.ok((await app.browser.$$('[data-testid="hidden-own-dir"]')).length > 0, "the app's own folders are listed");
+  await screenshot(app.browser, "61d-settings-sandbox");
   await (await $('[data-testid="close-settings"]')).click();
   // Back from Settings, the conversation that was open is shown again, with the unsent draft.
   await waitFor("the conversation again", async () => /The echo came back\./.test(await (await $("main")).getText()));

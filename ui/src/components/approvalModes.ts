@@ -15,7 +15,8 @@ export const APPROVAL_MODES: ModeName[] = [
   {
     mode: "auto",
     name: "Auto, sandboxed",
-    detail: "Edits and sandboxed commands run freely; fetches, external tools and commands the sandbox cannot confine ask.",
+    detail:
+      "Edits and sandboxed commands run freely; fetches, external tools and commands the sandbox cannot confine ask. Sandboxed commands can still read files that are not hidden.",
   },
   {
     mode: "yolo",

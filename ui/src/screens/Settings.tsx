@@ -1,6 +1,7 @@
 // Settings: a section list on the left and one section at a time. Provider: model, base URL, API
 // key (kept in the system keychain, never shown), Test connection. Agent: limits and timeouts.
-// Approvals & rules, MCP servers, project instructions, checkpoints, and where files are kept.
+// Approvals & rules, the sandbox for commands, MCP servers, project instructions, checkpoints,
+// and where files are kept.
 // The app's settings are one draft saved by one Save; the workspace's panels save themselves.
 import { useEffect, useRef, useState } from "react";
 import type { Backend } from "../backend";
@@ -22,6 +23,7 @@ import { SECTIONS, SettingsNav } from "./settings/SettingsNav";
 import type { SectionId } from "./settings/SettingsNav";
 import { AgentSection } from "./settings/AgentSection";
 import { ApprovalsSection } from "./settings/ApprovalsSection";
+import { SandboxSection } from "./settings/SandboxSection";
 import { DiagnosticsPanel } from "./settings/DiagnosticsPanel";
 
 interface Props {
@@ -263,11 +265,12 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
         <AgentSection draft={draft} hidden={section !== "agent"} onDraft={setDraft} onProvider={setProvider} />
         <ApprovalsSection
           draft={draft}
-          view={view}
           hidden={section !== "approvals"}
           onDraft={setDraft}
+          onSandbox={() => setSection("sandbox")}
           rules={workspace && section === "approvals" && <RulesPanel backend={backend} workspace={workspace} sessionId={sessionId} />}
         />
+        <SandboxSection draft={draft} view={view} hidden={section !== "sandbox"} onDraft={setDraft} />
         {workspace && section === "instructions" && <InstructionsPanel backend={backend} workspace={workspace} />}
         {section === "checkpoints" && (
           <div className="settings-stack">
