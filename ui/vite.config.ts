@@ -33,11 +33,6 @@ export default defineConfig({
     target: "es2022",
     sourcemap: false,
   },
-  // Tests may read the engine's list of hidden paths (src/screens/settings/hiddenPaths.test.ts
-  // checks the UI's copy against it); nothing else outside ui/ is served.
-  server: {
-    fs: { allow: [".", "../crates/foreman-core/src/sandbox"] },
-  },
   test: {
     environment: "jsdom",
     globals: true,

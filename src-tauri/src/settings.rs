@@ -85,6 +85,8 @@ pub struct SettingsView {
     pub sandbox_available: bool,
     /// The app's own folders, always hidden from confined commands (with the list's paths).
     pub sandbox_own_dirs: Vec<String>,
+    /// The engine's default hidden paths: they can be turned off, not removed.
+    pub sandbox_default_hidden: Vec<String>,
 }
 
 /// The directory the provider's responses are recorded into, when the settings ask for it: one
@@ -247,6 +249,7 @@ pub fn view(
         ),
         sandbox_available: sandbox.is_some_and(|a| a.is_available()),
         sandbox_own_dirs: own_dirs.iter().map(|d| d.display().to_string()).collect(),
+        sandbox_default_hidden: hidden::defaults().into_iter().map(|e| e.path).collect(),
     }
 }
 

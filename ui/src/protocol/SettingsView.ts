@@ -34,4 +34,8 @@ sandbox_available: boolean,
 /**
  * The app's own folders, always hidden from confined commands (with the list's paths).
  */
-sandbox_own_dirs: Array<string>, };
+sandbox_own_dirs: Array<string>, 
+/**
+ * The engine's default hidden paths: they can be turned off, not removed.
+ */
+sandbox_default_hidden: Array<string>, };

@@ -33,6 +33,7 @@ export function settingsView(over: Partial<SettingsView> = {}): SettingsView {
     recordings_path: "/data/recordings",
     sandbox_status: "Commands run confined (Landlock ABI 7, seccomp, a private mount namespace).",
     sandbox_own_dirs: ["/data", "/cfg"],
+    sandbox_default_hidden: ["~/.ssh", "~/.aws", "~/.config/gh"],
     sandbox_available: true,
     ...over,
   };

@@ -4,18 +4,20 @@
 import { useState } from "react";
 import type { FormEvent } from "react";
 import type { HiddenPath } from "../../protocol/HiddenPath";
-import { hiddenPathProblem, isDefaultHidden, normalHiddenPath } from "./hiddenPaths";
+import { hiddenPathProblem, normalHiddenPath } from "./hiddenPaths";
 
 interface Props {
   list: HiddenPath[];
   /** The app's own data, config and cache folders. */
   own: string[];
+  /** The engine's defaults: they can be turned off, not removed. */
+  defaults: string[];
   /** The sandbox is off, so nothing is hidden now. */
   sandboxOff: boolean;
   onChange(next: HiddenPath[]): void;
 }
 
-export function HiddenPathList({ list, own, sandboxOff, onChange }: Props) {
+export function HiddenPathList({ list, own, defaults, sandboxOff, onChange }: Props) {
   const [typed, setTyped] = useState("");
   const [error, setError] = useState<string | null>(null);
 
@@ -63,7 +65,7 @@ export function HiddenPathList({ list, own, sandboxOff, onChange }: Props) {
               <code>{entry.path}</code>
               {!entry.enabled && <span className="muted small">readable</span>}
             </label>
-            {!isDefaultHidden(entry.path) && (
+            {!defaults.includes(entry.path) && (
               <button
                 type="button"
                 className="ghost"

@@ -47,6 +47,7 @@ export function SandboxSection({ draft, view, hidden, onDraft }: Props) {
       <HiddenPathList
         list={draft.sandbox_hidden}
         own={view.sandbox_own_dirs}
+        defaults={view.sandbox_default_hidden}
         sandboxOff={draft.sandbox === "off"}
         onChange={(sandbox_hidden) => onDraft({ ...draft, sandbox_hidden })}
       />

@@ -1,20 +1,9 @@
-/// <reference types="vite/client" />
-import engineHidden from "../../../../crates/foreman-core/src/sandbox/hidden.rs?raw";
-import { DEFAULT_HIDDEN, hiddenPathProblem, isDefaultHidden, normalHiddenPath } from "./hiddenPaths";
+import { hiddenPathProblem, normalHiddenPath } from "./hiddenPaths";
 
 const list = [
   { path: "~/.ssh", enabled: true },
   { path: "/srv/secrets", enabled: false },
 ];
-
-test("the defaults are the engine's, in its order", () => {
-  const table = engineHidden.slice(engineHidden.indexOf("const DEFAULTS"), engineHidden.indexOf("pub fn defaults"));
-  const paths = [...table.matchAll(/path: "([^"]+)"/g)].map((m) => m[1]);
-  expect(paths.length).toBeGreaterThan(0);
-  expect(DEFAULT_HIDDEN).toEqual(paths);
-  expect(isDefaultHidden("~/.ssh")).toBe(true);
-  expect(isDefaultHidden("/srv/secrets")).toBe(false);
-});
 
 test("a typed path is trimmed and loses its trailing slashes", () => {
   expect(normalHiddenPath("  ~/.config/tool/ ")).toBe("~/.config/tool");

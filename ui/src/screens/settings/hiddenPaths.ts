@@ -1,34 +1,7 @@
-// The paths hidden from confined commands, as Settings › Sandbox edits them: which entries are
-// the engine's defaults (they can be turned off, not removed: the engine adds a missing one back
-// when it reads the settings), and whether a path you type can be added.
+// The paths hidden from confined commands, as Settings › Sandbox edits them: whether a path you
+// type can be added. Which entries are the engine's defaults (they can be turned off, not
+// removed: the engine adds a missing one back) comes from the settings view.
 import type { HiddenPath } from "../../protocol/HiddenPath";
-
-/** The engine's defaults, in its order (`DEFAULTS` in crates/foreman-core/src/sandbox/hidden.rs). */
-export const DEFAULT_HIDDEN: readonly string[] = [
-  "~/.ssh",
-  "~/.aws",
-  "~/.config/gh",
-  "~/.netrc",
-  "~/.git-credentials",
-  "~/.config/git/credentials",
-  "~/.docker/config.json",
-  "~/.kube",
-  "~/.cargo/credentials.toml",
-  "~/.cargo/credentials",
-  "~/.pypirc",
-  "~/.gnupg",
-  "~/.password-store",
-  "~/.config/gcloud",
-  "~/.azure",
-  "~/.Xauthority",
-  "~/.local/share/keyrings",
-  "~/.local/share/kwalletd",
-];
-
-/** Whether `path` is one of the defaults, which can be turned off but not removed. */
-export function isDefaultHidden(path: string): boolean {
-  return DEFAULT_HIDDEN.includes(path);
-}
 
 /** `typed` as it is stored: trimmed, without trailing slashes ("~/.ssh/" is "~/.ssh"). */
 export function normalHiddenPath(typed: string): string {
