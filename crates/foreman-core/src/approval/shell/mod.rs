@@ -8,9 +8,10 @@
 //! background `&`, a loop, a function, a program that runs a further command (`eval`, `sh -c`,
 //! `xargs`, `find -exec`, `sudo`…), an option, argument or variable that runs a program or code
 //! or deletes files (`git -c`, `rg --pre`, `sed 's/x/y/e'`, `find -delete`, `python -c`,
-//! `PATH=…`, `LD_PRELOAD=…`: the tables of [`options`]), a write outside the workspace, by a
-//! redirection or by the command itself (`git diff --output=F`, `sed -i … F`, `cp A F`, `tee F`,
-//! `curl -o F`) — is [`NotPlain`], and the approval mode decides as if no rule existed.
+//! `PATH=…`, `LD_PRELOAD=…`: the tables of [`options`]), a write outside the workspace or into
+//! its protected folders (`.git/`, `.foreman/`), by a redirection or by the command itself
+//! (`git diff --output=F`, `sed -i … F`, `cp A F`, `tee F`, `curl -o F`) — is [`NotPlain`], and
+//! the approval mode decides as if no rule existed.
 //!
 //! Deny and ask rules see [`ShellLine::everywhere`]: every command anywhere in the line, also
 //! inside substitutions, subshells, `sh -c` scripts and behind wrappers.
@@ -22,6 +23,8 @@ mod wrappers;
 
 use std::fmt;
 use std::path::{Component, Path};
+
+use crate::boundary::PROTECTED_DIRS;
 
 pub use words::{dequote, is_assignment, program_index, program_name};
 
@@ -44,6 +47,8 @@ pub enum NotPlain {
     WritesOutside(String),
     /// A redirection whose target is an expansion, or relative after a change of directory.
     WritesUnknown(String),
+    /// A write into a folder of the workspace whose files always need approval (`.git/`).
+    WritesProtected(String),
     /// An option or argument of `program` that runs another program or code, or deletes
     /// files (`option` as shown; empty for the program itself, e.g. an editor).
     DangerousOption {
@@ -72,6 +77,7 @@ impl fmt::Display for NotPlain {
             Self::RunsCommand(why) => f.write_str(why),
             Self::WritesOutside(path) => write!(f, "it writes to {path}, outside the workspace"),
             Self::WritesUnknown(what) => write!(f, "it writes to {what}"),
+            Self::WritesProtected(path) => write!(f, "it writes to {path}, a protected path"),
             Self::DangerousOption {
                 program,
                 option,
@@ -224,8 +230,31 @@ fn check_writes(
         if !inside(path) {
             return Some(NotPlain::WritesOutside(path.clone()));
         }
+        if lexically_protected(path) {
+            return Some(NotPlain::WritesProtected(path.clone()));
+        }
     }
     None
+}
+
+/// A relative path into a protected folder (`.git/x`, `./a/../.GIT/x`): its first component
+/// once `.` and `..` are taken out, compared without case (macOS and Windows ignore it).
+fn lexically_protected(path: &str) -> bool {
+    let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
+    for component in Path::new(path).components() {
+        match component {
+            Component::Normal(part) => parts.push(part),
+            Component::ParentDir => {
+                parts.pop();
+            }
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+        }
+    }
+    parts.first().is_some_and(|first| {
+        PROTECTED_DIRS
+            .iter()
+            .any(|dir| first.to_string_lossy().eq_ignore_ascii_case(dir))
+    })
 }
 
 /// A relative path that never climbs above where it starts.
@@ -290,6 +319,14 @@ mod tests {
             (
                 "sed -i s/a/b/ /etc/x",
                 NotPlain::WritesOutside("/etc/x".into()),
+            ),
+            (
+                "echo hi >> .git/config",
+                NotPlain::WritesProtected(".git/config".into()),
+            ),
+            (
+                "cp hook ./x/../.GIT/hooks/pre-commit",
+                NotPlain::WritesProtected("./x/../.GIT/hooks/pre-commit".into()),
             ),
             (
                 "cd sub && cp a b",
