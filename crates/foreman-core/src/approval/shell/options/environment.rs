@@ -33,7 +33,8 @@ impl Sets {
 }
 
 /// The variables, upper-case (names are compared without case: Windows ignores it, npm
-/// too); a name ending in `*` stands for every name it starts. Exact names are tried first.
+/// too); a name ending in `*` stands for every name it starts, one starting with `*` for every
+/// name it ends. Exact names are tried first.
 const VARIABLES: &[(&str, Sets)] = &[
     // Programs run by name.
     ("PAGER", Sets::Program),
@@ -60,6 +61,13 @@ const VARIABLES: &[(&str, Sets)] = &[
     ("RUSTDOC", Sets::Program),
     ("CC", Sets::Program),
     ("CXX", Sets::Program),
+    // `GH_PAGER`, `SYSTEMD_EDITOR`, `FZF_DEFAULT_COMMAND`, `CARGO_BUILD_RUSTC_WRAPPER`…
+    ("*PAGER", Sets::Program),
+    ("*EDITOR", Sets::Program),
+    ("*ASKPASS", Sets::Program),
+    ("*_COMMAND", Sets::Program),
+    ("*_CMD", Sets::Program),
+    ("*_WRAPPER", Sets::Program),
     // What is found and loaded.
     ("PATH", Sets::Loading),
     ("LD_*", Sets::Loading),
@@ -72,6 +80,14 @@ const VARIABLES: &[(&str, Sets)] = &[
     ("PYTHONHOME", Sets::Loading),
     ("PYTHONBREAKPOINT", Sets::Loading),
     ("PYTHONWARNINGS", Sets::Loading),
+    ("PYTHONUSERBASE", Sets::Loading),
+    ("GCONV_PATH", Sets::Loading),
+    ("CLASSPATH", Sets::Loading),
+    ("GEM_HOME", Sets::Loading),
+    ("GEM_PATH", Sets::Loading),
+    ("LUA_INIT", Sets::Loading),
+    ("LUA_PATH", Sets::Loading),
+    ("LUA_CPATH", Sets::Loading),
     ("NODE_OPTIONS", Sets::Loading),
     ("NODE_PATH", Sets::Loading),
     ("PERL5OPT", Sets::Loading),
@@ -98,6 +114,9 @@ const VARIABLES: &[(&str, Sets)] = &[
     ("WGETRC", Sets::Config),
     ("RIPGREP_CONFIG_PATH", Sets::Config),
     ("OPENSSL_CONF", Sets::Config),
+    ("PHPRC", Sets::Config),
+    ("PHP_INI_SCAN_DIR", Sets::Config),
+    ("R_PROFILE_USER", Sets::Config),
     ("TAR_OPTIONS", Sets::Config),
     ("MAKEFLAGS", Sets::Config),
     ("MAKEFILES", Sets::Config),
@@ -128,6 +147,7 @@ fn lookup(name: &str) -> Option<Sets> {
         VARIABLES.iter().find(|(n, _)| {
             n.strip_suffix('*')
                 .is_some_and(|start| name.starts_with(start))
+                || n.strip_prefix('*').is_some_and(|end| name.ends_with(end))
         })
     };
     exact.or_else(prefix).map(|(_, sets)| *sets)
@@ -176,6 +196,8 @@ mod tests {
                 "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER",
             ),
             ("IFS=/", "IFS"),
+            ("GH_PAGER=sh", "GH_PAGER"),
+            ("FZF_DEFAULT_COMMAND=x", "FZF_DEFAULT_COMMAND"),
         ] {
             let hit = of(words).hit;
             assert!(

@@ -31,18 +31,18 @@ pub(super) fn check(program: &str, args: &[String], effects: &mut Effects) {
         effects.danger(program, "-f", SCRIPT_FILE);
     }
     let in_place = scanned.has(&["-i", "-I", "--in-place"]);
+    // GNU joins the expressions with newlines into one script.
     let expressions: Vec<&str> = scanned.values(&["-e", "--expression"]).collect();
     let ops = &scanned.operands;
-    let (scripts, files): (Vec<&str>, &[String]) = if expressions.is_empty() {
-        let first = ops.first().map(String::as_str).into_iter().collect();
-        (first, ops.get(1..).unwrap_or_default())
+    let (script, files): (Option<String>, &[String]) = if expressions.is_empty() {
+        (ops.first().cloned(), ops.get(1..).unwrap_or_default())
     } else {
-        (expressions, ops)
+        (Some(expressions.join("\n")), ops)
     };
-    for script in scripts {
-        match read_script(script) {
+    if let Some(script) = script {
+        match read_script(&script) {
             Ok(found) => record(program, found, effects),
-            Err(()) => effects.danger(program, script, UNREADABLE),
+            Err(()) => effects.danger(program, &script, UNREADABLE),
         }
     }
     // BSD's script, after the suffix: BSD has no `e` and runs nothing it cannot read, so only
@@ -339,6 +339,9 @@ mod tests {
         assert_eq!(writes(&of(&["-n", "/x/w out.txt", "f"])), ["out.txt"]);
         assert_eq!(writes(&of(&["W /tmp/x", "f"])), ["/tmp/x"]);
         assert!(of(&["-f", "script.sed", "f"]).hit.is_some());
+        // `a\` goes on in the next expression: `e id` is text there, not a command.
+        assert!(of(&["-e", "a\\", "-e", "e id", "f"]).hit.is_none());
+        assert!(of(&["-e", "s/a\\", "-e", "/b/e", "f"]).hit.is_some());
         assert!(of(&["s/a/b/;k", "f"]).hit.is_some(), "an unknown command");
         assert!(of(&["s/a/b", "f"]).hit.is_some(), "an unterminated s");
         assert!(of(&["--sandbox", "s/a/b/e", "f"]).hit.is_none());
