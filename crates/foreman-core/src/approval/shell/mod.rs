@@ -6,18 +6,25 @@
 //! `|` and newlines. Only a plain line can be allowed by rules, and only when every one of its
 //! commands is. Anything else — a command or process substitution, a subshell or group, a
 //! background `&`, a loop, a function, a program that runs a further command (`eval`, `sh -c`,
-//! `xargs`, `find -exec`, `sudo`…), a write outside the workspace — is [`NotPlain`], and the
-//! approval mode decides as if no rule existed.
+//! `xargs`, `find -exec`, `sudo`…), an option, argument or variable that runs a program or code
+//! or deletes files (`git -c`, `rg --pre`, `sed 's/x/y/e'`, `find -delete`, `python -c`,
+//! `PATH=…`, `LD_PRELOAD=…`: the tables of [`options`]), a write outside the workspace or into
+//! its protected folders (`.git/`, `.foreman/`), by a redirection or by the command itself
+//! (`git diff --output=F`, `sed -i … F`, `cp A F`, `tee F`, `curl -o F`) — is [`NotPlain`], and
+//! the approval mode decides as if no rule existed.
 //!
 //! Deny and ask rules see [`ShellLine::everywhere`]: every command anywhere in the line, also
 //! inside substitutions, subshells, `sh -c` scripts and behind wrappers.
 
+mod options;
 mod syntax;
 mod words;
 mod wrappers;
 
 use std::fmt;
 use std::path::{Component, Path};
+
+use crate::boundary::PROTECTED_DIRS;
 
 pub use words::{dequote, is_assignment, program_index, program_name};
 
@@ -40,6 +47,20 @@ pub enum NotPlain {
     WritesOutside(String),
     /// A redirection whose target is an expansion, or relative after a change of directory.
     WritesUnknown(String),
+    /// A write into a folder of the workspace whose files always need approval (`.git/`).
+    WritesProtected(String),
+    /// An option or argument of `program` that runs another program or code, or deletes
+    /// files (`option` as shown; empty for the program itself, e.g. an editor).
+    DangerousOption {
+        program: String,
+        option: String,
+        why: String,
+    },
+    /// A variable set for a command that changes what runs (`PATH`, `LD_PRELOAD`, `PAGER`…).
+    DangerousVariable {
+        name: String,
+        why: String,
+    },
 }
 
 impl fmt::Display for NotPlain {
@@ -56,6 +77,16 @@ impl fmt::Display for NotPlain {
             Self::RunsCommand(why) => f.write_str(why),
             Self::WritesOutside(path) => write!(f, "it writes to {path}, outside the workspace"),
             Self::WritesUnknown(what) => write!(f, "it writes to {what}"),
+            Self::WritesProtected(path) => write!(f, "it writes to {path}, a protected path"),
+            Self::DangerousOption {
+                program,
+                option,
+                why,
+            } => match option.as_str() {
+                "" => write!(f, "`{program}` {why}"),
+                option => write!(f, "`{program} {option}` {why}"),
+            },
+            Self::DangerousVariable { name, why } => write!(f, "`{name}=` {why}"),
         }
     }
 }
@@ -84,8 +115,9 @@ const MAX_COMMANDS: usize = 512;
 const HARMLESS_TARGETS: [&str; 4] = ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"];
 
 impl ShellLine {
-    /// Reads `text`; `inside(path)` says whether a redirection target (as written, relative to
-    /// the workspace root where the command runs) is inside the workspace.
+    /// Reads `text`; `inside(path)` says whether a file written (a redirection's target, or a
+    /// file a command's own arguments name; as written, relative to the workspace root where
+    /// the command runs) is inside the workspace.
     pub fn parse(text: &str, inside: &dyn Fn(&str) -> bool) -> Self {
         let (mut line, writes) = Self::read(text, 0);
         if line.not_plain.is_none() {
@@ -121,18 +153,26 @@ impl ShellLine {
             everywhere: Vec::new(),
             not_plain: reading.not_plain,
         };
+        let mut writes = reading.writes;
         let mut pending = reading.everywhere;
         while let Some(words) = pending.pop() {
             if line.everywhere.len() >= MAX_COMMANDS {
                 break;
             }
             let runs = wrappers::runs(&words);
+            let effects = options::effects(&words);
             line.everywhere.push(words);
             if let Some(why) = runs.why
                 && line.not_plain.is_none()
             {
                 line.not_plain = Some(NotPlain::RunsCommand(why));
             }
+            if let Some(hit) = effects.hit
+                && line.not_plain.is_none()
+            {
+                line.not_plain = Some(dangerous(hit));
+            }
+            writes.extend(effects.writes);
             pending.extend(runs.commands);
             if let Some(script) = runs.script {
                 if depth < MAX_DEPTH {
@@ -144,7 +184,22 @@ impl ShellLine {
                 }
             }
         }
-        (line, reading.writes)
+        (line, writes)
+    }
+}
+
+fn dangerous(hit: options::Hit) -> NotPlain {
+    match hit {
+        options::Hit::Option {
+            program,
+            option,
+            why,
+        } => NotPlain::DangerousOption {
+            program,
+            option,
+            why,
+        },
+        options::Hit::Variable { name, why } => NotPlain::DangerousVariable { name, why },
     }
 }
 
@@ -175,8 +230,31 @@ fn check_writes(
         if !inside(path) {
             return Some(NotPlain::WritesOutside(path.clone()));
         }
+        if lexically_protected(path) {
+            return Some(NotPlain::WritesProtected(path.clone()));
+        }
     }
     None
+}
+
+/// A relative path into a protected folder (`.git/x`, `./a/../.GIT/x`): its first component
+/// once `.` and `..` are taken out, compared without case (macOS and Windows ignore it).
+fn lexically_protected(path: &str) -> bool {
+    let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
+    for component in Path::new(path).components() {
+        match component {
+            Component::Normal(part) => parts.push(part),
+            Component::ParentDir => {
+                parts.pop();
+            }
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+        }
+    }
+    parts.first().is_some_and(|first| {
+        PROTECTED_DIRS
+            .iter()
+            .any(|dir| first.to_string_lossy().eq_ignore_ascii_case(dir))
+    })
 }
 
 /// A relative path that never climbs above where it starts.
@@ -234,6 +312,26 @@ mod tests {
             ("echo hi > ../x", NotPlain::WritesOutside("../x".into())),
             ("ls >", NotPlain::Unparsable),
             ("X=1", NotPlain::Assignment),
+            (
+                "git diff --no-index --output=../x a.txt b.txt",
+                NotPlain::WritesOutside("../x".into()),
+            ),
+            (
+                "sed -i s/a/b/ /etc/x",
+                NotPlain::WritesOutside("/etc/x".into()),
+            ),
+            (
+                "echo hi >> .git/config",
+                NotPlain::WritesProtected(".git/config".into()),
+            ),
+            (
+                "cp hook ./x/../.GIT/hooks/pre-commit",
+                NotPlain::WritesProtected("./x/../.GIT/hooks/pre-commit".into()),
+            ),
+            (
+                "cd sub && cp a b",
+                NotPlain::WritesUnknown("a after changing directory".into()),
+            ),
         ] {
             assert_eq!(
                 ShellLine::parse_lexical(text).not_plain,
@@ -241,6 +339,58 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn dangerous_arguments_read_like_the_other_reasons() {
+        for (text, reason) in [
+            (
+                "git -c core.pager=x log",
+                "`git -c` sets configuration, which can name a program to run",
+            ),
+            (
+                "rg --pre ./x foo",
+                "`rg --pre` runs a program on every file it searches",
+            ),
+            (
+                "sed 's/a/b/e' f",
+                "`sed s///e` runs a command from its script",
+            ),
+            (
+                "find . -delete",
+                "`find -delete` deletes the files it finds",
+            ),
+            (
+                "vim x",
+                "`vim` is an interactive editor, which can run commands",
+            ),
+            (
+                "LD_PRELOAD=./x.so ls",
+                "`LD_PRELOAD=` changes which programs or code run",
+            ),
+            (
+                "cat x | tee ../y",
+                "it writes to ../y, outside the workspace",
+            ),
+        ] {
+            let line = ShellLine::parse_lexical(text);
+            let why = line.not_plain.map(|why| why.to_string());
+            assert_eq!(why.as_deref(), Some(reason), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_wrapped_commands_arguments_are_read_too() {
+        let line = ShellLine::parse_lexical("env -S 'rm -rf x'");
+        assert!(line.everywhere.contains(&words("rm -rf x")));
+        let line = ShellLine::parse_lexical("timeout 5 git -c core.pager=x log");
+        assert!(line.everywhere.contains(&words("git -c core.pager=x log")));
+        // The files a command writes count wherever the rules would look.
+        let line = ShellLine::parse("sort -o out.txt in.txt", &|path| path != "out.txt");
+        assert_eq!(
+            line.not_plain,
+            Some(NotPlain::WritesOutside("out.txt".into()))
+        );
     }
 
     #[test]

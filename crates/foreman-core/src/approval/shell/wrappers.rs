@@ -83,6 +83,15 @@ pub fn runs(words: &[String]) -> Runs {
             },
         };
     }
+    if program == "env"
+        && let Some(script) = env_split_string(args)
+    {
+        return Runs {
+            why: Some("`env -S` runs a command given as text".into()),
+            script: Some(script),
+            commands: Vec::new(),
+        };
+    }
     // `env` alone prints the environment; with a command it runs it.
     let env_runs = program == "env"
         && args
@@ -100,6 +109,49 @@ pub fn runs(words: &[String]) -> Runs {
         };
     }
     Runs::default()
+}
+
+/// The command `env -S STRING ARGS…` (`--split-string`, `-iS…`) runs, as shell text: the
+/// string split into words, then the words after it.
+fn env_split_string(args: &[String]) -> Option<String> {
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let text = if let Some(text) = word.strip_prefix("--split-string=") {
+            Some(text.to_owned())
+        } else if word == "--split-string" {
+            words.next().cloned()
+        } else if word.starts_with('-') && !word.starts_with("--") {
+            // A cluster: `-u NAME` and `-C DIR` take the rest or the next word, as `-S` does.
+            let letters = word.get(1..).unwrap_or("");
+            match letters.find(['S', 'u', 'C']) {
+                Some(at) => {
+                    let rest = letters.get(at + 1..).unwrap_or("");
+                    let value = match rest {
+                        "" => words.next().cloned(),
+                        rest => Some(rest.to_owned()),
+                    };
+                    match letters.as_bytes().get(at) {
+                        Some(b'S') => value,
+                        _ => continue,
+                    }
+                }
+                None => continue,
+            }
+        } else if word.starts_with("--") {
+            continue;
+        } else {
+            return None;
+        };
+        let rest: Vec<&str> = words.map(String::as_str).collect();
+        return text.map(|text| {
+            [text.as_str()]
+                .into_iter()
+                .chain(rest)
+                .collect::<Vec<_>>()
+                .join(" ")
+        });
+    }
+    None
 }
 
 #[cfg(test)]
@@ -131,5 +183,23 @@ mod tests {
                 .contains(&w("rm"))
         );
         assert!(runs(&w("cargo test")).why.is_none());
+        let split = |args: &[&str]| {
+            let words: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            runs(&words).script
+        };
+        assert_eq!(
+            split(&["env", "-S", "rm -rf x"]).as_deref(),
+            Some("rm -rf x")
+        );
+        assert_eq!(split(&["env", "-Srm -rf x"]).as_deref(), Some("rm -rf x"));
+        assert_eq!(
+            split(&["env", "-iS", "rm -rf", "x"]).as_deref(),
+            Some("rm -rf x")
+        );
+        assert_eq!(
+            split(&["env", "-u", "S", "--split-string=sh -c id"]).as_deref(),
+            Some("sh -c id")
+        );
+        assert_eq!(split(&["env", "-u", "HOME", "ls"]), None);
     }
 }
