@@ -14,6 +14,7 @@ const server: ServerStatus = {
   problems: [],
   pid: 42,
   call_timeout_secs: 300,
+  sandbox: { level: "off", network: false },
 };
 
 const view: McpView = {
