@@ -2,12 +2,7 @@
 // reach the network), outside the sandbox, or not confined because this machine cannot; and,
 // when the sandbox refused something, the lines that show what.
 import type { SandboxNote } from "../protocol/SandboxNote";
-
-const WHAT = {
-  "read-only": "writes nothing but a temporary folder",
-  "workspace-write": "writes the workspace only",
-  off: "runs with your full rights",
-} as const;
+import { sandboxWords } from "./sandboxWords";
 
 export function SandboxLine({ note }: { note: SandboxNote }) {
   if (note.unconfined) {
@@ -24,11 +19,10 @@ export function SandboxLine({ note }: { note: SandboxNote }) {
       </div>
     );
   }
-  const network = note.network ? "network allowed" : "no network";
   return (
     <>
       <div className="sandbox-line muted" data-testid="sandbox-line">
-        Sandboxed: {WHAT[note.level]} · {network}
+        Sandboxed: {sandboxWords(note.level, note.network)}
       </div>
       {note.refused.length > 0 && (
         <div className="sandbox-refused" data-testid="sandbox-refused" role="note">
