@@ -1,13 +1,15 @@
 //! MCP servers in the app: one hub per open workspace, started from the user's file
 //! (`mcp.json` in the app's config directory) and the workspace's `.foreman/mcp.json`. Workspace
 //! servers wait for the user's approval before they ever start. Sessions get the hub's tools
-//! through `CompositeBackend`, with the same cards and approvals as the built-ins.
+//! through `CompositeBackend`, with the same cards and approvals as the built-ins. The hub's
+//! discovery command runs in the sandbox of Settings; a hub started with other sandbox settings
+//! is started again with the current ones.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use foreman_core::mcp::{HubOptions, McpConfig, McpHub};
+use foreman_core::mcp::{HubOptions, HubSandbox, McpConfig, McpHub};
 use foreman_core::store::Store;
 use tauri::{AppHandle, Manager};
 
@@ -30,23 +32,42 @@ pub fn workspace_file(workspace: &Path) -> PathBuf {
     workspace.join(".foreman").join("mcp.json")
 }
 
-/// The running hubs, by workspace path.
+/// The running hubs, by workspace path, with the sandbox settings each was started with.
 #[derive(Default)]
 pub struct McpHubs {
-    hubs: tokio::sync::Mutex<HashMap<PathBuf, McpHub>>,
+    hubs: tokio::sync::Mutex<HashMap<PathBuf, (McpHub, HubSandbox)>>,
+}
+
+/// The sandbox of Settings, for the hub's discovery command and confined servers.
+fn sandbox(app: &AppHandle) -> Result<HubSandbox, CommandError> {
+    let settings = crate::settings::load(&crate::settings::settings_path(app)?)?;
+    Ok(HubSandbox {
+        level: settings.sandbox,
+        network: settings.sandbox_network,
+        hidden: foreman_core::sandbox::hidden::resolve(
+            &settings.sandbox_hidden,
+            &crate::settings::own_dirs(app),
+        ),
+    })
 }
 
 impl McpHubs {
-    /// The hub of `workspace`, started on first use.
+    /// The hub of `workspace`, started on first use and again when the sandbox settings changed.
     pub async fn hub_for(
         &self,
         app: &AppHandle,
         store: &Store,
         workspace: &Path,
     ) -> Result<McpHub, CommandError> {
+        let sandbox = sandbox(app)?;
         let mut hubs = self.hubs.lock().await;
-        if let Some(hub) = hubs.get(workspace) {
-            return Ok(hub.clone());
+        match hubs.remove(workspace) {
+            Some((hub, started)) if started == sandbox => {
+                hubs.insert(workspace.to_path_buf(), (hub.clone(), started));
+                return Ok(hub);
+            }
+            Some((old, _)) => old.shutdown().await,
+            None => {}
         }
         let user = user_file(app)?;
         let config = McpConfig::load(Some(&user), Some(workspace))?;
@@ -56,17 +77,18 @@ impl McpHubs {
         let options = HubOptions {
             workspace: Some(workspace.to_path_buf()),
             store: Some(store.clone()),
+            sandbox: sandbox.clone(),
             ..HubOptions::default()
         };
         let hub = McpHub::start(config, options).await?;
-        hubs.insert(workspace.to_path_buf(), hub.clone());
+        hubs.insert(workspace.to_path_buf(), (hub.clone(), sandbox));
         Ok(hub)
     }
 
     /// Stops the hub of `workspace` (it starts again, with the files re-read, on next use).
     pub async fn reload(&self, workspace: &Path) {
         let hub = self.hubs.lock().await.remove(workspace);
-        if let Some(hub) = hub {
+        if let Some((hub, _)) = hub {
             hub.shutdown().await;
         }
     }
@@ -78,7 +100,13 @@ impl McpHubs {
 
     /// Stops every server (the app is closing).
     pub async fn shutdown_all(&self) {
-        let hubs: Vec<McpHub> = self.hubs.lock().await.drain().map(|(_, h)| h).collect();
+        let hubs: Vec<McpHub> = self
+            .hubs
+            .lock()
+            .await
+            .drain()
+            .map(|(_, (h, _))| h)
+            .collect();
         for hub in hubs {
             hub.shutdown().await;
         }

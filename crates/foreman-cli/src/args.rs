@@ -103,6 +103,12 @@ pub struct McpArgs {
     /// The user's MCP configuration (default: the desktop app's mcp.json).
     #[arg(long = "mcp-config", value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// How far the discovery command is confined (as `exec`'s commands are).
+    #[arg(long, value_name = "LEVEL", default_value = "workspace-write", value_parser = PossibleValuesParser::new(["read-only", "workspace-write", "off"]).try_map(|s| s.parse::<SandboxLevel>()))]
+    pub sandbox: SandboxLevel,
+    /// Let a confined discovery command reach the network.
+    #[arg(long = "allow-network")]
+    pub allow_network: bool,
 }
 
 /// `checkpoints list`.

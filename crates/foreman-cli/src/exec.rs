@@ -9,6 +9,7 @@ use std::sync::Arc;
 use foreman_core::agent::{Session, SessionConfig};
 use foreman_core::conversation::load_transcript;
 use foreman_core::conversation::open_session;
+use foreman_core::mcp::HubSandbox;
 use foreman_core::providers::keys::{ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY};
 use foreman_core::providers::{
     AnthropicConfig, AnthropicProvider, EnvKey, HttpSettings, Limits, OpenAiConfig, OpenAiProvider,
@@ -192,11 +193,17 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     }
     let mcp_config = crate::mcp::load_config(args.mcp_config.as_deref(), &workspace.path)?;
     let mut hub = None;
+    let sandbox = HubSandbox {
+        level: config.sandbox,
+        network: config.sandbox_network,
+        hidden: config.sandbox_hidden.clone(),
+    };
     if let Some(started) = crate::mcp::session_tools(
         mcp_config,
         &store,
         &workspace.path,
         args.trust_workspace_mcp,
+        sandbox,
     )
     .await?
     {

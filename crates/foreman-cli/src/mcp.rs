@@ -1,11 +1,13 @@
-//! MCP in the CLI: the configuration files, starting the hub for `exec`, and `foreman-cli mcp`.
+//! MCP in the CLI: the configuration files, starting the hub for `exec` (its discovery command
+//! confined as `exec`'s commands are: `--sandbox`, `--allow-network`, the hidden paths), and
+//! `foreman-cli mcp`.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use foreman_core::builtin_tools::builtin_names;
 use foreman_core::mcp::{
-    HubOptions, McpConfig, McpHub, ServerState, approve_server, pending_servers,
+    HubOptions, HubSandbox, McpConfig, McpHub, ServerState, approve_server, pending_servers,
 };
 use foreman_core::store::Store;
 use foreman_core::workspace::WorkspaceDir;
@@ -45,11 +47,13 @@ fn refusal(workspace: &Path, name: &str, target: &str) -> String {
 
 /// Starts the hub for `exec` and returns the session's tools, or `None` without any server.
 /// Unapproved workspace servers are refused with a message on stderr unless `trust` is set.
+/// `sandbox`: the session's, for the discovery command.
 pub async fn session_tools(
     config: McpConfig,
     store: &Store,
     workspace: &Path,
     trust: bool,
+    sandbox: HubSandbox,
 ) -> Result<Option<McpHub>, String> {
     for problem in &config.problems {
         eprintln!("foreman-cli: {problem}");
@@ -71,6 +75,7 @@ pub async fn session_tools(
         store: Some(store.clone()),
         trust_workspace: trust,
         builtin_tools: builtin_names().len(),
+        sandbox,
         ..HubOptions::default()
     };
     let hub = McpHub::start(config, options)
@@ -108,9 +113,14 @@ pub async fn command(command: McpCommand) -> Result<(), String> {
     };
     let store = Store::open(&db).await.map_err(|e| e.to_string())?;
     let key = ws.path.display().to_string();
+    let sandbox = HubSandbox {
+        level: options.sandbox,
+        network: options.allow_network,
+        hidden: crate::hidden::paths(&db, &[])?,
+    };
     let result = match names {
         Some(names) => approve(&config, &store, &key, &names).await,
-        None => list(config, &store, &ws.path).await,
+        None => list(config, &store, &ws.path, sandbox).await,
     };
     store.close().await;
     result
@@ -132,13 +142,19 @@ async fn approve(
 }
 
 /// Starts every approved server, prints one JSON line per server, and stops them.
-async fn list(config: McpConfig, store: &Store, workspace: &Path) -> Result<(), String> {
+async fn list(
+    config: McpConfig,
+    store: &Store,
+    workspace: &Path,
+    sandbox: HubSandbox,
+) -> Result<(), String> {
     for problem in &config.problems {
         eprintln!("foreman-cli: {problem}");
     }
     let options = HubOptions {
         workspace: Some(workspace.to_path_buf()),
         store: Some(store.clone()),
+        sandbox,
         ..HubOptions::default()
     };
     let hub = McpHub::start(config, options)

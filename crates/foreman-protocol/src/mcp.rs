@@ -1,7 +1,10 @@
-//! What the MCP hub reports to the user: servers, their state and tools, and warnings.
+//! What the MCP hub reports to the user: servers, their state and tools, how the programs it
+//! starts are confined, and warnings.
 
 use serde::Serialize;
 use ts_rs::TS;
+
+use crate::sandbox::SandboxLevel;
 
 /// Where a server was configured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
@@ -45,6 +48,38 @@ pub struct ToolStatus {
     pub replaces: Option<String>,
 }
 
+/// How a program the hub starts is confined: a stdio server's own `"sandbox"` and
+/// `"sandboxNetwork"` in `mcp.json`, or for the discovery command the sandbox of the sessions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+pub struct ServerSandbox {
+    /// `off`: it runs with the user's full rights.
+    pub level: SandboxLevel,
+    /// Whether it may reach the network (it always can at `off`).
+    pub network: bool,
+}
+
+impl ServerSandbox {
+    /// Unconfined: a stdio server's default.
+    pub const OFF: Self = Self {
+        level: SandboxLevel::Off,
+        network: false,
+    };
+
+    /// Whether it runs confined.
+    pub fn confines(&self) -> bool {
+        self.level != SandboxLevel::Off
+    }
+
+    /// `workspace-write, no network`, for messages.
+    pub fn describe(&self) -> String {
+        let network = match self.network {
+            true => "network allowed",
+            false => "no network",
+        };
+        format!("{}, {network}", self.level.as_str())
+    }
+}
+
 /// One server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct ServerStatus {
@@ -61,6 +96,8 @@ pub struct ServerStatus {
     pub pid: Option<u32>,
     /// How long one of its tool calls may take: its `"timeout"`, or the default.
     pub call_timeout_secs: u32,
+    /// How the program it runs is confined (`None` for a URL server, which runs elsewhere).
+    pub sandbox: Option<ServerSandbox>,
 }
 
 /// Everything, for a settings panel.
@@ -96,5 +133,22 @@ mod tests {
         assert_bindings_current::<ServerState>();
         assert_bindings_current::<ToolStatus>();
         assert_bindings_current::<ServerSource>();
+        assert_bindings_current::<ServerSandbox>();
+    }
+
+    #[test]
+    fn a_sandbox_is_described_with_its_network() {
+        let confined = ServerSandbox {
+            level: SandboxLevel::WorkspaceWrite,
+            network: false,
+        };
+        assert!(confined.confines());
+        assert_eq!(confined.describe(), "workspace-write, no network");
+        let open = ServerSandbox {
+            level: SandboxLevel::ReadOnly,
+            network: true,
+        };
+        assert_eq!(open.describe(), "read-only, network allowed");
+        assert!(!ServerSandbox::OFF.confines());
     }
 }

@@ -4,12 +4,7 @@
 // hidden paths the command named or needs, a signal to a process outside it that was refused,
 // and the lines of its output that show a refusal.
 import type { SandboxNote } from "../protocol/SandboxNote";
-
-const WHAT = {
-  "read-only": "writes nothing but a temporary folder",
-  "workspace-write": "writes the workspace only",
-  off: "runs with your full rights",
-} as const;
+import { sandboxWords } from "./sandboxWords";
 
 /** What the sandbox does not stop, said wherever its level is shown. */
 const GAP = "reads files that are not hidden";
@@ -29,7 +24,6 @@ export function SandboxLine({ note }: { note: SandboxNote }) {
       </div>
     );
   }
-  const network = note.network ? "network allowed" : "no network";
   const confined = note.level !== "off";
   return (
     <>
@@ -38,7 +32,7 @@ export function SandboxLine({ note }: { note: SandboxNote }) {
         data-testid="sandbox-line"
         title={confined ? "Not covered: reading files that are not hidden. Settings › Sandbox lists the hidden ones." : undefined}
       >
-        Sandboxed: {WHAT[note.level]} · {network}
+        Sandboxed: {sandboxWords(note.level, note.network)}
         {confined && <span className="sandbox-gap"> · {GAP}</span>}
       </div>
       {note.hidden.length > 0 && (

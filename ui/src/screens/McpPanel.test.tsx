@@ -2,6 +2,7 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Backend } from "../backend";
 import type { McpView } from "../protocol/McpView";
+import type { ServerSandbox } from "../protocol/ServerSandbox";
 import type { ServerStatus } from "../protocol/ServerStatus";
 import { McpPanel } from "./McpPanel";
 
@@ -14,6 +15,7 @@ const server: ServerStatus = {
   problems: [],
   pid: 42,
   call_timeout_secs: 300,
+  sandbox: { level: "off", network: false },
 };
 
 const view: McpView = {
@@ -37,13 +39,19 @@ test("each server shows how long its calls may take", async () => {
 
 /** A backend whose user file is `text`; saving it lists its servers as the status, as the shell does. */
 function fileBackend(initial: string, saved: string[]): Backend {
+  type Entry = { command?: string; sandbox?: ServerSandbox["level"]; sandboxNetwork?: boolean };
   const viewOf = (text: string): McpView => {
-    const servers = text.trim() ? Object.keys((JSON.parse(text) as { mcpServers?: object }).mcpServers ?? {}) : [];
+    const servers: Record<string, Entry> = text.trim() ? ((JSON.parse(text) as { mcpServers?: Record<string, Entry> }).mcpServers ?? {}) : {};
     return {
       ...view,
       status: {
         ...view.status,
-        servers: servers.map((name) => ({ ...server, name, target: name })),
+        servers: Object.entries(servers).map(([name, s]) => ({
+          ...server,
+          name,
+          target: name,
+          sandbox: s.command ? { level: s.sandbox ?? "off", network: s.sandboxNetwork === true } : null,
+        })),
       },
       user_text: text,
     };
@@ -104,4 +112,39 @@ test("a URL server is saved with its headers, and a file that is not JSON opens 
   expect(await screen.findByTestId("mcp-json-invalid")).toHaveTextContent("not valid JSON");
   expect(screen.getByTestId("mcp-add")).toBeDisabled();
   expect(screen.getByRole("textbox", { name: /Your servers/ })).toHaveValue("{ oops");
+});
+
+test("a command server's sandbox is chosen in the form, saved into mcp.json, and said on its row", async () => {
+  const saved: string[] = [];
+  render(<McpPanel backend={fileBackend("", saved)} workspace="/w" />);
+  await userEvent.click(await screen.findByTestId("mcp-add"));
+  await userEvent.type(screen.getByTestId("mcp-form-name"), "files");
+  await userEvent.type(screen.getByTestId("mcp-form-command"), "npx");
+  await userEvent.selectOptions(screen.getByTestId("mcp-form-sandbox"), "workspace-write");
+  await userEvent.click(screen.getByTestId("mcp-form-save"));
+  expect(JSON.parse(saved.at(-1) ?? "").mcpServers.files).toEqual({ command: "npx", sandbox: "workspace-write" });
+  expect(screen.getByTestId("mcp-sandbox")).toHaveTextContent("Sandboxed: writes the workspace only · no network.");
+
+  await userEvent.click(screen.getByTestId("mcp-edit"));
+  expect(screen.getByTestId("mcp-form-sandbox")).toHaveValue("workspace-write");
+  await userEvent.click(screen.getByTestId("mcp-form-network"));
+  await userEvent.click(screen.getByTestId("mcp-form-save"));
+  expect(JSON.parse(saved.at(-1) ?? "").mcpServers.files).toEqual({ command: "npx", sandbox: "workspace-write", sandboxNetwork: true });
+  expect(screen.getByTestId("mcp-sandbox")).toHaveTextContent("writes the workspace only · network allowed");
+
+  await userEvent.click(screen.getByTestId("mcp-edit"));
+  await userEvent.selectOptions(screen.getByTestId("mcp-form-sandbox"), "off");
+  await userEvent.click(screen.getByTestId("mcp-form-save"));
+  expect(JSON.parse(saved.at(-1) ?? "").mcpServers.files).toEqual({ command: "npx" });
+  expect(screen.getByTestId("mcp-sandbox")).toHaveTextContent(
+    "Runs with your full rights: it can read and write anything you can, and reach the network.",
+  );
+});
+
+test("a URL server has no sandbox row", async () => {
+  const remote: ServerStatus = { ...server, name: "remote", target: "https://example.com/mcp", sandbox: null };
+  const backend = { mcpStatus: async () => ({ ...view, status: { ...view.status, servers: [remote] } }) } as unknown as Backend;
+  render(<McpPanel backend={backend} workspace="/w" />);
+  await screen.findByTestId("mcp-server");
+  expect(screen.queryByTestId("mcp-sandbox")).toBeNull();
 });

@@ -1,6 +1,6 @@
-// MCP servers of the open workspace: state, call timeout, tools, approval of workspace servers,
-// restart, on/off per server and per tool; the user's own servers added, edited and removed with
-// a form (`mcp/`), or their mcp.json edited whole in the "Advanced (JSON)" view.
+// MCP servers of the open workspace: state, call timeout, sandbox, tools, approval of workspace
+// servers, restart, on/off per server and per tool; the user's own servers added, edited and
+// removed with a form (`mcp/`), or their mcp.json edited whole in the "Advanced (JSON)" view.
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend";
 import { errorMessage } from "../backend";
@@ -10,6 +10,7 @@ import { PathText } from "../components/PathText";
 import { McpServerForm } from "./mcp/McpServerForm";
 import type { McpServerEntry } from "./mcp/mcpConfig";
 import { emptyServer, parseServers, writeServers } from "./mcp/mcpConfig";
+import { sandboxText } from "./mcp/sandboxText";
 
 type Editing = { kind: "add" } | { kind: "edit"; name: string } | null;
 
@@ -159,6 +160,11 @@ export function McpPanel({ backend, workspace }: { backend: Backend; workspace: 
             </div>
             <code className="mcp-target">{s.target}</code>
             <span className="muted small mcp-timeout">Calls time out after {s.call_timeout_secs} s</span>
+            {s.sandbox && (
+              <span className="muted small" data-testid="mcp-sandbox">
+                {sandboxText(s.sandbox.level, s.sandbox.network)}
+              </span>
+            )}
             {s.state.kind === "failed" && (
               <pre className="error-detail">
                 {s.state.error}
@@ -205,6 +211,11 @@ export function McpPanel({ backend, workspace }: { backend: Backend; workspace: 
               {fileActions(e.name)}
             </div>
             <code className="mcp-target">{e.transport === "url" ? e.url : [e.command, ...e.args].join(" ")}</code>
+            {e.transport === "command" && (
+              <span className="muted small" data-testid="mcp-sandbox">
+                {sandboxText(e.sandbox, e.sandboxNetwork)}
+              </span>
+            )}
             {editing?.kind === "edit" && editing.name === e.name && form(e)}
           </li>
         ))}

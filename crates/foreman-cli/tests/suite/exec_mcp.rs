@@ -1,6 +1,7 @@
 //! `foreman-cli exec --json` with an MCP server: the scripted model calls server-everything's
 //! `echo` through the full loop; an unapproved workspace server is refused; `mcp list` and
-//! `mcp approve` (`make mcp-servers` installs the server under target/mcp-servers).
+//! `mcp approve`; the discovery command in the sandbox of `--sandbox` (`make mcp-servers` installs
+//! the server under target/mcp-servers).
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -186,4 +187,94 @@ async fn workspace_servers_are_refused_until_approved() {
             .iter()
             .any(|t| t["name"] == "everything__echo")
     );
+}
+
+/// A discovery command that shows, in its one tool's description, what it finds of the display
+/// and the SSH agent (`[DISPLAY|SSH_AUTH_SOCK]`).
+fn probing_discovery(dir: &Path) -> PathBuf {
+    std::fs::write(
+        dir.join("list.sh"),
+        r#"printf '[{"name": "probe", "description": "[%s|%s]"}]' "$DISPLAY" "$SSH_AUTH_SOCK""#,
+    )
+    .unwrap();
+    let user = dir.join("mcp.json");
+    let config = json!({
+        "discovery": {"command": "sh list.sh", "callCommand": "true"},
+        "mcpServers": {
+            "boxed": {"command": "node", "args": [everything_js(), "stdio"], "sandbox": "read-only", "sandboxNetwork": true},
+            "odd": {"command": "node", "sandbox": "sometimes"}
+        }
+    });
+    std::fs::write(&user, config.to_string()).unwrap();
+    user
+}
+
+/// The discovery command runs at the level of `--sandbox`: the display and the agent leave its
+/// environment unless the sandbox is off. Through `exec` (the model is offered the tool as
+/// described) and `mcp list`, which also shows each server's sandbox and a bad one's problem.
+#[tokio::test]
+async fn the_discovery_command_runs_in_the_sandbox_of_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let user = probing_discovery(dir.path());
+    let config = user.to_str().unwrap();
+    for (level, seen) in [
+        ("workspace-write", "[|]"),
+        ("off", "[:98|/tmp/agent-cli.sock]"),
+    ] {
+        let server = ScriptedServer::start(vec![ScriptedResponse::sse(scripts::anthropic(
+            &[call("done", "attempt_completion", json!({"result": "ok"}))],
+            5,
+        ))])
+        .await
+        .unwrap();
+        let mut cmd = exec(
+            &server,
+            dir.path(),
+            &["--mcp-config", config, "--sandbox", level],
+        );
+        cmd.env("DISPLAY", ":98")
+            .env("SSH_AUTH_SOCK", "/tmp/agent-cli.sock");
+        let (code, _, stderr) = output(&mut cmd).await;
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            stderr.contains("server `odd`: `sandbox` must be"),
+            "{stderr}"
+        );
+        let offered = server.requests()[0].json();
+        let probe = offered["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == "probe")
+            .cloned()
+            .unwrap_or_else(|| panic!("no probe tool: {offered}"));
+        assert_eq!(probe["description"], seen, "{level}");
+
+        let mut list = Command::new(BIN);
+        list.args(["mcp", "list", "--workspace"])
+            .arg(dir.path())
+            .arg("--db")
+            .arg(dir.path().join(".xdg/foreman.db"))
+            .args(["--mcp-config", config, "--sandbox", level])
+            .env("XDG_CONFIG_HOME", dir.path().join(".config"))
+            .env("DISPLAY", ":98")
+            .env("SSH_AUTH_SOCK", "/tmp/agent-cli.sock")
+            .kill_on_drop(true);
+        let (code, stdout, stderr) = output(&mut list).await;
+        assert_eq!(code, 0, "{stderr}");
+        let listed: Vec<Value> = events(&stdout);
+        let named = |name: &str| listed.iter().find(|s| s["name"] == name).cloned().unwrap();
+        assert_eq!(named("discovery")["tools"][0]["description"], seen);
+        assert_eq!(
+            named("discovery")["sandbox"],
+            json!({"level": level, "network": false})
+        );
+        let boxed = named("boxed");
+        assert_eq!(boxed["state"]["kind"], "connected", "{boxed}");
+        assert_eq!(
+            boxed["sandbox"],
+            json!({"level": "read-only", "network": true})
+        );
+        assert!(listed.iter().all(|s| s["name"] != "odd"), "{stdout}");
+    }
 }

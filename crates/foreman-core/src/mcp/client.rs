@@ -1,5 +1,6 @@
-//! One connection to an MCP server through `rmcp`: start it (child process or streamable HTTP),
-//! list its tools, call one with progress, cancellation and a timeout.
+//! One connection to an MCP server through `rmcp`: start it (a child process, confined when its
+//! sandbox says so, or streamable HTTP), list its tools, call one with progress, cancellation and
+//! a timeout.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -25,6 +26,7 @@ use tokio_util::sync::CancellationToken;
 use super::result::{McpOutcome, images, outcome};
 use super::stderr_tail::StderrTail;
 use super::tool::RemoteTool;
+use crate::sandbox::{SandboxError, SandboxPolicy, confine};
 use crate::tools::{OutputSink, ToolError, codes};
 
 /// How long a server may take to answer `initialize` and `tools/list`.
@@ -166,6 +168,8 @@ pub enum ConnectError {
         command: String,
         source: std::io::Error,
     },
+    #[error("cannot put it in the sandbox: {0}")]
+    Sandbox(#[source] SandboxError),
     #[error("invalid header `{0}`")]
     Header(String),
     #[error("the MCP handshake failed: {0}")]
@@ -191,22 +195,31 @@ async fn finish(
     })
 }
 
-/// Starts `command` in its own process group (so stopping it stops what it started), with
-/// stderr kept in `tail`, and connects.
+/// How long a failed start waits for the rest of the server's stderr.
+const STDERR_GRACE: Duration = Duration::from_secs(2);
+
+/// Starts `command` in its own process group (so stopping it stops what it started), confined to
+/// `sandbox` when there is one, with stderr kept in `tail`, and connects. When it fails, the
+/// tail holds what the server wrote up to its end.
 pub async fn connect_stdio(
     command: &str,
     args: &[String],
     env: &BTreeMap<String, String>,
     cwd: Option<&Path>,
+    sandbox: Option<&SandboxPolicy>,
     tail: &StderrTail,
     handler: Handler,
 ) -> Result<Connection, ConnectError> {
-    let mut cmd = tokio::process::Command::new(command);
+    let mut cmd = std::process::Command::new(command);
     cmd.args(args).envs(env);
     if let Some(cwd) = cwd {
         cmd.current_dir(cwd);
     }
-    let mut wrap = CommandWrap::from(cmd);
+    // After its `env`: the sandbox's own variables (`TMPDIR`, the ones it removes) win.
+    if let Some(policy) = sandbox {
+        confine(&mut cmd, policy).map_err(ConnectError::Sandbox)?;
+    }
+    let mut wrap = CommandWrap::from(tokio::process::Command::from(cmd));
     crate::process_tree::isolate_wrapped(&mut wrap).wrap(KillOnDrop);
     let spawn_error = |source| ConnectError::Spawn {
         command: command.to_owned(),
@@ -225,8 +238,14 @@ pub async fn connect_stdio(
         let service = handler.serve(transport).await;
         finish(service, pid).await
     })
-    .await;
-    served.map_err(|_| ConnectError::Timeout)?
+    .await
+    .map_err(|_| ConnectError::Timeout)
+    .and_then(|connected| connected);
+    if served.is_err() {
+        // The process is gone with the transport; its last words follow.
+        tail.settled(STDERR_GRACE).await;
+    }
+    served
 }
 
 /// Makes rustls's ring provider the process default (reqwest's TLS is built without one); a

@@ -2,14 +2,20 @@
 //!
 //! Two levels are read, the user's own file and the workspace's `.foreman/mcp.json`. A file
 //! that cannot be read or is not JSON is an error; an entry that makes no sense (neither
-//! `command` nor `url`, or a `timeout` that is not a whole number of seconds within bounds) is
-//! reported as a problem and the other entries still load.
+//! `command` nor `url`, a `timeout` that is not a whole number of seconds within bounds, a
+//! `sandbox` that is not a level) is reported as a problem and the other entries still load.
+//!
+//! A stdio server's `"sandbox"` (`"off"`, the default, `"read-only"` or `"workspace-write"`) and
+//! `"sandboxNetwork"` (`false` unless set) say how the program is confined; a URL server runs
+//! elsewhere and cannot have one. The discovery command has none: it runs at the level of the
+//! sessions' `bash` tool (see `confinement`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub use foreman_protocol::mcp::ServerSource;
+use foreman_protocol::SandboxLevel;
+pub use foreman_protocol::mcp::{ServerSandbox, ServerSource};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
@@ -44,6 +50,8 @@ pub enum ServerKind {
         command: String,
         args: Vec<String>,
         env: BTreeMap<String, String>,
+        /// How the process is confined (`"sandbox"`, `"sandboxNetwork"`); off by default.
+        sandbox: ServerSandbox,
     },
     /// An MCP server over streamable HTTP.
     Http {
@@ -71,12 +79,24 @@ pub struct ServerConfig {
 }
 
 impl ServerConfig {
-    /// A hash of what the server runs or reaches (command, args, env, url, headers): an approval
-    /// holds for this exact definition only.
+    /// A hash of what the server runs or reaches (command, args, env, url, headers) and of its
+    /// sandbox: an approval holds for this exact definition only, so a workspace file that
+    /// loosens its server's sandbox is asked about again.
     pub fn definition_hash(&self) -> String {
         let mut canonical = match &self.kind {
-            ServerKind::Stdio { command, args, env } => {
-                serde_json::json!({"command": command, "args": args, "env": env})
+            ServerKind::Stdio {
+                command,
+                args,
+                env,
+                sandbox,
+            } => {
+                let mut value = serde_json::json!({"command": command, "args": args, "env": env});
+                // Unconfined hashes as before the setting existed.
+                if sandbox.confines() {
+                    value["sandbox"] = serde_json::json!(sandbox.level.as_str());
+                    value["sandboxNetwork"] = serde_json::json!(sandbox.network);
+                }
+                value
             }
             ServerKind::Http { url, headers } => {
                 serde_json::json!({"url": url, "headers": headers})
@@ -157,6 +177,43 @@ struct RawServer {
     timeout: Option<serde_json::Value>,
     #[serde(default)]
     replaces: Vec<String>,
+    /// Read as any JSON value, like `timeout`.
+    sandbox: Option<serde_json::Value>,
+    sandbox_network: Option<serde_json::Value>,
+}
+
+/// A server's `"sandbox"` or `"sandboxNetwork"` that is not one.
+#[derive(Debug, thiserror::Error)]
+pub enum BadSandbox {
+    #[error("`sandbox` must be \"off\", \"read-only\" or \"workspace-write\", not {0}")]
+    Level(serde_json::Value),
+    #[error("`sandboxNetwork` must be true or false, not {0}")]
+    Network(serde_json::Value),
+    #[error(
+        "`sandbox` confines a server Foreman starts (`command`); one reached by `url` runs elsewhere"
+    )]
+    NotStarted,
+}
+
+/// The `"sandbox"` and `"sandboxNetwork"` of a server (`null` is the same as absent).
+fn server_sandbox(
+    level: Option<&serde_json::Value>,
+    network: Option<&serde_json::Value>,
+) -> Result<ServerSandbox, BadSandbox> {
+    let level = match level {
+        None | Some(serde_json::Value::Null) => SandboxLevel::Off,
+        Some(value) => value
+            .as_str()
+            .and_then(|text| text.parse().ok())
+            .ok_or_else(|| BadSandbox::Level(value.clone()))?,
+    };
+    let network = match network {
+        None | Some(serde_json::Value::Null) => false,
+        Some(value) => value
+            .as_bool()
+            .ok_or_else(|| BadSandbox::Network(value.clone()))?,
+    };
+    Ok(ServerSandbox { level, network })
 }
 
 /// A server's `"timeout"` that is not one.
@@ -187,21 +244,34 @@ impl McpConfig {
         })?;
         let mut out = Self::default();
         for (name, server) in raw.mcp_servers {
+            let skipped = |problem: &dyn std::fmt::Display| {
+                format!("{}: server `{name}`: {problem}; skipped", path.display())
+            };
             let timeout = match server.timeout.as_ref().map(call_timeout).transpose() {
                 Ok(timeout) => timeout,
                 Err(problem) => {
-                    out.problems.push(format!(
-                        "{}: server `{name}`: {problem}; skipped",
-                        path.display()
-                    ));
+                    out.problems.push(skipped(&problem));
                     continue;
                 }
             };
+            let sandbox =
+                match server_sandbox(server.sandbox.as_ref(), server.sandbox_network.as_ref()) {
+                    Ok(sandbox) if sandbox.confines() && server.url.is_some() => {
+                        out.problems.push(skipped(&BadSandbox::NotStarted));
+                        continue;
+                    }
+                    Ok(sandbox) => sandbox,
+                    Err(problem) => {
+                        out.problems.push(skipped(&problem));
+                        continue;
+                    }
+                };
             let kind = match (server.command, server.url) {
                 (Some(command), None) => ServerKind::Stdio {
                     command,
                     args: server.args,
                     env: server.env,
+                    sandbox,
                 },
                 (None, Some(url)) => ServerKind::Http {
                     url,
@@ -356,6 +426,80 @@ mod tests {
             );
             assert!(c.problems.contains(&problem), "{problem}\n{:?}", c.problems);
         }
+    }
+
+    #[test]
+    fn a_stdio_servers_sandbox_is_read_and_a_bad_one_skips_only_its_server() {
+        let text = r#"{
+          "mcpServers": {
+            "plain": {"command": "a"},
+            "nulls": {"command": "b", "sandbox": null, "sandboxNetwork": null},
+            "off": {"command": "c", "sandbox": "off", "sandboxNetwork": true},
+            "ro": {"command": "d", "sandbox": "read-only"},
+            "ws": {"command": "e", "sandbox": "workspace-write", "sandboxNetwork": true},
+            "remote": {"url": "http://x", "sandbox": "off"},
+            "word": {"command": "f", "sandbox": "strict"},
+            "bool": {"command": "g", "sandbox": true},
+            "net": {"command": "h", "sandbox": "read-only", "sandboxNetwork": "yes"},
+            "url": {"url": "http://y", "sandbox": "read-only"}
+          }
+        }"#;
+        let c = McpConfig::parse(text, ServerSource::User, Path::new("u.json")).unwrap();
+        let sandboxes: Vec<(&str, Option<ServerSandbox>)> = c
+            .servers
+            .iter()
+            .map(|s| match &s.kind {
+                ServerKind::Stdio { sandbox, .. } => (s.name.as_str(), Some(*sandbox)),
+                _ => (s.name.as_str(), None),
+            })
+            .collect();
+        let at = |level, network| Some(ServerSandbox { level, network });
+        assert_eq!(
+            sandboxes,
+            vec![
+                ("nulls", Some(ServerSandbox::OFF)),
+                ("off", at(SandboxLevel::Off, true)),
+                ("plain", Some(ServerSandbox::OFF)),
+                ("remote", None),
+                ("ro", at(SandboxLevel::ReadOnly, false)),
+                ("ws", at(SandboxLevel::WorkspaceWrite, true)),
+            ]
+        );
+        let level = "`sandbox` must be \"off\", \"read-only\" or \"workspace-write\", not";
+        let expected = [
+            format!("u.json: server `bool`: {level} true; skipped"),
+            "u.json: server `net`: `sandboxNetwork` must be true or false, not \"yes\"; skipped"
+                .to_owned(),
+            "u.json: server `url`: `sandbox` confines a server Foreman starts (`command`); one \
+             reached by `url` runs elsewhere; skipped"
+                .to_owned(),
+            format!("u.json: server `word`: {level} \"strict\"; skipped"),
+        ];
+        assert_eq!(c.problems, expected);
+    }
+
+    #[test]
+    fn a_looser_sandbox_changes_the_hash_and_none_keeps_the_old_one() {
+        let parse = |t: &str| {
+            McpConfig::parse(t, ServerSource::Workspace, Path::new("w.json"))
+                .unwrap()
+                .servers
+                .remove(0)
+        };
+        let plain = parse(r#"{"mcpServers": {"s": {"command": "a"}}}"#);
+        let off = parse(r#"{"mcpServers": {"s": {"command": "a", "sandbox": "off"}}}"#);
+        let ws = parse(r#"{"mcpServers": {"s": {"command": "a", "sandbox": "workspace-write"}}}"#);
+        let net = parse(
+            r#"{"mcpServers": {"s": {"command": "a", "sandbox": "workspace-write", "sandboxNetwork": true}}}"#,
+        );
+        assert_eq!(plain.definition_hash(), off.definition_hash());
+        // Its hash before the setting existed: approvals recorded then still hold.
+        assert_eq!(
+            plain.definition_hash(),
+            "172a25369fc5c6ea3ccf844ec55c2c5d38131a7bf7314f5caeecba2fd952fa9d"
+        );
+        assert_ne!(ws.definition_hash(), off.definition_hash());
+        assert_ne!(ws.definition_hash(), net.definition_hash());
     }
 
     #[test]

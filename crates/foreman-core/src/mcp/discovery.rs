@@ -1,5 +1,10 @@
 //! Tools from a discovery command: it prints a JSON array of function declarations; each tool
 //! runs the call command with the tool name as argument and the parameters as JSON on stdin.
+//!
+//! Both run confined to the sandbox they are given (see `confinement`: the discovery command at
+//! the sessions' `bash` level, a call in its session's sandbox). A call command that fails is a
+//! failed call, as a `bash` command's non-zero exit is, so that a refusal of the sandbox can be
+//! run again outside when the user agrees.
 
 use std::path::Path;
 use std::process::Stdio;
@@ -9,11 +14,11 @@ use serde_json::Value;
 use tokio::io::AsyncWriteExt;
 use tokio_util::sync::CancellationToken;
 
-use super::config::DiscoveryConfig;
-use super::result::McpOutcome;
+use super::config::{DiscoveryConfig, ServerSandbox};
 use super::stderr_tail::StderrTail;
 use super::tool::RemoteTool;
-use crate::tools::{ToolError, codes};
+use crate::sandbox::{SandboxError, SandboxPolicy, confine};
+use crate::tools::{ToolError, ToolOutput, codes};
 
 /// The tools found, and the declarations that were not usable.
 #[derive(Debug, Clone, Default)]
@@ -22,22 +27,40 @@ pub struct Discovered {
     pub problems: Vec<String>,
 }
 
-fn shell(script: &str, arg: Option<&str>, cwd: Option<&Path>) -> tokio::process::Command {
-    let mut cmd = tokio::process::Command::new("sh");
+fn shell(
+    script: &str,
+    arg: Option<&str>,
+    cwd: Option<&Path>,
+    sandbox: Option<&SandboxPolicy>,
+) -> Result<tokio::process::Command, SandboxError> {
+    let mut std = std::process::Command::new("sh");
     // `"$@"` passes the tool name as one argument, never through the shell's parser.
-    cmd.arg("-c").arg(format!("{script} \"$@\"")).arg("sh");
+    std.arg("-c").arg(format!("{script} \"$@\"")).arg("sh");
     if let Some(arg) = arg {
-        cmd.arg(arg);
+        std.arg(arg);
     }
     if let Some(cwd) = cwd {
-        cmd.current_dir(cwd);
+        std.current_dir(cwd);
     }
+    if let Some(policy) = sandbox {
+        confine(&mut std, policy)?;
+    }
+    let mut cmd = tokio::process::Command::from(std);
     crate::process_tree::isolate(&mut cmd)
         .kill_on_drop(true)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    cmd
+    Ok(cmd)
+}
+
+/// How a policy is named in messages: `workspace-write, no network`.
+fn described(policy: &SandboxPolicy) -> String {
+    ServerSandbox {
+        level: policy.level,
+        network: policy.network,
+    }
+    .describe()
 }
 
 fn trimmed(bytes: &[u8]) -> String {
@@ -49,27 +72,40 @@ fn trimmed(bytes: &[u8]) -> String {
 pub enum DiscoveryError {
     #[error("cannot run the discovery command: {0}")]
     Spawn(#[source] std::io::Error),
+    #[error("cannot put the discovery command in the sandbox: {0}")]
+    Sandbox(#[source] SandboxError),
     #[error("the discovery command took longer than {0} s")]
     Timeout(u64),
     #[error("the discovery command failed: {0}")]
     Wait(#[source] std::io::Error),
     #[error("the discovery command failed ({0})")]
     Exit(std::process::ExitStatus),
+    #[error(
+        "the discovery command failed ({status}) in the sandbox ({sandbox}); if the sandbox \
+         refused something it needs, {remedy}"
+    )]
+    ExitConfined {
+        status: std::process::ExitStatus,
+        sandbox: String,
+        remedy: &'static str,
+    },
     #[error("the discovery command did not print JSON: {0}")]
     NotJson(#[source] serde_json::Error),
     #[error("the discovery command did not print a JSON array")]
     NotArray,
 }
 
-/// Runs the discovery command and reads its declarations. `Err` when the command fails or does
-/// not print a JSON array; single bad declarations are listed in [`Discovered::problems`].
+/// Runs the discovery command, confined to `sandbox` when there is one, and reads its
+/// declarations. `Err` when the command fails or does not print a JSON array; single bad
+/// declarations are listed in [`Discovered::problems`].
 pub async fn discover(
     config: &DiscoveryConfig,
     cwd: Option<&Path>,
+    sandbox: Option<&SandboxPolicy>,
     tail: &StderrTail,
     timeout: Duration,
 ) -> Result<Discovered, DiscoveryError> {
-    let mut cmd = shell(&config.command, None, cwd);
+    let mut cmd = shell(&config.command, None, cwd, sandbox).map_err(DiscoveryError::Sandbox)?;
     cmd.stdin(Stdio::null());
     let child = cmd.spawn().map_err(DiscoveryError::Spawn)?;
     let out = tokio::time::timeout(timeout, child.wait_with_output())
@@ -78,8 +114,16 @@ pub async fn discover(
         .map_err(DiscoveryError::Wait)?;
     tail.clear();
     tail.push(&out.stderr);
-    if !out.status.success() {
-        return Err(DiscoveryError::Exit(out.status));
+    match sandbox {
+        _ if out.status.success() => {}
+        None => return Err(DiscoveryError::Exit(out.status)),
+        Some(policy) => {
+            return Err(DiscoveryError::ExitConfined {
+                status: out.status,
+                sandbox: described(policy),
+                remedy: super::confinement::Confined::Discovery.remedy(),
+            });
+        }
     }
     let list: Value = serde_json::from_slice(&out.stdout).map_err(DiscoveryError::NotJson)?;
     let entries = list.as_array().ok_or(DiscoveryError::NotArray)?;
@@ -93,18 +137,21 @@ pub async fn discover(
     Ok(found)
 }
 
-/// Runs one discovered tool: the call command with `tool` as argument and `arguments` on stdin;
-/// stdout is the result, a non-zero exit is an error with stderr.
+/// Runs one discovered tool: the call command with `tool` as argument and `arguments` on stdin,
+/// confined to `sandbox` when there is one; stdout is the result, and a non-zero exit is a
+/// failed call with stderr.
 pub async fn call(
     config: &DiscoveryConfig,
     cwd: Option<&Path>,
     tool: &str,
     arguments: &Value,
+    sandbox: Option<&SandboxPolicy>,
     cancel: CancellationToken,
     timeout: Duration,
-) -> McpOutcome {
+) -> Result<ToolOutput, ToolError> {
     let failed = |message: String| ToolError::new(codes::EXECUTION_FAILED, message);
-    let mut child = shell(&config.call_command, Some(tool), cwd)
+    let mut child = shell(&config.call_command, Some(tool), cwd, sandbox)
+        .map_err(|e| failed(format!("cannot put the call command in the sandbox: {e}")))?
         .spawn()
         .map_err(|e| failed(format!("cannot run the call command: {e}")))?;
     if let Some(mut stdin) = child.stdin.take() {
@@ -130,12 +177,18 @@ pub async fn call(
         }
     };
     if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-    } else {
-        Err(failed(format!(
-            "the call command failed ({}): {}",
+        return Ok(ToolOutput::text(String::from_utf8_lossy(&out.stdout)));
+    }
+    let place = match sandbox {
+        Some(policy) => format!(" in the sandbox ({})", described(policy)),
+        None => String::new(),
+    };
+    Ok(ToolOutput {
+        failed: true,
+        ..ToolOutput::text(format!(
+            "the call command failed ({}){place}: {}",
             out.status,
             trimmed(&out.stderr)
-        )))
-    }
+        ))
+    })
 }

@@ -22,6 +22,20 @@ pub enum ServerDown {
     Discovery(#[from] super::discovery::DiscoveryError),
     #[error(transparent)]
     Connect(#[from] super::client::ConnectError),
+    #[error(transparent)]
+    Confine(#[from] super::confinement::ConfineError),
+    /// A confined server failed or stopped: said with its sandbox, so that a refusal can be
+    /// told from an ordinary crash. `detail`: its stderr's last words and the error.
+    #[error(
+        "the server {when} in the sandbox ({sandbox}): {detail}. It may need more than the \
+         sandbox allows: {remedy}"
+    )]
+    InSandbox {
+        when: &'static str,
+        sandbox: String,
+        detail: String,
+        remedy: &'static str,
+    },
     #[error("the server stopped ({0})")]
     Stopped(String),
     #[error("the server connection ended: {0}")]

@@ -1,7 +1,9 @@
 //! [`ExternalTool`]: an MCP or discovered tool in the session's one tool runtime. Its input is
 //! whatever JSON the server's schema allows (the pipeline has validated it), its facts come from
 //! the server's annotations (`readOnlyHint` reads freely, `destructiveHint` always asks), and a
-//! call goes through the hub, which checks again that the tool can run.
+//! call goes through the hub, which checks again that the tool can run. A discovered tool's call
+//! command is sandboxable: it runs in the session's sandbox, as a `bash` command does; an MCP
+//! server's tool runs inside the server, which its own setting confines.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,11 +12,11 @@ use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 
-use super::result::McpOutcome;
 use super::tool::RemoteTool;
 use crate::approval::{ActionClass, CallFacts};
 use crate::protocol::{ArgsView, ToolKind};
 use crate::providers::ToolDefinition;
+use crate::sandbox::SandboxPolicy;
 use crate::tools::{
     AnyTool, CallContext, Input, OutputSink, ProposedChange, ToolError, ToolOutput,
     clean_for_provider, codes,
@@ -25,15 +27,17 @@ use crate::tools::{
 const MARGIN: Duration = Duration::from_secs(10);
 
 /// What runs an external tool's call: the hub, which checks again that the tool can run.
+/// `sandbox`: where a discovered tool's call command runs (`None`: unconfined).
 pub trait ExternalCalls: Send + Sync {
     fn call_tool(
         &self,
         reserved: &[String],
         name: &str,
         arguments: Value,
+        sandbox: Option<SandboxPolicy>,
         cancel: tokio_util::sync::CancellationToken,
         output: OutputSink,
-    ) -> BoxFuture<'static, McpOutcome>;
+    ) -> BoxFuture<'static, Result<ToolOutput, ToolError>>;
 }
 
 pub struct ExternalTool {
@@ -44,6 +48,8 @@ pub struct ExternalTool {
     tool: RemoteTool,
     replaces: Option<String>,
     timeout: Duration,
+    /// A discovered tool: its call command runs in the session's sandbox.
+    discovered: bool,
 }
 
 impl ExternalTool {
@@ -54,6 +60,7 @@ impl ExternalTool {
         tool: RemoteTool,
         replaces: Option<String>,
         timeout: Duration,
+        discovered: bool,
     ) -> Self {
         Self {
             hub,
@@ -62,6 +69,7 @@ impl ExternalTool {
             tool,
             replaces,
             timeout,
+            discovered,
         }
     }
 }
@@ -123,9 +131,10 @@ impl AnyTool for ExternalTool {
         self.timeout + MARGIN
     }
 
-    /// MCP servers and discovery commands run outside the call (not yet confined).
+    /// A discovered tool's call command runs in the call's sandbox; an MCP server's tool runs
+    /// in the server, outside the call.
     fn sandboxable(&self) -> bool {
-        false
+        self.discovered
     }
 
     fn run(
@@ -140,10 +149,14 @@ impl AnyTool for ExternalTool {
             )))
             .boxed();
         };
-        let call = self
-            .hub
-            .call_tool(&self.reserved, &self.name, arguments, ctx.cancel, ctx.sink);
-        async move { call.await.map(ToolOutput::text) }.boxed()
+        self.hub.call_tool(
+            &self.reserved,
+            &self.name,
+            arguments,
+            ctx.sandbox,
+            ctx.cancel,
+            ctx.sink,
+        )
     }
 
     fn replaces(&self) -> Option<&str> {

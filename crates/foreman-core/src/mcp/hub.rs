@@ -1,4 +1,6 @@
-//! [`McpHub`]: every configured server, shared by the sessions of a workspace.
+//! [`McpHub`]: every configured server, shared by the sessions of a workspace. The programs it
+//! starts run in their sandbox ([`HubOptions::sandbox`], see `confinement`); a discovered tool's
+//! call runs in the sandbox of the session that calls it.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -11,15 +13,16 @@ use tokio_util::sync::CancellationToken;
 
 use super::approvals::now_ms;
 use super::config::{McpConfig, ServerKind, ServerSource};
+use super::confinement::{Confinement, HubSandbox};
 use super::discovery;
 pub use super::error::McpError;
 use super::external::{ExternalCalls, ExternalTool};
 use super::naming::{assign, qualified, sanitise};
-use super::result::McpOutcome;
 use super::server::{Backoff, Live, ServerRuntime, Snapshot};
 use super::tool::RemoteTool;
+use crate::sandbox::SandboxPolicy;
 use crate::store::{Store, StoreError};
-use crate::tools::{AnyTool, OutputSink, ToolError, codes};
+use crate::tools::{AnyTool, OutputSink, ToolError, ToolOutput, codes};
 use foreman_protocol::mcp::{HubStatus, PendingServer, ServerState, ServerStatus, ToolStatus};
 
 /// The default per-call timeout (a server's `"timeout"` replaces it for that server).
@@ -45,6 +48,9 @@ pub struct HubOptions {
     /// How many built-in tools the sessions have, for the tool-count guard.
     pub builtin_tools: usize,
     pub backoff: Backoff,
+    /// The sessions' sandbox settings: the discovery command runs at their level, and every
+    /// confined program gets their hidden paths.
+    pub sandbox: HubSandbox,
 }
 
 impl Default for HubOptions {
@@ -57,6 +63,7 @@ impl Default for HubOptions {
             tool_limit: DEFAULT_TOOL_LIMIT,
             builtin_tools: 11,
             backoff: Backoff::default(),
+            sandbox: HubSandbox::default(),
         }
     }
 }
@@ -102,8 +109,12 @@ impl McpHub {
     /// starting). Must be called on a Tokio runtime.
     pub async fn start(config: McpConfig, options: HubOptions) -> Result<Self, StoreError> {
         let key = workspace_key(&options);
+        let confinement = Arc::new(Confinement::new(
+            options.sandbox.clone(),
+            options.workspace.as_deref(),
+        ));
         let mut servers = Vec::new();
-        for server in config.servers {
+        for (index, server) in config.servers.into_iter().enumerate() {
             let approved = match (&options.store, &key, server.source) {
                 (_, _, ServerSource::User) => true,
                 _ if options.trust_workspace => true,
@@ -116,7 +127,8 @@ impl McpHub {
             };
             servers.push(Arc::new(ServerRuntime::new(
                 server,
-                options.workspace.clone(),
+                index,
+                Arc::clone(&confinement),
                 approved,
                 options.backoff,
                 options.call_timeout,
@@ -332,6 +344,7 @@ impl McpHub {
                 pid: snap.pid,
                 call_timeout_secs: u32::try_from(self.call_timeout(i).as_secs())
                     .unwrap_or(u32::MAX),
+                sandbox: runtime.sandbox(),
             });
         }
         let external = entries
@@ -364,6 +377,10 @@ impl McpHub {
             .filter(|e| self.offered(&snapshots, e))
             .map(|e| {
                 let timeout = self.call_timeout(e.server);
+                let discovered = matches!(
+                    self.inner.servers[e.server].config.kind,
+                    ServerKind::Discovery(_)
+                );
                 Arc::new(ExternalTool::new(
                     Arc::new(self.clone()),
                     Arc::clone(&reserved),
@@ -371,6 +388,7 @@ impl McpHub {
                     e.tool,
                     e.replaces,
                     timeout,
+                    discovered,
                 )) as Arc<dyn AnyTool>
             })
             .collect()
@@ -403,15 +421,18 @@ impl McpHub {
         }
     }
 
-    /// Runs the external tool `name`.
+    /// Runs the external tool `name`. A discovered tool's call command runs confined to
+    /// `sandbox` (the calling session's, as its `bash` tool would get) when there is one; an MCP
+    /// server's tool runs in the server, confined by the server's own setting.
     pub fn call(
         &self,
         reserved: &[String],
         name: &str,
         arguments: Value,
+        sandbox: Option<SandboxPolicy>,
         cancel: CancellationToken,
         output: OutputSink,
-    ) -> BoxFuture<'static, McpOutcome> {
+    ) -> BoxFuture<'static, Result<ToolOutput, ToolError>> {
         let snapshots = self.snapshots();
         let entry = self
             .entries(&snapshots, reserved)
@@ -432,17 +453,17 @@ impl McpHub {
         Box::pin(async move {
             let (live, entry) = prepared?;
             match live {
-                Live::Mcp(handle) => {
-                    handle
-                        .call(&entry.tool.name, arguments, cancel, output, timeout)
-                        .await
-                }
+                Live::Mcp(handle) => handle
+                    .call(&entry.tool.name, arguments, cancel, output, timeout)
+                    .await
+                    .map(ToolOutput::text),
                 Live::Discovery(d) => {
                     discovery::call(
                         &d,
                         cwd.as_deref(),
                         &entry.tool.name,
                         &arguments,
+                        sandbox.as_ref(),
                         cancel,
                         timeout,
                     )
@@ -459,9 +480,10 @@ impl ExternalCalls for McpHub {
         reserved: &[String],
         name: &str,
         arguments: Value,
+        sandbox: Option<SandboxPolicy>,
         cancel: CancellationToken,
         output: OutputSink,
-    ) -> BoxFuture<'static, McpOutcome> {
-        self.call(reserved, name, arguments, cancel, output)
+    ) -> BoxFuture<'static, Result<ToolOutput, ToolError>> {
+        self.call(reserved, name, arguments, sandbox, cancel, output)
     }
 }

@@ -9,11 +9,14 @@
 //!   one tool runtime; a server's `"replaces": ["bash"]` lets its tool of that name stand in
 //!   for the built-in.
 //! - [`client`], [`discovery`]: talking to one MCP server / running discovered tools.
+//! - [`confinement`]: the sandbox of what the hub starts: a stdio server's own `"sandbox"` (off
+//!   by default), the discovery command at the sessions' `bash` level.
 //! - [`result`], [`naming`], [`tool`], [`stderr_tail`], [`status`]: the small pieces.
 
 pub mod approvals;
 pub mod client;
 pub mod config;
+pub mod confinement;
 pub mod discovery;
 pub mod error;
 pub mod external;
@@ -26,8 +29,9 @@ pub mod tool;
 
 pub use approvals::{approve_server, pending_servers};
 pub use config::{
-    ConfigError, McpConfig, ServerConfig, ServerKind, ServerSource, WORKSPACE_CONFIG,
+    ConfigError, McpConfig, ServerConfig, ServerKind, ServerSandbox, ServerSource, WORKSPACE_CONFIG,
 };
+pub use confinement::HubSandbox;
 pub use foreman_protocol::mcp::{HubStatus, PendingServer, ServerState, ServerStatus, ToolStatus};
 pub use hub::{DEFAULT_CALL_TIMEOUT, DEFAULT_TOOL_LIMIT, HubOptions, McpError, McpHub};
 pub use server::Backoff;

@@ -1,8 +1,8 @@
-//! One configured server at run time: its state, and the supervisor task that starts it, notices
-//! when it stops, and restarts it with exponential backoff.
+//! One configured server at run time: its state, and the supervisor task that starts it (in its
+//! sandbox, see `confinement`), notices when it stops, and restarts it with exponential backoff.
+//! A confined server that fails says so with its sandbox and the last words of its stderr.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -10,10 +10,14 @@ use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
-use super::client::{CallHandle, Connection, Handler, connect_http, connect_stdio, list_tools};
-use super::config::{DiscoveryConfig, ServerConfig, ServerKind, ServerSource};
+use super::client::{
+    CallHandle, ConnectError, Connection, Handler, connect_http, connect_stdio, list_tools,
+};
+use super::config::{DiscoveryConfig, ServerConfig, ServerKind, ServerSandbox, ServerSource};
+use super::confinement::{Confined, Confinement};
 use super::discovery::discover;
 use super::error::ServerDown;
+use super::naming::sanitise;
 use super::stderr_tail::StderrTail;
 use super::tool::RemoteTool;
 use foreman_protocol::mcp::ServerState;
@@ -58,7 +62,10 @@ enum Phase {
 pub struct ServerRuntime {
     pub config: ServerConfig,
     pub hash: String,
-    cwd: Option<PathBuf>,
+    /// Where it runs and how it is confined (shared by the hub's servers).
+    confinement: Arc<Confinement>,
+    /// The name of its private temporary directory in the sandbox, unique in the hub.
+    own: String,
     backoff: Backoff,
     discovery_timeout: Duration,
     phase: Mutex<Phase>,
@@ -82,9 +89,11 @@ pub struct Snapshot {
 }
 
 impl ServerRuntime {
+    /// `index`: its place in the hub, which makes its temporary directory's name unique.
     pub fn new(
         config: ServerConfig,
-        cwd: Option<PathBuf>,
+        index: usize,
+        confinement: Arc<Confinement>,
         approved: bool,
         backoff: Backoff,
         discovery_timeout: Duration,
@@ -92,11 +101,12 @@ impl ServerRuntime {
         let approved = approved || config.source == ServerSource::User;
         Self {
             hash: config.definition_hash(),
+            own: format!("{index}-{}", sanitise(&config.name)),
             enabled: AtomicBool::new(!config.disabled),
             approved: AtomicBool::new(approved),
             disabled_tools: Mutex::new(config.disabled_tools.iter().cloned().collect()),
             config,
-            cwd,
+            confinement,
             backoff,
             discovery_timeout,
             phase: Mutex::new(Phase::Starting),
@@ -212,22 +222,82 @@ impl ServerRuntime {
         self.set(Phase::Connected { live, pid });
     }
 
+    /// How the program it starts is confined (`None` for a URL server).
+    pub fn sandbox(&self) -> Option<ServerSandbox> {
+        match &self.config.kind {
+            ServerKind::Stdio { sandbox, .. } => Some(*sandbox),
+            ServerKind::Discovery(_) => Some(self.confinement.discovery()),
+            ServerKind::Http { .. } => None,
+        }
+    }
+
+    /// `error`, said with the sandbox the server ran in and its stderr's last words.
+    fn in_sandbox(&self, when: &'static str, sandbox: ServerSandbox, error: String) -> ServerDown {
+        let said = self.tail.summary();
+        ServerDown::InSandbox {
+            when,
+            sandbox: sandbox.describe(),
+            detail: match said.is_empty() {
+                true => error,
+                false => format!("{said} ({error})"),
+            },
+            remedy: Confined::Server.remedy(),
+        }
+    }
+
     /// Runs one connection until it stops. `Ok(true)`: shutting down; `Ok(false)`: restart asked
     /// (start again at once); `Err`: why it failed or stopped.
     async fn run_once(&self, shutdown: &CancellationToken) -> Result<bool, ServerDown> {
         let handler = Handler::default();
+        let cwd = self.confinement.cwd();
+        let mut confined = None;
         let conn: Connection = match &self.config.kind {
             ServerKind::Discovery(d) => {
+                let setting = self.confinement.discovery();
+                let policy = self
+                    .confinement
+                    .policy(setting, &self.own, Confined::Discovery)?;
                 let found =
-                    discover(d, self.cwd.as_deref(), &self.tail, self.discovery_timeout).await?;
+                    discover(d, cwd, policy.as_ref(), &self.tail, self.discovery_timeout).await?;
                 if let Ok(mut p) = self.problems.lock() {
                     *p = found.problems;
                 }
                 self.connected(found.tools, Live::Discovery(d.clone()), None);
                 return Ok(self.idle(shutdown).await);
             }
-            ServerKind::Stdio { command, args, env } => {
-                connect_stdio(command, args, env, self.cwd.as_deref(), &self.tail, handler).await?
+            ServerKind::Stdio {
+                command,
+                args,
+                env,
+                sandbox,
+            } => {
+                let policy = self
+                    .confinement
+                    .policy(*sandbox, &self.own, Confined::Server)?;
+                confined = policy.is_some().then_some(*sandbox);
+                let started = connect_stdio(
+                    command,
+                    args,
+                    env,
+                    cwd,
+                    policy.as_ref(),
+                    &self.tail,
+                    handler,
+                )
+                .await;
+                match (started, confined) {
+                    (Ok(conn), _) => conn,
+                    // It never ran: nothing it needed was refused.
+                    (Err(e @ ConnectError::Sandbox(_)), _) => return Err(e.into()),
+                    (Err(e), Some(sandbox)) => {
+                        return Err(self.in_sandbox(
+                            "failed while starting",
+                            sandbox,
+                            e.to_string(),
+                        ));
+                    }
+                    (Err(e), None) => return Err(e.into()),
+                }
             }
             ServerKind::Http { url, headers } => connect_http(url, headers, handler).await?,
         };
@@ -262,7 +332,13 @@ impl ServerRuntime {
             }
         };
         if let Some(error) = stopped {
-            return Err(error);
+            return Err(match confined {
+                Some(sandbox) => {
+                    self.tail.settled(Duration::from_secs(1)).await;
+                    self.in_sandbox("stopped", sandbox, error.to_string())
+                }
+                None => error,
+            });
         }
         stopper.cancel();
         let _ = tokio::time::timeout(Duration::from_secs(5), waiting).await;

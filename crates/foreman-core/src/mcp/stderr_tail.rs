@@ -1,9 +1,14 @@
-//! The last few KiB a server wrote to stderr, kept for error messages.
+//! The last few KiB a server wrote to stderr, kept for error messages, and the lines of it that
+//! say what went wrong ([`StderrTail::summary`]).
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt};
+
+use crate::sandbox::refusal::refused_lines;
 
 /// How much stderr is kept.
 pub const TAIL_BYTES: usize = 4096;
@@ -12,7 +17,12 @@ pub const TAIL_BYTES: usize = 4096;
 #[derive(Debug, Clone, Default)]
 pub struct StderrTail {
     bytes: Arc<Mutex<VecDeque<u8>>>,
+    /// The stream being collected has ended.
+    ended: Arc<AtomicBool>,
 }
+
+/// The longest line [`StderrTail::summary`] keeps.
+const SUMMARY_CHARS: usize = 300;
 
 impl StderrTail {
     /// Appends `chunk`, dropping the oldest bytes beyond [`TAIL_BYTES`].
@@ -26,8 +36,39 @@ impl StderrTail {
 
     /// Forgets everything (a new process starts).
     pub fn clear(&self) {
+        self.ended.store(false, Ordering::SeqCst);
         if let Ok(mut bytes) = self.bytes.lock() {
             bytes.clear();
+        }
+    }
+
+    /// Waits (at most `within`) until the stream being collected has ended, so that what a
+    /// process wrote just before it exited is in the tail.
+    pub async fn settled(&self, within: Duration) {
+        let deadline = tokio::time::Instant::now() + within;
+        while !self.ended.load(Ordering::SeqCst) && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// What went wrong, in a line for an error message: the lines that look like the sandbox
+    /// refused something, else the last line written (empty when nothing was).
+    pub fn summary(&self) -> String {
+        let text = self.text();
+        let refused = refused_lines(&text);
+        let line = match refused.is_empty() {
+            false => refused.join("; "),
+            true => text
+                .lines()
+                .rev()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or_default()
+                .to_owned(),
+        };
+        match line.char_indices().nth(SUMMARY_CHARS) {
+            Some((cut, _)) => format!("{}…", &line[..cut]),
+            None => line,
         }
     }
 
@@ -51,6 +92,7 @@ impl StderrTail {
             }
             self.push(&buf[..n]);
         }
+        self.ended.store(true, Ordering::SeqCst);
     }
 }
 
@@ -68,5 +110,30 @@ mod tests {
         assert_eq!(text.as_bytes(), &data[data.len() - TAIL_BYTES..]);
         tail.clear();
         assert_eq!(tail.text(), "");
+    }
+
+    #[tokio::test]
+    async fn the_summary_is_the_refusal_else_the_last_line() {
+        let tail = StderrTail::default();
+        assert_eq!(tail.summary(), "");
+        let node = "Error: EACCES: permission denied, mkdir '/home/u/.cache/x'\n    at Object.mkdirSync (node:fs:1372:26)\n    at main (index.js:3:4)\n\n";
+        tail.clone().collect(node.as_bytes()).await;
+        // The stream ended: waiting returns at once.
+        tokio::time::timeout(
+            Duration::from_millis(500),
+            tail.settled(Duration::from_secs(30)),
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            tail.summary(),
+            "Error: EACCES: permission denied, mkdir '/home/u/.cache/x'"
+        );
+        tail.clear();
+        tail.push(b"starting\nconfig file missing\n");
+        assert_eq!(tail.summary(), "config file missing");
+        tail.clear();
+        tail.push("é".repeat(400).as_bytes());
+        assert_eq!(tail.summary().chars().count(), SUMMARY_CHARS + 1);
     }
 }

@@ -86,9 +86,10 @@ impl AnyTool for Replacement {
         }
     }
 
-    /// It runs where the external tool runs, which the sandbox does not reach.
+    /// It runs where the external tool runs: in the call's sandbox when that tool's command
+    /// can be (a discovered tool), in its MCP server otherwise.
     fn sandboxable(&self) -> bool {
-        false
+        self.tool.sandboxable()
     }
 
     /// What an external tool writes is its own business: no diff is promised.

@@ -19,6 +19,9 @@ mod decisions;
 mod edits;
 mod max_tokens;
 mod mcp_cancellation;
+// The real MCP servers of `mcp_servers`, in the sandbox (Linux).
+#[cfg(unix)]
+mod mcp_sandbox;
 // Kills processes by id with Unix signals.
 #[cfg(unix)]
 mod mcp_servers;

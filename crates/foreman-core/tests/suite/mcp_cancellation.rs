@@ -158,10 +158,11 @@ async fn call_and_cancel(
         &[],
         "slow__slow",
         json!({}),
+        None,
         cancel.clone(),
         OutputSink::discard(),
     );
-    let call = tokio::spawn(call);
+    let call = tokio::spawn(async move { call.await.map(|output| output.text) });
     until(seen, |s| !s.started.is_empty()).await;
     let cancelled_at = Instant::now();
     cancel.cancel();
@@ -217,6 +218,7 @@ async fn a_call_past_its_timeout_reaches_the_server_as_notifications_cancelled()
             &[],
             "slow__slow",
             json!({}),
+            None,
             CancellationToken::new(),
             OutputSink::discard(),
         )

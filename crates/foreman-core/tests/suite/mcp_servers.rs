@@ -12,14 +12,15 @@ use foreman_core::mcp::{
     WORKSPACE_CONFIG,
 };
 use foreman_core::providers::ToolDefinition;
+use foreman_core::sandbox::SandboxPolicy;
 use foreman_core::store::Store;
-use foreman_core::tools::{CallOutput, OutputSink, ToolError, ToolSet, codes};
+use foreman_core::tools::{CallOutput, OutputSink, ToolError, ToolOutput, ToolSet, codes};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::common::serve;
 
-fn servers_dir() -> PathBuf {
+pub(super) fn servers_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../target/mcp-servers/node_modules/@modelcontextprotocol");
     assert!(
@@ -31,7 +32,7 @@ fn servers_dir() -> PathBuf {
     dir
 }
 
-fn everything_js() -> String {
+pub(super) fn everything_js() -> String {
     servers_dir()
         .join("server-everything/dist/index.js")
         .display()
@@ -47,7 +48,7 @@ fn tiny_image() -> String {
     source[start..start + len].to_owned()
 }
 
-fn config(json: Value, source: ServerSource) -> McpConfig {
+pub(super) fn config(json: Value, source: ServerSource) -> McpConfig {
     McpConfig::parse(&json.to_string(), source, Path::new("test.json")).unwrap()
 }
 
@@ -58,7 +59,7 @@ fn everything_stdio() -> McpConfig {
     )
 }
 
-const NO_RESERVED: &[String] = &[];
+pub(super) const NO_RESERVED: &[String] = &[];
 
 fn server(hub: &McpHub, name: &str) -> ServerStatus {
     hub.status(NO_RESERVED)
@@ -69,7 +70,11 @@ fn server(hub: &McpHub, name: &str) -> ServerStatus {
 }
 
 /// Polls until `pred` holds for the server's status (30 s at most).
-async fn wait_for(hub: &McpHub, name: &str, pred: impl Fn(&ServerStatus) -> bool) -> ServerStatus {
+pub(super) async fn wait_for(
+    hub: &McpHub,
+    name: &str,
+    pred: impl Fn(&ServerStatus) -> bool,
+) -> ServerStatus {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     loop {
         let s = server(hub, name);
@@ -84,7 +89,7 @@ async fn wait_for(hub: &McpHub, name: &str, pred: impl Fn(&ServerStatus) -> bool
     }
 }
 
-async fn connected(hub: &McpHub, name: &str) -> ServerStatus {
+pub(super) async fn connected(hub: &McpHub, name: &str) -> ServerStatus {
     wait_for(hub, name, |s| {
         matches!(s.state, ServerState::Connected { .. })
     })
@@ -124,11 +129,23 @@ fn facts_of(
     Some(set.prepare(name, args.clone()).map(|p| p.facts))
 }
 
-async fn call(hub: &McpHub, name: &str, args: Value) -> Result<String, ToolError> {
+/// Calls `name` unconfined; its result's text (an MCP tool's, or a call command's output).
+pub(super) async fn call(hub: &McpHub, name: &str, args: Value) -> Result<String, ToolError> {
+    run(hub, name, args, None).await.map(|output| output.text)
+}
+
+/// Calls `name`, a discovered tool's call command confined to `sandbox` when there is one.
+pub(super) async fn run(
+    hub: &McpHub,
+    name: &str,
+    args: Value,
+    sandbox: Option<SandboxPolicy>,
+) -> Result<ToolOutput, ToolError> {
     hub.call(
         NO_RESERVED,
         name,
         args,
+        sandbox,
         CancellationToken::new(),
         OutputSink::discard(),
     )
@@ -161,11 +178,13 @@ async fn exercise_everything(hub: &McpHub) {
             NO_RESERVED,
             "everything__get-tiny-image",
             json!({}),
+            None,
             CancellationToken::new(),
             output,
         )
         .await
-        .unwrap();
+        .unwrap()
+        .text;
     assert!(image.contains("[image image/png, "), "{image}");
     let Ok((_, CallOutput::Images(images))) = shown.try_recv() else {
         panic!("no images for the user")
@@ -195,11 +214,13 @@ async fn exercise_everything(hub: &McpHub) {
             NO_RESERVED,
             "everything__trigger-long-running-operation",
             json!({"duration": 1, "steps": 4}),
+            None,
             CancellationToken::new(),
             output,
         )
         .await
-        .unwrap();
+        .unwrap()
+        .text;
     assert!(done.contains("Long running operation completed"), "{done}");
     let mut lines = Vec::new();
     while let Ok((_, output)) = live.try_recv() {
@@ -221,6 +242,7 @@ async fn exercise_everything(hub: &McpHub) {
         NO_RESERVED,
         "everything__trigger-long-running-operation",
         json!({"duration": 30, "steps": 30}),
+        None,
         cancel.clone(),
         output,
     );
@@ -483,10 +505,12 @@ esac
         call(&hub, "greet", json!({"who": "you"})).await,
         Ok("hello {\"who\":\"you\"}\n".to_owned())
     );
-    let err = call(&hub, "fail", json!({})).await.unwrap_err();
+    // A non-zero exit is a failed call, as a `bash` command's is.
+    let failed = run(&hub, "fail", json!({}), None).await.unwrap();
+    assert!(failed.failed, "{failed:?}");
     assert!(
-        err.message.contains("it broke") && err.message.contains('3'),
-        "{err}"
+        failed.text.contains("it broke") && failed.text.contains('3'),
+        "{failed:?}"
     );
     // A built-in of the same name keeps its name; the discovered tool gets a suffix.
     let reserved = vec!["greet".to_owned()];

@@ -1,8 +1,11 @@
-// The form of one MCP server of the user's file: name, a command with its arguments or a URL,
-// environment variables (headers for a URL), on/off, the built-in tools it replaces, a timeout.
+// The form of one MCP server of the user's file: name, a command with its arguments and its
+// sandbox (what it may write, the network; off by default, said plainly) or a URL, environment
+// variables (headers for a URL), on/off, the built-in tools it replaces, a timeout.
 import { useState } from "react";
+import type { SandboxLevel } from "../../protocol/SandboxLevel";
 import type { McpServerEntry, Transport } from "./mcpConfig";
 import { entryProblem, parsePairs } from "./mcpConfig";
+import { sandboxText } from "./sandboxText";
 
 interface Props {
   /** The server as it is, or an empty one to add. */
@@ -27,6 +30,8 @@ export function McpServerForm({ initial, others, busy, onSave, onCancel }: Props
   const [enabled, setEnabled] = useState(initial.enabled);
   const [replaces, setReplaces] = useState(initial.replaces.join(", "));
   const [timeout, setTimeoutText] = useState(initial.timeout === null ? "" : String(initial.timeout));
+  const [sandbox, setSandbox] = useState<SandboxLevel>(initial.sandbox);
+  const [network, setNetwork] = useState(initial.sandboxNetwork);
 
   const entry: McpServerEntry = {
     ...initial,
@@ -39,6 +44,8 @@ export function McpServerForm({ initial, others, busy, onSave, onCancel }: Props
     enabled,
     replaces: replaces.split(/[,\s]+/).filter(Boolean),
     timeout: timeout.trim() ? Number(timeout) : null,
+    sandbox,
+    sandboxNetwork: sandbox !== "off" && network,
   };
   const problem = entryProblem(entry, others);
 
@@ -77,6 +84,21 @@ export function McpServerForm({ initial, others, busy, onSave, onCancel }: Props
             <span>Arguments, one a line</span>
             <textarea className="mono" rows={3} data-testid="mcp-form-args" value={args} onChange={(e) => setArgs(e.target.value)} placeholder={"-y\n@modelcontextprotocol/server-everything"} />
           </label>
+          <label className="field" title="What the server's process may touch">
+            <span>Sandbox</span>
+            <select data-testid="mcp-form-sandbox" value={sandbox} onChange={(e) => setSandbox(e.target.value as SandboxLevel)}>
+              <option value="off">Off</option>
+              <option value="read-only">Read-only</option>
+              <option value="workspace-write">Workspace only</option>
+            </select>
+          </label>
+          <label className="field check" title="Whether the sandboxed server may open network connections">
+            <input type="checkbox" data-testid="mcp-form-network" checked={sandbox === "off" || network} disabled={sandbox === "off"} onChange={(e) => setNetwork(e.target.checked)} />
+            <span>Network</span>
+          </label>
+          <p className="muted small" data-testid="mcp-form-sandbox-text">
+            {sandboxText(sandbox, network)}
+          </p>
         </>
       ) : (
         <label className="field">

@@ -46,3 +46,30 @@ test("a server needs a unique name, a command or an http(s) URL, and a sane time
   expect(entryProblem({ ...emptyServer(), name: "a", command: "x", timeout: 0 }, [])).toMatch(/1 to 3600/);
   expect(entryProblem({ ...emptyServer(), name: "a", command: "x", timeout: 60 }, [])).toBeNull();
 });
+
+test("a command server's sandbox is read, written only when on, and a bad value reads as off", () => {
+  const text = `{
+  "mcpServers": {
+    "boxed": { "command": "x", "sandbox": "workspace-write", "sandboxNetwork": true },
+    "frozen": { "command": "y", "sandbox": "read-only" },
+    "odd": { "command": "z", "sandbox": "sometimes", "sandboxNetwork": "yes" },
+    "plain": { "command": "w" }
+  }
+}`;
+  const parsed = parseServers(text);
+  if (!parsed.ok) throw new Error(parsed.error);
+  expect(parsed.servers.map((s) => [s.name, s.sandbox, s.sandboxNetwork])).toEqual([
+    ["boxed", "workspace-write", true],
+    ["frozen", "read-only", false],
+    ["odd", "off", false],
+    ["plain", "off", false],
+  ]);
+  const written = JSON.parse(writeServers(text, parsed.servers)).mcpServers;
+  expect(written.boxed).toEqual({ command: "x", sandbox: "workspace-write", sandboxNetwork: true });
+  expect(written.frozen).toEqual({ command: "y", sandbox: "read-only" });
+  expect(written.odd).toEqual({ command: "z" });
+  expect(written.plain).toEqual({ command: "w" });
+  // A URL server runs elsewhere: no sandbox is written for it.
+  const remote = { ...emptyServer(), name: "r", transport: "url" as const, url: "https://x", sandbox: "read-only" as const };
+  expect(JSON.parse(writeServers("", [remote])).mcpServers.r).toEqual({ url: "https://x" });
+});

@@ -1,7 +1,9 @@
 // The user's mcp.json as a list of servers for the form editor, and back. The file stays the one
 // truth: the list is read from its text and every edit writes new text, so the form and the
 // "Advanced (JSON)" view edit the same thing. Keys the form does not show (`disabledTools`, a
-// `discovery` block, anything newer) are carried through unchanged.
+// `discovery` block, anything newer) are carried through unchanged. A command server's sandbox
+// (`"sandbox"`, `"sandboxNetwork"`) is written only when it is on: off is the default.
+import type { SandboxLevel } from "../../protocol/SandboxLevel";
 
 export type Transport = "command" | "url";
 
@@ -18,13 +20,24 @@ export interface McpServerEntry {
   replaces: string[];
   /** Seconds a call may take, or null for the default. */
   timeout: number | null;
+  /** How a command server is confined ("off": with the person's full rights). */
+  sandbox: SandboxLevel;
+  /** Whether a confined command server may reach the network. */
+  sandboxNetwork: boolean;
   /** The server's other keys, written back as they were. */
   rest: Record<string, unknown>;
 }
 
 export type ParsedConfig = { ok: true; servers: McpServerEntry[] } | { ok: false; error: string };
 
-const SHOWN = ["command", "args", "env", "url", "headers", "disabled", "replaces", "timeout"];
+const SHOWN = ["command", "args", "env", "url", "headers", "disabled", "replaces", "timeout", "sandbox", "sandboxNetwork"];
+
+const LEVELS: SandboxLevel[] = ["off", "read-only", "workspace-write"];
+
+/** The file's `"sandbox"`; anything else reads as off (the engine reports a bad value). */
+function level(v: unknown): SandboxLevel {
+  return LEVELS.find((l) => l === v) ?? "off";
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -69,6 +82,8 @@ export function parseServers(text: string): ParsedConfig {
       enabled: s.disabled !== true,
       replaces: strings(s.replaces),
       timeout: typeof s.timeout === "number" ? s.timeout : null,
+      sandbox: level(s.sandbox),
+      sandboxNetwork: s.sandboxNetwork === true,
       rest,
     };
   });
@@ -82,6 +97,10 @@ function serverJson(s: McpServerEntry): Record<string, unknown> {
     out.command = s.command;
     if (s.args.length > 0) out.args = s.args;
     if (s.env.length > 0) out.env = vars;
+    if (s.sandbox !== "off") {
+      out.sandbox = s.sandbox;
+      if (s.sandboxNetwork) out.sandboxNetwork = true;
+    }
   } else {
     out.url = s.url;
     if (s.env.length > 0) out.headers = vars;
@@ -105,7 +124,20 @@ export function writeServers(text: string, servers: McpServerEntry[]): string {
 
 /** A new, empty server for the Add form. */
 export function emptyServer(): McpServerEntry {
-  return { name: "", transport: "command", command: "", args: [], url: "", env: [], enabled: true, replaces: [], timeout: null, rest: {} };
+  return {
+    name: "",
+    transport: "command",
+    command: "",
+    args: [],
+    url: "",
+    env: [],
+    enabled: true,
+    replaces: [],
+    timeout: null,
+    sandbox: "off",
+    sandboxNetwork: false,
+    rest: {},
+  };
 }
 
 /** "KEY=value" lines to pairs; lines without "=" are skipped. */
