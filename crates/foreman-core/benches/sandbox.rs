@@ -43,7 +43,10 @@ fn start(policy: Option<&SandboxPolicy>) -> Result<Duration, String> {
 fn main() {
     let level = SandboxLevel::WorkspaceWrite;
     if !availability(level).is_available() {
-        println!("| confined command start | SKIPPED: {} | | | | |", availability(level).describe());
+        println!(
+            "| confined command start | SKIPPED: {} | | | | |",
+            availability(level).describe()
+        );
         return;
     }
     let Ok(ws) = tempfile::tempdir() else {

@@ -73,8 +73,7 @@ fn state(out: &Run, id: &str) -> String {
 fn note(out: &Run, id: &str) -> Value {
     out.events
         .iter()
-        .filter(|e| e["type"] == "sandbox_changed" && e["call_id"] == id)
-        .last()
+        .rfind(|e| e["type"] == "sandbox_changed" && e["call_id"] == id)
         .map(|e| e["sandbox"].clone())
         .unwrap_or_else(|| panic!("no sandbox note for {id}"))
 }
