@@ -12,6 +12,7 @@ use std::sync::Arc;
 use crate::approval::ShellLine;
 use crate::approval::shell::program_index;
 use crate::protocol::{ApprovalMode, SandboxLevel, SandboxNote};
+use crate::sandbox::policy::confined_note;
 use crate::sandbox::refusal::{refused_lines, signalled_outside};
 use crate::sandbox::{Availability, SandboxPolicy, availability, hidden};
 
@@ -72,14 +73,7 @@ impl Sandboxing {
 
     /// The note of a confined command's card.
     pub(crate) fn note(&self) -> SandboxNote {
-        SandboxNote {
-            level: Some(self.level),
-            network: self.network,
-            unconfined: None,
-            refused: Vec::new(),
-            hidden: Vec::new(),
-            signalled_outside: false,
-        }
+        confined_note(self.level, self.network)
     }
 
     /// The sandbox a command runs in under `mode` (`None`: unconfined), and the note its card

@@ -60,14 +60,19 @@ impl SandboxPolicy {
 
     /// The note on a command's card while it runs confined.
     pub fn note(&self) -> SandboxNote {
-        SandboxNote {
-            level: Some(self.level),
-            network: self.network,
-            unconfined: None,
-            refused: Vec::new(),
-            hidden: Vec::new(),
-            signalled_outside: false,
-        }
+        confined_note(self.level, self.network)
+    }
+}
+
+/// The note on the card of a command confined at `level`, before anything happened.
+pub fn confined_note(level: SandboxLevel, network: bool) -> SandboxNote {
+    SandboxNote {
+        level: Some(level),
+        network,
+        unconfined: None,
+        refused: Vec::new(),
+        hidden: Vec::new(),
+        signalled_outside: false,
     }
 }
 

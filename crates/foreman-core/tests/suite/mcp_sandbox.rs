@@ -9,7 +9,7 @@ use std::time::Duration;
 use foreman_core::mcp::{
     Backoff, HubOptions, HubSandbox, McpHub, ServerSandbox, ServerSource, ServerState,
 };
-use foreman_core::protocol::{ApprovalMode, ApprovalScope, CallState, EventMsg, Op, SandboxNote};
+use foreman_core::protocol::{ApprovalMode, ApprovalScope, CallState, EventMsg, Op};
 use foreman_core::sandbox::{SandboxLevel, SandboxPolicy};
 use foreman_core::testing::scripts::call as step;
 use serde_json::{Value, json};
@@ -326,17 +326,6 @@ async fn the_discovery_command_and_its_call_command_run_at_the_bash_tools_level(
     off.shutdown().await;
 }
 
-/// The notes a call's card got, in order.
-fn notes(h: &Harness, id: &str) -> Vec<SandboxNote> {
-    h.seen
-        .iter()
-        .filter_map(|e| match &e.msg {
-            EventMsg::SandboxChanged { call_id, sandbox } if call_id == id => Some(sandbox.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 /// In a session, a discovered tool's call runs in the session's sandbox (its card says so); the
 /// refused write asks to run it outside, as a `bash` command's would, and runs there when
 /// approved. In `yolo` it runs unconfined at once.
@@ -375,7 +364,7 @@ async fn a_discovered_tool_runs_in_the_sessions_sandbox_and_asks_to_run_outside(
             assert!(reason.contains("sandbox refused"), "{reason}");
             assert!(reason.contains("Permission denied"), "{reason}");
             assert!(!escaped.exists(), "nothing escaped while confined");
-            let shown = notes(&h, "e");
+            let shown = h.sandbox_notes("e");
             assert_eq!(
                 shown[0].level,
                 Some(SandboxLevel::WorkspaceWrite),
@@ -391,7 +380,7 @@ async fn a_discovered_tool_runs_in_the_sessions_sandbox_and_asks_to_run_outside(
         assert_eq!(h.finished("e").unwrap().0, CallState::Succeeded, "{mode:?}");
         assert!(escaped.exists(), "{mode:?}");
         assert_eq!(
-            notes(&h, "e").last().map(|n| n.level),
+            h.sandbox_notes("e").last().map(|n| n.level),
             Some(None),
             "{mode:?}: the card says it ran outside"
         );

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use foreman_core::protocol::{ApprovalMode, ApprovalScope, CallState, EventMsg, Op, SandboxNote};
+use foreman_core::protocol::{ApprovalMode, ApprovalScope, CallState, EventMsg, Op};
 use foreman_core::sandbox::{SandboxLevel, SandboxPolicy, availability, confine};
 use foreman_core::testing::scripts::call;
 use serde_json::json;
@@ -203,17 +203,6 @@ fn local_sockets_still_work_without_network() {
     assert!(out.ok && out.output.contains("ok"), "{}", out.output);
 }
 
-/// The sandbox notes the session announced for `id`, in order.
-fn notes(h: &Harness, id: &str) -> Vec<SandboxNote> {
-    h.seen
-        .iter()
-        .filter_map(|e| match &e.msg {
-            EventMsg::SandboxChanged { call_id, sandbox } if call_id == id => Some(sandbox.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 #[tokio::test]
 async fn auto_mode_runs_commands_in_the_sandbox_without_asking() {
     let turns = vec![
@@ -233,7 +222,7 @@ async fn auto_mode_runs_commands_in_the_sandbox_without_asking() {
             .iter()
             .any(|e| matches!(e.msg, EventMsg::ApprovalRequested { .. }))
     );
-    let shown = notes(&h, "b");
+    let shown = h.sandbox_notes("b");
     assert_eq!(shown.len(), 1, "{shown:?}");
     assert_eq!(shown[0].level, Some(SandboxLevel::WorkspaceWrite));
     assert!(!shown[0].network);
@@ -265,7 +254,7 @@ async fn a_refused_command_asks_to_run_outside_and_runs_there_when_approved() {
         assert_eq!(call_id, "b");
         assert!(reason.contains("sandbox refused"), "{reason}");
         assert!(reason.contains("Permission denied"), "{reason}");
-        let refused = notes(&h, "b").last().cloned().unwrap();
+        let refused = h.sandbox_notes("b").last().cloned().unwrap();
         assert!(!refused.refused.is_empty(), "{refused:?}");
         assert!(!target.exists(), "nothing escaped while confined");
         if approve {
@@ -289,7 +278,7 @@ async fn a_refused_command_asks_to_run_outside_and_runs_there_when_approved() {
                 "{told}"
             );
             assert_eq!(
-                notes(&h, "b").last().unwrap().level,
+                h.sandbox_notes("b").last().unwrap().level,
                 None,
                 "the card says it ran outside"
             );
@@ -314,7 +303,7 @@ async fn yolo_runs_commands_outside_the_sandbox_and_the_card_says_so() {
     let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Yolo).await;
     h.say("go");
     assert!(h.end().await.is_success());
-    let shown = notes(&h, "b");
+    let shown = h.sandbox_notes("b");
     assert_eq!(shown.len(), 1);
     assert_eq!((shown[0].level, shown[0].unconfined.clone()), (None, None));
 }
@@ -531,13 +520,16 @@ async fn a_command_that_needs_a_hidden_credential_asks_to_run_outside_naming_it(
         reason.contains("~/.config/gh") && reason.contains("hides"),
         "{reason}"
     );
-    assert_eq!(notes(&h, "g").last().unwrap().hidden, ["~/.config/gh"]);
+    assert_eq!(
+        h.sandbox_notes("g").last().unwrap().hidden,
+        ["~/.config/gh"]
+    );
     h.send(Op::Reject {
         call_id,
         feedback: None,
     });
     assert!(h.end().await.is_success());
-    let killed = notes(&h, "k");
+    let killed = h.sandbox_notes("k");
     assert!(killed.last().unwrap().signalled_outside, "{killed:?}");
     assert_eq!(h.finished("k").unwrap().0, CallState::Failed);
 }

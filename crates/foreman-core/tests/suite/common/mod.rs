@@ -204,6 +204,19 @@ impl Harness {
         String::from_utf8_lossy(&self.server.requests()[n].body).into_owned()
     }
 
+    /// The sandbox notes the session announced for call `id`'s card, in order.
+    pub fn sandbox_notes(&self, id: &str) -> Vec<foreman_core::protocol::SandboxNote> {
+        self.seen
+            .iter()
+            .filter_map(|e| match &e.msg {
+                EventMsg::SandboxChanged { call_id, sandbox } if call_id == id => {
+                    Some(sandbox.clone())
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     pub fn file(&self, name: &str) -> String {
         std::fs::read_to_string(self.dir.path().join(name)).unwrap_or_default()
     }

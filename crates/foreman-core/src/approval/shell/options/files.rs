@@ -158,22 +158,8 @@ pub(super) fn dd(_program: &str, args: &[String], effects: &mut Effects) {
 #[cfg(test)]
 mod tests {
     use super::super::Hit;
+    use super::super::checking::{run, writes};
     use super::*;
-
-    fn run(f: fn(&str, &[String], &mut Effects), line: &str) -> Effects {
-        let mut words = line.split_whitespace().map(String::from);
-        let program = words.next().unwrap_or_default();
-        let args: Vec<String> = words.collect();
-        let mut effects = Effects::default();
-        f(&program, &args, &mut effects);
-        effects
-    }
-
-    fn writes(f: fn(&str, &[String], &mut Effects), line: &str) -> Vec<String> {
-        let effects = run(f, line);
-        assert!(effects.hit.is_none(), "{line}: {:?}", effects.hit);
-        effects.writes.into_iter().flatten().collect()
-    }
 
     #[test]
     fn operands_are_written() {

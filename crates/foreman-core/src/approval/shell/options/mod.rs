@@ -14,6 +14,8 @@
 
 mod archives;
 mod awk;
+#[cfg(test)]
+mod checking;
 mod environment;
 mod files;
 mod git;

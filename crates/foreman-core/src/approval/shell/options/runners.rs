@@ -317,27 +317,8 @@ pub(super) fn openssl(program: &str, args: &[String], effects: &mut Effects) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Hit;
+    use super::super::checking::{option, run};
     use super::*;
-
-    type Check = fn(&str, &[String], &mut Effects);
-
-    fn run(f: Check, line: &str) -> Effects {
-        let mut words = line.split_whitespace().map(String::from);
-        let program = words.next().unwrap_or_default();
-        let args: Vec<String> = words.collect();
-        let mut effects = Effects::default();
-        f(&program, &args, &mut effects);
-        effects
-    }
-
-    fn option(f: Check, line: &str) -> Option<String> {
-        match run(f, line).hit {
-            Some(Hit::Option { option, .. }) => Some(option),
-            None => None,
-            other => panic!("{line}: {other:?}"),
-        }
-    }
 
     fn interpret(program: &str, args: &[String], effects: &mut Effects) {
         assert!(interpreter(program, args, effects), "{program}");
