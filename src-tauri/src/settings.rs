@@ -194,8 +194,10 @@ pub fn own_dirs(app: &AppHandle) -> Vec<PathBuf> {
     ]
     .into_iter()
     .filter_map(Result::ok)
-    .fold(Vec::new(), |mut dirs, dir| {
-        if !dirs.contains(&dir) {
+    .fold(Vec::new(), |mut dirs: Vec<PathBuf>, dir| {
+        // One inside another (the logs in the data folder) is hidden with it.
+        if !dirs.iter().any(|d| dir.starts_with(d)) {
+            dirs.retain(|d| !d.starts_with(&dir));
             dirs.push(dir);
         }
         dirs

@@ -402,6 +402,30 @@ step("3b. a mentioned file and a pasted image go with the message, as chips", as
   await screenshot(app.browser, "38-message-attachments");
 });
 
+step("3c. a command that reads the app's own data: the card says it is hidden, and running it outside is asked", async () => {
+  // The app's data folder (every workspace's conversations) is always hidden from commands.
+  model.script(
+    { tool: { name: "bash", input: { command: 'ls "$XDG_DATA_HOME/dev.foreman.app"' } } },
+    { text: "That folder is hidden from commands." },
+  );
+  await send("List the app's data folder");
+  await (await $('[data-testid="approve"]')).waitForDisplayed({ timeout: 20000 });
+  await (await $('[data-testid="approve"]')).click();
+  // It fails in the sandbox: the second question is whether to run it outside.
+  const bar = await $('[data-testid="approval-bar"]');
+  await waitFor("the question to run it outside", async () =>
+    (await bar.isExisting()) && /which the sandbox hides|sandbox refused/.test(await bar.getText()),
+  );
+  const card = await lastCard("bash");
+  const hidden = await card.$('[data-testid="sandbox-hidden"]');
+  await hidden.waitForDisplayed({ timeout: 20000 });
+  assert.match(await hidden.getText(), /Hidden from commands: .*dev\.foreman\.app/);
+  await screenshot(app.browser, "37b-hidden-credential");
+  await (await $('[data-testid="reject"]')).click();
+  await (await $('[data-testid="confirm-reject"]')).click();
+  await waitIdle();
+});
+
 step("4. edit before approving writes the user's version, and undo takes it back", async () => {
   model.script(
     { tool: { name: "write", input: { path: "notes.txt", content: "the model's version\n" } } },

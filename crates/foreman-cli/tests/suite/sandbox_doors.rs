@@ -302,3 +302,59 @@ async fn credentials_on_disk_and_the_apps_own_database_stay_hidden() {
     }
     assert_ne!(state(&out, "cat"), "\"succeeded\"");
 }
+
+/// A confined command that fails for want of a credential the sandbox hides (`gh` needs
+/// `~/.config/gh`) says so on its card and asks to run outside, naming it; run there, it reads it.
+#[tokio::test]
+async fn a_command_that_needs_a_hidden_credential_asks_to_run_outside_naming_it() {
+    let (dir, ws) = workspace();
+    let hosts = dir.path().join(".home/.config/gh/hosts.yml");
+    std::fs::create_dir_all(hosts.parent().unwrap()).unwrap();
+    std::fs::write(&hosts, "github.com:\n  user: someone\n").unwrap();
+    // A stand-in for gh that fails the way it does when it cannot read its login.
+    let gh = ws.join("gh");
+    std::fs::write(
+        &gh,
+        "#!/bin/sh\ngrep -q user \"$HOME/.config/gh/hosts.yml\" 2>/dev/null && echo 'Logged in' && exit 0\necho 'You are not logged into any GitHub hosts.' >&2\nexit 1\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&gh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let server = ScriptedServer::start(commands(&[("gh", "./gh auth status")]))
+        .await
+        .unwrap();
+    let asked = std::sync::Mutex::new(Vec::new());
+    let out = run(exec(&server, dir.path(), &ws), |e| {
+        asked
+            .lock()
+            .unwrap()
+            .push(e["reason"].as_str().unwrap_or_default().to_owned());
+        json!({"op": "approve", "call_id": e["call_id"], "preview_hash": e["preview_hash"]})
+    })
+    .await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let asked = asked.into_inner().unwrap();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert!(
+        asked[0].contains("~/.config/gh") && asked[0].contains("hides"),
+        "{}",
+        asked[0]
+    );
+    let notes: Vec<Value> = out
+        .events
+        .iter()
+        .filter(|e| e["type"] == "sandbox_changed" && e["call_id"] == "gh")
+        .map(|e| e["sandbox"].clone())
+        .collect();
+    assert!(
+        notes.iter().any(|n| n["hidden"] == json!(["~/.config/gh"])),
+        "{notes:?}"
+    );
+    // Approved, it ran outside the sandbox and read the login.
+    assert!(
+        result(&out, "gh").contains("Logged in"),
+        "{}",
+        result(&out, "gh")
+    );
+    assert_eq!(note(&out, "gh")["level"], Value::Null);
+}

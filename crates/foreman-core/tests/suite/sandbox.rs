@@ -489,47 +489,22 @@ fn the_bus_the_agents_and_the_display_leave_the_environment_and_run_user_is_empt
     }
 }
 
-/// A confined command that fails for want of a credential the sandbox hides (`gh` needs
-/// `~/.config/gh`) says so on its card and asks to run outside, naming it; a refused signal
-/// is shown and never offered to run outside.
+/// A refused signal is said on the card, and never offered to run outside the sandbox.
 #[tokio::test]
-async fn a_command_that_needs_a_hidden_credential_asks_to_run_outside_naming_it() {
+async fn a_refused_signal_is_on_the_card_and_does_not_ask_to_run_outside() {
     let turns = vec![
-        vec![call("g", "bash", json!({"command": "./gh auth status"}))],
         vec![call("k", "bash", json!({"command": "kill -9 $PPID"}))],
         done("d"),
     ];
     let mut h = start(Wire::Anthropic, &turns, ApprovalMode::Auto).await;
-    let gh = h.dir.path().join("gh");
-    std::fs::write(
-        &gh,
-        "#!/bin/sh\necho 'You are not logged into any GitHub hosts.' >&2\nexit 1\n",
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&gh, std::fs::Permissions::from_mode(0o755)).unwrap();
-    h.say("check the login");
-    let EventMsg::ApprovalRequested {
-        call_id, reason, ..
-    } = h.approval_request().await
-    else {
-        unreachable!()
-    };
-    assert_eq!(call_id, "g");
-    assert!(
-        reason.contains("~/.config/gh") && reason.contains("hides"),
-        "{reason}"
-    );
-    assert_eq!(
-        h.sandbox_notes("g").last().unwrap().hidden,
-        ["~/.config/gh"]
-    );
-    h.send(Op::Reject {
-        call_id,
-        feedback: None,
-    });
+    h.say("stop the app");
     assert!(h.end().await.is_success());
     let killed = h.sandbox_notes("k");
     assert!(killed.last().unwrap().signalled_outside, "{killed:?}");
     assert_eq!(h.finished("k").unwrap().0, CallState::Failed);
+    assert!(
+        !h.seen
+            .iter()
+            .any(|e| matches!(e.msg, EventMsg::ApprovalRequested { .. }))
+    );
 }
