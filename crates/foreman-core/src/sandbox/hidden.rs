@@ -287,17 +287,17 @@ mod tests {
         assert!(s.starts_with("~/"), "{s}");
         assert_eq!(
             touched(&hidden, &format!("cat {s}/id_ed25519 | rev"), "", &w("cat")),
-            [s.clone()]
+            [s.as_str()]
         );
         let dollar = s.replacen('~', "$HOME", 1);
         assert_eq!(
             touched(&hidden, &format!("cat \"{dollar}/config\""), "", &w("cat")),
-            [s.clone()]
+            [s.as_str()]
         );
         let printed = format!("cat: {}/id_rsa: Permission denied", ssh.display());
         assert_eq!(
             touched(&hidden, "sh x.sh", &printed, &w("sh x.sh")),
-            [s.clone()]
+            [s.as_str()]
         );
         assert!(touched(&hidden, &format!("cat {s}rc"), "", &w("cat")).is_empty());
         assert!(
