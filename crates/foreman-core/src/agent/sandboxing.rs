@@ -23,6 +23,8 @@ pub(crate) struct Sandboxing {
     pub(crate) network: bool,
     /// Paths replaced by stand-ins in the sandbox (absolute).
     pub(crate) hidden: Vec<PathBuf>,
+    /// The home folder, for how a card names a hidden path (`~/.ssh`).
+    home: Option<PathBuf>,
     temp: PathBuf,
     /// Keeps the temporary directory for the session's life.
     _temp_dir: Option<Arc<tempfile::TempDir>>,
@@ -60,6 +62,7 @@ impl Sandboxing {
             level,
             network,
             hidden,
+            home: std::env::var_os("HOME").map(PathBuf::from),
             temp,
             _temp_dir: made.map(Arc::new),
             available: availability(level),
@@ -136,7 +139,7 @@ impl Sandboxing {
                     .collect(),
                 false => Vec::new(),
             },
-            hidden: hidden::touched(&self.hidden, text, output, &ran),
+            hidden: hidden::touched(&self.hidden, self.home.as_deref(), text, output, &ran),
             signalled_outside: signalled,
         }
     }
