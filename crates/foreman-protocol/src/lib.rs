@@ -28,6 +28,7 @@ pub mod records;
 pub mod rule_file;
 pub mod sandbox;
 pub mod settings;
+pub mod task;
 pub mod tool;
 pub mod transcript;
 pub mod usage;
@@ -48,6 +49,9 @@ pub use op::{ApprovalScope, Op, RuleScope};
 pub use rule_file::{RuleFile, RuleFileKind, RuleFilesView};
 pub use sandbox::{HiddenPath, SandboxLevel, SandboxNote};
 pub use settings::ReasoningEffort;
+pub use task::{
+    InboxItem, InboxKind, MergeProgress, MergeStep, TaskOverlap, TaskPlace, TaskState, TaskSummary,
+};
 pub use tool::{ArgsView, CallError, ToolKind, ToolStats};
 pub use usage::UsageSummary;
 
