@@ -50,7 +50,8 @@ pub use rule_file::{RuleFile, RuleFileKind, RuleFilesView};
 pub use sandbox::{HiddenPath, SandboxLevel, SandboxNote};
 pub use settings::ReasoningEffort;
 pub use task::{
-    InboxItem, InboxKind, MergeProgress, MergeStep, TaskOverlap, TaskPlace, TaskState, TaskSummary,
+    InboxItem, InboxKind, MergeProgress, MergeStep, TaskChange, TaskOverlap, TaskPlace, TaskPlaces,
+    TaskState, TaskSummary,
 };
 pub use tool::{ArgsView, CallError, ToolKind, ToolStats};
 pub use usage::UsageSummary;

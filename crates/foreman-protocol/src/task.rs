@@ -174,6 +174,36 @@ pub struct TaskSummary {
     pub restorable_until: Option<i64>,
 }
 
+/// A task's whole change against its base, file by file, for review.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TaskChange {
+    pub task_id: String,
+    /// The commit the change is measured from (where the task's branch left its base).
+    pub base_commit: String,
+    pub files: Vec<crate::diff::FileDiff>,
+}
+
+/// Where a new task can work in a folder, for the "New task" choice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TaskPlaces {
+    /// The folder is a git repository with a commit: a worktree is possible (and the default).
+    pub worktree: bool,
+    /// Why a worktree is not possible, in a sentence (`None` when it is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub why_not: Option<String>,
+    /// The branch the checkout is on (`None`: a detached HEAD, or no git).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub current: Option<String>,
+    /// Local branches a task can start from.
+    pub branches: Vec<String>,
+    /// A task runs in the folder itself now: a second one there must wait for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub folder_busy: Option<String>,
+}
+
 /// What an inbox item asks of the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -218,6 +248,8 @@ mod tests {
         assert_bindings_current::<TaskSummary>();
         assert_bindings_current::<InboxKind>();
         assert_bindings_current::<InboxItem>();
+        assert_bindings_current::<TaskChange>();
+        assert_bindings_current::<TaskPlaces>();
     }
 
     #[test]
