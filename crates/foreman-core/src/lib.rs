@@ -26,6 +26,7 @@ pub mod sandbox;
 pub mod secrets;
 pub mod sse;
 pub mod store;
+pub mod tasks;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod tools;

@@ -72,6 +72,13 @@ pub struct SessionConfig {
     /// Paths hidden from confined commands, absolute (see [`crate::sandbox::hidden`]): by
     /// default the credential locations; clients add their own data directories.
     pub sandbox_hidden: Vec<PathBuf>,
+    /// Paths a confined command may write besides the workspace: a task's own git directory
+    /// and branches (see [`crate::tasks::Place`]).
+    pub sandbox_writable: Vec<PathBuf>,
+    /// A confined command's extra environment (a task's private git object store).
+    pub sandbox_env: Vec<(String, String)>,
+    /// Every command's extra environment (a task's `FOREMAN_PORT`).
+    pub command_env: Vec<(String, String)>,
     /// Where the workspaces' checkpoint repositories live (`None`: no checkpoints).
     pub checkpoints_dir: Option<PathBuf>,
     /// The most one workspace's checkpoints may take on disk; the oldest go first.
@@ -128,6 +135,9 @@ impl SessionConfig {
                 &crate::sandbox::hidden::defaults(),
                 &[],
             ),
+            sandbox_writable: Vec::new(),
+            sandbox_env: Vec::new(),
+            command_env: Vec::new(),
             checkpoints_dir: None,
             checkpoints_cap: crate::checkpoints::retention::DEFAULT_CAP_BYTES,
             attach_max_file_bytes: crate::protocol::attachment::DEFAULT_MAX_ATTACHED_FILE_BYTES,

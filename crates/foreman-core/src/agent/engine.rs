@@ -152,7 +152,8 @@ impl Engine {
                 .ok()
                 .map(|c| Arc::new(c.with_max_file_bytes(config.checkpoint_max_file_bytes)))
         });
-        let builtin = BuiltinSession::new(boundary, config.data_dir.clone());
+        let mut builtin = BuiltinSession::new(boundary, config.data_dir.clone());
+        builtin.env = config.command_env.clone();
         let external = config
             .mcp
             .as_ref()
@@ -176,7 +177,8 @@ impl Engine {
             config.sandbox_network,
             config.sandbox_hidden,
             config.data_dir.join("sandbox-tmp"),
-        );
+        )
+        .with_task_place(config.sandbox_writable, config.sandbox_env);
         let titled = !config.history.is_empty();
         // A resumed session has its context note already.
         let context_due = config.history.is_empty();

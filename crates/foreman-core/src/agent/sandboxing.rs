@@ -23,6 +23,10 @@ pub(crate) struct Sandboxing {
     pub(crate) network: bool,
     /// Paths replaced by stand-ins in the sandbox (absolute).
     pub(crate) hidden: Vec<PathBuf>,
+    /// What a confined command may write besides the workspace, and its extra environment
+    /// (a task's git directory and private object store).
+    extra_writable: Vec<PathBuf>,
+    env: Vec<(String, String)>,
     /// The home folder, for how a card names a hidden path (`~/.ssh`).
     home: Option<PathBuf>,
     temp: PathBuf,
@@ -62,11 +66,25 @@ impl Sandboxing {
             level,
             network,
             hidden,
+            extra_writable: Vec::new(),
+            env: Vec::new(),
             home: std::env::var_os("HOME").map(PathBuf::from),
             temp,
             _temp_dir: made.map(Arc::new),
             available: availability(level),
         }
+    }
+
+    /// A task's place: what its confined commands may write besides the workspace, and their
+    /// environment.
+    pub(crate) fn with_task_place(
+        mut self,
+        writable: Vec<PathBuf>,
+        env: Vec<(String, String)>,
+    ) -> Self {
+        self.extra_writable = writable;
+        self.env = env;
+        self
     }
 
     /// Commands run confined: a level is set and this machine enforces it.
@@ -105,6 +123,8 @@ impl Sandboxing {
                     self.temp.clone(),
                 );
                 policy.hidden = self.hidden.clone();
+                policy.extra_writable = self.extra_writable.clone();
+                policy.env = self.env.clone();
                 (Some(policy), self.note())
             }
             Availability::Unavailable { reason } => (None, unconfined(Some(reason.clone()))),

@@ -192,6 +192,9 @@ pub async fn run_bash_in(
             command.env_remove(&name);
         }
     }
+    for (name, value) in &session.env {
+        command.env(name, value);
+    }
     let started = Instant::now();
     let mut child = command.spawn().map_err(|e| BuiltinError::Io {
         path: root.clone(),

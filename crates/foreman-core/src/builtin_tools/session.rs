@@ -19,6 +19,8 @@ pub struct BuiltinSession {
     pub todos: TodoList,
     /// Directory for session artefacts (e.g. full bash output).
     pub data_dir: PathBuf,
+    /// Variables every command gets (a task's `FOREMAN_PORT`).
+    pub env: Vec<(String, String)>,
 }
 
 impl BuiltinSession {
@@ -29,6 +31,7 @@ impl BuiltinSession {
             reads: ReadTracker::new(),
             todos: TodoList::new(),
             data_dir,
+            env: Vec::new(),
         }
     }
 }

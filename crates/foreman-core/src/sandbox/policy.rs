@@ -19,6 +19,11 @@ pub struct SandboxPolicy {
     /// see [`super::hidden`]). One that holds the workspace or the temporary directory is left
     /// as it is.
     pub hidden: Vec<PathBuf>,
+    /// Paths it may write besides the workspace (at `workspace-write`): a task's own git
+    /// directory and branches.
+    pub extra_writable: Vec<PathBuf>,
+    /// Variables set in its environment (a task's private git object store).
+    pub env: Vec<(String, String)>,
 }
 
 /// Variables taken out of a confined command's environment: they lead to the session bus (and
@@ -45,15 +50,18 @@ impl SandboxPolicy {
             workspace,
             temp,
             hidden: Vec::new(),
+            extra_writable: Vec::new(),
+            env: Vec::new(),
         }
     }
 
-    /// The paths a confined command may write: the workspace (at `workspace-write`) and the
-    /// temporary directory.
+    /// The paths a confined command may write: the workspace and the extra paths (at
+    /// `workspace-write`) and the temporary directory.
     pub fn writable(&self) -> Vec<PathBuf> {
         let mut roots = vec![self.temp.clone()];
         if self.level == SandboxLevel::WorkspaceWrite {
             roots.push(self.workspace.clone());
+            roots.extend(self.extra_writable.iter().cloned());
         }
         roots
     }

@@ -12,6 +12,7 @@ mod mcp_approvals;
 mod notices;
 mod rules;
 mod sessions;
+mod tasks;
 mod usage;
 mod workspace_checkpoints;
 mod workspaces;
@@ -24,6 +25,7 @@ pub use history::{FINISHED_CALL_STATES, SUMMARY_ROLE, StoredMessage, StoredToolC
 pub use notices::StoredNotice;
 pub use rules::{RuleAction, StoredRule, rule_key};
 pub use sessions::{SessionSummary, new_session_id, title_from_message};
+pub use tasks::TaskRow;
 pub use usage::{ModelUsage, UsageTotals};
 pub use workspace_checkpoints::{NewWorkspaceCheckpoint, WorkspaceCheckpoint};
 pub use workspaces::RecentWorkspace;

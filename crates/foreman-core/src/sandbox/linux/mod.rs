@@ -159,6 +159,9 @@ pub fn confine(command: &mut Command, policy: &SandboxPolicy) -> Result<(), Sand
     for var in HIDDEN_ENV {
         command.env_remove(var);
     }
+    for (name, value) in &policy.env {
+        command.env(name, value);
+    }
     // SAFETY: `apply` makes only system calls on data prepared here (async-signal-safe).
     unsafe {
         command.pre_exec(move || apply(&prepared));

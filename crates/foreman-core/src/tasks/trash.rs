@@ -1,0 +1,272 @@
+//! Ending a task without merging it, and coming back from that: discard (its work is kept under
+//! a ref of the repository for [`RESTORE_DAYS`](super::RESTORE_DAYS) days, and unmerged work
+//! asks first), restore (the worktree comes back as it was, uncommitted changes included; a
+//! worktree deleted by hand comes back from its branch), hand back (the change is applied to
+//! the user's clean checkout and the task goes on in the folder), and cleaning up the worktrees
+//! of merged tasks.
+
+use std::path::{Path, PathBuf};
+
+use crate::store::TaskRow;
+
+use super::changes::{diff_base, snapshot_tree};
+use super::error::TaskError;
+use super::repo::Repo;
+use super::worktree::{self, Worktree, disk_usage};
+use super::{Tasks, git, now_ms};
+
+impl Tasks {
+    fn repo_of(row: &TaskRow) -> Result<Repo, TaskError> {
+        Repo::at(Path::new(&row.workspace_path))?.ok_or_else(|| TaskError::NotARepository {
+            path: PathBuf::from(&row.workspace_path),
+        })
+    }
+
+    /// Saves the worktree as it is (committed or not) as a commit under a ref of the
+    /// repository; returns the ref and whether the task had unmerged work.
+    fn save(&self, row: &TaskRow, wt: &Worktree) -> Result<(String, bool), TaskError> {
+        let tree = snapshot_tree(wt)?;
+        let from = diff_base(&wt.path, &row.base, row.base_commit.as_deref())?;
+        let unmerged = !git::succeeds(&wt.path, &["diff", "--quiet", &from, &tree])?;
+        let mut args = git::identity_args(&wt.path);
+        args.extend(
+            [
+                "commit-tree",
+                &tree,
+                "-p",
+                "HEAD",
+                "-m",
+                &format!("Foreman: the task {} as it was when set aside", row.name),
+            ]
+            .map(str::to_owned),
+        );
+        let commit = git::run(&wt.path, &args)?;
+        let short: String = row.id.chars().rev().take(8).collect();
+        let reference = format!("refs/foreman/saved/{}-{short}", row.name);
+        git::run(&wt.path, ["update-ref", &reference, &commit])?;
+        Ok((reference, unmerged))
+    }
+
+    /// Discards task `id`. Work that was never merged is kept (restorable) but asks first:
+    /// without `confirmed` it is an error that says so and nothing changes.
+    pub async fn discard(&self, id: &str, confirmed: bool) -> Result<TaskRow, TaskError> {
+        let mut row = self.row(id).await?;
+        if row.state == "discarded" {
+            return Err(TaskError::WrongState {
+                name: row.name,
+                state: "discarded already".into(),
+                what: "restore it first".into(),
+            });
+        }
+        if row.place == "worktree" {
+            let repo = Self::repo_of(&row)?;
+            let path = PathBuf::from(&row.path);
+            let saved = match Worktree::open(&path)? {
+                Some(wt) => {
+                    let (reference, unmerged) = self.save(&row, &wt)?;
+                    if unmerged && !confirmed && row.state != "merged" {
+                        let _ = git::run(&repo.root, ["update-ref", "-d", &reference]);
+                        return Err(TaskError::UnmergedWork { name: row.name });
+                    }
+                    Some(reference)
+                }
+                // Deleted by hand: what is left is its branch.
+                None => match &row.branch {
+                    Some(branch) if repo.has_branch(branch)? => {
+                        if !confirmed && row.state != "merged" {
+                            return Err(TaskError::UnmergedWork { name: row.name });
+                        }
+                        let short: String = row.id.chars().rev().take(8).collect();
+                        let reference = format!("refs/foreman/saved/{}-{short}", row.name);
+                        git::run(&repo.root, ["update-ref", &reference, branch])?;
+                        Some(reference)
+                    }
+                    _ => None,
+                },
+            };
+            worktree::remove(&repo, &path, row.branch.as_deref())?;
+            row.trash_ref = saved;
+        }
+        row.state = "discarded".into();
+        row.discarded_at = Some(now_ms());
+        row.port = None;
+        row.updated_at = now_ms();
+        self.store.update_task(&row).await?;
+        Ok(row)
+    }
+
+    /// Brings task `id` back: a discarded one as it was when discarded, an active one whose
+    /// worktree was deleted by hand from its branch.
+    pub async fn restore(&self, id: &str) -> Result<TaskRow, TaskError> {
+        let mut row = self.row(id).await?;
+        if row.place != "worktree" {
+            if row.state == "discarded" {
+                row.state = "active".into();
+                row.discarded_at = None;
+                row.updated_at = now_ms();
+                self.store.update_task(&row).await?;
+                return Ok(row);
+            }
+            return Err(TaskError::NotAWorktree(row.name));
+        }
+        let repo = Self::repo_of(&row)?;
+        let path = PathBuf::from(&row.path);
+        let branch = row
+            .branch
+            .clone()
+            .unwrap_or_else(|| format!("foreman/{}", row.name));
+        let cannot = |why: String| TaskError::CannotRestore {
+            name: row.name.clone(),
+            why,
+        };
+        if row.state != "discarded" {
+            if Worktree::open(&path)?.is_some() {
+                return Err(cannot(
+                    "its worktree is there; there is nothing to restore".into(),
+                ));
+            }
+            if !repo.has_branch(&branch)? {
+                return Err(cannot(format!("its branch {branch} is gone too")));
+            }
+            worktree::prune(&repo)?;
+            if path.exists() {
+                return Err(cannot(format!("{} is in the way", path.display())));
+            }
+            let args: [&std::ffi::OsStr; 4] = [
+                "worktree".as_ref(),
+                "add".as_ref(),
+                path.as_os_str(),
+                branch.as_ref(),
+            ];
+            let out = git::output(&repo.root, &args)?;
+            if !out.status.success() {
+                return Err(git::failed(&args, &out));
+            }
+            Worktree::open(&path)?
+                .ok_or_else(|| cannot("git did not make the worktree".into()))?
+                .prepare_private_store()?;
+            row.note = Some(
+                "Restored from its branch: changes that were never committed were lost with \
+                 the folder."
+                    .into(),
+            );
+            row.updated_at = now_ms();
+            self.store.update_task(&row).await?;
+            return Ok(row);
+        }
+        let saved = row
+            .trash_ref
+            .clone()
+            .ok_or_else(|| cannot("its saved work is gone (kept for 14 days)".into()))?;
+        if repo.has_branch(&branch)? {
+            return Err(cannot(format!("a branch {branch} exists already")));
+        }
+        if path.exists() {
+            return Err(cannot(format!("{} is in the way", path.display())));
+        }
+        let parent = repo.commit_of(&format!("{saved}^"))?;
+        let (wt, _) = Worktree::create(&repo, &path, &branch, &parent)?;
+        git::run(&wt.path, ["read-tree", "-u", "--reset", &saved])?;
+        git::run(&wt.path, ["reset", "-q"])?;
+        git::run(&repo.root, ["update-ref", "-d", &saved])?;
+        row.state = "active".into();
+        row.trash_ref = None;
+        row.discarded_at = None;
+        row.note = None;
+        row.updated_at = now_ms();
+        self.store.update_task(&row).await?;
+        Ok(row)
+    }
+
+    /// Applies task `id`'s whole change to the user's checkout, which must be clean, and moves
+    /// the task there (its worktree is saved, then removed).
+    pub async fn hand_back(&self, id: &str) -> Result<TaskRow, TaskError> {
+        let mut row = self.row(id).await?;
+        if row.place != "worktree" {
+            return Err(TaskError::NotAWorktree(row.name));
+        }
+        let repo = Self::repo_of(&row)?;
+        let dirty = repo.uncommitted()?;
+        if !dirty.is_empty() {
+            return Err(TaskError::CheckoutDirty {
+                files: dirty.join(", "),
+            });
+        }
+        let path = PathBuf::from(&row.path);
+        let wt = Worktree::open(&path)?.ok_or_else(|| TaskError::WorktreeMissing {
+            name: row.name.clone(),
+            path: path.clone(),
+        })?;
+        let tree = snapshot_tree(&wt)?;
+        let from = diff_base(&wt.path, &row.base, row.base_commit.as_deref())?;
+        let patch = git::run(
+            &repo.root,
+            [
+                "diff",
+                "--binary",
+                "--no-color",
+                "--no-ext-diff",
+                &from,
+                &tree,
+            ],
+        )?;
+        if !patch.trim().is_empty() {
+            let file = self.data_dir.join(format!("hand-back-{}.patch", row.name));
+            std::fs::write(&file, format!("{patch}\n")).map_err(TaskError::io("write", &file))?;
+            let out = git::output(
+                &repo.root,
+                &["apply".as_ref(), "--binary".as_ref(), file.as_os_str()],
+            );
+            let _ = std::fs::remove_file(&file);
+            let out = out?;
+            if !out.status.success() {
+                return Err(TaskError::Git {
+                    command: "git apply".into(),
+                    message: format!(
+                        "the task's change does not apply to your checkout, which was left as \
+                         it was: {}",
+                        String::from_utf8_lossy(&out.stderr).trim()
+                    ),
+                });
+            }
+        }
+        let (saved, _) = self.save(&row, &wt)?;
+        worktree::remove(&repo, &path, row.branch.as_deref())?;
+        row.place = "folder".into();
+        row.path = row.workspace_path.clone();
+        row.branch = None;
+        row.trash_ref = Some(saved);
+        row.note = Some("Handed back: its change is in your checkout, uncommitted.".into());
+        row.updated_at = now_ms();
+        self.store.update_task(&row).await?;
+        Ok(row)
+    }
+
+    /// Removes the worktrees (and branches) of `folder`'s merged tasks that hold nothing new
+    /// since their merge; returns the bytes freed and the tasks left alone, with why.
+    pub async fn clean_up_merged(&self, folder: &str) -> Result<(u64, Vec<String>), TaskError> {
+        let mut freed = 0u64;
+        let mut kept = Vec::new();
+        for row in self.store.tasks(folder).await? {
+            if row.state != "merged" || row.place != "worktree" {
+                continue;
+            }
+            let path = PathBuf::from(&row.path);
+            let Some(wt) = Worktree::open(&path)? else {
+                continue;
+            };
+            let tree = snapshot_tree(&wt)?;
+            if !git::succeeds(&wt.path, &["diff", "--quiet", "HEAD", &tree])? {
+                kept.push(format!(
+                    "{}: it has changes made after its merge; merge or discard them first",
+                    row.name
+                ));
+                continue;
+            }
+            let size = disk_usage(&path);
+            worktree::remove(&Self::repo_of(&row)?, &path, row.branch.as_deref())?;
+            freed = freed.saturating_add(size);
+        }
+        Ok((freed, kept))
+    }
+}
