@@ -41,6 +41,15 @@ pub enum Command {
     /// The allow, ask and deny rules of a workspace or of the user.
     #[command(subcommand)]
     Rules(RulesCommand),
+    /// A workspace's tasks: where each works, its state and its change.
+    #[command(subcommand)]
+    Tasks(crate::task_args::TasksCommand),
+    /// Merge a task through the merge queue: commit, rebase, check, fast-forward.
+    Merge(crate::task_args::MergeArgs),
+    /// Discard a task (unmerged work asks first and stays restorable for 14 days).
+    Discard(crate::task_args::DiscardArgs),
+    /// Restore a discarded task, or a task whose worktree was deleted by hand.
+    Restore(crate::task_args::TaskArg),
     /// The workspaces opened most recently, one JSON line each.
     Recent {
         /// The database (default: the desktop app's).
@@ -239,6 +248,16 @@ pub struct ExecCli {
     /// Attach a file, a folder (src/), a line range (src/a.rs:10-40) or an image; repeatable.
     #[arg(long, value_name = "PATH")]
     attach: Vec<String>,
+    /// Run the task in a new git worktree of the workspace's repository, on a branch
+    /// `foreman/NAME` (NAME: made from the prompt when not given).
+    #[arg(long, value_name = "NAME", num_args = 0..=1, default_missing_value = "", conflicts_with = "resume")]
+    worktree: Option<String>,
+    /// The branch or commit the worktree starts from (default: the checkout's branch).
+    #[arg(long, value_name = "BRANCH", requires = "worktree")]
+    base: Option<String>,
+    /// How many tasks run at once (on this computer, the app's included); more wait in line.
+    #[arg(long = "max-tasks", value_name = "N", default_value_t = foreman_core::tasks::DEFAULT_LIMIT, value_parser = clap::value_parser!(u32).range(1..=64))]
+    max_tasks: u32,
     /// The task; several words are joined with spaces. Optional with --resume.
     #[arg(value_name = "PROMPT", required_unless_present = "resume")]
     prompt: Vec<String>,
@@ -279,6 +298,10 @@ pub struct ExecArgs {
     pub hide: Vec<PathBuf>,
     /// Files, folders (`src/`), line ranges (`src/a.rs:10-40`) and images to attach.
     pub attach: Vec<String>,
+    /// In a new worktree, named so (empty: named from the prompt).
+    pub worktree: Option<String>,
+    pub base: Option<String>,
+    pub max_tasks: u32,
     pub prompt: String,
 }
 
@@ -324,6 +347,9 @@ impl ExecCli {
             allow_network: self.allow_network,
             hide: self.hide,
             attach: self.attach,
+            worktree: self.worktree,
+            base: self.base,
+            max_tasks: self.max_tasks,
             prompt: self.prompt.join(" "),
         })
     }

@@ -16,6 +16,7 @@ use foreman_core::providers::{
     Provider, ProviderPreset, ProviderSettings,
 };
 use foreman_core::store::Store;
+use foreman_core::tasks::Tasks;
 use foreman_core::workspace::WorkspaceDir;
 use foreman_protocol::{Event, EventMsg, Op};
 use tokio::io::AsyncBufReadExt;
@@ -140,7 +141,16 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     };
     let store = Store::open(&db).await.map_err(|e| e.to_string())?;
     let workspace_key = workspace.path.display().to_string();
-    let (session_id, history) = open_session(&store, &workspace_key, args.resume.as_deref())
+    let data_dir = db
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_else(std::env::temp_dir);
+    let tasks = Tasks::new(store.clone(), data_dir);
+    let resume = match &args.resume {
+        Some(id) => Some(id.clone()),
+        None => Some(crate::task_start::start(&tasks, &workspace.path, &args, &db).await?),
+    };
+    let (session_id, history) = open_session(&store, &workspace_key, resume.as_deref())
         .await
         .map_err(|e| e.to_string())?
         .ok_or_else(|| {
@@ -149,7 +159,17 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
                 args.resume.clone().unwrap_or_default()
             )
         })?;
+    // A task holds its place (a slot of the limit; the folder, for a task in it) while it runs.
+    let running = tasks
+        .begin(&session_id, args.max_tasks, |why| {
+            eprintln!("foreman-cli: {why}")
+        })
+        .await
+        .map_err(|e| e.to_string())?;
     let mut config = SessionConfig::new(provider, model, workspace.path.clone());
+    if let Some(running) = &running {
+        running.place.apply(&mut config);
+    }
     config.data_dir = db
         .parent()
         .map(|p| p.join("sessions").join(&session_id))
@@ -191,7 +211,7 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     if let Some(n) = args.max_iterations {
         config.max_iterations = n;
     }
-    let mcp_config = crate::mcp::load_config(args.mcp_config.as_deref(), &workspace.path)?;
+    let mcp_config = crate::mcp::load_config(args.mcp_config.as_deref(), &config.workspace)?;
     let mut hub = None;
     let sandbox = HubSandbox {
         level: config.sandbox,
@@ -201,7 +221,7 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     if let Some(started) = crate::mcp::session_tools(
         mcp_config,
         &store,
-        &workspace.path,
+        &config.workspace,
         args.trust_workspace_mcp,
         sandbox,
     )
@@ -285,6 +305,7 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     if let Some(hub) = hub {
         hub.shutdown().await;
     }
+    drop(running);
     store.close().await;
     if !args.json
         && let Some(table) = stats.render()

@@ -1,8 +1,10 @@
 //! `foreman-cli`: the Foreman engine without a window.
 //!
-//! `exec` runs one agent task (readable output, or JSON lines with `--json`); `recent` and
-//! `check-workspace` look at the workspace store; `mcp list|approve` show and approve MCP servers;
-//! `completions SHELL` prints a completion script. The grammar is in `args.rs`.
+//! `exec` runs one agent task (readable output, or JSON lines with `--json`), in the folder or
+//! in a worktree of its own (`--worktree`); `tasks`, `merge`, `discard` and `restore` manage
+//! tasks; `recent` and `check-workspace` look at the workspace store; `mcp list|approve` show
+//! and approve MCP servers; `completions SHELL` prints a completion script. The grammar is in
+//! `args.rs` (`task_args.rs` for the task commands).
 
 mod args;
 mod attach;
@@ -13,6 +15,9 @@ mod mcp;
 mod render;
 mod rules;
 mod stats;
+mod task_args;
+mod task_start;
+mod tasks;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -76,6 +81,10 @@ async fn run(command: Command, keys: exec::Keys) -> Result<(), String> {
         }) => checkpoints::list(&store, session.as_deref(), json).await,
         Command::Rewind(options) => checkpoints::rewind(options).await,
         Command::Rules(command) => rules::command(command).await,
+        Command::Tasks(command) => tasks::command(command).await,
+        Command::Merge(options) => tasks::merge(options).await,
+        Command::Discard(options) => tasks::discard(options).await,
+        Command::Restore(options) => tasks::restore(options).await,
         Command::Recent { db } => {
             let db = match db {
                 Some(file) => file,

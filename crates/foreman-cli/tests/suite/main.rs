@@ -15,3 +15,4 @@ mod local_model;
 mod rules;
 mod sandbox_doors;
 mod sandbox_tools;
+mod tasks;

@@ -168,6 +168,31 @@ pub fn resolve(list: &[HiddenPath], extra: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 /// How `path` is written for a person: `~/.ssh` under `home`, else as it is.
+/// What to hide of the folder `dir` when it holds paths that must stay (`kept`: the workspace,
+/// the writable roots): each entry of it not on the way to one of them, and the same one level
+/// down on the way. So a task's worktree under the app's data folder stays, and the database
+/// beside it is hidden.
+pub fn around(dir: &Path, kept: &[PathBuf]) -> Vec<PathBuf> {
+    let mut hide = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return hide;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if kept.iter().any(|k| k == &path) {
+            continue;
+        }
+        if kept.iter().any(|k| k.starts_with(&path)) {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                hide.extend(around(&path, kept));
+            }
+            continue;
+        }
+        hide.push(path);
+    }
+    hide
+}
+
 pub fn shown(path: &Path, home: Option<&Path>) -> String {
     match home.and_then(|h| path.strip_prefix(h).ok()) {
         Some(rest) if !rest.as_os_str().is_empty() => format!("~/{}", rest.display()),
@@ -256,6 +281,27 @@ mod tests {
         assert_eq!(&list[..2], &stored[..]);
         assert!(list.iter().any(|e| e.path == "~/.aws" && e.enabled));
         assert_eq!(list.iter().filter(|e| e.path == "~/.ssh").count(), 1);
+    }
+
+    #[test]
+    fn a_hidden_folder_holding_a_workspace_is_hidden_around_it() {
+        let data = tempfile::tempdir().unwrap();
+        let root = data.path();
+        std::fs::write(root.join("foreman.db"), "").unwrap();
+        std::fs::create_dir_all(root.join("sessions/s1")).unwrap();
+        std::fs::create_dir_all(root.join("worktrees/repo/task-a")).unwrap();
+        std::fs::create_dir_all(root.join("worktrees/repo/task-b")).unwrap();
+        let kept = vec![root.join("worktrees/repo/task-a")];
+        let mut hidden = around(root, &kept);
+        hidden.sort();
+        assert_eq!(
+            hidden,
+            vec![
+                root.join("foreman.db"),
+                root.join("sessions"),
+                root.join("worktrees/repo/task-b"),
+            ]
+        );
     }
 
     #[test]

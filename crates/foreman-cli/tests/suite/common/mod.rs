@@ -62,6 +62,9 @@ pub async fn run(mut cmd: Command, answer: impl Fn(&Value) -> Value) -> Run {
                 stdin.write_all(format!("{op}\n").as_bytes()).await.unwrap();
                 stdin.flush().await.unwrap();
             }
+            if std::env::var_os("FOREMAN_TEST_SHOW_EVENTS").is_some() {
+                eprintln!("{event}");
+            }
             events.push(event);
         }
     };

@@ -83,7 +83,15 @@ impl Namespace {
                 continue; // not there: nothing to hide
             };
             if kept.iter().any(|k| k.starts_with(&real)) {
-                tracing::debug!(path = %real.display(), "not hidden: it holds the workspace");
+                // It holds the workspace (a task's worktree in the app's data folder): what is
+                // beside the workspace is hidden instead.
+                for beside in super::super::hidden::around(&real, &kept) {
+                    match beside.is_dir() {
+                        true if !dirs.contains(&beside) => dirs.push(beside),
+                        false if !files.contains(&beside) => files.push(beside),
+                        _ => {}
+                    }
+                }
                 continue;
             }
             match real.is_dir() {
