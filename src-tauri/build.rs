@@ -4,6 +4,19 @@
 
 /// Every command the UI may call. Each gets an `allow-<command>` / `deny-<command>` permission.
 const COMMANDS: &[&str] = &[
+    "list_tasks",
+    "task_inbox",
+    "task_places",
+    "start_task",
+    "merge_task",
+    "draft_merge_message",
+    "cancel_merge",
+    "discard_task",
+    "restore_task",
+    "hand_back_task",
+    "clean_up_merged",
+    "task_change",
+    "drop_task_change",
     "startup",
     "open_workspace",
     "choose_folder",

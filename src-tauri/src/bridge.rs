@@ -75,6 +75,8 @@ impl SessionHub {
             sink,
             activity,
             window,
+            task_folder: started.task_folder,
+            _running: started.running,
         };
         tauri::async_runtime::spawn(pump(app.clone(), ended, started.events, parts));
     }
@@ -175,6 +177,10 @@ pub struct Started {
     pub window: String,
     /// The workspace folder it works in.
     pub workspace: PathBuf,
+    /// For a task: the folder the user opened (its window hears `tasks-changed` with it).
+    pub task_folder: Option<String>,
+    /// For a task: its place, held until the session ends.
+    pub running: Option<foreman_core::tasks::Running>,
     pub ops: UnboundedSender<Op>,
     pub events: UnboundedReceiver<Event>,
 }
@@ -184,6 +190,9 @@ struct Pumped {
     sink: Sink,
     activity: Tracked,
     window: Owner,
+    task_folder: Option<String>,
+    /// A task's slot and locks, released when the pump ends.
+    _running: Option<foreman_core::tasks::Running>,
 }
 
 /// What a pump does when its session ends: the session leaves the hub.
@@ -213,6 +222,8 @@ async fn pump(app: AppHandle, ended: Ended, mut events: UnboundedReceiver<Event>
         sink,
         activity,
         window,
+        task_folder,
+        _running,
     } = parts;
     let mut open = true;
     let mut notices = crate::notify::ApprovalNotices::default();
@@ -239,8 +250,15 @@ async fn pump(app: AppHandle, ended: Ended, mut events: UnboundedReceiver<Event>
             }
         }
         if let Ok(mut activity) = activity.lock() {
+            let before = activity.view();
             for event in &batch {
                 activity.apply(&event.msg);
+            }
+            // A task's window shows its state (running, waiting for you, ready).
+            if let Some(folder) = &task_folder
+                && activity.view() != before
+            {
+                crate::task_commands::changed(&app, folder);
             }
         }
         if batch
@@ -262,6 +280,10 @@ async fn pump(app: AppHandle, ended: Ended, mut events: UnboundedReceiver<Event>
         }
     }
     ended.remove();
+    drop(_running);
+    if let Some(folder) = &task_folder {
+        crate::task_commands::changed(&app, folder);
+    }
     log::info!("session {} ended", ended.session_id);
 }
 

@@ -26,6 +26,7 @@ mod session_commands;
 mod settings;
 mod settings_commands;
 mod state;
+mod task_commands;
 mod view;
 mod web_process;
 mod window_commands;
@@ -84,6 +85,19 @@ pub fn run() {
         })
         .on_window_event(windows::on_event)
         .invoke_handler(tauri::generate_handler![
+            task_commands::list_tasks,
+            task_commands::task_inbox,
+            task_commands::task_places,
+            task_commands::start_task,
+            task_commands::merge_task,
+            task_commands::draft_merge_message,
+            task_commands::cancel_merge,
+            task_commands::discard_task,
+            task_commands::restore_task,
+            task_commands::hand_back_task,
+            task_commands::clean_up_merged,
+            task_commands::task_change,
+            task_commands::drop_task_change,
             commands::startup,
             commands::open_workspace,
             commands::choose_folder,

@@ -93,6 +93,12 @@ pub async fn open_session_channel(
         .ok_or_else(|| CommandError::new("That session no longer exists."))?;
     let transcript = load_transcript(&store, &session_id).await?;
     let mut config = config;
+    // A task works in its own place (its worktree), once a slot of the limit is free.
+    let running =
+        crate::task_commands::hold_place(&app, &state, &session_id, &key_path, &settings).await?;
+    if let Some(running) = &running {
+        running.place.apply(&mut config);
+    }
     config.data_dir = state_data_dir(&app)?.join("sessions").join(&session_id);
     config.checkpoints_dir = Some(state_data_dir(&app)?.join("checkpoints"));
     // The built-ins plus the workspace's MCP tools, with the same cards and approvals.
@@ -121,6 +127,8 @@ pub async fn open_session_channel(
         provider: settings::provider_identity(&settings.provider),
         window: label.to_owned(),
         workspace: config_workspace,
+        task_folder: running.as_ref().map(|_| key_path.clone()),
+        running,
         ops,
         events,
     };

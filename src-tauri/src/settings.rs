@@ -37,6 +37,10 @@ pub struct AppSettings {
     pub sandbox_hidden: Vec<HiddenPath>,
     /// Files larger than this many MiB are left out of checkpoints.
     pub checkpoint_max_file_mib: u32,
+    /// How many tasks run at once; more wait in line.
+    pub max_tasks: u32,
+    /// The merge queue merges the target into a task (a merge commit) instead of rebasing it.
+    pub merge_commit: bool,
 }
 
 impl Default for AppSettings {
@@ -50,6 +54,8 @@ impl Default for AppSettings {
             sandbox_network: false,
             sandbox_hidden: hidden::defaults(),
             checkpoint_max_file_mib: 10,
+            max_tasks: foreman_core::tasks::DEFAULT_LIMIT,
+            merge_commit: false,
         }
     }
 }

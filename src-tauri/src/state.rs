@@ -19,6 +19,10 @@ pub struct AppState {
     windows: std::sync::Mutex<Windows>,
     pub sessions: SessionHub,
     pub mcp: McpHubs,
+    /// The engine's tasks, made once the store is open.
+    tasks: std::sync::Mutex<Option<foreman_core::tasks::Tasks>>,
+    /// Tasks whose session waits for a free slot or for its folder.
+    queued: std::sync::Mutex<std::collections::HashSet<String>>,
 }
 
 /// The store, or the error that kept it closed (shown on the error screen).
@@ -49,11 +53,39 @@ impl AppState {
             windows: std::sync::Mutex::new(windows),
             sessions: SessionHub::default(),
             mcp: McpHubs::default(),
+            tasks: std::sync::Mutex::default(),
+            queued: std::sync::Mutex::default(),
         }
     }
 }
 
 impl AppState {
+    /// The engine's tasks, once made (never held across an `await`).
+    pub fn tasks_slot(&self) -> std::sync::MutexGuard<'_, Option<foreman_core::tasks::Tasks>> {
+        self.tasks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The tasks whose session waits for a slot or its folder.
+    pub fn queued_tasks(&self) -> Vec<String> {
+        self.queued
+            .lock()
+            .map(|q| q.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Marks task `id` as waiting (or not).
+    pub fn set_queued(&self, id: &str, waiting: bool) {
+        if let Ok(mut q) = self.queued.lock() {
+            if waiting {
+                q.insert(id.to_owned());
+            } else {
+                q.remove(id);
+            }
+        }
+    }
+
     /// Every window's state, for a moment (never held across an `await`).
     pub fn windows(&self) -> std::sync::MutexGuard<'_, Windows> {
         // A panic while it was held leaves it as it was: still the best there is.

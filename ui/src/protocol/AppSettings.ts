@@ -36,4 +36,12 @@ sandbox_hidden: Array<HiddenPath>,
 /**
  * Files larger than this many MiB are left out of checkpoints.
  */
-checkpoint_max_file_mib: number, };
+checkpoint_max_file_mib: number, 
+/**
+ * How many tasks run at once; more wait in line.
+ */
+max_tasks: number, 
+/**
+ * The merge queue merges the target into a task (a merge commit) instead of rebasing it.
+ */
+merge_commit: boolean, };
