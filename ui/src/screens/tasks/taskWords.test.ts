@@ -3,6 +3,7 @@ import type { TaskState } from "../../protocol/TaskState";
 import {
   baseWords,
   countWords,
+  liveState,
   mergeActive,
   mergeFixable,
   mergeWords,
@@ -83,4 +84,12 @@ test("where a merge stands reads as a sentence", () => {
 test("a discarded task says until when it can be restored", () => {
   expect(restorableWords(undefined)).toMatch(/can be restored/);
   expect(restorableWords(Date.UTC(2026, 4, 3, 12))).toMatch(/2026/);
+});
+
+test("the open task's own events decide between running and waiting for you", () => {
+  expect(liveState("running", { running: true, waiting: 1 })).toBe("waiting");
+  expect(liveState("waiting", { running: true, waiting: 0 })).toBe("running");
+  expect(liveState("running", undefined)).toBe("running");
+  expect(liveState("merging", { running: false, waiting: 2 })).toBe("merging");
+  expect(liveState("waiting", { running: false, waiting: 0 })).toBe("waiting");
 });

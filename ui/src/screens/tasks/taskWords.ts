@@ -127,3 +127,13 @@ export function restorableWords(until: number | undefined): string {
   const date = new Date(until).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
   return `Its changes are kept until ${date}: it can be restored until then.`;
 }
+
+/**
+ * The state to show for a task whose session's own events are fresher than the list (the open
+ * one): an agent that works or waits says so at once. Other states are the engine's.
+ */
+export function liveState(state: TaskState, activity: { running: boolean; waiting: number } | undefined): TaskState {
+  if (!activity || (state !== "running" && state !== "waiting")) return state;
+  if (activity.waiting > 0) return "waiting";
+  return activity.running ? "running" : state;
+}
