@@ -63,6 +63,7 @@ export function MergeDialog({ backend, task, onClose, onQueued }: Props) {
             className="task-message"
             data-testid="merge-message"
             rows={8}
+            autoFocus
             value={message}
             onChange={(e) => setMessage(e.target.value)}
             onKeyDown={(e) => {
