@@ -3,7 +3,7 @@
 // own, from a base branch, with an optional name) or in this folder (only one task at a time
 // works there; a second waits). Enter starts it with what is chosen; Esc leaves the choice, and
 // a message sent from the composer then starts a plain session in the folder as before.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Backend } from "../../backend";
 import { errorMessage } from "../../backend";
 import type { TaskPlace } from "../../protocol/TaskPlace";
@@ -27,6 +27,7 @@ export function NewTask({ backend, workspace, onStarted, onCancel }: Props) {
   const [name, setName] = useState("");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const startButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     let live = true;
@@ -47,6 +48,16 @@ export function NewTask({ backend, workspace, onStarted, onCancel }: Props) {
       live = false;
     };
   }, [backend, workspace]);
+
+  // Start task takes the focus once the places are known (so Enter starts it), unless the user
+  // went on elsewhere meanwhile: a message being typed in the composer keeps its keys.
+  useEffect(() => {
+    if (!places) return;
+    const active = document.activeElement;
+    if (!active || active === document.body || active.closest('[data-testid="new-session"], [data-testid="new-task"]')) {
+      startButton.current?.focus();
+    }
+  }, [places]);
 
   const start = async () => {
     if (!places || busy) return;
@@ -172,7 +183,7 @@ export function NewTask({ backend, workspace, onStarted, onCancel }: Props) {
             <button type="button" className="ghost" onClick={onCancel}>
               Cancel
             </button>
-            <button type="submit" className="primary" data-testid="start-task" autoFocus disabled={busy}>
+            <button ref={startButton} type="submit" className="primary" data-testid="start-task" disabled={busy}>
               Start task
             </button>
           </div>

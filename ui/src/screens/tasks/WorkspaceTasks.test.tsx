@@ -5,6 +5,7 @@ import userEvent from "@testing-library/user-event";
 import type { Backend } from "../../backend";
 import type { OpenedSession } from "../../protocol/OpenedSession";
 import type { SessionSummary } from "../../protocol/SessionSummary";
+import type { TaskPlaces } from "../../protocol/TaskPlaces";
 import type { TaskSummary } from "../../protocol/TaskSummary";
 import { sampleTask, taskCommands } from "../../test/taskBackend";
 import { settingsView } from "../../test/settingsView";
@@ -23,7 +24,9 @@ function opened(id: string): OpenedSession {
   };
 }
 
-function setup(initial: { sessions?: SessionSummary[]; tasks?: TaskSummary[]; current?: string | null } = {}) {
+function setup(
+  initial: { sessions?: SessionSummary[]; tasks?: TaskSummary[]; current?: string | null; places?: Promise<TaskPlaces> } = {},
+) {
   let sessions = initial.sessions ?? [];
   let tasks = initial.tasks ?? [];
   const opens: (string | null)[] = [];
@@ -33,6 +36,7 @@ function setup(initial: { sessions?: SessionSummary[]; tasks?: TaskSummary[]; cu
   let cleaned = 0;
   const api = {
     ...taskCommands(),
+    ...(initial.places ? { taskPlaces: () => initial.places } : {}),
     listSessions: async () => sessions,
     listTasks: async () => {
       listed += 1;
@@ -145,4 +149,18 @@ test("merged tasks can be cleaned up from the sidebar, which says what that free
   expect(await screen.findByTestId("clean-up-said")).toHaveTextContent("Cleaned up: 3.0 MiB freed.");
   expect(s.cleaned()).toBe(1);
   await waitFor(() => expect(screen.queryByRole("button", { name: "Clean up merged tasks" })).toBeNull());
+});
+
+test("typing in the composer while the places are read keeps the focus there", async () => {
+  let answer: (places: TaskPlaces) => void = () => {};
+  setup({ places: new Promise<TaskPlaces>((resolve) => (answer = resolve)) });
+  await userEvent.click(screen.getByRole("button", { name: "New task" }));
+  const composer = screen.getByRole("textbox", { name: "Message to the agent" });
+  await userEvent.click(composer);
+  await userEvent.type(composer, "abc");
+  act(() => answer({ worktree: true, current: "main", branches: ["main"] }));
+  await screen.findByRole("button", { name: "Start task" });
+  expect(composer).toHaveFocus();
+  await userEvent.type(composer, "d");
+  expect(composer).toHaveValue("abcd");
 });
