@@ -6,6 +6,7 @@ import type { MenuRequest } from "./protocol/MenuRequest";
 import type { RecentWorkspace } from "./protocol/RecentWorkspace";
 import type { StartupView } from "./protocol/StartupView";
 import { settingsView } from "./test/settingsView";
+import { taskCommands } from "./test/taskBackend";
 
 /** A backend with the real command shapes, answering from an in-memory list. */
 function backendWith(
@@ -104,6 +105,7 @@ function backendWith(
       return () => listeners.splice(listeners.indexOf(onRequest), 1);
     },
     copyDiagnostics: async () => "Foreman 0.1.0",
+    ...taskCommands(),
   };
 }
 

@@ -1,5 +1,6 @@
 // The commands the Rust shell exposes, typed with the generated protocol types.
 import { Channel, invoke } from "@tauri-apps/api/core";
+import { listen } from "@tauri-apps/api/event";
 import { getCurrentWebview } from "@tauri-apps/api/webview";
 import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
 import type { AppSettings } from "./protocol/AppSettings";
@@ -23,6 +24,12 @@ import type { RuleFilesView } from "./protocol/RuleFilesView";
 import type { RuleScope } from "./protocol/RuleScope";
 import type { StoredRule } from "./protocol/StoredRule";
 import type { WorkspaceView } from "./protocol/WorkspaceView";
+import type { HunkRef } from "./protocol/HunkRef";
+import type { InboxItem } from "./protocol/InboxItem";
+import type { TaskChange } from "./protocol/TaskChange";
+import type { TaskPlace } from "./protocol/TaskPlace";
+import type { TaskPlaces } from "./protocol/TaskPlaces";
+import type { TaskSummary } from "./protocol/TaskSummary";
 
 export interface Backend {
   startup(): Promise<StartupView>;
@@ -86,6 +93,37 @@ export interface Backend {
   onMenu(onRequest: (request: MenuRequest) => void): Promise<() => void>;
   /** Puts the diagnostics for a bug report on the clipboard (keys taken out) and returns them. */
   copyDiagnostics(): Promise<string>;
+
+  // Tasks: a session with a place to work (the folder, or a git worktree of its own).
+  /** The workspace's tasks; each one's `state` includes what its session is doing now. */
+  listTasks(workspace: string): Promise<TaskSummary[]>;
+  /** What needs the user across every open workspace's tasks, most urgent first. */
+  taskInbox(): Promise<InboxItem[]>;
+  /** Where a new task can work in the folder (a worktree, and from which branches). */
+  taskPlaces(workspace: string): Promise<TaskPlaces>;
+  /**
+   * Creates a task; the window then opens its session as any other (`openSession(workspace,
+   * task.id)`). At the limit of tasks at once it is `queued`, and that open waits for a slot.
+   */
+  startTask(workspace: string, place: TaskPlace, name: string | null, base: string | null): Promise<TaskSummary>;
+  /** Puts the task in the merge queue with `message` (null: the drafted one). */
+  mergeTask(taskId: string, message: string | null): Promise<void>;
+  /** A commit message for the task's change, for the user to edit before merging. */
+  draftMergeMessage(taskId: string): Promise<string>;
+  cancelMerge(taskId: string): Promise<void>;
+  /** Removes the task's worktree, keeping a copy of its changes that `restoreTask` brings back (14 days). */
+  discardTask(taskId: string): Promise<TaskSummary>;
+  restoreTask(taskId: string): Promise<TaskSummary>;
+  /** Applies the task's changes to the user's checkout (refused when the checkout is not clean). */
+  handBackTask(taskId: string): Promise<TaskSummary>;
+  /** Removes the worktrees of merged tasks; the bytes freed. */
+  cleanUpMerged(workspace: string): Promise<number>;
+  /** The task's whole change against its base, for review. */
+  taskChange(taskId: string): Promise<TaskChange>;
+  /** Reverts a file (`hunks` null) or some of its hunks in the task's worktree; the change after it. */
+  dropTaskChange(taskId: string, path: string, hunks: HunkRef[] | null): Promise<TaskChange>;
+  /** Calls `listener` with the workspace whose tasks changed; resolves to an unsubscribe. */
+  onTasksChanged(listener: (workspace: string) => void): Promise<() => void>;
 }
 
 /** The message of an error thrown by `invoke` (a CommandError) or anything else. */
@@ -148,4 +186,19 @@ export const tauriBackend: Backend = {
     }),
   onMenu: (onRequest) => getCurrentWebviewWindow().listen<MenuRequest>("menu", (event) => onRequest(event.payload)),
   copyDiagnostics: () => invoke<string>("copy_diagnostics"),
+  listTasks: (workspace) => invoke<TaskSummary[]>("list_tasks", { workspace }),
+  taskInbox: () => invoke<InboxItem[]>("task_inbox"),
+  taskPlaces: (workspace) => invoke<TaskPlaces>("task_places", { workspace }),
+  startTask: (workspace, place, name, base) => invoke<TaskSummary>("start_task", { workspace, place, name, base }),
+  mergeTask: (taskId, message) => invoke<void>("merge_task", { taskId, message }),
+  draftMergeMessage: (taskId) => invoke<string>("draft_merge_message", { taskId }),
+  cancelMerge: (taskId) => invoke<void>("cancel_merge", { taskId }),
+  discardTask: (taskId) => invoke<TaskSummary>("discard_task", { taskId }),
+  restoreTask: (taskId) => invoke<TaskSummary>("restore_task", { taskId }),
+  handBackTask: (taskId) => invoke<TaskSummary>("hand_back_task", { taskId }),
+  cleanUpMerged: (workspace) => invoke<number>("clean_up_merged", { workspace }),
+  taskChange: (taskId) => invoke<TaskChange>("task_change", { taskId }),
+  dropTaskChange: (taskId, path, hunks) => invoke<TaskChange>("drop_task_change", { taskId, path, hunks }),
+  // Emitted to every window: each one filters on its own workspace.
+  onTasksChanged: (listener) => listen<string>("tasks-changed", (event) => listener(event.payload)),
 };

@@ -11,3 +11,11 @@ export function formatWhen(ms: number, now: number = Date.now()): string {
   if (days < 7) return `${days} days ago`;
   return new Date(ms).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
 }
+
+/** A size on disk: "512 bytes", "12 KiB", "3.4 MiB", "1.2 GiB". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1 << 30) return `${(bytes / (1 << 30)).toFixed(1)} GiB`;
+  if (bytes >= 1 << 20) return `${(bytes / (1 << 20)).toFixed(1)} MiB`;
+  if (bytes >= 1 << 10) return `${Math.round(bytes / (1 << 10))} KiB`;
+  return bytes === 1 ? "1 byte" : `${bytes} bytes`;
+}

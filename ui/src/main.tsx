@@ -19,6 +19,7 @@ import { markPlatform } from "./platform";
 import "./styles.css";
 import "./state.css";
 import "./settings.css";
+import "./tasks.css";
 
 markPlatform(document.documentElement, navigator.userAgent);
 const root = document.getElementById("root");

@@ -1,6 +1,8 @@
 // The rows of a diff table, shared by the body drawn in the page's flow and the virtualised one:
-// one line of the unified view, one pair of the side-by-side view, and how lines pair up.
-import { useState } from "react";
+// one line of the unified view, one pair of the side-by-side view, and how lines pair up. What a
+// row offers beyond showing (a hunk's undo words, a comment on a line in a task's review) comes
+// from `DiffRowActions`, so the diff's props and its memoised chunks stay as they are.
+import { createContext, useContext, useState } from "react";
 import type { DiffLine } from "../protocol/DiffLine";
 import type { Hunk } from "../protocol/Hunk";
 
@@ -8,6 +10,33 @@ import type { Hunk } from "../protocol/Hunk";
 export function hunkHeader(h: Hunk): string {
   return `@@ -${h.old_start},${h.old_lines} +${h.new_start},${h.new_lines} @@`;
 }
+
+/** The words of a hunk's undo: its button, the button's tooltip, the question and its answers. */
+export interface UndoWords {
+  button: string;
+  title: string;
+  ask: string;
+  confirm: string;
+  keep: string;
+}
+
+/** What the rows of a diff offer besides showing it. */
+export interface DiffRowActions {
+  undo: UndoWords;
+  /** Offered in a review: a comment on one line (a button on each row). */
+  comment?: (line: DiffLine) => void;
+}
+
+const UNDO_WORDS: UndoWords = {
+  button: "↶ Undo part",
+  title: "Puts this part of the file back as it was before this call, if nothing changed the file since",
+  ask: "Put this part back as it was?",
+  confirm: "Undo part",
+  keep: "Keep",
+};
+
+/** A card's diff: undo words for a call's change, no comments. */
+export const DiffRowActionsContext = createContext<DiffRowActions>({ undo: UNDO_WORDS });
 
 /** Whether a hunk of a waiting change will be written, and how the user changes that. */
 export interface HunkChoice {
@@ -77,16 +106,11 @@ export function HunkHeaderRow(props: {
  */
 function HunkUndo({ hunk, onUndo }: { hunk: Hunk; onUndo(hunk: Hunk): void }) {
   const [asked, setAsked] = useState<Hunk | null>(null);
+  const words = useContext(DiffRowActionsContext).undo;
   if (asked !== hunk) {
     return (
-      <button
-        type="button"
-        className="ghost hunk-undo"
-        data-testid="undo-hunk"
-        title="Puts this part of the file back as it was before this call, if nothing changed the file since"
-        onClick={() => setAsked(hunk)}
-      >
-        ↶ Undo part
+      <button type="button" className="ghost hunk-undo" data-testid="undo-hunk" title={words.title} onClick={() => setAsked(hunk)}>
+        {words.button}
       </button>
     );
   }
@@ -101,7 +125,7 @@ function HunkUndo({ hunk, onUndo }: { hunk: Hunk; onUndo(hunk: Hunk): void }) {
         }
       }}
     >
-      Put this part back as it was?{" "}
+      {words.ask}{" "}
       <button
         type="button"
         data-testid="confirm-undo-hunk"
@@ -111,10 +135,10 @@ function HunkUndo({ hunk, onUndo }: { hunk: Hunk; onUndo(hunk: Hunk): void }) {
           onUndo(asked);
         }}
       >
-        Undo part
+        {words.confirm}
       </button>
       <button type="button" className="ghost" onClick={() => setAsked(null)}>
-        Keep
+        {words.keep}
       </button>
     </span>
   );
@@ -199,6 +223,26 @@ function LineText({ line }: { line: DiffLine }) {
 
 const SIGN: Record<DiffLine["tag"], string> = { context: " ", added: "+", removed: "-" };
 
+/** A review's button for a comment on `line`, when the diff offers one. */
+function CommentButton({ line }: { line: DiffLine }) {
+  const comment = useContext(DiffRowActionsContext).comment;
+  if (!comment) return null;
+  const n = line.tag === "removed" ? line.old_line : line.new_line;
+  const which = line.tag === "removed" ? `removed line ${n ?? ""}` : `line ${n ?? ""}`;
+  return (
+    <button
+      type="button"
+      className="diff-line-comment"
+      data-testid="comment-line"
+      aria-label={`Comment on ${which}`.trim()}
+      title={`Comment on ${which}: the agent gets it as a message`}
+      onClick={() => comment(line)}
+    >
+      Comment
+    </button>
+  );
+}
+
 /** One line of the unified view; `index` (optional) names the row for the virtualised body. */
 export function UnifiedRow({ line, index, skipped }: { line: DiffLine; index?: number; skipped?: boolean }) {
   return (
@@ -214,6 +258,7 @@ export function UnifiedRow({ line, index, skipped }: { line: DiffLine; index?: n
       </td>
       <td className="diff-code">
         <LineText line={line} />
+        <CommentButton line={line} />
       </td>
     </tr>
   );
@@ -234,6 +279,7 @@ function SplitSide({ line, side }: { line: DiffLine | null; side: "old" | "new" 
       <td className={`diff-num diff-${line.tag}`}>{num ?? ""}</td>
       <td className={`diff-code diff-${line.tag}`} data-side={side}>
         <LineText line={line} />
+        {(side === "new" || line.tag === "removed") && <CommentButton line={line} />}
       </td>
     </>
   );

@@ -1,6 +1,7 @@
 import { render, screen, within } from "@testing-library/react";
 import type { SessionSummary } from "../protocol/SessionSummary";
 import { Sidebar, sessionLabels } from "./Sidebar";
+import { sampleTask } from "../test/taskBackend";
 
 function session(id: string, title: string, over: Partial<SessionSummary> = {}): SessionSummary {
   return { id, workspace_path: "/w", title, created_at: Number(id.slice(1)), updated_at: 0, ...over };
@@ -55,4 +56,73 @@ test("branches are numbered rather than repeating their source's title", () => {
   expect(labels.get("s3")?.label).toBe("↳ Branch 2");
   // Its source is gone from the list: the title is all there is to say.
   expect(labels.get("s4")?.label).toBe("↳ Something not listed");
+});
+
+test("the new button starts a task and keeps the id the end-to-end tests click", () => {
+  let asked = 0;
+  render(<Sidebar {...noop} onNew={() => (asked += 1)} current={null} sessions={[]} />);
+  const button = screen.getByRole("button", { name: "New task" });
+  expect(button).toHaveAttribute("data-testid", "new-session");
+  button.click();
+  expect(asked).toBe(1);
+});
+
+test("a session that is a task shows its state, changes, branch and base", () => {
+  const tasks = new Map([["s1", sampleTask({ id: "s1", state: "ready", added: 12, removed: 3, files: 2 })]]);
+  render(<Sidebar {...noop} current={null} tasks={tasks} sessions={[session("s1", "Fix the login"), session("s2", "Plain talk")]} />);
+  const [task, plain] = screen.getAllByTestId("session-item");
+  const pill = within(task!).getByTestId("task-state");
+  expect(pill).toHaveTextContent("ready");
+  expect(pill).toHaveClass("look-done");
+  expect(task).toHaveTextContent("+12 −3");
+  expect(task).toHaveTextContent("foreman/fix-login from main");
+  // The title stays first: the end-to-end tests match the item's text from its start.
+  expect(task!.textContent).toMatch(/^Fix the login/);
+  expect(within(plain!).queryByTestId("task-state")).toBeNull();
+});
+
+test("a task waiting for the person says so in words, from the open session's own events", () => {
+  const tasks = new Map([["s1", sampleTask({ id: "s1", state: "running" })]]);
+  render(
+    <Sidebar
+      {...noop}
+      current="s1"
+      currentActivity={{ running: true, waiting: 1 }}
+      tasks={tasks}
+      sessions={[session("s1", "Fix the login")]}
+    />,
+  );
+  expect(screen.getByTestId("task-state")).toHaveTextContent("waiting for you");
+  expect(screen.getByTestId("task-state")).toHaveClass("look-needs-you");
+});
+
+test("overlaps with other tasks and a deleted worktree are warned of in words", () => {
+  const tasks = new Map([
+    [
+      "s1",
+      sampleTask({
+        id: "s1",
+        missing: true,
+        overlaps: [
+          { path: "src/app.ts", task_id: "t2", task_name: "fix-login", likely_conflict: false },
+          { path: "src/auth.ts", task_id: "t3", task_name: "auth", likely_conflict: true },
+        ],
+      }),
+    ],
+  ]);
+  render(<Sidebar {...noop} current={null} tasks={tasks} sessions={[session("s1", "Refactor")]} />);
+  expect(screen.getByTestId("task-missing")).toHaveTextContent("worktree deleted");
+  const overlaps = screen.getAllByTestId("task-overlap");
+  expect(overlaps.map((o) => o.textContent)).toEqual([
+    "⚠ also changed by fix-login: src/app.ts",
+    "⚠ also changed by auth: src/auth.ts (likely conflict)",
+  ]);
+  expect(overlaps[1]).toHaveClass("task-conflict");
+});
+
+test("a folder task says where it works", () => {
+  const tasks = new Map([["s1", sampleTask({ id: "s1", place: "folder", branch: undefined, path: "/w" })]]);
+  render(<Sidebar {...noop} current={null} tasks={tasks} sessions={[session("s1", "Here")]} footer={<p>the footer</p>} />);
+  expect(screen.getByTestId("task-row-info")).toHaveTextContent("in this folder from main");
+  expect(screen.getByText("the footer")).toBeInTheDocument();
 });

@@ -1,7 +1,10 @@
 // The workspace's sessions: new, open, rename, delete, search. Each shows what it is doing: a
 // spinner while a task runs, an amber count of the approvals that wait for the person. A branch
-// is named as one rather than repeating its source's title.
-import { useMemo, useState } from "react";
+// is named as one rather than repeating its source's title. A session that is a task (a place to
+// work of its own) shows the task's state, changes and warnings instead (TaskRowInfo.tsx).
+import { useMemo, useState, type ReactNode } from "react";
+import type { TaskSummary } from "../protocol/TaskSummary";
+import { TaskRowInfo } from "./TaskRowInfo";
 import type { SessionActivity } from "../protocol/SessionActivity";
 import type { SessionSummary } from "../protocol/SessionSummary";
 import { formatWhen } from "../format";
@@ -58,6 +61,10 @@ interface Props {
   onOpen(id: string): void;
   onRename(id: string, title: string): void;
   onDelete(id: string): void;
+  /** The workspace's tasks by id: a session with one is a task. */
+  tasks?: ReadonlyMap<string, TaskSummary>;
+  /** Under the list (cleaning up merged tasks). */
+  footer?: ReactNode;
 }
 
 export function Sidebar(p: Props) {
@@ -69,8 +76,15 @@ export function Sidebar(p: Props) {
   const shown = p.sessions.filter((s) => (s.title || "Untitled").toLowerCase().includes(query.toLowerCase()));
   return (
     <nav className="sidebar" aria-label="Sessions" data-testid="sidebar">
-      <button className="primary new-session" data-testid="new-session" onClick={p.onNew}>
-        + New session
+      {/* The test id is the old "New session"'s: the end-to-end tests click it. */}
+      <button
+        className="primary new-session"
+        data-testid="new-session"
+        aria-label="New task"
+        title="A new conversation with the agent; choose where it works"
+        onClick={p.onNew}
+      >
+        + New task
       </button>
       <input
         className="session-search"
@@ -82,82 +96,88 @@ export function Sidebar(p: Props) {
       />
       <ul className="session-list">
         {shown.length === 0 && <li className="muted empty">{query ? "No session matches." : "No sessions yet."}</li>}
-        {shown.map((s) => (
-          <li key={s.id} className={s.id === p.current ? "current" : ""}>
-            {editing === s.id ? (
-              <form
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  if (draft.trim()) p.onRename(s.id, draft.trim());
-                  setEditing(null);
-                }}
-              >
-                <input
-                  aria-label="Session name"
-                  value={draft}
-                  autoFocus
-                  onChange={(e) => setDraft(e.target.value)}
-                  onBlur={() => setEditing(null)}
-                  onKeyDown={(e) => e.key === "Escape" && setEditing(null)}
-                />
-              </form>
-            ) : (
-              <>
-                <button
-                  className="ghost session-item"
-                  data-testid="session-item"
-                  aria-current={s.id === p.current ? "true" : undefined}
-                  onClick={() => p.onOpen(s.id)}
-                  title={labels.get(s.id)?.tip}
+        {shown.map((s) => {
+          const task = p.tasks?.get(s.id);
+          const activity = s.id === p.current ? (p.currentActivity ?? s.activity) : s.activity;
+          return (
+            <li key={s.id} className={s.id === p.current ? "current" : ""}>
+              {editing === s.id ? (
+                <form
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    if (draft.trim()) p.onRename(s.id, draft.trim());
+                    setEditing(null);
+                  }}
                 >
-                  <span className="session-row-top">
-                    <span className={labels.get(s.id)?.branch ? "session-title session-branch" : "session-title"}>
-                      {labels.get(s.id)?.label ?? (s.title || "Untitled")}
-                    </span>
-                    <ActivityBadge activity={s.id === p.current ? (p.currentActivity ?? s.activity) : s.activity} />
-                  </span>
-                  <span className="muted session-time">{formatWhen(s.updated_at)}</span>
-                </button>
-                <span className="session-actions">
+                  <input
+                    aria-label="Session name"
+                    value={draft}
+                    autoFocus
+                    onChange={(e) => setDraft(e.target.value)}
+                    onBlur={() => setEditing(null)}
+                    onKeyDown={(e) => e.key === "Escape" && setEditing(null)}
+                  />
+                </form>
+              ) : (
+                <>
                   <button
-                    className="icon-button"
-                    aria-label={`Rename ${s.title || "session"}`}
-                    onClick={() => {
-                      setDraft(s.title);
-                      setEditing(s.id);
-                    }}
+                    className="ghost session-item"
+                    data-testid="session-item"
+                    aria-current={s.id === p.current ? "true" : undefined}
+                    onClick={() => p.onOpen(s.id)}
+                    title={labels.get(s.id)?.tip}
                   >
-                    ✎
+                    <span className="session-row-top">
+                      <span className={labels.get(s.id)?.branch ? "session-title session-branch" : "session-title"}>
+                        {labels.get(s.id)?.label ?? (s.title || "Untitled")}
+                      </span>
+                      {!task && <ActivityBadge activity={activity} />}
+                    </span>
+                    {task && <TaskRowInfo task={task} activity={activity} />}
+                    <span className="muted session-time">{formatWhen(s.updated_at)}</span>
                   </button>
-                  {confirming === s.id ? (
-                    <button
-                      className="danger small"
-                      aria-label={`Confirm deleting ${s.title || "session"}`}
-                      title="Its history is removed; files stay as they are."
-                      autoFocus
-                      onBlur={() => setConfirming(null)}
-                      onClick={() => {
-                        setConfirming(null);
-                        p.onDelete(s.id);
-                      }}
-                    >
-                      Delete?
-                    </button>
-                  ) : (
+                  <span className="session-actions">
                     <button
                       className="icon-button"
-                      aria-label={`Delete ${s.title || "session"}`}
-                      onClick={() => setConfirming(s.id)}
+                      aria-label={`Rename ${s.title || "session"}`}
+                      onClick={() => {
+                        setDraft(s.title);
+                        setEditing(s.id);
+                      }}
                     >
-                      ×
+                      ✎
                     </button>
-                  )}
-                </span>
-              </>
-            )}
-          </li>
-        ))}
+                    {confirming === s.id ? (
+                      <button
+                        className="danger small"
+                        aria-label={`Confirm deleting ${s.title || "session"}`}
+                        title="Its history is removed; files stay as they are."
+                        autoFocus
+                        onBlur={() => setConfirming(null)}
+                        onClick={() => {
+                          setConfirming(null);
+                          p.onDelete(s.id);
+                        }}
+                      >
+                        Delete?
+                      </button>
+                    ) : (
+                      <button
+                        className="icon-button"
+                        aria-label={`Delete ${s.title || "session"}`}
+                        onClick={() => setConfirming(s.id)}
+                      >
+                        ×
+                      </button>
+                    )}
+                  </span>
+                </>
+              )}
+            </li>
+          );
+        })}
       </ul>
+      {p.footer}
     </nav>
   );
 }

@@ -4,13 +4,7 @@
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend";
 import { errorMessage } from "../backend";
-
-function size(bytes: number): string {
-  if (bytes >= 1 << 30) return `${(bytes / (1 << 30)).toFixed(1)} GiB`;
-  if (bytes >= 1 << 20) return `${(bytes / (1 << 20)).toFixed(1)} MiB`;
-  if (bytes >= 1 << 10) return `${Math.round(bytes / (1 << 10))} KiB`;
-  return `${bytes} bytes`;
-}
+import { formatBytes as size } from "../format";
 
 export function CheckpointsPanel({ backend, workspace }: { backend: Backend; workspace: string }) {
   const [used, setUsed] = useState<number | null>(null);

@@ -6,6 +6,7 @@ import userEvent from "@testing-library/user-event";
 import { Workspace } from "./Workspace";
 import { draftKey, saveDraft } from "../session/drafts";
 import { settingsView } from "../test/settingsView";
+import { taskCommands } from "../test/taskBackend";
 
 function backend(warnings: string[]): Backend {
   return {
@@ -19,6 +20,7 @@ function backend(warnings: string[]): Backend {
     workspaceFiles: async () => [],
     openExternal: async () => {},
     showNewSession: async () => {},
+    ...taskCommands(),
   } as unknown as Backend;
 }
 

@@ -1,5 +1,6 @@
 // A workspace: its sessions on the left, the conversation with the agent on the right. The
-// parts of its work are hooks in ./workspace, one each.
+// parts of its work are hooks in ./workspace, one each; tasks (a session with a place to work,
+// the inbox, the shown task's panel) are in ./tasks.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Backend } from "../backend";
 import type { SettingsView } from "../protocol/SettingsView";
@@ -26,7 +27,7 @@ import { draftKey, saveDraft } from "../session/drafts";
 import { errorMessage } from "../backend";
 import { Banners } from "./workspace/Banners";
 import { FirstRun } from "./workspace/FirstRun";
-import { useApproveShortcut } from "./workspace/useApproveShortcut";
+import { approveOnlyWaiting, useApproveShortcut } from "./workspace/useApproveShortcut";
 import { useBranch } from "./workspace/useBranch";
 import { useCardActions } from "./workspace/useCardActions";
 import { useFind } from "./workspace/useFind";
@@ -35,6 +36,12 @@ import { useRetryOffer } from "./workspace/useRetryOffer";
 import { useSessionList, type SessionList } from "./workspace/useSessionList";
 import { useToolWarnings } from "./workspace/useToolWarnings";
 import { openFolderInNewWindow } from "./newWindow";
+import { CleanUpMerged } from "./tasks/CleanUpMerged";
+import { InboxButton } from "./tasks/InboxButton";
+import { NewTask } from "./tasks/NewTask";
+import { TaskPanel } from "./tasks/TaskPanel";
+import { useTasks } from "./tasks/useTasks";
+import type { TaskSummary } from "../protocol/TaskSummary";
 
 /** Why Send is off while setup is missing, in a few words under the message box. */
 export function sendBlocked(settings: SettingsView | null, missing: string): string {
@@ -85,6 +92,21 @@ export function Workspace({
   list.current = sessions;
   const { refresh, setError: setListError } = sessions;
   const [toolWarnings, dismissWarnings] = useToolWarnings(backend, workspace.path, state.running);
+  // Tasks are read again with the session list (which polls while one runs).
+  const tasks = useTasks(backend, workspace.path, sessions.sessions);
+  const shownTask = current ? tasks.byId.get(current) : undefined;
+  // "New task" asks where it works above the empty conversation, until one is shown.
+  const [choosing, setChoosing] = useState(false);
+  const [taskModal, setTaskModal] = useState(false);
+  const taskStarted = useCallback(
+    (task: TaskSummary) => {
+      tasks.put(task);
+      setChoosing(false);
+      setCurrent(task.id);
+      refresh();
+    },
+    [tasks, refresh],
+  );
 
   // While the page is idle, the parts of a first turn are drawn once out of sight, so the turn's
   // own first frame does not pay for the fonts and code it meets first (components/warmUp.tsx).
@@ -108,7 +130,7 @@ export function Workspace({
   const dialogOpen = useRef(false);
   const [dismissedPlan, setDismissedPlan] = useState<RewindPlan | null>(null);
   const rewinding = state.rewindPlan !== null && state.rewindPlan !== dismissedPlan;
-  dialogOpen.current = net.net !== null || rewinding;
+  dialogOpen.current = net.net !== null || rewinding || taskModal;
   useApproveShortcut(state.calls, actions, dialogOpen);
   const find = useFind(state.items, state.calls, current, dialogOpen);
 
@@ -147,6 +169,17 @@ export function Workspace({
             {workspace.path}
           </span>
         </div>
+        <InboxButton
+          backend={backend}
+          workspace={workspace.path}
+          current={current}
+          readAgain={sessions.sessions}
+          onOpen={(id) => {
+            setChoosing(false);
+            setCurrent(id);
+          }}
+          onApprove={() => approveOnlyWaiting(state.calls, actions)}
+        />
         <button
           className="ghost"
           data-testid="open-in-new-window"
@@ -167,8 +200,16 @@ export function Workspace({
           sessions={sessions.sessions}
           current={current}
           currentActivity={currentActivity}
-          onNew={() => setCurrent(null)}
-          onOpen={(id) => setCurrent(id)}
+          tasks={tasks.byId}
+          footer={<CleanUpMerged backend={backend} workspace={workspace.path} tasks={tasks.tasks} onCleaned={tasks.refresh} />}
+          onNew={() => {
+            setCurrent(null);
+            setChoosing(true);
+          }}
+          onOpen={(id) => {
+            setChoosing(false);
+            setCurrent(id);
+          }}
           onRename={(id, title) => backend.renameSession(id, title).then(refresh, (e: unknown) => setListError(errorMessage(e)))}
           onDelete={(id) => {
             if (id === current) setCurrent(null);
@@ -193,6 +234,18 @@ export function Workspace({
             }}
             onOpenSettings={onOpenSettings}
           />
+          {shownTask && (
+            <TaskPanel
+              key={shownTask.id}
+              backend={backend}
+              task={shownTask}
+              activity={currentActivity}
+              send={session.send}
+              onTask={tasks.put}
+              refresh={tasks.refresh}
+              onModal={setTaskModal}
+            />
+          )}
           {net.net && <NetChangeDialog view={net.net} onClose={net.close} />}
           {rewinding && state.rewindPlan && (
             <RewindDialog
@@ -217,7 +270,11 @@ export function Workspace({
               onClose={find.close}
             />
           )}
-          {state.items.length === 0 ? (
+          {state.items.length === 0 && choosing && current === null && !missing ? (
+            <div className="conversation-empty">
+              <NewTask backend={backend} workspace={workspace.path} onStarted={taskStarted} onCancel={() => setChoosing(false)} />
+            </div>
+          ) : state.items.length === 0 ? (
             <FirstRun
               backend={backend}
               workspacePath={workspace.path}
@@ -267,7 +324,7 @@ export function Workspace({
           )}
           <Composer
             draftKey={draftKey(workspace.path, current)}
-            disabled={Boolean(missing)}
+            disabled={Boolean(missing) || shownTask?.state === "queued"}
             running={state.running}
             history={history}
             findFiles={findFiles}
@@ -275,7 +332,13 @@ export function Workspace({
             restore={state.returned}
             focusRef={composer}
             onStop={() => void op({ op: "cancel" })}
-            disabledWhy={missing ? "Set up the model in Settings first" : undefined}
+            disabledWhy={
+              missing
+                ? "Set up the model in Settings first"
+                : shownTask?.state === "queued"
+                  ? "This task is queued: it starts when a slot is free"
+                  : undefined
+            }
             controls={<ModePicker mode={state.mode} onMode={(mode) => void op({ op: "set_approval_mode", mode })} />}
           />
           <StatusBar

@@ -1,0 +1,65 @@
+// Where the task's merge stands, from the engine's MergeProgress: the step in a sentence, what
+// the user should know, the files that conflicted, the check's output in its own scroll box;
+// "Cancel merge" while it is under way, and "Ask the agent to fix it" when it stopped on a
+// conflict or a failed check.
+import type { MergeProgress } from "../../protocol/MergeProgress";
+import { lookClass } from "../../components/stateLook";
+import { mergeActive, mergeFixable, mergeWords } from "./taskWords";
+
+interface Props {
+  merge: MergeProgress;
+  onCancel(): void;
+  /** Offered when the agent can fix what stopped it (absent while the agent works). */
+  onAskFix?: () => void;
+}
+
+function look(merge: MergeProgress) {
+  if (mergeActive(merge)) return "running";
+  if (merge.step === "merged") return "done";
+  if (merge.step === "cancelled") return "by-you";
+  return "failed";
+}
+
+export function MergeProgressView({ merge, onCancel, onAskFix }: Props) {
+  const active = mergeActive(merge);
+  return (
+    <div className={`task-merge ${lookClass(look(merge))}`} data-testid="merge-progress" data-step={merge.step}>
+      <div className="task-merge-head" role="status">
+        {active && <span className="spinner" aria-hidden="true" />}
+        <strong>{mergeWords(merge)}</strong>
+      </div>
+      {merge.message && <p className="task-merge-message">{merge.message}</p>}
+      {merge.conflicts.length > 0 && (
+        <div>
+          <span className="muted small">Conflicting files:</span>
+          <ul className="task-conflicts" data-testid="merge-conflicts">
+            {merge.conflicts.map((f) => (
+              <li key={f}>
+                <code>{f}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {merge.output && (
+        <pre className="output-text task-check-output" data-testid="merge-output" tabIndex={0} aria-label="The check's output">
+          {merge.output}
+        </pre>
+      )}
+      {(active || (onAskFix && mergeFixable(merge))) && (
+        <div className="row">
+          {active && (
+            <button type="button" className="small" data-testid="cancel-merge" onClick={onCancel}>
+              Cancel merge
+            </button>
+          )}
+          {onAskFix && mergeFixable(merge) && (
+            <button type="button" className="primary small" data-testid="ask-fix" onClick={onAskFix}>
+              Ask the agent to fix it
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
