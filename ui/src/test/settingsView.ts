@@ -17,6 +17,8 @@ export const testSettings: AppSettings = {
     { path: "~/.aws", enabled: true },
   ],
   checkpoint_max_file_mib: 10,
+  max_tasks: 3,
+  merge_commit: false,
 };
 
 export function settingsView(over: Partial<SettingsView> = {}): SettingsView {
