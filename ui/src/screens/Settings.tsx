@@ -24,6 +24,7 @@ import type { SectionId } from "./settings/SettingsNav";
 import { AgentSection } from "./settings/AgentSection";
 import { ApprovalsSection } from "./settings/ApprovalsSection";
 import { SandboxSection } from "./settings/SandboxSection";
+import { TasksSection } from "./settings/TasksSection";
 import { DiagnosticsPanel } from "./settings/DiagnosticsPanel";
 
 interface Props {
@@ -271,6 +272,7 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
           rules={workspace && section === "approvals" && <RulesPanel backend={backend} workspace={workspace} sessionId={sessionId} />}
         />
         <SandboxSection draft={draft} view={view} hidden={section !== "sandbox"} onDraft={setDraft} />
+        <TasksSection draft={draft} hidden={section !== "tasks"} onDraft={setDraft} />
         {workspace && section === "instructions" && <InstructionsPanel backend={backend} workspace={workspace} />}
         {section === "checkpoints" && (
           <div className="settings-stack">

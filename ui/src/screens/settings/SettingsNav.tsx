@@ -1,6 +1,6 @@
 // The section list on the left of Settings: one button a section, the open one marked.
 
-export type SectionId = "provider" | "agent" | "approvals" | "sandbox" | "mcp" | "instructions" | "checkpoints" | "about";
+export type SectionId = "provider" | "agent" | "approvals" | "sandbox" | "tasks" | "mcp" | "instructions" | "checkpoints" | "about";
 
 export interface SectionInfo {
   id: SectionId;
@@ -16,6 +16,7 @@ export const SECTIONS: SectionInfo[] = [
   { id: "agent", label: "Agent", detail: "Request limits, timeouts and notifications" },
   { id: "approvals", label: "Approvals & rules", detail: "The approval mode for new sessions and your allow/ask/deny rules" },
   { id: "sandbox", label: "Sandbox", detail: "What commands the agent runs may write and reach, and the paths hidden from them" },
+  { id: "tasks", label: "Tasks", detail: "How many tasks run at once, and how the merge queue lands them" },
   { id: "mcp", label: "MCP servers", detail: "Tool servers the agent can call, and their tools", workspaceOnly: true },
   { id: "instructions", label: "Project instructions", detail: "The workspace's AGENTS.md and the files the model is given", workspaceOnly: true },
   { id: "checkpoints", label: "Checkpoints", detail: "Snapshots of the workspace taken before changes, to rewind to" },
