@@ -239,12 +239,24 @@ pub async fn rename_session(
 /// Deletes a stored session (stopping it first if it runs). Files it changed stay changed.
 #[tauri::command]
 pub async fn delete_session(
+    app: AppHandle,
     state: State<'_, AppState>,
     session_id: String,
 ) -> Result<(), CommandError> {
     state.sessions.send(&session_id, Op::Shutdown);
     state.windows().forget_session(&session_id);
     let store = open_store_ref(&state).await?;
+    // A task's worktree goes with its conversation, its work kept restorable as a discard keeps it.
+    if let Some(task) = store.task(&session_id).await?
+        && task.state != "discarded"
+    {
+        let tasks = crate::task_commands::tasks(&app, &state).await?;
+        tasks
+            .discard(&session_id, true)
+            .await
+            .map_err(|e| CommandError::new(e.to_string()))?;
+        crate::task_commands::changed(&app, &task.workspace_path);
+    }
     store.delete_session(&session_id).await?;
     Ok(())
 }
