@@ -258,7 +258,7 @@ async fn pump(app: AppHandle, ended: Ended, mut events: UnboundedReceiver<Event>
             if let Some(folder) = &task_folder
                 && activity.view() != before
             {
-                crate::task_commands::changed(&app, folder);
+                crate::task_events::changed(&app, folder);
             }
         }
         if batch
@@ -282,7 +282,7 @@ async fn pump(app: AppHandle, ended: Ended, mut events: UnboundedReceiver<Event>
     ended.remove();
     drop(_running);
     if let Some(folder) = &task_folder {
-        crate::task_commands::changed(&app, folder);
+        crate::task_events::changed(&app, folder);
     }
     log::info!("session {} ended", ended.session_id);
 }

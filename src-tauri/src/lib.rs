@@ -27,6 +27,7 @@ mod settings;
 mod settings_commands;
 mod state;
 mod task_commands;
+mod task_events;
 mod view;
 mod web_process;
 mod window_commands;

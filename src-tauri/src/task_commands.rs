@@ -1,7 +1,7 @@
 //! Commands for tasks: where a new one can work, start one, list them (with what the running
 //! sessions are doing), the inbox across every open workspace, review, merge through the queue,
 //! discard, restore, hand back and clean up. Each delegates to `foreman_core::tasks`; the
-//! window hears `tasks-changed` (the workspace's path) whenever one of its tasks moves.
+//! window hears `tasks-changed` (`task_events.rs`) whenever one of its tasks moves.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -14,21 +14,13 @@ use foreman_core::tasks::{MergeOptions, MergeStrategy, Tasks};
 use foreman_core::workspace::WorkspaceDir;
 use foreman_protocol::records::SessionActivity;
 use foreman_protocol::{InboxItem, TaskChange, TaskPlace, TaskPlaces, TaskSummary};
-use tauri::{AppHandle, Emitter, State};
+use tauri::{AppHandle, Manager, State};
+
+pub use crate::task_events::changed;
 
 use crate::settings;
 use crate::state::{AppState, open_store_ref};
 use crate::view::CommandError;
-
-/// The event a window refreshes its tasks on; the payload is the workspace's path.
-pub const TASKS_CHANGED: &str = "tasks-changed";
-
-/// Tells every window that `workspace`'s tasks changed.
-pub fn changed(app: &AppHandle, workspace: &str) {
-    if let Err(error) = app.emit(TASKS_CHANGED, workspace) {
-        log::debug!("tasks-changed not sent: {error}");
-    }
-}
 
 /// The app's tasks (one value: its merges can be cancelled).
 pub async fn tasks(app: &AppHandle, state: &AppState) -> Result<Tasks, CommandError> {
@@ -36,7 +28,11 @@ pub async fn tasks(app: &AppHandle, state: &AppState) -> Result<Tasks, CommandEr
         return Ok(tasks);
     }
     let store = open_store_ref(state).await?;
-    let tasks = Tasks::new(store, crate::session_commands::state_data_dir(app)?);
+    let data_dir = app
+        .path()
+        .app_data_dir()
+        .map_err(|e| CommandError::new(format!("Cannot find the app data directory: {e}")))?;
+    let tasks = Tasks::new(store, data_dir);
     *state.tasks_slot() = Some(tasks.clone());
     Ok(tasks)
 }
