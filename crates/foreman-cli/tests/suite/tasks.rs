@@ -269,9 +269,7 @@ async fn two_tasks_on_one_file_see_each_other_and_the_second_conflicts_until_fix
     // Its agent fixes it: resolves onto main's line, then it merges.
     let id = task(&list, "two")["id"].as_str().unwrap().to_owned();
     let path = PathBuf::from(task(&list, "two")["path"].as_str().unwrap());
-    let fix = format!(
-        "git -c user.name=a -c user.email=a@a rebase -q main || (printf 'line 1\\nline 2\\nline 3\\nline 4\\nfive by one and two\\nline 6\\nline 7\\nline 8\\nline 9\\nline 10\\n' > app.txt && git add app.txt && GIT_EDITOR=true git -c user.name=a -c user.email=a@a rebase --continue); git log --oneline -2"
-    );
+    let fix = "git -c user.name=a -c user.email=a@a rebase -q main || (printf 'line 1\\nline 2\\nline 3\\nline 4\\nfive by one and two\\nline 6\\nline 7\\nline 8\\nline 9\\nline 10\\n' > app.txt && git add app.txt && GIT_EDITOR=true git -c user.name=a -c user.email=a@a rebase --continue); git log --oneline -2";
     let fixed = agent(
         dir.path(),
         &ws,

@@ -173,8 +173,9 @@ mod tests {
         );
         let touched = touched_lines(&path, &from, &tree).unwrap();
         assert_eq!(touched["a.txt"], vec![3..4, 8..9]);
-        assert!(ranges_meet(&touched["a.txt"], &[9..10]));
-        assert!(!ranges_meet(&touched["a.txt"], &[5..6]));
+        let (next_to_nine, six) = (vec![9..10, 20..21], vec![5..6, 30..31]);
+        assert!(ranges_meet(&touched["a.txt"], &next_to_nine));
+        assert!(!ranges_meet(&touched["a.txt"], &six));
         // The worktree's own index was not touched: nothing is staged.
         assert_eq!(
             git::run(&path, ["diff", "--cached", "--name-only"]).unwrap(),

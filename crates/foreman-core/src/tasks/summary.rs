@@ -21,6 +21,12 @@ use super::{RESTORE_DAYS, Tasks, locks, now_ms};
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
+/// A change per file, and the lines each file's change touches.
+type Measured = (
+    Vec<FileStat>,
+    std::collections::BTreeMap<String, Vec<std::ops::Range<u32>>>,
+);
+
 /// What is known about a task besides its row.
 #[derive(Debug, Clone, Default)]
 pub struct Seen {
@@ -193,17 +199,7 @@ impl Tasks {
 
     /// A worktree's change against its base: per file, and the lines each file's change
     /// touches.
-    fn measure(
-        &self,
-        wt: &Worktree,
-        row: &TaskRow,
-    ) -> Result<
-        (
-            Vec<FileStat>,
-            std::collections::BTreeMap<String, Vec<std::ops::Range<u32>>>,
-        ),
-        TaskError,
-    > {
+    fn measure(&self, wt: &Worktree, row: &TaskRow) -> Result<Measured, TaskError> {
         let tree = changes::snapshot_tree(wt)?;
         let from = changes::diff_base(&wt.path, &row.base, row.base_commit.as_deref())?;
         Ok((
