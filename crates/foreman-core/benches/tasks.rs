@@ -20,7 +20,12 @@ const TARGET: f64 = 1.2;
 
 fn git(dir: &Path, args: &[&str]) -> Result<(), String> {
     let status = Command::new("git")
-        .args(["-c", "user.name=bench", "-c", "user.email=bench@example.com"])
+        .args([
+            "-c",
+            "user.name=bench",
+            "-c",
+            "user.email=bench@example.com",
+        ])
         .args(args)
         .current_dir(dir)
         .status()
@@ -74,7 +79,15 @@ async fn run() -> Result<(Duration, Duration), String> {
                 let branch = format!("plain/w{round}");
                 git(
                     repo.path(),
-                    &["worktree", "add", "-q", "-b", &branch, &path.display().to_string(), "HEAD"],
+                    &[
+                        "worktree",
+                        "add",
+                        "-q",
+                        "-b",
+                        &branch,
+                        &path.display().to_string(),
+                        "HEAD",
+                    ],
                 )?;
                 theirs.push(began.elapsed());
             } else {
@@ -96,7 +109,10 @@ async fn run() -> Result<(Duration, Duration), String> {
 }
 
 fn main() {
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             println!("| task start in a worktree, 20,000 files | SKIPPED: {e} | | | | |");
