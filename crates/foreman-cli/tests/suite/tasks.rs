@@ -123,11 +123,24 @@ fn ws_arg(ws: &Path) -> &str {
     ws.to_str().unwrap()
 }
 
+/// What a prompt-injected agent in a worktree tries with git: each line says `refused` when
+/// it failed and `ALLOWED` when it got through.
+const GIT_ATTACK: &str = r#"try() { if eval "$1" >/dev/null 2>&1; then echo "ALLOWED: $1"; else echo "refused: $1"; fi; }
+gd=$(git rev-parse --git-dir)
+try 'git update-ref refs/heads/main HEAD'
+try 'git config core.hooksPath /tmp'
+try 'echo /tmp > "$gd/commondir"'
+try 'printf "[core]
+	fsmonitor = touch /tmp/owned
+" > "$gd/config.worktree"'
+try 'rm "$gd/commondir"'"#;
+
 #[tokio::test]
 async fn a_worktree_task_works_on_its_branch_confined_and_merges_with_a_passing_check() {
     let dir = tempfile::tempdir().unwrap();
     let ws = repo(dir.path());
     let before = std::fs::read_to_string(ws.join("app.txt")).unwrap();
+    let main_before = git(&ws, &["rev-parse", "main"]);
     let db = dir.path().join(".xdg/dev.foreman.app/foreman.db");
     let attack = format!(
         "echo pwned > {}/pwned.txt; echo $?; cat {} | head -c 20; echo \"port=$FOREMAN_PORT\"",
@@ -146,10 +159,22 @@ async fn a_worktree_task_works_on_its_branch_confined_and_merges_with_a_passing_
                 json!({"command": "git add -A && git -c user.name=a -c user.email=a@a commit -q -m 'fix line two' && git status --short --branch && git log --oneline -1"}),
             )],
             vec![call("attack", "bash", json!({ "command": attack }))],
+            vec![call("git-attack", "bash", json!({ "command": GIT_ATTACK }))],
         ],
         &["--worktree", "fix-two", "fix line two"],
     )
     .await;
+    // None of what would move the user's branch or make the engine's git run something
+    // outside the sandbox got through.
+    let (_, text) = result(&out, "git-attack");
+    assert_eq!(text.matches("refused").count(), 5, "{text}");
+    assert!(!text.contains("ALLOWED"), "{text}");
+    assert_eq!(git(&ws, &["rev-parse", "main"]), main_before);
+    assert!(
+        !std::fs::read_to_string(ws.join(".git/config"))
+            .unwrap()
+            .contains("hooksPath")
+    );
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
         out.stderr.contains("on the branch foreman/fix-two"),

@@ -75,6 +75,8 @@ pub struct SessionConfig {
     /// Paths a confined command may write besides the workspace: a task's own git directory
     /// and branches (see [`crate::tasks::Place`]).
     pub sandbox_writable: Vec<PathBuf>,
+    /// Files in those paths a confined command may not change (a task's git pointers).
+    pub sandbox_read_only: Vec<PathBuf>,
     /// A confined command's extra environment (a task's private git object store).
     pub sandbox_env: Vec<(String, String)>,
     /// Every command's extra environment (a task's `FOREMAN_PORT`).
@@ -136,6 +138,7 @@ impl SessionConfig {
                 &[],
             ),
             sandbox_writable: Vec::new(),
+            sandbox_read_only: Vec::new(),
             sandbox_env: Vec::new(),
             command_env: Vec::new(),
             checkpoints_dir: None,

@@ -178,7 +178,11 @@ impl Engine {
             config.sandbox_hidden,
             config.data_dir.join("sandbox-tmp"),
         )
-        .with_task_place(config.sandbox_writable, config.sandbox_env);
+        .with_task_place(
+            config.sandbox_writable,
+            config.sandbox_read_only,
+            config.sandbox_env,
+        );
         let titled = !config.history.is_empty();
         // A resumed session has its context note already.
         let context_due = config.history.is_empty();

@@ -26,6 +26,7 @@ pub(crate) struct Sandboxing {
     /// What a confined command may write besides the workspace, and its extra environment
     /// (a task's git directory and private object store).
     extra_writable: Vec<PathBuf>,
+    read_only: Vec<PathBuf>,
     env: Vec<(String, String)>,
     /// The home folder, for how a card names a hidden path (`~/.ssh`).
     home: Option<PathBuf>,
@@ -67,6 +68,7 @@ impl Sandboxing {
             network,
             hidden,
             extra_writable: Vec::new(),
+            read_only: Vec::new(),
             env: Vec::new(),
             home: std::env::var_os("HOME").map(PathBuf::from),
             temp,
@@ -80,9 +82,11 @@ impl Sandboxing {
     pub(crate) fn with_task_place(
         mut self,
         writable: Vec<PathBuf>,
+        read_only: Vec<PathBuf>,
         env: Vec<(String, String)>,
     ) -> Self {
         self.extra_writable = writable;
+        self.read_only = read_only;
         self.env = env;
         self
     }
@@ -124,6 +128,7 @@ impl Sandboxing {
                 );
                 policy.hidden = self.hidden.clone();
                 policy.extra_writable = self.extra_writable.clone();
+                policy.read_only = self.read_only.clone();
                 policy.env = self.env.clone();
                 (Some(policy), self.note())
             }

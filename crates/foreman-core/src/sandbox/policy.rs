@@ -22,6 +22,9 @@ pub struct SandboxPolicy {
     /// Paths it may write besides the workspace (at `workspace-write`): a task's own git
     /// directory and branches.
     pub extra_writable: Vec<PathBuf>,
+    /// Files inside the writable paths it may not change (a task's git pointers and own
+    /// configuration), kept read-only like `.git/`.
+    pub read_only: Vec<PathBuf>,
     /// Variables set in its environment (a task's private git object store).
     pub env: Vec<(String, String)>,
 }
@@ -51,6 +54,7 @@ impl SandboxPolicy {
             temp,
             hidden: Vec::new(),
             extra_writable: Vec::new(),
+            read_only: Vec::new(),
             env: Vec::new(),
         }
     }

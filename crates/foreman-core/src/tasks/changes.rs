@@ -5,7 +5,6 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::path::Path;
 
 use super::error::TaskError;
 use super::git;
@@ -32,7 +31,8 @@ pub fn snapshot_tree(wt: &Worktree) -> Result<String, TaskError> {
     }
     let result = (|| {
         let run = |args: &[&str]| -> Result<String, TaskError> {
-            let out = git::command(&wt.path)
+            let out = wt
+                .command()
                 .env("GIT_INDEX_FILE", &index)
                 .args(args)
                 .output()
@@ -55,8 +55,8 @@ pub fn snapshot_tree(wt: &Worktree) -> Result<String, TaskError> {
 
 /// Where the worktree's branch left `base` (a branch or a commit): their merge base, or
 /// `fallback` when there is none.
-pub fn diff_base(wt: &Path, base: &str, fallback: Option<&str>) -> Result<String, TaskError> {
-    let out = git::output(wt, &["merge-base", "HEAD", base])?;
+pub fn diff_base(wt: &Worktree, base: &str, fallback: Option<&str>) -> Result<String, TaskError> {
+    let out = wt.output(&["merge-base", "HEAD", base])?;
     if out.status.success() {
         return Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned());
     }
@@ -66,8 +66,8 @@ pub fn diff_base(wt: &Path, base: &str, fallback: Option<&str>) -> Result<String
 }
 
 /// Lines added and removed per file from `from` to `tree`.
-pub fn file_stats(dir: &Path, from: &str, tree: &str) -> Result<Vec<FileStat>, TaskError> {
-    let text = git::run(dir, ["diff", "--numstat", "-z", "--no-renames", from, tree])?;
+pub fn file_stats(wt: &Worktree, from: &str, tree: &str) -> Result<Vec<FileStat>, TaskError> {
+    let text = wt.run(["diff", "--numstat", "-z", "--no-renames", from, tree])?;
     let mut stats = Vec::new();
     for entry in text.split('\0').filter(|e| !e.is_empty()) {
         let mut parts = entry.splitn(3, '\t');
@@ -87,22 +87,19 @@ pub fn file_stats(dir: &Path, from: &str, tree: &str) -> Result<Vec<FileStat>, T
 /// For each changed file, the lines of `from`'s version its change touches (an insertion
 /// touches the line it follows).
 pub fn touched_lines(
-    dir: &Path,
+    wt: &Worktree,
     from: &str,
     tree: &str,
 ) -> Result<BTreeMap<String, Vec<Range<u32>>>, TaskError> {
-    let text = git::run(
-        dir,
-        [
-            "diff",
-            "-U0",
-            "--no-renames",
-            "--no-color",
-            "--no-ext-diff",
-            from,
-            tree,
-        ],
-    )?;
+    let text = wt.run([
+        "diff",
+        "-U0",
+        "--no-renames",
+        "--no-color",
+        "--no-ext-diff",
+        from,
+        tree,
+    ])?;
     let mut touched: BTreeMap<String, Vec<Range<u32>>> = BTreeMap::new();
     let mut current: Option<String> = None;
     for line in text.lines() {
@@ -153,9 +150,9 @@ mod tests {
         std::fs::write(path.join("a.txt"), "1\n2\nthree\n4\n5\n6\n7\n8\nnine\n").unwrap();
         std::fs::write(path.join("new.txt"), "x\ny\n").unwrap();
         let tree = snapshot_tree(&wt).unwrap();
-        let from = diff_base(&path, "main", None).unwrap();
+        let from = diff_base(&wt, "main", None).unwrap();
         assert_eq!(from, base);
-        let stats = file_stats(&path, &from, &tree).unwrap();
+        let stats = file_stats(&wt, &from, &tree).unwrap();
         assert_eq!(
             stats,
             vec![
@@ -171,7 +168,7 @@ mod tests {
                 },
             ]
         );
-        let touched = touched_lines(&path, &from, &tree).unwrap();
+        let touched = touched_lines(&wt, &from, &tree).unwrap();
         assert_eq!(touched["a.txt"], vec![3..4, 8..9]);
         let (next_to_nine, six) = (vec![9..10, 20..21], vec![5..6, 30..31]);
         assert!(ranges_meet(&touched["a.txt"], &next_to_nine));

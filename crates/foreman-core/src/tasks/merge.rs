@@ -21,7 +21,7 @@ use crate::store::TaskRow;
 use super::config::{CONFIG_FILE, TaskConfig};
 use super::error::TaskError;
 use super::place::run_confined;
-use super::repo::{Repo, changed_paths};
+use super::repo::Repo;
 use super::worktree::Worktree;
 use super::{Tasks, git, locks, now_ms};
 
@@ -98,8 +98,8 @@ impl Tasks {
             .filter(|t| !t.trim().is_empty())
             .unwrap_or_else(|| format!("Task {}", row.name));
         let mut message = title;
-        if let Ok(Some(wt)) = Worktree::open(Path::new(&row.path))
-            && let Ok(files) = changed_paths(&wt.path)
+        if let Ok(Some(wt)) = super::worktree_of(&row)
+            && let Ok(files) = wt.changed_paths()
             && !files.is_empty()
         {
             message.push_str("\n\nChanged by the Foreman task ");
@@ -159,7 +159,7 @@ impl Tasks {
             _ => {}
         }
         let path = PathBuf::from(&row.path);
-        let wt = Worktree::open(&path)?.ok_or_else(|| TaskError::WorktreeMissing {
+        let wt = super::worktree_of(&row)?.ok_or_else(|| TaskError::WorktreeMissing {
             name: row.name.clone(),
             path: path.clone(),
         })?;
@@ -246,15 +246,15 @@ impl Tasks {
         // 2. Commit what is not committed.
         run.step(MergeStep::Committing).await?;
         wt.absorb_objects()?;
-        if !changed_paths(&wt.path)?.is_empty() {
+        if !wt.changed_paths()?.is_empty() {
             let message = match &options.message {
                 Some(m) if !m.trim().is_empty() => m.clone(),
                 _ => self.draft_message(&run.row.id).await?,
             };
-            git::run(&wt.path, ["add", "-A"])?;
-            let mut args = git::identity_args(&wt.path);
+            wt.run(["add", "-A"])?;
+            let mut args = git::identity_args(&repo.root);
             args.extend(["commit", "-q", "-m", &message].map(str::to_owned));
-            git::run(&wt.path, &args)?;
+            wt.run(&args)?;
         }
         for _attempt in 0..RETRIES {
             if cancel.is_cancelled() {
@@ -263,7 +263,7 @@ impl Tasks {
             // 3. Onto the target's tip.
             run.step(MergeStep::Rebasing).await?;
             let tip = repo.commit_of(target)?;
-            let count = git::run(&wt.path, ["rev-list", "--count", &format!("{tip}..HEAD")])?;
+            let count = wt.run(["rev-list", "--count", &format!("{tip}..HEAD")])?;
             if count.trim() == "0" {
                 return run
                     .stop(
@@ -272,25 +272,25 @@ impl Tasks {
                     )
                     .await;
             }
-            let mut args = git::identity_args(&wt.path);
+            let mut args = git::identity_args(&repo.root);
             match options.strategy {
                 MergeStrategy::Rebase => args.extend(["rebase", "-q", &tip].map(str::to_owned)),
                 MergeStrategy::MergeCommit => {
                     args.extend(["merge", "-q", "--no-ff", "--no-edit", &tip].map(str::to_owned))
                 }
             }
-            let out = git::output(&wt.path, &args)?;
+            let out = wt.output(&args)?;
             if !out.status.success() {
-                let conflicts: Vec<String> =
-                    git::run(&wt.path, ["diff", "--name-only", "--diff-filter=U"])?
-                        .lines()
-                        .map(str::to_owned)
-                        .collect();
+                let conflicts: Vec<String> = wt
+                    .run(["diff", "--name-only", "--diff-filter=U"])?
+                    .lines()
+                    .map(str::to_owned)
+                    .collect();
                 let abort = match options.strategy {
                     MergeStrategy::Rebase => ["rebase", "--abort"],
                     MergeStrategy::MergeCommit => ["merge", "--abort"],
                 };
-                let _ = git::run(&wt.path, abort);
+                let _ = wt.run(abort);
                 if conflicts.is_empty() {
                     return Err(git::failed(&args, &out));
                 }
@@ -341,7 +341,7 @@ impl Tasks {
             }
             // 5. Fast-forward the target.
             run.step(MergeStep::Landing).await?;
-            let new = git::run(&wt.path, ["rev-parse", "HEAD"])?;
+            let new = wt.run(["rev-parse", "HEAD"])?;
             let short: String = new.chars().take(8).collect();
             let on_target = repo.current_branch()?.as_deref() == Some(target);
             let landed = if on_target {
@@ -411,6 +411,7 @@ impl Tasks {
             SandboxPolicy::new(SandboxLevel::WorkspaceWrite, false, wt.path.clone(), temp);
         policy.hidden = options.hidden.clone();
         policy.extra_writable = wt.sandbox_writable();
+        policy.read_only = wt.sandbox_read_only();
         policy.env = wt.sandbox_env();
         Ok(Some(policy))
     }

@@ -107,6 +107,15 @@ impl Tasks {
     }
 }
 
+/// The worktree of the task `row`, when it is still there: its repository's own git directory
+/// decides what it is (see [`Worktree::open`]).
+pub(crate) fn worktree_of(row: &crate::store::TaskRow) -> Result<Option<Worktree>, TaskError> {
+    let Some(repo) = Repo::at(Path::new(&row.workspace_path))? else {
+        return Ok(None);
+    };
+    Worktree::open(Path::new(&row.path), &repo.common_dir)
+}
+
 /// Unix milliseconds now.
 pub(crate) fn now_ms() -> i64 {
     crate::conversation::now_ms()

@@ -12,7 +12,6 @@ use crate::store::TaskRow;
 
 use super::config::TaskConfig;
 use super::error::TaskError;
-use super::worktree::Worktree;
 use super::{Tasks, locks};
 
 /// Where a task's session works.
@@ -23,6 +22,8 @@ pub struct Place {
     pub workspace: PathBuf,
     /// What a confined command may write besides the workspace.
     pub sandbox_writable: Vec<PathBuf>,
+    /// Files in those a confined command may not change.
+    pub sandbox_read_only: Vec<PathBuf>,
     /// A confined command's extra environment.
     pub sandbox_env: Vec<(String, String)>,
     /// Every command's extra environment (`FOREMAN_PORT`, `FOREMAN_TASK`).
@@ -34,6 +35,7 @@ impl Place {
     pub fn apply(&self, config: &mut SessionConfig) {
         config.workspace = self.workspace.clone();
         config.sandbox_writable = self.sandbox_writable.clone();
+        config.sandbox_read_only = self.sandbox_read_only.clone();
         config.sandbox_env = self.sandbox_env.clone();
         config.command_env = self.command_env.clone();
     }
@@ -68,19 +70,24 @@ impl Tasks {
         if let Some(port) = task.port {
             command_env.push(("FOREMAN_PORT".into(), port.to_string()));
         }
-        let (sandbox_writable, sandbox_env) = if task.place == "worktree" {
-            let wt = Worktree::open(&workspace)?.ok_or_else(|| TaskError::WorktreeMissing {
+        let (sandbox_writable, sandbox_read_only, sandbox_env) = if task.place == "worktree" {
+            let wt = super::worktree_of(&task)?.ok_or_else(|| TaskError::WorktreeMissing {
                 name: task.name.clone(),
                 path: workspace.clone(),
             })?;
-            (wt.sandbox_writable(), wt.sandbox_env())
+            (
+                wt.sandbox_writable(),
+                wt.sandbox_read_only(),
+                wt.sandbox_env(),
+            )
         } else {
-            (Vec::new(), Vec::new())
+            (Vec::new(), Vec::new(), Vec::new())
         };
         Ok(Some(Place {
             task,
             workspace,
             sandbox_writable,
+            sandbox_read_only,
             sandbox_env,
             command_env,
         }))
@@ -172,6 +179,7 @@ impl Tasks {
                 );
                 policy.hidden = sandbox_hidden.hidden.clone();
                 policy.extra_writable = place.sandbox_writable.clone();
+                policy.read_only = place.sandbox_read_only.clone();
                 policy.env = place.sandbox_env.clone();
                 let mut failure = None;
                 for line in &config.setup {

@@ -93,12 +93,16 @@ impl Repo {
     }
 }
 
+/// What `git status` is asked for changed paths.
+pub(crate) const STATUS: [&str; 4] = ["status", "--porcelain=v1", "-z", "--untracked-files=all"];
+
 /// The changed and untracked paths of the checkout at `dir` (ignored files left out).
 pub(crate) fn changed_paths(dir: &Path) -> Result<Vec<String>, TaskError> {
-    let text = git::run(
-        dir,
-        ["status", "--porcelain=v1", "-z", "--untracked-files=all"],
-    )?;
+    Ok(status_paths(&git::run(dir, STATUS)?))
+}
+
+/// The paths of `git status --porcelain=v1 -z` output.
+pub(crate) fn status_paths(text: &str) -> Vec<String> {
     let mut paths = Vec::new();
     let mut fields = text.split('\0');
     while let Some(entry) = fields.next() {
@@ -112,7 +116,7 @@ pub(crate) fn changed_paths(dir: &Path) -> Result<Vec<String>, TaskError> {
             fields.next();
         }
     }
-    Ok(paths)
+    paths
 }
 
 #[cfg(test)]

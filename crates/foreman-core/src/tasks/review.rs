@@ -8,14 +8,14 @@ use std::path::{Component, Path, PathBuf};
 use crate::diff::{DiffLimits, FileDiff, HunkRef, apply_hunks, diff_texts};
 use crate::protocol::TaskChange;
 
+use super::Tasks;
 use super::changes::{diff_base, file_stats, snapshot_tree};
 use super::error::TaskError;
 use super::worktree::Worktree;
-use super::{Tasks, git};
 
 /// A file as the base has it (`None`: it did not exist there).
-fn base_bytes(wt: &Path, base: &str, path: &str) -> Result<Option<Vec<u8>>, TaskError> {
-    let out = git::output(wt, &["show", &format!("{base}:{path}")])?;
+fn base_bytes(wt: &Worktree, base: &str, path: &str) -> Result<Option<Vec<u8>>, TaskError> {
+    let out = wt.output(&["show", &format!("{base}:{path}")])?;
     Ok(out.status.success().then_some(out.stdout))
 }
 
@@ -31,7 +31,7 @@ impl Tasks {
             return Err(TaskError::NotAWorktree(row.name.clone()));
         }
         let path = PathBuf::from(&row.path);
-        Worktree::open(&path)?.ok_or_else(|| TaskError::WorktreeMissing {
+        super::worktree_of(row)?.ok_or_else(|| TaskError::WorktreeMissing {
             name: row.name.clone(),
             path,
         })
@@ -42,9 +42,9 @@ impl Tasks {
         let row = self.row(id).await?;
         let wt = self.open_worktree(&row)?;
         let tree = snapshot_tree(&wt)?;
-        let base = diff_base(&wt.path, &row.base, row.base_commit.as_deref())?;
+        let base = diff_base(&wt, &row.base, row.base_commit.as_deref())?;
         let mut files = Vec::new();
-        for stat in file_stats(&wt.path, &base, &tree)? {
+        for stat in file_stats(&wt, &base, &tree)? {
             files.push(file_diff(&wt, &base, &stat.path)?);
         }
         Ok(TaskChange {
@@ -73,9 +73,9 @@ impl Tasks {
                 "{path} is not a path in the task"
             )));
         }
-        let base = diff_base(&wt.path, &row.base, row.base_commit.as_deref())?;
+        let base = diff_base(&wt, &row.base, row.base_commit.as_deref())?;
         let on_disk = wt.path.join(path);
-        let before = base_bytes(&wt.path, &base, path)?;
+        let before = base_bytes(&wt, &base, path)?;
         match hunks {
             None => match &before {
                 Some(bytes) => write(&on_disk, bytes)?,
@@ -119,7 +119,7 @@ impl Tasks {
 }
 
 fn file_diff(wt: &Worktree, base: &str, path: &str) -> Result<FileDiff, TaskError> {
-    let before = base_bytes(&wt.path, base, path)?;
+    let before = base_bytes(wt, base, path)?;
     let on_disk = wt.path.join(path);
     let now = std::fs::read(&on_disk).ok();
     let old = before

@@ -120,10 +120,9 @@ impl Tasks {
                 .await?
                 .map(|s| s.title)
                 .unwrap_or_default();
-            let path = Path::new(&row.path);
             let is_worktree = row.place == "worktree";
             let worktree = match (is_worktree, state) {
-                (true, s) if s != TaskState::Discarded => Worktree::open(path)?,
+                (true, s) if s != TaskState::Discarded => super::worktree_of(&row)?,
                 _ => None,
             };
             let missing = is_worktree && state != TaskState::Discarded && worktree.is_none();
@@ -201,10 +200,10 @@ impl Tasks {
     /// touches.
     fn measure(&self, wt: &Worktree, row: &TaskRow) -> Result<Measured, TaskError> {
         let tree = changes::snapshot_tree(wt)?;
-        let from = changes::diff_base(&wt.path, &row.base, row.base_commit.as_deref())?;
+        let from = changes::diff_base(wt, &row.base, row.base_commit.as_deref())?;
         Ok((
-            changes::file_stats(&wt.path, &from, &tree)?,
-            changes::touched_lines(&wt.path, &from, &tree)?,
+            changes::file_stats(wt, &from, &tree)?,
+            changes::touched_lines(wt, &from, &tree)?,
         ))
     }
 }

@@ -26,9 +26,9 @@ impl Tasks {
     /// repository; returns the ref and whether the task had unmerged work.
     fn save(&self, row: &TaskRow, wt: &Worktree) -> Result<(String, bool), TaskError> {
         let tree = snapshot_tree(wt)?;
-        let from = diff_base(&wt.path, &row.base, row.base_commit.as_deref())?;
-        let unmerged = !git::succeeds(&wt.path, &["diff", "--quiet", &from, &tree])?;
-        let mut args = git::identity_args(&wt.path);
+        let from = diff_base(&wt, &row.base, row.base_commit.as_deref())?;
+        let unmerged = !wt.succeeds(&["diff", "--quiet", &from, &tree])?;
+        let mut args = git::identity_args(Path::new(&row.workspace_path));
         args.extend(
             [
                 "commit-tree",
@@ -40,10 +40,10 @@ impl Tasks {
             ]
             .map(str::to_owned),
         );
-        let commit = git::run(&wt.path, &args)?;
+        let commit = wt.run(&args)?;
         let short: String = row.id.chars().rev().take(8).collect();
         let reference = format!("refs/foreman/saved/{}-{short}", row.name);
-        git::run(&wt.path, ["update-ref", &reference, &commit])?;
+        wt.run(["update-ref", &reference, &commit])?;
         Ok((reference, unmerged))
     }
 
@@ -61,7 +61,7 @@ impl Tasks {
         if row.place == "worktree" {
             let repo = Self::repo_of(&row)?;
             let path = PathBuf::from(&row.path);
-            let saved = match Worktree::open(&path)? {
+            let saved = match super::worktree_of(&row)? {
                 Some(wt) => {
                     let (reference, unmerged) = self.save(&row, &wt)?;
                     if unmerged && !confirmed && row.state != "merged" {
@@ -120,7 +120,7 @@ impl Tasks {
             why,
         };
         if row.state != "discarded" {
-            if Worktree::open(&path)?.is_some() {
+            if Worktree::open(&path, &repo.common_dir)?.is_some() {
                 return Err(cannot(
                     "its worktree is there; there is nothing to restore".into(),
                 ));
@@ -142,7 +142,7 @@ impl Tasks {
             if !out.status.success() {
                 return Err(git::failed(&args, &out));
             }
-            Worktree::open(&path)?
+            Worktree::open(&path, &repo.common_dir)?
                 .ok_or_else(|| cannot("git did not make the worktree".into()))?
                 .prepare_private_store()?;
             row.note = Some(
@@ -166,8 +166,8 @@ impl Tasks {
         }
         let parent = repo.commit_of(&format!("{saved}^"))?;
         let (wt, _) = Worktree::create(&repo, &path, &branch, &parent)?;
-        git::run(&wt.path, ["read-tree", "-u", "--reset", &saved])?;
-        git::run(&wt.path, ["reset", "-q"])?;
+        wt.run(["read-tree", "-u", "--reset", &saved])?;
+        wt.run(["reset", "-q"])?;
         git::run(&repo.root, ["update-ref", "-d", &saved])?;
         row.state = "active".into();
         row.trash_ref = None;
@@ -193,12 +193,12 @@ impl Tasks {
             });
         }
         let path = PathBuf::from(&row.path);
-        let wt = Worktree::open(&path)?.ok_or_else(|| TaskError::WorktreeMissing {
+        let wt = super::worktree_of(&row)?.ok_or_else(|| TaskError::WorktreeMissing {
             name: row.name.clone(),
             path: path.clone(),
         })?;
         let tree = snapshot_tree(&wt)?;
-        let from = diff_base(&wt.path, &row.base, row.base_commit.as_deref())?;
+        let from = diff_base(&wt, &row.base, row.base_commit.as_deref())?;
         let patch = git::run(
             &repo.root,
             [
@@ -252,11 +252,11 @@ impl Tasks {
                 continue;
             }
             let path = PathBuf::from(&row.path);
-            let Some(wt) = Worktree::open(&path)? else {
+            let Some(wt) = super::worktree_of(&row)? else {
                 continue;
             };
             let tree = snapshot_tree(&wt)?;
-            if !git::succeeds(&wt.path, &["diff", "--quiet", "HEAD", &tree])? {
+            if !wt.succeeds(&["diff", "--quiet", "HEAD", &tree])? {
                 kept.push(format!(
                     "{}: it has changes made after its merge; merge or discard them first",
                     row.name

@@ -53,7 +53,7 @@ impl Worktree {
         if !out.status.success() {
             return Err(git::failed(&args, &out));
         }
-        let worktree = Self::open(path)?.ok_or_else(|| TaskError::Git {
+        let worktree = Self::open(path, &repo.common_dir)?.ok_or_else(|| TaskError::Git {
             command: "git worktree add".into(),
             message: format!("{} is not a worktree after it was made", path.display()),
         })?;
@@ -81,29 +81,86 @@ impl Worktree {
         Ok((worktree, warning))
     }
 
-    /// The worktree at `path`, when it is still there and still a worktree.
-    pub fn open(path: &Path) -> Result<Option<Self>, TaskError> {
-        if !path.join(".git").is_file() {
-            return Ok(None);
-        }
-        let out = git::output(
-            path,
-            &["rev-parse", "--absolute-git-dir", "--git-common-dir"],
-        )?;
-        if !out.status.success() {
-            return Ok(None);
-        }
-        let text = String::from_utf8_lossy(&out.stdout);
-        let mut lines = text.lines();
-        let (Some(git_dir), Some(common)) = (lines.next(), lines.next()) else {
+    /// The worktree at `path` of the repository whose git directory is `common_dir`, when it
+    /// is still there and still one of its worktrees. Its git directory is read from its `.git`
+    /// file (read-only to confined commands) and must lie in the repository's; nothing a
+    /// confined command can write (the `commondir` file) decides where the engine's git looks.
+    pub fn open(path: &Path, common_dir: &Path) -> Result<Option<Self>, TaskError> {
+        let Ok(text) = std::fs::read_to_string(path.join(".git")) else {
             return Ok(None);
         };
-        let common_dir = git::path_from(path, common);
+        let Some(pointer) = text.lines().next().and_then(|l| l.strip_prefix("gitdir: ")) else {
+            return Ok(None);
+        };
+        let git_dir = git::path_from(path, pointer.trim());
+        let git_dir = std::fs::canonicalize(&git_dir).unwrap_or(git_dir);
+        let common_dir = std::fs::canonicalize(common_dir).unwrap_or(common_dir.to_path_buf());
+        if !git_dir.starts_with(common_dir.join("worktrees")) || !git_dir.join("HEAD").is_file() {
+            return Ok(None);
+        }
         Ok(Some(Self {
             path: path.to_path_buf(),
-            git_dir: PathBuf::from(git_dir),
-            common_dir: std::fs::canonicalize(&common_dir).unwrap_or(common_dir),
+            git_dir,
+            common_dir,
         }))
+    }
+
+    /// `git` in this worktree, told its git directories outright (see [`Self::open`]).
+    pub(crate) fn command(&self) -> std::process::Command {
+        let mut cmd = git::command(&self.path);
+        cmd.env("GIT_DIR", &self.git_dir)
+            .env("GIT_COMMON_DIR", &self.common_dir)
+            .env("GIT_WORK_TREE", &self.path);
+        cmd
+    }
+
+    /// Runs `git args…` here; its output when it succeeds.
+    pub(crate) fn run<I, S>(&self, args: I) -> Result<String, TaskError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        let args: Vec<S> = args.into_iter().collect();
+        let out = self.output(&args)?;
+        if out.status.success() {
+            Ok(String::from_utf8_lossy(&out.stdout).trim_end().to_owned())
+        } else {
+            Err(git::failed(&args, &out))
+        }
+    }
+
+    /// Runs `git args…` here and returns what happened.
+    pub(crate) fn output<S: AsRef<std::ffi::OsStr>>(
+        &self,
+        args: &[S],
+    ) -> Result<std::process::Output, TaskError> {
+        self.command()
+            .args(args)
+            .output()
+            .map_err(|source| TaskError::GitMissing { source })
+    }
+
+    /// Whether `git args…` here exits with 0.
+    pub(crate) fn succeeds<S: AsRef<std::ffi::OsStr>>(
+        &self,
+        args: &[S],
+    ) -> Result<bool, TaskError> {
+        Ok(self.output(args)?.status.success())
+    }
+
+    /// Its changed and untracked paths (ignored files left out).
+    pub fn changed_paths(&self) -> Result<Vec<String>, TaskError> {
+        Ok(super::repo::status_paths(&self.run(super::repo::STATUS)?))
+    }
+
+    /// Files in its git directory a confined command must not change: where git finds the
+    /// repository (`commondir`, `gitdir`) and its own configuration (`config.worktree`), which
+    /// the engine's git would otherwise read outside the sandbox.
+    pub fn sandbox_read_only(&self) -> Vec<PathBuf> {
+        ["commondir", "gitdir", "config.worktree"]
+            .iter()
+            .map(|f| self.git_dir.join(f))
+            .collect()
     }
 
     fn private_objects(&self) -> PathBuf {
@@ -111,6 +168,11 @@ impl Worktree {
     }
 
     pub(crate) fn prepare_private_store(&self) -> Result<(), TaskError> {
+        // An empty configuration of its own, so there is a file to keep read-only.
+        let config = self.git_dir.join("config.worktree");
+        if !config.exists() {
+            std::fs::write(&config, "").map_err(TaskError::io("write", &config))?;
+        }
         for dir in [
             self.private_objects().join("pack"),
             self.private_objects().join("info"),
@@ -285,7 +347,7 @@ mod tests {
         let (wt, _) = Worktree::create(&repo, &path, "foreman/t", &base).unwrap();
         std::fs::write(path.join("new.txt"), "private\n").unwrap();
         let commit = |args: &[&str]| {
-            let mut cmd = git::command(&path);
+            let mut cmd = wt.command();
             cmd.args(args);
             for (k, v) in wt.sandbox_env() {
                 cmd.env(k, v);
@@ -319,7 +381,7 @@ mod tests {
         let path = place.path().join("gone");
         Worktree::create(&repo, &path, "foreman/gone", &base).unwrap();
         std::fs::remove_dir_all(&path).unwrap();
-        assert_eq!(Worktree::open(&path).unwrap(), None);
+        assert_eq!(Worktree::open(&path, &repo.common_dir).unwrap(), None);
         let pruned = prune(&repo).unwrap();
         assert!(!pruned.is_empty(), "{pruned:?}");
     }

@@ -54,8 +54,10 @@ impl Namespace {
         let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
         let mut read_only = Vec::new();
         if policy.level == SandboxLevel::WorkspaceWrite {
-            for name in KEPT_READ_ONLY {
-                let path = policy.workspace.join(name);
+            let protected = KEPT_READ_ONLY
+                .iter()
+                .map(|name| policy.workspace.join(name));
+            for path in protected.chain(policy.read_only.iter().cloned()) {
                 if std::fs::symlink_metadata(&path).is_err() {
                     continue;
                 }
