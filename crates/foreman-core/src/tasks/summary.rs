@@ -54,7 +54,8 @@ pub fn state_of(row: &TaskRow, merge: Option<&MergeProgress>, seen: &Seen) -> Ta
         if live.waiting > 0 {
             return TaskState::Waiting;
         }
-        if live.running {
+        // Open and not finished yet (a new task before its first message counts too).
+        if live.running || seen.last_end.is_none() {
             return TaskState::Running;
         }
     } else if seen.running_elsewhere {
