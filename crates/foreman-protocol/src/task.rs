@@ -19,6 +19,8 @@ pub enum TaskPlace {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum TaskState {
+    /// Started, and waits for its first message.
+    New,
     /// Waiting for a free slot (the limit of tasks at once) or for the folder.
     Queued,
     /// Its agent is working.

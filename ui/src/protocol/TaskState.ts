@@ -3,4 +3,4 @@
 /**
  * What a task is doing, as the sidebar and the inbox show it.
  */
-export type TaskState = "queued" | "running" | "waiting" | "ready" | "merging" | "merged" | "failed" | "discarded";
+export type TaskState = "new" | "queued" | "running" | "waiting" | "ready" | "merging" | "merged" | "failed" | "discarded";

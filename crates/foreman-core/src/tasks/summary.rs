@@ -77,7 +77,7 @@ pub fn state_of(row: &TaskRow, merge: Option<&MergeProgress>, seen: &Seen) -> Ta
     match &seen.last_end {
         Some((reason, _)) if reason.is_success() => TaskState::Ready,
         Some(_) => TaskState::Failed,
-        None => TaskState::Queued,
+        None => TaskState::New,
     }
 }
 
@@ -381,7 +381,20 @@ mod tests {
         );
         assert_eq!(
             state_of(&row("active"), None, &Seen::default()),
+            TaskState::New
+        );
+        let waiting_for_a_slot = Seen {
+            queued: true,
+            ..Seen::default()
+        };
+        assert_eq!(
+            state_of(&row("active"), None, &waiting_for_a_slot),
             TaskState::Queued
         );
+        let opened = Seen {
+            live: Some(SessionActivity::default()),
+            ..Seen::default()
+        };
+        assert_eq!(state_of(&row("active"), None, &opened), TaskState::Running);
     }
 }

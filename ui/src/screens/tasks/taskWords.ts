@@ -17,6 +17,7 @@ export interface TaskStateLook {
 }
 
 const STATE: Record<TaskState, TaskStateLook> = {
+  new: { look: "by-you", label: "new", tip: "Started: it waits for its first message." },
   queued: { look: "by-you", label: "queued", tip: "Waits for a free slot: it starts when another task is done." },
   running: { look: "running", label: "running", tip: "Its agent is working." },
   waiting: { look: "needs-you", label: "waiting for you", tip: "Its agent waits for you: an approval, a question or a pause." },
