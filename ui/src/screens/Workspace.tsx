@@ -277,7 +277,8 @@ export function Workspace({
           ) : state.items.length === 0 ? (
             <FirstRun
               backend={backend}
-              workspacePath={workspace.path}
+              workspacePath={shownTask?.path ?? workspace.path}
+              branch={shownTask?.branch}
               settings={settings}
               onSettings={(view) => onSettings?.(view)}
               onOpenSettings={onOpenSettings}

@@ -8,13 +8,16 @@ import type { SettingsView } from "../../protocol/SettingsView";
 
 interface Props {
   backend: Backend;
+  /** Where the agent works: the folder, or a task's worktree. */
   workspacePath: string;
+  /** A task's branch, when it works in a worktree of its own. */
+  branch?: string;
   settings: SettingsView | null;
   onSettings(view: SettingsView): void;
   onOpenSettings(): void;
 }
 
-export function FirstRun({ backend, workspacePath, settings, onSettings, onOpenSettings }: Props) {
+export function FirstRun({ backend, workspacePath, branch, settings, onSettings, onOpenSettings }: Props) {
   const [key, setKey] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -42,8 +45,15 @@ export function FirstRun({ backend, workspacePath, settings, onSettings, onOpenS
         <div className="panel subtle">
           <h2>Ready when you are</h2>
           <p className="muted">
-            The agent will work inside <code>{workspacePath}</code> and nowhere else. Every edit and command it proposes
-            waits for your approval.
+            The agent will work inside <code>{workspacePath}</code>
+            {branch ? (
+              <>
+                , a worktree of its own on <code>{branch}</code>, and nowhere else: your checkout stays as it is until you merge.
+              </>
+            ) : (
+              " and nowhere else."
+            )}{" "}
+            Every edit and command it proposes waits for your approval.
           </p>
         </div>
       </div>
