@@ -63,7 +63,7 @@ impl Store {
         let id = new_session_id(now_ms);
         // A write first, so the transaction holds the write lock from here on and every read
         // below sees the state it commits against.
-        let mut tx = self.pool().begin().await.map_err(fail)?;
+        let mut tx = self.write_transaction().await.map_err(fail)?;
         let created = sqlx::query(
             "INSERT INTO sessions (id, workspace_path, title, created_at, updated_at, todos)
              SELECT ?2, workspace_path, ?3, ?4, ?4, ?5 FROM sessions WHERE id = ?1",

@@ -28,7 +28,7 @@ impl Store {
         now_ms: i64,
     ) -> Result<Vec<String>, StoreError> {
         let fail = |e| StoreError::from_sqlx(self.path(), e);
-        let mut tx = self.pool().begin().await.map_err(fail)?;
+        let mut tx = self.write_transaction().await.map_err(fail)?;
         sqlx::query(
             "INSERT OR REPLACE INTO checkpoints
                 (session_id, call_id, path, before, after_hash, created_at, undone_at)
@@ -137,7 +137,7 @@ impl Store {
         now_ms: i64,
     ) -> Result<(), StoreError> {
         let fail = |e| StoreError::from_sqlx(self.path(), e);
-        let mut tx = self.pool().begin().await.map_err(fail)?;
+        let mut tx = self.write_transaction().await.map_err(fail)?;
         sqlx::query(
             "UPDATE checkpoints SET after_hash = ?3, partly_at = ?4
              WHERE session_id = ?1 AND call_id = ?2 AND undone_at IS NULL",
@@ -175,7 +175,7 @@ impl Store {
         now_ms: i64,
     ) -> Result<(), StoreError> {
         let fail = |e| StoreError::from_sqlx(self.path(), e);
-        let mut tx = self.pool().begin().await.map_err(fail)?;
+        let mut tx = self.write_transaction().await.map_err(fail)?;
         // The bytes are not needed any more: an undone change is not undone again.
         sqlx::query(
             "UPDATE checkpoints SET undone_at = ?3, before = NULL

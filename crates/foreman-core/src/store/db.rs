@@ -93,6 +93,16 @@ impl Store {
     }
 
     /// The connection pool, for store submodules.
+    /// A transaction that takes the write lock at once (`BEGIN IMMEDIATE`). A deferred one
+    /// that reads first and writes later fails at once with "database is locked" when another
+    /// session wrote meanwhile (WAL cannot upgrade its stale snapshot, and the busy timeout does
+    /// not apply); this one waits its turn for up to the busy timeout instead.
+    pub(crate) async fn write_transaction(
+        &self,
+    ) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error> {
+        self.pool().begin_with("BEGIN IMMEDIATE").await
+    }
+
     pub(crate) fn pool(&self) -> &SqlitePool {
         &self.pool
     }

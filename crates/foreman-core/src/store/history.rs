@@ -111,7 +111,7 @@ impl Store {
         now_ms: i64,
     ) -> Result<i64, StoreError> {
         let err = |e| StoreError::from_sqlx(self.path(), e);
-        let mut tx = self.pool().begin().await.map_err(err)?;
+        let mut tx = self.write_transaction().await.map_err(err)?;
         let next = next_seq(&mut tx, session_id).await.map_err(err)?;
         let message = NewMessage {
             session_id,
@@ -138,7 +138,7 @@ impl Store {
         now_ms: i64,
     ) -> Result<i64, StoreError> {
         let err = |e| StoreError::from_sqlx(self.path(), e);
-        let mut tx = self.pool().begin().await.map_err(err)?;
+        let mut tx = self.write_transaction().await.map_err(err)?;
         let live: Vec<(i64,)> = sqlx::query_as(
             "SELECT seq FROM messages WHERE session_id = ?1 AND compacted_at IS NULL ORDER BY seq",
         )
@@ -281,7 +281,7 @@ impl Store {
             .filter(|c| !FINISHED_CALL_STATES.contains(&c.state.as_str()))
             .collect();
         let err = |e| StoreError::from_sqlx(self.path(), e);
-        let mut tx = self.pool().begin().await.map_err(err)?;
+        let mut tx = self.write_transaction().await.map_err(err)?;
         for call in &unfinished {
             sqlx::query(
                 "UPDATE tool_calls SET state = 'interrupted', updated_at = ?3
@@ -304,6 +304,28 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn sessions_writing_at_once_never_find_the_database_locked() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("f.db")).await.unwrap();
+        let mut writers = Vec::new();
+        for n in 0..6 {
+            let store = store.clone();
+            writers.push(tokio::spawn(async move {
+                let s = store.create_session("/ws", n).await.unwrap();
+                for i in 0..60 {
+                    let m = json!({"role": "user", "content": format!("message {i}")});
+                    store.append_message(&s.id, "user", &m, None, i).await?;
+                }
+                Ok::<_, StoreError>(s.id)
+            }));
+        }
+        for writer in writers {
+            let id = writer.await.unwrap().unwrap();
+            assert_eq!(store.load_messages(&id).await.unwrap().len(), 60);
+        }
+    }
 
     #[tokio::test]
     async fn messages_keep_their_order_and_exact_content() {
