@@ -444,3 +444,96 @@ fn tail(text: &str) -> String {
     }
     format!("…{}", &text[cut..])
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::protocol::TaskPlace;
+    use crate::store::Store;
+    use crate::tasks::NewTask;
+    use crate::tasks::testing::git_repo;
+
+    async fn two_tasks() -> (Tasks, tempfile::TempDir, tempfile::TempDir, Vec<TaskRow>) {
+        let repo = git_repo();
+        let data = tempfile::tempdir().unwrap();
+        let store = Store::open(&data.path().join("f.db")).await.unwrap();
+        let tasks = Tasks::new(store, data.path());
+        let mut rows = Vec::new();
+        for (name, file) in [("one", "one.txt"), ("two", "two.txt")] {
+            let new = NewTask {
+                place: TaskPlace::Worktree,
+                name: Some(name.into()),
+                base: None,
+                prompt: String::new(),
+            };
+            let task = tasks.start(repo.path(), new).await.unwrap().task;
+            std::fs::write(Path::new(&task.path).join(file), format!("{name}\n")).unwrap();
+            rows.push(task);
+        }
+        (tasks, repo, data, rows)
+    }
+
+    #[tokio::test]
+    async fn the_queue_merges_one_task_at_a_time_and_both_land() {
+        let (tasks, repo, _data, rows) = two_tasks().await;
+        let seen: Arc<Mutex<Vec<(String, MergeStep)>>> = Arc::default();
+        let record = |id: String| {
+            let seen = Arc::clone(&seen);
+            move |p: &MergeProgress| seen.lock().unwrap().push((id.clone(), p.step))
+        };
+        let (first, second) = (record(rows[0].id.clone()), record(rows[1].id.clone()));
+        let (a, b) = tokio::join!(
+            tasks.merge(&rows[0].id, MergeOptions::default(), &first),
+            tasks.merge(&rows[1].id, MergeOptions::default(), &second),
+        );
+        assert_eq!(a.unwrap().step, MergeStep::Merged);
+        assert_eq!(b.unwrap().step, MergeStep::Merged);
+        for file in ["one.txt", "two.txt"] {
+            assert!(
+                repo.path().join(file).is_file(),
+                "{file} landed in the checkout"
+            );
+        }
+        // Once a task's merge started working, the other's steps wait until it is over.
+        let steps = seen.lock().unwrap().clone();
+        let working: Vec<&(String, MergeStep)> = steps
+            .iter()
+            .filter(|(_, s)| *s != MergeStep::Queued)
+            .collect();
+        let first_id = &working[0].0;
+        let switch = working.iter().position(|(id, _)| id != first_id).unwrap();
+        assert_eq!(working[switch - 1].1, MergeStep::Merged, "{steps:?}");
+        assert!(
+            working[switch..].iter().all(|(id, _)| id != first_id),
+            "{steps:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_merge_commit_can_take_the_place_of_a_rebase() {
+        let (tasks, repo, _data, rows) = two_tasks().await;
+        let quiet = |_: &MergeProgress| {};
+        tasks
+            .merge(&rows[0].id, MergeOptions::default(), &quiet)
+            .await
+            .unwrap();
+        let options = MergeOptions {
+            strategy: MergeStrategy::MergeCommit,
+            message: Some("Add two".into()),
+            ..MergeOptions::default()
+        };
+        let done = tasks.merge(&rows[1].id, options, &quiet).await.unwrap();
+        assert_eq!(done.step, MergeStep::Merged, "{:?}", done.message);
+        let parents = git::run(repo.path(), ["rev-list", "--parents", "-n", "1", "main"]).unwrap();
+        assert_eq!(parents.split(' ').count(), 3, "a merge commit: {parents}");
+        let subjects = git::run(repo.path(), ["log", "--format=%s", "main"]).unwrap();
+        assert!(subjects.contains("Add two"), "{subjects}");
+        // A merged task cannot merge again, and says why.
+        let again = tasks
+            .merge(&rows[1].id, MergeOptions::default(), &quiet)
+            .await;
+        assert!(again.unwrap_err().to_string().contains("nothing to merge"));
+    }
+}
