@@ -26,7 +26,7 @@ impl Tasks {
     /// repository; returns the ref and whether the task had unmerged work.
     fn save(&self, row: &TaskRow, wt: &Worktree) -> Result<(String, bool), TaskError> {
         let tree = snapshot_tree(wt)?;
-        let from = diff_base(&wt, &row.base, row.base_commit.as_deref())?;
+        let from = diff_base(wt, &row.base, row.base_commit.as_deref())?;
         let unmerged = !wt.succeeds(&["diff", "--quiet", &from, &tree])?;
         let mut args = git::identity_args(Path::new(&row.workspace_path));
         args.extend(
