@@ -13,7 +13,7 @@ use foreman_core::tasks::summary::inbox;
 use foreman_core::tasks::{MergeOptions, MergeStrategy, Tasks};
 use foreman_core::workspace::WorkspaceDir;
 use foreman_protocol::records::SessionActivity;
-use foreman_protocol::{InboxItem, TaskChange, TaskPlace, TaskPlaces, TaskSummary};
+use foreman_protocol::{InboxItem, TaskChange, TaskPlace, TaskPlaces, TaskRun, TaskSummary};
 use tauri::{AppHandle, Manager, State};
 
 pub use crate::task_events::changed;
@@ -350,4 +350,40 @@ pub async fn drop_task_change(
         changed(&app, &row.workspace_path);
     }
     Ok(change)
+}
+
+/// Starts the repository's run command in the task's worktree (confined, network on).
+#[tauri::command]
+pub async fn start_task_run(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    task_id: String,
+) -> Result<TaskRun, CommandError> {
+    let tasks = tasks(&app, &state).await?;
+    let app_settings = settings::load(&settings::settings_path(&app)?)?;
+    let hidden = foreman_core::sandbox::hidden::resolve(
+        &app_settings.sandbox_hidden,
+        &settings::own_dirs(&app),
+    );
+    tasks.start_run(&task_id, hidden).await.map_err(text)
+}
+
+#[tauri::command]
+pub async fn stop_task_run(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    task_id: String,
+) -> Result<(), CommandError> {
+    tasks(&app, &state).await?.stop_run(&task_id);
+    Ok(())
+}
+
+/// The task's run as its panel shows it (`None`: it has not run in this app).
+#[tauri::command]
+pub async fn task_run(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    task_id: String,
+) -> Result<Option<TaskRun>, CommandError> {
+    Ok(tasks(&app, &state).await?.run_view(&task_id))
 }

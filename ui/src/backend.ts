@@ -27,6 +27,7 @@ import type { WorkspaceView } from "./protocol/WorkspaceView";
 import type { HunkRef } from "./protocol/HunkRef";
 import type { InboxItem } from "./protocol/InboxItem";
 import type { TaskChange } from "./protocol/TaskChange";
+import type { TaskRun } from "./protocol/TaskRun";
 import type { TaskPlace } from "./protocol/TaskPlace";
 import type { TaskPlaces } from "./protocol/TaskPlaces";
 import type { TaskSummary } from "./protocol/TaskSummary";
@@ -124,6 +125,12 @@ export interface Backend {
   dropTaskChange(taskId: string, path: string, hunks: HunkRef[] | null): Promise<TaskChange>;
   /** Calls `listener` with the workspace whose tasks changed; resolves to an unsubscribe. */
   onTasksChanged(listener: (workspace: string) => void): Promise<() => void>;
+  /** Starts the repository's run command in the task's worktree (confined, network on). */
+  startTaskRun(taskId: string): Promise<TaskRun>;
+  /** Stops the task's run command and everything it started. */
+  stopTaskRun(taskId: string): Promise<void>;
+  /** The task's run as its panel shows it; null when it has not run in this app. */
+  taskRun(taskId: string): Promise<TaskRun | null>;
 }
 
 /** The message of an error thrown by `invoke` (a CommandError) or anything else. */
@@ -199,6 +206,9 @@ export const tauriBackend: Backend = {
   cleanUpMerged: (workspace) => invoke<number>("clean_up_merged", { workspace }),
   taskChange: (taskId) => invoke<TaskChange>("task_change", { taskId }),
   dropTaskChange: (taskId, path, hunks) => invoke<TaskChange>("drop_task_change", { taskId, path, hunks }),
+  startTaskRun: (taskId) => invoke<TaskRun>("start_task_run", { taskId }),
+  stopTaskRun: (taskId) => invoke<void>("stop_task_run", { taskId }),
+  taskRun: (taskId) => invoke<TaskRun | null>("task_run", { taskId }),
   // Emitted to every window: each one filters on its own workspace.
   onTasksChanged: (listener) => listen<string>("tasks-changed", (event) => listener(event.payload)),
 };

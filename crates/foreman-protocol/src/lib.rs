@@ -51,7 +51,7 @@ pub use sandbox::{HiddenPath, SandboxLevel, SandboxNote};
 pub use settings::ReasoningEffort;
 pub use task::{
     InboxItem, InboxKind, MergeProgress, MergeStep, TaskChange, TaskOverlap, TaskPlace, TaskPlaces,
-    TaskState, TaskSummary,
+    TaskRun, TaskState, TaskSummary,
 };
 pub use tool::{ArgsView, CallError, ToolKind, ToolStats};
 pub use usage::UsageSummary;

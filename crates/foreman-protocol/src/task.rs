@@ -206,6 +206,19 @@ pub struct TaskPlaces {
     pub folder_busy: Option<String>,
 }
 
+/// A task's run command (the repository's `run`, for example a dev server) as its button shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TaskRun {
+    pub command: String,
+    pub running: bool,
+    /// What it printed (the last 64 KiB).
+    pub output: String,
+    /// How it ended (`None` while it runs, or when a signal ended it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub exit_code: Option<i32>,
+}
+
 /// What an inbox item asks of the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -252,6 +265,7 @@ mod tests {
         assert_bindings_current::<InboxItem>();
         assert_bindings_current::<TaskChange>();
         assert_bindings_current::<TaskPlaces>();
+        assert_bindings_current::<TaskRun>();
     }
 
     #[test]

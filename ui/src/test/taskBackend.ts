@@ -19,6 +19,9 @@ export type TaskCommands = Pick<
   | "taskChange"
   | "dropTaskChange"
   | "onTasksChanged"
+  | "startTaskRun"
+  | "stopTaskRun"
+  | "taskRun"
 >;
 
 /** A task in a worktree, running, with no changes yet; `over` replaces any field. */
@@ -61,5 +64,8 @@ export function taskCommands(): TaskCommands {
     taskChange: async (id) => ({ task_id: id, base_commit: "abc123", files: [] }),
     dropTaskChange: async (id) => ({ task_id: id, base_commit: "abc123", files: [] }),
     onTasksChanged: async () => () => {},
+    startTaskRun: async () => ({ command: "npm run dev", running: true, output: "" }),
+    stopTaskRun: async () => {},
+    taskRun: async () => null,
   };
 }

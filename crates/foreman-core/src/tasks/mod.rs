@@ -9,8 +9,8 @@
 //!
 //! [`Tasks`] is the one API the app and the CLI call: start a task ([`lifecycle`]), open its
 //! place for a session ([`place`]), list tasks with their state, changes and overlaps
-//! ([`summary`], [`overlap`]), review and drop parts of a change ([`review`]), merge through
-//! the queue ([`merge`]), and discard, restore, hand back or clean up ([`trash`]). The store
+//! ([`summary`], [`overlap`]), review and drop parts of a change ([`review`]), start the
+//! repository's run command ([`run`]), merge through the queue ([`merge`]), and discard, restore, hand back or clean up ([`trash`]). The store
 //! keeps every task ([`crate::store::TaskRow`]); [`locks`] hold across processes. Nothing the
 //! user made is removed without a copy: a discarded task's work is kept under a ref of the
 //! repository for [`RESTORE_DAYS`] days.
@@ -27,6 +27,7 @@ pub mod overlap;
 pub mod place;
 pub mod repo;
 pub mod review;
+pub mod run;
 pub mod summary;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -63,6 +64,8 @@ pub struct Tasks {
     data_dir: PathBuf,
     /// Merges this process runs, to cancel.
     merges: Arc<Mutex<HashMap<String, CancellationToken>>>,
+    /// Run commands this process started.
+    runs: run::Runs,
 }
 
 impl Tasks {
@@ -71,6 +74,7 @@ impl Tasks {
             store,
             data_dir: data_dir.into(),
             merges: Arc::default(),
+            runs: Arc::default(),
         }
     }
 

@@ -13,7 +13,6 @@ use crate::protocol::{
 use crate::store::TaskRow;
 
 use super::changes::{self, FileStat};
-use super::config::TaskConfig;
 use super::error::TaskError;
 use super::overlap::{Touched, overlaps};
 use super::worktree::{Worktree, disk_usage};
@@ -145,8 +144,7 @@ impl Tasks {
             }
             let run_command = worktree
                 .as_ref()
-                .and_then(|wt| TaskConfig::load(&wt.path).ok())
-                .and_then(|c| c.run);
+                .and_then(|_| self.run_command(&row.workspace_path));
             summaries.push(TaskSummary {
                 id: row.id.clone(),
                 name: row.name.clone(),

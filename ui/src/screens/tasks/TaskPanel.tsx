@@ -15,6 +15,7 @@ import { ConfirmDialog } from "./ConfirmDialog";
 import { MergeDialog } from "./MergeDialog";
 import { MergeProgressView } from "./MergeProgressView";
 import { ReviewDialog } from "./ReviewDialog";
+import { RunButton } from "./RunButton";
 import { fixMergeRequest } from "./taskMessages";
 import { baseWords, countWords, liveState, mergeActive, overlapWords, restorableWords } from "./taskWords";
 
@@ -201,6 +202,7 @@ export function TaskPanel({ backend, task, activity, send, onTask, refresh, onMo
         </p>
       ))}
       {gone && <p className="muted small">{restorableWords(task.restorable_until)}</p>}
+      {!gone && <RunButton backend={backend} task={task} />}
       {task.merge && (
         <MergeProgressView
           merge={task.merge}
