@@ -49,7 +49,12 @@ impl TranscriptItem {
     /// Whether this is a stored line of its own (see the store's notices) rather than one
     /// rebuilt from the history.
     pub fn is_notice(&self) -> bool {
-        matches!(self, Self::TaskEnded { .. } | Self::Compacted { .. })
+        match self {
+            // The answer itself says why such a task ended.
+            Self::TaskEnded { reason } => !matches!(reason, TaskEndReason::FinalAnswer { .. }),
+            Self::Compacted { .. } => true,
+            _ => false,
+        }
     }
 }
 

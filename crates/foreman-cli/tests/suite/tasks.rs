@@ -742,3 +742,42 @@ async fn hand_back_applies_the_change_to_a_clean_checkout_only() {
     let list = tasks(dir.path(), &ws);
     assert_eq!(task(&list, "back")["place"], "folder");
 }
+
+#[tokio::test]
+async fn a_task_whose_agent_answered_is_ready_for_review() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = repo(dir.path());
+    let server = ScriptedServer::start(vec![
+        body(
+            "anthropic",
+            &[call("r", "read", json!({"path": "app.txt"}))],
+        ),
+        body("anthropic", &[edit_line("e", 7, "seven")]),
+        body(
+            "anthropic",
+            &[foreman_core::testing::scripts::text(
+                "Line 7 says seven now.",
+            )],
+        ),
+    ])
+    .await
+    .unwrap();
+    let mut cmd = exec_in(dir.path(), &ws);
+    cmd.args([
+        "--base-url",
+        &server.url(),
+        "--model",
+        "m",
+        "--json",
+        "--approval",
+        "auto",
+    ])
+    .args(["--worktree", "answered", "change line 7"])
+    .env("ANTHROPIC_API_KEY", "sk-ant-tasks");
+    let out = run(cmd, |_| json!({})).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let list = tasks(dir.path(), &ws);
+    let t = task(&list, "answered");
+    assert_eq!(t["state"], "ready", "{t}");
+    assert_eq!(t["files"], 1);
+}

@@ -69,12 +69,16 @@ impl Engine {
             reason: reason.clone(),
             cut_off,
         });
-        // An answer says by itself why the task ended.
-        if !matches!(reason, TaskEndReason::FinalAnswer { .. }) {
-            let reason = reason.clone();
-            self.save_notice(&TranscriptItem::TaskEnded { reason })
-                .await;
-        }
+        // Stored always (a task's state comes from it); an answer says by itself why the task
+        // ended, so that one is kept without its text and the transcript leaves it out.
+        let stored = match &reason {
+            TaskEndReason::FinalAnswer { .. } => TaskEndReason::FinalAnswer {
+                text: String::new(),
+            },
+            other => other.clone(),
+        };
+        self.save_notice(&TranscriptItem::TaskEnded { reason: stored })
+            .await;
         self.events.emit(EventMsg::TaskEnded { reason });
         if !self.waiting.returning.is_empty() {
             let returning = std::mem::take(&mut self.waiting.returning);
