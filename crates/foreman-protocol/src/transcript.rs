@@ -86,6 +86,20 @@ mod tests {
     use crate::bindings::assert_bindings_current;
 
     #[test]
+    fn a_task_that_answered_is_stored_but_not_shown_as_a_line() {
+        let answered = TranscriptItem::TaskEnded {
+            reason: TaskEndReason::FinalAnswer {
+                text: String::new(),
+            },
+        };
+        assert!(!answered.is_notice());
+        let stopped = TranscriptItem::TaskEnded {
+            reason: TaskEndReason::Cancelled,
+        };
+        assert!(stopped.is_notice());
+    }
+
+    #[test]
     fn bindings_are_current() {
         assert_bindings_current::<Transcript>();
         assert_bindings_current::<TranscriptItem>();
