@@ -21,8 +21,8 @@ pub struct AppState {
     pub mcp: McpHubs,
     /// The engine's tasks, made once the store is open.
     tasks: std::sync::Mutex<Option<foreman_core::tasks::Tasks>>,
-    /// Tasks whose session waits for a free slot or for its folder.
-    queued: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// Tasks whose session waits for a free slot or for its folder, with why.
+    queued: std::sync::Mutex<std::collections::HashMap<String, String>>,
 }
 
 /// The store, or the error that kept it closed (shown on the error screen).
@@ -67,22 +67,18 @@ impl AppState {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The tasks whose session waits for a slot or its folder.
-    pub fn queued_tasks(&self) -> Vec<String> {
-        self.queued
-            .lock()
-            .map(|q| q.iter().cloned().collect())
-            .unwrap_or_default()
+    /// The tasks whose session waits for a slot or its folder, with why.
+    pub fn queued_tasks(&self) -> std::collections::HashMap<String, String> {
+        self.queued.lock().map(|q| q.clone()).unwrap_or_default()
     }
 
-    /// Marks task `id` as waiting (or not).
-    pub fn set_queued(&self, id: &str, waiting: bool) {
+    /// Marks task `id` as waiting, and why (`None`: it waits no more).
+    pub fn set_queued(&self, id: &str, why: Option<String>) {
         if let Ok(mut q) = self.queued.lock() {
-            if waiting {
-                q.insert(id.to_owned());
-            } else {
-                q.remove(id);
-            }
+            match why {
+                Some(why) => q.insert(id.to_owned(), why),
+                None => q.remove(id),
+            };
         }
     }
 

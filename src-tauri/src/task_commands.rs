@@ -78,7 +78,15 @@ async fn list(
         .map(|t| t.id);
     let live = live(state, ids);
     let queued = state.queued_tasks();
-    tasks.list(workspace, &live, &queued).await.map_err(text)
+    let ids: Vec<String> = queued.keys().cloned().collect();
+    let mut list = tasks.list(workspace, &live, &ids).await.map_err(text)?;
+    // Why a queued task waits: for a slot, or for the folder another task works in.
+    for task in &mut list {
+        if let Some(why) = queued.get(&task.id) {
+            task.note = Some(why.clone());
+        }
+    }
+    Ok(list)
 }
 
 async fn summary_of(
@@ -114,11 +122,11 @@ pub async fn hold_place(
     let running = tasks
         .begin(id, limit, |why| {
             log::info!("task {id}: {why}");
-            state.set_queued(id, true);
+            state.set_queued(id, Some(why));
             changed(app, workspace);
         })
         .await;
-    state.set_queued(id, false);
+    state.set_queued(id, None);
     let running = running.map_err(text)?;
     if running.is_some() {
         changed(app, workspace);

@@ -186,7 +186,7 @@ export function TaskPanel({ backend, task, activity, send, onTask, refresh, onMo
       )}
       {state === "queued" && (
         <p className="task-note" role="status" data-testid="task-queued">
-          Queued: as many tasks as allowed at once are running. It starts by itself when one of them is done.
+          Queued: it starts by itself as soon as it can.
         </p>
       )}
       {task.note && <p className="task-note">{task.note}</p>}
