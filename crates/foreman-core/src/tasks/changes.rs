@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::error::TaskError;
 use super::git;
@@ -18,13 +19,19 @@ pub struct FileStat {
     pub removed: u32,
 }
 
+/// Numbers the private indexes of one process: several snapshots of a worktree can be taken at
+/// once (the app lists its tasks from more than one command), and each needs its own file.
+static SNAPSHOTS: AtomicU64 = AtomicU64::new(0);
+
 /// The tree of everything in the worktree now, made in a private copy of its index (the
 /// worktree's own index is not touched).
 pub fn snapshot_tree(wt: &Worktree) -> Result<String, TaskError> {
     wt.absorb_objects()?;
-    let index = wt
-        .git_dir
-        .join(format!("foreman-index-{}", std::process::id()));
+    let index = wt.git_dir.join(format!(
+        "foreman-index-{}-{}",
+        std::process::id(),
+        SNAPSHOTS.fetch_add(1, Ordering::Relaxed)
+    ));
     let real = wt.git_dir.join("index");
     if real.is_file() {
         std::fs::copy(&real, &index).map_err(TaskError::io("copy", &real))?;
@@ -178,5 +185,37 @@ mod tests {
             git::run(&path, ["diff", "--cached", "--name-only"]).unwrap(),
             ""
         );
+    }
+
+    #[test]
+    fn snapshots_taken_at_once_do_not_trip_over_each_other() {
+        // The app lists tasks from several commands at once (the sidebar, the inbox, an
+        // action's answer), each measuring every worktree in the same process.
+        let dir = git_repo();
+        let repo = Repo::at(dir.path()).unwrap().unwrap();
+        let base = repo.commit_of("main").unwrap();
+        let place = tempfile::tempdir().unwrap();
+        let path = place.path().join("t");
+        let (wt, _) = Worktree::create(&repo, &path, "foreman/t", &base).unwrap();
+        for i in 0..40 {
+            std::fs::write(path.join(format!("f{i}.txt")), format!("{i}\n")).unwrap();
+        }
+        let trees: Vec<String> = std::thread::scope(|s| {
+            let runs: Vec<_> = (0..6)
+                .map(|_| s.spawn(|| (0..5).map(|_| snapshot_tree(&wt)).collect::<Vec<_>>()))
+                .collect();
+            runs.into_iter()
+                .flat_map(|r| r.join().unwrap())
+                .map(|t| t.unwrap_or_else(|e| panic!("{e}")))
+                .collect()
+        });
+        assert!(trees.windows(2).all(|w| w[0] == w[1]), "{trees:?}");
+        // Nothing of the private indexes is left behind.
+        let left: Vec<_> = std::fs::read_dir(&wt.git_dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("foreman-index"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
     }
 }
