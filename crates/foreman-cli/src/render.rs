@@ -130,6 +130,7 @@ impl Renderer {
                 (format!("\n{mark} {name} ({state:?}): {first}"), true)
             }
             EventMsg::Retrying { message, .. } => (self.paint(DIM, &format!("\n{message}")), true),
+            EventMsg::Waiting { message } => (self.paint(DIM, &format!("\n{message}")), true),
             EventMsg::Error { message } => (self.paint(RED, &format!("\nerror: {message}")), true),
             EventMsg::ApprovalRefused { reason, .. } => {
                 (self.paint(RED, &format!("\nrefused: {reason}")), true)

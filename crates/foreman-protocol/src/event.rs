@@ -333,6 +333,11 @@ pub enum EventMsg {
     },
     /// The task goes on after a pause.
     Resumed,
+    /// The task waits before it starts working, and why (another task works in the same
+    /// folder); it starts by itself, and Stop ends the wait.
+    Waiting {
+        message: String,
+    },
     /// The older part of the conversation is being summarised by the model to fit its context
     /// window (a request of its own; [`EventMsg::ContextCompacted`] follows when it is done).
     ContextCompacting {

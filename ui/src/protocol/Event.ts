@@ -107,7 +107,7 @@ context_used: number,
 /**
  * The model's context window in tokens, as configured for the session.
  */
-context_window: number, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, message: string, } | { "type": "error", message: string, } | { "type": "paused", call_id: string, tool: string, failures: number, message: string, } | { "type": "resumed" } | { "type": "context_compacting", 
+context_window: number, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, message: string, } | { "type": "error", message: string, } | { "type": "paused", call_id: string, tool: string, failures: number, message: string, } | { "type": "resumed" } | { "type": "waiting", message: string, } | { "type": "context_compacting", 
 /**
  * Messages that the summary will replace.
  */

@@ -531,6 +531,9 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return { ...s, usage: withSummary({ ...s.usage, input: event.input, output: event.output }, event) };
     case "retrying":
       return { ...s, retrying: event.message };
+    // The task waits for the folder another task works in; it starts by itself.
+    case "waiting":
+      return notice(s, "info", event.message);
     case "error": {
       // A take-back the engine refused (the model read the message first) may be asked again.
       const queued = s.queued.some((m) => m.takingBack) ? s.queued.map((m) => ({ ...m, takingBack: false })) : s.queued;

@@ -675,19 +675,37 @@ async fn a_second_task_in_a_folder_waits_and_says_why() {
         ])
         .env("ANTHROPIC_API_KEY", "sk-ant-tasks");
     let mut second = second.spawn().unwrap();
-    let mut second_err = tokio::io::BufReader::new(second.stderr.take().unwrap());
-    let mut said = String::new();
-    tokio::time::timeout(
-        std::time::Duration::from_secs(20),
-        second_err.read_line(&mut said),
-    )
+    let mut second_out = tokio::io::BufReader::new(second.stdout.take().unwrap());
+    let waiting: Value = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if second_out.read_line(&mut line).await.unwrap() == 0 {
+                panic!("the second task ended without waiting");
+            }
+            let event: Value = serde_json::from_str(&line).unwrap();
+            assert_ne!(
+                event["type"], "tool_call_created",
+                "it must not work meanwhile"
+            );
+            if event["type"] == "waiting" {
+                return event;
+            }
+        }
+    })
     .await
-    .unwrap()
     .unwrap();
+    let said = waiting["message"].as_str().unwrap();
     assert!(
         said.contains("Waiting: the task first-task is working in this folder"),
         "{said}"
     );
+    tokio::spawn(async move {
+        let mut rest = String::new();
+        while second_out.read_line(&mut rest).await.unwrap_or(0) > 0 {
+            rest.clear();
+        }
+    });
     // The first finishes; the second goes on.
     let mut stdin = first.stdin.take().unwrap();
     let op = json!({"op": "approve", "call_id": "w", "preview_hash": approval["preview_hash"]});

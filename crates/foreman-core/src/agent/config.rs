@@ -81,6 +81,9 @@ pub struct SessionConfig {
     pub sandbox_env: Vec<(String, String)>,
     /// Every command's extra environment (a task's `FOREMAN_PORT`).
     pub command_env: Vec<(String, String)>,
+    /// For a task in the folder itself: the folder each of its tasks takes (waiting while
+    /// another task works there).
+    pub folder_turn: Option<crate::tasks::locks::FolderTurn>,
     /// Where the workspaces' checkpoint repositories live (`None`: no checkpoints).
     pub checkpoints_dir: Option<PathBuf>,
     /// The most one workspace's checkpoints may take on disk; the oldest go first.
@@ -141,6 +144,7 @@ impl SessionConfig {
             sandbox_read_only: Vec::new(),
             sandbox_env: Vec::new(),
             command_env: Vec::new(),
+            folder_turn: None,
             checkpoints_dir: None,
             checkpoints_cap: crate::checkpoints::retention::DEFAULT_CAP_BYTES,
             attach_max_file_bytes: crate::protocol::attachment::DEFAULT_MAX_ATTACHED_FILE_BYTES,

@@ -115,6 +115,8 @@ pub(crate) struct Control {
     /// While a sub-agent runs, how many messages the session's own history holds (the frame's
     /// history is then the child's); `None` otherwise.
     pub(crate) session_messages: Option<usize>,
+    /// For a task in the folder itself: the folder each of its tasks takes.
+    pub(crate) folder_turn: Option<crate::tasks::locks::FolderTurn>,
 }
 
 /// The session's state, owned by its task.
@@ -248,7 +250,10 @@ impl Engine {
                 context_due,
                 ..Waiting::default()
             },
-            control: Control::default(),
+            control: Control {
+                folder_turn: config.folder_turn,
+                ..Control::default()
+            },
             workspace: config.workspace,
         })
     }

@@ -31,6 +31,7 @@ pub mod context_window;
 mod engine;
 pub mod escalation;
 pub mod events;
+mod folder_turn;
 mod frame;
 pub mod inbox;
 mod jobs;

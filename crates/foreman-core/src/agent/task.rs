@@ -53,7 +53,13 @@ impl Engine {
             self.take_message(input).await;
         }
         self.events.emit(EventMsg::TaskStarted);
-        let mut reason = self.run_loop(true).await;
+        // A task in the folder itself waits for another working there (Stop ends the wait).
+        let folder = self.take_folder().await;
+        let mut reason = if self.control.cancel.is_cancelled() {
+            TaskEndReason::Cancelled
+        } else {
+            self.run_loop(true).await
+        };
         if self.control.cancel.is_cancelled() && matches!(reason, TaskEndReason::Error { .. }) {
             // A Stop that raced with a failing stream is a Stop.
             reason = TaskEndReason::Cancelled;
@@ -80,6 +86,8 @@ impl Engine {
         self.save_notice(&TranscriptItem::TaskEnded { reason: stored })
             .await;
         self.events.emit(EventMsg::TaskEnded { reason });
+        // The folder is free for another task once this one has ended.
+        drop(folder);
         if !self.waiting.returning.is_empty() {
             let returning = std::mem::take(&mut self.waiting.returning);
             let images = returning

@@ -68,6 +68,33 @@ fn try_take(path: &Path, holder: &str) -> Result<Result<Held, String>, TaskError
     }
 }
 
+/// A task that works in a folder itself: one such task at a time does, and each takes the
+/// folder for as long as its agent works (the engine takes it at each task's start).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FolderTurn {
+    pub data_dir: PathBuf,
+    /// The folder, as the store names it.
+    pub folder: String,
+    /// The task's name, which another one waiting is told.
+    pub task: String,
+}
+
+impl FolderTurn {
+    /// The folder now, or the name of the task that works in it.
+    pub fn try_take(&self) -> Result<Result<Held, String>, TaskError> {
+        take_folder(&self.data_dir, &self.folder, &self.task)
+    }
+
+    /// What a task waiting for the folder is told.
+    pub fn waiting_for(holder: &str) -> String {
+        format!(
+            "Waiting: the task {holder} is working in this folder, and two tasks in one folder \
+             would change the same files. This one starts by itself when it is done; start it \
+             in a worktree to run it now."
+        )
+    }
+}
+
 /// The lock of the folder `folder` for a task working in it; `Err(holder)` when another task
 /// works there.
 pub fn take_folder(

@@ -1,6 +1,7 @@
 //! A task's place for a session: the folder its agent works in, what its confined commands may
 //! write there and their environment ([`Place`]); holding it while the session runs
-//! ([`Running`]: the tasks-at-once slot, the folder for a task in the folder itself); and the
+//! ([`Running`]: the tasks-at-once slot; a task in the folder itself takes the folder while
+//! its agent works); and the
 //! repository's setup commands, run once, confined, with the network on.
 
 use std::path::PathBuf;
@@ -28,6 +29,8 @@ pub struct Place {
     pub sandbox_env: Vec<(String, String)>,
     /// Every command's extra environment (`FOREMAN_PORT`, `FOREMAN_TASK`).
     pub command_env: Vec<(String, String)>,
+    /// For a task in the folder itself: the folder its agent takes while it works.
+    pub folder_turn: Option<locks::FolderTurn>,
 }
 
 impl Place {
@@ -38,6 +41,7 @@ impl Place {
         config.sandbox_read_only = self.sandbox_read_only.clone();
         config.sandbox_env = self.sandbox_env.clone();
         config.command_env = self.command_env.clone();
+        config.folder_turn = self.folder_turn.clone();
     }
 
     pub fn is_worktree(&self) -> bool {
@@ -83,7 +87,13 @@ impl Tasks {
         } else {
             (Vec::new(), Vec::new(), Vec::new())
         };
+        let folder_turn = (task.place != "worktree").then(|| locks::FolderTurn {
+            data_dir: self.data_dir.clone(),
+            folder: task.workspace_path.clone(),
+            task: task.name.clone(),
+        });
         Ok(Some(Place {
+            folder_turn,
             task,
             workspace,
             sandbox_writable,
@@ -94,7 +104,8 @@ impl Tasks {
     }
 
     /// Holds task `id`'s place for a session: waits for a slot of the `limit` tasks at once
-    /// and, for a task in the folder itself, for the folder (`on_wait` says why it waits).
+    /// (`on_wait` says why it waits). A task in the folder itself takes the folder at each of
+    /// its agent's tasks ([`Place::folder_turn`], in the engine).
     pub async fn begin(
         &self,
         id: &str,
@@ -108,28 +119,6 @@ impl Tasks {
         let mut held = Vec::new();
         if let Some(running) = locks::take_running(&self.data_dir, id)? {
             held.push(running);
-        }
-        if !place.is_worktree() {
-            let mut told = false;
-            loop {
-                match locks::take_folder(&self.data_dir, &place.task.workspace_path, &name)? {
-                    Ok(lock) => {
-                        held.push(lock);
-                        break;
-                    }
-                    Err(holder) => {
-                        if !told {
-                            on_wait(format!(
-                                "Waiting: the task {holder} is working in this folder, and two \
-                                 tasks in one folder would change the same files. Start this \
-                                 one in a worktree to run it now."
-                            ));
-                            told = true;
-                        }
-                        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-                    }
-                }
-            }
         }
         let slot = locks::wait_for_slot(&self.data_dir, limit, &name, || {
             on_wait(format!(
