@@ -121,6 +121,7 @@ pub async fn open_session_channel(
             .map(|r| (r.action, r.pattern)),
     );
     let config_workspace = config.workspace.clone();
+    let is_task = running.is_some();
     let (ops, events) = Session::spawn(config).map_err(|e| CommandError::new(e.to_string()))?;
     let started = Started {
         session_id: session_id.clone(),
@@ -133,6 +134,11 @@ pub async fn open_session_channel(
         events,
     };
     state.sessions.add(&app, started, channel);
+    if is_task {
+        // Until now the task read as running elsewhere (its lock is held, its session was not
+        // listed yet): the windows read it again with what its session does.
+        crate::task_commands::changed(&app, &key_path);
+    }
     log::info!("session {session_id} started in {workspace} (window {label})");
     state.windows().get(label).shown_session = Some(session_id.clone());
     Ok(OpenedSession {
