@@ -53,8 +53,9 @@ pub fn state_of(row: &TaskRow, merge: Option<&MergeProgress>, seen: &Seen) -> Ta
         if live.waiting > 0 {
             return TaskState::Waiting;
         }
-        // Open and not finished yet (a new task before its first message counts too).
-        if live.running || seen.last_end.is_none() {
+        // An open session that has not started yet is new (below): it waits for its first
+        // message, and nothing runs.
+        if live.running {
             return TaskState::Running;
         }
     } else if seen.running_elsewhere {
@@ -389,10 +390,19 @@ mod tests {
             state_of(&row("active"), None, &waiting_for_a_slot),
             TaskState::Queued
         );
+        // Open, before its first message: nothing runs yet.
         let opened = Seen {
             live: Some(SessionActivity::default()),
             ..Seen::default()
         };
-        assert_eq!(state_of(&row("active"), None, &opened), TaskState::Running);
+        assert_eq!(state_of(&row("active"), None, &opened), TaskState::New);
+        let started = Seen {
+            live: Some(SessionActivity {
+                running: true,
+                waiting: 0,
+            }),
+            ..Seen::default()
+        };
+        assert_eq!(state_of(&row("active"), None, &started), TaskState::Running);
     }
 }
