@@ -126,3 +126,11 @@ test("a folder task says where it works", () => {
   expect(screen.getByTestId("task-row-info")).toHaveTextContent("in this folder from main");
   expect(screen.getByText("the footer")).toBeInTheDocument();
 });
+
+test("a task not titled yet is named by its task name, a plain session stays Untitled", () => {
+  const tasks = new Map([["s1", sampleTask({ id: "s1", name: "release-notes" })]]);
+  render(<Sidebar {...noop} current={null} tasks={tasks} sessions={[session("s1", ""), session("s2", "")]} />);
+  const [task, plain] = screen.getAllByTestId("session-item");
+  expect(task!.querySelector(".session-title")).toHaveTextContent(/^release-notes$/);
+  expect(plain!.querySelector(".session-title")).toHaveTextContent(/^Untitled$/);
+});

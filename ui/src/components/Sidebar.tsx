@@ -129,7 +129,8 @@ export function Sidebar(p: Props) {
                   >
                     <span className="session-row-top">
                       <span className={labels.get(s.id)?.branch ? "session-title session-branch" : "session-title"}>
-                        {labels.get(s.id)?.label ?? (s.title || "Untitled")}
+                        {/* A task has a name before its first message gives it a title. */}
+                        {!s.title && task ? task.name : (labels.get(s.id)?.label ?? (s.title || "Untitled"))}
                       </span>
                       {!task && <ActivityBadge activity={activity} />}
                     </span>

@@ -279,6 +279,7 @@ export function Workspace({
               backend={backend}
               workspacePath={shownTask?.path ?? workspace.path}
               branch={shownTask?.branch}
+              mode={state.mode}
               settings={settings}
               onSettings={(view) => onSettings?.(view)}
               onOpenSettings={onOpenSettings}

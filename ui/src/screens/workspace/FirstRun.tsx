@@ -4,7 +4,9 @@
 import { useState } from "react";
 import type { Backend } from "../../backend";
 import { errorMessage } from "../../backend";
+import type { ApprovalMode } from "../../protocol/ApprovalMode";
 import type { SettingsView } from "../../protocol/SettingsView";
+import { modeDetail, modeName } from "../../components/approvalModes";
 
 interface Props {
   backend: Backend;
@@ -12,12 +14,14 @@ interface Props {
   workspacePath: string;
   /** A task's branch, when it works in a worktree of its own. */
   branch?: string;
+  /** The approval mode the conversation starts in. */
+  mode?: ApprovalMode;
   settings: SettingsView | null;
   onSettings(view: SettingsView): void;
   onOpenSettings(): void;
 }
 
-export function FirstRun({ backend, workspacePath, branch, settings, onSettings, onOpenSettings }: Props) {
+export function FirstRun({ backend, workspacePath, branch, mode = "ask", settings, onSettings, onOpenSettings }: Props) {
   const [key, setKey] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -52,8 +56,10 @@ export function FirstRun({ backend, workspacePath, branch, settings, onSettings,
               </>
             ) : (
               " and nowhere else."
-            )}{" "}
-            Every edit and command it proposes waits for your approval.
+            )}
+          </p>
+          <p className="muted" data-testid="first-run-mode">
+            {mode === "ask" ? "Every edit and command it proposes waits for your approval." : `${modeName(mode)}: ${modeDetail(mode)}`}
           </p>
         </div>
       </div>
