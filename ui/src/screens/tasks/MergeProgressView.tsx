@@ -4,13 +4,15 @@
 // conflict or a failed check.
 import type { MergeProgress } from "../../protocol/MergeProgress";
 import { lookClass } from "../../components/stateLook";
-import { mergeActive, mergeFixable, mergeWords } from "./taskWords";
+import { mergeActive, mergeFixable, mergeWords, pastMergeWords } from "./taskWords";
 
 interface Props {
   merge: MergeProgress;
   onCancel(): void;
   /** Offered when the agent can fix what stopped it (absent while the agent works). */
   onAskFix?: () => void;
+  /** The merge stopped before the agent's latest work: one muted line, nothing to act on. */
+  past?: boolean;
 }
 
 function look(merge: MergeProgress) {
@@ -20,15 +22,25 @@ function look(merge: MergeProgress) {
   return "failed";
 }
 
-export function MergeProgressView({ merge, onCancel, onAskFix }: Props) {
+export function MergeProgressView({ merge, onCancel, onAskFix, past = false }: Props) {
   const active = mergeActive(merge);
+  if (past) {
+    return (
+      <p className="task-merge-past muted small" data-testid="merge-progress" data-step={merge.step} data-past="true">
+        {pastMergeWords(merge)}
+      </p>
+    );
+  }
   return (
     <div className={`task-merge ${lookClass(look(merge))}`} data-testid="merge-progress" data-step={merge.step}>
       <div className="task-merge-head" role="status">
         {active && <span className="spinner" aria-hidden="true" />}
         <strong>{mergeWords(merge)}</strong>
       </div>
-      {merge.message && <p className="task-merge-message">{merge.message}</p>}
+      {/* A conflict's message only repeats the headline and the list of files below it. */}
+      {merge.message && !(merge.step === "conflict" && merge.conflicts.length > 0) && (
+        <p className="task-merge-message">{merge.message}</p>
+      )}
       {merge.conflicts.length > 0 && (
         <div>
           <span className="muted small">Conflicting files:</span>

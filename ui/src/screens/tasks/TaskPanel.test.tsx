@@ -78,7 +78,9 @@ test("Merge… shows the drafted message to edit, and Merge puts the edited one 
   await waitFor(() => expect(s.calls).toEqual(['merge t1 "Fix login"']));
   expect(screen.queryByTestId("merge-dialog")).toBeNull();
   expect(s.modal).toEqual([true, false]);
-  expect(screen.getByTestId("task-said")).toHaveTextContent("In the merge queue.");
+  // Its progress shows once the engine reports it; no line says "in the queue" after it is over.
+  expect(s.refreshed()).toBeGreaterThan(0);
+  expect(screen.queryByTestId("task-said")).toBeNull();
 });
 
 test("a merge that is refused says why in the dialog", async () => {
@@ -105,13 +107,41 @@ test("a merge under way shows its step and can be cancelled; no second merge is 
 
 test("a conflict lists its files and asks the agent to fix it in a message", async () => {
   const s = setup(
-    sampleTask({ state: "ready", files: 1, added: 1, merge: { step: "conflict", target: "main", ahead: 0, conflicts: ["src/app.ts"] } }),
+    sampleTask({
+      state: "failed",
+      files: 1,
+      added: 1,
+      merge: {
+        step: "conflict",
+        target: "main",
+        ahead: 0,
+        conflicts: ["src/app.ts"],
+        message: "Bringing the task onto main met conflicts in src/app.ts; its branch is as it was, and nothing landed.",
+      },
+    }),
   );
   expect(screen.getByTestId("merge-conflicts")).toHaveTextContent("src/app.ts");
+  // Said once: the headline and the files, not the engine's sentence repeating them.
+  expect(screen.getByTestId("merge-progress")).toHaveTextContent("Stopped: it conflicts with main in 1 file. Nothing landed.");
+  expect(screen.getByTestId("merge-progress")).not.toHaveTextContent("its branch is as it was");
+  // Fixing comes first: Merge… is offered, not as the main action.
+  expect(screen.getByRole("button", { name: "Merge…" })).not.toHaveClass("primary");
+  expect(screen.getByRole("button", { name: "Ask the agent to fix it" })).toHaveClass("primary");
   await userEvent.click(screen.getByRole("button", { name: "Ask the agent to fix it" }));
   await waitFor(() => expect(s.sent).toHaveLength(1));
   expect(s.sent[0]).toContain("- src/app.ts");
   expect(s.sent[0]).toMatch(/resolve the conflicts/);
+});
+
+test("a stopped merge the agent has worked after is one line, with nothing to fix from it", () => {
+  // The engine calls a task with a stopped merge ready once its agent finished after it.
+  setup(sampleTask({ state: "ready", files: 1, added: 1, merge: { step: "conflict", target: "main", ahead: 0, conflicts: ["src/app.ts"] } }));
+  const progress = screen.getByTestId("merge-progress");
+  expect(progress).toHaveAttribute("data-past", "true");
+  expect(progress).toHaveTextContent("The last merge stopped (it conflicted with main); the agent has worked on it since.");
+  expect(screen.queryByTestId("merge-conflicts")).toBeNull();
+  expect(screen.queryByRole("button", { name: "Ask the agent to fix it" })).toBeNull();
+  expect(screen.getByRole("button", { name: "Merge…" })).toHaveClass("primary");
 });
 
 test("a failed check shows its output, scrollable, and sends it to the agent", async () => {
@@ -166,11 +196,17 @@ test("handing back asks first, and a checkout that is not clean is said plainly"
       throw { message: why };
     },
   });
-  await userEvent.click(screen.getByRole("button", { name: "Hand back to the folder" }));
+  await userEvent.click(screen.getByRole("button", { name: "Hand back…" }));
   expect(screen.getByTestId("hand-back-dialog")).toHaveTextContent("applied to the files in /w");
   await userEvent.click(screen.getByTestId("hand-back-dialog-confirm"));
   expect(await screen.findByTestId("task-problem")).toHaveTextContent(why);
   expect(s.refreshed()).toBeGreaterThan(0);
+});
+
+test("a new task offers no merge before it has changed anything", () => {
+  setup(sampleTask({ state: "new" }));
+  expect(screen.getByTestId("task-state")).toHaveTextContent("new");
+  expect(screen.queryByRole("button", { name: "Merge…" })).toBeNull();
 });
 
 test("a queued task says it waits for a slot; a running one offers no merge yet", () => {

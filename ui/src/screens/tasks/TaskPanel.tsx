@@ -17,7 +17,7 @@ import { MergeProgressView } from "./MergeProgressView";
 import { ReviewDialog } from "./ReviewDialog";
 import { RunButton } from "./RunButton";
 import { fixMergeRequest } from "./taskMessages";
-import { baseWords, countWords, liveState, mergeActive, overlapWords, restorableWords } from "./taskWords";
+import { baseWords, countWords, liveState, mergeActive, mergeStopped, overlapWords, restorableWords } from "./taskWords";
 
 interface Props {
   backend: Backend;
@@ -36,9 +36,14 @@ interface Props {
 
 type Dialog = "review" | "merge" | "discard" | "hand-back" | null;
 
+/** The task's change against its base is not empty. */
+function hasChanges(task: TaskSummary): boolean {
+  return task.files > 0 || task.added > 0 || task.removed > 0;
+}
+
 /** A worktree task whose changes are not merged: discarding it keeps a copy for 14 days. */
 function hasUnmerged(task: TaskSummary): boolean {
-  return task.state !== "merged" && (task.files > 0 || task.added > 0 || task.removed > 0);
+  return task.state !== "merged" && hasChanges(task);
 }
 
 export function TaskPanel({ backend, task, activity, send, onTask, refresh, onModal }: Props) {
@@ -74,10 +79,14 @@ export function TaskPanel({ backend, task, activity, send, onTask, refresh, onMo
   const merging = mergeActive(task.merge);
   const agentBusy = state === "running" || state === "waiting" || state === "queued";
   const canReview = worktree && !gone && !task.missing;
-  const canMerge = canReview && !merging && task.state !== "merged" && !agentBusy;
+  // Nothing to merge before the agent changed something (the queue would refuse it).
+  const canMerge = canReview && !merging && task.state !== "merged" && !agentBusy && hasChanges(task);
   const canHandBack = canReview && !merging && task.state !== "merged" && hasUnmerged(task);
   const counts = countWords(task);
   const fix = task.merge ? fixMergeRequest(task.merge) : null;
+  // A merge that stopped before the agent's latest work (the engine then no longer calls the task
+  // failed) is history: said in a line, with nothing to fix from it.
+  const pastMerge = mergeStopped(task.merge) && state !== "failed";
 
   return (
     <section className="task-panel" aria-label={`Task ${task.name}`} data-testid="task-panel">
@@ -100,7 +109,13 @@ export function TaskPanel({ backend, task, activity, send, onTask, refresh, onMo
             </button>
           )}
           {canMerge && (
-            <button type="button" className="primary small" data-testid="merge-task" onClick={() => setDialog("merge")}>
+            <button
+              type="button"
+              // After a stopped merge, fixing it comes first ("Ask the agent to fix it").
+              className={state === "failed" ? "small" : "primary small"}
+              data-testid="merge-task"
+              onClick={() => setDialog("merge")}
+            >
               Merge…
             </button>
           )}
@@ -112,7 +127,7 @@ export function TaskPanel({ backend, task, activity, send, onTask, refresh, onMo
               title="Apply its changes to the files in your folder"
               onClick={() => setDialog("hand-back")}
             >
-              Hand back to the folder
+              Hand back…
             </button>
           )}
           {gone ? (
@@ -207,7 +222,8 @@ export function TaskPanel({ backend, task, activity, send, onTask, refresh, onMo
         <MergeProgressView
           merge={task.merge}
           onCancel={() => void act(() => backend.cancelMerge(task.id))}
-          onAskFix={fix && !agentBusy ? () => void act(() => send(fix), "Asked the agent to fix it.") : undefined}
+          onAskFix={fix && !agentBusy ? () => void act(() => send(fix)) : undefined}
+          past={pastMerge}
         />
       )}
       {said && (
@@ -230,7 +246,6 @@ export function TaskPanel({ backend, task, activity, send, onTask, refresh, onMo
           onClose={() => setDialog(null)}
           onQueued={() => {
             setDialog(null);
-            setSaid("In the merge queue.");
             refresh();
           }}
         />

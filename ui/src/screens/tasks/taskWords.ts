@@ -88,6 +88,22 @@ export function mergeFixable(merge: MergeProgress | undefined): boolean {
   return merge?.step === "conflict" || merge?.step === "check_failed";
 }
 
+/** The merge stopped on something that kept it from landing: a conflict, a failed check, a refusal. */
+export function mergeStopped(merge: MergeProgress | undefined): boolean {
+  return mergeFixable(merge) || merge?.step === "refused";
+}
+
+/** A stopped merge the agent has worked after, in a sentence. */
+export function pastMergeWords(merge: MergeProgress): string {
+  const why =
+    merge.step === "conflict"
+      ? `it conflicted with ${merge.target}`
+      : merge.step === "check_failed"
+        ? "the check failed"
+        : "it was refused";
+  return `The last merge stopped (${why}); the agent has worked on it since. Merge again when it is ready.`;
+}
+
 function files(n: number): string {
   return n === 1 ? "1 file" : `${n} files`;
 }
