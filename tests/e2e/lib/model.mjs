@@ -3,6 +3,10 @@
 // /v1/messages). Each request gets the next scripted turn. A turn can hold its stream part-way
 // until the test releases it, so a test can look at the window while a tool call is still
 // streaming. Every request body is kept for assertions.
+//
+// Several sessions at once (tasks) each follow a script of their own: `route(key, ...turns)`
+// queues turns for the requests whose first user message contains `key`, whatever order the
+// sessions ask in; a request that matches no route gets the next turn of `script`.
 import { createServer } from "node:http";
 
 function sse(event, data) {
@@ -13,9 +17,18 @@ function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
 }
 
+/** The text the user wrote in the request's first user message (text blocks only). */
+function firstUserText(request) {
+  const first = (request.messages ?? []).find((m) => m.role === "user");
+  if (!first) return "";
+  if (typeof first.content === "string") return first.content;
+  return first.content.filter((b) => b.type === "text").map((b) => b.text).join("\n");
+}
+
 /**
  * A turn: `{ text?, tool?: { name, input }, chunk?: number, delayMs?: number, holdAt?: number,
- * dropAfterText?: boolean, holdFirst?: boolean }`. The tool's JSON input is streamed in `chunk`-byte
+ * dropAfterText?: boolean, holdFirst?: boolean, until?: Promise }`. With `until`, the answer
+ * waits for that promise before its first block (the request stays open, the session runs). The tool's JSON input is streamed in `chunk`-byte
  * pieces `delayMs` apart; with `holdAt` (a fraction 0..1 of the JSON), the stream pauses there
  * until `release()`; with `holdFirst`, the answer waits for `release()` before its first block.
  * With `dropAfterText` the connection is cut once the text is sent, in the middle of the answer.
@@ -23,6 +36,8 @@ function sleep(ms) {
 export async function startModel() {
   const turns = [];
   const requests = [];
+  /** key -> { turns, requests } */
+  const routes = new Map();
   let held = null;
   let lastEnd = 0;
   const server = createServer(async (req, res) => {
@@ -32,8 +47,17 @@ export async function startModel() {
       res.writeHead(404).end();
       return;
     }
-    requests.push(JSON.parse(body));
-    const turn = turns.shift() ?? { text: "(no more scripted turns)" };
+    const request = JSON.parse(body);
+    requests.push(request);
+    const said = firstUserText(request);
+    const route = [...routes.entries()].find(([key]) => said.includes(key));
+    let turn;
+    if (route) {
+      route[1].requests.push(request);
+      turn = route[1].turns.shift() ?? { text: `(no more scripted turns for ${route[0]})` };
+    } else {
+      turn = turns.shift() ?? { text: "(no more scripted turns)" };
+    }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const write = (event, data) => res.write(sse(event, data));
     write("message_start", {
@@ -41,6 +65,7 @@ export async function startModel() {
       message: { id: `msg_${requests.length}`, type: "message", role: "assistant", model: "claude-e2e", content: [], stop_reason: null, usage: { input_tokens: 120, output_tokens: 1 } },
     });
     let index = 0;
+    if (turn.until) await turn.until;
     if (turn.holdFirst) {
       await new Promise((resolve) => {
         held = resolve;
@@ -93,6 +118,15 @@ export async function startModel() {
     script(...next) {
       turns.push(...next);
     },
+    /** Queues turns for the requests whose first user message contains `key`. */
+    route(key, ...next) {
+      if (!routes.has(key)) routes.set(key, { turns: [], requests: [] });
+      routes.get(key).turns.push(...next);
+    },
+    /** The requests routed by `key`, in order. */
+    requestsFor: (key) => routes.get(key)?.requests ?? [],
+    /** The turns still queued for `key`. */
+    pendingFor: (key) => routes.get(key)?.turns.length ?? 0,
     /** True while a turn is paused at its `holdAt`. */
     get holding() {
       return held !== null;
