@@ -22,6 +22,7 @@ function firstUserText(request) {
   const first = (request.messages ?? []).find((m) => m.role === "user");
   if (!first) return "";
   if (typeof first.content === "string") return first.content;
+  if (!Array.isArray(first.content)) return "";
   return first.content.filter((b) => b.type === "text").map((b) => b.text).join("\n");
 }
 
