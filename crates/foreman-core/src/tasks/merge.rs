@@ -342,7 +342,8 @@ impl Tasks {
             // 5. Fast-forward the target.
             run.step(MergeStep::Landing).await?;
             let new = wt.run(["rev-parse", "HEAD"])?;
-            let short: String = new.chars().take(8).collect();
+            // As git and the window shorten it (7), so both name the same commit alike.
+            let short: String = new.chars().take(7).collect();
             let on_target = repo.current_branch()?.as_deref() == Some(target);
             let landed = if on_target {
                 let out = git::output(&repo.root, &["merge", "--ff-only", "-q", &new])?;
