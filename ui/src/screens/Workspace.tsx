@@ -95,6 +95,12 @@ export function Workspace({
   // Tasks are read again with the session list (which polls while one runs).
   const tasks = useTasks(backend, workspace.path, sessions.sessions);
   const shownTask = current ? tasks.byId.get(current) : undefined;
+  // Read again once the shown session has opened: while a task's session opens, its lock is held
+  // and it is not listed yet, so the task reads as running in a listing made meanwhile.
+  const refreshTasks = tasks.refresh;
+  useEffect(() => {
+    if (session.sessionId) refreshTasks();
+  }, [session.sessionId, refreshTasks]);
   // "New task" asks where it works above the empty conversation, until one is shown.
   const [choosing, setChoosing] = useState(false);
   const [taskModal, setTaskModal] = useState(false);

@@ -25,7 +25,14 @@ function opened(id: string): OpenedSession {
 }
 
 function setup(
-  initial: { sessions?: SessionSummary[]; tasks?: TaskSummary[]; current?: string | null; places?: Promise<TaskPlaces> } = {},
+  initial: {
+    sessions?: SessionSummary[];
+    tasks?: TaskSummary[];
+    current?: string | null;
+    places?: Promise<TaskPlaces>;
+    /** Holds every session's opening until it settles. */
+    open?: Promise<void>;
+  } = {},
 ) {
   let sessions = initial.sessions ?? [];
   let tasks = initial.tasks ?? [];
@@ -60,6 +67,7 @@ function setup(
     },
     openSession: async (_w: string, resume: string | null) => {
       opens.push(resume);
+      await initial.open;
       return opened(resume ?? "s-new");
     },
     sendOp: async () => {},
@@ -141,6 +149,20 @@ test("the tasks are read again when the engine says this workspace's changed", a
   expect(s.listed()).toBe(before);
   s.changed("/w");
   await waitFor(() => expect(screen.getByTestId("merge-progress")).toHaveTextContent("Bringing it up to date with main"));
+});
+
+test("a stored task is read again once its session has opened, which it read as running meanwhile", async () => {
+  let open: () => void = () => {};
+  const s = setup({
+    sessions: [summary("t1", "Fix")],
+    tasks: [sampleTask({ state: "running" })],
+    current: "t1",
+    open: new Promise<void>((resolve) => (open = resolve)),
+  });
+  await waitFor(() => expect(within(screen.getByTestId("task-panel")).getByTestId("task-state")).toHaveTextContent("running"));
+  s.setTasks([sampleTask({ state: "failed" })]);
+  act(() => open());
+  await waitFor(() => expect(within(screen.getByTestId("task-panel")).getByTestId("task-state")).toHaveTextContent("failed"));
 });
 
 test("merged tasks can be cleaned up from the sidebar, which says what that freed", async () => {
