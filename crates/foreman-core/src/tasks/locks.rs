@@ -107,16 +107,27 @@ pub fn take_folder(
 
 /// Marks the task `id` as running for as long as the lock is held.
 pub fn take_running(data_dir: &Path, id: &str) -> Result<Option<Held>, TaskError> {
-    Ok(try_take(&lock_path(data_dir, "task", id), id)?.ok())
+    let path = lock_path(data_dir, "task", id);
+    // Another process's look (`is_running`) holds it for a moment only; a session of the task
+    // running elsewhere holds it for good.
+    for _ in 0..10 {
+        if let Ok(held) = try_take(&path, id)? {
+            return Ok(Some(held));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Ok(None)
 }
 
 /// Whether some process runs the task `id` now.
 pub fn is_running(data_dir: &Path, id: &str) -> bool {
     let path = lock_path(data_dir, "task", id);
-    if !path.exists() {
+    // A look that writes nothing and takes only a shared lock for a moment (which
+    // `take_running` waits out).
+    let Ok(file) = std::fs::File::open(&path) else {
         return false;
-    }
-    matches!(try_take(&path, ""), Ok(Err(_)))
+    };
+    matches!(file.try_lock_shared(), Err(TryLockError::WouldBlock))
 }
 
 /// A slot of the tasks-at-once limit, when one of the `limit` is free.
@@ -161,6 +172,17 @@ pub fn try_merge(locks_dir: &Path, repo_key: &str, task: &str) -> Result<Option<
 mod tests {
     use super::*;
 
+    /// Whether `check` holds within a second: a lock dropped here can stay held a moment by a
+    /// process another test thread is starting (its copy of the descriptor closes at its exec).
+    fn soon(mut check: impl FnMut() -> bool) -> bool {
+        (0..100).any(|_| {
+            check() || {
+                std::thread::sleep(Duration::from_millis(10));
+                false
+            }
+        })
+    }
+
     #[test]
     fn a_folder_holds_one_task_and_names_it() {
         let data = tempfile::tempdir().unwrap();
@@ -179,7 +201,9 @@ mod tests {
                 .is_ok()
         );
         drop(first);
-        assert!(take_folder(data.path(), "/repo", "other").unwrap().is_ok());
+        assert!(soon(|| take_folder(data.path(), "/repo", "other")
+            .unwrap()
+            .is_ok()));
     }
 
     #[test]
@@ -189,11 +213,14 @@ mod tests {
         let _b = take_slot(data.path(), 2, "b").unwrap().unwrap();
         assert!(take_slot(data.path(), 2, "c").unwrap().is_none());
         drop(a);
-        assert!(take_slot(data.path(), 2, "c").unwrap().is_some());
+        assert!(soon(|| take_slot(data.path(), 2, "c").unwrap().is_some()));
         assert!(!is_running(data.path(), "t"));
         let running = take_running(data.path(), "t").unwrap().unwrap();
         assert!(is_running(data.path(), "t"));
+        // Looking does not get in the way of the holder, nor of the next taker.
+        assert!(is_running(data.path(), "t"));
         drop(running);
-        assert!(!is_running(data.path(), "t"));
+        assert!(soon(|| !is_running(data.path(), "t")));
+        assert!(take_running(data.path(), "t").unwrap().is_some());
     }
 }
