@@ -44,10 +44,7 @@ fn sandbox(app: &AppHandle) -> Result<HubSandbox, CommandError> {
     Ok(HubSandbox {
         level: settings.sandbox,
         network: settings.sandbox_network,
-        hidden: foreman_core::sandbox::hidden::resolve(
-            &settings.sandbox_hidden,
-            &crate::settings::own_dirs(app),
-        ),
+        hidden: crate::settings::hidden_paths(app, &settings),
     })
 }
 

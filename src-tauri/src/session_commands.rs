@@ -181,8 +181,7 @@ async fn session_config(
     config.approval_mode = settings.approval_mode;
     config.sandbox = settings.sandbox;
     config.sandbox_network = settings.sandbox_network;
-    config.sandbox_hidden =
-        foreman_core::sandbox::hidden::resolve(&settings.sandbox_hidden, &settings::own_dirs(app));
+    config.sandbox_hidden = settings::hidden_paths(app, settings);
     config.checkpoint_max_file_bytes = u64::from(settings.checkpoint_max_file_mib.max(1)) << 20;
     config.max_iterations = settings.max_iterations.max(1);
     config.text_protocol = settings.provider.text_protocol;

@@ -187,6 +187,12 @@ pub fn key_for(preset: ProviderPreset) -> KeyringKey {
     KeyringKey::new(preset.keyring_account())
 }
 
+/// Every path hidden from confined commands: Settings › Sandbox's list and the app's own
+/// folders.
+pub fn hidden_paths(app: &AppHandle, settings: &AppSettings) -> Vec<PathBuf> {
+    foreman_core::sandbox::hidden::resolve(&settings.sandbox_hidden, &own_dirs(app))
+}
+
 /// The app's own folders (data, config, cache, logs): hidden from confined commands, since
 /// they hold every workspace's conversations and the settings.
 pub fn own_dirs(app: &AppHandle) -> Vec<PathBuf> {

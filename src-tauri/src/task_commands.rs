@@ -197,10 +197,7 @@ pub async fn start_task(
     let started = tasks.start(&folder(&workspace)?, new).await.map_err(text)?;
     let app_settings = settings::load(&settings::settings_path(&app)?)?;
     let hidden = SetupSandbox {
-        hidden: foreman_core::sandbox::hidden::resolve(
-            &app_settings.sandbox_hidden,
-            &settings::own_dirs(&app),
-        ),
+        hidden: settings::hidden_paths(&app, &app_settings),
     };
     if let Err(error) = tasks
         .setup(&started.task.id, &started.config, &hidden, |_| {})
@@ -235,10 +232,7 @@ pub async fn merge_task(
         } else {
             MergeStrategy::Rebase
         },
-        hidden: foreman_core::sandbox::hidden::resolve(
-            &app_settings.sandbox_hidden,
-            &settings::own_dirs(&app),
-        ),
+        hidden: settings::hidden_paths(&app, &app_settings),
     };
     let workspace = row.workspace_path.clone();
     let emitter = app.clone();
@@ -369,10 +363,7 @@ pub async fn start_task_run(
 ) -> Result<TaskRun, CommandError> {
     let tasks = tasks(&app, &state).await?;
     let app_settings = settings::load(&settings::settings_path(&app)?)?;
-    let hidden = foreman_core::sandbox::hidden::resolve(
-        &app_settings.sandbox_hidden,
-        &settings::own_dirs(&app),
-    );
+    let hidden = settings::hidden_paths(&app, &app_settings);
     tasks.start_run(&task_id, hidden).await.map_err(text)
 }
 
