@@ -247,12 +247,14 @@ pub async fn merge_task(
     Ok(())
 }
 
+/// The drafted commit message of the task's uncommitted changes; `None` when everything is
+/// committed on its branch already.
 #[tauri::command]
 pub async fn draft_merge_message(
     app: AppHandle,
     state: State<'_, AppState>,
     task_id: String,
-) -> Result<String, CommandError> {
+) -> Result<Option<String>, CommandError> {
     let tasks = tasks(&app, &state).await?;
     tasks.draft_message(&task_id).await.map_err(text)
 }

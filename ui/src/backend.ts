@@ -110,7 +110,7 @@ export interface Backend {
   /** Puts the task in the merge queue with `message` (null: the drafted one). */
   mergeTask(taskId: string, message: string | null): Promise<void>;
   /** A commit message for the task's change, for the user to edit before merging. */
-  draftMergeMessage(taskId: string): Promise<string>;
+  draftMergeMessage(taskId: string): Promise<string | null>;
   cancelMerge(taskId: string): Promise<void>;
   /** Removes the task's worktree, keeping a copy of its changes that `restoreTask` brings back (14 days). */
   discardTask(taskId: string): Promise<TaskSummary>;
@@ -198,7 +198,7 @@ export const tauriBackend: Backend = {
   taskPlaces: (workspace) => invoke<TaskPlaces>("task_places", { workspace }),
   startTask: (workspace, place, name, base) => invoke<TaskSummary>("start_task", { workspace, place, name, base }),
   mergeTask: (taskId, message) => invoke<void>("merge_task", { taskId, message }),
-  draftMergeMessage: (taskId) => invoke<string>("draft_merge_message", { taskId }),
+  draftMergeMessage: (taskId) => invoke<string | null>("draft_merge_message", { taskId }),
   cancelMerge: (taskId) => invoke<void>("cancel_merge", { taskId }),
   discardTask: (taskId) => invoke<TaskSummary>("discard_task", { taskId }),
   restoreTask: (taskId) => invoke<TaskSummary>("restore_task", { taskId }),

@@ -193,15 +193,22 @@ async function merge(name, message, until) {
   await (await $('[data-testid="merge-task"]')).click();
   const dialog = await $('[data-testid="merge-dialog"]');
   await dialog.waitForDisplayed({ timeout: 10000 });
-  const field = await $('[data-testid="merge-message"]');
-  await field.waitForDisplayed({ timeout: 10000 });
-  const draft = await field.getValue();
-  // Drafted from the task's title (its first message), with the files when some are uncommitted.
-  assert.ok(draft.startsWith(until.title), `the drafted message: ${draft}`);
-  await screenshot(app.browser, `39-${until.shot}-merge-dialog`);
-  await field.click();
-  await app.browser.keys(["Control", "a"]);
-  await field.addValue(message);
+  if (until.committed) {
+    // Everything is committed on its branch: no message is asked for.
+    await (await $('[data-testid="merge-all-committed"]')).waitForDisplayed({ timeout: 10000 });
+    assert.ok(!(await (await $('[data-testid="merge-message"]')).isExisting()), "no commit message field");
+    await screenshot(app.browser, `39-${until.shot}-merge-dialog`);
+  } else {
+    const field = await $('[data-testid="merge-message"]');
+    await field.waitForDisplayed({ timeout: 10000 });
+    const draft = await field.getValue();
+    // Drafted from the task's title (its first message) and the files it changes.
+    assert.ok(draft.startsWith(until.title), `the drafted message: ${draft}`);
+    await screenshot(app.browser, `39-${until.shot}-merge-dialog`);
+    await field.click();
+    await app.browser.keys(["Control", "a"]);
+    await field.addValue(message);
+  }
   await (await $('[data-testid="confirm-merge"]')).click();
   const progress = await $('[data-testid="merge-progress"]');
   await waitFor(`the merge of ${name} to end as ${until.step}`, async () =>
@@ -487,7 +494,8 @@ step("9. after the restart, the agent fixes the conflict in its worktree, and it
   assertCheckoutAt(afterA, { ...FILES, "shared.txt": WARM }, "after the fix");
   await screenshot(app.browser, "39-13-fixed-by-agent");
 
-  const progress = await merge(B.name, "Shorten the greeting and the goodbye", { step: "merged", shot: "14", title: B.says });
+  // Its change was committed by the merge that conflicted, and rebased by its agent since.
+  const progress = await merge(B.name, null, { step: "merged", shot: "14", committed: true });
   assert.match(await (await progress.$('[data-testid="merge-output"]')).getText(), /check passed/);
   const landed = git("rev-parse", "main").trim();
   assert.equal(git("rev-parse", `${landed}~1`).trim(), afterA, "on top of the first merge");

@@ -87,29 +87,37 @@ impl Run<'_> {
 }
 
 impl Tasks {
-    /// A commit message for task `id`'s change: its title, and the files it changes.
-    pub async fn draft_message(&self, id: &str) -> Result<String, TaskError> {
+    /// A commit message for task `id`'s uncommitted changes: its title, and the files it
+    /// changes. `None` when everything is committed on its branch already (a merge then lands
+    /// its commits as they are).
+    pub async fn draft_message(&self, id: &str) -> Result<Option<String>, TaskError> {
         let row = self.row(id).await?;
-        let title = self
+        let Some(wt) = super::worktree_of(&row)? else {
+            return Ok(Some(self.title_of(&row).await?));
+        };
+        let files = wt.changed_paths()?;
+        if files.is_empty() {
+            return Ok(None);
+        }
+        let mut message = self.title_of(&row).await?;
+        message.push_str("\n\nChanged by the Foreman task ");
+        message.push_str(&row.name);
+        message.push_str(":\n");
+        for f in files.iter().take(20) {
+            message.push_str(&format!("- {f}\n"));
+        }
+        Ok(Some(message))
+    }
+
+    /// A task's title, or "Task <name>" when it has none.
+    async fn title_of(&self, row: &TaskRow) -> Result<String, TaskError> {
+        Ok(self
             .store
-            .session(id)
+            .session(&row.id)
             .await?
             .map(|s| s.title)
             .filter(|t| !t.trim().is_empty())
-            .unwrap_or_else(|| format!("Task {}", row.name));
-        let mut message = title;
-        if let Ok(Some(wt)) = super::worktree_of(&row)
-            && let Ok(files) = wt.changed_paths()
-            && !files.is_empty()
-        {
-            message.push_str("\n\nChanged by the Foreman task ");
-            message.push_str(&row.name);
-            message.push_str(":\n");
-            for f in files.iter().take(20) {
-                message.push_str(&format!("- {f}\n"));
-            }
-        }
-        Ok(message)
+            .unwrap_or_else(|| format!("Task {}", row.name)))
     }
 
     /// Cancels task `id`'s merge when it has not landed; `false` when there is none to cancel.
@@ -249,7 +257,10 @@ impl Tasks {
         if !wt.changed_paths()?.is_empty() {
             let message = match &options.message {
                 Some(m) if !m.trim().is_empty() => m.clone(),
-                _ => self.draft_message(&run.row.id).await?,
+                _ => match self.draft_message(&run.row.id).await? {
+                    Some(drafted) => drafted,
+                    None => self.title_of(&run.row).await?,
+                },
             };
             wt.run(["add", "-A"])?;
             let mut args = git::identity_args(&repo.root);
@@ -531,6 +542,8 @@ mod tests {
         assert_eq!(parents.split(' ').count(), 3, "a merge commit: {parents}");
         let subjects = git::run(repo.path(), ["log", "--format=%s", "main"]).unwrap();
         assert!(subjects.contains("Add two"), "{subjects}");
+        // Everything of a merged task is committed: there is no message to draft.
+        assert_eq!(tasks.draft_message(&rows[1].id).await.unwrap(), None);
         // A merged task cannot merge again, and says why.
         let again = tasks
             .merge(&rows[1].id, MergeOptions::default(), &quiet)

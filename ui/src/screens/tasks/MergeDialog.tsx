@@ -1,6 +1,7 @@
-// "Merge…": the commit message the engine drafts for the task's change, editable, then the
-// task goes into the merge queue (its progress shows in the task panel as the engine reports
-// it). A draft that cannot be made leaves the field for the user to write.
+// "Merge…": the commit message the engine drafts for the task's uncommitted change, editable,
+// then the task goes into the merge queue (its progress shows in the task panel as the engine
+// reports it). A draft that cannot be made leaves the field for the user to write; when
+// everything is committed on the task's branch already, there is no message to ask for.
 import { useEffect, useState } from "react";
 import type { Backend } from "../../backend";
 import { errorMessage } from "../../backend";
@@ -17,12 +18,18 @@ interface Props {
 
 export function MergeDialog({ backend, task, onClose, onQueued }: Props) {
   const [message, setMessage] = useState<string | null>(null);
+  /** Everything is committed on the task's branch: its commits land as they are. */
+  const [committed, setCommitted] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     let live = true;
     backend.draftMergeMessage(task.id).then(
-      (draft) => live && setMessage(draft),
+      (draft) => {
+        if (!live) return;
+        setCommitted(draft === null);
+        setMessage(draft ?? "");
+      },
       (e: unknown) => {
         if (!live) return;
         setMessage("");
@@ -37,7 +44,7 @@ export function MergeDialog({ backend, task, onClose, onQueued }: Props) {
     setBusy(true);
     setProblem(null);
     try {
-      await backend.mergeTask(task.id, message?.trim() ? message.trim() : null);
+      await backend.mergeTask(task.id, !committed && message?.trim() ? message.trim() : null);
       onQueued();
     } catch (e) {
       setProblem(errorMessage(e));
@@ -48,11 +55,15 @@ export function MergeDialog({ backend, task, onClose, onQueued }: Props) {
   return (
     <Modal label={`Merge ${task.name}`} testId="merge-dialog" onClose={onClose} initial="textarea">
       <h2>Merge {task.name}</h2>
-      <p className="muted small">
-        Its changes are committed with this message, brought up to date with <code>{target}</code>, checked, and then
-        land on <code>{target}</code>. Nothing lands if a step fails.
+      <p className="muted small" data-testid="merge-explained">
+        {committed ? "Its commits are" : "Its changes are committed with this message,"} brought up to date with{" "}
+        <code>{target}</code>, checked, and then land on <code>{target}</code>. Nothing lands if a step fails.
       </p>
-      {message === null ? (
+      {committed ? (
+        <p className="muted" data-testid="merge-all-committed">
+          Everything is committed on <code>{task.branch}</code> already, so no new commit is made.
+        </p>
+      ) : message === null ? (
         <p className="muted" role="status">
           Drafting a commit message…
         </p>
