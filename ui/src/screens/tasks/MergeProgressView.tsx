@@ -24,6 +24,8 @@ function look(merge: MergeProgress) {
 
 export function MergeProgressView({ merge, onCancel, onAskFix, past = false }: Props) {
   const active = mergeActive(merge);
+  // A landed merge's message says it all (where it landed, what became of the checkout).
+  const landed = merge.step === "merged" && Boolean(merge.message);
   if (past) {
     return (
       <p className="task-merge-past muted small" data-testid="merge-progress" data-step={merge.step} data-past="true">
@@ -35,10 +37,10 @@ export function MergeProgressView({ merge, onCancel, onAskFix, past = false }: P
     <div className={`task-merge ${lookClass(look(merge))}`} data-testid="merge-progress" data-step={merge.step}>
       <div className="task-merge-head" role="status">
         {active && <span className="spinner" aria-hidden="true" />}
-        <strong>{mergeWords(merge)}</strong>
+        <strong>{landed ? merge.message : mergeWords(merge)}</strong>
       </div>
       {/* A conflict's message only repeats the headline and the list of files below it. */}
-      {merge.message && !(merge.step === "conflict" && merge.conflicts.length > 0) && (
+      {merge.message && !landed && !(merge.step === "conflict" && merge.conflicts.length > 0) && (
         <p className="task-merge-message">{merge.message}</p>
       )}
       {merge.conflicts.length > 0 && (
