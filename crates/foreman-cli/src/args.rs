@@ -480,6 +480,26 @@ mod tests {
     }
 
     #[test]
+    fn a_worktree_is_named_right_after_the_flag_or_from_the_prompt() {
+        let named = parse_exec(&["--workspace", "/w", "--worktree", "fix-login", "do it"]).unwrap();
+        assert_eq!(named.worktree.as_deref(), Some("fix-login"));
+        assert_eq!(named.prompt, "do it");
+        let unnamed = parse_exec(&["--workspace", "/w", "do it", "--worktree"]).unwrap();
+        assert_eq!(unnamed.worktree.as_deref(), Some(""));
+        assert_eq!(unnamed.prompt, "do it");
+        let based =
+            parse_exec(&["--workspace", "/w", "--worktree=x", "--base", "dev", "go"]).unwrap();
+        assert_eq!(based.base.as_deref(), Some("dev"));
+        assert_eq!(based.max_tasks, 3);
+        assert!(
+            parse_exec(&["--workspace", "/w", "--base", "dev", "go"]).is_err(),
+            "--base needs --worktree"
+        );
+        assert!(parse_exec(&["--workspace", "/w", "--worktree", "--resume", "s1"]).is_err());
+        assert!(parse_exec(&["--workspace", "/w", "--max-tasks", "0", "go"]).is_err());
+    }
+
+    #[test]
     fn every_mode_and_level_the_help_lists_parses() {
         for mode in ["read-only", "ask", "auto-edit", "auto", "yolo"] {
             assert!(parse_exec(&["--workspace", "/w", "--approval", mode, "p"]).is_ok());
