@@ -56,6 +56,18 @@ impl McpHubs {
         store: &Store,
         workspace: &Path,
     ) -> Result<McpHub, CommandError> {
+        self.hub_in(app, store, workspace, workspace).await
+    }
+
+    /// The hub whose servers run in `workspace` (a task's worktree) with the approvals of
+    /// `approvals_for` (the folder the user opened).
+    pub async fn hub_in(
+        &self,
+        app: &AppHandle,
+        store: &Store,
+        workspace: &Path,
+        approvals_for: &Path,
+    ) -> Result<McpHub, CommandError> {
         let sandbox = sandbox(app)?;
         let mut hubs = self.hubs.lock().await;
         match hubs.remove(workspace) {
@@ -73,6 +85,7 @@ impl McpHubs {
         }
         let options = HubOptions {
             workspace: Some(workspace.to_path_buf()),
+            approvals_for: Some(approvals_for.to_path_buf()),
             store: Some(store.clone()),
             sandbox: sandbox.clone(),
             ..HubOptions::default()

@@ -102,7 +102,15 @@ pub async fn open_session_channel(
     config.data_dir = state_data_dir(&app)?.join("sessions").join(&session_id);
     config.checkpoints_dir = Some(state_data_dir(&app)?.join("checkpoints"));
     // The built-ins plus the workspace's MCP tools, with the same cards and approvals.
-    let hub = state.mcp.hub_for(&app, &store, &config.workspace).await?;
+    // A task's servers run in its worktree, with the approvals of the folder it belongs to.
+    let approvals_for = match &running {
+        Some(running) => std::path::PathBuf::from(&running.place.task.workspace_path),
+        None => config.workspace.clone(),
+    };
+    let hub = state
+        .mcp
+        .hub_in(&app, &store, &config.workspace, &approvals_for)
+        .await?;
     hub.wait_settled(crate::mcp::SETTLE).await;
     config.mcp = Some(hub);
     config.session_id = Some(session_id.clone());

@@ -221,7 +221,8 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     if let Some(started) = crate::mcp::session_tools(
         mcp_config,
         &store,
-        &config.workspace,
+        // A task's worktree shares the approvals of the folder the user named.
+        (&config.workspace, &workspace.path),
         args.trust_workspace_mcp,
         sandbox,
     )

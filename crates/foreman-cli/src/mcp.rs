@@ -51,7 +51,7 @@ fn refusal(workspace: &Path, name: &str, target: &str) -> String {
 pub async fn session_tools(
     config: McpConfig,
     store: &Store,
-    workspace: &Path,
+    (workspace, approvals_for): (&Path, &Path),
     trust: bool,
     sandbox: HubSandbox,
 ) -> Result<Option<McpHub>, String> {
@@ -61,17 +61,21 @@ pub async fn session_tools(
     if config.servers.is_empty() {
         return Ok(None);
     }
-    let key = workspace.display().to_string();
+    let key = approvals_for.display().to_string();
     if !trust {
         for p in pending_servers(&config, store, &key)
             .await
             .map_err(|e| e.to_string())?
         {
-            eprintln!("foreman-cli: {}", refusal(workspace, &p.name, &p.target));
+            eprintln!(
+                "foreman-cli: {}",
+                refusal(approvals_for, &p.name, &p.target)
+            );
         }
     }
     let options = HubOptions {
         workspace: Some(workspace.to_path_buf()),
+        approvals_for: Some(approvals_for.to_path_buf()),
         store: Some(store.clone()),
         trust_workspace: trust,
         builtin_tools: builtin_names().len(),

@@ -189,6 +189,56 @@ async fn workspace_servers_are_refused_until_approved() {
     );
 }
 
+#[tokio::test]
+async fn a_task_in_a_worktree_shares_the_approvals_of_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".foreman")).unwrap();
+    std::fs::write(
+        dir.path().join(".foreman/mcp.json"),
+        server_json().to_string(),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join(".gitignore"), ".xdg/\n.config/\n").unwrap();
+    for args in [
+        &["init", "-q", "-b", "main"][..],
+        &["add", "-A"],
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-q",
+            "-m",
+            "mcp",
+        ],
+    ] {
+        let status = std::process::Command::new("git")
+            .args(args)
+            .current_dir(dir.path())
+            .status()
+            .unwrap();
+        assert!(status.success(), "git {args:?}");
+    }
+    let mut approve = Command::new(BIN);
+    approve
+        .args(["mcp", "approve", "everything", "--workspace"])
+        .arg(dir.path())
+        .arg("--db")
+        .arg(dir.path().join(".xdg/foreman.db"))
+        .env("XDG_CONFIG_HOME", dir.path().join(".config"))
+        .kill_on_drop(true);
+    let (code, _, stderr) = output(&mut approve).await;
+    assert_eq!(code, 0, "{stderr}");
+    // The task's servers start in its worktree, approved as the folder's are.
+    let server = echo_script().await;
+    let (code, stdout, stderr) =
+        output(&mut exec(&server, dir.path(), &["--worktree", "with-mcp"])).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("mcp approve"), "asked again: {stderr}");
+    assert!(stdout.contains("Echo: from the model"), "{stdout}");
+}
+
 /// A discovery command that shows, in its one tool's description, what it finds of the display
 /// and the SSH agent (`[DISPLAY|SSH_AUTH_SOCK]`).
 fn probing_discovery(dir: &Path) -> PathBuf {

@@ -34,8 +34,12 @@ pub const DEFAULT_TOOL_LIMIT: usize = 40;
 #[derive(Debug, Clone)]
 pub struct HubOptions {
     /// The workspace root: stdio servers and discovery commands run there, and workspace
-    /// approvals are keyed by its path.
+    /// approvals are keyed by its path (unless `approvals_for` says otherwise).
     pub workspace: Option<PathBuf>,
+    /// The folder whose approvals count, when it is not `workspace`: a task's worktree runs
+    /// its servers there but shares the approvals of the folder the user opened (a definition
+    /// its agent changed has another hash, and asks again).
+    pub approvals_for: Option<PathBuf>,
     /// Where workspace-server approvals are read and recorded.
     pub store: Option<Store>,
     /// Start workspace servers without an approval (the CLI's `--trust-workspace-mcp`).
@@ -57,6 +61,7 @@ impl Default for HubOptions {
     fn default() -> Self {
         Self {
             workspace: None,
+            approvals_for: None,
             store: None,
             trust_workspace: false,
             call_timeout: DEFAULT_CALL_TIMEOUT,
@@ -101,7 +106,11 @@ struct Entry {
 }
 
 fn workspace_key(options: &HubOptions) -> Option<String> {
-    options.workspace.as_ref().map(|w| w.display().to_string())
+    options
+        .approvals_for
+        .as_ref()
+        .or(options.workspace.as_ref())
+        .map(|w| w.display().to_string())
 }
 
 impl McpHub {
