@@ -1,4 +1,5 @@
-//! System notifications: an approval waits while the user is in another window.
+//! System notifications: an approval waits while the user is in another window, or a task's
+//! merge ended while no window of the app has the focus.
 
 use std::collections::HashSet;
 
@@ -50,6 +51,32 @@ pub fn approval_waiting(app: &AppHandle, window: &str, tool: &str, reason: &str)
         .builder()
         .title(format!("Foreman: approve {tool}?"))
         .body(reason)
+        .show();
+    if let Err(error) = shown {
+        log::warn!("cannot show a notification: {error}");
+    }
+}
+
+/// Notifies that task `name`'s merge landed or stopped, unless a window of the app has focus
+/// (its panel and the inbox say so there) or the user turned notifications off.
+pub fn merge_over(app: &AppHandle, name: &str, merge: &foreman_protocol::MergeProgress) {
+    let focused = app
+        .webview_windows()
+        .values()
+        .any(|w| w.is_focused().unwrap_or(false));
+    if focused || !notify_enabled(app) || !merge.step.is_over() {
+        return;
+    }
+    let title = match merge.step {
+        foreman_protocol::MergeStep::Merged => format!("Foreman: {name} merged"),
+        foreman_protocol::MergeStep::Cancelled => return,
+        _ => format!("Foreman: the merge of {name} stopped"),
+    };
+    let shown = app
+        .notification()
+        .builder()
+        .title(title)
+        .body(merge.message.clone().unwrap_or_default())
         .show();
     if let Err(error) = shown {
         log::warn!("cannot show a notification: {error}");

@@ -235,12 +235,14 @@ pub async fn merge_task(
         hidden: settings::hidden_paths(&app, &app_settings),
     };
     let workspace = row.workspace_path.clone();
+    let name = row.name.clone();
     let emitter = app.clone();
     tauri::async_runtime::spawn(async move {
         let key = workspace.clone();
         let progress = move |_: &foreman_protocol::MergeProgress| changed(&emitter, &key);
-        if let Err(error) = tasks.merge(&task_id, options, &progress).await {
-            log::warn!("merge of {task_id}: {error}");
+        match tasks.merge(&task_id, options, &progress).await {
+            Ok(done) => crate::notify::merge_over(&app, &name, &done),
+            Err(error) => log::warn!("merge of {task_id}: {error}"),
         }
         changed(&app, &workspace);
     });
