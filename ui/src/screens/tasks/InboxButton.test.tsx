@@ -62,7 +62,7 @@ function setup(items: InboxItem[], current: string | null = null, approve: Appro
 test("the count says how many things need you and follows the engine's changes", async () => {
   const s = setup([item({ task_id: "a" }), item({ task_id: "b", kind: "approval" })]);
   await waitFor(() => expect(screen.getByTestId("inbox-count")).toHaveTextContent("2"));
-  expect(screen.getByRole("button", { name: "Inbox" })).toHaveAttribute("title", "2 things need you");
+  expect(screen.getByRole("button", { name: "Inbox" })).toHaveAttribute("title", "2 things need you (Ctrl+I)");
   s.change([]);
   await waitFor(() => expect(screen.getByTestId("inbox-count")).toHaveTextContent("0"));
 });
@@ -123,6 +123,15 @@ test("an item of another workspace brings that workspace's window to the front",
   await userEvent.click(screen.getByRole("option"));
   expect(s.windows).toEqual(["/other/project"]);
   expect(s.opened).toEqual([]);
+});
+
+test("Ctrl+I opens the list from anywhere, the first item chosen", async () => {
+  setup([item({ task_id: "a", kind: "approval" })]);
+  await waitFor(() => expect(screen.getByTestId("inbox-count")).toHaveTextContent("1"));
+  await userEvent.keyboard("{Control>}i{/Control}");
+  const list = screen.getByRole("listbox", { name: "What needs you" });
+  expect(list).toHaveFocus();
+  expect(within(list).getAllByRole("option")[0]).toHaveAttribute("aria-selected", "true");
 });
 
 test("Esc closes the list and gives the focus back to the button", async () => {

@@ -11,6 +11,7 @@ import { formatWhen } from "../../format";
 import { inboxKey, itemKey, keepSelection, kindLook } from "./inboxModel";
 import { useInbox } from "./useInbox";
 import type { ApproveResult } from "../workspace/useApproveShortcut";
+import { isApple, shortcutKey } from "../../platform";
 
 interface Props {
   backend: Backend;
@@ -34,6 +35,17 @@ export function InboxButton({ backend, workspace, current, readAgain, onOpen, on
   const list = useRef<HTMLUListElement>(null);
   const shown = useRef<InboxItem[]>([]);
   const button = useRef<HTMLButtonElement>(null);
+
+  // Ctrl+I (Cmd+I on a Mac) opens it from anywhere in the window, its first item chosen.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!shortcutKey(e) || !(e.key.toLowerCase() === "i" || e.code === "KeyI")) return;
+      e.preventDefault();
+      setOpen(true);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [setOpen]);
 
   // The chosen item stays chosen as the list is read again.
   useEffect(() => {
@@ -88,7 +100,8 @@ export function InboxButton({ backend, workspace, current, readAgain, onOpen, on
   };
 
   const count = items.length;
-  const tip = count === 0 ? "Nothing needs you" : count === 1 ? "1 thing needs you" : `${count} things need you`;
+  const needs = count === 0 ? "Nothing needs you" : count === 1 ? "1 thing needs you" : `${count} things need you`;
+  const tip = `${needs} (${isApple(navigator.userAgent) ? "⌘I" : "Ctrl+I"})`;
   return (
     <div className="inbox" ref={box}>
       <button
@@ -100,6 +113,7 @@ export function InboxButton({ backend, workspace, current, readAgain, onOpen, on
         aria-expanded={open}
         aria-describedby="inbox-count"
         title={tip}
+        aria-keyshortcuts={isApple(navigator.userAgent) ? "Meta+I" : "Control+I"}
         onClick={() => setOpen((o) => !o)}
       >
         Inbox
@@ -107,7 +121,7 @@ export function InboxButton({ backend, workspace, current, readAgain, onOpen, on
           id="inbox-count"
           className={count > 0 ? "inbox-count look-needs-you" : "inbox-count empty"}
           data-testid="inbox-count"
-          aria-label={tip}
+          aria-label={needs}
         >
           {count}
         </span>
