@@ -44,11 +44,7 @@ pub fn snapshot_tree(wt: &Worktree) -> Result<String, TaskError> {
                 .args(args)
                 .output()
                 .map_err(|source| TaskError::GitMissing { source })?;
-            if out.status.success() {
-                Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
-            } else {
-                Err(git::failed(args, &out))
-            }
+            git::stdout_of(args, &out)
         };
         if !real.is_file() {
             run(&["read-tree", "HEAD"])?;

@@ -47,8 +47,6 @@ pub enum TaskError {
          branch or name one (--into)"
     )]
     DetachedHead,
-    #[error("another task ({0}) is running in this folder; it must finish first")]
-    FolderBusy(String),
     #[error("the repository's .foreman/worktree.toml is not valid: {0}")]
     BadConfig(String),
     #[error("{0}")]

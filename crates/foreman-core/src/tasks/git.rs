@@ -45,11 +45,15 @@ where
     S: AsRef<OsStr>,
 {
     let args: Vec<S> = args.into_iter().collect();
-    let out = output(dir, &args)?;
+    stdout_of(&args, &output(dir, &args)?)
+}
+
+/// What `git args…` printed (trimmed at the end) when it succeeded, else why it failed.
+pub(crate) fn stdout_of<S: AsRef<OsStr>>(args: &[S], out: &Output) -> Result<String, TaskError> {
     if out.status.success() {
         Ok(String::from_utf8_lossy(&out.stdout).trim_end().to_owned())
     } else {
-        Err(failed(&args, &out))
+        Err(failed(args, out))
     }
 }
 

@@ -47,6 +47,23 @@ impl Place {
     pub fn is_worktree(&self) -> bool {
         self.task.place == "worktree"
     }
+
+    /// The sandbox of a program the task's repository asks for (its setup, its run command):
+    /// `workspace-write` in this place with the network on, `hidden` hidden, `temp` its
+    /// temporary directory.
+    pub fn network_policy(&self, temp: PathBuf, hidden: Vec<PathBuf>) -> SandboxPolicy {
+        let mut policy = SandboxPolicy::new(
+            SandboxLevel::WorkspaceWrite,
+            true,
+            self.workspace.clone(),
+            temp,
+        );
+        policy.hidden = hidden;
+        policy.extra_writable = self.sandbox_writable.clone();
+        policy.read_only = self.sandbox_read_only.clone();
+        policy.env = self.sandbox_env.clone();
+        policy
+    }
 }
 
 /// A task whose session runs: its place, and the locks held until it ends.
@@ -160,16 +177,8 @@ impl Tasks {
                     .prefix("foreman-setup-")
                     .tempdir()
                     .map_err(super::TaskError::io("create", std::env::temp_dir()))?;
-                let mut policy = SandboxPolicy::new(
-                    SandboxLevel::WorkspaceWrite,
-                    true,
-                    place.workspace.clone(),
-                    temp.path().to_path_buf(),
-                );
-                policy.hidden = sandbox_hidden.hidden.clone();
-                policy.extra_writable = place.sandbox_writable.clone();
-                policy.read_only = place.sandbox_read_only.clone();
-                policy.env = place.sandbox_env.clone();
+                let policy =
+                    place.network_policy(temp.path().to_path_buf(), sandbox_hidden.hidden.clone());
                 let mut failure = None;
                 for line in &config.setup {
                     on_output(&format!("$ {line}\n"));
@@ -199,16 +208,14 @@ impl Tasks {
     }
 }
 
-/// Runs `line` with the shell in `dir`, confined to `policy`; whether it succeeded and what it
-/// printed (stdout and stderr together, the last 64 KiB). `None` when `cancel` stopped it (its
-/// whole process tree is killed).
-pub(crate) async fn run_confined(
+/// Starts `line` with the shell in `dir`, confined to `policy`, with `env` set: its stdout
+/// carries stderr too, and its whole process tree is in its own group.
+pub(crate) fn spawn_confined(
     line: &str,
     dir: &std::path::Path,
     policy: &SandboxPolicy,
     env: &[(String, String)],
-    cancel: &tokio_util::sync::CancellationToken,
-) -> Result<Option<(bool, String)>, TaskError> {
+) -> Result<(tokio::process::Child, crate::process_tree::ProcessTree), TaskError> {
     let mut std = std::process::Command::new("sh");
     sandbox::confine(&mut std, policy).map_err(|e| TaskError::Git {
         command: line.to_owned(),
@@ -227,6 +234,20 @@ pub(crate) async fn run_confined(
     crate::process_tree::isolate(&mut command).kill_on_drop(true);
     let child = command.spawn().map_err(TaskError::io("run", dir))?;
     let tree = crate::process_tree::ProcessTree::of(&child);
+    Ok((child, tree))
+}
+
+/// Runs `line` with the shell in `dir`, confined to `policy`; whether it succeeded and what it
+/// printed (stdout and stderr together, the last 64 KiB). `None` when `cancel` stopped it (its
+/// whole process tree is killed).
+pub(crate) async fn run_confined(
+    line: &str,
+    dir: &std::path::Path,
+    policy: &SandboxPolicy,
+    env: &[(String, String)],
+    cancel: &tokio_util::sync::CancellationToken,
+) -> Result<Option<(bool, String)>, TaskError> {
+    let (child, tree) = spawn_confined(line, dir, policy, env)?;
     let out = tokio::select! {
         out = child.wait_with_output() => out.map_err(TaskError::io("run", dir))?,
         () = cancel.cancelled() => {

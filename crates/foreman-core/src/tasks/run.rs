@@ -12,11 +12,12 @@ use tokio::io::AsyncReadExt;
 use tokio_util::sync::CancellationToken;
 
 use crate::protocol::{SandboxLevel, TaskRun};
-use crate::sandbox::{self, SandboxPolicy};
+use crate::sandbox;
 
 use super::Tasks;
 use super::config::TaskConfig;
 use super::error::TaskError;
+use super::place::spawn_confined;
 use super::repo::Repo;
 
 /// What is kept of a run's output.
@@ -70,33 +71,9 @@ impl Tasks {
         }
         let temp = std::env::temp_dir().join(format!("foreman-run-{}", place.task.name));
         std::fs::create_dir_all(&temp).map_err(TaskError::io("create", &temp))?;
-        let mut policy = SandboxPolicy::new(
-            SandboxLevel::WorkspaceWrite,
-            true,
-            place.workspace.clone(),
-            temp,
-        );
-        policy.hidden = hidden;
-        policy.extra_writable = place.sandbox_writable.clone();
-        policy.read_only = place.sandbox_read_only.clone();
-        policy.env = place.sandbox_env.clone();
-        let mut std = std::process::Command::new("sh");
-        sandbox::confine(&mut std, &policy).map_err(|e| TaskError::Review(e.to_string()))?;
-        std.arg("-c")
-            .arg(format!("exec 2>&1; {command}"))
-            .current_dir(&place.workspace)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null());
-        for (k, v) in &place.command_env {
-            std.env(k, v);
-        }
-        let mut tokio_command = tokio::process::Command::from(std);
-        crate::process_tree::isolate(&mut tokio_command).kill_on_drop(true);
-        let mut child = tokio_command
-            .spawn()
-            .map_err(TaskError::io("run", &place.workspace))?;
-        let tree = crate::process_tree::ProcessTree::of(&child);
+        let policy = place.network_policy(temp, hidden);
+        let (mut child, tree) =
+            spawn_confined(&command, &place.workspace, &policy, &place.command_env)?;
         let stop = CancellationToken::new();
         let view = TaskRun {
             command,

@@ -121,12 +121,7 @@ impl Worktree {
         S: AsRef<std::ffi::OsStr>,
     {
         let args: Vec<S> = args.into_iter().collect();
-        let out = self.output(&args)?;
-        if out.status.success() {
-            Ok(String::from_utf8_lossy(&out.stdout).trim_end().to_owned())
-        } else {
-            Err(git::failed(&args, &out))
-        }
+        git::stdout_of(&args, &self.output(&args)?)
     }
 
     /// Runs `git args…` here and returns what happened.
