@@ -31,7 +31,8 @@ function setup(places: TaskPlaces | Error, failStart?: string) {
 test("Enter starts a task in a new worktree from the current branch", async () => {
   const { started, done } = setup({ worktree: true, current: "main", branches: ["main", "dev"] });
   const start = await screen.findByRole("button", { name: "Start task" });
-  expect(start).toHaveFocus();
+  // It takes the focus once the places are read, which may come after it is drawn.
+  await waitFor(() => expect(start).toHaveFocus());
   expect(screen.getByRole("radio", { name: "In a new worktree" })).toBeChecked();
   expect(screen.getByRole("combobox", { name: "Base branch" })).toHaveValue("main");
   await userEvent.keyboard("{Enter}");
