@@ -9,6 +9,7 @@ use ts_rs::TS;
 use crate::checkpoint::WorkspaceChange;
 use crate::decision::CallDecision;
 use crate::diff::FileDiff;
+use crate::hooks::HookRun;
 use crate::images::CallImages;
 use crate::sandbox::SandboxNote;
 use crate::tool::{ArgsView, CallError, ToolKind};
@@ -180,6 +181,11 @@ pub struct CallSnapshot {
     /// external tools).
     #[serde(default)]
     pub changes: Option<Vec<WorkspaceChange>>,
+    /// The hooks that ran for the call, in order (`PreToolUse`, `PermissionRequest`,
+    /// `PostToolUse`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<HookRun>>")]
+    pub hooks: Vec<HookRun>,
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use crate::attachment::{AttachmentView, ImageInput};
 use crate::call::{CallSnapshot, CallState, FilePreview, UndoState};
 use crate::checkpoint::{RewindPlan, WorkspaceChange};
 use crate::decision::CallDecision;
+use crate::hooks::{HookRun, HooksView};
 use crate::images::CallImages;
 use crate::network::PrivateTarget;
 use crate::op::{ApprovalMode, RuleScope};
@@ -356,6 +357,17 @@ pub enum EventMsg {
         tokens_before: u64,
         #[ts(type = "number")]
         tokens_after: u64,
+    },
+    /// A hook ran: on the card of `call_id`, or (for a message, a stop, the session) in the
+    /// conversation.
+    HookRan {
+        call_id: Option<String>,
+        run: HookRun,
+    },
+    /// The workspace's files name hooks the user has not approved as they are now: they do not
+    /// run until [`Op::ConsentHooks`](super::Op::ConsentHooks) names `view.consent_hash`.
+    HooksAwaitConsent {
+        view: HooksView,
     },
     /// The task ended, and why.
     TaskEnded {

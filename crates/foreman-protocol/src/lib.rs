@@ -15,6 +15,7 @@ pub mod connection_test;
 pub mod decision;
 pub mod diff;
 pub mod event;
+pub mod hooks;
 pub mod images;
 pub mod local_url;
 pub mod mcp;
@@ -41,6 +42,10 @@ pub use checkpoint::{ChangeKind, RewindPlan, WorkspaceChange};
 pub use connection_test::{ConnectionTest, ToolSupport};
 pub use decision::CallDecision;
 pub use event::{Event, EventMsg, FILES_CHANGED_LIMIT, TaskEndReason};
+pub use hooks::{
+    HookConsent, HookEvent, HookInfo, HookRun, HookVerdict, HooksView, SlashCatalog, SlashEntry,
+    SlashKind,
+};
 pub use images::{CallImages, ImageLeftOut, ImagesLeftOut, ToolImage};
 pub use mode::ApprovalMode;
 pub use model_info::ModelInfo;
@@ -70,6 +75,15 @@ mod bindings_tests {
         assert_bindings_current::<Event>();
         assert_bindings_current::<EventMsg>();
         assert_bindings_current::<TaskEndReason>();
+        assert_bindings_current::<HookEvent>();
+        assert_bindings_current::<HookConsent>();
+        assert_bindings_current::<HookInfo>();
+        assert_bindings_current::<HooksView>();
+        assert_bindings_current::<HookVerdict>();
+        assert_bindings_current::<HookRun>();
+        assert_bindings_current::<SlashKind>();
+        assert_bindings_current::<SlashEntry>();
+        assert_bindings_current::<SlashCatalog>();
         assert_bindings_current::<CallState>();
         assert_bindings_current::<CallSnapshot>();
         assert_bindings_current::<CallDecision>();

@@ -55,6 +55,12 @@ pub enum Op {
         #[serde(default)]
         scope: ApprovalScope,
     },
+    /// The user approves the workspace's hooks as they were shown: `hash` is
+    /// [`HooksView::consent_hash`](crate::hooks::HooksView); a set that changed since is not
+    /// approved by it.
+    ConsentHooks { hash: String },
+    /// Summarises the older conversation now (`/compact`), as when it fills the context window.
+    Compact,
     /// Refuses a call; the model is told, with the feedback when there is some.
     Reject {
         call_id: String,

@@ -5,6 +5,7 @@ import type { CallError } from "./CallError";
 import type { CallImages } from "./CallImages";
 import type { CallState } from "./CallState";
 import type { FilePreview } from "./FilePreview";
+import type { HookRun } from "./HookRun";
 import type { SandboxNote } from "./SandboxNote";
 import type { ToolKind } from "./ToolKind";
 import type { UndoState } from "./UndoState";
@@ -74,4 +75,9 @@ sandbox: SandboxNote | null,
  * The files the call changed in the workspace, when the checkpoints saw them (commands,
  * external tools).
  */
-changes: Array<WorkspaceChange> | null, };
+changes: Array<WorkspaceChange> | null, 
+/**
+ * The hooks that ran for the call, in order (`PreToolUse`, `PermissionRequest`,
+ * `PostToolUse`).
+ */
+hooks?: Array<HookRun>, };

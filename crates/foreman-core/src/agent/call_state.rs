@@ -78,6 +78,7 @@ impl CallRegistry {
             error: None,
             sandbox: None,
             changes: None,
+            hooks: Vec::new(),
         });
         events.emit(EventMsg::ToolCallCreated {
             call_id: call_id.to_owned(),
@@ -416,6 +417,7 @@ impl CallRegistry {
                 error: call.error.clone(),
                 sandbox: call.sandbox.clone(),
                 changes: call.changes.clone(),
+                hooks: call.hooks.clone(),
             })
             .collect()
     }

@@ -172,6 +172,34 @@ impl Engine {
         } else {
             self.llm.context_budget
         };
+        self.fit_to(before, target).await
+    }
+
+    /// Answers [`Op::Compact`](crate::protocol::Op::Compact) (`/compact`): summarises the older
+    /// conversation now, down to about half of what it takes, while no task runs.
+    pub(crate) async fn compact_on_request(&mut self) {
+        if self.control.running {
+            self.events.emit_session(EventMsg::Error {
+                message: "The agent is working: compact the conversation once it has finished."
+                    .into(),
+            });
+            return;
+        }
+        let before = estimate_conversation(&self.frame.system, &self.frame.history);
+        match self.fit_to(before, before / 2).await {
+            Ok(true) => {}
+            Ok(false) => self.events.emit_session(EventMsg::Error {
+                message: "There is nothing to compact yet: the conversation is short.".into(),
+            }),
+            Err(reason) => self.events.emit_session(EventMsg::Error {
+                message: format!("The conversation was not compacted: {}", reason.describe()),
+            }),
+        }
+    }
+
+    /// Elides old tool outputs, then summarises, until the conversation of `before` tokens fits
+    /// `target`; whether anything changed.
+    async fn fit_to(&mut self, before: usize, target: usize) -> Result<bool, TaskEndReason> {
         if before <= target {
             return Ok(false);
         }

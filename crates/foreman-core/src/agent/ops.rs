@@ -138,6 +138,9 @@ impl Engine {
                     }),
                 }
             }
+            // Boxed: a summary request answers ops itself.
+            Op::Compact => Box::pin(self.compact_on_request()).await,
+            Op::ConsentHooks { .. } => {}
             Op::Shutdown => {
                 self.control.shutdown = true;
                 self.stop();

@@ -263,6 +263,7 @@ mod tests {
             error: None,
             sandbox: None,
             changes: None,
+            hooks: Vec::new(),
         })
         .unwrap()
     }

@@ -187,6 +187,7 @@ mod tests {
             error: None,
             sandbox: None,
             changes: None,
+            hooks: Vec::new(),
         };
         let running = CallSnapshot {
             call_id: "running".into(),

@@ -95,6 +95,7 @@ pub async fn load_transcript(store: &Store, session_id: &str) -> Result<Transcri
                         error: None,
                         sandbox: None,
                         changes: None,
+                        hooks: Vec::new(),
                     });
                     if let Some((content, is_error)) = results.get(&call.id) {
                         snapshot.result = Some(content.clone());
