@@ -48,11 +48,7 @@ pub(crate) struct PreTool {
 impl PreTool {
     /// The policy's `decision`, as the hooks change it: a deny stays a deny.
     pub(crate) fn decide(&self, decision: Decision) -> Decision {
-        let why = |default: &str| {
-            self.reason
-                .clone()
-                .unwrap_or_else(|| default.to_owned())
-        };
+        let why = |default: &str| self.reason.clone().unwrap_or_else(|| default.to_owned());
         match (decision, self.permission) {
             (Decision::Ask { .. }, Some(Permission::Allow)) => Decision::Allow {
                 reason: why("a PreToolUse hook allowed it"),
@@ -224,7 +220,10 @@ impl Engine {
             "notification_type".into(),
             Value::String("permission_prompt".into()),
         );
-        let subject = Some(("permission_prompt".to_owned(), "permission_prompt".to_owned()));
+        let subject = Some((
+            "permission_prompt".to_owned(),
+            "permission_prompt".to_owned(),
+        ));
         self.run_hooks(HookEvent::Notification, call_id, subject, fields)
             .await;
     }

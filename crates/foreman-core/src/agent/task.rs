@@ -343,9 +343,10 @@ impl Engine {
             return false;
         };
         *blocks += 1;
-        self.record(Message::user(hook_note("Stop", &format!(
-            "you are not done yet: {reason}"
-        ))))
+        self.record(Message::user(hook_note(
+            "Stop",
+            &format!("you are not done yet: {reason}"),
+        )))
         .await;
         true
     }
