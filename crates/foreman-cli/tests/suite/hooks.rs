@@ -498,3 +498,49 @@ async fn hooks_run_in_the_sandbox_unless_the_user_says_otherwise() {
     assert_eq!(done.code, 0, "{}", done.stderr);
     assert!(home.join("escaped.txt").exists(), "the user let hooks out");
 }
+
+#[tokio::test]
+async fn stop_ends_a_hook_that_hangs() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    std::fs::create_dir_all(&ws).unwrap();
+    claude_setup(
+        &ws,
+        json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "sleep 60"}]}]}),
+        &[],
+    );
+    let server = ScriptedServer::start(vec![body(
+        "anthropic",
+        &[call("c", "bash", json!({"command": "touch ran.txt"}))],
+    )])
+    .await
+    .unwrap();
+    let mut child = exec(dir.path(), &ws, &server, "yolo", &["--approve-hooks"])
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let started = std::time::Instant::now();
+    let mut ended = None;
+    let read = async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            let event: Value = serde_json::from_str(&line).unwrap();
+            if event["type"] == "tool_call_updated" && event["state"] == "validating" {
+                // The hook starts now; give it a moment, then stop.
+                tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                stdin.write_all(b"{\"op\":\"cancel\"}\n").await.unwrap();
+                stdin.flush().await.unwrap();
+            }
+            if event["type"] == "task_ended" {
+                ended = Some(event["reason"]["kind"].clone());
+            }
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(30), read)
+        .await
+        .expect("Stop did not end the hook");
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    assert_eq!(ended, Some(json!("cancelled")));
+    assert!(!ws.join("ran.txt").exists());
+}
