@@ -11,6 +11,7 @@ use crate::mcp::McpHub;
 use crate::protocol::{ApprovalMode, SandboxLevel};
 use crate::providers::context_windows::{DEFAULT_CONTEXT_WINDOW, context_window_of};
 use crate::providers::{Limits, Message, PriceTable, Provider};
+use crate::slash::SlashDirs;
 use crate::store::{RuleAction, Store};
 
 /// Everything a session needs.
@@ -95,6 +96,10 @@ pub struct SessionConfig {
     /// The user's own rule file (`AGENTS.md` in the app's config directory), for every
     /// workspace: it goes into the system prompt before the workspace's own when it exists.
     pub user_rules: Option<PathBuf>,
+    /// Where skills and commands are found (the workspace's `.claude/`, the user's home and
+    /// Foreman's config folder): the system prompt lists the skills, the `skill` tool loads
+    /// them, and a message starting with `/name` runs a command. `None`: none of them.
+    pub slash: Option<SlashDirs>,
 }
 
 /// The default cap on model requests of one sub-agent.
@@ -150,6 +155,7 @@ impl SessionConfig {
             attach_max_file_bytes: crate::protocol::attachment::DEFAULT_MAX_ATTACHED_FILE_BYTES,
             checkpoint_max_file_bytes: crate::checkpoints::shadow::DEFAULT_MAX_FILE_BYTES,
             user_rules: None,
+            slash: None,
         }
     }
 }
