@@ -9,6 +9,9 @@ use super::common::{BIN, body, exec_in, isolated_env};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use foreman_core::conversation::load_transcript;
+use foreman_core::conversation::transcript::TranscriptItem;
+use foreman_core::store::{DATABASE_FILE, Store};
 use foreman_core::testing::scripts::{call, text};
 use foreman_core::testing::sse_server::ScriptedServer;
 use serde_json::{Value, json};
@@ -235,6 +238,24 @@ async fn skills_and_a_command_work_as_in_claude_code() {
     let refused = request(&server, 4);
     assert!(refused.contains("PATH_NOT_IN_WORKSPACE"), "{refused}");
     assert!(!refused.contains("\\\"private\\\""), "{refused}");
+    // A reopened session shows what the user typed, not the command's prompt.
+    let db = dir.join(".xdg/dev.foreman.app").join(DATABASE_FILE);
+    let store = Store::open(&db).await.unwrap();
+    let sessions = store
+        .list_sessions(&ws.display().to_string())
+        .await
+        .unwrap();
+    let transcript = load_transcript(&store, &sessions[0].id).await.unwrap();
+    let users: Vec<_> = transcript
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            TranscriptItem::User { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(users, ["/review 42"]);
+    store.close().await;
 }
 
 #[tokio::test]

@@ -9,9 +9,10 @@
 
 use std::path::{Path, PathBuf};
 
+use super::dirs::SlashDirs;
 use super::front_matter;
+use super::locations::{Found, is_slash_name, location_dirs};
 use super::skills::{allowed, one_line};
-use super::{Found, SlashDirs, is_slash_name, location_dirs};
 
 /// How deep subfolders of a `commands/` folder are searched.
 const MAX_DEPTH: usize = 6;

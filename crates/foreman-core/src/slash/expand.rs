@@ -11,7 +11,9 @@
 //! A built-in's name, a path (`/usr/bin/env`) or a word that cannot be a name is not expanded.
 
 use super::arguments::{fill, highest_position};
-use super::{Slash, SlashError, is_slash_name};
+use super::catalog::Slash;
+use super::error::SlashError;
+use super::locations::is_slash_name;
 use crate::attachments::mention;
 use crate::protocol::{AttachInput, SlashKind};
 

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::SlashDirs;
+use super::dirs::SlashDirs;
 
 /// The folders holding `kind` (`skills` or `commands`), first the workspace's, then the user's,
 /// each with how it is shown; a folder reached twice (a workspace that is the home folder) once.

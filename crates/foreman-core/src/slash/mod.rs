@@ -14,141 +14,26 @@
 
 pub mod arguments;
 pub mod builtins;
+mod catalog;
 pub mod commands;
+mod dirs;
 mod error;
 pub mod expand;
 pub mod front_matter;
 mod locations;
 pub mod skills;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod tool_names;
 
-use std::path::PathBuf;
-
-use self::builtins::BuiltIn;
+pub use self::catalog::Slash;
 pub use self::commands::Command;
+pub use self::dirs::SlashDirs;
 pub use self::error::SlashError;
 pub use self::expand::Expanded;
-use self::locations::location_dirs;
 pub use self::locations::{Found, is_slash_name};
 pub use self::skills::Skill;
-use crate::protocol::{SlashCatalog, SlashEntry, SlashKind};
-
-/// Where skills and commands are looked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SlashDirs {
-    /// The workspace root: its `.foreman/`, `.claude/` and `.agents/` folders.
-    pub workspace: PathBuf,
-    /// The user's home folder: `~/.claude/` and `~/.agents/`.
-    pub home: Option<PathBuf>,
-    /// Foreman's user-level folder (`~/.config/dev.foreman.app`): its `skills/` and `commands/`.
-    pub config_dir: Option<PathBuf>,
-}
-
-impl SlashDirs {
-    /// The folders of `workspace` with the user's home from the environment and Foreman's
-    /// config folder `config_dir`.
-    pub fn for_user(workspace: PathBuf, config_dir: Option<PathBuf>) -> Self {
-        Self {
-            workspace,
-            home: std::env::var_os("HOME")
-                .or_else(|| std::env::var_os("USERPROFILE"))
-                .map(PathBuf::from)
-                .filter(|p| p.is_absolute()),
-            config_dir,
-        }
-    }
-}
-
-/// The skills and commands of a workspace, loaded.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Slash {
-    pub commands: Vec<Command>,
-    pub skills: Vec<Skill>,
-    /// What could not be loaded, or is hidden by another of the same name.
-    pub warnings: Vec<String>,
-}
-
-impl Slash {
-    /// Reads the commands and skills of `dirs`.
-    pub fn load(dirs: &SlashDirs) -> Self {
-        let commands = commands::find_commands(dirs);
-        let skills = skills::find_skills(dirs);
-        let mut warnings = commands.warnings;
-        warnings.extend(skills.warnings);
-        for command in &commands.items {
-            if BuiltIn::is_builtin(&command.name) {
-                warnings.push(format!(
-                    "{}: /{} is Foreman's own, so this command does not run",
-                    command.source, command.name
-                ));
-            }
-            if let Some(skill) = skills.items.iter().find(|s| s.name == command.name) {
-                warnings.push(format!(
-                    "/{} is both the command {} and the skill {}: /{} runs the command",
-                    command.name, command.source, skill.source, command.name
-                ));
-            }
-        }
-        for skill in &skills.items {
-            if BuiltIn::is_builtin(&skill.name) {
-                warnings.push(format!(
-                    "{}: /{} is Foreman's own, so typing it does not run this skill (the model \
-                     can still load it)",
-                    skill.source, skill.name
-                ));
-            }
-        }
-        Self {
-            commands: commands.items,
-            skills: skills.items,
-            warnings,
-        }
-    }
-
-    /// The `/` menu: built-ins, then commands, then skills, each group by name.
-    pub fn catalog(&self) -> SlashCatalog {
-        let mut commands: Vec<SlashEntry> = self
-            .commands
-            .iter()
-            .map(|c| SlashEntry {
-                name: c.name.clone(),
-                kind: SlashKind::Command,
-                description: c.description.clone(),
-                argument_hint: c.argument_hint.clone(),
-                source: Some(c.source.clone()),
-            })
-            .collect();
-        commands.sort_by(|a, b| a.name.cmp(&b.name));
-        let mut skills: Vec<SlashEntry> = self
-            .skills
-            .iter()
-            .map(|s| SlashEntry {
-                name: s.name.clone(),
-                kind: SlashKind::Skill,
-                description: s.description.clone(),
-                argument_hint: None,
-                source: Some(s.source.clone()),
-            })
-            .collect();
-        skills.sort_by(|a, b| a.name.cmp(&b.name));
-        SlashCatalog {
-            entries: BuiltIn::ALL
-                .into_iter()
-                .map(BuiltIn::entry)
-                .chain(commands)
-                .chain(skills)
-                .collect(),
-            warnings: self.warnings.clone(),
-        }
-    }
-
-    /// The skills sorted by name (as the system prompt lists them).
-    pub fn skills_by_name(&self) -> Vec<&Skill> {
-        let mut skills: Vec<&Skill> = self.skills.iter().collect();
-        skills.sort_by(|a, b| a.name.cmp(&b.name));
-        skills
-    }
-}
+use crate::protocol::SlashCatalog;
 
 /// The `/` menu of `dirs`, with what could not be loaded.
 pub fn catalog(dirs: &SlashDirs) -> SlashCatalog {
@@ -165,56 +50,10 @@ pub fn expand(text: &str, dirs: &SlashDirs) -> Result<Option<Expanded>, SlashErr
 }
 
 #[cfg(test)]
-pub(crate) mod testing {
-    //! Real folders for the tests: a workspace, a home and a config folder.
-
-    use std::path::{Path, PathBuf};
-
-    use super::SlashDirs;
-
-    pub(crate) struct Dirs {
-        _temp: tempfile::TempDir,
-        pub(crate) ws: PathBuf,
-        pub(crate) home: PathBuf,
-        pub(crate) config: PathBuf,
-    }
-
-    impl Dirs {
-        pub(crate) fn new() -> Self {
-            let temp = tempfile::tempdir().unwrap();
-            let root = temp.path().canonicalize().unwrap();
-            let [ws, home, config] = ["ws", "home", "config"].map(|d| root.join(d));
-            for dir in [&ws, &home, &config] {
-                std::fs::create_dir_all(dir).unwrap();
-            }
-            Self {
-                _temp: temp,
-                ws,
-                home,
-                config,
-            }
-        }
-
-        pub(crate) fn dirs(&self) -> SlashDirs {
-            SlashDirs {
-                workspace: self.ws.clone(),
-                home: Some(self.home.clone()),
-                config_dir: Some(self.config.clone()),
-            }
-        }
-    }
-
-    pub(crate) fn write(root: &Path, relative: &str, text: &str) {
-        let path = root.join(relative);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-}
-
-#[cfg(test)]
 mod tests {
     use super::testing::{Dirs, write};
     use super::*;
+    use crate::protocol::SlashKind;
 
     #[test]
     fn the_catalog_lists_builtins_then_commands_then_skills() {

@@ -9,8 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::dirs::SlashDirs;
 use super::front_matter::{self, FrontMatter};
-use super::{Found, SlashDirs, is_slash_name, location_dirs};
+use super::locations::{Found, is_slash_name, location_dirs};
 
 /// Most files listed beside a `SKILL.md`.
 const MAX_LISTED_FILES: usize = 200;
