@@ -206,11 +206,16 @@ async fn session_config(
         .collect();
     config.store = Some(store.clone());
     config.user_rules = Some(crate::rule_file_commands::user_rules_path(app)?);
-    config.hooks = Some(HookDirs::new(
+    config.hooks = Some(HookDirs::for_user(
         config.workspace.clone(),
         app.path().app_config_dir().ok(),
     ));
     config.hooks_unconfined = settings.hooks_outside_sandbox;
+    // Skills and commands: the workspace's `.claude/`, the user's and the app's config folder.
+    config.slash = Some(foreman_core::slash::SlashDirs::for_user(
+        config.workspace.clone(),
+        app.path().app_config_dir().ok(),
+    ));
     Ok(config)
 }
 
