@@ -131,6 +131,14 @@ impl Engine {
         combined
     }
 
+    /// Whether any hook of `event` is configured (the input is built only then).
+    fn hooks_for(&self, event: HookEvent) -> bool {
+        self.tooling
+            .hooks
+            .as_ref()
+            .is_some_and(|hooks| hooks.any_for(event))
+    }
+
     /// The names a tool call has for hooks: Claude Code's and ours.
     fn hook_subject(&self, tool: &str) -> (String, String) {
         let builtin = builtin_names().iter().any(|n| n == tool);
@@ -155,6 +163,9 @@ impl Engine {
         tool: &str,
         arguments: &Value,
     ) -> PreTool {
+        if !self.hooks_for(HookEvent::PreToolUse) {
+            return PreTool::default();
+        }
         let fields = self.tool_fields(tool, arguments);
         let subject = Some(self.hook_subject(tool));
         let reply = self
@@ -175,6 +186,9 @@ impl Engine {
         tool: &str,
         arguments: &Value,
     ) -> Option<(Permission, Option<String>)> {
+        if !self.hooks_for(HookEvent::PermissionRequest) {
+            return None;
+        }
         let fields = self.tool_fields(tool, arguments);
         let subject = Some(self.hook_subject(tool));
         let reply = self
@@ -252,6 +266,9 @@ impl Engine {
         result: &str,
         path: Option<&str>,
     ) -> Option<String> {
+        if !self.hooks_for(HookEvent::PostToolUse) {
+            return None;
+        }
         let written = path.and_then(|p| self.tooling.files.file_bytes(p).ok().flatten());
         let mut fields = self.tool_fields(tool, arguments);
         let mut response = json!({ "success": true, "output": result });
@@ -389,5 +406,42 @@ impl Engine {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hooked(permission: Permission) -> PreTool {
+        PreTool {
+            permission: Some(permission),
+            ..PreTool::default()
+        }
+    }
+
+    #[test]
+    fn a_hook_changes_ask_and_allow_but_never_a_deny() {
+        let ask = || Decision::Ask { reason: "r".into() };
+        let allow = || Decision::Allow { reason: "r".into() };
+        let deny = || Decision::Deny {
+            reason: "rule".into(),
+        };
+        assert!(matches!(
+            hooked(Permission::Allow).decide(ask()),
+            Decision::Allow { .. }
+        ));
+        assert!(matches!(
+            hooked(Permission::Ask).decide(allow()),
+            Decision::Ask { .. }
+        ));
+        assert!(matches!(
+            hooked(Permission::Allow).decide(deny()),
+            Decision::Deny { .. }
+        ));
+        assert!(matches!(
+            PreTool::default().decide(ask()),
+            Decision::Ask { .. }
+        ));
     }
 }
