@@ -27,6 +27,7 @@ import { draftKey, saveDraft } from "../session/drafts";
 import { errorMessage } from "../backend";
 import { Banners } from "./workspace/Banners";
 import { FirstRun } from "./workspace/FirstRun";
+import { HooksConsent } from "./workspace/HooksConsent";
 import { approveOnlyWaiting, useApproveShortcut } from "./workspace/useApproveShortcut";
 import { useBranch } from "./workspace/useBranch";
 import { useCardActions } from "./workspace/useCardActions";
@@ -319,6 +320,13 @@ export function Workspace({
               </button>
               <button onClick={() => void op({ op: "cancel" })}>Stop</button>
             </div>
+          )}
+          {state.hookConsent && (
+            <HooksConsent
+              view={state.hookConsent}
+              onAllow={(hash) => void session.answerHooks(hash)}
+              onNotNow={() => void session.answerHooks(null)}
+            />
           )}
           {state.running && <TodoList todos={state.todos} />}
           <QueuedMessages
