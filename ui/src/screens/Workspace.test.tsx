@@ -18,6 +18,7 @@ function backend(warnings: string[]): Backend {
       workspace_file: "/w/.foreman/mcp.json",
     }),
     workspaceFiles: async () => [],
+    slashCatalog: async () => ({ entries: [], warnings: [] }),
     openExternal: async () => {},
     showNewSession: async () => {},
     ...taskCommands(),
@@ -317,4 +318,13 @@ test("the workspace's hooks ask for consent above the composer; Allow sends it, 
   await userEvent.click(await screen.findByRole("button", { name: "Not now" }));
   await waitFor(() => expect(screen.queryByTestId("hooks-consent")).toBeNull());
   expect(ops.filter((o) => o.op === "consent_hooks")).toHaveLength(1);
+});
+
+test("/compact from the / menu asks the engine to compact, and is not sent as a message", async () => {
+  const { ops } = await openRunning();
+  await userEvent.clear(screen.getByRole("textbox"));
+  await userEvent.type(screen.getByRole("textbox"), "/compact");
+  await userEvent.keyboard("{Enter}{Enter}");
+  await waitFor(() => expect(ops).toContainEqual({ op: "compact" }));
+  expect(ops.some((o) => o.op === "user_message")).toBe(false);
 });

@@ -36,6 +36,7 @@ import { useNetChange } from "./workspace/useNetChange";
 import { useRetryOffer } from "./workspace/useRetryOffer";
 import { useSessionList, type SessionList } from "./workspace/useSessionList";
 import { useToolWarnings } from "./workspace/useToolWarnings";
+import { useSlashSource } from "./workspace/useSlashSource";
 import { openFolderInNewWindow } from "./newWindow";
 import { CleanUpMerged } from "./tasks/CleanUpMerged";
 import { InboxButton } from "./tasks/InboxButton";
@@ -159,6 +160,13 @@ export function Workspace({
   );
   const branch = useBranch(backend, workspace.path, current, { refresh, open: setCurrent, failed: setListError });
   const findFiles = useCallback((q: string) => backend.workspaceFiles(workspace.path, q), [backend, workspace.path]);
+  const slash = useSlashSource(backend, workspace.path, op, {
+    clear: () => {
+      setChoosing(false);
+      setCurrent(null);
+    },
+    openSettings: onOpenSettings,
+  });
   const openLink = useCallback((url: string) => void backend.openExternal(url).catch(() => {}), [backend]);
   const missing = settings?.missing ?? null;
   // Why a stored session is not running is what the setup banner says already, when it shows.
@@ -345,6 +353,7 @@ export function Workspace({
             history={history}
             findFiles={findFiles}
             onSend={session.send}
+            slash={slash}
             restore={state.returned}
             focusRef={composer}
             onStop={() => void op({ op: "cancel" })}
