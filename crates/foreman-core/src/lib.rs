@@ -16,6 +16,7 @@ pub mod builtin_tools;
 pub mod checkpoints;
 pub mod conversation;
 pub mod diff;
+pub mod hooks;
 pub mod mcp;
 pub mod os_path;
 pub mod partial_json;

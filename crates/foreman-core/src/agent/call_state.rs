@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::events::EventSink;
 use crate::protocol::{
     ArgsView, CallDecision, CallError, CallImages, CallSnapshot, CallState, EventMsg, FilePreview,
-    SandboxNote, ToolKind, UndoState, WorkspaceChange,
+    HookRun, SandboxNote, ToolKind, UndoState, WorkspaceChange,
 };
 use crate::tools::ToolError;
 
@@ -257,6 +257,14 @@ impl CallRegistry {
             call_id: call_id.to_owned(),
             sandbox,
         });
+    }
+
+    /// Adds a hook's run to the call (its event is sent by the caller).
+    pub fn add_hook_run(&mut self, call_id: &str, run: HookRun) {
+        if let Some(call) = self.get_mut(call_id) {
+            call.hooks.push(run);
+            self.dirty.push(call_id.to_owned());
+        }
     }
 
     /// Moves `call_id` to `to` and announces it with `status`. Refused moves change nothing and

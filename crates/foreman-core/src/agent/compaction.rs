@@ -172,6 +172,9 @@ impl Engine {
         } else {
             self.llm.context_budget
         };
+        if before > target {
+            self.pre_compact_hooks("auto").await;
+        }
         self.fit_to(before, target).await
     }
 
@@ -186,6 +189,7 @@ impl Engine {
             return;
         }
         let before = estimate_conversation(&self.frame.system, &self.frame.history);
+        self.pre_compact_hooks("manual").await;
         match self.fit_to(before, before / 2).await {
             Ok(true) => {}
             Ok(false) => self.events.emit_session(EventMsg::Error {

@@ -95,6 +95,14 @@ pub struct SessionConfig {
     /// The user's own rule file (`AGENTS.md` in the app's config directory), for every
     /// workspace: it goes into the system prompt before the workspace's own when it exists.
     pub user_rules: Option<PathBuf>,
+    /// Where the session's hooks come from ([`crate::hooks`]): the workspace's settings files
+    /// and the user's. `None` runs no hooks.
+    pub hooks: Option<crate::hooks::HookDirs>,
+    /// Hooks run outside the sandbox (the user said so); otherwise at the `bash` tool's level.
+    pub hooks_unconfined: bool,
+    /// The folder whose consents to hooks apply: a task's worktree shares its folder's; the
+    /// workspace when `None`.
+    pub consent_folder: Option<PathBuf>,
 }
 
 /// The default cap on model requests of one sub-agent.
@@ -150,6 +158,9 @@ impl SessionConfig {
             attach_max_file_bytes: crate::protocol::attachment::DEFAULT_MAX_ATTACHED_FILE_BYTES,
             checkpoint_max_file_bytes: crate::checkpoints::shadow::DEFAULT_MAX_FILE_BYTES,
             user_rules: None,
+            hooks: None,
+            hooks_unconfined: false,
+            consent_folder: None,
         }
     }
 }

@@ -75,6 +75,8 @@ pub(crate) struct Tooling {
     pub(crate) checkpoints_cap: u64,
     /// The most of one file a user message attaches.
     pub(crate) attach_max_file_bytes: usize,
+    /// The hooks that run in the pipeline (`None`: the session runs none).
+    pub(crate) hooks: Option<crate::hooks::Hooks>,
 }
 
 /// What decides whether a call runs without asking, and when a task pauses.
@@ -102,6 +104,9 @@ pub(crate) struct Waiting {
     pub(crate) user_messages: usize,
     /// The session is new: its first message gets the session-context note before it.
     pub(crate) context_due: bool,
+    /// What hooks gave as context (`SessionStart`, `UserPromptSubmit`), for the model with the
+    /// next message it takes.
+    pub(crate) hook_context: Vec<String>,
 }
 
 /// Whether a task runs, and how it ends.
@@ -185,6 +190,24 @@ impl Engine {
             config.sandbox_read_only,
             config.sandbox_env,
         );
+        let hooks = config.hooks.map(|dirs| {
+            let key = config
+                .consent_folder
+                .as_ref()
+                .unwrap_or(&config.workspace)
+                .display()
+                .to_string();
+            let mut hooks = crate::hooks::Hooks::new(
+                dirs,
+                config.store.clone(),
+                key,
+                id.clone(),
+                config.data_dir.join("transcript.jsonl"),
+            )
+            .with_env(config.command_env.clone());
+            hooks.unconfined = config.hooks_unconfined;
+            hooks
+        });
         let titled = !config.history.is_empty();
         // A resumed session has its context note already.
         let context_due = config.history.is_empty();
@@ -232,6 +255,7 @@ impl Engine {
                 checkpoints,
                 checkpoints_cap: config.checkpoints_cap,
                 attach_max_file_bytes: config.attach_max_file_bytes,
+                hooks,
             },
             gate: Gate {
                 policy: Policy {
@@ -283,6 +307,15 @@ impl Engine {
         if let Some(e) = watch_error {
             self.report_watch_error(&e);
         }
+        let source = if self.waiting.context_due {
+            "startup"
+        } else {
+            "resume"
+        };
+        if let Some(context) = self.session_start_hooks(source).await {
+            let note = crate::conversation::notes::hook_note("SessionStart", &context);
+            self.waiting.hook_context.push(note);
+        }
         while !self.control.shutdown {
             if let Some(input) = self.waiting.queued.pop_front() {
                 self.run_task(input).await;
@@ -300,6 +333,7 @@ impl Engine {
                 }
             }
         }
+        self.session_end_hooks().await;
         self.events.emit(EventMsg::ShutdownComplete);
     }
 }

@@ -11,6 +11,7 @@
 //! - [`scheduler`]: the calls of a turn through the tool runtime, in order; [`call_state`] is
 //!   each call's state machine.
 //! - [`approvals`]: waiting for the user, with previews pinned by hash.
+//! - `hook_points`: where the hooks of [`crate::hooks`] run in the pipeline and the task.
 //! - [`subtask`]: sub-agents, each with its own `frame`.
 //! - `session_context`: the note with the date and the git state before a new session's first
 //!   message; [`prompt`] is the byte-stable system prompt.
@@ -33,6 +34,7 @@ pub mod escalation;
 pub mod events;
 mod folder_turn;
 mod frame;
+mod hook_points;
 pub mod inbox;
 mod jobs;
 mod model_change;

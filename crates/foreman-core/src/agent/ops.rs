@@ -140,7 +140,7 @@ impl Engine {
             }
             // Boxed: a summary request answers ops itself.
             Op::Compact => Box::pin(self.compact_on_request()).await,
-            Op::ConsentHooks { .. } => {}
+            Op::ConsentHooks { hash } => self.consent_hooks(&hash).await,
             Op::Shutdown => {
                 self.control.shutdown = true;
                 self.stop();

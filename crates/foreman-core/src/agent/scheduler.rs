@@ -35,6 +35,8 @@ impl Engine {
         let mut results: Results = vec![None; calls.len()];
         // The path each call's facts name, for the nested rule files it brings.
         let mut touched: Vec<Option<String>> = vec![None; calls.len()];
+        // What the hooks told the model about each call.
+        let mut hook_notes: Vec<Option<String>> = vec![None; calls.len()];
         let mut batch: Vec<Job> = Vec::new();
         let mut outcome = CallsOutcome::Continue;
         for (index, call) in calls.iter().enumerate() {
@@ -98,7 +100,24 @@ impl Engine {
                 prepared,
                 outside: false,
             };
-            let decision = self.gate.policy.decide(&facts, self.gate.auto_approved);
+            let hooked = self
+                .pre_tool_hooks(&call.id, &call.name, &job.prepared.arguments)
+                .await;
+            hook_notes[index] = hooked.context.clone();
+            if let Some(reason) = hooked.blocked {
+                let text = format!("Blocked by a PreToolUse hook: {reason}. Nothing was done.");
+                self.calls
+                    .finish(&mut self.events, &call.id, CallState::Rejected, &text, true);
+                results[index] = Some((text, true));
+                continue;
+            }
+            if self.control.cancel.is_cancelled() {
+                // A hook stopped the agent.
+                outcome = self.cancel_unrun(&call.id, &mut results[index]);
+                continue;
+            }
+            let decision =
+                hooked.decide(self.gate.policy.decide(&facts, self.gate.auto_approved));
             if matches!(decision, Decision::Allow { .. }) && job.mutates {
                 self.gate.auto_approved += 1;
             }
@@ -131,7 +150,7 @@ impl Engine {
                         self.not_run(&call.id, &outcome, &mut results[index]);
                         continue;
                     }
-                    outcome = self.approve_and_run(job, reason, &mut results).await;
+                    outcome = self.ask_or_hook(job, reason, &mut results).await;
                 }
             }
         }
@@ -145,9 +164,13 @@ impl Engine {
             self.not_run(&job.id, &outcome, &mut results[job.index]);
         }
         self.flush_calls().await;
-        for ((call, result), path) in calls.iter().zip(results).zip(touched) {
+        for (((call, result), path), note) in calls.iter().zip(results).zip(touched).zip(hook_notes)
+        {
             let (mut text, is_error) =
                 result.unwrap_or_else(|| (NOT_RUN_CANCELLED.to_owned(), true));
+            if let Some(note) = note {
+                text.push_str(&format!("\n\n[PreToolUse hook context: {note}]"));
+            }
             // The first call that did something in a directory brings its rule file: the model
             // reads it with the result, and the system prompt stays the same bytes.
             if !is_error
@@ -209,7 +232,7 @@ impl Engine {
         self.run_jobs(jobs, results).await
     }
 
-    async fn approve_and_run(
+    pub(crate) async fn approve_and_run(
         &mut self,
         job: Job,
         reason: String,
@@ -330,6 +353,7 @@ impl Engine {
             })
             .collect();
         let mut runs = Vec::with_capacity(jobs.len());
+        let mut hook_arguments = Vec::with_capacity(jobs.len());
         let mut finished = Vec::with_capacity(jobs.len());
         for job in jobs {
             self.calls
@@ -363,6 +387,8 @@ impl Engine {
                 }
                 false => None,
             };
+            // For the PostToolUse hooks.
+            hook_arguments.push(arguments.clone());
             // Kept to ask again outside the sandbox if it refuses something.
             let confined = sandbox.is_some().then_some((arguments, facts.shell));
             runs.push(execute(
@@ -405,8 +431,11 @@ impl Engine {
         }
         let mut outcome = CallsOutcome::Continue;
         let mut escalations = Vec::new();
-        for ((index, id, tool, changes, _, repairs, confined), (run, before)) in
-            finished.into_iter().zip(executed.into_iter().zip(befores))
+        for (((index, id, tool, changes, _, repairs, confined), (run, before)), arguments) in
+            finished
+                .into_iter()
+                .zip(executed.into_iter().zip(befores))
+                .zip(hook_arguments)
         {
             self.count_stats(&tool, &run);
             let text = run.model_text(&repairs);
@@ -441,7 +470,16 @@ impl Engine {
                         self.calls.set_summary(&id, summary);
                     }
                     let (state, text, is_error) = match output.control {
-                        None => (CallState::Succeeded, text, false),
+                        None => {
+                            let said = self
+                                .post_tool_hooks(&id, &tool, &arguments, &text, changes.as_deref())
+                                .await;
+                            let text = match said {
+                                Some(note) => format!("{text}\n\n{note}"),
+                                None => text,
+                            };
+                            (CallState::Succeeded, text, false)
+                        }
                         Some(control) => {
                             let (state, text, is_error, ends) =
                                 self.take_control(&id, control, text).await;

@@ -11,7 +11,7 @@ use super::retry::{PendingRetry, TaskStart};
 use super::session_context::session_context_note;
 use super::turn::StreamedCall;
 use super::user_input::UserInput;
-use crate::conversation::notes::RETRY_NOTE;
+use crate::conversation::notes::{RETRY_NOTE, hook_note};
 use crate::conversation::transcript::TranscriptItem;
 use crate::protocol::{CallDecision, CallState, EventMsg, TaskEndReason};
 use crate::providers::{Attachment, Message, ProviderError, Thinking, ToolCall};
@@ -31,9 +31,37 @@ impl Engine {
         }
     }
 
-    /// Runs one task for the user's message.
+    /// Runs one task for the user's message (unless a hook blocks it).
     pub(crate) async fn run_task(&mut self, input: UserInput) {
-        self.run_task_from(TaskStart::Message(input)).await;
+        self.control.cancel = tokio_util::sync::CancellationToken::new();
+        if let Some(input) = self.screen_prompt(input).await {
+            self.run_task_from(TaskStart::Message(input)).await;
+        }
+    }
+
+    /// Runs the `UserPromptSubmit` hooks on `input`: `None` when one blocked it (the user is
+    /// told why and gets the message back), the input otherwise (their context waits for it).
+    async fn screen_prompt(&mut self, input: UserInput) -> Option<UserInput> {
+        match self.prompt_hooks(&input.text).await {
+            Ok(context) => {
+                if let Some(context) = context {
+                    let note = hook_note("UserPromptSubmit", &context);
+                    self.waiting.hook_context.push(note);
+                }
+                Some(input)
+            }
+            Err(reason) => {
+                self.events.emit_session(EventMsg::Error {
+                    message: format!("A hook blocked your message: {reason}"),
+                });
+                let images = input.images().cloned().collect();
+                self.events.emit_session(EventMsg::QueuedMessagesReturned {
+                    texts: vec![input.text],
+                    images,
+                });
+                None
+            }
+        }
     }
 
     /// Runs one task, from the user's message or from their retry.
@@ -184,6 +212,9 @@ impl Engine {
             number,
             attachments: views,
         });
+        for note in std::mem::take(&mut self.waiting.hook_context) {
+            self.record(Message::user(note)).await;
+        }
     }
 
     /// The loop of turns over the current history, until the task ends. The user's queued
@@ -191,6 +222,8 @@ impl Engine {
     /// its parent).
     pub(crate) async fn run_loop(&mut self, take_queued: bool) -> TaskEndReason {
         let mut iteration = 0u32;
+        // How many times `Stop` hooks sent the agent back to work.
+        let mut stop_blocks = 0u32;
         loop {
             if self.control.cancel.is_cancelled() {
                 break TaskEndReason::Cancelled;
@@ -201,7 +234,9 @@ impl Engine {
                 };
             }
             while take_queued && let Some(queued) = self.waiting.queued.pop_front() {
-                self.take_message(queued).await;
+                if let Some(queued) = self.screen_prompt(queued).await {
+                    self.take_message(queued).await;
+                }
             }
             if take_queued {
                 self.record_undo_note().await;
@@ -282,12 +317,16 @@ impl Engine {
             }
             if turn.calls.is_empty() {
                 self.events.emit(EventMsg::TurnEnded { iteration });
+                if self.kept_working(&mut stop_blocks).await {
+                    continue;
+                }
                 break TaskEndReason::FinalAnswer { text: turn.text };
             }
             let outcome = self.run_calls(turn.calls).await;
             self.events.emit(EventMsg::TurnEnded { iteration });
             match outcome {
                 CallsOutcome::Continue => {}
+                CallsOutcome::Completed(_) if self.kept_working(&mut stop_blocks).await => {}
                 CallsOutcome::Completed(summary) => {
                     break TaskEndReason::Completed { summary };
                 }
@@ -295,6 +334,20 @@ impl Engine {
                 CallsOutcome::Stopped => break TaskEndReason::Stopped,
             }
         }
+    }
+
+    /// Runs the `Stop` hooks when the agent would end: whether one sent it back to work (the
+    /// model reads why).
+    async fn kept_working(&mut self, blocks: &mut u32) -> bool {
+        let Some(reason) = self.stop_hooks(*blocks).await else {
+            return false;
+        };
+        *blocks += 1;
+        self.record(Message::user(hook_note("Stop", &format!(
+            "you are not done yet: {reason}"
+        ))))
+        .await;
+        true
     }
 
     /// Persists every call that changed since the last flush.

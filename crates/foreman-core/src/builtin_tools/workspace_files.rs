@@ -77,6 +77,14 @@ impl WorkspaceFiles {
         restore::file_bytes(&self.session.boundary, path)
     }
 
+    /// Records that the agent knows `path` as hashing to `hash` (a hook rewrote the file after
+    /// the agent's change and the agent was shown how).
+    pub fn mark_read(&self, path: &str, hash: ContentHash) {
+        if let Ok(resolved) = self.session.boundary.resolve(path) {
+            self.session.reads.record(&resolved, hash);
+        }
+    }
+
     /// Puts `before` back into `path` (removes it when `None`) if its bytes now hash to `left`,
     /// what the call left. The agent's read baselines stay as they were, so it must read the
     /// file again before changing it. `Err` is the reason for the user.

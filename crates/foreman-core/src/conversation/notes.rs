@@ -30,6 +30,15 @@ pub const RETRY_NOTE: &str = "[Retry] Your answer above was cut off by an error 
 /// workspace's git state, written when a new session takes its first message).
 pub(crate) const SESSION_CONTEXT_NOTE_START: &str = "[Session context] ";
 
+/// How a note with what a hook said starts (context from `UserPromptSubmit` or
+/// `SessionStart`, a `Stop` hook's reason to go on).
+const HOOK_NOTE_START: &str = "[Hook] ";
+
+/// The note that gives the model what a `event` hook said.
+pub fn hook_note(event: &str, text: &str) -> String {
+    format!("{HOOK_NOTE_START}{event}: {text}")
+}
+
 /// Whether `text`, a user message in the history, is one of the engine's notes to the model.
 pub fn is_model_note(text: &str) -> bool {
     let noted =
@@ -37,6 +46,7 @@ pub fn is_model_note(text: &str) -> bool {
     (!text.is_empty() && text.lines().all(noted))
         || is_retry_note(text)
         || text.starts_with(SESSION_CONTEXT_NOTE_START)
+        || text.starts_with(HOOK_NOTE_START)
 }
 
 /// The note that tells the model the workspace was rewound to before the user's message

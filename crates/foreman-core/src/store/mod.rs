@@ -8,6 +8,7 @@ mod checkpoints;
 mod db;
 mod error;
 mod history;
+mod hook_consents;
 mod mcp_approvals;
 mod notices;
 mod rules;
