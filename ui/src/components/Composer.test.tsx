@@ -200,13 +200,13 @@ describe("the / menu", () => {
     const loads = { n: 0 };
     render(withSlash(sent, [], loads));
     await userEvent.type(box(), "/");
-    await waitFor(() => expect(shown()).toEqual(["/clear", "/compact", "/model", "/review", "/pdf-report"]));
+    await waitFor(() => expect(shown()).toEqual(["/clear", "/compact", "/mode", "/model", "/retry", "/review", "/pdf-report"]));
     expect(loads.n).toBe(1);
     expect(screen.getByRole("option", { name: /review/ })).toHaveAttribute("title", "From .claude/commands/review.md");
     expect(screen.getByRole("option", { name: /review/ })).toHaveTextContent("/review[pr-number]Review a pull request");
     await userEvent.type(box(), "re");
-    expect(shown()).toEqual(["/review", "/pdf-report"]);
-    await userEvent.keyboard("{ArrowDown}{ArrowDown}");
+    expect(shown()).toEqual(["/retry", "/review", "/pdf-report"]);
+    await userEvent.keyboard("{ArrowUp}{ArrowUp}");
     expect(screen.getByRole("option", { selected: true })).toHaveTextContent("/review");
     await userEvent.keyboard("{Enter}");
     expect(box().value).toBe("/review ");

@@ -20,7 +20,9 @@ test("built-ins come first, then commands, then skills; the catalog's word wins 
   expect(slashOptions(entries, "").map((e) => `${e.kind} ${e.name}`)).toEqual([
     "built_in clear",
     "built_in compact",
+    "built_in mode",
     "built_in model",
+    "built_in retry",
     "command review",
     "skill changelog",
     "skill pdf-report",
@@ -29,7 +31,7 @@ test("built-ins come first, then commands, then skills; the catalog's word wins 
 });
 
 test("typing filters by name, names that start with it first", () => {
-  expect(slashOptions(entries, "RE").map((e) => e.name)).toEqual(["review", "pdf-report"]);
+  expect(slashOptions(entries, "RE").map((e) => e.name)).toEqual(["retry", "review", "pdf-report"]);
   expect(slashOptions(entries, "c").map((e) => e.name)).toEqual(["clear", "compact", "changelog"]);
   expect(slashOptions(entries, "zzz")).toEqual([]);
 });

@@ -10,6 +10,8 @@ export const WINDOW_BUILT_INS: readonly SlashEntry[] = [
   { name: "compact", kind: "built_in", description: "Summarise the conversation so far to free the context window", argument_hint: null, source: null },
   { name: "clear", kind: "built_in", description: "Start a new session (this one stays in the list)", argument_hint: null, source: null },
   { name: "model", kind: "built_in", description: "Choose the model, in Settings", argument_hint: null, source: null },
+  { name: "mode", kind: "built_in", description: "Choose the approval mode", argument_hint: null, source: null },
+  { name: "retry", kind: "built_in", description: "Run the model again after a task ended with an error", argument_hint: null, source: null },
 ];
 
 const KIND_ORDER: Record<SlashKind, number> = { built_in: 0, command: 1, skill: 2 };

@@ -146,6 +146,7 @@ export function Workspace({
   // for a moment.
   const changes = useMemo(() => sessionChanges(state.items, state.calls), [state.items, state.calls]);
   const composer = useRef<ComposerFocus>(null);
+  const modePicker = useRef<{ focus(): void }>(null);
   const retry = useRetryOffer(state, session.retry, composer);
 
   // What Up recalls in the composer: the user's messages, the waiting ones last.
@@ -166,6 +167,8 @@ export function Workspace({
       setCurrent(null);
     },
     openSettings: onOpenSettings,
+    focusMode: () => modePicker.current?.focus(),
+    retry: () => void session.retry(),
   });
   const openLink = useCallback((url: string) => void backend.openExternal(url).catch(() => {}), [backend]);
   const missing = settings?.missing ?? null;
@@ -364,7 +367,7 @@ export function Workspace({
                   ? "This task is queued: it starts when a slot is free"
                   : undefined
             }
-            controls={<ModePicker mode={state.mode} onMode={(mode) => void op({ op: "set_approval_mode", mode })} />}
+            controls={<ModePicker focusRef={modePicker} mode={state.mode} onMode={(mode) => void op({ op: "set_approval_mode", mode })} />}
           />
           <StatusBar
             provider={session.provider}
