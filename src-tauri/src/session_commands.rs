@@ -7,6 +7,7 @@ use foreman_core::agent::{Session, SessionConfig};
 use foreman_core::conversation::branch_before_message;
 use foreman_core::conversation::net_change::{NetChange, net_change};
 use foreman_core::conversation::open_session;
+use foreman_core::hooks::HookDirs;
 use foreman_core::conversation::{Transcript, load_transcript};
 use foreman_core::providers::{SharedKeySource, build_provider, limits_for};
 use foreman_core::store::{SessionSummary, Store};
@@ -205,6 +206,11 @@ async fn session_config(
         .collect();
     config.store = Some(store.clone());
     config.user_rules = Some(crate::rule_file_commands::user_rules_path(app)?);
+    config.hooks = Some(HookDirs::new(
+        config.workspace.clone(),
+        app.path().app_config_dir().ok(),
+    ));
+    config.hooks_unconfined = settings.hooks_outside_sandbox;
     Ok(config)
 }
 

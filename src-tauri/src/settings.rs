@@ -41,6 +41,8 @@ pub struct AppSettings {
     pub max_tasks: u32,
     /// The merge queue merges the target into a task (a merge commit) instead of rebasing it.
     pub merge_commit: bool,
+    /// Hooks run outside the sandbox (by default they are confined as the `bash` tool is).
+    pub hooks_outside_sandbox: bool,
 }
 
 impl Default for AppSettings {
@@ -56,6 +58,7 @@ impl Default for AppSettings {
             checkpoint_max_file_mib: 10,
             max_tasks: foreman_core::tasks::DEFAULT_LIMIT,
             merge_commit: false,
+            hooks_outside_sandbox: false,
         }
     }
 }

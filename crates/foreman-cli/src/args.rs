@@ -31,6 +31,9 @@ pub enum Command {
     /// Show and approve a workspace's MCP servers.
     #[command(subcommand)]
     Mcp(McpCommand),
+    /// The hooks in force for a workspace, and which wait for your consent.
+    #[command(subcommand)]
+    Hooks(HooksCommand),
     /// List a workspace's stored sessions, one JSON line each.
     Sessions(StoreArgs),
     /// A session's whole-workspace checkpoints.
@@ -87,6 +90,13 @@ pub struct StoreArgs {
     /// The database (default: the desktop app's).
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
+}
+
+/// `hooks list`.
+#[derive(Debug, Subcommand)]
+pub enum HooksCommand {
+    /// Print each hook with its event, matcher, command and file, and what waits for consent.
+    List(crate::hooks::HooksListArgs),
 }
 
 /// `mcp list|approve`.
@@ -242,6 +252,12 @@ pub struct ExecCli {
     /// Start the workspace's MCP servers without a recorded approval.
     #[arg(long = "trust-workspace-mcp")]
     trust_workspace_mcp: bool,
+    /// Allow the workspace's hooks as they are now (as the app's consent does).
+    #[arg(long = "approve-hooks")]
+    approve_hooks: bool,
+    /// Run hooks outside the sandbox (by default they are confined as `bash` is).
+    #[arg(long = "hooks-outside-sandbox")]
+    hooks_outside_sandbox: bool,
     /// Record every raw response of the provider into DIR, for a bug report.
     #[arg(long, value_name = "DIR")]
     record: Option<PathBuf>,
@@ -288,6 +304,10 @@ pub struct ExecArgs {
     pub mcp_config: Option<PathBuf>,
     /// Start the workspace's MCP servers without a recorded approval.
     pub trust_workspace_mcp: bool,
+    /// Allow the workspace's hooks as they are now.
+    pub approve_hooks: bool,
+    /// Run hooks outside the sandbox.
+    pub hooks_outside_sandbox: bool,
     /// Record every response of the provider raw into this directory, for a bug report.
     pub record: Option<PathBuf>,
     /// How far commands are confined.
@@ -342,6 +362,8 @@ impl ExecCli {
             resume: self.resume,
             mcp_config: self.mcp_config,
             trust_workspace_mcp: self.trust_workspace_mcp,
+            approve_hooks: self.approve_hooks,
+            hooks_outside_sandbox: self.hooks_outside_sandbox,
             record: self.record,
             sandbox: self.sandbox,
             allow_network: self.allow_network,

@@ -167,6 +167,8 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?;
     let mut config = SessionConfig::new(provider, model, workspace.path.clone());
+    config.hooks = Some(crate::hooks::dirs_of(&workspace.path));
+    config.hooks_unconfined = args.hooks_outside_sandbox;
     if let Some(running) = &running {
         running.place.apply(&mut config);
     }
@@ -230,6 +232,9 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     {
         config.mcp = Some(started.clone());
         hub = Some(started);
+    }
+    if args.approve_hooks {
+        approve_hooks(&config, &store).await?;
     }
     let attach = crate::attach::attachments(&args.attach, &cwd, &workspace.path)?;
     let (ops, mut events) = Session::spawn(config).map_err(|e| e.to_string())?;
@@ -314,6 +319,30 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         println!("\n{table}");
     }
     outcome.unwrap_or_else(|| Err("the session ended before the task did".into()))
+}
+
+/// `--approve-hooks`: records the consent to the workspace's hooks as they are now.
+async fn approve_hooks(config: &SessionConfig, store: &Store) -> Result<(), String> {
+    let Some(dirs) = &config.hooks else {
+        return Ok(());
+    };
+    let key = config
+        .consent_folder
+        .as_ref()
+        .unwrap_or(&config.workspace)
+        .display()
+        .to_string();
+    let view = foreman_core::hooks::view(dirs, Some(store), &key).await;
+    if let Some(hash) = &view.consent_hash {
+        foreman_core::hooks::consent(dirs, store, &key, hash)
+            .await
+            .map_err(|e| e.to_string())?;
+        eprintln!(
+            "foreman-cli: allowed the workspace's hooks as they are now:\n{}",
+            crate::hooks::describe(&view).trim_end()
+        );
+    }
+    Ok(())
 }
 
 /// `foreman-cli sessions --workspace DIR [--db FILE]`: one JSON line per session, newest first.

@@ -11,6 +11,7 @@ mod attach;
 mod checkpoints;
 mod exec;
 mod hidden;
+mod hooks;
 mod mcp;
 mod render;
 mod rules;
@@ -28,7 +29,7 @@ use foreman_core::workspace::WorkspaceDir;
 
 use clap::{CommandFactory, Parser};
 
-use crate::args::{CheckpointsCommand, Cli, Command};
+use crate::args::{CheckpointsCommand, Cli, Command, HooksCommand};
 
 fn main() -> ExitCode {
     // `--help` and `--version` print and exit here with 0; a usage error prints and exits with 1,
@@ -73,6 +74,7 @@ async fn run(command: Command, keys: exec::Keys) -> Result<(), String> {
     match command {
         Command::Exec(options) => exec::run(options.into_args()?, keys).await,
         Command::Mcp(command) => mcp::command(command).await,
+        Command::Hooks(HooksCommand::List(args)) => hooks::list(args).await,
         Command::Sessions(options) => exec::sessions(options).await,
         Command::Checkpoints(CheckpointsCommand::List {
             store,

@@ -44,4 +44,8 @@ max_tasks: number,
 /**
  * The merge queue merges the target into a task (a merge commit) instead of rebasing it.
  */
-merge_commit: boolean, };
+merge_commit: boolean, 
+/**
+ * Hooks run outside the sandbox (by default they are confined as the `bash` tool is).
+ */
+hooks_outside_sandbox: boolean, };

@@ -19,6 +19,7 @@ export const testSettings: AppSettings = {
   checkpoint_max_file_mib: 10,
   max_tasks: 3,
   merge_commit: false,
+  hooks_outside_sandbox: false,
 };
 
 export function settingsView(over: Partial<SettingsView> = {}): SettingsView {

@@ -42,6 +42,11 @@ impl Place {
         config.sandbox_env = self.sandbox_env.clone();
         config.command_env = self.command_env.clone();
         config.folder_turn = self.folder_turn.clone();
+        // The worktree's hooks were allowed (or not) in the folder the user opened.
+        config.consent_folder = Some(PathBuf::from(&self.task.workspace_path));
+        if let Some(hooks) = &mut config.hooks {
+            hooks.workspace = self.workspace.clone();
+        }
     }
 
     pub fn is_worktree(&self) -> bool {
