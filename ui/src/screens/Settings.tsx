@@ -274,7 +274,7 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
         />
         <SandboxSection draft={draft} view={view} hidden={section !== "sandbox"} onDraft={setDraft} />
         <TasksSection draft={draft} hidden={section !== "tasks"} onDraft={setDraft} />
-        {workspace && section === "hooks" && <HooksSection backend={backend} workspace={workspace} />}
+        {workspace && section === "hooks" && <HooksSection backend={backend} workspace={workspace} draft={draft} onDraft={setDraft} />}
         {workspace && section === "instructions" && <InstructionsPanel backend={backend} workspace={workspace} />}
         {section === "checkpoints" && (
           <div className="settings-stack">

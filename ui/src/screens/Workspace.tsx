@@ -335,6 +335,7 @@ export function Workspace({
           {state.hookConsent && (
             <HooksConsent
               view={state.hookConsent}
+              outsideSandbox={settings?.settings.hooks_outside_sandbox ?? false}
               onAllow={(hash) => void session.answerHooks(hash)}
               onNotNow={() => void session.answerHooks(null)}
             />

@@ -2,6 +2,7 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Backend } from "../../backend";
 import type { HooksView } from "../../protocol/HooksView";
+import { testSettings } from "../../test/settingsView";
 import { HooksSection } from "./HooksSection";
 
 function backendWith(view: HooksView, consented: string[]): Backend {
@@ -37,7 +38,7 @@ const waiting: HooksView = {
 };
 
 test("lists the hooks with their source and state, the warnings, and the commands and skills found", async () => {
-  render(<HooksSection backend={backendWith(waiting, [])} workspace="/w" />);
+  render(<HooksSection backend={backendWith(waiting, [])} workspace="/w" draft={testSettings} onDraft={() => {}} />);
   const rows = await screen.findAllByTestId("hook-row");
   expect(rows.map((r) => r.textContent)).toEqual([
     "PreToolUseBashpython3 .claude/hooks/block_rm.py.claude/settings.jsonoff until you allow it",
@@ -57,7 +58,7 @@ test("lists the hooks with their source and state, the warnings, and the command
 
 test("Allow these hooks gives the consent for the set shown, then shows them running", async () => {
   const consented: string[] = [];
-  render(<HooksSection backend={backendWith(waiting, consented)} workspace="/w" />);
+  render(<HooksSection backend={backendWith(waiting, consented)} workspace="/w" draft={testSettings} onDraft={() => {}} />);
   await userEvent.click(await screen.findByRole("button", { name: "Allow these hooks" }));
   expect(consented).toEqual(["h1"]);
   await waitFor(() => expect(screen.queryByRole("button", { name: "Allow these hooks" })).toBeNull());
@@ -67,8 +68,20 @@ test("Allow these hooks gives the consent for the set shown, then shows them run
 test("no hooks and nothing found says so", async () => {
   const api = backendWith({ hooks: [], warnings: [], consent_hash: null }, []);
   api.slashCatalog = async () => ({ entries: [], warnings: [] });
-  render(<HooksSection backend={api} workspace="/w" />);
+  render(<HooksSection backend={api} workspace="/w" draft={testSettings} onDraft={() => {}} />);
   expect(await screen.findByTestId("no-hooks")).toHaveTextContent("No hooks for this workspace.");
   expect(await screen.findByTestId("no-skills")).toBeInTheDocument();
   expect(screen.queryByRole("button", { name: "Allow these hooks" })).toBeNull();
+});
+
+test("hooks run in the sandbox unless you turn that off, and the text says which", async () => {
+  const drafts: boolean[] = [];
+  const { rerender } = render(
+    <HooksSection backend={backendWith(waiting, [])} workspace="/w" draft={testSettings} onDraft={(d) => drafts.push(d.hooks_outside_sandbox)} />,
+  );
+  expect(screen.getByTestId("hooks-consent-meaning")).toHaveTextContent("Hooks run in the sandbox");
+  await userEvent.click(screen.getByTestId("hooks-outside-sandbox"));
+  expect(drafts).toEqual([true]);
+  rerender(<HooksSection backend={backendWith(waiting, [])} workspace="/w" draft={{ ...testSettings, hooks_outside_sandbox: true }} onDraft={() => {}} />);
+  expect(screen.getByTestId("hooks-consent-meaning")).toHaveTextContent("Hooks run outside the sandbox, with your full rights");
 });

@@ -1,9 +1,11 @@
 // Settings › Hooks & skills, for the open workspace: the hooks in force (when each runs, for
 // which tools, its command, the file it comes from, and whether it runs or waits for your
 // consent), what could not be read in the hook, command and skill files, the commands and skills
-// found, and the consent for the workspace's hooks with what it means.
+// found, the consent for the workspace's hooks with what it means, and whether hooks run in the
+// sandbox (an app setting, saved with the others).
 import { useCallback, useEffect, useState } from "react";
 import type { Backend } from "../../backend";
+import type { AppSettings } from "../../protocol/AppSettings";
 import { errorMessage } from "../../backend";
 import type { HookConsent } from "../../protocol/HookConsent";
 import type { HooksView } from "../../protocol/HooksView";
@@ -15,7 +17,14 @@ const CONSENT: Record<HookConsent, string> = {
   waiting: "off until you allow it",
 };
 
-export function HooksSection({ backend, workspace }: { backend: Backend; workspace: string }) {
+interface Props {
+  backend: Backend;
+  workspace: string;
+  draft: AppSettings;
+  onDraft(next: AppSettings): void;
+}
+
+export function HooksSection({ backend, workspace, draft, onDraft }: Props) {
   const [hooks, setHooks] = useState<HooksView | null>(null);
   const [catalog, setCatalog] = useState<SlashCatalog | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -53,9 +62,20 @@ export function HooksSection({ backend, workspace }: { backend: Backend; workspa
       <p className="muted small" data-testid="hooks-consent-meaning">
         Your own hooks always run. The workspace's come with the repository, so they run only once you allow them: allowing
         them lets those exact commands run on your computer whenever their event comes, in every session of this workspace.
-        If the set changes, it is off again until you allow the new one. Hooks run in the sandbox, like the agent's
-        commands (Settings › Sandbox says what those may write and reach), so allowing them does not give them more.
+        If the set changes, it is off again until you allow the new one.{" "}
+        {draft.hooks_outside_sandbox
+          ? "Hooks run outside the sandbox, with your full rights, as you chose below."
+          : "Hooks run in the sandbox, like the agent's commands (Settings › Sandbox says what those may write and reach), so allowing them does not give them more."}
       </p>
+      <label className="field check" title="Hooks are confined as the agent's commands are, unless you turn this on">
+        <input
+          type="checkbox"
+          data-testid="hooks-outside-sandbox"
+          checked={draft.hooks_outside_sandbox}
+          onChange={(e) => onDraft({ ...draft, hooks_outside_sandbox: e.target.checked })}
+        />
+        <span>Run hooks outside the sandbox, with your full rights (new sessions)</span>
+      </label>
       {error && (
         <p className="error-text" role="alert">
           {error}

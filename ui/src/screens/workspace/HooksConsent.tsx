@@ -6,11 +6,13 @@ import type { HooksView } from "../../protocol/HooksView";
 
 interface Props {
   view: HooksView;
+  /** You chose to run hooks outside the sandbox (Settings). */
+  outsideSandbox: boolean;
   onAllow(hash: string): void;
   onNotNow(): void;
 }
 
-export function HooksConsent({ view, onAllow, onNotNow }: Props) {
+export function HooksConsent({ view, outsideSandbox, onAllow, onNotNow }: Props) {
   const hash = view.consent_hash;
   if (!hash) return null;
   const waiting = view.hooks.filter((h) => h.consent === "waiting");
@@ -48,8 +50,9 @@ export function HooksConsent({ view, onAllow, onNotNow }: Props) {
         </div>
       )}
       <div className="small muted">
-        They come from the workspace's files, so they run only once you allow them, in the sandbox as the agent's
-        commands do. If they change, you are asked again.
+        They come from the workspace's files, so they run only once you allow them,{" "}
+        {outsideSandbox ? "outside the sandbox with your full rights (as you chose in Settings)" : "in the sandbox as the agent's commands do"}.
+        If they change, you are asked again.
       </div>
       <div className="row">
         <button className="primary" data-testid="allow-hooks" onClick={() => onAllow(hash)}>
