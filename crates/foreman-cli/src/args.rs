@@ -96,7 +96,17 @@ pub struct StoreArgs {
 #[derive(Debug, Subcommand)]
 pub enum HooksCommand {
     /// Print each hook with its event, matcher, command and file, and what waits for consent.
-    List(crate::hooks::HooksListArgs),
+    List(HooksListArgs),
+}
+
+/// `hooks list`.
+#[derive(Debug, Clone, Args)]
+pub struct HooksListArgs {
+    #[command(flatten)]
+    pub store: StoreArgs,
+    /// One JSON object (the hooks, the warnings, the consent hash) instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `mcp list|approve`.

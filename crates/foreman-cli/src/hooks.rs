@@ -1,21 +1,10 @@
 //! `foreman-cli hooks list`: the hooks in force for a workspace, where each comes from, and
 //! which wait for consent; and how `exec` prints a hook's run and a consent request.
 
-use clap::Args;
 use foreman_core::hooks::{self, HookDirs};
 use foreman_core::protocol::{HookConsent, HookRun, HookVerdict, HooksView};
 use foreman_core::store::Store;
 use foreman_core::workspace::WorkspaceDir;
-
-/// `hooks list`.
-#[derive(Debug, Clone, Args)]
-pub struct HooksListArgs {
-    #[command(flatten)]
-    pub store: crate::args::StoreArgs,
-    /// One JSON object (the hooks, the warnings, the consent hash) instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
 
 /// The folders a session of `workspace` reads hooks from (the app's config folder included).
 pub fn dirs_of(workspace: &std::path::Path) -> HookDirs {
@@ -23,7 +12,7 @@ pub fn dirs_of(workspace: &std::path::Path) -> HookDirs {
 }
 
 /// Prints the hooks of the workspace.
-pub async fn list(args: HooksListArgs) -> Result<(), String> {
+pub async fn list(args: crate::args::HooksListArgs) -> Result<(), String> {
     let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
     let ws = WorkspaceDir::resolve(&args.store.workspace, &cwd).map_err(|e| e.to_string())?;
     let db = match args.store.db {

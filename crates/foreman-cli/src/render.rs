@@ -131,9 +131,10 @@ impl Renderer {
             }
             EventMsg::Retrying { message, .. } => (self.paint(DIM, &format!("\n{message}")), true),
             EventMsg::Waiting { message } => (self.paint(DIM, &format!("\n{message}")), true),
-            EventMsg::HookRan { run, .. } => {
-                (self.paint(DIM, &format!("\n  {}", crate::hooks::run_line(run))), true)
-            }
+            EventMsg::HookRan { run, .. } => (
+                self.paint(DIM, &format!("\n  {}", crate::hooks::run_line(run))),
+                true,
+            ),
             EventMsg::HooksAwaitConsent { view } => {
                 let line = format!("\n! {}", crate::hooks::consent_request(view));
                 (self.paint(RED, &line), true)

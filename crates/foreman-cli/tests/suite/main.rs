@@ -11,6 +11,7 @@ mod exec_json;
 mod exec_mcp;
 mod exec_thinking;
 mod exec_tools;
+mod hooks;
 mod local_model;
 mod rules;
 mod sandbox_doors;

@@ -25,7 +25,7 @@ use crate::approval::Decision;
 use crate::builtin_tools::builtin_names;
 use crate::builtin_tools::stale_guard::content_hash;
 use crate::hooks::claude_names::{claude_input, claude_name};
-use crate::hooks::{Dispatch, Permission, Reply};
+use crate::hooks::{Dispatch, Permission, Reply, combined};
 use crate::protocol::{CallState, EventMsg, HookEvent};
 
 /// The most lines of a hook's rewrite of a file shown to the model.
@@ -48,11 +48,7 @@ pub(crate) struct PreTool {
 impl PreTool {
     /// The policy's `decision`, as the hooks change it: a deny stays a deny.
     pub(crate) fn decide(&self, decision: Decision) -> Decision {
-        let why = |default: &str| {
-            self.reason
-                .clone()
-                .unwrap_or_else(|| default.to_owned())
-        };
+        let why = |default: &str| self.reason.clone().unwrap_or_else(|| default.to_owned());
         match (decision, self.permission) {
             (Decision::Ask { .. }, Some(Permission::Allow)) => Decision::Allow {
                 reason: why("a PreToolUse hook allowed it"),
@@ -93,16 +89,30 @@ impl Engine {
             fields,
             sandbox,
         };
-        let cancel = self.control.cancel.clone();
         let Some(hooks) = self.tooling.hooks.as_mut() else {
             return Reply::default();
         };
-        let dispatched = hooks.dispatch(dispatch, &cancel).await;
-        if let Some(view) = dispatched.awaiting.clone() {
+        let planned = hooks.plan(dispatch).await;
+        if let Some(view) = planned.awaiting {
             self.events
                 .emit_session(EventMsg::HooksAwaitConsent { view });
         }
-        for (run, _) in &dispatched.runs {
+        if planned.runs.is_empty() {
+            return Reply::default();
+        }
+        let mut running = Box::pin(planned.runs.run(self.control.cancel.clone()));
+        // The user may stop the agent while a hook runs (a hook that hangs, say); at the
+        // session's end nothing is answered any more.
+        let runs = loop {
+            if self.control.shutdown {
+                break running.await;
+            }
+            tokio::select! {
+                runs = &mut running => break runs,
+                op = self.next_op() => Box::pin(self.handle_side_op(op)).await,
+            }
+        };
+        for (run, _) in &runs {
             if let Some(id) = call_id {
                 self.calls.add_hook_run(id, run.clone());
             }
@@ -111,7 +121,7 @@ impl Engine {
                 run: run.clone(),
             });
         }
-        let combined = dispatched.combined();
+        let combined = combined(&runs);
         if let Some(reason) = &combined.stop {
             self.events.emit_session(EventMsg::Error {
                 message: format!("A {} hook stopped the agent: {reason}", event.name()),
@@ -224,7 +234,10 @@ impl Engine {
             "notification_type".into(),
             Value::String("permission_prompt".into()),
         );
-        let subject = Some(("permission_prompt".to_owned(), "permission_prompt".to_owned()));
+        let subject = Some((
+            "permission_prompt".to_owned(),
+            "permission_prompt".to_owned(),
+        ));
         self.run_hooks(HookEvent::Notification, call_id, subject, fields)
             .await;
     }

@@ -116,8 +116,7 @@ impl Engine {
                 outcome = self.cancel_unrun(&call.id, &mut results[index]);
                 continue;
             }
-            let decision =
-                hooked.decide(self.gate.policy.decide(&facts, self.gate.auto_approved));
+            let decision = hooked.decide(self.gate.policy.decide(&facts, self.gate.auto_approved));
             if matches!(decision, Decision::Allow { .. }) && job.mutates {
                 self.gate.auto_approved += 1;
             }

@@ -42,7 +42,17 @@ impl Engine {
     /// Runs the `UserPromptSubmit` hooks on `input`: `None` when one blocked it (the user is
     /// told why and gets the message back), the input otherwise (their context waits for it).
     async fn screen_prompt(&mut self, input: UserInput) -> Option<UserInput> {
-        match self.prompt_hooks(&input.text).await {
+        let screened = self.prompt_hooks(&input.text).await;
+        if self.control.cancel.is_cancelled() {
+            // Stopped while a hook looked at it: the message comes back unsent.
+            let images = input.images().cloned().collect();
+            self.events.emit_session(EventMsg::QueuedMessagesReturned {
+                texts: vec![input.text],
+                images,
+            });
+            return None;
+        }
+        match screened {
             Ok(context) => {
                 if let Some(context) = context {
                     let note = hook_note("UserPromptSubmit", &context);
@@ -343,9 +353,10 @@ impl Engine {
             return false;
         };
         *blocks += 1;
-        self.record(Message::user(hook_note("Stop", &format!(
-            "you are not done yet: {reason}"
-        ))))
+        self.record(Message::user(hook_note(
+            "Stop",
+            &format!("you are not done yet: {reason}"),
+        )))
         .await;
         true
     }

@@ -53,7 +53,21 @@ pub fn workspace_hash(hooks: &[HookDef], workspace: &Path) -> Option<String> {
     )
 }
 
-/// The files inside `workspace` that `command` names (after `$CLAUDE_PROJECT_DIR` and
+/// Whether `path` is a program or a script (not a file a hook only reads or writes).
+fn is_script(path: &Path) -> bool {
+    const SCRIPTS: [&str; 16] = [
+        "py", "sh", "bash", "zsh", "fish", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "lua",
+        "ps1", "cmd", "bat",
+    ];
+    let by_name = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| SCRIPTS.contains(&e.to_ascii_lowercase().as_str()));
+    by_name
+        || std::fs::metadata(path).is_ok_and(|m| crate::checkpoints::file_facts::is_executable(&m))
+}
+
+/// The scripts inside `workspace` that `command` names (after `$CLAUDE_PROJECT_DIR` and
 /// `$FOREMAN_PROJECT_DIR`), relative to it.
 fn scripts_named(command: &str, workspace: &Path) -> Vec<std::path::PathBuf> {
     let root = workspace.display().to_string();
@@ -74,6 +88,7 @@ fn scripts_named(command: &str, workspace: &Path) -> Vec<std::path::PathBuf> {
         if let (Ok(real), Ok(root)) = (path.canonicalize(), workspace.canonicalize())
             && real.starts_with(&root)
             && real.is_file()
+            && is_script(&real)
             && let Ok(relative) = real.strip_prefix(&root)
         {
             found.push(relative.to_path_buf());

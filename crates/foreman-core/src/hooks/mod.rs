@@ -105,40 +105,89 @@ pub struct Dispatch {
     pub sandbox: Option<SandboxPolicy>,
 }
 
-/// What one dispatch gave.
-#[derive(Debug, Default)]
-pub struct Dispatched {
-    /// Each run, for its card, with its reply.
-    pub runs: Vec<(HookRun, Reply)>,
+/// What [`Hooks::plan`] gives.
+#[derive(Debug)]
+pub struct Planned {
     /// The workspace has hooks that wait for consent and the user has not been shown this set
     /// yet: show it.
     pub awaiting: Option<HooksView>,
+    pub runs: RunPlan,
 }
 
-impl Dispatched {
-    /// The replies combined: the first block, stop and reasons; the strictest permission (deny
-    /// over ask over allow); every context.
-    pub fn combined(&self) -> Reply {
-        let mut all = Reply::default();
-        let mut contexts = Vec::new();
-        for (_, reply) in &self.runs {
-            if all.block.is_none() {
-                all.block.clone_from(&reply.block);
-            }
-            if all.stop.is_none() {
-                all.stop.clone_from(&reply.stop);
-            }
-            if reply.permission > all.permission {
-                all.permission = reply.permission;
-                all.permission_reason.clone_from(&reply.permission_reason);
-            }
-            if let Some(context) = &reply.context {
-                contexts.push(context.clone());
-            }
-        }
-        all.context = (!contexts.is_empty()).then(|| contexts.join("\n\n"));
-        all
+/// The hooks to run for one event, owned, so the session can answer the user (a Stop) while
+/// they run.
+#[derive(Debug)]
+pub struct RunPlan {
+    event: HookEvent,
+    hooks: Vec<HookDef>,
+    input: Vec<u8>,
+    workspace: PathBuf,
+    sandbox: Option<SandboxPolicy>,
+    env: Vec<(String, String)>,
+}
+
+impl RunPlan {
+    /// Whether there is nothing to run.
+    pub fn is_empty(&self) -> bool {
+        self.hooks.is_empty()
     }
+
+    /// Runs the hooks concurrently; each run, for its card, with its reply.
+    pub async fn run(self, cancel: CancellationToken) -> Vec<(HookRun, Reply)> {
+        let runs = self.hooks.iter().map(|hook| {
+            let cancel = &cancel;
+            let this = &self;
+            async move {
+                let ran = run::run(
+                    HookProcess {
+                        command: &hook.command,
+                        workspace: &this.workspace,
+                        timeout: hook.timeout,
+                        sandbox: this.sandbox.as_ref(),
+                        env: &this.env,
+                    },
+                    &this.input,
+                    cancel,
+                )
+                .await;
+                let reply = reply::read(this.event, &ran);
+                let run = HookRun {
+                    event: this.event,
+                    command: hook.command.clone(),
+                    source: hook.source.clone(),
+                    elapsed_ms: u64::try_from(ran.elapsed.as_millis()).unwrap_or(u64::MAX),
+                    verdict: reply.verdict(),
+                    message: reply.message(),
+                };
+                (run, reply)
+            }
+        });
+        join_all(runs).await
+    }
+}
+
+/// The replies of one event's runs combined: the first block, stop and reasons; the strictest
+/// permission (deny over ask over allow); every context.
+pub fn combined(runs: &[(HookRun, Reply)]) -> Reply {
+    let mut all = Reply::default();
+    let mut contexts = Vec::new();
+    for (_, reply) in runs {
+        if all.block.is_none() {
+            all.block.clone_from(&reply.block);
+        }
+        if all.stop.is_none() {
+            all.stop.clone_from(&reply.stop);
+        }
+        if reply.permission > all.permission {
+            all.permission = reply.permission;
+            all.permission_reason.clone_from(&reply.permission_reason);
+        }
+        if let Some(context) = &reply.context {
+            contexts.push(context.clone());
+        }
+    }
+    all.context = (!contexts.is_empty()).then(|| contexts.join("\n\n"));
+    all
 }
 
 /// A session's hooks.
@@ -262,11 +311,11 @@ impl Hooks {
         Some(view)
     }
 
-    /// Runs the hooks of `dispatch.event` that match, concurrently, each once.
-    pub async fn dispatch(&mut self, dispatch: Dispatch, cancel: &CancellationToken) -> Dispatched {
+    /// The hooks of `dispatch.event` that match and may run (each command once), with their
+    /// input; and the view to show when the workspace's hooks wait for consent.
+    pub async fn plan(&mut self, dispatch: Dispatch) -> Planned {
         let loaded = config::load(&self.dirs);
-        let mut out = Dispatched::default();
-        let matching: Vec<&HookDef> = loaded
+        let matching: Vec<HookDef> = loaded
             .hooks
             .iter()
             .filter(|h| h.event == dispatch.event)
@@ -274,52 +323,35 @@ impl Hooks {
                 Some((claude, ours)) => h.matcher.matches(claude, ours),
                 None => true,
             })
+            .cloned()
             .collect();
+        let mut planned = Planned {
+            awaiting: None,
+            runs: RunPlan {
+                event: dispatch.event,
+                hooks: Vec::new(),
+                input: Vec::new(),
+                workspace: self.dirs.workspace.clone(),
+                sandbox: None,
+                env: self.env.clone(),
+            },
+        };
         if matching.is_empty() {
-            return out;
+            return planned;
         }
         let allowed = self.workspace_allowed(&loaded.hooks).await;
         if !allowed {
-            out.awaiting = self.awaiting_consent().await;
+            planned.awaiting = self.awaiting_consent().await;
         }
         let mut seen = std::collections::HashSet::new();
-        let runnable: Vec<&HookDef> = matching
+        planned.runs.hooks = matching
             .into_iter()
             .filter(|h| !h.workspace || allowed)
             .filter(|h| seen.insert(h.command.clone()))
             .collect();
-        let input = self.input(&dispatch);
-        let sandbox = dispatch.sandbox.as_ref().filter(|_| !self.unconfined);
-        let (workspace, env, event) = (&self.dirs.workspace, &self.env, dispatch.event);
-        let runs = runnable.iter().map(|hook| {
-            let input = input.clone();
-            async move {
-                let ran = run::run(
-                    HookProcess {
-                        command: &hook.command,
-                        workspace,
-                        timeout: hook.timeout,
-                        sandbox,
-                        env,
-                    },
-                    &input,
-                    cancel,
-                )
-                .await;
-                let reply = reply::read(event, &ran);
-                let run = HookRun {
-                    event,
-                    command: hook.command.clone(),
-                    source: hook.source.clone(),
-                    elapsed_ms: u64::try_from(ran.elapsed.as_millis()).unwrap_or(u64::MAX),
-                    verdict: reply.verdict(),
-                    message: reply.message(),
-                };
-                (run, reply)
-            }
-        });
-        out.runs = join_all(runs).await;
-        out
+        planned.runs.input = self.input(&dispatch);
+        planned.runs.sandbox = dispatch.sandbox.filter(|_| !self.unconfined);
+        planned
     }
 
     /// Whether the workspace's hooks among `hooks` may run: none need consent, or the user gave
