@@ -7,8 +7,8 @@ use foreman_core::agent::{Session, SessionConfig};
 use foreman_core::conversation::branch_before_message;
 use foreman_core::conversation::net_change::{NetChange, net_change};
 use foreman_core::conversation::open_session;
-use foreman_core::hooks::HookDirs;
 use foreman_core::conversation::{Transcript, load_transcript};
+use foreman_core::hooks::HookDirs;
 use foreman_core::providers::{SharedKeySource, build_provider, limits_for};
 use foreman_core::store::{SessionSummary, Store};
 use foreman_core::workspace::WorkspaceDir;
@@ -206,11 +206,16 @@ async fn session_config(
         .collect();
     config.store = Some(store.clone());
     config.user_rules = Some(crate::rule_file_commands::user_rules_path(app)?);
-    config.hooks = Some(HookDirs::new(
+    config.hooks = Some(HookDirs::for_user(
         config.workspace.clone(),
         app.path().app_config_dir().ok(),
     ));
     config.hooks_unconfined = settings.hooks_outside_sandbox;
+    // Skills and commands: the workspace's `.claude/`, the user's and the app's config folder.
+    config.slash = Some(foreman_core::slash::SlashDirs::for_user(
+        config.workspace.clone(),
+        app.path().app_config_dir().ok(),
+    ));
     Ok(config)
 }
 

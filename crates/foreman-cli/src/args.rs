@@ -44,6 +44,9 @@ pub enum Command {
     /// The allow, ask and deny rules of a workspace or of the user.
     #[command(subcommand)]
     Rules(RulesCommand),
+    /// A workspace's `/` menu: built-ins, custom commands and skills (Claude Code's format).
+    #[command(subcommand)]
+    Slash(SlashCommand),
     /// A workspace's tasks: where each works, its state and its change.
     #[command(subcommand)]
     Tasks(crate::task_args::TasksCommand),
@@ -170,6 +173,20 @@ pub struct RewindArgs {
     /// Do not ask for confirmation.
     #[arg(long)]
     pub yes: bool,
+}
+
+/// `slash list`.
+#[derive(Debug, Subcommand)]
+pub enum SlashCommand {
+    /// List the built-ins, commands and skills, then the files that could not be loaded.
+    List {
+        /// The workspace folder.
+        #[arg(long, value_name = "DIR")]
+        workspace: String,
+        /// Print the catalog as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// `rules list|add|remove`.

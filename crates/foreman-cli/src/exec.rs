@@ -15,6 +15,7 @@ use foreman_core::providers::{
     AnthropicConfig, AnthropicProvider, EnvKey, HttpSettings, Limits, OpenAiConfig, OpenAiProvider,
     Provider, ProviderPreset, ProviderSettings,
 };
+use foreman_core::slash::SlashDirs;
 use foreman_core::store::Store;
 use foreman_core::tasks::Tasks;
 use foreman_core::workspace::WorkspaceDir;
@@ -196,6 +197,12 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     config.store = Some(store.clone());
     // The user's own rule file, the one the desktop app gives its sessions.
     config.user_rules = crate::app_config_dir().map(|dir| dir.join("AGENTS.md"));
+    // Skills and commands: the workspace's `.claude/`, the user's, and the app's config folder.
+    let slash = SlashDirs::for_user(config.workspace.clone(), crate::app_config_dir());
+    for warning in foreman_core::slash::catalog(&slash).warnings {
+        eprintln!("foreman-cli: warning: {warning}");
+    }
+    config.slash = Some(slash);
     config.approval_mode = args.approval;
     config.sandbox = args.sandbox;
     config.sandbox_network = args.allow_network;
@@ -250,11 +257,20 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     let mut renderer = Renderer::new();
     let mut stats = StatsTable::default();
     let mut outcome: Option<Result<(), String>> = None;
+    // The prompt was given back (a `/command` refused) and no task runs: with `--json` another
+    // message may come on stdin; otherwise, or once stdin closes, the run ends with the reason.
+    let mut refused: Option<String> = None;
+    let (mut task_ran, mut last_error) = (false, None::<String>);
     loop {
         tokio::select! {
             event = events.recv() => {
                 let Some(event) = event else { break };
                 stats.observe(&event.msg);
+                match &event.msg {
+                    EventMsg::TaskStarted => (task_ran, refused) = (true, None),
+                    EventMsg::Error { message } => last_error = Some(message.clone()),
+                    _ => {}
+                }
                 if args.json {
                     print_json(&event)?;
                 } else {
@@ -275,6 +291,13 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
                         let _ = ops.send(Op::Shutdown);
                     }
                     EventMsg::ShutdownComplete => break,
+                    EventMsg::QueuedMessagesReturned { .. } if !task_ran => {
+                        refused = Some(last_error.take().unwrap_or_else(|| "the prompt was not sent".into()));
+                        if !args.json || !input_open {
+                            outcome = refused.take().map(Err);
+                            let _ = ops.send(Op::Shutdown);
+                        }
+                    }
                     EventMsg::ApprovalRequested { .. } | EventMsg::Paused { .. } if !args.json => {
                         if let Some(op) = renderer.ask(&event, &mut input).await {
                             let _ = ops.send(op);
@@ -298,7 +321,13 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
             }
             line = input.recv(), if input_open && args.json => {
                 match line {
-                    None => input_open = false,
+                    None => {
+                        input_open = false;
+                        if let Some(reason) = refused.take() {
+                            outcome = Some(Err(reason));
+                            let _ = ops.send(Op::Shutdown);
+                        }
+                    }
                     Some(line) if line.trim().is_empty() => {}
                     Some(line) => match serde_json::from_str::<Op>(&line) {
                         Ok(op) => { let _ = ops.send(op); }

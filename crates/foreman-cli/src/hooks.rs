@@ -8,7 +8,7 @@ use foreman_core::workspace::WorkspaceDir;
 
 /// The folders a session of `workspace` reads hooks from (the app's config folder included).
 pub fn dirs_of(workspace: &std::path::Path) -> HookDirs {
-    HookDirs::new(workspace.to_path_buf(), crate::app_config_dir())
+    HookDirs::for_user(workspace.to_path_buf(), crate::app_config_dir())
 }
 
 /// Prints the hooks of the workspace.

@@ -3,7 +3,8 @@
 //! `exec` runs one agent task (readable output, or JSON lines with `--json`), in the folder or
 //! in a worktree of its own (`--worktree`); `tasks`, `merge`, `discard` and `restore` manage
 //! tasks; `recent` and `check-workspace` look at the workspace store; `mcp list|approve` show
-//! and approve MCP servers; `completions SHELL` prints a completion script. The grammar is in
+//! and approve MCP servers; `slash list` shows the `/` menu (commands, skills);
+//! `completions SHELL` prints a completion script. The grammar is in
 //! `args.rs` (`task_args.rs` for the task commands).
 
 mod args;
@@ -15,6 +16,7 @@ mod hooks;
 mod mcp;
 mod render;
 mod rules;
+mod slash;
 mod stats;
 mod task_args;
 mod task_start;
@@ -83,6 +85,7 @@ async fn run(command: Command, keys: exec::Keys) -> Result<(), String> {
         }) => checkpoints::list(&store, session.as_deref(), json).await,
         Command::Rewind(options) => checkpoints::rewind(options).await,
         Command::Rules(command) => rules::command(command).await,
+        Command::Slash(command) => slash::command(command),
         Command::Tasks(command) => tasks::command(command).await,
         Command::Merge(options) => tasks::merge(options).await,
         Command::Discard(options) => tasks::discard(options).await,

@@ -25,6 +25,7 @@ pub mod project_rules;
 pub mod providers;
 pub mod sandbox;
 pub mod secrets;
+pub mod slash;
 pub mod sse;
 pub mod store;
 pub mod tasks;

@@ -16,4 +16,5 @@ mod local_model;
 mod rules;
 mod sandbox_doors;
 mod sandbox_tools;
+mod slash;
 mod tasks;

@@ -11,6 +11,7 @@ use crate::mcp::McpHub;
 use crate::protocol::{ApprovalMode, SandboxLevel};
 use crate::providers::context_windows::{DEFAULT_CONTEXT_WINDOW, context_window_of};
 use crate::providers::{Limits, Message, PriceTable, Provider};
+use crate::slash::SlashDirs;
 use crate::store::{RuleAction, Store};
 
 /// Everything a session needs.
@@ -103,6 +104,10 @@ pub struct SessionConfig {
     /// The folder whose consents to hooks apply: a task's worktree shares its folder's; the
     /// workspace when `None`.
     pub consent_folder: Option<PathBuf>,
+    /// Where skills and commands are found (the workspace's `.claude/`, the user's home and
+    /// Foreman's config folder): the system prompt lists the skills, the `skill` tool loads
+    /// them, and a message starting with `/name` runs a command. `None`: none of them.
+    pub slash: Option<SlashDirs>,
 }
 
 /// The default cap on model requests of one sub-agent.
@@ -161,6 +166,7 @@ impl SessionConfig {
             hooks: None,
             hooks_unconfined: false,
             consent_folder: None,
+            slash: None,
         }
     }
 }

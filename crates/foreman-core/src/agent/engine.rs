@@ -29,6 +29,7 @@ use super::persist::Persist;
 use super::prompt;
 use super::retry::PendingRetry;
 use super::sandboxing::Sandboxing;
+use super::slash_task::SlashTask;
 use super::spend::Spend;
 use super::undo_state::Undo;
 use super::user_input::UserInput;
@@ -39,6 +40,7 @@ use crate::checkpoints::Checkpoints;
 use crate::project_rules::NestedRules;
 use crate::protocol::{EventMsg, Op};
 use crate::providers::{Limits, Provider, TextProtocolProvider, ToolDefinition};
+use crate::slash::{Slash, SlashDirs};
 use crate::store::RuleAction;
 use crate::tools::{StatsBook, ToolSet};
 
@@ -77,6 +79,8 @@ pub(crate) struct Tooling {
     pub(crate) attach_max_file_bytes: usize,
     /// The hooks that run in the pipeline (`None`: the session runs none).
     pub(crate) hooks: Option<crate::hooks::Hooks>,
+    /// Where the commands a `/name` message runs are found (`None`: no commands).
+    pub(crate) slash: Option<SlashDirs>,
 }
 
 /// What decides whether a call runs without asking, and when a task pauses.
@@ -122,6 +126,8 @@ pub(crate) struct Control {
     pub(crate) session_messages: Option<usize>,
     /// For a task in the folder itself: the folder each of its tasks takes.
     pub(crate) folder_turn: Option<crate::tasks::locks::FolderTurn>,
+    /// What the running task's `/command` changed (its model, its tools).
+    pub(crate) slash: SlashTask,
 }
 
 /// The session's state, owned by its task.
@@ -159,7 +165,11 @@ impl Engine {
                 .ok()
                 .map(|c| Arc::new(c.with_max_file_bytes(config.checkpoint_max_file_bytes)))
         });
-        let mut builtin = BuiltinSession::new(boundary, config.data_dir.clone());
+        // Skills are read once: the prompt that lists them stays the same bytes.
+        let slash = config.slash.as_ref().map(Slash::load).unwrap_or_default();
+        let home = config.slash.as_ref().and_then(|d| d.home.as_deref());
+        let mut builtin = BuiltinSession::new(boundary, config.data_dir.clone())
+            .with_skills(slash.skills.clone(), home);
         builtin.env = config.command_env.clone();
         let external = config
             .mcp
@@ -223,6 +233,7 @@ impl Engine {
                     &config.workspace,
                     &prompt::default_shell(),
                     config.user_rules.as_deref(),
+                    &slash.skills,
                 ),
                 definitions,
                 max_iterations: config.max_iterations.max(1),
@@ -256,6 +267,7 @@ impl Engine {
                 checkpoints_cap: config.checkpoints_cap,
                 attach_max_file_bytes: config.attach_max_file_bytes,
                 hooks,
+                slash: config.slash,
             },
             gate: Gate {
                 policy: Policy {
@@ -322,7 +334,11 @@ impl Engine {
                 continue;
             }
             match self.next_op().await {
-                Op::UserMessage { text, attach } => self.run_task(UserInput { text, attach }).await,
+                Op::UserMessage { text, attach } => {
+                    if let Some(input) = self.user_input(text, attach).await {
+                        self.run_task(input).await;
+                    }
+                }
                 Op::Retry => self.retry_task().await,
                 op => {
                     self.handle_side_op(op).await;

@@ -16,7 +16,8 @@
 //! - `session_context`: the note with the date and the git state before a new session's first
 //!   message; [`prompt`] is the byte-stable system prompt.
 //! - [`compaction`]: keeping the conversation inside the context window ([`context_window`]).
-//! - [`inbox`] and [`ops`]: what the engine waits on and how it answers ops between tasks.
+//! - [`inbox`] and [`ops`]: what the engine waits on and how it answers ops between tasks;
+//!   `slash_input` runs a message's `/command` or skill (`slash_task` keeps what it changed).
 //! - [`persist`] and `saves`, [`undo`] with [`undo_hunks`] and [`undo_state`], [`spend`]: what a
 //!   session keeps.
 //!
@@ -48,6 +49,8 @@ mod sandboxing;
 mod saves;
 pub mod scheduler;
 mod session_context;
+mod slash_input;
+mod slash_task;
 pub mod spend;
 pub mod subtask;
 pub mod task;

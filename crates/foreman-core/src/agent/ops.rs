@@ -4,7 +4,6 @@
 use super::engine::Engine;
 use super::inbox::{Input, files_changed_event};
 use super::model_change::ModelChoice;
-use super::user_input::UserInput;
 use crate::protocol::{EventMsg, Op};
 use crate::watcher::WatchError;
 
@@ -56,7 +55,9 @@ impl Engine {
     pub(crate) async fn handle_side_op(&mut self, op: Op) {
         match op {
             Op::UserMessage { text, attach } => {
-                self.waiting.queued.push_back(UserInput { text, attach });
+                if let Some(input) = Box::pin(self.user_input(text, attach)).await {
+                    self.waiting.queued.push_back(input);
+                }
             }
             Op::Approve { call_id, .. }
             | Op::Reject { call_id, .. }

@@ -2,7 +2,8 @@
 //!
 //! It holds the role, the working rules, the platform's shell conventions, the OS, the shell and
 //! the workspace root, then the user's own rule file and the workspace root's
-//! ([`crate::project_rules`]), each introduced by which file it is. It is built once when the
+//! ([`crate::project_rules`]), each introduced by which file it is, then the skills' names and
+//! descriptions ([`crate::slash`]), sorted by name. It is built once when the
 //! session starts. What changes while a session lives (the date, the git branch and status) is
 //! not here but in the session-context note (`session_context`), and nested rule files come with
 //! tool results ([`crate::project_rules::NestedRules`]). Tool definitions travel separately in
@@ -12,6 +13,7 @@ use std::path::Path;
 
 use crate::builtin_tools::bash::command_shell;
 use crate::project_rules::{RuleText, read_user_rules, rules_of_dir};
+use crate::slash::Skill;
 
 const ROLE: &str = "You are Foreman's coding agent. You work in one workspace folder on the \
 user's behalf, using the tools provided. The user supervises you and approves changes.";
@@ -42,17 +44,43 @@ follow below. A directory further down may have its own (`AGENTS.md`, or else `C
 directory. Where instructions disagree, the more specific ones win: a directory's over those \
 above it, the workspace's over the user's own file, and the user's messages over every file.";
 
-/// Builds the system prompt for `root`, with the user's rule file at `user_rules`.
-pub fn system_prompt(root: &Path, shell: &str, user_rules: Option<&Path>) -> String {
+/// Builds the system prompt for `root`, with the user's rule file at `user_rules` and the
+/// session's `skills`.
+pub fn system_prompt(
+    root: &Path,
+    shell: &str,
+    user_rules: Option<&Path>,
+    skills: &[Skill],
+) -> String {
     let user = user_rules.and_then(read_user_rules);
     let workspace = rules_of_dir(root, "");
-    render(
+    let mut prompt = render(
         root,
         shell,
         std::env::consts::OS,
         user.as_ref(),
         workspace.as_ref(),
-    )
+    );
+    prompt.push_str(&skills_section(skills));
+    prompt
+}
+
+/// The skills by name and description, sorted by name (empty without skills): the model loads
+/// one with the `skill` tool when a task needs it.
+fn skills_section(skills: &[Skill]) -> String {
+    if skills.is_empty() {
+        return String::new();
+    }
+    let mut sorted: Vec<&Skill> = skills.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut section = "\nSkills: instructions, scripts and files for particular tasks. When a \
+        task matches a skill's description, call the `skill` tool with its name to load it \
+        before you start, then follow it.\n"
+        .to_owned();
+    for skill in sorted {
+        section.push_str(&format!("- {}: {}\n", skill.name, skill.description));
+    }
+    section
 }
 
 /// The prompt from its parts.
@@ -200,8 +228,8 @@ Use tabs.
         let user = config.path().join("AGENTS.md");
         std::fs::write(&user, "Mine.").unwrap();
         std::fs::write(dir.path().join("AGENTS.md"), "Use tabs.").unwrap();
-        let a = system_prompt(dir.path(), "bash", Some(&user));
-        assert_eq!(a, system_prompt(dir.path(), "bash", Some(&user)));
+        let a = system_prompt(dir.path(), "bash", Some(&user), &[]);
+        assert_eq!(a, system_prompt(dir.path(), "bash", Some(&user), &[]));
         assert!(a.contains(&format!("Instructions from {} (they", user.display())));
         assert!(a.ends_with(
             "Instructions from AGENTS.md (they apply to the whole workspace):\n\nUse tabs.\n"
@@ -210,10 +238,39 @@ Use tabs.
     }
 
     #[test]
+    fn skills_are_listed_by_name_after_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let skill = |name: &str, description: &str| Skill {
+            name: name.to_owned(),
+            description: description.to_owned(),
+            allowed_tools: Vec::new(),
+            dir: dir.path().join(name),
+            source: format!(".claude/skills/{name}/SKILL.md"),
+            body: "Body.".to_owned(),
+        };
+        let skills = [
+            skill("pdf", "Fill PDF forms."),
+            skill("docs", "Write docs."),
+        ];
+        let prompt = system_prompt(dir.path(), "bash", None, &skills);
+        assert!(
+            prompt.ends_with(
+                "- Conventions: a POSIX shell and `/` in paths.\n\nSkills: instructions, \
+                 scripts and files for particular tasks. When a task matches a skill's \
+                 description, call the `skill` tool with its name to load it before you start, \
+                 then follow it.\n- docs: Write docs.\n- pdf: Fill PDF forms.\n"
+            ),
+            "{prompt}"
+        );
+        assert!(!prompt.contains("Body."));
+        assert_eq!(prompt, system_prompt(dir.path(), "bash", None, &skills));
+    }
+
+    #[test]
     fn without_rule_files_the_prompt_ends_with_the_environment() {
         let dir = tempfile::tempdir().unwrap();
         let missing = dir.path().join("none.md");
-        let prompt = system_prompt(dir.path(), "sh", Some(&missing));
+        let prompt = system_prompt(dir.path(), "sh", Some(&missing), &[]);
         assert!(!prompt.contains("Instructions from"), "{prompt}");
         assert!(prompt.contains("- Shell: sh\n"));
     }

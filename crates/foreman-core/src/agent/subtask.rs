@@ -142,7 +142,8 @@ impl Engine {
     /// unknown names to the tool backend (which explains them); a sub-agent gets only its set.
     pub(crate) fn offers(&self, name: &str) -> bool {
         let offered = self.frame.definitions.iter().any(|d| d.name == name);
-        offered || (self.frame.depth == 0 && name != NEW_TASK)
+        let every = self.frame.depth == 0 && !self.control.slash.limits_tools();
+        offered || (every && name != NEW_TASK)
     }
 
     /// The message for a call of a tool the current frame does not offer.

@@ -109,6 +109,7 @@ impl Engine {
         self.checkpoint(Moment::TaskEnd).await;
         self.keep_checkpoints_under_cap().await;
         self.control.running = false;
+        self.end_slash_task();
         self.control.retry = reason.may_retry().then(|| PendingRetry {
             reason: reason.clone(),
             cut_off,
@@ -216,6 +217,7 @@ impl Engine {
             attachments,
         })
         .await;
+        self.take_slash(&input).await;
         self.waiting.user_messages += 1;
         self.events.emit(EventMsg::UserMessageTaken {
             text: input.text,

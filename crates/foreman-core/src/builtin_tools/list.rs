@@ -13,12 +13,14 @@ use super::multi_edit::MultiEditTool;
 use super::new_task::NewTaskTool;
 use super::read::ReadTool;
 use super::session::BuiltinSession;
+use super::skill::SkillTool;
 use super::todo::TodoWriteTool;
 use super::write::WriteTool;
 use crate::tools::AnyTool;
 
 /// The built-in tools over `session`, in the order the model is given them, then the system
-/// tools: `new_task` only when sub-agents may be started.
+/// tools: `skill` only when the session has skills, `new_task` only when sub-agents may be
+/// started.
 pub fn builtin_tools(session: &BuiltinSession, sub_agents: bool) -> Vec<Arc<dyn AnyTool>> {
     let s = || session.clone();
     let mut tools: Vec<Arc<dyn AnyTool>> = vec![
@@ -34,6 +36,9 @@ pub fn builtin_tools(session: &BuiltinSession, sub_agents: bool) -> Vec<Arc<dyn 
         Arc::new(TodoWriteTool::new(s())),
         Arc::new(AttemptCompletionTool),
     ];
+    if !session.skills.is_empty() {
+        tools.insert(tools.len() - 1, Arc::new(SkillTool::new(s())));
+    }
     if sub_agents {
         tools.push(Arc::new(NewTaskTool));
     }
@@ -54,6 +59,7 @@ pub fn builtin_names() -> Vec<String> {
         "bash",
         "http_fetch",
         "todo_write",
+        "skill",
         "attempt_completion",
         "new_task",
     ]
@@ -115,7 +121,7 @@ mod tests {
         assert!(
             builtin_names()
                 .iter()
-                .all(|n| n == "new_task" || names.contains(n))
+                .all(|n| n == "new_task" || n == "skill" || names.contains(n))
         );
     }
 

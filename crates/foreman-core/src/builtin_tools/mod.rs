@@ -1,5 +1,5 @@
 //! The tools Foreman brings: read, write, edit, multi_edit, ls, glob, grep, bash, http_fetch,
-//! todo_write, and the system tools attempt_completion and new_task; [`list`] names them all.
+//! todo_write, skill, and the system tools attempt_completion and new_task; [`list`] names them all.
 //!
 //! One file per tool: its typed parameters (whose doc comments are what the model reads), a plain
 //! async function over a [`BuiltinSession`] with a typed output (a `title` for the card and a
@@ -28,9 +28,11 @@ pub mod new_task;
 mod newest_first;
 pub mod output;
 pub mod read;
+pub mod read_roots;
 pub mod redirect;
 pub mod restore;
 pub mod session;
+pub mod skill;
 pub mod stale_guard;
 pub mod todo;
 pub mod todo_list;

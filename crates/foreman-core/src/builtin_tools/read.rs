@@ -1,6 +1,7 @@
 //! The `read` tool: a text file with line numbers (like `cat -n`), paged by line offset and limit.
 //! Refuses directories, very large files and binary files with a clear message; shows invalid
 //! UTF-8 lossily and says so. Records the content hash of the file for the stale-read guard.
+//! Besides the workspace it reaches the skills' folders, read-only ([`super::read_roots`]).
 
 use std::io::Read;
 
@@ -96,9 +97,11 @@ pub async fn run_read(
     session: &BuiltinSession,
     params: ReadParams,
 ) -> Result<ReadOutput, BuiltinError> {
-    let boundary = &session.boundary;
-    let resolved = boundary.resolve(&params.path)?;
-    let shown = boundary.display_relative(&resolved);
+    // The workspace, or a skill's folder (read-only, see `read_roots`).
+    let readable = session
+        .read_roots
+        .resolve(&session.boundary, &params.path)?;
+    let (boundary, resolved, shown) = (readable.boundary, readable.path, readable.shown);
     if params.limit == Some(0) {
         return Err(BuiltinError::InvalidParams(
             "limit must be at least 1".into(),
@@ -247,7 +250,18 @@ impl Tool for ReadTool {
     }
 
     fn facts(&self, input: &ReadParams) -> Result<CallFacts, ToolError> {
-        path_facts(&self.session, Self::NAME, ActionClass::Read, &input.path)
+        let session = &self.session;
+        let readable = session
+            .read_roots
+            .resolve(&session.boundary, &input.path)
+            .map_err(BuiltinError::from)?;
+        if std::ptr::eq(readable.boundary, session.boundary.as_ref()) {
+            return path_facts(session, Self::NAME, ActionClass::Read, &input.path);
+        }
+        Ok(CallFacts {
+            path: Some(readable.shown),
+            ..CallFacts::new(Self::NAME, ActionClass::Read)
+        })
     }
 
     async fn run(

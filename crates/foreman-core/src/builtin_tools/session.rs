@@ -1,12 +1,15 @@
 //! What the built-in tools share within one agent session: the workspace boundary, the read
-//! tracker for the stale-read guard, the task list and the session's data directory.
+//! tracker for the stale-read guard, the task list, the session's data directory, and the skills
+//! with the folders `read` reaches for them.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::read_roots::ReadRoots;
 use super::stale_guard::ReadTracker;
 use super::todo_list::TodoList;
 use crate::boundary::WorkspaceBoundary;
+use crate::slash::Skill;
 
 /// Per-session state handed to every built-in tool. Cheap to clone; clones share state.
 #[derive(Debug, Clone)]
@@ -21,6 +24,10 @@ pub struct BuiltinSession {
     pub data_dir: PathBuf,
     /// Variables every command gets (a task's `FOREMAN_PORT`).
     pub env: Vec<(String, String)>,
+    /// The skills found when the session started (the `skill` tool's).
+    pub skills: Arc<Vec<Skill>>,
+    /// The folders `read` reaches besides the workspace: the skills' folders.
+    pub read_roots: ReadRoots,
 }
 
 impl BuiltinSession {
@@ -32,6 +39,16 @@ impl BuiltinSession {
             todos: TodoList::new(),
             data_dir,
             env: Vec::new(),
+            skills: Arc::new(Vec::new()),
+            read_roots: ReadRoots::default(),
         }
+    }
+
+    /// The same session with `skills`, whose folders `read` may reach (never `home` itself or
+    /// a folder above it).
+    pub fn with_skills(mut self, skills: Vec<Skill>, home: Option<&std::path::Path>) -> Self {
+        self.read_roots = ReadRoots::new(skills.iter().map(|s| s.dir.clone()), home);
+        self.skills = Arc::new(skills);
+        self
     }
 }

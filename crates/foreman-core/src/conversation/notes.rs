@@ -1,5 +1,6 @@
 //! The notes the engine adds to the history for the model as user messages: an undone change,
-//! a retry after a cut-off answer, and the session's context at its start. They are not the user's messages: a reopened
+//! a retry after a cut-off answer, the session's context at its start, and what a `/command`
+//! the user typed runs. They are not the user's messages: a reopened
 //! conversation does not show them, and they do not count when a message of the user is found
 //! by its place (a branch). Each kind is known by how it starts, so its wording can change
 //! without old notes turning into messages of the user.
@@ -39,6 +40,19 @@ pub fn hook_note(event: &str, text: &str) -> String {
     format!("{HOOK_NOTE_START}{event}: {text}")
 }
 
+/// How the prompt of a command the user ran starts (`[Command /review, …`), and a skill's.
+const SLASH_NOTE_STARTS: [&str; 2] = ["[Command /", "[Skill /"];
+
+/// The note after the user's `/name` message that gives the model what it runs: the command's
+/// prompt, or the skill (`kind` is `Command` or `Skill`). The user's message stays as typed, so
+/// a reopened conversation shows `/review 42` and not this note.
+pub fn slash_note(kind: &str, name: &str, source: &str, text: &str) -> String {
+    format!(
+        "[{kind} /{name}, from {source}] Written by Foreman: the user's message above runs it. \
+         What it asks follows.\n\n{text}"
+    )
+}
+
 /// Whether `text`, a user message in the history, is one of the engine's notes to the model.
 pub fn is_model_note(text: &str) -> bool {
     let noted =
@@ -47,6 +61,9 @@ pub fn is_model_note(text: &str) -> bool {
         || is_retry_note(text)
         || text.starts_with(SESSION_CONTEXT_NOTE_START)
         || text.starts_with(HOOK_NOTE_START)
+        || SLASH_NOTE_STARTS
+            .iter()
+            .any(|start| text.starts_with(start))
 }
 
 /// The note that tells the model the workspace was rewound to before the user's message
@@ -114,6 +131,19 @@ mod tests {
         assert!(is_model_note(
             "[Session context] Written by Foreman\n- Date: 2024-06-01"
         ));
+        assert!(is_model_note(&slash_note(
+            "Command",
+            "review",
+            ".claude/commands/review.md",
+            "Review PR 42."
+        )));
+        assert!(is_model_note(&slash_note(
+            "Skill",
+            "pdf",
+            "~/.claude/skills/pdf/SKILL.md",
+            "x"
+        )));
+        assert!(!is_model_note("/review 42"));
         assert!(!is_model_note("I undid it myself"));
         assert!(!is_model_note("Session context: what is it?"));
         assert!(!is_model_note(""));

@@ -7,37 +7,16 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-/// Our built-in tools and Claude Code's names for them.
-const NAMES: [(&str, &str); 11] = [
-    ("bash", "Bash"),
-    ("edit", "Edit"),
-    ("multi_edit", "MultiEdit"),
-    ("write", "Write"),
-    ("read", "Read"),
-    ("grep", "Grep"),
-    ("glob", "Glob"),
-    ("ls", "LS"),
-    ("http_fetch", "WebFetch"),
-    ("new_task", "Task"),
-    ("todo_write", "TodoWrite"),
-];
+use crate::slash::tool_names::{claude_from_ours, claude_mcp_from_ours};
 
-/// Claude Code's name for our tool `ours`; `builtin` says whether it is one of ours (an
-/// external tool is `mcp__<our name>`, which is `mcp__server__tool`).
+/// Claude Code's name for our tool `ours` (the one table is [`crate::slash::tool_names`]);
+/// `builtin` says whether it is one of ours (an external tool is `mcp__server__tool`).
 pub fn claude_name(ours: &str, builtin: bool) -> String {
-    match NAMES.iter().find(|(o, _)| *o == ours) {
-        Some((_, claude)) => (*claude).to_owned(),
+    match claude_from_ours(ours) {
+        Some(claude) => claude.to_owned(),
         None if builtin => ours.to_owned(),
-        None => format!("mcp__{ours}"),
+        None => claude_mcp_from_ours(ours),
     }
-}
-
-/// Our name for Claude Code's `claude` (`Bash` → `bash`, `mcp__s__t` → `s__t`).
-pub fn our_name(claude: &str) -> Option<String> {
-    if let Some((ours, _)) = NAMES.iter().find(|(_, c)| *c == claude) {
-        return Some((*ours).to_owned());
-    }
-    claude.strip_prefix("mcp__").map(str::to_owned)
 }
 
 /// `arguments` of our tool `ours` as Claude Code's tool would have them.
@@ -76,20 +55,17 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn names_go_both_ways() {
+    fn names_are_claude_codes() {
         assert_eq!(claude_name("bash", true), "Bash");
         assert_eq!(claude_name("http_fetch", true), "WebFetch");
-        assert_eq!(claude_name("skill", true), "skill");
+        assert_eq!(
+            claude_name("attempt_completion", true),
+            "attempt_completion"
+        );
         assert_eq!(
             claude_name("everything__echo", false),
             "mcp__everything__echo"
         );
-        assert_eq!(our_name("MultiEdit").as_deref(), Some("multi_edit"));
-        assert_eq!(
-            our_name("mcp__everything__echo").as_deref(),
-            Some("everything__echo")
-        );
-        assert_eq!(our_name("NotebookEdit"), None);
     }
 
     #[test]

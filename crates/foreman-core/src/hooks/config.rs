@@ -26,27 +26,9 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// The longest timeout a hook may ask for.
 const MAX_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 
-/// Where Foreman finds the settings files, skills and commands of a session.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HookDirs {
-    /// The workspace root.
-    pub workspace: PathBuf,
-    /// The user's home (`~/.claude/`).
-    pub home: Option<PathBuf>,
-    /// Foreman's own config folder (`hooks.json`).
-    pub config_dir: Option<PathBuf>,
-}
-
-impl HookDirs {
-    /// The folders of `workspace` for the current user (`HOME`) and `config_dir`.
-    pub fn new(workspace: PathBuf, config_dir: Option<PathBuf>) -> Self {
-        Self {
-            workspace,
-            home: std::env::var_os("HOME").map(PathBuf::from),
-            config_dir,
-        }
-    }
-}
+/// Where Foreman finds a session's settings files: the same folders as its skills and
+/// commands.
+pub type HookDirs = crate::slash::SlashDirs;
 
 /// A settings file that may hold hooks.
 #[derive(Debug, Clone, PartialEq, Eq)]

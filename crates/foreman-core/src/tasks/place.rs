@@ -44,8 +44,12 @@ impl Place {
         config.folder_turn = self.folder_turn.clone();
         // The worktree's hooks were allowed (or not) in the folder the user opened.
         config.consent_folder = Some(PathBuf::from(&self.task.workspace_path));
+        // Its hooks, skills and commands are the worktree's (its branch's).
         if let Some(hooks) = &mut config.hooks {
             hooks.workspace = self.workspace.clone();
+        }
+        if let Some(slash) = &mut config.slash {
+            slash.workspace = self.workspace.clone();
         }
     }
 

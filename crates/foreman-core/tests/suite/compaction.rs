@@ -48,7 +48,7 @@ async fn a_context_length_error_elides_old_outputs_and_retries_once() {
 fn system_tokens(workspace: &std::path::Path) -> usize {
     use foreman_core::agent::context_window::estimate_conversation;
     use foreman_core::agent::prompt::{default_shell, system_prompt};
-    estimate_conversation(&system_prompt(workspace, &default_shell(), None), &[])
+    estimate_conversation(&system_prompt(workspace, &default_shell(), None, &[]), &[])
 }
 
 const SUMMARY: &str = "Task: read the notes. Files: notes.txt read twice, unchanged.";
