@@ -58,6 +58,7 @@ const COMMANDS: &[&str] = &[
     "copy_diagnostics",
     "hooks_view",
     "consent_hooks",
+    "slash_catalog",
 ];
 
 fn main() {

@@ -141,6 +141,7 @@ pub fn run() {
             diagnostics_commands::copy_diagnostics,
             hook_commands::hooks_view,
             hook_commands::consent_hooks,
+            hook_commands::slash_catalog,
         ])
         .build(tauri::generate_context!());
     let app = match result {
