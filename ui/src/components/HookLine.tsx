@@ -5,7 +5,15 @@
 import type { HookRun } from "../protocol/HookRun";
 import { hookTime, shortCommand, verdictTone, verdictWords } from "./hookWords";
 
-export function HookLine({ run, standalone = false }: { run: HookRun; standalone?: boolean }) {
+interface Props {
+  run: HookRun;
+  /** A line alone in the conversation: it starts with "Hook". */
+  standalone?: boolean;
+  /** What the hook said is on the card already (why it was blocked): the line leaves it out. */
+  saidElsewhere?: boolean;
+}
+
+export function HookLine({ run, standalone = false, saidElsewhere = false }: Props) {
   const short = shortCommand(run.command);
   return (
     <div
@@ -23,18 +31,18 @@ export function HookLine({ run, standalone = false }: { run: HookRun; standalone
       </code>{" "}
       <span className={`hook-verdict hook-${verdictTone(run)}`}>{verdictWords(run)}</span>
       <span className="hook-time"> · {hookTime(run)}</span>
-      {run.message && <span className="hook-message">: {run.message}</span>}
+      {run.message && !saidElsewhere && <span className="hook-message">: {run.message}</span>}
     </div>
   );
 }
 
-/** The hook lines of a card, in the order the hooks ran. */
-export function HookLines({ runs }: { runs: readonly HookRun[] }) {
+/** The hook lines of a card, in the order the hooks ran; `said`: the run the card's facts quote. */
+export function HookLines({ runs, said = null }: { runs: readonly HookRun[]; said?: HookRun | null }) {
   if (runs.length === 0) return null;
   return (
     <div className="hook-lines" data-testid="hook-lines" aria-label="Hooks that ran">
       {runs.map((run, i) => (
-        <HookLine key={i} run={run} />
+        <HookLine key={i} run={run} saidElsewhere={run === said} />
       ))}
     </div>
   );

@@ -388,6 +388,8 @@ test("a call refused by a hook says so folded and open, with the hook's line", a
   expect(line).toHaveTextContent("PreToolUse");
   expect(line).toHaveTextContent("python3 …/block_rm.py");
   expect(line).toHaveTextContent("blocked · 42 ms");
+  // Its reason is said once, in the card's facts.
+  expect(line).not.toHaveTextContent("rm -rf is not allowed here");
   expect(line.querySelector(".hook-command")).toHaveAttribute("title", expect.stringContaining(".claude/settings.json"));
 });
 

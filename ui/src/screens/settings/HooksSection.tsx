@@ -55,9 +55,10 @@ export function HooksSection({ backend, workspace, draft, onDraft }: Props) {
       <h2>Hooks &amp; skills</h2>
       <p className="muted small">
         Hooks are commands that run when the agent is about to use a tool or has used one, when you send a message, or when
-        it stops; they may block a call or add to what the model reads. Foreman reads them in Claude Code's format from your
-        own <code>~/.claude/settings.json</code> and from the workspace's <code>.claude/settings.json</code> and{" "}
-        <code>.claude/settings.local.json</code>.
+        it stops; they may block a call or add to what the model reads. Foreman reads them in Claude Code's format: yours
+        from <code>~/.claude/settings.json</code> and Foreman's <code>hooks.json</code> beside its settings, the
+        workspace's from <code>.claude/settings.json</code>, <code>.claude/settings.local.json</code> and the same files
+        in <code>.foreman/</code>.
       </p>
       <p className="muted small" data-testid="hooks-consent-meaning">
         Your own hooks always run. The workspace's come with the repository, so they run only once you allow them: allowing
@@ -116,10 +117,10 @@ export function HooksSection({ backend, workspace, draft, onDraft }: Props) {
                 <td>
                   <code>{h.command}</code>
                 </td>
-                <td>
+                <td className="hooks-source">
                   <code>{h.source}</code>
                 </td>
-                <td className={h.consent === "waiting" ? "warn-text" : undefined}>{CONSENT[h.consent]}</td>
+                <td className={h.consent === "waiting" ? "hooks-state warn-text" : "hooks-state"}>{CONSENT[h.consent]}</td>
               </tr>
             ))}
           </tbody>
@@ -157,13 +158,13 @@ export function HooksSection({ backend, workspace, draft, onDraft }: Props) {
           <tbody>
             {found.map((e) => (
               <tr key={`${e.kind}:${e.name}`} data-testid="slash-row">
-                <td>
+                <td className="hooks-name">
                   <code>/{e.name}</code>
                   {e.argument_hint && <span className="muted"> {e.argument_hint}</span>}
                 </td>
                 <td>{e.kind === "skill" ? "skill" : "command"}</td>
                 <td>{e.description}</td>
-                <td>
+                <td className="hooks-source">
                   <code>{e.source}</code>
                 </td>
               </tr>
