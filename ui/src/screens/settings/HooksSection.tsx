@@ -9,6 +9,7 @@ import type { AppSettings } from "../../protocol/AppSettings";
 import { errorMessage } from "../../backend";
 import type { HookConsent } from "../../protocol/HookConsent";
 import type { HooksView } from "../../protocol/HooksView";
+import { CommandText } from "../../components/CommandText";
 import type { SlashCatalog } from "../../protocol/SlashCatalog";
 
 const CONSENT: Record<HookConsent, string> = {
@@ -115,7 +116,7 @@ export function HooksSection({ backend, workspace, draft, onDraft }: Props) {
                 <td>{h.event}</td>
                 <td>{h.matcher ?? "every tool"}</td>
                 <td>
-                  <code>{h.command}</code>
+                  <CommandText command={h.command} />
                 </td>
                 <td className="hooks-source">
                   <code>{h.source}</code>

@@ -3,6 +3,7 @@
 // the answer. None of them runs before you allow them (the engine holds them); "Allow these
 // hooks" approves exactly this set (its hash), "Not now" leaves them off for this session.
 import type { HooksView } from "../../protocol/HooksView";
+import { CommandText } from "../../components/CommandText";
 
 interface Props {
   view: HooksView;
@@ -35,7 +36,7 @@ export function HooksConsent({ view, outsideSandbox, onAllow, onNotNow }: Props)
               <td>{h.event}</td>
               <td>{h.matcher ?? "every tool"}</td>
               <td>
-                <code>{h.command}</code>
+                <CommandText command={h.command} />
               </td>
               <td>
                 <code>{h.source}</code>
