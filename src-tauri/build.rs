@@ -56,6 +56,9 @@ const COMMANDS: &[&str] = &[
     "mcp_set_enabled",
     "mcp_save_user_config",
     "copy_diagnostics",
+    "hooks_view",
+    "consent_hooks",
+    "slash_catalog",
 ];
 
 fn main() {

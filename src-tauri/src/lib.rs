@@ -13,6 +13,7 @@ mod commands;
 mod diagnostics;
 mod diagnostics_commands;
 mod files;
+mod hook_commands;
 mod launch;
 mod mcp;
 mod mcp_commands;
@@ -138,6 +139,9 @@ pub fn run() {
             mcp_commands::mcp_set_enabled,
             mcp_commands::mcp_save_user_config,
             diagnostics_commands::copy_diagnostics,
+            hook_commands::hooks_view,
+            hook_commands::consent_hooks,
+            hook_commands::slash_catalog,
         ])
         .build(tauri::generate_context!());
     let app = match result {

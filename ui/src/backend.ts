@@ -25,6 +25,8 @@ import type { RuleScope } from "./protocol/RuleScope";
 import type { StoredRule } from "./protocol/StoredRule";
 import type { WorkspaceView } from "./protocol/WorkspaceView";
 import type { HunkRef } from "./protocol/HunkRef";
+import type { HooksView } from "./protocol/HooksView";
+import type { SlashCatalog } from "./protocol/SlashCatalog";
 import type { InboxItem } from "./protocol/InboxItem";
 import type { TaskChange } from "./protocol/TaskChange";
 import type { TaskRun } from "./protocol/TaskRun";
@@ -88,6 +90,12 @@ export interface Backend {
   mcpRestart(workspace: string, server: string): Promise<McpView>;
   mcpSetEnabled(workspace: string, server: string, tool: string | null, enabled: boolean): Promise<McpView>;
   mcpSaveUserConfig(workspace: string, text: string): Promise<McpView>;
+  /** The hooks in force for the workspace, where each comes from, and whether it waits for consent. */
+  hooksView(workspace: string): Promise<HooksView>;
+  /** Allows the workspace's hooks as they were shown (`hash`: `HooksView.consent_hash`). */
+  consentHooks(workspace: string, hash: string): Promise<void>;
+  /** The `/` menu for the workspace: built-ins, commands and skills, and what could not be read. */
+  slashCatalog(workspace: string): Promise<SlashCatalog>;
   /** Calls `onFolder` with the first path dropped on the window; resolves to an unsubscribe. */
   onFolderDrop(onFolder: (path: string) => void): Promise<() => void>;
   /** Calls `onRequest` with what the native menu asks this window to do; resolves to an unsubscribe. */
@@ -186,6 +194,9 @@ export const tauriBackend: Backend = {
   mcpSetEnabled: (workspace, server, tool, enabled) =>
     invoke<McpView>("mcp_set_enabled", { workspace, server, tool, enabled }),
   mcpSaveUserConfig: (workspace, text) => invoke<McpView>("mcp_save_user_config", { workspace, text }),
+  hooksView: (workspace) => invoke<HooksView>("hooks_view", { workspace }),
+  consentHooks: (workspace, hash) => invoke<void>("consent_hooks", { workspace, hash }),
+  slashCatalog: (workspace) => invoke<SlashCatalog>("slash_catalog", { workspace }),
   onFolderDrop: (onFolder) =>
     getCurrentWebview().onDragDropEvent((event) => {
       const first = event.payload.type === "drop" ? event.payload.paths[0] : undefined;

@@ -20,6 +20,7 @@ import "./styles.css";
 import "./state.css";
 import "./settings.css";
 import "./tasks.css";
+import "./hooks.css";
 
 markPlatform(document.documentElement, navigator.userAgent);
 const root = document.getElementById("root");

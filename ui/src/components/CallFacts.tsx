@@ -4,6 +4,7 @@
 // from the engine (`call.decision`), never from the model's text.
 import type { CallView } from "../session/state";
 import { decisionWords } from "./decisionWords";
+import { blockingHook } from "./hookWords";
 
 /**
  * True when the call's result is the engine's message to the model about what happened (a
@@ -13,6 +14,8 @@ import { decisionWords } from "./decisionWords";
 export function hidesResult(call: CallView): boolean {
   if (call.result === null) return false;
   if (call.decision !== null) return true;
+  // A hook refused it: its reason is the fact, what the model got stays behind the toggle.
+  if (blockingHook(call.hooks) && (call.state === "rejected" || call.state === "failed")) return true;
   if (call.state === "rejected" || call.state === "cancelled" || call.state === "interrupted") return true;
   return call.state === "succeeded" && call.kind === "edit" && Boolean(call.preview?.diff);
 }

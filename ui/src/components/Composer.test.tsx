@@ -163,3 +163,81 @@ test("a disabled Send says why", () => {
   expect(screen.getByTestId("send")).toBeDisabled();
   expect(screen.getByTestId("send")).toHaveAttribute("title", "Set up the model in Settings first");
 });
+
+describe("the / menu", () => {
+  const catalog = {
+    entries: [
+      { name: "review", kind: "command", description: "Review a pull request", argument_hint: "[pr-number]", source: ".claude/commands/review.md" },
+      { name: "pdf-report", kind: "skill", description: "Write a PDF report", argument_hint: null, source: ".claude/skills/pdf-report/SKILL.md" },
+    ],
+    warnings: [],
+  } as const;
+
+  function withSlash(sent: string[], ran: string[], loads: { n: number }) {
+    return (
+      <Composer
+        draftKey={draftKey("/w", "slash")}
+        disabled={false}
+        running={false}
+        history={[]}
+        findFiles={async () => []}
+        onSend={async (text) => void sent.push(text)}
+        slash={{
+          load: async () => {
+            loads.n += 1;
+            return { entries: [...catalog.entries], warnings: [] };
+          },
+          runBuiltIn: (name) => void ran.push(name),
+        }}
+      />
+    );
+  }
+
+  const shown = () => screen.getAllByRole("option").map((o) => o.querySelector(".slash-name")?.textContent);
+
+  test("lists built-ins, commands, then skills, filters as you type, and inserts the pick", async () => {
+    const sent: string[] = [];
+    const loads = { n: 0 };
+    render(withSlash(sent, [], loads));
+    await userEvent.type(box(), "/");
+    await waitFor(() => expect(shown()).toEqual(["/clear", "/compact", "/mode", "/model", "/retry", "/review", "/pdf-report"]));
+    expect(loads.n).toBe(1);
+    expect(screen.getByRole("option", { name: /review/ })).toHaveAttribute("title", "From .claude/commands/review.md");
+    expect(screen.getByRole("option", { name: /review/ })).toHaveTextContent("/review[pr-number]Review a pull request");
+    await userEvent.type(box(), "re");
+    expect(shown()).toEqual(["/retry", "/review", "/pdf-report"]);
+    await userEvent.keyboard("{ArrowUp}{ArrowUp}");
+    expect(screen.getByRole("option", { selected: true })).toHaveTextContent("/review");
+    await userEvent.keyboard("{Enter}");
+    expect(box().value).toBe("/review ");
+    expect(screen.queryByRole("listbox")).toBeNull();
+    expect(screen.getByTestId("slash-hint")).toHaveTextContent("/review [pr-number]");
+    await userEvent.type(box(), "12{Enter}");
+    expect(sent).toEqual(["/review 12"]);
+  });
+
+  test("Tab picks too, Esc closes the menu, and a built-in runs in the window instead of being sent", async () => {
+    const sent: string[] = [];
+    const ran: string[] = [];
+    render(withSlash(sent, ran, { n: 0 }));
+    await userEvent.type(box(), "/comp");
+    await waitFor(() => expect(shown()).toEqual(["/compact"]));
+    await userEvent.keyboard("{Escape}");
+    expect(screen.queryByRole("listbox")).toBeNull();
+    expect(box().value).toBe("/comp");
+    await userEvent.type(box(), "a");
+    await waitFor(() => expect(shown()).toEqual(["/compact"]));
+    await userEvent.keyboard("{Tab}");
+    expect(box().value).toBe("/compact ");
+    await userEvent.keyboard("{Enter}");
+    expect(ran).toEqual(["compact"]);
+    expect(sent).toEqual([]);
+    expect(box().value).toBe("");
+  });
+
+  test("/ later in a message is text", async () => {
+    render(withSlash([], [], { n: 0 }));
+    await userEvent.type(box(), "see a/b");
+    expect(screen.queryByRole("listbox")).toBeNull();
+  });
+});

@@ -1,5 +1,6 @@
 // Where the user writes: Enter sends, Shift+Enter breaks the line, Up recalls earlier messages,
-// `@` completes workspace file names. Each `@path` in the text (`@src/a.rs`, `@src/a.rs:10-40`,
+// `@` completes workspace file names, `/` at the start lists commands, skills and built-ins
+// (slash.ts; a built-in of the window runs there instead of being sent). Each `@path` in the text (`@src/a.rs`, `@src/a.rs:10-40`,
 // `@src/`) and each image pasted or dropped is attached, shown as a chip that can be removed
 // before sending (see attachments.ts). What is written and not sent yet is kept per
 // conversation (see session/drafts.ts); images are not kept with the draft. While a task runs,
@@ -19,9 +20,29 @@ import {
 } from "react";
 import type { AttachInput } from "../protocol/AttachInput";
 import type { ImageInput } from "../protocol/ImageInput";
+import type { SlashCatalog } from "../protocol/SlashCatalog";
+import type { SlashEntry } from "../protocol/SlashEntry";
 import { loadDraft, saveDraft } from "../session/drafts";
 import { ComposerChips } from "./AttachmentChips";
 import { attachInputs, imageFromFile, mentionsIn, withoutMention } from "./attachments";
+import { CompletionMenu, menuKey, type MenuOption } from "./CompletionMenu";
+import {
+  awaitingArguments,
+  KIND_HEADINGS,
+  slashAt,
+  slashOptions,
+  windowBuiltIn,
+  withSlashName,
+  withWindowBuiltIns,
+} from "./slash";
+
+/** Where the `/` menu's entries come from, and who runs the window's built-ins. */
+export interface SlashSource {
+  /** The workspace's commands and skills (and the engine's built-ins), asked each time the menu opens. */
+  load(): Promise<SlashCatalog>;
+  /** Runs the window's built-in `name` (`compact`, `clear`, `model`). */
+  runBuiltIn(name: string): void;
+}
 
 interface Props {
   /** Where this conversation's unsent text is kept ([`draftKey`](../session/drafts.ts)). */
@@ -44,11 +65,29 @@ interface Props {
   disabledWhy?: string;
   /** Controls shown beside the message box (the approval mode). */
   controls?: ReactNode;
+  /** The `/` menu; without it `/` is plain text. */
+  slash?: SlashSource;
 }
 
 /** What [`Props.focusRef`] gives. */
 export interface ComposerFocus {
   focus(): void;
+}
+
+/** A `/` menu entry: `/name [hint]` and what it does; its file in the tooltip. */
+function slashOption(entry: SlashEntry): MenuOption {
+  return {
+    key: `${entry.kind}:${entry.name}`,
+    group: KIND_HEADINGS[entry.kind],
+    title: entry.source ? `From ${entry.source}` : "Built into Foreman",
+    label: (
+      <>
+        <span className="slash-name">/{entry.name}</span>
+        {entry.argument_hint && <span className="slash-hint">{entry.argument_hint}</span>}
+        <span className="slash-description">{entry.description}</span>
+      </>
+    ),
+  };
 }
 
 /** The restores already put into a composer (one drawn anew must not add them again). */
@@ -75,15 +114,19 @@ export function Composer({
   onStop,
   disabledWhy,
   controls,
+  slash,
 }: Props) {
   // The text belongs to the conversation it was written in; another conversation shows its own.
   const [draft, setDraft] = useState(() => ({ key: draftKey, text: loadDraft(draftKey) }));
   const [recall, setRecall] = useState<number | null>(null);
   const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
+  const [slashQuery, setSlashQuery] = useState<string | null>(null);
+  const [slashEntries, setSlashEntries] = useState<SlashEntry[]>(() => withWindowBuiltIns([]));
   if (draft.key !== draftKey) {
     setDraft({ key: draftKey, text: loadDraft(draftKey) });
     setRecall(null);
     setMention(null);
+    setSlashQuery(null);
   }
   const text = draft.key === draftKey ? draft.text : "";
   const setText = useCallback((next: string) => setDraft({ key: draftKey, text: next }), [draftKey]);
@@ -128,6 +171,32 @@ export function Composer({
     };
   }, [mention, findFiles]);
 
+  // The catalog is read again each time the menu opens: a command written meanwhile shows.
+  const slashOpen = slash !== undefined && slashQuery !== null;
+  const loadSlash = slash?.load;
+  useEffect(() => {
+    if (!slashOpen || !loadSlash) return;
+    let stale = false;
+    loadSlash().then(
+      (catalog) => !stale && setSlashEntries(withWindowBuiltIns(catalog.entries)),
+      () => {},
+    );
+    return () => {
+      stale = true;
+    };
+  }, [slashOpen, loadSlash]);
+  const slashShown = slashOpen ? slashOptions(slashEntries, slashQuery ?? "") : [];
+
+  const pickSlash = (entry: SlashEntry) => {
+    const next = withSlashName(text, entry.name);
+    setText(next);
+    setSlashQuery(null);
+    requestAnimationFrame(() => {
+      const pos = entry.name.length + 2;
+      area.current?.setSelectionRange(pos, pos);
+    });
+  };
+
   const pick = (path: string) => {
     if (!mention) return;
     const caret = area.current?.selectionStart ?? text.length;
@@ -143,12 +212,20 @@ export function Composer({
   const send = async () => {
     const trimmed = text.trim();
     if ((!trimmed && images.length === 0) || disabled) return;
+    const builtIn = slash && images.length === 0 ? windowBuiltIn(trimmed) : null;
+    if (builtIn && slash) {
+      setText("");
+      setSlashQuery(null);
+      slash.runBuiltIn(builtIn);
+      return;
+    }
     const sentImages = images;
     setText("");
     setImages([]);
     setProblem(null);
     setRecall(null);
     setMention(null);
+    setSlashQuery(null);
     try {
       await onSend(trimmed, attachInputs(trimmed, sentImages));
     } catch {
@@ -186,25 +263,22 @@ export function Composer({
     addImages(files, true);
   };
 
+  // The open menu, if any: the `/` one at the start of the message, else the `@` one.
+  const menu =
+    slashShown.length > 0
+      ? { count: slashShown.length, pick: (i: number) => slashShown[i] && pickSlash(slashShown[i]), close: () => setSlashQuery(null) }
+      : options.length > 0 && mention
+        ? { count: options.length, pick: (i: number) => options[i] !== undefined && pick(options[i]), close: () => setMention(null) }
+        : null;
+
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (options.length > 0 && mention) {
-      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-        e.preventDefault();
-        const step = e.key === "ArrowDown" ? 1 : -1;
-        setActive((a) => (a + step + options.length) % options.length);
-        return;
-      }
-      if (e.key === "Enter" || e.key === "Tab") {
-        e.preventDefault();
-        const chosen = options[active];
-        if (chosen) pick(chosen);
-        return;
-      }
-      if (e.key === "Escape") {
-        e.preventDefault();
-        setMention(null);
-        return;
-      }
+    const key = menu && !e.nativeEvent.isComposing ? menuKey(e.key, Math.min(active, menu.count - 1), menu.count) : null;
+    if (menu && key) {
+      e.preventDefault();
+      if (key === "pick") menu.pick(Math.min(active, menu.count - 1));
+      else if (key === "close") menu.close();
+      else setActive(key.move);
+      return;
     }
     if (e.key === "Escape" && running && onStop) {
       e.preventDefault();
@@ -231,6 +305,7 @@ export function Composer({
   };
 
   const mentions = mentionsIn(text);
+  const hinted = slash ? awaitingArguments(text, slashEntries) : null;
   const empty = !text.trim() && images.length === 0;
   return (
     <div className="composer" data-testid="composer-area" onDrop={onDrop} onDragOver={(e) => e.preventDefault()}>
@@ -245,23 +320,28 @@ export function Composer({
           {problem}
         </div>
       )}
-      {options.length > 0 && mention && (
-        <ul className="mentions" role="listbox" aria-label="Workspace files">
-          {options.map((path, i) => (
-            <li
-              key={path}
-              role="option"
-              aria-selected={i === active}
-              className={i === active ? "active" : ""}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                pick(path);
-              }}
-            >
-              {path}
-            </li>
-          ))}
-        </ul>
+      {slashShown.length > 0 ? (
+        <CompletionMenu
+          label="Commands and skills"
+          className="slash-menu"
+          options={slashShown.map(slashOption)}
+          active={Math.min(active, slashShown.length - 1)}
+          onPick={(i) => menu?.pick(i)}
+        />
+      ) : (
+        mention && (
+          <CompletionMenu
+            label="Workspace files"
+            options={options.map((path) => ({ key: path, label: path }))}
+            active={active}
+            onPick={(i) => menu?.pick(i)}
+          />
+        )
+      )}
+      {hinted && (
+        <div className="composer-hint muted small" data-testid="slash-hint">
+          /{hinted.name} <span className="slash-hint">{hinted.argument_hint}</span>
+        </div>
       )}
       <textarea
         ref={area}
@@ -275,7 +355,11 @@ export function Composer({
         onChange={(e) => {
           setText(e.target.value);
           setRecall(null);
-          setMention(mentionAt(e.target.value, e.target.selectionStart ?? e.target.value.length));
+          const caret = e.target.selectionStart ?? e.target.value.length;
+          setMention(mentionAt(e.target.value, caret));
+          const typed = slash ? slashAt(e.target.value, caret) : null;
+          if (typed?.query !== slashQuery) setActive(0);
+          setSlashQuery(typed ? typed.query : null);
         }}
         onKeyDown={onKeyDown}
         onPaste={onPaste}

@@ -1,6 +1,7 @@
-// One entry of the conversation: a message, a tool card or a notice.
+// One entry of the conversation: a message, a tool card, a notice or a hook of no call.
 import { memo } from "react";
 import type { CallView, Item } from "../session/state";
+import { HookLine } from "./HookLine";
 import { Markdown } from "./Markdown";
 import { Notice, type RetryOffer } from "./Notice";
 import { ToolCard, type CardActions } from "./ToolCard";
@@ -71,6 +72,8 @@ export const Entry = memo(function Entry({
       );
     case "tool":
       return call ? <ToolCard call={call} calls={calls} actions={actions} latest={latest} found={found} /> : null;
+    case "hook":
+      return <HookLine run={item.run} standalone />;
     case "notice":
       return <Notice id={item.id} tone={item.tone} text={item.text} recovered={item.recovered} retry={retry} />;
   }

@@ -1,15 +1,29 @@
 // The session's approval mode, beside the composer: one button per mode, the chosen one marked,
-// what each allows in its tooltip.
+// what each allows in its tooltip. `/mode` in the composer puts the focus on the chosen one.
+import { useImperativeHandle, useRef, type Ref } from "react";
 import type { ApprovalMode } from "../protocol/ApprovalMode";
 import { APPROVAL_MODES } from "./approvalModes";
 
-export function ModePicker({ mode, onMode }: { mode: ApprovalMode; onMode(mode: ApprovalMode): void }) {
+interface Props {
+  mode: ApprovalMode;
+  onMode(mode: ApprovalMode): void;
+  /** Lets the window put the focus on the chosen mode. */
+  focusRef?: Ref<{ focus(): void }>;
+}
+
+export function ModePicker({ mode, onMode, focusRef }: Props) {
+  const group = useRef<HTMLSpanElement>(null);
+  useImperativeHandle(
+    focusRef,
+    () => ({ focus: () => group.current?.querySelector<HTMLButtonElement>('[aria-checked="true"]')?.focus() }),
+    [],
+  );
   return (
     <div className="mode-picker" data-testid="mode-picker">
       <span className="muted" id="mode-picker-label">
         Approval mode
       </span>
-      <span className="mode-options" role="radiogroup" aria-labelledby="mode-picker-label">
+      <span ref={group} className="mode-options" role="radiogroup" aria-labelledby="mode-picker-label">
         {APPROVAL_MODES.map((m) => (
           <button
             key={m.mode}

@@ -9,7 +9,7 @@ function call(over: Partial<CallView>): CallView {
     id: "c1", name: "write", kind: "edit", view: { as: "file_content", path: "path", content: "content" },
     title: null, summary: null, state: "streaming", args: null, preview: null, status: null, output: "", result: null, decision: null,
     isError: false, error: null, images: null, approval: null, refused: null, startedAt: null, endedAt: null,
-    parentId: null, children: [], undo: null, undoRefused: null, sandbox: null, changes: null, ...over,
+    parentId: null, children: [], undo: null, undoRefused: null, sandbox: null, changes: null, hooks: [], ...over,
   };
 }
 
@@ -363,4 +363,47 @@ describe("a finished card folds to its header line", () => {
     expect(screen.getByTestId("tool-card")).toHaveTextContent("Rejected by you");
     expect(screen.getByTestId("tool-card")).not.toHaveTextContent("+3 −1");
   });
+});
+
+test("a call refused by a hook says so folded and open, with the hook's line", async () => {
+  const block = {
+    event: "PreToolUse", command: 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/block_rm.py', source: ".claude/settings.json",
+    elapsed_ms: 42, verdict: "blocked", message: "rm -rf is not allowed here",
+  } as const;
+  render(
+    <ToolCard
+      call={call({
+        name: "bash", kind: "execute", view: { as: "command", command: "command" }, title: "rm -rf build",
+        args: { command: "rm -rf build" }, state: "rejected", isError: true,
+        result: "A PreToolUse hook blocked this call: rm -rf is not allowed here", hooks: [block],
+      })}
+      actions={actions}
+    />,
+  );
+  expect(screen.getByTestId("tool-state")).toHaveTextContent("blocked by a hook");
+  expect(screen.getByText("Blocked by a hook: rm -rf is not allowed here")).toBeInTheDocument();
+  await userEvent.click(screen.getByRole("button", { name: "Expand" }));
+  expect(screen.getByTestId("call-facts")).toHaveTextContent("Blocked by a hook: rm -rf is not allowed here");
+  const line = screen.getByTestId("hook-line");
+  expect(line).toHaveTextContent("PreToolUse");
+  expect(line).toHaveTextContent("python3 …/block_rm.py");
+  expect(line).toHaveTextContent("blocked · 42 ms");
+  // Its reason is said once, in the card's facts.
+  expect(line).not.toHaveTextContent("rm -rf is not allowed here");
+  expect(line.querySelector(".hook-command")).toHaveAttribute("title", expect.stringContaining(".claude/settings.json"));
+});
+
+test("a call that went through lists the hooks that ran for it, without changing its look", () => {
+  render(
+    <ToolCard
+      call={call({
+        state: "succeeded", result: "wrote a.txt",
+        hooks: [{ event: "PostToolUse", command: "npx prettier --write", source: "~/.claude/settings.json", elapsed_ms: 1200, verdict: "failed", message: "prettier: not found" }],
+      })}
+      actions={actions}
+      latest
+    />,
+  );
+  expect(screen.getByTestId("tool-state")).toHaveTextContent("done");
+  expect(screen.getByTestId("hook-line")).toHaveTextContent("PostToolUse npx prettier --write failed · 1.2 s: prettier: not found");
 });

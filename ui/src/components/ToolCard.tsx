@@ -36,6 +36,8 @@ import { CallFacts, hidesResult } from "./CallFacts";
 import { decisionWords } from "./decisionWords";
 import { UndoBar } from "./UndoBar";
 import { approvalWhat } from "./approvalWhat";
+import { HookLine, HookLines } from "./HookLine";
+import { blockingHook } from "./hookWords";
 
 /** Lines of a card's diff shown before "Show all": enough to judge the change at a glance. */
 export const CARD_DIFF_LINES = 15;
@@ -128,6 +130,8 @@ function SubAgent({
                 {item.text}
               </div>
             );
+          case "hook":
+            return <HookLine key={item.id} run={item.run} standalone />;
           default:
             return null;
         }
@@ -259,6 +263,7 @@ function ToolCardInner({
           {call.status && !finished && <div className="tool-tip muted">{call.status}</div>}
           {command !== null && command !== call.title && <pre className="tool-command">$ {command}</pre>}
           {call.sandbox && <SandboxLine note={call.sandbox} />}
+          <HookLines runs={call.hooks} said={look.note ? blockingHook(call.hooks) : null} />
           <Params call={call} />
           {call.preview?.diff && (
             <DiffView

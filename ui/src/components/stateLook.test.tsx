@@ -14,7 +14,7 @@ function call(over: Partial<CallView>): CallView {
     title: "hello.txt", summary: null, state: "streaming", args: { path: "hello.txt" }, preview: null, status: null,
     output: "", result: null, decision: null, isError: false, error: null, images: null, approval: null, refused: null,
     startedAt: null, endedAt: null, parentId: null, children: [], undo: null, undoRefused: null, sandbox: null,
-    changes: null, ...over,
+    changes: null, hooks: [], ...over,
   };
 }
 

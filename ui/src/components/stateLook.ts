@@ -6,11 +6,14 @@
 // - needs-you (amber): it waits for the person's approval;
 // - done (green): it went through;
 // - failed (red): it went wrong on its own;
-// - by-you (grey): the person rejected it, stopped it or undid it, said in neutral words.
+// - by-you (grey): the person rejected it, stopped it or undid it, or one of their hooks or
+//   rules refused it, said in neutral words.
 import type { CallState } from "../protocol/CallState";
 import type { UndoState } from "../protocol/UndoState";
 import type { CallDecision } from "../protocol/CallDecision";
+import type { HookRun } from "../protocol/HookRun";
 import { decisionWords } from "./decisionWords";
+import { blockedWords, blockingHook } from "./hookWords";
 
 export type Look = "running" | "needs-you" | "done" | "failed" | "by-you";
 
@@ -28,6 +31,8 @@ export interface LookInput {
   undo?: UndoState | null;
   /** What the person decided that shaped how it ended (a rejection carries their note). */
   decision?: CallDecision | null;
+  /** The hooks that ran for it: a `PreToolUse` hook may have refused it. */
+  hooks?: readonly HookRun[] | null;
 }
 
 /** The CSS class of a look. */
@@ -37,6 +42,9 @@ export function lookClass(look: Look): string {
 
 /** How a call in this state looks. */
 export function callLook(call: LookInput): StateLook {
+  // A hook that refused the call says why, whether the engine ended it rejected or failed.
+  const blocked = call.state === "rejected" || call.state === "failed" ? blockingHook(call.hooks) : null;
+  if (blocked) return { look: "by-you", label: "blocked by a hook", note: blockedWords(blocked) };
   switch (call.state) {
     case "streaming":
       return { look: "running", label: "writing…", note: null };

@@ -1,7 +1,7 @@
 // Settings: a section list on the left and one section at a time. Provider: model, base URL, API
 // key (kept in the system keychain, never shown), Test connection. Agent: limits and timeouts.
-// Approvals & rules, the sandbox for commands, MCP servers, project instructions, checkpoints,
-// and where files are kept.
+// Approvals & rules, the sandbox for commands, MCP servers, hooks and skills, project
+// instructions, checkpoints, and where files are kept.
 // The app's settings are one draft saved by one Save; the workspace's panels save themselves.
 import { useEffect, useRef, useState } from "react";
 import type { Backend } from "../backend";
@@ -26,6 +26,7 @@ import { ApprovalsSection } from "./settings/ApprovalsSection";
 import { SandboxSection } from "./settings/SandboxSection";
 import { TasksSection } from "./settings/TasksSection";
 import { DiagnosticsPanel } from "./settings/DiagnosticsPanel";
+import { HooksSection } from "./settings/HooksSection";
 
 interface Props {
   backend: Backend;
@@ -273,6 +274,7 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
         />
         <SandboxSection draft={draft} view={view} hidden={section !== "sandbox"} onDraft={setDraft} />
         <TasksSection draft={draft} hidden={section !== "tasks"} onDraft={setDraft} />
+        {workspace && section === "hooks" && <HooksSection backend={backend} workspace={workspace} draft={draft} onDraft={setDraft} />}
         {workspace && section === "instructions" && <InstructionsPanel backend={backend} workspace={workspace} />}
         {section === "checkpoints" && (
           <div className="settings-stack">

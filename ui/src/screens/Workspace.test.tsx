@@ -18,6 +18,7 @@ function backend(warnings: string[]): Backend {
       workspace_file: "/w/.foreman/mcp.json",
     }),
     workspaceFiles: async () => [],
+    slashCatalog: async () => ({ entries: [], warnings: [] }),
     openExternal: async () => {},
     showNewSession: async () => {},
     ...taskCommands(),
@@ -288,4 +289,42 @@ test("when setup lacks something other than a key, Send names it and the empty s
   expect(screen.queryByTestId("first-run-key")).toBeNull();
   await userEvent.click(screen.getByTestId("first-run-settings"));
   expect(open).toHaveBeenCalled();
+});
+
+test("the workspace's hooks ask for consent above the composer; Allow sends it, Not now hides it", async () => {
+  const { emit, ops } = await openRunning();
+  const view = {
+    hooks: [
+      { event: "PreToolUse", matcher: "Bash", command: "python3 .claude/hooks/block_rm.py", timeout_secs: 60, source: ".claude/settings.json", consent: "waiting" },
+      { event: "PostToolUse", matcher: null, command: "./fmt.sh", timeout_secs: 60, source: ".claude/settings.local.json", consent: "waiting" },
+      { event: "Stop", matcher: null, command: "notify-send done", timeout_secs: 60, source: "~/.claude/settings.json", consent: "not_needed" },
+    ],
+    warnings: [],
+    consent_hash: "h1",
+  };
+  emit({ seq: 1, type: "hooks_await_consent", view } as unknown as Event);
+  const prompt = await screen.findByTestId("hooks-consent");
+  expect(prompt).toHaveTextContent("This workspace has 2 hooks that run commands on your computer");
+  // Only the workspace's hooks wait: the user's own need no consent.
+  const rows = screen.getAllByTestId("hooks-consent-hook").map((r) => r.textContent);
+  expect(rows).toEqual(["PreToolUseBashpython3 .claude/hooks/block_rm.py.claude/settings.json", "PostToolUseevery tool./fmt.sh.claude/settings.local.json"]);
+  // The conversation stays in view with it.
+  expect(screen.getByText("the earlier request")).toBeInTheDocument();
+  await userEvent.click(screen.getByRole("button", { name: "Allow these hooks" }));
+  expect(ops).toContainEqual({ op: "consent_hooks", hash: "h1" });
+  await waitFor(() => expect(screen.queryByTestId("hooks-consent")).toBeNull());
+  // A changed set asks again; Not now hides it and sends nothing.
+  emit({ seq: 2, type: "hooks_await_consent", view: { ...view, consent_hash: "h2" } } as unknown as Event);
+  await userEvent.click(await screen.findByRole("button", { name: "Not now" }));
+  await waitFor(() => expect(screen.queryByTestId("hooks-consent")).toBeNull());
+  expect(ops.filter((o) => o.op === "consent_hooks")).toHaveLength(1);
+});
+
+test("/compact from the / menu asks the engine to compact, and is not sent as a message", async () => {
+  const { ops } = await openRunning();
+  await userEvent.clear(screen.getByRole("textbox"));
+  await userEvent.type(screen.getByRole("textbox"), "/compact");
+  await userEvent.keyboard("{Enter}{Enter}");
+  await waitFor(() => expect(ops).toContainEqual({ op: "compact" }));
+  expect(ops.some((o) => o.op === "user_message")).toBe(false);
 });

@@ -27,6 +27,7 @@ import { draftKey, saveDraft } from "../session/drafts";
 import { errorMessage } from "../backend";
 import { Banners } from "./workspace/Banners";
 import { FirstRun } from "./workspace/FirstRun";
+import { HooksConsent } from "./workspace/HooksConsent";
 import { approveOnlyWaiting, useApproveShortcut } from "./workspace/useApproveShortcut";
 import { useBranch } from "./workspace/useBranch";
 import { useCardActions } from "./workspace/useCardActions";
@@ -35,6 +36,7 @@ import { useNetChange } from "./workspace/useNetChange";
 import { useRetryOffer } from "./workspace/useRetryOffer";
 import { useSessionList, type SessionList } from "./workspace/useSessionList";
 import { useToolWarnings } from "./workspace/useToolWarnings";
+import { useSlashSource } from "./workspace/useSlashSource";
 import { openFolderInNewWindow } from "./newWindow";
 import { CleanUpMerged } from "./tasks/CleanUpMerged";
 import { InboxButton } from "./tasks/InboxButton";
@@ -144,6 +146,7 @@ export function Workspace({
   // for a moment.
   const changes = useMemo(() => sessionChanges(state.items, state.calls), [state.items, state.calls]);
   const composer = useRef<ComposerFocus>(null);
+  const modePicker = useRef<{ focus(): void }>(null);
   const retry = useRetryOffer(state, session.retry, composer);
 
   // What Up recalls in the composer: the user's messages, the waiting ones last.
@@ -158,6 +161,15 @@ export function Workspace({
   );
   const branch = useBranch(backend, workspace.path, current, { refresh, open: setCurrent, failed: setListError });
   const findFiles = useCallback((q: string) => backend.workspaceFiles(workspace.path, q), [backend, workspace.path]);
+  const slash = useSlashSource(backend, workspace.path, op, {
+    clear: () => {
+      setChoosing(false);
+      setCurrent(null);
+    },
+    openSettings: onOpenSettings,
+    focusMode: () => modePicker.current?.focus(),
+    retry: () => void session.retry(),
+  });
   const openLink = useCallback((url: string) => void backend.openExternal(url).catch(() => {}), [backend]);
   const missing = settings?.missing ?? null;
   // Why a stored session is not running is what the setup banner says already, when it shows.
@@ -320,6 +332,14 @@ export function Workspace({
               <button onClick={() => void op({ op: "cancel" })}>Stop</button>
             </div>
           )}
+          {state.hookConsent && (
+            <HooksConsent
+              view={state.hookConsent}
+              outsideSandbox={settings?.settings.hooks_outside_sandbox ?? false}
+              onAllow={(hash) => void session.answerHooks(hash)}
+              onNotNow={() => void session.answerHooks(null)}
+            />
+          )}
           {state.running && <TodoList todos={state.todos} />}
           <QueuedMessages
             messages={state.queued}
@@ -337,6 +357,7 @@ export function Workspace({
             history={history}
             findFiles={findFiles}
             onSend={session.send}
+            slash={slash}
             restore={state.returned}
             focusRef={composer}
             onStop={() => void op({ op: "cancel" })}
@@ -347,7 +368,7 @@ export function Workspace({
                   ? "This task is queued: it starts when a slot is free"
                   : undefined
             }
-            controls={<ModePicker mode={state.mode} onMode={(mode) => void op({ op: "set_approval_mode", mode })} />}
+            controls={<ModePicker focusRef={modePicker} mode={state.mode} onMode={(mode) => void op({ op: "set_approval_mode", mode })} />}
           />
           <StatusBar
             provider={session.provider}

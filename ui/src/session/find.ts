@@ -1,10 +1,12 @@
 // Finding text in a conversation: which entries hold it. The conversation draws only the entries
 // near its view, so the browser's own find cannot see the others; this searches the session's
-// state instead: messages, thinking, notices and, for a tool card, what it shows or holds (its
-// name, its arguments' text, status, output, result and its sub-agent's messages and calls).
+// state instead: messages, thinking, notices, hooks (their event, command and message) and, for a
+// tool card, what it shows or holds (its name, its arguments' text, status, output, result, its
+// hooks and its sub-agent's messages and calls).
 // Entries and calls are immutable objects, replaced when they change, so each is lower-cased and
 // searched once per query; while a stream runs, only the objects it changes are searched again.
 import type { CallView, Item } from "./state";
+import type { HookRun } from "../protocol/HookRun";
 
 /** The text of an entry, lower-cased, by the (immutable) object it comes from. */
 const lowered = new WeakMap<object, string>();
@@ -26,10 +28,15 @@ function strings(value: unknown, out: string[]) {
   else if (value && typeof value === "object") for (const v of Object.values(value)) strings(v, out);
 }
 
+function hookText(run: HookRun): string {
+  return [run.event, run.command, run.message ?? ""].join("\n");
+}
+
 function callText(call: CallView): string {
   const parts = [call.name];
   strings(call.args, parts);
   for (const part of [call.status, call.output, call.result, call.refused, call.undoRefused]) if (part) parts.push(part);
+  for (const run of call.hooks) parts.push(hookText(run));
   return parts.join("\n");
 }
 
@@ -47,6 +54,7 @@ function ownHit(key: object, text: () => string, query: string): boolean {
 
 /** Whether `item` (with a tool card's sub-agent entries) holds `query` (lower-cased, not empty). */
 function holds(item: Item, calls: Record<string, CallView>, query: string): boolean {
+  if (item.kind === "hook") return ownHit(item, () => hookText(item.run), query);
   if (item.kind !== "tool") return ownHit(item, () => item.text, query);
   const call = calls[item.callId];
   if (!call) return false;

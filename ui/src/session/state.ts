@@ -36,6 +36,7 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
     ready: false,
     rewindPlan: null,
     rewound: false,
+    hookConsent: null,
   };
 }
 
@@ -75,6 +76,7 @@ export function newCall(
     sandbox: null,
     changes: null,
     undoRefused: null,
+    hooks: [],
   };
 }
 
@@ -116,6 +118,7 @@ function callFromSnapshot(c: CallSnapshot, old?: CallView): CallView {
     sandbox: c.sandbox ?? null,
     changes: c.changes ?? null,
     undoRefused: canUndo(c) ? (old?.undoRefused ?? null) : null,
+    hooks: c.hooks ?? old?.hooks ?? [],
   };
 }
 
@@ -262,6 +265,11 @@ function showEnd(s: SessionState, reason: TaskEndReason, stored: boolean): Sessi
   const at = stored && last?.kind === "notice" && last.text === text.text ? last.id : null;
   const retryAt = mayRetry(reason) ? (at ?? s.nextId) : null;
   return at === null ? notice({ ...ended, retryAt }, text.tone, text.text) : { ...ended, retryAt };
+}
+
+/** `state` once the user answered the hooks' consent prompt (allowed them, or not now). */
+export function answerHookConsent(state: SessionState): SessionState {
+  return { ...state, hookConsent: null };
 }
 
 /** `state` with its waiting message `id` marked as being taken back by the user, or no longer. */
@@ -514,6 +522,18 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return updateCall(s, event.call_id, (c) => ({ ...c, sandbox: event.sandbox }));
     case "call_changes":
       return updateCall(s, event.call_id, (c) => ({ ...c, changes: event.changes }));
+    case "hook_ran": {
+      if (event.call_id) return updateCall(s, event.call_id, (c) => ({ ...c, hooks: [...c.hooks, event.run] }));
+      // A hook of no call: a line in the conversation, or in the sub-agent's card it ran in.
+      const item: Item = { kind: "hook", id: s.nextId, run: event.run };
+      const parent = parentId ? s.calls[parentId] : undefined;
+      if (parent) {
+        return { ...s, calls: { ...s.calls, [parent.id]: { ...parent, children: [...parent.children, item] } }, nextId: s.nextId + 1 };
+      }
+      return { ...s, items: [...s.items, item], nextId: s.nextId + 1 };
+    }
+    case "hooks_await_consent":
+      return { ...s, hookConsent: event.view.consent_hash ? event.view : null };
     case "rewind_planned":
       return { ...s, rewindPlan: event.plan };
     case "rewound": {

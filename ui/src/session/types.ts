@@ -17,6 +17,8 @@ import type { CallDecision } from "../protocol/CallDecision";
 import type { PrivateTarget } from "../protocol/PrivateTarget";
 import type { ToolKind } from "../protocol/ToolKind";
 import type { ToolStats } from "../protocol/ToolStats";
+import type { HookRun } from "../protocol/HookRun";
+import type { HooksView } from "../protocol/HooksView";
 
 export interface PendingApproval {
   previewHash: string;
@@ -73,6 +75,8 @@ export interface CallView {
   sandbox: SandboxNote | null;
   /** For a command or an external tool: the files it changed in the workspace. */
   changes: WorkspaceChange[] | null;
+  /** The hooks that ran for this call, in order (`PreToolUse`, `PostToolUse`...). */
+  hooks: HookRun[];
 }
 
 export type Item =
@@ -80,6 +84,8 @@ export type Item =
   | { kind: "assistant"; id: number; text: string }
   | { kind: "thinking"; id: number; text: string }
   | { kind: "tool"; id: number; callId: string }
+  /** A hook that ran for no call (when a message was sent, when the agent stopped...). */
+  | { kind: "hook"; id: number; run: HookRun }
   | {
       kind: "notice";
       id: number;
@@ -168,4 +174,9 @@ export interface SessionState {
   rewindPlan: RewindPlan | null;
   /** The last thing done was a rewind, which can be undone (until the next task). */
   rewound: boolean;
+  /**
+   * The workspace's hooks that wait for the user's consent (none of them runs until it is
+   * given), until they answer; null when none waits.
+   */
+  hookConsent: HooksView | null;
 }

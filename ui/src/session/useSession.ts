@@ -9,6 +9,7 @@ import type { Event } from "../protocol/Event";
 import type { Op } from "../protocol/Op";
 import {
   addUserMessage,
+  answerHookConsent,
   fromTranscript,
   initialState,
   markTakingBack,
@@ -38,6 +39,11 @@ export interface SessionHandle {
   takeBack(index: number, message: QueuedMessage): Promise<void>;
   /** Runs the model again after a task that ended with an error it may get past (`retryAt`). */
   retry(): Promise<void>;
+  /**
+   * Answers the prompt for the workspace's hooks: allows the set pinned by `hash`, or (null)
+   * leaves them off for now. The prompt goes either way.
+   */
+  answerHooks(hash: string | null): Promise<void>;
   clearError(): void;
 }
 
@@ -198,6 +204,14 @@ export function useSession(
     }
   }, [backend]);
 
+  const answerHooks = useCallback(
+    async (hash: string | null) => {
+      setState(answerHookConsent);
+      if (hash !== null) await op({ op: "consent_hooks", hash });
+    },
+    [op],
+  );
+
   return {
     state,
     sessionId,
@@ -210,6 +224,7 @@ export function useSession(
     op,
     takeBack,
     retry,
+    answerHooks,
     clearError: () => {
       setError(null);
       setStopped(null);

@@ -1,6 +1,6 @@
 // The section list on the left of Settings: one button a section, the open one marked.
 
-export type SectionId = "provider" | "agent" | "approvals" | "sandbox" | "tasks" | "mcp" | "instructions" | "checkpoints" | "about";
+export type SectionId = "provider" | "agent" | "approvals" | "sandbox" | "tasks" | "mcp" | "hooks" | "instructions" | "checkpoints" | "about";
 
 export interface SectionInfo {
   id: SectionId;
@@ -18,6 +18,7 @@ export const SECTIONS: SectionInfo[] = [
   { id: "sandbox", label: "Sandbox", detail: "What commands the agent runs may write and reach, and the paths hidden from them" },
   { id: "tasks", label: "Tasks", detail: "How many tasks run at once, and how the merge queue lands them" },
   { id: "mcp", label: "MCP servers", detail: "Tool servers the agent can call, and their tools", workspaceOnly: true },
+  { id: "hooks", label: "Hooks & skills", detail: "Commands that run on the agent's events, the consent for the workspace's, and the / commands and skills", workspaceOnly: true },
   { id: "instructions", label: "Project instructions", detail: "The workspace's AGENTS.md and the files the model is given", workspaceOnly: true },
   { id: "checkpoints", label: "Checkpoints", detail: "Snapshots of the workspace taken before changes, to rewind to" },
   { id: "about", label: "About", detail: "Where Foreman keeps its settings and recordings, and diagnostics for a bug report" },
