@@ -1,5 +1,5 @@
 import type { HookRun } from "../protocol/HookRun";
-import { blockedWords, blockingHook, hookSentence, shortCommand, verdictWords } from "./hookWords";
+import { blockedWords, blockingHook, hookFor, hookSentence, shortCommand, verdictWords } from "./hookWords";
 
 function run(over: Partial<HookRun> = {}): HookRun {
   return {
@@ -45,4 +45,14 @@ test("only a PreToolUse or PermissionRequest block refuses the call, and says wh
   expect(blockingHook([run(), block])).toBe(block);
   expect(blockedWords(block)).toBe("Blocked by a hook: rm -rf is not allowed");
   expect(blockedWords(run({ verdict: "blocked" }))).toBe("Blocked by a hook (python3 …/block_rm.py)");
+});
+
+describe("hookFor", () => {
+  it("names tools only for tool events", () => {
+    expect(hookFor("PreToolUse", "Bash")).toBe("Bash");
+    expect(hookFor("PostToolUse", null)).toBe("every tool");
+    expect(hookFor("UserPromptSubmit", null)).toBe("—");
+    expect(hookFor("SessionStart", null)).toBe("every start");
+    expect(hookFor("SessionStart", "resume")).toBe("resume");
+  });
 });

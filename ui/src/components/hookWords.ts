@@ -12,6 +12,26 @@ const COMMAND_CHARS = 40;
 /** Events whose block refuses the call the hook ran for. */
 const REFUSES_CALL: ReadonlySet<HookEvent> = new Set(["PreToolUse", "PermissionRequest"]);
 
+/** Events whose hooks are for tools, so a matcher names tools. */
+const FOR_TOOLS: ReadonlySet<HookEvent> = new Set(["PreToolUse", "PostToolUse", "PermissionRequest"]);
+
+/** What a hook is for, from its event and matcher: the tools it matches, the kind of start,
+ * compaction or notification it matches, or a dash for an event that has nothing to match. */
+export function hookFor(event: HookEvent, matcher: string | null): string {
+  if (matcher) return matcher;
+  if (FOR_TOOLS.has(event)) return "every tool";
+  switch (event) {
+    case "SessionStart":
+      return "every start";
+    case "PreCompact":
+      return "every compaction";
+    case "Notification":
+      return "every notice";
+    default:
+      return "—";
+  }
+}
+
 /** What the hook decided, in a few lower-case words ("blocked", "asked you", "added context"). */
 export function verdictWords(run: Pick<HookRun, "event" | "verdict">): string {
   switch (run.verdict) {

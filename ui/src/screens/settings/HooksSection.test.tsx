@@ -42,7 +42,7 @@ test("lists the hooks with their source and state, the warnings, and the command
   const rows = await screen.findAllByTestId("hook-row");
   expect(rows.map((r) => r.textContent)).toEqual([
     "PreToolUseBashpython3 .claude/hooks/block_rm.py.claude/settings.jsonoff until you allow it",
-    "Stopevery toolnotify-send done~/.claude/settings.jsonruns (your own settings)",
+    "Stop—notify-send done~/.claude/settings.jsonruns (your own settings)",
   ]);
   const warnings = await screen.findByTestId("hooks-warnings");
   await waitFor(() => expect(within(warnings).getAllByRole("listitem")).toHaveLength(2));

@@ -10,6 +10,7 @@ import { errorMessage } from "../../backend";
 import type { HookConsent } from "../../protocol/HookConsent";
 import type { HooksView } from "../../protocol/HooksView";
 import { CommandText } from "../../components/CommandText";
+import { hookFor } from "../../components/hookWords";
 import type { SlashCatalog } from "../../protocol/SlashCatalog";
 
 const CONSENT: Record<HookConsent, string> = {
@@ -114,7 +115,7 @@ export function HooksSection({ backend, workspace, draft, onDraft }: Props) {
             {hooks.hooks.map((h, i) => (
               <tr key={i} data-testid="hook-row" data-consent={h.consent}>
                 <td>{h.event}</td>
-                <td>{h.matcher ?? "every tool"}</td>
+                <td>{hookFor(h.event, h.matcher)}</td>
                 <td>
                   <CommandText command={h.command} />
                 </td>

@@ -4,6 +4,7 @@
 // hooks" approves exactly this set (its hash), "Not now" leaves them off for this session.
 import type { HooksView } from "../../protocol/HooksView";
 import { CommandText } from "../../components/CommandText";
+import { hookFor } from "../../components/hookWords";
 
 interface Props {
   view: HooksView;
@@ -34,7 +35,7 @@ export function HooksConsent({ view, outsideSandbox, onAllow, onNotNow }: Props)
           {waiting.map((h, i) => (
             <tr key={i} data-testid="hooks-consent-hook">
               <td>{h.event}</td>
-              <td>{h.matcher ?? "every tool"}</td>
+              <td>{hookFor(h.event, h.matcher)}</td>
               <td>
                 <CommandText command={h.command} />
               </td>
