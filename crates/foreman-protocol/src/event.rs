@@ -395,6 +395,11 @@ pub enum EventMsg {
         /// Why the last task ended, while [`Op::Retry`](super::Op::Retry) may run it again
         /// (the transcript does not say), so a front end that attaches now can offer it.
         retry: Option<TaskEndReason>,
+        /// The workspace's hooks that wait for the user's consent, as
+        /// [`EventMsg::HooksAwaitConsent`] showed them, so a front end that attaches now asks.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        hooks_awaiting: Option<HooksView>,
     },
     /// The session ended; no more events follow.
     ShutdownComplete,

@@ -7,6 +7,7 @@ use ts_rs::TS;
 use crate::attachment::AttachmentView;
 use crate::call::CallSnapshot;
 use crate::event::TaskEndReason;
+use crate::hooks::HookRun;
 use crate::records::UsageTotals;
 
 /// One entry of the conversation. The lines the history sent to the model does not hold
@@ -43,6 +44,11 @@ pub enum TranscriptItem {
         #[ts(type = "number")]
         tokens_after: u64,
     },
+    /// A hook ran for no call (a message sent, the agent's stop, the session's start), as
+    /// [`EventMsg::HookRan`](crate::EventMsg::HookRan) said live.
+    Hook {
+        run: HookRun,
+    },
 }
 
 impl TranscriptItem {
@@ -52,7 +58,7 @@ impl TranscriptItem {
         match self {
             // The answer itself says why such a task ended.
             Self::TaskEnded { reason } => !matches!(reason, TaskEndReason::FinalAnswer { .. }),
-            Self::Compacted { .. } => true,
+            Self::Compacted { .. } | Self::Hook { .. } => true,
             _ => false,
         }
     }

@@ -120,4 +120,9 @@ queued: Array<string>,
  * Why the last task ended, while [`Op::Retry`](super::Op::Retry) may run it again
  * (the transcript does not say), so a front end that attaches now can offer it.
  */
-retry: TaskEndReason | null, } | { "type": "shutdown_complete" };
+retry: TaskEndReason | null, 
+/**
+ * The workspace's hooks that wait for the user's consent, as
+ * [`EventMsg::HooksAwaitConsent`] showed them, so a front end that attaches now asks.
+ */
+hooks_awaiting?: HooksView, } | { "type": "shutdown_complete" };

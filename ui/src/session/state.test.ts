@@ -737,3 +737,27 @@ test("hooks waiting for consent are kept until you answer; a view with nothing t
   const none = reduceAll(waiting, [ev({ type: "hooks_await_consent", view: { ...view, consent_hash: null } })], 0);
   expect(none.hookConsent).toBeNull();
 });
+
+test("a reloaded window asks about the hooks that wait, and a stored hook run shows again", () => {
+  const view = {
+    hooks: [{ event: "PreToolUse" as const, matcher: "Bash", command: "python3 guard.py", timeout_secs: 60, source: ".claude/settings.json", consent: "waiting" as const }],
+    warnings: [],
+    consent_hash: "h1",
+  };
+  const run = { event: "UserPromptSubmit" as const, command: "echo ctx", source: "~/.claude/settings.json", elapsed_ms: 5, verdict: "added_context" as const, message: "ctx" };
+  const transcript = transcriptOf([{ kind: "user", text: "go" }, { kind: "hook", run }]);
+  const attached = reduceAll(
+    fromTranscript(transcript, "ask"),
+    [ev({ type: "snapshot", session_id: "s", mode: "ask", running: false, messages: 1, usage: summary(), calls: [], queued: [], hooks_awaiting: view })],
+    0,
+  );
+  expect(attached.items.map((i) => i.kind)).toEqual(["user", "hook"]);
+  expect(attached.hookConsent?.consent_hash).toBe("h1");
+  // Allowed in Settings meanwhile: a later snapshot drops the prompt.
+  const allowed = reduceAll(
+    attached,
+    [ev({ type: "snapshot", session_id: "s", mode: "ask", running: false, messages: 1, usage: summary(), calls: [], queued: [] })],
+    0,
+  );
+  expect(allowed.hookConsent).toBeNull();
+});

@@ -175,6 +175,8 @@ export function fromTranscript(t: Transcript, mode: ApprovalMode): SessionState 
       state = { ...state, retriedNotice: text && mayRetry(item.reason) ? state.nextId - 1 : null };
     } else if (item.kind === "compacted") {
       state = notice(state, "info", describeCompaction(item));
+    } else if (item.kind === "hook") {
+      state = { ...state, items: [...state.items, { kind: "hook", id: state.nextId, run: item.run }], nextId: state.nextId + 1 };
     } else {
       state = item.kind === "user" ? { ...state, retriedNotice: null } : recover(state);
       const attachments = item.kind === "user" && item.attachments?.length ? { attachments: item.attachments } : {};
@@ -608,6 +610,9 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
         usage: withSummary(s.usage, event.usage),
         needsSnapshot: false,
         ready: true,
+        // A window that attaches now asks about the hooks that wait; one that was here keeps
+        // the user's "Not now", and drops the prompt once they were allowed elsewhere.
+        hookConsent: s.ready ? (event.hooks_awaiting ? s.hookConsent : null) : (event.hooks_awaiting ?? null),
       };
       return retryFromSnapshot(next, event.retry ?? null, s.ready);
     }

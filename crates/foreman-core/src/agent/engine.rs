@@ -111,6 +111,8 @@ pub(crate) struct Waiting {
     /// What hooks gave as context (`SessionStart`, `UserPromptSubmit`), for the model with the
     /// next message it takes.
     pub(crate) hook_context: Vec<String>,
+    /// The `UserPromptSubmit` runs of the message being taken, kept once it is.
+    pub(crate) hook_runs: Vec<crate::protocol::HookRun>,
 }
 
 /// Whether a task runs, and how it ends.

@@ -24,6 +24,7 @@ use super::preview::unified;
 use crate::approval::Decision;
 use crate::builtin_tools::builtin_names;
 use crate::builtin_tools::stale_guard::content_hash;
+use crate::conversation::transcript::TranscriptItem;
 use crate::hooks::claude_names::{claude_input, claude_name};
 use crate::hooks::{Dispatch, Permission, Reply, combined};
 use crate::protocol::{CallState, EventMsg, HookEvent};
@@ -113,8 +114,17 @@ impl Engine {
             }
         };
         for (run, _) in &runs {
-            if let Some(id) = call_id {
-                self.calls.add_hook_run(id, run.clone());
+            match call_id {
+                Some(id) => self.calls.add_hook_run(id, run.clone()),
+                // A message's hooks are kept after the message, the others where they ran, so
+                // a reopened conversation shows each where the live one did.
+                None if event == HookEvent::UserPromptSubmit => {
+                    self.waiting.hook_runs.push(run.clone());
+                }
+                None => {
+                    let notice = TranscriptItem::Hook { run: run.clone() };
+                    self.save_notice(&notice).await;
+                }
             }
             self.events.emit(EventMsg::HookRan {
                 call_id: call_id.map(str::to_owned),
@@ -315,6 +325,13 @@ impl Engine {
             notes.push(format!("[PostToolUse hook context: {context}]"));
         }
         (!notes.is_empty()).then(|| notes.join("\n"))
+    }
+
+    /// Keeps the runs of the `UserPromptSubmit` hooks of the message just taken (or blocked).
+    pub(crate) async fn save_prompt_hook_runs(&mut self) {
+        for run in std::mem::take(&mut self.waiting.hook_runs) {
+            self.save_notice(&TranscriptItem::Hook { run }).await;
+        }
     }
 
     /// `UserPromptSubmit` for the user's `prompt`: `Err(reason)` when a hook blocked it,

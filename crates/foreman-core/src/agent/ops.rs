@@ -100,28 +100,13 @@ impl Engine {
                 confirm,
             } => self.rewind(before_message, confirm).await,
             Op::UndoHunks { call_id, hunks } => self.undo_hunks(&call_id, hunks).await,
-            Op::Snapshot => self.events.emit_session(EventMsg::Snapshot {
-                session_id: self.id.clone(),
-                mode: self.gate.policy.mode,
-                running: self.control.running,
-                messages: u32::try_from(
-                    self.control
-                        .session_messages
-                        .unwrap_or(self.frame.history.len()),
-                )
-                .unwrap_or(u32::MAX),
-                calls: self.calls.snapshot_for_event(),
-                usage: self.llm.spend.summary(&self.llm.model),
-                // Those a Stop gives back when its task ends wait too, until then.
-                queued: self
-                    .waiting
-                    .returning
-                    .iter()
-                    .chain(&self.waiting.queued)
-                    .map(|input| input.text.clone())
-                    .collect(),
-                retry: self.control.retry.as_ref().map(|r| r.reason.clone()),
-            }),
+            Op::Snapshot => {
+                let hooks_awaiting = match &self.tooling.hooks {
+                    Some(hooks) => hooks.pending().await,
+                    None => None,
+                };
+                self.snapshot(hooks_awaiting);
+            }
             Op::LoadPreview { call_id } => {
                 let preview = self.calls.get(&call_id).and_then(|c| c.preview.clone());
                 match preview {
@@ -147,5 +132,32 @@ impl Engine {
                 self.stop();
             }
         }
+    }
+
+    /// Answers [`Op::Snapshot`]: the whole state, for a front end that attaches now.
+    fn snapshot(&mut self, hooks_awaiting: Option<crate::protocol::HooksView>) {
+        self.events.emit_session(EventMsg::Snapshot {
+            session_id: self.id.clone(),
+            mode: self.gate.policy.mode,
+            running: self.control.running,
+            messages: u32::try_from(
+                self.control
+                    .session_messages
+                    .unwrap_or(self.frame.history.len()),
+            )
+            .unwrap_or(u32::MAX),
+            calls: self.calls.snapshot_for_event(),
+            usage: self.llm.spend.summary(&self.llm.model),
+            // Those a Stop gives back when its task ends wait too, until then.
+            queued: self
+                .waiting
+                .returning
+                .iter()
+                .chain(&self.waiting.queued)
+                .map(|input| input.text.clone())
+                .collect(),
+            retry: self.control.retry.as_ref().map(|r| r.reason.clone()),
+            hooks_awaiting,
+        });
     }
 }

@@ -45,6 +45,7 @@ impl Engine {
         let screened = self.prompt_hooks(&input.text).await;
         if self.control.cancel.is_cancelled() {
             // Stopped while a hook looked at it: the message comes back unsent.
+            self.waiting.hook_runs.clear();
             let images = input.images().cloned().collect();
             self.events.emit_session(EventMsg::QueuedMessagesReturned {
                 texts: vec![input.text],
@@ -61,6 +62,7 @@ impl Engine {
                 Some(input)
             }
             Err(reason) => {
+                self.save_prompt_hook_runs().await;
                 self.events.emit_session(EventMsg::Error {
                     message: format!("A hook blocked your message: {reason}"),
                 });
@@ -224,6 +226,7 @@ impl Engine {
             number,
             attachments: views,
         });
+        self.save_prompt_hook_runs().await;
         for note in std::mem::take(&mut self.waiting.hook_context) {
             self.record(Message::user(note)).await;
         }

@@ -236,6 +236,7 @@ mod tests {
                 TranscriptItem::Tool { call } => format!("tool: {}", call.call_id),
                 TranscriptItem::TaskEnded { reason } => format!("ended: {}", reason.describe()),
                 TranscriptItem::Compacted { .. } => "compacted".into(),
+                TranscriptItem::Hook { run } => format!("hook: {}", run.command),
             })
             .collect()
     }

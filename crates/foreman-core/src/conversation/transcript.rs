@@ -286,6 +286,7 @@ mod tests {
                 TranscriptItem::TaskEnded { reason } => reason.describe(),
                 TranscriptItem::Tool { call } => call.name.clone(),
                 TranscriptItem::Compacted { .. } => "compacted".into(),
+                TranscriptItem::Hook { run } => run.command.clone(),
             })
             .collect();
         assert_eq!(

@@ -299,6 +299,12 @@ impl Hooks {
         }
     }
 
+    /// The workspace's hooks as they wait for consent now (`None`: none waits).
+    pub async fn pending(&self) -> Option<HooksView> {
+        let view = view(&self.dirs, self.store.as_ref(), &self.key).await;
+        view.consent_hash.is_some().then_some(view)
+    }
+
     /// The view to show for consent when the workspace's hooks wait for it and this set was not
     /// shown yet.
     pub async fn awaiting_consent(&mut self) -> Option<HooksView> {

@@ -17,6 +17,7 @@ mod compaction;
 mod connection_test;
 mod decisions;
 mod edits;
+mod hooks;
 mod max_tokens;
 mod mcp_cancellation;
 // The real MCP servers of `mcp_servers`, in the sandbox (Linux).
