@@ -15,6 +15,9 @@ use foreman_core::store::RuleAction;
 use foreman_protocol::settings::{max_tokens_problem, thinking_budget_problem};
 use foreman_protocol::{ApprovalMode, ReasoningEffort, RuleScope, SandboxLevel};
 
+pub use crate::setup_args::{HooksCommand, HooksListArgs, SlashCommand};
+pub use crate::store_args::StoreArgs;
+
 /// `foreman-cli`: the Foreman engine without a window.
 #[derive(Debug, Parser)]
 #[command(name = "foreman-cli", version, about, propagate_version = true)]
@@ -84,34 +87,6 @@ pub enum ProviderKind {
     OpenAi,
 }
 
-/// `--workspace` and `--db`, which every store command takes.
-#[derive(Debug, Clone, Args)]
-pub struct StoreArgs {
-    /// The workspace folder.
-    #[arg(long, value_name = "DIR")]
-    pub workspace: String,
-    /// The database (default: the desktop app's).
-    #[arg(long, value_name = "FILE")]
-    pub db: Option<PathBuf>,
-}
-
-/// `hooks list`.
-#[derive(Debug, Subcommand)]
-pub enum HooksCommand {
-    /// Print each hook with its event, matcher, command and file, and what waits for consent.
-    List(HooksListArgs),
-}
-
-/// `hooks list`.
-#[derive(Debug, Clone, Args)]
-pub struct HooksListArgs {
-    #[command(flatten)]
-    pub store: StoreArgs,
-    /// One JSON object (the hooks, the warnings, the consent hash) instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
-
 /// `mcp list|approve`.
 #[derive(Debug, Subcommand)]
 pub enum McpCommand {
@@ -173,20 +148,6 @@ pub struct RewindArgs {
     /// Do not ask for confirmation.
     #[arg(long)]
     pub yes: bool,
-}
-
-/// `slash list`.
-#[derive(Debug, Subcommand)]
-pub enum SlashCommand {
-    /// List the built-ins, commands and skills, then the files that could not be loaded.
-    List {
-        /// The workspace folder.
-        #[arg(long, value_name = "DIR")]
-        workspace: String,
-        /// Print the catalog as one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
 }
 
 /// `rules list|add|remove`.
