@@ -41,6 +41,18 @@ fn exec(
     cmd
 }
 
+/// What `foreman-cli hooks list --workspace WS` prints in `dir`'s environment.
+async fn hooks_list(dir: &Path, ws: &Path) -> String {
+    let out = tokio::process::Command::new(BIN)
+        .args(["hooks", "list", "--workspace"])
+        .arg(ws)
+        .envs(isolated_env(dir))
+        .output()
+        .await
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn of_type<'a>(events: &'a [Value], kind: &str) -> Vec<&'a Value> {
     events.iter().filter(|e| e["type"] == kind).collect()
 }
@@ -169,14 +181,7 @@ async fn workspace_hooks_wait_for_consent_and_ask_again_when_a_script_changes() 
     assert!(!ws.join("ran.txt").exists());
 
     // `hooks list` shows it waiting, with where it comes from.
-    let listed = tokio::process::Command::new(BIN)
-        .args(["hooks", "list", "--workspace"])
-        .arg(&ws)
-        .envs(isolated_env(dir.path()))
-        .output()
-        .await
-        .unwrap();
-    let listed = String::from_utf8_lossy(&listed.stdout);
+    let listed = hooks_list(dir.path(), &ws).await;
     assert!(
         listed
             .contains("PreToolUse [Bash]: python3 .claude/hooks/mark.py  — .claude/settings.json"),
@@ -404,14 +409,7 @@ async fn bad_settings_a_hanging_hook_and_a_loud_one_leave_the_session_going() {
             {"type": "command", "command": "head -c 10000000 /dev/zero | tr '\\0' x; exit 1"}]}]}),
         &[],
     );
-    let listed = tokio::process::Command::new(BIN)
-        .args(["hooks", "list", "--workspace"])
-        .arg(&ws)
-        .envs(isolated_env(dir.path()))
-        .output()
-        .await
-        .unwrap();
-    let listed = String::from_utf8_lossy(&listed.stdout);
+    let listed = hooks_list(dir.path(), &ws).await;
     assert!(
         listed.contains("warning: .foreman/settings.json: not valid JSON"),
         "{listed}"

@@ -72,13 +72,9 @@ impl Engine {
         subject: Option<(String, String)>,
         fields: Map<String, Value>,
     ) -> Reply {
-        let Some(hooks) = self.tooling.hooks.as_mut() else {
-            return Reply::default();
-        };
-        if !hooks.any_for(event) {
+        if self.tooling.hooks.is_none() {
             return Reply::default();
         }
-        hooks.write_transcript(&self.frame.history);
         let sandbox = self
             .gate
             .sandbox
@@ -100,6 +96,9 @@ impl Engine {
         }
         if planned.runs.is_empty() {
             return Reply::default();
+        }
+        if let Some(hooks) = self.tooling.hooks.as_mut() {
+            hooks.write_transcript(&self.frame.history);
         }
         let mut running = Box::pin(planned.runs.run(self.control.cancel.clone()));
         // The user may stop the agent while a hook runs (a hook that hangs, say); at the

@@ -248,11 +248,6 @@ impl Hooks {
             .any(|h| h.event == event)
     }
 
-    /// Marks the set `hash` as consented (after [`consent`]).
-    pub fn consented_to(&mut self, hash: String) {
-        self.consented = Some(hash);
-    }
-
     /// Records the user's consent to the set `hash` pins (refused when it changed since).
     pub async fn consent(&mut self, store: &Store, hash: &str) -> Result<(), HookError> {
         consent(&self.dirs, store, &self.key, hash).await?;
