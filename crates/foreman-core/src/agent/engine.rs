@@ -307,6 +307,11 @@ impl Engine {
             }
             None => None,
         };
+        if let (Some(checkpoints), Some(journal)) =
+            (&self.tooling.checkpoints, self.inbox.journal())
+        {
+            checkpoints.attach(journal);
+        }
         let restored = self.restore_spend().await;
         self.events.emit(EventMsg::SessionStarted {
             session_id: self.id.clone(),

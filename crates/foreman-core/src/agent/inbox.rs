@@ -11,13 +11,17 @@ use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::protocol::{EventMsg, FILES_CHANGED_LIMIT, Op};
-use crate::watcher::{FilesChanged, WatchError, WorkspaceWatcher};
+use std::sync::Arc;
+
+use crate::watcher::{ChangeJournal, FilesChanged, WatchError, WatchReport, WorkspaceWatcher};
 
 /// What arrived.
 #[derive(Debug)]
 pub(crate) enum Input {
     Op(Op),
     Files(FilesChanged),
+    /// The watcher hit a limit: what happened and what is done instead.
+    WatchTrouble(String),
     /// The watcher's channel closed (it will not report again).
     WatchStopped,
 }
@@ -25,7 +29,7 @@ pub(crate) enum Input {
 #[derive(Debug)]
 struct Watch {
     watcher: WorkspaceWatcher,
-    changes: UnboundedReceiver<FilesChanged>,
+    changes: UnboundedReceiver<WatchReport>,
 }
 
 /// The ops and, when the workspace is watched, its changes.
@@ -64,6 +68,11 @@ impl Inbox {
         Ok(())
     }
 
+    /// The watcher's journal of changes, when watching.
+    pub(crate) fn journal(&self) -> Option<Arc<ChangeJournal>> {
+        self.watch.as_ref().map(|w| w.watcher.journal())
+    }
+
     /// Whether a change of `path` would be reported (false for ignored files, and when not
     /// watching).
     pub(crate) fn reports(&self, path: &Path) -> bool {
@@ -81,7 +90,8 @@ impl Inbox {
             changes = watch.changes.recv() => changes,
         };
         match changes {
-            Some(batch) => Input::Files(batch),
+            Some(WatchReport::Files(batch)) => Input::Files(batch),
+            Some(WatchReport::Trouble(text)) => Input::WatchTrouble(text),
             None => {
                 self.watch = None;
                 Input::WatchStopped

@@ -25,6 +25,15 @@ impl Engine {
             Input::Op(op) => return Some(op),
             Input::Files(batch) if batch.paths.is_empty() => {}
             Input::Files(batch) => self.events.emit(files_changed_event(batch)),
+            Input::WatchTrouble(text) => {
+                tracing::warn!(workspace = %self.workspace.display(), %text, "the workspace watcher hit a limit");
+                self.events.emit(EventMsg::Error {
+                    message: format!(
+                        "{text}. Files waiting for approval are re-checked every {} ms.",
+                        self.gate.poll.as_millis()
+                    ),
+                });
+            }
             Input::WatchStopped => {
                 tracing::warn!(workspace = %self.workspace.display(), "the workspace watcher stopped");
                 self.events.emit(EventMsg::Error {

@@ -5,6 +5,11 @@
 //! itself checkpointed first, so it can be undone). The user's `.git` is never touched, and
 //! files over the size limit are left out and listed.
 //!
+//! A checkpoint costs what changed: with the watcher's [`ChangeJournal`] attached, it looks
+//! only at the paths the journal names ([`snapshotter`], [`region`]), and scans the whole
+//! workspace when the journal cannot be trusted (it says why in the log). What it knew about
+//! each file is kept beside the repository between runs ([`index_file`]).
+//!
 //! [`Checkpoints`] is one workspace's repository, its blocking calls meant for a blocking
 //! thread. Commits are named by their hex id; which commit is which step of which session is
 //! in the store (`store::workspace_checkpoints`).
@@ -12,21 +17,28 @@
 pub mod changes;
 pub mod error;
 pub mod file_facts;
+pub mod index_file;
+pub mod region;
 pub mod restore;
 pub mod retention;
 pub mod scan;
 pub mod shadow;
+pub mod snapshotter;
 pub mod stat;
+pub mod tree_state;
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use gix::ObjectId;
 
 pub use self::error::CheckpointError;
+use self::region::{Plan, plan};
 pub use self::scan::Skipped;
-use self::shadow::{DEFAULT_MAX_FILE_BYTES, Snapshotter, open_or_create, repository_path, tree_of};
+use self::shadow::{DEFAULT_MAX_FILE_BYTES, open_or_create, repository_path, tree_of};
+use self::snapshotter::{Look, Snapshotter, save_index};
 use crate::protocol::WorkspaceChange;
+use crate::watcher::journal::{ChangeJournal, Drained};
 
 /// The reference that names the newest checkpoint (the next one's parent).
 const LATEST: &str = "refs/foreman/latest";
@@ -36,9 +48,13 @@ const LATEST: &str = "refs/foreman/latest";
 pub struct Checkpoint {
     /// The commit's hex id.
     pub id: String,
+    /// Its tree's hex id (the same workspace gives the same tree).
+    pub tree: String,
     pub skipped: Vec<Skipped>,
     /// Files read to write it (new or changed since the one before).
     pub read: usize,
+    /// Why it scanned the whole workspace, when it did.
+    pub full_scan: Option<String>,
 }
 
 /// What a rewind changes, before it does.
@@ -57,6 +73,15 @@ pub struct Checkpoints {
     path: PathBuf,
     snapshotter: Mutex<Snapshotter>,
     max_file_bytes: u64,
+    journal: Mutex<Journal>,
+}
+
+/// The watcher's journal, once attached.
+#[derive(Debug, Default)]
+struct Journal {
+    journal: Option<Arc<ChangeJournal>>,
+    /// Attached since the last checkpoint: what changed before it is not in it.
+    fresh: bool,
 }
 
 fn parse(id: &str) -> Result<ObjectId, CheckpointError> {
@@ -67,12 +92,15 @@ impl Checkpoints {
     /// The checkpoints of `workspace`, kept under `dir` (created when missing).
     pub fn open(dir: &Path, workspace: &Path) -> Result<Self, CheckpointError> {
         let path = repository_path(dir, workspace);
+        let repo = open_or_create(&path)?;
+        let known = index_file::load(&index_file::path_in(&path));
         Ok(Self {
-            repo: open_or_create(&path)?,
+            repo,
             workspace: workspace.to_path_buf(),
             path,
-            snapshotter: Mutex::new(Snapshotter::default()),
+            snapshotter: Mutex::new(Snapshotter::with_files(known)),
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            journal: Mutex::new(Journal::default()),
         })
     }
 
@@ -81,6 +109,33 @@ impl Checkpoints {
         Self {
             max_file_bytes,
             ..self
+        }
+    }
+
+    /// Looks at what the watcher's `journal` names from the next checkpoint on, instead of
+    /// the whole workspace.
+    pub fn attach(&self, journal: Arc<ChangeJournal>) {
+        let mut held = self.journal.lock().unwrap_or_else(|p| p.into_inner());
+        *held = Journal {
+            journal: Some(journal),
+            fresh: true,
+        };
+    }
+
+    /// What the next checkpoint must look at.
+    fn look(&self) -> Look {
+        let mut held = self.journal.lock().unwrap_or_else(|p| p.into_inner());
+        let fresh = std::mem::take(&mut held.fresh);
+        let Some(journal) = &held.journal else {
+            return Look::Everything("the workspace is not watched".into());
+        };
+        match journal.drain() {
+            _ if fresh => Look::Everything("the watcher has just started".into()),
+            Drained::FullScan(why) => Look::Everything(why),
+            Drained::Paths(paths) => match plan(paths) {
+                Plan::Region(region) => Look::Region(region),
+                Plan::FullScan(why) => Look::Everything(why),
+            },
         }
     }
 
@@ -103,7 +158,19 @@ impl Checkpoints {
                 .snapshotter
                 .lock()
                 .map_err(|_| CheckpointError::Repository("a checkpoint failed half-way".into()))?;
-            snapshotter.take(&repo, &self.workspace, parent, message, self.max_file_bytes)?
+            let look = self.look();
+            let snapshot = snapshotter.take(
+                &repo,
+                &self.workspace,
+                parent,
+                message,
+                self.max_file_bytes,
+                look,
+            )?;
+            if snapshot.full_scan.is_some() {
+                save_index(&self.path, &snapshotter);
+            }
+            snapshot
         };
         repo.reference(
             LATEST,
@@ -114,8 +181,10 @@ impl Checkpoints {
         .map_err(CheckpointError::repo)?;
         Ok(Checkpoint {
             id: snapshot.commit.to_string(),
+            tree: snapshot.tree.to_string(),
             skipped: snapshot.skipped,
             read: snapshot.read,
+            full_scan: snapshot.full_scan,
         })
     }
 

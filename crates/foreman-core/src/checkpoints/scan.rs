@@ -2,10 +2,16 @@
 //! see (`.gitignore`, `.ignore` and `.git/info/exclude` respected), without the user's `.git`
 //! directories, Foreman's own `.foreman/`, and files over the size limit (listed as skipped).
 //! Symlinks are recorded as links and never followed; names need not be UTF-8.
+//!
+//! [`scan_region`] lists only the paths of a [`Region`] (what the watcher saw change), walking
+//! from the root down to them with the same walker and rules, so it decides what is ignored
+//! exactly as the full scan does.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use super::file_facts;
+use super::region::Region;
 pub use super::stat::Stat;
 
 /// What a recorded path is.
@@ -34,18 +40,44 @@ pub struct Skipped {
 
 /// Lists the workspace at `root`. Files larger than `max_file_bytes` are skipped.
 pub fn scan(root: &Path, max_file_bytes: u64) -> (Vec<Scanned>, Vec<Skipped>) {
+    walk(root, max_file_bytes, None)
+}
+
+/// Lists what of `region` is in the workspace at `root` now: the files and links at its paths
+/// and below them.
+pub fn scan_region(
+    root: &Path,
+    max_file_bytes: u64,
+    region: &Arc<Region>,
+) -> (Vec<Scanned>, Vec<Skipped>) {
+    walk(root, max_file_bytes, Some(region.clone()))
+}
+
+fn walk(
+    root: &Path,
+    max_file_bytes: u64,
+    region: Option<Arc<Region>>,
+) -> (Vec<Scanned>, Vec<Skipped>) {
     let mut found = Vec::new();
     let mut skipped = Vec::new();
+    let base = root.to_path_buf();
     let walker = ignore::WalkBuilder::new(root)
         .hidden(false)
         .parents(false)
         .require_git(false)
         .follow_links(false)
         .git_global(false)
-        .filter_entry(|entry| {
+        .filter_entry(move |entry| {
             let name = entry.file_name();
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-            !(is_dir && (name == ".git" || (name == ".foreman" && entry.depth() == 1)))
+            if is_dir && (name == ".git" || (name == ".foreman" && entry.depth() == 1)) {
+                return false;
+            }
+            let Some(region) = &region else { return true };
+            match entry.path().strip_prefix(&base) {
+                Ok(relative) => region.wants(&file_facts::git_path(relative), is_dir),
+                Err(_) => true,
+            }
         })
         .build();
     for entry in walker {

@@ -8,11 +8,19 @@
 //! quiet period: a build churning in `target/` does not hold back a change in `src/`. A changed
 //! ignore file is read again before the next path is checked. The session uses the batches to
 //! recompute diff previews that wait for approval and emits them as `EventMsg::FilesChanged`.
+//!
+//! Every raw change also goes, unfiltered and at once, to the [`ChangeJournal`] that checkpoints
+//! read instead of scanning the whole tree. When the watcher hits a limit (inotify's watches or
+//! its queue) it says which in a [`WatchReport::Trouble`], stops claiming to report changes (so
+//! approvals poll their files), and the journal asks checkpoints for full scans: no change goes
+//! unnoticed.
 
 mod filter;
+pub mod journal;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -22,6 +30,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 pub use filter::ChangeFilter;
+pub use journal::ChangeJournal;
 
 /// A batch is reported at most this many debounce periods after its first change.
 pub const MAX_DELAY_FACTOR: u32 = 10;
@@ -31,6 +40,20 @@ pub const MAX_DELAY_FACTOR: u32 = 10;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FilesChanged {
     pub paths: Vec<String>,
+}
+
+/// What the watcher sends the session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WatchReport {
+    Files(FilesChanged),
+    /// It can no longer see every change; what happened and what is done instead.
+    Trouble(String),
+}
+
+/// What the notify thread hands the debounce loop.
+enum Raw {
+    Path(PathBuf),
+    Trouble(String),
 }
 
 #[derive(Debug, Error)]
@@ -57,6 +80,9 @@ pub struct WorkspaceWatcher {
     task: tokio::task::JoinHandle<()>,
     root: PathBuf,
     filter: SharedFilter,
+    journal: Arc<ChangeJournal>,
+    /// Set when a limit was hit: changes may go unreported from then on.
+    degraded: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for WorkspaceWatcher {
@@ -73,34 +99,53 @@ impl WorkspaceWatcher {
     pub fn start(
         root: &Path,
         debounce: Duration,
-    ) -> Result<(Self, mpsc::UnboundedReceiver<FilesChanged>), WatchError> {
+    ) -> Result<(Self, mpsc::UnboundedReceiver<WatchReport>), WatchError> {
         let root = root.canonicalize().map_err(|e| WatchError::Start {
             path: root.to_path_buf(),
             reason: e.to_string(),
         })?;
+        let failed = |reason: String| WatchError::Start {
+            path: root.clone(),
+            reason,
+        };
+        let journal = Arc::new(ChangeJournal::new(&root).map_err(|e| failed(e.to_string()))?);
         let filter = SharedFilter(Arc::new(Mutex::new(ChangeFilter::new(&root))));
-        let (raw_tx, raw_rx) = mpsc::unbounded_channel::<PathBuf>();
-        let mut watcher =
-            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-                if let Ok(event) = event {
+        let degraded = Arc::new(AtomicBool::new(false));
+        let (raw_tx, raw_rx) = mpsc::unbounded_channel::<Raw>();
+        let handler = {
+            let (journal, degraded) = (journal.clone(), degraded.clone());
+            move |event: notify::Result<notify::Event>| match event {
+                Ok(event) => {
+                    if event.need_rescan() {
+                        journal.overflowed("the watcher's event queue overflowed");
+                    }
                     if matches!(event.kind, notify::EventKind::Access(_)) {
                         return;
                     }
                     for path in event.paths {
-                        let _ = raw_tx.send(path);
+                        journal.record(&path);
+                        let _ = raw_tx.send(Raw::Path(path));
                     }
                 }
-            })
-            .map_err(|e| WatchError::Start {
-                path: root.clone(),
-                reason: e.to_string(),
-            })?;
+                Err(error) => {
+                    let trouble = trouble_text(&error);
+                    journal.broke(&trouble);
+                    degraded.store(true, Ordering::Relaxed);
+                    let _ = raw_tx.send(Raw::Trouble(trouble));
+                }
+            }
+        };
+        // Links are recorded as links, never followed: a link to `$HOME` must not make the
+        // watcher walk and watch all of it.
+        let config = notify::Config::default().with_follow_symlinks(false);
+        let mut watcher =
+            RecommendedWatcher::new(handler, config).map_err(|e| failed(trouble_text(&e)))?;
         watcher
             .watch(&root, RecursiveMode::Recursive)
-            .map_err(|e| WatchError::Start {
-                path: root.clone(),
-                reason: e.to_string(),
-            })?;
+            .map_err(|e| failed(trouble_text(&e)))?;
+        if let Err(error) = watcher.watch(journal.sync_dir(), RecursiveMode::NonRecursive) {
+            journal.broke(&format!("its private folder cannot be watched ({error})"));
+        }
 
         let (tx, rx) = mpsc::unbounded_channel();
         let task = tokio::spawn(debounce_loop(filter.clone(), raw_rx, tx, debounce));
@@ -110,14 +155,24 @@ impl WorkspaceWatcher {
                 task,
                 root,
                 filter,
+                journal,
+                degraded,
             },
             rx,
         ))
     }
 
+    /// The journal of every change, for checkpoints.
+    pub fn journal(&self) -> Arc<ChangeJournal> {
+        self.journal.clone()
+    }
+
     /// Whether a change of `path` (absolute, or relative to the root) would be reported; false
     /// for ignored and excluded paths, which need another way to notice changes.
     pub fn reports(&self, path: &Path) -> bool {
+        if self.degraded.load(Ordering::Relaxed) {
+            return false;
+        }
         let absolute = if path.is_absolute() {
             path.to_path_buf()
         } else {
@@ -137,7 +192,28 @@ impl WorkspaceWatcher {
 
 impl Drop for WorkspaceWatcher {
     fn drop(&mut self) {
+        self.journal.broke("the watcher stopped");
         self.task.abort();
+    }
+}
+
+/// A watcher's error as the person reads it: which limit, and what happens instead.
+fn trouble_text(error: &notify::Error) -> String {
+    match &error.kind {
+        notify::ErrorKind::MaxFilesWatch => {
+            let limit = std::fs::read_to_string("/proc/sys/fs/inotify/max_user_watches")
+                .map(|n| format!(" (fs.inotify.max_user_watches is {})", n.trim()))
+                .unwrap_or_default();
+            format!(
+                "The workspace has more folders than this system lets Foreman watch{limit}. \
+                 Changes in the folders past the limit are not reported as they happen; \
+                 checkpoints scan the whole workspace instead, so none is missed"
+            )
+        }
+        _ => format!(
+            "The workspace watcher failed ({error}); checkpoints scan the whole workspace \
+             instead, so no change is missed"
+        ),
     }
 }
 
@@ -145,14 +221,15 @@ impl Drop for WorkspaceWatcher {
 /// `debounce * MAX_DELAY_FACTOR` after the batch's first change.
 async fn debounce_loop(
     filter: SharedFilter,
-    mut raw_rx: mpsc::UnboundedReceiver<PathBuf>,
-    tx: mpsc::UnboundedSender<FilesChanged>,
+    mut raw_rx: mpsc::UnboundedReceiver<Raw>,
+    tx: mpsc::UnboundedSender<WatchReport>,
     debounce: Duration,
 ) {
     let max_delay = debounce.saturating_mul(MAX_DELAY_FACTOR);
     let mut pending = BTreeSet::new();
     let mut quiet_at: Option<Instant> = None;
     let mut flush_by: Option<Instant> = None;
+    let mut troubled = false;
     loop {
         let deadline = match (quiet_at, flush_by) {
             (Some(q), Some(f)) => Some(q.min(f)),
@@ -166,14 +243,26 @@ async fn debounce_loop(
                     quiet_at = None;
                     flush_by = None;
                     let paths: Vec<String> = std::mem::take(&mut pending).into_iter().collect();
-                    if tx.send(FilesChanged { paths }).is_err() {
+                    if tx.send(WatchReport::Files(FilesChanged { paths })).is_err() {
                         return;
                     }
                     continue;
                 }
             },
         };
-        let Some(path) = next else { return };
+        let path = match next {
+            None => return,
+            Some(Raw::Path(path)) => path,
+            Some(Raw::Trouble(text)) => {
+                // Said once: the same limit is hit again for every new folder.
+                if !std::mem::replace(&mut troubled, true)
+                    && tx.send(WatchReport::Trouble(text)).is_err()
+                {
+                    return;
+                }
+                continue;
+            }
+        };
         let relevant = {
             let mut filter = filter.lock();
             filter.note_change(&path);
@@ -192,16 +281,21 @@ async fn debounce_loop(
 mod tests {
     use super::*;
 
-    async fn next_batch(rx: &mut mpsc::UnboundedReceiver<FilesChanged>) -> FilesChanged {
-        tokio::time::timeout(Duration::from_secs(10), rx.recv())
-            .await
-            .unwrap()
-            .unwrap()
+    async fn next_batch(rx: &mut mpsc::UnboundedReceiver<WatchReport>) -> FilesChanged {
+        loop {
+            let report = tokio::time::timeout(Duration::from_secs(10), rx.recv())
+                .await
+                .unwrap()
+                .unwrap();
+            if let WatchReport::Files(batch) = report {
+                return batch;
+            }
+        }
     }
 
     /// Batches until one contains `path`.
     async fn until_reported(
-        rx: &mut mpsc::UnboundedReceiver<FilesChanged>,
+        rx: &mut mpsc::UnboundedReceiver<WatchReport>,
         path: &str,
     ) -> Vec<FilesChanged> {
         let mut batches = Vec::new();

@@ -12,6 +12,9 @@ mod attachments;
 mod boundary_corpus;
 #[cfg(unix)]
 mod checkpoints;
+// inotify: the real watcher's journal and its queue's overflow.
+#[cfg(target_os = "linux")]
+mod checkpoint_journal;
 mod common;
 mod compaction;
 mod connection_test;
