@@ -3,10 +3,15 @@
 //! tool (to list what it changed on its card), and at a task's end; and the rewind to before a
 //! message, planned first for the user's confirmation, checkpointed before it changes anything,
 //! and told to the model. A checkpoint that fails is reported and the work goes on.
+//!
+//! The checkpoint before a message runs beside the request to the model (nothing the agent does
+//! can change the workspace before the model answers): the first request of a session on a big
+//! repository does not wait for its first scan. Whatever checkpoints next waits for it first.
 
 use std::sync::Arc;
 
 use super::engine::Engine;
+use super::pending_checkpoint::PendingCheckpoint;
 use crate::checkpoints::{Checkpoint, CheckpointError, Checkpoints};
 use crate::conversation::notes::{rewound_note, undid_rewind_note};
 use crate::protocol::{EventMsg, RewindPlan};
@@ -53,9 +58,38 @@ async fn blocking<T: Send + 'static>(
 }
 
 impl Engine {
+    /// Starts the checkpoint before the user's message `message`; it is remembered when the
+    /// next one is taken (or the session ends).
+    pub(crate) async fn checkpoint_before_message(&mut self, message: u32) {
+        self.settle_checkpoint().await;
+        let Some(checkpoints) = self.tooling.checkpoints.clone() else {
+            return;
+        };
+        let label = Moment::Message(message).label();
+        let job = tokio::task::spawn_blocking(move || checkpoints.take(&label));
+        self.tooling.pending_checkpoint = Some(PendingCheckpoint { message, job });
+    }
+
+    /// Waits for the checkpoint before a message, if one is being taken, and remembers it.
+    pub(crate) async fn settle_checkpoint(&mut self) {
+        let Some(PendingCheckpoint { message, job }) = self.tooling.pending_checkpoint.take()
+        else {
+            return;
+        };
+        let taken = job
+            .await
+            .map_err(|e| CheckpointError::Repository(e.to_string()))
+            .and_then(|taken| taken);
+        match taken {
+            Ok(checkpoint) => self.remember(Moment::Message(message), &checkpoint).await,
+            Err(e) => self.checkpoint_failed(&e),
+        }
+    }
+
     /// Records the workspace at `moment`; its commit, or `None` (checkpoints off, or failed and
     /// reported).
     pub(crate) async fn checkpoint(&mut self, moment: Moment<'_>) -> Option<String> {
+        self.settle_checkpoint().await;
         let checkpoints: Arc<Checkpoints> = self.tooling.checkpoints.clone()?;
         let label = moment.label();
         let taken = blocking(move || checkpoints.take(&label)).await;
@@ -100,6 +134,7 @@ impl Engine {
     /// Keeps the workspace's checkpoints under their cap (after a task: the oldest go first,
     /// whichever session made them).
     pub(crate) async fn keep_checkpoints_under_cap(&mut self) {
+        self.settle_checkpoint().await;
         let (Some(checkpoints), Some(store)) = (
             self.tooling.checkpoints.clone(),
             self.persist.store().cloned(),
@@ -168,6 +203,7 @@ impl Engine {
         if self.control.running {
             return Err("The agent is working: rewind when it has finished.".into());
         }
+        self.settle_checkpoint().await;
         let checkpoints = self.tooling.checkpoints.clone().ok_or(
             "This session keeps no checkpoints of the workspace, so it cannot be rewound.",
         )?;
@@ -212,6 +248,7 @@ impl Engine {
         if self.control.running {
             return Err("The agent is working: rewind when it has finished.".into());
         }
+        self.settle_checkpoint().await;
         let checkpoints = self
             .tooling
             .checkpoints

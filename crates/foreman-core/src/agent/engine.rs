@@ -73,6 +73,8 @@ pub(crate) struct Tooling {
     pub(crate) sub_agent_iterations: u32,
     /// The workspace's checkpoints, when the session keeps them.
     pub(crate) checkpoints: Option<Arc<Checkpoints>>,
+    /// The checkpoint before the last message, while it is taken.
+    pub(crate) pending_checkpoint: Option<super::pending_checkpoint::PendingCheckpoint>,
     /// The most they may take on disk.
     pub(crate) checkpoints_cap: u64,
     /// The most of one file a user message attaches.
@@ -113,6 +115,8 @@ pub(crate) struct Waiting {
     pub(crate) hook_context: Vec<String>,
     /// The `UserPromptSubmit` runs of the message being taken, kept once it is.
     pub(crate) hook_runs: Vec<crate::protocol::HookRun>,
+    /// The session-context note, asked for when the session started.
+    pub(crate) context_note: Option<tokio::task::JoinHandle<String>>,
 }
 
 /// Whether a task runs, and how it ends.
@@ -266,6 +270,7 @@ impl Engine {
                 max_task_depth: config.max_task_depth,
                 sub_agent_iterations: config.sub_agent_max_iterations.max(1),
                 checkpoints,
+                pending_checkpoint: None,
                 checkpoints_cap: config.checkpoints_cap,
                 attach_max_file_bytes: config.attach_max_file_bytes,
                 hooks,
@@ -299,18 +304,21 @@ impl Engine {
     /// Runs the session until it shuts down, watching the workspace (debounced by `watch`)
     /// when it is `Some`.
     pub(crate) async fn run(mut self, watch: Option<Duration>) {
-        // Before `SessionStarted`, so every change after it is seen.
-        let watch_error = match watch {
-            Some(debounce) => {
-                let workspace = self.workspace.clone();
-                self.inbox.start_watching(&workspace, debounce).await.err()
-            }
-            None => None,
-        };
-        if let (Some(checkpoints), Some(journal)) =
-            (&self.tooling.checkpoints, self.inbox.journal())
-        {
-            checkpoints.attach(journal);
+        // Beside the start: the watcher walks the whole tree, and git answers for the session's
+        // context note while the person writes the first message.
+        if let Some(debounce) = watch {
+            let checkpoints = self.tooling.checkpoints.clone();
+            self.inbox
+                .begin_watching(&self.workspace, debounce, move |journal| {
+                    if let Some(checkpoints) = checkpoints {
+                        checkpoints.attach(journal);
+                    }
+                });
+        }
+        if self.waiting.context_due {
+            self.waiting.context_note = Some(tokio::spawn(
+                super::session_context::session_context_note(self.workspace.clone()),
+            ));
         }
         let restored = self.restore_spend().await;
         self.events.emit(EventMsg::SessionStarted {
@@ -322,9 +330,6 @@ impl Engine {
         });
         if let Err(e) = restored {
             self.store_failed(&e);
-        }
-        if let Some(e) = watch_error {
-            self.report_watch_error(&e);
         }
         let source = if self.waiting.context_due {
             "startup"
@@ -356,6 +361,7 @@ impl Engine {
                 }
             }
         }
+        self.settle_checkpoint().await;
         self.session_end_hooks().await;
         self.events.emit(EventMsg::ShutdownComplete);
     }

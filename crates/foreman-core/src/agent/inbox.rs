@@ -1,9 +1,12 @@
 //! [`Inbox`]: what the engine waits on besides its own work — the user's ops and the
 //! workspace watcher's batches of changed files — and how a batch is reported.
 //!
-//! The watcher runs for as long as the session (it is dropped with the engine). When it cannot
-//! start (an inotify limit, an unwatchable file system) or stops, the session says so in an
-//! `Error` event and approvals fall back to polling their file.
+//! The watcher starts on a blocking thread beside the session's start (a recursive watch walks
+//! the whole tree: a quarter of a second at 100,000 files), and is taken in at the next poll;
+//! until then approvals poll their file and checkpoints scan everything. It runs for as long as
+//! the session (it is dropped with the engine). When it cannot start (an inotify limit, an
+//! unwatchable file system) or stops, the session says so in an `Error` event and approvals
+//! fall back to polling their file.
 
 use std::path::Path;
 use std::time::Duration;
@@ -24,6 +27,8 @@ pub(crate) enum Input {
     WatchTrouble(String),
     /// The watcher's channel closed (it will not report again).
     WatchStopped,
+    /// The watcher could not start.
+    WatchFailed(WatchError),
 }
 
 #[derive(Debug)]
@@ -38,39 +43,35 @@ pub(crate) struct Inbox {
     ops: UnboundedReceiver<Op>,
     ops_closed: bool,
     watch: Option<Watch>,
+    /// The watcher while it starts.
+    starting: Option<tokio::task::JoinHandle<Result<Watch, WatchError>>>,
 }
 
 impl Inbox {
-    /// The ops alone, until [`Inbox::start_watching`].
+    /// The ops alone, until [`Inbox::begin_watching`].
     pub(crate) fn new(ops: UnboundedReceiver<Op>) -> Self {
         Self {
             ops,
             ops_closed: false,
             watch: None,
+            starting: None,
         }
     }
 
-    /// Starts watching `workspace`, debounced by `debounce`. Setting up a recursive watch walks
-    /// the tree, so it runs on a blocking thread.
-    pub(crate) async fn start_watching(
+    /// Starts watching `workspace` on a blocking thread, without waiting; `ready` gets the
+    /// watcher's journal as soon as it watches. The watcher is taken in by [`Inbox::next`].
+    pub(crate) fn begin_watching(
         &mut self,
         workspace: &Path,
         debounce: Duration,
-    ) -> Result<(), WatchError> {
+        ready: impl FnOnce(Arc<ChangeJournal>) + Send + 'static,
+    ) {
         let root = workspace.to_path_buf();
-        let started =
-            tokio::task::spawn_blocking(move || WorkspaceWatcher::start(&root, debounce)).await;
-        let (watcher, changes) = started.map_err(|e| WatchError::Start {
-            path: workspace.to_path_buf(),
-            reason: e.to_string(),
-        })??;
-        self.watch = Some(Watch { watcher, changes });
-        Ok(())
-    }
-
-    /// The watcher's journal of changes, when watching.
-    pub(crate) fn journal(&self) -> Option<Arc<ChangeJournal>> {
-        self.watch.as_ref().map(|w| w.watcher.journal())
+        self.starting = Some(tokio::task::spawn_blocking(move || {
+            let (watcher, changes) = WorkspaceWatcher::start(&root, debounce)?;
+            ready(watcher.journal());
+            Ok(Watch { watcher, changes })
+        }));
     }
 
     /// Whether a change of `path` would be reported (false for ignored files, and when not
@@ -82,6 +83,23 @@ impl Inbox {
     /// The next op or batch of changes; a closed op channel reads as one `Shutdown`, then never
     /// again. Cancel-safe.
     pub(crate) async fn next(&mut self) -> Input {
+        if let Some(starting) = &mut self.starting {
+            let started = tokio::select! {
+                op = recv_op(&mut self.ops, &mut self.ops_closed) => return Input::Op(op),
+                started = starting => started,
+            };
+            self.starting = None;
+            match started {
+                Ok(Ok(watch)) => self.watch = Some(watch),
+                Ok(Err(error)) => return Input::WatchFailed(error),
+                Err(joined) => {
+                    return Input::WatchFailed(WatchError::Start {
+                        path: std::path::PathBuf::new(),
+                        reason: joined.to_string(),
+                    });
+                }
+            }
+        }
         let Some(watch) = &mut self.watch else {
             return Input::Op(recv_op(&mut self.ops, &mut self.ops_closed).await);
         };
@@ -207,16 +225,37 @@ mod tests {
     async fn a_workspace_that_cannot_be_watched_is_an_error_not_a_panic() {
         let (_tx, rx) = tokio::sync::mpsc::unbounded_channel();
         let mut inbox = Inbox::new(rx);
-        let error = inbox
-            .start_watching(Path::new("/no/such/workspace"), Duration::from_millis(10))
-            .await;
-        assert!(!inbox.reports(Path::new("/no/such/workspace/a.txt")));
-        assert!(
-            error
-                .err()
-                .unwrap()
-                .to_string()
-                .contains("/no/such/workspace")
+        inbox.begin_watching(
+            Path::new("/no/such/workspace"),
+            Duration::from_millis(10),
+            |_| panic!("no journal for a workspace that cannot be watched"),
         );
+        assert!(!inbox.reports(Path::new("/no/such/workspace/a.txt")));
+        match inbox.next().await {
+            Input::WatchFailed(error) => {
+                assert!(error.to_string().contains("/no/such/workspace"), "{error}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn the_watcher_is_taken_in_once_it_started() {
+        let dir = tempfile::tempdir().unwrap();
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut inbox = Inbox::new(rx);
+        let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
+        inbox.begin_watching(dir.path(), Duration::from_millis(10), move |journal| {
+            let _ = ready_tx.send(journal);
+        });
+        let journal = ready_rx.await.unwrap();
+        assert!(journal.broken().is_none());
+        std::fs::write(dir.path().join("a.txt"), "x").unwrap();
+        match tokio::time::timeout(Duration::from_secs(10), inbox.next()).await {
+            Ok(Input::Files(batch)) => assert_eq!(batch.paths, vec!["a.txt".to_owned()]),
+            other => panic!("{other:?}"),
+        }
+        assert!(inbox.reports(&dir.path().join("b.txt")));
+        drop(tx);
     }
 }

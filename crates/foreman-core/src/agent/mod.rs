@@ -40,6 +40,7 @@ pub mod inbox;
 mod jobs;
 mod model_change;
 mod ops;
+mod pending_checkpoint;
 pub(crate) mod persist;
 pub mod preview;
 pub mod prompt;

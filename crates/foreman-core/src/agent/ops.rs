@@ -25,6 +25,7 @@ impl Engine {
             Input::Op(op) => return Some(op),
             Input::Files(batch) if batch.paths.is_empty() => {}
             Input::Files(batch) => self.events.emit(files_changed_event(batch)),
+            Input::WatchFailed(error) => self.report_watch_error(&error),
             Input::WatchTrouble(text) => {
                 tracing::warn!(workspace = %self.workspace.display(), %text, "the workspace watcher hit a limit");
                 self.events.emit(EventMsg::Error {

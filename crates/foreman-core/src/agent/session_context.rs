@@ -5,7 +5,7 @@
 //! how it starts ([`crate::conversation::notes::is_model_note`]), so a reopened conversation does
 //! not show it as the user's and a branch does not count it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -31,8 +31,8 @@ enum Git {
 }
 
 /// The note for a session of the workspace at `root`, now.
-pub(crate) async fn session_context_note(root: &Path) -> String {
-    let git = ask_git(root).await;
+pub(crate) async fn session_context_note(root: PathBuf) -> String {
+    let git = ask_git(&root).await;
     render(&today_utc(SystemTime::now()), &git)
 }
 

@@ -204,9 +204,16 @@ impl Engine {
     /// session-context note before it.
     async fn take_message(&mut self, input: UserInput) {
         let number = u32::try_from(self.waiting.user_messages).unwrap_or(u32::MAX);
-        self.checkpoint(Moment::Message(number)).await;
+        self.checkpoint_before_message(number).await;
         if std::mem::take(&mut self.waiting.context_due) {
-            let note = session_context_note(&self.workspace).await;
+            let asked = match self.waiting.context_note.take() {
+                Some(job) => job.await.ok(),
+                None => None,
+            };
+            let note = match asked {
+                Some(note) => note,
+                None => session_context_note(self.workspace.clone()).await,
+            };
             self.record(Message::user(note)).await;
         }
         let attachments = self

@@ -25,6 +25,9 @@ use std::time::{Duration, Instant};
 /// Past this many changed paths between two checkpoints, a full scan is cheaper than the list.
 pub const MAX_PATHS: usize = 50_000;
 
+/// The sync folders' names in the temporary folder: the prefix, the process id, a random part.
+const SYNC_PREFIX: &str = "foreman-watch-sync-";
+
 /// How long [`ChangeJournal::sync`] waits for its own event.
 pub const SYNC_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -61,8 +64,9 @@ pub struct ChangeJournal {
 impl ChangeJournal {
     /// A journal of `root` (canonical), with its private sync folder made now.
     pub fn new(root: &Path) -> std::io::Result<Self> {
+        sweep_stale_sync_dirs();
         let sync_dir = tempfile::Builder::new()
-            .prefix("foreman-watch-sync-")
+            .prefix(&format!("{SYNC_PREFIX}{}-", std::process::id()))
             .tempdir()?;
         let broken = untrusted_file_system(root)
             .map(|fs| {
@@ -112,6 +116,9 @@ impl ChangeJournal {
             return;
         };
         let relative = crate::checkpoints::file_facts::git_path(relative);
+        if !crate::checkpoints::region::may_matter(&relative) {
+            return;
+        }
         let mut state = self.lock();
         if state.once.is_some() || state.broken.is_some() {
             return;
@@ -208,6 +215,29 @@ impl ChangeJournal {
     #[cfg(any(test, feature = "testing"))]
     pub fn hold(&self) -> impl Sized + '_ {
         self.lock()
+    }
+}
+
+/// Removes the sync folders of processes that ended without removing theirs (an app quits
+/// without running every destructor).
+fn sweep_stale_sync_dirs() {
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(SYNC_PREFIX)) else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
     }
 }
 

@@ -77,6 +77,22 @@ async fn resent(
 }
 
 /// The paths of every `FilesChanged` seen so far.
+/// Waits until the session's watcher, started beside the session, reports a change.
+async fn until_watching(h: &mut Harness, root: &std::path::Path) {
+    for round in 0..100 {
+        std::fs::write(root.join("watching.txt"), round.to_string()).unwrap();
+        let reported = tokio::time::timeout(
+            Duration::from_millis(300),
+            h.until(|m| matches!(m, EventMsg::FilesChanged { paths, .. } if paths.iter().any(|p| p == "watching.txt"))),
+        )
+        .await;
+        if reported.is_ok() {
+            return;
+        }
+    }
+    panic!("the watcher never reported a change");
+}
+
 fn changed_paths(h: &Harness) -> Vec<String> {
     h.seen
         .iter()
@@ -183,6 +199,7 @@ async fn files_changed_reports_workspace_changes_but_not_ignored_ones() {
     h.until(|m| matches!(m, EventMsg::SessionStarted { .. }))
         .await;
     let root = h.dir.path().to_path_buf();
+    until_watching(&mut h, &root).await;
     // The ignored ones first: were they reported, it would be no later than the others.
     std::fs::write(root.join("debug.log"), "x").unwrap();
     std::fs::write(root.join(".git/index"), "x").unwrap();
