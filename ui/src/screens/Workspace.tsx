@@ -48,8 +48,12 @@ const RewindDialog = lazyPart(() => import("../components/RewindDialog").then((m
 const NewTask = lazyPart(() => import("./tasks/NewTask").then((m) => m.NewTask));
 const TaskPanel = lazyPart(() => import("./tasks/TaskPanel").then((m) => m.TaskPanel));
 
-/** How long after the workspace's first screen the warm-up's code is fetched. */
-const WARM_UP_LOAD_DELAY_MS = 30;
+/**
+ * How long after the workspace's first screen the conversation's and the warm-up's code is
+ * fetched: compiling it takes the page 20-40 ms, which the first paint and the replies that fill
+ * the sidebar come before (the warm-up is still done before a first prompt, warmUp.tsx).
+ */
+const WARM_UP_LOAD_DELAY_MS = 150;
 
 /** Why Send is off while setup is missing, in a few words under the message box. */
 export function sendBlocked(settings: SettingsView | null, missing: string): string {
