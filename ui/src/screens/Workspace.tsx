@@ -51,9 +51,10 @@ const TaskPanel = lazyPart(() => import("./tasks/TaskPanel").then((m) => m.TaskP
 /**
  * How long after the workspace's first screen the conversation's and the warm-up's code is
  * fetched: compiling it takes the page 20-40 ms, which the first paint and the replies that fill
- * the sidebar come before (the warm-up is still done before a first prompt, warmUp.tsx).
+ * the sidebar come before; the warm-up then starts at once, to be done before a first prompt
+ * (warmUp.tsx).
  */
-const WARM_UP_LOAD_DELAY_MS = 150;
+const WARM_UP_LOAD_DELAY_MS = 100;
 
 /** Why Send is off while setup is missing, in a few words under the message box. */
 export function sendBlocked(settings: SettingsView | null, missing: string): string {
@@ -140,7 +141,8 @@ export function Workspace({
       void Conversation.preload().catch(() => {});
       import("../components/warmUp").then(
         ({ startWarmUp }) => {
-          if (!gone) stop = startWarmUp(() => itemCount.current > 0);
+          // Its own wait for the first screen is over by now.
+          if (!gone) stop = startWarmUp(() => itemCount.current > 0, undefined, 0);
         },
         () => {},
       );
