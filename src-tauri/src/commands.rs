@@ -78,7 +78,12 @@ pub async fn startup(
             Ok(dir) => {
                 let workspace = remember(store, &dir).await?;
                 show(&window, &state, &workspace);
-                crate::menu::show_recent_from(window.app_handle(), store).await;
+                // File → Open Recent after the reply: the menu waits for the main thread.
+                let (app, store) = (window.app_handle().clone(), store.clone());
+                tauri::async_runtime::spawn(async move {
+                    crate::menu::show_recent_from(&app, &store).await;
+                });
+                log::info!("startup: answered at {} ms", crate::startup_clock::ms());
                 return Ok(StartupView::Workspace {
                     workspace,
                     session: None,

@@ -26,6 +26,7 @@ mod rule_file_commands;
 mod session_commands;
 mod settings;
 mod settings_commands;
+mod startup_clock;
 mod state;
 mod task_commands;
 mod task_events;
@@ -39,6 +40,7 @@ use tauri::Manager;
 
 /// Builds and runs the app. Returns when the last window closes.
 pub fn run() {
+    startup_clock::begin();
     // `--version` and `--help` answer here, before any window, display or store is touched.
     let launch = launch::LaunchRequest::from_args(std::env::args_os());
     // First, while no other thread exists: it may set an environment variable for WebKit.
@@ -76,9 +78,16 @@ pub fn run() {
         .on_menu_event(menu::on_event)
         .setup(move |app| {
             log::info!("webview rendering: {}", rendering.describe());
-            let state = tauri::async_runtime::block_on(state::AppState::load(app.handle(), launch));
-            app.manage(state);
-            tauri::async_runtime::block_on(menu::refresh_recent(app.handle()));
+            log::info!(
+                "startup: setup at {} ms (run began at epoch {} ms)",
+                startup_clock::ms(),
+                startup_clock::began_epoch_ms()
+            );
+            app.manage(state::AppState::load(app.handle(), launch));
+            settings::probe_sandbox_early(app.handle());
+            // File → Open Recent, once the store is open (it waits for it).
+            let handle = app.handle().clone();
+            tauri::async_runtime::spawn(async move { menu::refresh_recent(&handle).await });
             match app.get_webview_window(window_state::FIRST_WINDOW) {
                 Some(window) => web_process::reload_when_it_ends(&window),
                 None => log::warn!("no first window to watch for its web process ending"),
@@ -145,7 +154,10 @@ pub fn run() {
         ])
         .build(tauri::generate_context!());
     let app = match result {
-        Ok(app) => app,
+        Ok(app) => {
+            log::info!("startup: built at {} ms", startup_clock::ms());
+            app
+        }
         Err(error) => {
             eprintln!("Foreman could not start: {error}");
             std::process::exit(1);

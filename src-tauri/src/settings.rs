@@ -219,6 +219,22 @@ pub fn own_dirs(app: &AppHandle) -> Vec<PathBuf> {
     })
 }
 
+/// Probes the sandbox of the saved level now, on a blocking thread, while the window's web
+/// process starts: the probe runs a confined command, the result is remembered, and the page's
+/// first `get_settings` (part of its first screen) would otherwise wait for it.
+pub fn probe_sandbox_early(app: &AppHandle) {
+    let Ok(path) = settings_path(app) else {
+        return;
+    };
+    tauri::async_runtime::spawn_blocking(move || {
+        if let Ok(settings) = load(&path)
+            && settings.sandbox != SandboxLevel::Off
+        {
+            foreman_core::sandbox::availability(settings.sandbox);
+        }
+    });
+}
+
 /// The settings screen's view of `settings`; `own_dirs` are the app's own folders.
 pub fn view(
     path: &Path,

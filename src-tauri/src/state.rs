@@ -2,6 +2,7 @@
 //! the running sessions and the MCP hubs.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use foreman_core::store::{DATABASE_FILE, Store, StoreError};
 use tauri::{AppHandle, Manager};
@@ -14,7 +15,8 @@ use crate::view::CommandError;
 use crate::window_state::{FIRST_WINDOW, Windows};
 
 pub struct AppState {
-    pub store: Mutex<StoreSlot>,
+    /// Locked while it opens (`load`).
+    pub store: Arc<Mutex<StoreSlot>>,
     /// Each window's launch request, workspace and session, by window label.
     windows: std::sync::Mutex<Windows>,
     pub sessions: SessionHub,
@@ -36,20 +38,43 @@ pub enum StoreSlot {
 }
 
 impl AppState {
-    pub async fn load(app: &AppHandle, launch: LaunchRequest) -> Self {
-        let slot = match database_path(app) {
-            Ok(path) => open_store(&path).await,
-            Err(message) => StoreSlot::Failed {
-                path: PathBuf::new(),
-                message,
-                corrupt: false,
-            },
-        };
+    /// The app's state, at once: the store opens (and migrates) in the background, so the
+    /// window's web process starts meanwhile instead of waiting for it. Its lock is held until
+    /// it is open, so a command that needs the store waits for it.
+    pub fn load(app: &AppHandle, launch: LaunchRequest) -> Self {
+        let store = Arc::new(Mutex::new(StoreSlot::Failed {
+            path: PathBuf::new(),
+            message: "The database is still opening.".into(),
+            corrupt: false,
+        }));
+        match Arc::clone(&store).try_lock_owned() {
+            Ok(mut slot) => {
+                let app = app.clone();
+                tauri::async_runtime::spawn(async move {
+                    let began = std::time::Instant::now();
+                    *slot = match database_path(&app) {
+                        Ok(path) => open_store(&path).await,
+                        Err(message) => StoreSlot::Failed {
+                            path: PathBuf::new(),
+                            message,
+                            corrupt: false,
+                        },
+                    };
+                    log::info!(
+                        "store ready in {} ms ({} ms after start)",
+                        began.elapsed().as_millis(),
+                        crate::startup_clock::ms()
+                    );
+                });
+            }
+            // A mutex made a line above is free; were it not, the placeholder says why.
+            Err(_) => log::error!("cannot take the new store's lock to open it"),
+        }
         let mut windows = Windows::default();
         let opening = launch_folder(&launch);
         windows.add(FIRST_WINDOW, Some(launch), opening);
         Self {
-            store: Mutex::new(slot),
+            store,
             windows: std::sync::Mutex::new(windows),
             sessions: SessionHub::default(),
             mcp: McpHubs::default(),

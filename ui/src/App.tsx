@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { Suspense, useCallback, useEffect, useState } from "react";
 import type { Backend } from "./backend";
 import { errorMessage } from "./backend";
 import type { RecentWorkspace } from "./protocol/RecentWorkspace";
@@ -6,8 +6,11 @@ import type { WorkspaceView } from "./protocol/WorkspaceView";
 import { Welcome } from "./screens/Welcome";
 import { Workspace } from "./screens/Workspace";
 import { StoreError } from "./screens/StoreError";
-import { Settings } from "./screens/Settings";
+import { lazyPart } from "./lazyPart";
 import type { SettingsView } from "./protocol/SettingsView";
+
+/** Settings, with the MCP servers' panel: a chunk of its own, loaded when first opened. */
+const Settings = lazyPart(() => import("./screens/Settings").then((m) => m.Settings));
 
 type Screen =
   | { kind: "loading" }
@@ -95,8 +98,12 @@ export function App({ backend }: { backend: Backend }) {
   );
 
   useEffect(() => {
-    backend.startup().then(showStartup, (e: unknown) =>
-      setScreen({ kind: "welcome", recent: [], error: errorMessage(e) }),
+    backend.startup().then(
+      (view) => {
+        performance.mark("foreman:startup-reply");
+        showStartup(view);
+      },
+      (e: unknown) => setScreen({ kind: "welcome", recent: [], error: errorMessage(e) }),
     );
   }, [backend, showStartup]);
 
@@ -120,14 +127,16 @@ export function App({ backend }: { backend: Backend }) {
 
   if (showSettings && settings) {
     return (
-      <Settings
-        backend={backend}
-        view={settings}
-        workspace={screen.kind === "workspace" ? screen.workspace.path : null}
-        sessionId={screen.kind === "workspace" ? screen.session : null}
-        onChange={setSettings}
-        onClose={() => setShowSettings(false)}
-      />
+      <Suspense fallback={<div className="loading" aria-busy="true" />}>
+        <Settings
+          backend={backend}
+          view={settings}
+          workspace={screen.kind === "workspace" ? screen.workspace.path : null}
+          sessionId={screen.kind === "workspace" ? screen.session : null}
+          onChange={setSettings}
+          onClose={() => setShowSettings(false)}
+        />
+      </Suspense>
     );
   }
 

@@ -10,6 +10,10 @@
 //   (`VirtualDiffBody.tsx`), as the conversation is virtualised (`Conversation.tsx`);
 // - no `Intl` on the path of a starting stream (its first use loads ICU data for 10-25 ms);
 // - a warm-up (`warmUp.tsx`) draws the parts of a first turn once, out of sight, while idle.
+//
+// The start-up leaves marks on the page's timeline (`performance.mark`, read by the e2e install
+// test): "foreman:module" once the code is parsed and run, "foreman:startup-reply" when the
+// engine has said which screen to show, "foreman:workspace" when the workspace screen is drawn.
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
@@ -22,6 +26,7 @@ import "./settings.css";
 import "./tasks.css";
 import "./hooks.css";
 
+performance.mark("foreman:module");
 markPlatform(document.documentElement, navigator.userAgent);
 const root = document.getElementById("root");
 if (root) {

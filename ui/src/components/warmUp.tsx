@@ -155,11 +155,11 @@ let next = 0;
 let running = false;
 
 /**
- * Starts the warm-up: one part per idle slot from `WARM_UP_DELAY_MS` on, until every part was
- * drawn, or for good as soon as `busy()` says the conversation shows something. Returns a
- * function that stops it (a later start goes on from the next part). `later` schedules a step.
+ * Starts the warm-up: one part per idle slot from `delayMs` on, until every part was drawn, or
+ * for good as soon as `busy()` says the conversation shows something. Returns a function that
+ * stops it (a later start goes on from the next part). `later` schedules a step.
  */
-export function startWarmUp(busy: () => boolean, later: Later = whenIdle): () => void {
+export function startWarmUp(busy: () => boolean, later: Later = whenIdle, delayMs = WARM_UP_DELAY_MS): () => void {
   if (running || next >= PARTS.length) return () => {};
   running = true;
   let cancel: () => void = () => {};
@@ -177,7 +177,7 @@ export function startWarmUp(busy: () => boolean, later: Later = whenIdle): () =>
   };
   const delay = window.setTimeout(() => {
     cancel = later(step);
-  }, WARM_UP_DELAY_MS);
+  }, delayMs);
   return () => {
     running = false;
     window.clearTimeout(delay);

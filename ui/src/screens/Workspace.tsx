@@ -1,20 +1,16 @@
 // A workspace: its sessions on the left, the conversation with the agent on the right. The
 // parts of its work are hooks in ./workspace, one each; tasks (a session with a place to work,
 // the inbox, the shown task's panel) are in ./tasks.
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Backend } from "../backend";
 import type { SettingsView } from "../protocol/SettingsView";
 import type { WorkspaceView } from "../protocol/WorkspaceView";
 import { Composer, type ComposerFocus } from "../components/Composer";
-import { Conversation } from "../components/Conversation";
 import { FindBar } from "../components/FindBar";
 import { ChangesButton } from "../components/ChangesButton";
 import { ToolStatsButton } from "../components/ToolStatsButton";
 import { sessionChanges } from "../session/changes";
-import { NetChangeDialog } from "../components/NetChangeDialog";
-import { RewindDialog } from "../components/RewindDialog";
 import type { RewindPlan } from "../protocol/RewindPlan";
-import { startWarmUp } from "../components/warmUp";
 import { Logo } from "../components/Logo";
 import { Sidebar } from "../components/Sidebar";
 import { StatusBar } from "../components/StatusBar";
@@ -40,10 +36,25 @@ import { useSlashSource } from "./workspace/useSlashSource";
 import { openFolderInNewWindow } from "./newWindow";
 import { CleanUpMerged } from "./tasks/CleanUpMerged";
 import { InboxButton } from "./tasks/InboxButton";
-import { NewTask } from "./tasks/NewTask";
-import { TaskPanel } from "./tasks/TaskPanel";
 import { useTasks } from "./tasks/useTasks";
 import type { TaskSummary } from "../protocol/TaskSummary";
+import { lazyPart } from "../lazyPart";
+
+// What an empty workspace does not draw: chunks of their own (../lazyPart.ts). The conversation
+// (its cards, diffs and Markdown) is fetched while the page is idle after the first screen.
+const Conversation = lazyPart(() => import("../components/Conversation").then((m) => m.Conversation));
+const NetChangeDialog = lazyPart(() => import("../components/NetChangeDialog").then((m) => m.NetChangeDialog));
+const RewindDialog = lazyPart(() => import("../components/RewindDialog").then((m) => m.RewindDialog));
+const NewTask = lazyPart(() => import("./tasks/NewTask").then((m) => m.NewTask));
+const TaskPanel = lazyPart(() => import("./tasks/TaskPanel").then((m) => m.TaskPanel));
+
+/**
+ * How long after the workspace's first screen the conversation's and the warm-up's code is
+ * fetched: compiling it takes the page 20-40 ms, which the first paint and the replies that fill
+ * the sidebar come before; the warm-up then starts at once, to be done before a first prompt
+ * (warmUp.tsx).
+ */
+const WARM_UP_LOAD_DELAY_MS = 100;
 
 /** Why Send is off while setup is missing, in a few words under the message box. */
 export function sendBlocked(settings: SettingsView | null, missing: string): string {
@@ -81,6 +92,8 @@ export function Workspace({
 }: Props) {
   const [current, setCurrent] = useState<string | null>(initialSession);
   const [reloadNotice, setReloadNotice] = useState(reloaded);
+  // The start-up's last mark (main.tsx): the workspace screen is drawn, before its first paint.
+  useLayoutEffect(() => void performance.mark("foreman:workspace"), []);
   const list = useRef<SessionList | null>(null);
   const onStarted = useCallback((id: string) => {
     setCurrent(id);
@@ -120,7 +133,26 @@ export function Workspace({
   // own first frame does not pay for the fonts and code it meets first (components/warmUp.tsx).
   const itemCount = useRef(0);
   itemCount.current = state.items.length;
-  useEffect(() => startWarmUp(() => itemCount.current > 0), []);
+  // The warm-up and the conversation's chunk are fetched once the first screen is on screen.
+  useEffect(() => {
+    let stop: (() => void) | null = null;
+    let gone = false;
+    const load = window.setTimeout(() => {
+      void Conversation.preload().catch(() => {});
+      import("../components/warmUp").then(
+        ({ startWarmUp }) => {
+          // Its own wait for the first screen is over by now.
+          if (!gone) stop = startWarmUp(() => itemCount.current > 0, undefined, 0);
+        },
+        () => {},
+      );
+    }, WARM_UP_LOAD_DELAY_MS);
+    return () => {
+      gone = true;
+      window.clearTimeout(load);
+      stop?.();
+    };
+  }, []);
 
   const actions = useCardActions(op, session.stopped);
   // The open session's badge, from its own events.
@@ -252,30 +284,34 @@ export function Workspace({
             }}
             onOpenSettings={onOpenSettings}
           />
-          {shownTask && (
-            <TaskPanel
-              key={shownTask.id}
-              backend={backend}
-              task={shownTask}
-              activity={currentActivity}
-              send={session.send}
-              onTask={tasks.put}
-              refresh={tasks.refresh}
-              onModal={setTaskModal}
-            />
-          )}
-          {net.net && <NetChangeDialog view={net.net} onClose={net.close} />}
-          {rewinding && state.rewindPlan && (
-            <RewindDialog
-              plan={state.rewindPlan}
-              onCancel={() => setDismissedPlan(state.rewindPlan)}
-              onConfirm={() => {
-                const plan = state.rewindPlan;
-                setDismissedPlan(plan);
-                if (plan) void op({ op: "rewind", before_message: plan.before_message, confirm: true });
-              }}
-            />
-          )}
+          <Suspense fallback={null}>
+            {shownTask && (
+              <TaskPanel
+                key={shownTask.id}
+                backend={backend}
+                task={shownTask}
+                activity={currentActivity}
+                send={session.send}
+                onTask={tasks.put}
+                refresh={tasks.refresh}
+                onModal={setTaskModal}
+              />
+            )}
+          </Suspense>
+          <Suspense fallback={null}>{net.net && <NetChangeDialog view={net.net} onClose={net.close} />}</Suspense>
+          <Suspense fallback={null}>
+            {rewinding && state.rewindPlan && (
+              <RewindDialog
+                plan={state.rewindPlan}
+                onCancel={() => setDismissedPlan(state.rewindPlan)}
+                onConfirm={() => {
+                  const plan = state.rewindPlan;
+                  setDismissedPlan(plan);
+                  if (plan) void op({ op: "rewind", before_message: plan.before_message, confirm: true });
+                }}
+              />
+            )}
+          </Suspense>
           {find.find && (
             <FindBar
               inputRef={find.input}
@@ -290,7 +326,9 @@ export function Workspace({
           )}
           {state.items.length === 0 && choosing && current === null && !missing ? (
             <div className="conversation-empty">
-              <NewTask backend={backend} workspace={workspace.path} onStarted={taskStarted} onCancel={() => setChoosing(false)} />
+              <Suspense fallback={null}>
+                <NewTask backend={backend} workspace={workspace.path} onStarted={taskStarted} onCancel={() => setChoosing(false)} />
+              </Suspense>
             </div>
           ) : state.items.length === 0 ? (
             <FirstRun
@@ -303,17 +341,19 @@ export function Workspace({
               onOpenSettings={onOpenSettings}
             />
           ) : (
-            <Conversation
-              items={state.items}
-              calls={state.calls}
-              actions={actions}
-              onOpenLink={openLink}
-              onBranch={current && !state.running ? branch : undefined}
-              onRewind={current && !state.running && !session.stopped ? rewind : undefined}
-              find={find.shown}
-              retry={retry}
-              footer={<WorkingRow running={state.running} items={state.items} calls={state.calls} />}
-            />
+            <Suspense fallback={<div className="conversation" data-testid="conversation-loading" />}>
+              <Conversation
+                items={state.items}
+                calls={state.calls}
+                actions={actions}
+                onOpenLink={openLink}
+                onBranch={current && !state.running ? branch : undefined}
+                onRewind={current && !state.running && !session.stopped ? rewind : undefined}
+                find={find.shown}
+                retry={retry}
+                footer={<WorkingRow running={state.running} items={state.items} calls={state.calls} />}
+              />
+            </Suspense>
           )}
           {state.rewound && !state.running && (
             <div className="banner banner-action" role="status" data-testid="rewound-banner">
