@@ -237,8 +237,11 @@ fn main() -> std::io::Result<()> {
     // A repository made beforehand, for looking into one session (with BIG_REPO_DEBUG).
     if let Some(dir) = std::env::var_os("BIG_REPO_DIR") {
         let data = tempfile::tempdir()?;
-        let (first, step, first_step) =
-            runtime.block_on(session(Path::new(&dir), data.path(), "probe"));
+        let (first, step, first_step) = runtime.block_on(session(
+            Path::new(&dir),
+            data.path(),
+            &format!("probe{}", std::process::id()),
+        ));
         println!("first request {first:?}, median step {step:?}, first step {first_step:?}");
         return Ok(());
     }
