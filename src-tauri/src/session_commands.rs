@@ -196,7 +196,7 @@ async fn session_config(
     config.text_protocol = settings.provider.text_protocol;
     config.limits = limits_for(&settings.provider);
     if let Some(window) = settings.provider.context_window {
-        config.context_window = usize::try_from(window).unwrap_or(usize::MAX);
+        config.context_window = Some(usize::try_from(window).unwrap_or(usize::MAX));
     }
     config.rules = store
         .rules_in_force(workspace, None)

@@ -215,7 +215,7 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     }
     .with_thinking_budget(args.thinking_budget);
     if let Some(window) = args.context_window {
-        config.context_window = usize::try_from(window).unwrap_or(usize::MAX);
+        config.context_window = Some(usize::try_from(window).unwrap_or(usize::MAX));
     }
     if let Some(n) = args.max_iterations {
         config.max_iterations = n;

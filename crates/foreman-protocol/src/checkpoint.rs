@@ -25,6 +25,19 @@ pub struct WorkspaceChange {
     pub diff: Option<FileDiff>,
 }
 
+/// One file the session changed, as it stands now against the workspace at the session's start
+/// (file tools, commands and external tools alike).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SessionFileChange {
+    /// Workspace-relative, with `/`.
+    pub path: String,
+    pub kind: ChangeKind,
+    /// Lines added and removed; 0 and 0 for a file that is not text (`text` false).
+    pub added: u32,
+    pub removed: u32,
+    pub text: bool,
+}
+
 /// What a rewind to before a message would do, for the user to confirm.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct RewindPlan {

@@ -9,7 +9,7 @@ use ts_rs::TS;
 
 use crate::attachment::{AttachmentView, ImageInput};
 use crate::call::{CallSnapshot, CallState, FilePreview, UndoState};
-use crate::checkpoint::{RewindPlan, WorkspaceChange};
+use crate::checkpoint::{RewindPlan, SessionFileChange, WorkspaceChange};
 use crate::decision::CallDecision;
 use crate::hooks::{HookRun, HooksView};
 use crate::images::CallImages;
@@ -122,6 +122,11 @@ pub enum EventMsg {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         #[ts(optional, as = "Option<Vec<AttachmentView>>")]
         attachments: Vec<AttachmentView>,
+    },
+    /// The session was named, from the user's first message (as it is stored and listed), so
+    /// a front end lists it by that name while it runs.
+    SessionTitled {
+        title: String,
     },
     /// The user stopped the task (or the session closed) while messages they had sent waited
     /// for its next request; comes after its `task_ended`. Or the user took one waiting
@@ -260,6 +265,13 @@ pub enum EventMsg {
     CallChanges {
         call_id: String,
         changes: Vec<WorkspaceChange>,
+    },
+    /// What the session has changed in the workspace so far: every file one of its steps
+    /// touched (a file tool, a command, an external tool) that differs now from the workspace at
+    /// the session's start, in path order. Sent after each step that can change files, an undo,
+    /// a rewind, and when a stored session resumes; each one replaces the last.
+    SessionChanges {
+        files: Vec<SessionFileChange>,
     },
     /// What a rewind would do, for the user to confirm (answers `rewind` without `confirm`).
     RewindPlanned {

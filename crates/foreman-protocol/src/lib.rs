@@ -38,7 +38,7 @@ pub use attachment::{AttachInput, AttachmentView, ImageInput};
 pub use call::{
     CallSnapshot, CallState, FilePreview, InvalidTransition, PREVIEW_LINES_SENT, UndoState,
 };
-pub use checkpoint::{ChangeKind, RewindPlan, WorkspaceChange};
+pub use checkpoint::{ChangeKind, RewindPlan, SessionFileChange, WorkspaceChange};
 pub use connection_test::{ConnectionTest, ToolSupport};
 pub use decision::CallDecision;
 pub use event::{Event, EventMsg, FILES_CHANGED_LIMIT, TaskEndReason};
@@ -106,6 +106,7 @@ mod bindings_tests {
         assert_bindings_current::<ChangeKind>();
         assert_bindings_current::<WorkspaceChange>();
         assert_bindings_current::<RewindPlan>();
+        assert_bindings_current::<SessionFileChange>();
         assert_bindings_current::<RuleFile>();
         assert_bindings_current::<RuleFileKind>();
         assert_bindings_current::<RuleFilesView>();

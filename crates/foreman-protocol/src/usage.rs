@@ -37,7 +37,8 @@ pub struct UsageSummary {
     /// context window the conversation fills. 0 before the first request.
     #[ts(type = "number")]
     pub context_used: u64,
-    /// The model's context window in tokens, as configured for the session.
+    /// The model's context window in tokens, as configured for the session; 0 when it is not
+    /// known (a model neither the settings nor Foreman's table give a window for).
     #[ts(type = "number")]
     pub context_window: u64,
 }

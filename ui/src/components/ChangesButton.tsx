@@ -1,6 +1,7 @@
-// In the status bar: how many files the agent's file tools changed in this session, and a list
-// of them (lines added and removed, how many changes, which were undone) from which each file's
-// newest card is one click away, and what its changes amount to now one more (`onShowNet`).
+// In the status bar: how many files the session changed in the workspace (the engine's one
+// count: file tools, commands and MCP tools, against the workspace at the session's start), and
+// a list of them (lines added and removed, how each was changed) from which each file's newest
+// card is one click away, and what a file's changes amount to now one more (`onShowNet`).
 import type { FileChanges } from "../session/changes";
 import { usePopover } from "./usePopover";
 
@@ -12,19 +13,27 @@ interface Props {
   onShowNet?(file: FileChanges): void;
 }
 
-function summary(file: FileChanges): string {
-  if (file.kept === 0) return file.undone === 1 ? "undone" : `${file.undone} changes, all undone`;
-  const changes = file.kept === 1 ? "" : `${file.kept} changes`;
-  const undone = file.undone === 0 ? "" : `${file.undone} undone`;
-  const partly = file.partlyUndone === 0 ? "" : `${file.partlyUndone} partly undone`;
-  return [changes, undone, partly].filter(Boolean).join(", ");
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
+
+/** How the file was changed, as short as it reads. */
+export function summary(file: FileChanges): string {
+  const parts: string[] = [];
+  if (file.kept > 1) parts.push(plural(file.kept, "change"));
+  if (file.undone > 0) parts.push(`${file.undone} undone`);
+  if (file.partlyUndone > 0) parts.push(`${file.partlyUndone} partly undone`);
+  if (file.byCommands > 0) parts.push(file.byCommands === 1 ? "by a command" : `by ${plural(file.byCommands, "command")}`);
+  if (file.itemId === null) parts.push("outside the conversation");
+  return parts.join(", ");
+}
+
+const KIND = { added: "new", deleted: "deleted", modified: null } as const;
 
 export function ChangesButton({ files, onGoTo, onShowNet }: Props) {
   const { open, setOpen, box } = usePopover();
   if (files.length === 0) return null;
-  const kept = files.filter((f) => f.kept > 0).length;
-  const label = kept === 0 ? "Changes undone" : kept === 1 ? "1 file changed" : `${kept} files changed`;
+  const label = files.length === 1 ? "1 file changed" : `${files.length} files changed`;
   return (
     <div className="changes" ref={box}>
       <button
@@ -32,53 +41,61 @@ export function ChangesButton({ files, onGoTo, onShowNet }: Props) {
         className="chip changes-button"
         data-testid="changes-button"
         aria-expanded={open}
-        title="Files the agent's file tools changed in this session"
+        title="Files this session changed in the workspace, by any tool or command"
         onClick={() => setOpen((o) => !o)}
       >
         {label}
       </button>
       {open && (
         <div className="changes-panel" role="dialog" aria-label="Files changed in this session" data-testid="changes-panel">
-          <p className="muted">Changed by the agent's file tools in this session (commands it ran may have changed others):</p>
+          <p className="muted">Changed since the session began</p>
           <ul>
-            {files.map((file) => (
-              <li key={file.path} className="changes-item">
-                <button
-                  type="button"
-                  className={file.kept === 0 ? "ghost changes-row changes-undone" : "ghost changes-row"}
-                  data-testid="changes-row"
-                  title={`Go to the newest change of ${file.path}`}
-                  onClick={() => {
-                    setOpen(false);
-                    onGoTo(file.itemId);
-                  }}
-                >
-                  <code>{file.path}</code>
-                  {file.created && file.kept > 0 && <span className="diff-kind diff-kind-create">new</span>}
-                  {file.kept > 0 && (
-                    <span className="diff-counts">
-                      <span className="diff-count-added">+{file.added}</span>{" "}
-                      <span className="diff-count-removed">−{file.removed}</span>
-                    </span>
-                  )}
-                  <span className="muted">{summary(file)}</span>
-                </button>
-                {onShowNet && file.kept > 0 && (
+            {files.map((file) => {
+              const kind = KIND[file.kind];
+              const said = summary(file);
+              return (
+                <li key={file.path} className="changes-item">
                   <button
                     type="button"
-                    className="ghost changes-net"
-                    data-testid="changes-net"
-                    title={`What the changes to ${file.path} amount to now, in one diff`}
+                    className={`ghost changes-row changes-${file.kind}`}
+                    data-testid="changes-row"
+                    disabled={file.itemId === null}
+                    title={file.itemId === null ? file.path : `Go to the newest change of ${file.path}`}
                     onClick={() => {
+                      if (file.itemId === null) return;
                       setOpen(false);
-                      onShowNet(file);
+                      onGoTo(file.itemId);
                     }}
                   >
-                    Diff
+                    <code>{file.path}</code>
+                    {kind && <span className={`diff-kind diff-kind-${file.kind === "added" ? "create" : "delete"}`}>{kind}</span>}
+                    {file.text ? (
+                      <span className="diff-counts">
+                        <span className="diff-count-added">+{file.added}</span>{" "}
+                        <span className="diff-count-removed">−{file.removed}</span>
+                      </span>
+                    ) : (
+                      <span className="muted">binary</span>
+                    )}
+                    {said && <span className="muted">{said}</span>}
                   </button>
-                )}
-              </li>
-            ))}
+                  {onShowNet && file.callIds.length > 0 && file.byCommands === 0 && (
+                    <button
+                      type="button"
+                      className="ghost changes-net"
+                      data-testid="changes-net"
+                      title={`What the changes to ${file.path} amount to now, in one diff`}
+                      onClick={() => {
+                        setOpen(false);
+                        onShowNet(file);
+                      }}
+                    >
+                      Diff
+                    </button>
+                  )}
+                </li>
+              );
+            })}
           </ul>
         </div>
       )}

@@ -15,6 +15,7 @@ import type { PrivateTarget } from "./PrivateTarget";
 import type { RewindPlan } from "./RewindPlan";
 import type { RuleScope } from "./RuleScope";
 import type { SandboxNote } from "./SandboxNote";
+import type { SessionFileChange } from "./SessionFileChange";
 import type { TaskEndReason } from "./TaskEndReason";
 import type { ToolKind } from "./ToolKind";
 import type { ToolStats } from "./ToolStats";
@@ -33,7 +34,7 @@ export type Event = { seq: number, parent_call_id?: string, } & ({ "type": "sess
 /**
  * What the message attached, as read when the model took it.
  */
-attachments?: Array<AttachmentView>, } | { "type": "queued_messages_returned", texts: Array<string>, 
+attachments?: Array<AttachmentView>, } | { "type": "session_titled", title: string, } | { "type": "queued_messages_returned", texts: Array<string>, 
 /**
  * The images those messages carried (their mentioned paths are in their texts).
  */
@@ -73,7 +74,7 @@ suggested_rule: string | null,
 /**
  * The fetch reaches this computer or a private network.
  */
-private_target: PrivateTarget | null, } | { "type": "approval_refused", call_id: string, reason: string, } | { "type": "undo_changed", call_id: string, undo: UndoState, } | { "type": "call_changes", call_id: string, changes: Array<WorkspaceChange>, } | { "type": "rewind_planned", plan: RewindPlan, } | { "type": "rewound", before_message: number, undone: boolean, changes: Array<WorkspaceChange>, } | { "type": "sandbox_changed", call_id: string, sandbox: SandboxNote, } | { "type": "undo_refused", call_id: string, reason: string, } | { "type": "rule_added", rule: string, scope: RuleScope, } | { "type": "approval_mode_changed", mode: ApprovalMode, } | { "type": "model_changed", model: string, usage: UsageSummary, } | { "type": "usage", input: number, output: number, cache_read: number, cache_write: number, 
+private_target: PrivateTarget | null, } | { "type": "approval_refused", call_id: string, reason: string, } | { "type": "undo_changed", call_id: string, undo: UndoState, } | { "type": "call_changes", call_id: string, changes: Array<WorkspaceChange>, } | { "type": "session_changes", files: Array<SessionFileChange>, } | { "type": "rewind_planned", plan: RewindPlan, } | { "type": "rewound", before_message: number, undone: boolean, changes: Array<WorkspaceChange>, } | { "type": "sandbox_changed", call_id: string, sandbox: SandboxNote, } | { "type": "undo_refused", call_id: string, reason: string, } | { "type": "rule_added", rule: string, scope: RuleScope, } | { "type": "approval_mode_changed", mode: ApprovalMode, } | { "type": "model_changed", model: string, usage: UsageSummary, } | { "type": "usage", input: number, output: number, cache_read: number, cache_write: number, 
 /**
  * Uncached input tokens over every request of the session.
  */

@@ -106,6 +106,10 @@ export function Workspace({
   const sessions = useSessionList(backend, workspace.path, state.running);
   list.current = sessions;
   const { refresh, setError: setListError } = sessions;
+  // The first message named the session: list it by that name at once.
+  useEffect(() => {
+    if (state.title) refresh();
+  }, [state.title, refresh]);
   const [toolWarnings, dismissWarnings] = useToolWarnings(backend, workspace.path, state.running);
   // Tasks are read again with the session list (which polls while one runs).
   const tasks = useTasks(backend, workspace.path, sessions.sessions);
@@ -176,7 +180,10 @@ export function Workspace({
 
   // The files changed in this session; going to one brings its newest card into view, outlined
   // for a moment.
-  const changes = useMemo(() => sessionChanges(state.items, state.calls), [state.items, state.calls]);
+  const changes = useMemo(
+    () => sessionChanges(state.workspaceChanges, state.items, state.calls),
+    [state.workspaceChanges, state.items, state.calls],
+  );
   const composer = useRef<ComposerFocus>(null);
   const modePicker = useRef<{ focus(): void }>(null);
   const retry = useRetryOffer(state, session.retry, composer);

@@ -1,68 +1,97 @@
-// What the agent's file tools changed in a session, by file: the changes that went through (a
-// sub-agent's included), their line counts as their cards show them, which were undone since,
-// and the entry to go to for the newest. Commands can change files too; those are not known
-// here, and the panel says so.
+// What the session changed in the workspace, by file: the engine's one count (every file a file
+// tool, a command or an MCP tool of the session touched that differs now from the workspace at
+// the session's start, `session_changes`), with, for each file, the conversation entry of its
+// newest change and what the file tools' changes to it were (undone, partly undone), for the
+// changes list and the status bar.
+import type { ChangeKind } from "../protocol/ChangeKind";
+import type { SessionFileChange } from "../protocol/SessionFileChange";
 import type { CallView, Item } from "./state";
 
 export interface FileChanges {
   /** Workspace-relative path. */
   path: string;
-  /** The first change that went through created the file. */
-  created: boolean;
-  /** Changes that went through and were not undone. */
-  kept: number;
-  /** Changes undone since. */
-  undone: number;
-  /** Kept changes of which some hunks were undone since (their counts are what is left). */
-  partlyUndone: number;
-  /** Lines added and removed by the kept changes, summed as each card counts them. */
+  /** How the file differs from the session's start: added, modified or deleted. */
+  kind: ChangeKind;
+  /** Lines added and removed since the session's start (0 and 0 when it is not text). */
   added: number;
   removed: number;
+  text: boolean;
+  /** File-tool changes to it that went through and are kept. */
+  kept: number;
+  /** File-tool changes to it undone since. */
+  undone: number;
+  /** Kept file-tool changes of which some parts were undone since. */
+  partlyUndone: number;
+  /** Commands and other tools that changed it. */
+  byCommands: number;
   /** The conversation entry holding the newest change (a sub-agent's card for its calls). */
-  itemId: number;
-  /** The calls of the kept changes, oldest first. */
+  itemId: number | null;
+  /** The kept file-tool changes, oldest first (what its net diff is asked from). */
   callIds: string[];
 }
 
-/** Each changed file, in the order of its first change. */
-export function sessionChanges(items: Item[], calls: Record<string, CallView>): FileChanges[] {
-  const byPath = new Map<string, FileChanges>();
+interface Touch {
+  kept: number;
+  undone: number;
+  partlyUndone: number;
+  byCommands: number;
+  itemId: number;
+  callIds: string[];
+}
+
+/** What the cards say touched each path, in conversation order. */
+function touches(items: Item[], calls: Record<string, CallView>): Map<string, Touch> {
+  const byPath = new Map<string, Touch>();
+  const touch = (path: string, at: number) => {
+    let t = byPath.get(path);
+    if (!t) {
+      t = { kept: 0, undone: 0, partlyUndone: 0, byCommands: 0, itemId: at, callIds: [] };
+      byPath.set(path, t);
+    }
+    t.itemId = at;
+    return t;
+  };
   const visit = (list: Item[], entry: number | null) => {
     for (const item of list) {
       if (item.kind !== "tool") continue;
       const call = calls[item.callId];
       if (!call) continue;
       const at = entry ?? item.id;
-      const preview = call.preview;
-      if (call.state === "succeeded" && preview) {
-        let file = byPath.get(preview.path);
-        if (!file) {
-          file = {
-            path: preview.path,
-            created: preview.created,
-            kept: 0,
-            undone: 0,
-            partlyUndone: 0,
-            added: 0,
-            removed: 0,
-            itemId: at,
-            callIds: [],
-          };
-          byPath.set(preview.path, file);
-        }
-        file.itemId = at;
-        if (call.undo === "done") file.undone += 1;
+      if (call.state === "succeeded" && call.preview) {
+        const t = touch(call.preview.path, at);
+        if (call.undo === "done") t.undone += 1;
         else {
-          file.kept += 1;
-          if (call.undo === "partly") file.partlyUndone += 1;
-          file.callIds.push(call.id);
-          file.added += preview.lines_added;
-          file.removed += preview.lines_removed;
+          t.kept += 1;
+          if (call.undo === "partly") t.partlyUndone += 1;
+          t.callIds.push(call.id);
         }
       }
+      for (const change of call.changes ?? []) touch(change.path, at).byCommands += 1;
       visit(call.children, at);
     }
   };
   visit(items, null);
-  return [...byPath.values()];
+  return byPath;
+}
+
+/** Each file the session changed, as the engine counted it (`null`: not counted yet). */
+export function sessionChanges(counted: SessionFileChange[] | null, items: Item[], calls: Record<string, CallView>): FileChanges[] {
+  if (!counted || counted.length === 0) return [];
+  const byPath = touches(items, calls);
+  return counted.map((file) => {
+    const t = byPath.get(file.path);
+    return {
+      path: file.path,
+      kind: file.kind,
+      added: file.added,
+      removed: file.removed,
+      text: file.text,
+      kept: t?.kept ?? 0,
+      undone: t?.undone ?? 0,
+      partlyUndone: t?.partlyUndone ?? 0,
+      byCommands: t?.byCommands ?? 0,
+      itemId: t?.itemId ?? null,
+      callIds: t?.callIds ?? [],
+    };
+  });
 }

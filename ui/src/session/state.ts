@@ -37,6 +37,8 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
     rewindPlan: null,
     rewound: false,
     hookConsent: null,
+    workspaceChanges: null,
+    title: null,
   };
 }
 
@@ -536,6 +538,10 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
     }
     case "hooks_await_consent":
       return { ...s, hookConsent: event.view.consent_hash ? event.view : null };
+    case "session_changes":
+      return { ...s, workspaceChanges: event.files };
+    case "session_titled":
+      return { ...s, title: event.title };
     case "rewind_planned":
       return { ...s, rewindPlan: event.plan };
     case "rewound": {

@@ -19,6 +19,7 @@ import type { ToolKind } from "../protocol/ToolKind";
 import type { ToolStats } from "../protocol/ToolStats";
 import type { HookRun } from "../protocol/HookRun";
 import type { HooksView } from "../protocol/HooksView";
+import type { SessionFileChange } from "../protocol/SessionFileChange";
 
 export interface PendingApproval {
   previewHash: string;
@@ -179,4 +180,12 @@ export interface SessionState {
    * given), until they answer; null when none waits.
    */
   hookConsent: HooksView | null;
+  /**
+   * What the session changed in the workspace, as the engine last counted it (every file a
+   * file tool, a command or an MCP tool touched that differs from the session's start); null
+   * until it first counts.
+   */
+  workspaceChanges: SessionFileChange[] | null;
+  /** The session's name, once its first message gave it (`session_titled`). */
+  title: string | null;
 }

@@ -121,3 +121,61 @@ async fn coerced_arguments_and_structured_errors_over_json_lines() {
     );
     assert_eq!(last["stats"]["succeeded"], 1);
 }
+
+/// Gemini CLI's "flexible intra-line whitespace" case, through the whole tool runtime: the file
+/// spaces its tokens differently from `old_string`, the edit is applied (the match is unique),
+/// the file keeps its indentation, and the model is told which tolerance it needed.
+#[tokio::test]
+async fn an_edit_whose_tokens_are_spaced_differently_is_applied_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "  function  myFunc( a, b ) {\n    return a + b;\n  }\n";
+    std::fs::write(dir.path().join("lib.js"), source).unwrap();
+    let server = ScriptedServer::start(vec![
+        body("openai", &[call("r", "read", json!({"path": "lib.js"}))]),
+        body(
+            "openai",
+            &[call(
+                "e",
+                "edit",
+                json!({
+                    "path": "lib.js",
+                    "old_string": "function myFunc(a, b) {",
+                    "new_string": "function sum(a, b) {",
+                }),
+            )],
+        ),
+        body(
+            "openai",
+            &[call("d", "attempt_completion", json!({"result": "done"}))],
+        ),
+    ])
+    .await
+    .unwrap();
+    let out = run(exec(&server, dir.path()), |e| {
+        panic!("nothing should ask in auto-edit mode: {e}")
+    })
+    .await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+
+    let edit = finished(&out, "e");
+    assert_eq!(edit["state"], "succeeded", "{edit}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("lib.js")).unwrap(),
+        "  function sum(a, b) {\n    return a + b;\n  }\n"
+    );
+    // What the model read back names the tolerance.
+    let sent = server.requests()[2].json();
+    let told = sent["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .filter_map(|m| m["content"].as_str())
+        .next_back()
+        .unwrap()
+        .to_owned();
+    assert!(
+        told.contains("spaces and tabs next to brackets, commas"),
+        "{told}"
+    );
+}

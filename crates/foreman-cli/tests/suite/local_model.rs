@@ -293,3 +293,35 @@ async fn stop_mid_ramble_ends_at_once_and_the_session_answers_again() {
         "{end}"
     );
 }
+
+/// The session-context note (the date and the git state) goes in the system role, where this
+/// server, like those of many small local models, keeps it out of the turn the model echoes: the
+/// real model repeats the user's message back, never the note.
+#[tokio::test]
+async fn the_session_context_note_is_not_echoed_back() {
+    let Some(model) = LocalModel::start(48).await else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(
+        exec(
+            &model,
+            dir.path(),
+            &["--max-tokens", "48"],
+            "Say hello to the team.",
+        ),
+        |_| serde_json::json!({}),
+    )
+    .await;
+    let streamed: String = out
+        .events
+        .iter()
+        .filter(|e| e["type"] == "text_delta")
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    eprintln!("the model answered: {streamed:?}");
+    assert!(!streamed.trim().is_empty(), "{}", out.stderr);
+    for hidden in ["Session context", "Written by Foreman", "(UTC)", "Git:"] {
+        assert!(!streamed.contains(hidden), "{hidden:?} echoed: {streamed:?}");
+    }
+}

@@ -394,6 +394,11 @@ impl CallRegistry {
         ids
     }
 
+    /// Every call, in creation order.
+    pub fn iter(&self) -> impl Iterator<Item = &CallSnapshot> {
+        self.calls.iter()
+    }
+
     /// Where `call_id` is in creation order.
     pub fn position(&self, call_id: &str) -> Option<usize> {
         self.calls.iter().position(|c| c.call_id == call_id)

@@ -54,7 +54,10 @@ pub struct SessionConfig {
     pub preview_poll: Duration,
     /// The model's context window in tokens; past `context_window - context_reserve` old tool
     /// outputs are elided, then older history is summarised (see [`super::compaction`]).
-    pub context_window: usize,
+    /// `None` when neither the settings nor the table of known models give it: compaction then
+    /// assumes [`DEFAULT_CONTEXT_WINDOW`], and the usage reports a window of 0 (unknown), so no
+    /// front end shows a share of a window it made up.
+    pub context_window: Option<usize>,
     /// Tokens kept free for the answer (at most a quarter of a small window).
     pub context_reserve: usize,
     /// Prices for the session's cost estimate (a model not in it has an unknown cost).
@@ -122,7 +125,7 @@ impl SessionConfig {
     pub fn new(provider: Arc<dyn Provider>, model: impl Into<String>, workspace: PathBuf) -> Self {
         let data_dir = workspace.join(".foreman").join("data");
         let model = model.into();
-        let context_window = context_window_of(&model).unwrap_or(DEFAULT_CONTEXT_WINDOW);
+        let context_window = context_window_of(&model);
         Self {
             provider,
             model,

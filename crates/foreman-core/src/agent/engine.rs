@@ -39,6 +39,7 @@ use crate::builtin_tools::{BuiltinSession, WorkspaceFiles, builtin_names, builti
 use crate::checkpoints::Checkpoints;
 use crate::project_rules::NestedRules;
 use crate::protocol::{EventMsg, Op};
+use crate::providers::context_windows::DEFAULT_CONTEXT_WINDOW;
 use crate::providers::{Limits, Provider, TextProtocolProvider, ToolDefinition};
 use crate::slash::{Slash, SlashDirs};
 use crate::store::RuleAction;
@@ -83,6 +84,8 @@ pub(crate) struct Tooling {
     pub(crate) hooks: Option<crate::hooks::Hooks>,
     /// Where the commands a `/name` message runs are found (`None`: no commands).
     pub(crate) slash: Option<SlashDirs>,
+    /// What the session's steps touched, for its count of changes.
+    pub(crate) session_paths: super::session_changes::SessionPaths,
 }
 
 /// What decides whether a call runs without asking, and when a task pauses.
@@ -253,13 +256,15 @@ impl Engine {
                 model: config.model,
                 limits: config.limits,
                 context_budget: context_window::budget(
-                    config.context_window,
+                    config.context_window.unwrap_or(DEFAULT_CONTEXT_WINDOW),
                     config.context_reserve,
                 ),
                 context_reserve: config.context_reserve,
                 spend: Spend::new(
                     config.prices,
-                    u64::try_from(config.context_window).unwrap_or(u64::MAX),
+                    config
+                        .context_window
+                        .map_or(0, |w| u64::try_from(w).unwrap_or(u64::MAX)),
                 ),
             },
             tooling: Tooling {
@@ -275,6 +280,7 @@ impl Engine {
                 attach_max_file_bytes: config.attach_max_file_bytes,
                 hooks,
                 slash: config.slash,
+                session_paths: Default::default(),
             },
             gate: Gate {
                 policy: Policy {
@@ -339,6 +345,10 @@ impl Engine {
         if let Some(context) = self.session_start_hooks(source).await {
             let note = crate::conversation::notes::hook_note("SessionStart", &context);
             self.waiting.hook_context.push(note);
+        }
+        if !self.waiting.context_due {
+            // A resumed session: what it changed, as the files are now.
+            self.report_session_changes().await;
         }
         while !self.control.shutdown {
             if let Some(input) = self.waiting.queued.pop_front() {

@@ -49,6 +49,7 @@ pub mod retry;
 mod sandboxing;
 mod saves;
 pub mod scheduler;
+mod session_changes;
 mod session_context;
 mod slash_input;
 mod slash_task;

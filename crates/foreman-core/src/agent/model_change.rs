@@ -40,11 +40,11 @@ impl Engine {
             });
             return;
         }
-        let window = choice
+        let known = choice
             .context_window
             .and_then(|w| usize::try_from(w).ok())
-            .or_else(|| context_window_of(model))
-            .unwrap_or(DEFAULT_CONTEXT_WINDOW);
+            .or_else(|| context_window_of(model));
+        let window = known.unwrap_or(DEFAULT_CONTEXT_WINDOW);
         self.llm.model = model.to_owned();
         self.llm.limits = crate::providers::Limits {
             reasoning_effort: choice.reasoning_effort,
@@ -53,7 +53,7 @@ impl Engine {
         self.llm.context_budget = context_window::budget(window, self.llm.context_reserve);
         self.llm
             .spend
-            .set_context_window(u64::try_from(window).unwrap_or(u64::MAX));
+            .set_context_window(known.map_or(0, |w| u64::try_from(w).unwrap_or(u64::MAX)));
         tracing::info!(model = %self.llm.model, window, "model changed");
         self.events.emit_session(EventMsg::ModelChanged {
             model: self.llm.model.clone(),

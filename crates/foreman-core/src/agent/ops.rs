@@ -102,14 +102,28 @@ impl Engine {
                 reasoning_effort,
                 max_tokens,
             }),
-            Op::UndoChange { call_id } => self.undo_change(&call_id).await,
+            Op::UndoChange { call_id } => {
+                self.undo_change(&call_id).await;
+                self.report_session_changes().await;
+            }
             Op::ReloadRules => self.reload_rules().await,
-            Op::UndoRewind => self.undo_rewind().await,
+            Op::UndoRewind => {
+                self.undo_rewind().await;
+                self.report_session_changes().await;
+            }
             Op::Rewind {
                 before_message,
                 confirm,
-            } => self.rewind(before_message, confirm).await,
-            Op::UndoHunks { call_id, hunks } => self.undo_hunks(&call_id, hunks).await,
+            } => {
+                self.rewind(before_message, confirm).await;
+                if confirm {
+                    self.report_session_changes().await;
+                }
+            }
+            Op::UndoHunks { call_id, hunks } => {
+                self.undo_hunks(&call_id, hunks).await;
+                self.report_session_changes().await;
+            }
             Op::Snapshot => {
                 let hooks_awaiting = match &self.tooling.hooks {
                     Some(hooks) => hooks.pending().await,

@@ -31,25 +31,26 @@ impl Persist {
     }
 
     /// Appends a message of the session's own history, titling the session by its first
-    /// message of the user.
-    pub(crate) async fn append(&mut self, message: &Message) -> Result<(), StoreError> {
+    /// message of the user; the title, when this message gave it.
+    pub(crate) async fn append(&mut self, message: &Message) -> Result<Option<String>, StoreError> {
         let Some(store) = &self.store else {
-            return Ok(());
+            return Ok(None);
         };
+        let mut titled = None;
         if let Message::User { text, .. } = message
             && !self.titled
             && !is_model_note(text)
         {
             self.titled = true;
-            store
-                .rename_session(&self.session_id, &title_from_message(text))
-                .await?;
+            let title = title_from_message(text);
+            store.rename_session(&self.session_id, &title).await?;
+            titled = Some(title);
         }
         let content = serde_json::to_value(message).unwrap_or(Value::Null);
         store
             .append_message(&self.session_id, role(message), &content, None, now_ms())
-            .await
-            .map(drop)
+            .await?;
+        Ok(titled)
     }
 
     pub(crate) async fn notice(&self, notice: &TranscriptItem) -> Result<(), StoreError> {

@@ -23,11 +23,14 @@ impl Engine {
     }
 
     /// Appends `message` to history and persists it (a sub-agent's history is its own and is
-    /// not stored; its calls are).
+    /// not stored; its calls are). The user's first message names the session at once.
     pub(crate) async fn record(&mut self, message: Message) {
         if self.frame.depth == 0 {
-            let stored = self.persist.append(&message).await;
-            self.report(stored);
+            match self.persist.append(&message).await {
+                Ok(Some(title)) => self.events.emit(EventMsg::SessionTitled { title }),
+                Ok(None) => {}
+                Err(e) => self.store_failed(&e),
+            }
         }
         self.frame.history.push(message);
     }

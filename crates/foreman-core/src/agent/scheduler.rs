@@ -537,6 +537,7 @@ impl Engine {
             for id in &listed {
                 self.show_changes(id, before).await;
             }
+            self.report_session_changes().await;
         }
         for escalation in escalations {
             if outcome != CallsOutcome::Continue {

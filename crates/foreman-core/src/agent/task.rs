@@ -109,6 +109,7 @@ impl Engine {
         self.record_undo_note().await;
         // What the agent left, so a rewind can tell the user's later changes apart.
         self.checkpoint(Moment::TaskEnd).await;
+        self.report_session_changes().await;
         self.keep_checkpoints_under_cap().await;
         self.control.running = false;
         self.end_slash_task();

@@ -1,7 +1,8 @@
 //! Whole-workspace checkpoints: before each step that can change the workspace (and after a
 //! command, to list what it changed), the engine records every file git would see in a shadow
 //! repository of its own, outside the workspace ([`shadow`]); [`changes`] lists what differs
-//! between two checkpoints, with diffs; [`restore`] puts the workspace back to one (a rewind,
+//! between two checkpoints, with diffs, and [`against_disk`] some files now against one;
+//! [`restore`] puts the workspace back to one (a rewind,
 //! itself checkpointed first, so it can be undone). The user's `.git` is never touched, and
 //! files over the size limit are left out and listed.
 //!
@@ -14,6 +15,7 @@
 //! thread. Commits are named by their hex id; which commit is which step of which session is
 //! in the store (`store::workspace_checkpoints`).
 
+pub mod against_disk;
 pub mod changes;
 pub mod error;
 pub mod file_facts;
@@ -37,7 +39,7 @@ use self::region::{Plan, plan};
 pub use self::scan::Skipped;
 use self::shadow::{DEFAULT_MAX_FILE_BYTES, open_or_create, repository_path, tree_of};
 use self::snapshotter::{Look, Snapshotter, save_index};
-use crate::protocol::WorkspaceChange;
+use crate::protocol::{SessionFileChange, WorkspaceChange};
 use crate::watcher::journal::{ChangeJournal, Drained};
 
 /// The reference that names the newest checkpoint (the next one's parent).
@@ -194,6 +196,18 @@ impl Checkpoints {
         let (old, new) = (tree_of(&repo, parse(old)?)?, tree_of(&repo, parse(new)?)?);
         let found = changes::between(&repo, old, new)?;
         changes::for_user(&repo, &found)
+    }
+
+    /// Which of `paths` differ on disk now from checkpoint `base`, with their line counts (no
+    /// scan: only those files are read).
+    pub fn against_disk(
+        &self,
+        base: &str,
+        paths: &[String],
+    ) -> Result<Vec<SessionFileChange>, CheckpointError> {
+        let repo = self.repo.to_thread_local();
+        let tree = tree_of(&repo, parse(base)?)?;
+        against_disk::against_disk(&repo, tree, &self.workspace, paths, self.max_file_bytes)
     }
 
     /// What rewinding to `target` would change, with the workspace as it is now checkpointed.

@@ -31,6 +31,13 @@ pub const RETRY_NOTE: &str = "[Retry] Your answer above was cut off by an error 
 /// workspace's git state, written when a new session takes its first message).
 pub(crate) const SESSION_CONTEXT_NOTE_START: &str = "[Session context] ";
 
+/// Whether `text`, a user message in the history, is the session-context note. The OpenAI
+/// wire sends it in the system role at its place: servers of small local models put system
+/// text where instructions go, and a base model that echoes the user's turn does not echo it.
+pub fn is_session_context_note(text: &str) -> bool {
+    text.starts_with(SESSION_CONTEXT_NOTE_START)
+}
+
 /// How a note with what a hook said starts (context from `UserPromptSubmit` or
 /// `SessionStart`, a `Stop` hook's reason to go on).
 const HOOK_NOTE_START: &str = "[Hook] ";

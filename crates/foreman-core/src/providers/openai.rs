@@ -10,6 +10,7 @@ use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Value, json};
 
 use super::api::{Api, header_value};
+use crate::conversation::notes::is_session_context_note;
 use super::attachment::Attachment;
 use super::error::ProviderError;
 use super::format::WireFormat;
@@ -98,7 +99,10 @@ fn user_content(text: &str, attachments: &[Attachment]) -> Value {
     Value::Array(parts)
 }
 
-/// The conversation as Chat Completions messages (the system prompt first).
+/// The conversation as Chat Completions messages (the system prompt first). The
+/// session-context note keeps its place but goes in the system role: the prefix before it (the
+/// system prompt and the tools) stays byte-stable for the cache, and a small model that echoes
+/// the user's turn does not repeat it.
 pub fn wire_messages(system: &str, messages: &[Message]) -> Vec<Value> {
     let mut out = Vec::new();
     if !system.is_empty() {
@@ -106,6 +110,11 @@ pub fn wire_messages(system: &str, messages: &[Message]) -> Vec<Value> {
     }
     for message in messages {
         out.push(match message {
+            Message::User { text, attachments }
+                if attachments.is_empty() && is_session_context_note(text) =>
+            {
+                json!({"role": "system", "content": text})
+            }
             Message::User { text, attachments } => {
                 json!({"role": "user", "content": user_content(text, attachments)})
             }

@@ -121,6 +121,23 @@ impl Store {
         Ok(row.map(|(id, m)| (id, u32::try_from(m.unwrap_or(0)).unwrap_or(0))))
     }
 
+    /// The oldest checkpoint of `session_id` still kept (the one before its first message,
+    /// unless the cap collected it).
+    pub async fn first_workspace_checkpoint(
+        &self,
+        session_id: &str,
+    ) -> Result<Option<String>, StoreError> {
+        let row: Option<(String,)> = sqlx::query_as(
+            "SELECT commit_id FROM workspace_checkpoints WHERE session_id = ?1
+             ORDER BY id LIMIT 1",
+        )
+        .bind(session_id)
+        .fetch_optional(self.pool())
+        .await
+        .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        Ok(row.map(|(id,)| id))
+    }
+
     /// The newest checkpoint of `session_id`.
     pub async fn latest_workspace_checkpoint(
         &self,

@@ -75,7 +75,7 @@ async fn a_long_history_is_summarised_and_a_resumed_session_continues_from_it() 
     let (store_for_config, id) = (store.clone(), session.id.clone());
     // The third request would carry about 1050 tokens besides the system prompt; 800 fit.
     let mut h = start_with(wire, responses, move |c| {
-        c.context_window = system_tokens(&c.workspace) + 800;
+        c.context_window = Some(system_tokens(&c.workspace) + 800);
         c.context_reserve = 0;
         c.store = Some(store_for_config);
         c.session_id = Some(id);
@@ -218,7 +218,7 @@ async fn a_failed_summary_request_ends_the_task_and_keeps_the_history() {
     ];
     let (store_for_config, id) = (store.clone(), session.id.clone());
     let mut h = start_with(wire, responses, move |c| {
-        c.context_window = system_tokens(&c.workspace) + 800;
+        c.context_window = Some(system_tokens(&c.workspace) + 800);
         c.context_reserve = 0;
         c.store = Some(store_for_config);
         c.session_id = Some(id);
@@ -339,7 +339,7 @@ async fn a_sub_agents_compaction_leaves_the_sessions_stored_history_alone() {
     ];
     let (store_for_config, id) = (store.clone(), session.id.clone());
     let mut h = start_with(wire, responses, move |c| {
-        c.context_window = system_tokens(&c.workspace) + 800;
+        c.context_window = Some(system_tokens(&c.workspace) + 800);
         c.context_reserve = 0;
         c.approval_mode = ApprovalMode::Yolo;
         c.store = Some(store_for_config);

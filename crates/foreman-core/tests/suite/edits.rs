@@ -66,6 +66,7 @@ const fn case(
 const INDENTED: &str = "normalising indentation";
 const INNER: &str = "runs of spaces and tabs";
 const PUNCT: &str = "Unicode dashes, quotes and spaces";
+const TOKENS: &str = "next to brackets, commas";
 const BLANK: &str = "blank lines at the start or end";
 const NUMBERS: &str = "line-number prefixes";
 const ESCAPES: &str = "escape sequences";
@@ -285,6 +286,38 @@ const CASES: &[Case] = &[
         "inner whitespace refused when ambiguous",
         b"a  b\nx\na b\n",
         &[("a   b", "c", false)],
+        fails("EDIT_NO_MATCH", &[]),
+    ),
+    // Whitespace between tokens inside a line (Gemini CLI's "flexible intra-line whitespace").
+    case(
+        "spaces inside brackets in the file",
+        b"  function  myFunc( a, b ) {\n    return a + b;\n  }\n",
+        &[(
+            "function myFunc(a, b) {",
+            "function yourFunc(a, b) {",
+            false,
+        )],
+        noted(
+            b"  function yourFunc(a, b) {\n    return a + b;\n  }\n",
+            &[TOKENS, INNER],
+        ),
+    ),
+    case(
+        "spaces around punctuation in old_string",
+        b"call(x,y);\n",
+        &[("call( x , y );", "call(y, x);", false)],
+        noted(b"call(y, x);\n", &[TOKENS]),
+    ),
+    case(
+        "token spacing refused when ambiguous",
+        b"f( a )\nx\nf(a)\n",
+        &[("f(a )", "g(a)", false)],
+        fails("EDIT_NO_MATCH", &[]),
+    ),
+    case(
+        "token spacing keeps the space between two words",
+        b"let value = 1;\n",
+        &[("letvalue = 1;", "let value = 2;", false)],
         fails("EDIT_NO_MATCH", &[]),
     ),
     // Unicode punctuation and spaces.

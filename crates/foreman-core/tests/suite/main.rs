@@ -39,6 +39,9 @@ mod providers_text_protocol;
 mod queued_messages;
 mod retry;
 mod sandbox;
+// The real server-filesystem of `mcp_servers` (Unix).
+#[cfg(unix)]
+mod session_changes;
 mod sse_fixtures;
 mod stale_approvals;
 mod sub_agents;

@@ -1,5 +1,6 @@
 //! Finding `old_string` in a file's text: exactly first; then line by line with indentation,
-//! inner runs of whitespace and Unicode punctuation read loosely, one level at a time; then with
+//! inner runs of whitespace, Unicode punctuation and the spacing around punctuation read
+//! loosely, one level at a time; then with
 //! the repairs of [`super::repair`]. Every step but the exact one is kept only when it finds
 //! exactly one place, and says which tolerance it needed.
 
@@ -124,13 +125,19 @@ fn loose(text: &str, old: &str, new: &str) -> Option<Found> {
     if wanted.len() > spans.len() {
         return None;
     }
-    let levels: [&[Tolerance]; 3] = [
+    let levels: [&[Tolerance]; 4] = [
         &[Tolerance::Indentation],
         &[Tolerance::Indentation, Tolerance::InnerWhitespace],
         &[
             Tolerance::Indentation,
             Tolerance::InnerWhitespace,
             Tolerance::Punctuation,
+        ],
+        &[
+            Tolerance::Indentation,
+            Tolerance::InnerWhitespace,
+            Tolerance::Punctuation,
+            Tolerance::TokenSpacing,
         ],
     ];
     for level in levels {
@@ -227,13 +234,42 @@ fn normalise(line: &str, level: &[Tolerance]) -> String {
     if level.contains(&Tolerance::Indentation) {
         out = out.trim().to_owned();
     }
-    if level.contains(&Tolerance::InnerWhitespace) {
-        out = out
-            .split([' ', '\t'])
-            .filter(|w| !w.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ");
+    let inner = level.contains(&Tolerance::InnerWhitespace);
+    let tokens = level.contains(&Tolerance::TokenSpacing);
+    if inner || tokens {
+        out = spaced(&out, inner, tokens);
     }
+    out
+}
+
+/// `line` with each run of spaces and tabs read as one space and dropped at the ends
+/// (`collapse`), and dropped inside where it does not sit between two word characters
+/// (`drop_by_punctuation`).
+fn spaced(line: &str, collapse: bool, drop_by_punctuation: bool) -> String {
+    let is_blank = |c: char| c == ' ' || c == '\t';
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find(is_blank) {
+        let (before, run) = rest.split_at(at);
+        out.push_str(before);
+        let len = run.len() - run.trim_start_matches(is_blank).len();
+        let (blank, after) = run.split_at(len);
+        let between_words = out.chars().next_back().is_some_and(is_word)
+            && after.chars().next().is_some_and(is_word);
+        let ends = out.is_empty() || after.is_empty();
+        if ends && collapse {
+            // Leading and trailing runs go, as splitting on them drops them.
+        } else if drop_by_punctuation && !between_words && !ends {
+            // Next to punctuation: the space is optional.
+        } else if collapse {
+            out.push(' ');
+        } else {
+            out.push_str(blank);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
     out
 }
 

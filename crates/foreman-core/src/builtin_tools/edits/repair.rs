@@ -18,6 +18,9 @@ pub enum Tolerance {
     InnerWhitespace,
     /// Unicode dashes, quotes and spaces matched as their ASCII forms.
     Punctuation,
+    /// Spaces and tabs next to punctuation inside a line (`myFunc( a, b )` for
+    /// `myFunc(a, b)`), read as optional; between two words a space is still needed.
+    TokenSpacing,
     /// A deletion of whole lines quoted without their indentation took the lines whole.
     WholeLines,
 }
@@ -49,6 +52,10 @@ impl Tolerance {
             Self::Punctuation => {
                 "old_string matched only after reading Unicode dashes, quotes and spaces as their \
                  ASCII forms; the file has the ASCII ones"
+            }
+            Self::TokenSpacing => {
+                "old_string matched only after ignoring spaces and tabs next to brackets, commas \
+                 and other punctuation inside lines; the file spaces its tokens differently"
             }
             Self::WholeLines => {
                 "the deleted lines were removed whole, with their indentation, so the next line \

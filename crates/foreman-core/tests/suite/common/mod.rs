@@ -350,7 +350,7 @@ pub async fn start_stored(
     let (model, store, id) = (model.to_owned(), store.clone(), session_id.to_owned());
     start_with(Wire::Anthropic, responses, move |c| {
         c.model = model;
-        c.context_window = 100_000;
+        c.context_window = Some(100_000);
         c.approval_mode = ApprovalMode::Ask;
         c.store = Some(store);
         c.session_id = Some(id);
