@@ -2,13 +2,13 @@
 // the computed colours of every element of it on screen and the backgrounds and opacities of
 // its ancestors; contrastMath.mjs paints them as the page does and takes the WCAG ratio, and the
 // worst element of each thing makes its row. `checkContrast` prints the table to the log and
-// writes it beside the screenshots as <name>.contrast.json.
+// writes it beside the screenshots as <name>.contrast.json; `assertContrast` also fails on any
+// row short of what it needs.
+import { strict as assert } from "node:assert";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SCREENSHOTS } from "./app.mjs";
 import { failures, formatTable, rowOf } from "./contrastRows.mjs";
-
-export { failures as contrastFailures };
 
 const FIELDS = 'input:not([type="checkbox"], [type="radio"], [type="hidden"]), select, textarea';
 
@@ -16,9 +16,10 @@ const FIELDS = 'input:not([type="checkbox"], [type="radio"], [type="hidden"]), s
  * What can be measured, by name. `kind` says what of each element is measured against what is
  * under it: "text" its text colour (elements with text of their own, or with `anyText` any
  * field), "placeholder" the colour of the page's ::placeholder rule for it, "fill" its own
- * background against its parent's, "border" its edge against its parent's background, "focus"
- * the focus ring (--focus) against its parent's background. Text needs 4.5:1 (3:1 when large),
- * the rest 3:1, unless `needed` says otherwise.
+ * background against its parent's, "border" its edge (its outline while it has one, as a
+ * focused field does) against its parent's background, "focus" the focus ring (--focus)
+ * against its parent's background. Text needs 4.5:1 (3:1 when large), the rest 3:1, unless
+ * `needed` says otherwise.
  */
 export const TARGETS = {
   "body text": {
@@ -54,6 +55,15 @@ export const TARGETS = {
   "status bar": { what: "Status bar", selector: ".status-bar :is(span, button)", kind: "text" },
   "sidebar rows": { what: "Sidebar rows", selector: ".session-list :is(.session-title, .session-time, .empty)", kind: "text" },
 };
+
+/** The targets measured on a workspace with no session yet: its composer is empty, so Send is off. */
+export const EMPTY_WORKSPACE_TARGETS = [
+  "body text", "muted text", "placeholder", "field edge", "button", "primary button", "primary fill",
+  "disabled primary", "status bar", "sidebar rows", "focus ring",
+];
+
+/** The targets measured on the first run's empty workspace, which asks for the key with a link to Settings. */
+export const FIRST_RUN_TARGETS = [...EMPTY_WORKSPACE_TARGETS, "links"];
 
 /** The targets measured on a workspace screen with a waiting diff and the task running. */
 export const WORKSPACE_TARGETS = [
@@ -147,8 +157,10 @@ function collect(specs, limit) {
       if (spec.kind === "text") sample.fg = style.getPropertyValue("-webkit-text-fill-color") || style.color;
       else if (spec.kind === "fill") sample.fill = true;
       else if (spec.kind === "border") {
-        if (parseFloat(style.borderTopWidth) === 0) continue;
-        sample.fg = style.borderTopColor;
+        // A focused field's visible edge is its outline (the composer's border goes transparent).
+        const outlined = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
+        if (!outlined && parseFloat(style.borderTopWidth) === 0) continue;
+        sample.fg = outlined ? style.outlineColor : style.borderTopColor;
         sample.outside = true;
       } else if (spec.kind === "focus") {
         sample.fg = resolve("var(--focus)", el);
@@ -178,11 +190,22 @@ export async function measureContrast(browser, names, limit = 200) {
 /**
  * Measures `names` on the screen shown, prints the table to the log, writes it as
  * <SCREENSHOTS>/<name>.contrast.json (beside the screenshot of the same name) and returns the
- * rows; `contrastFailures(rows)` lists those that fall short.
+ * rows; contrastRows.mjs's `failures(rows)` lists those that fall short.
  */
 export async function checkContrast(browser, name, names) {
   const rows = await measureContrast(browser, names);
   console.log(formatTable(name, rows));
   writeFileSync(join(SCREENSHOTS, `${name}.contrast.json`), `${JSON.stringify(rows, null, 2)}\n`);
+  return rows;
+}
+
+/**
+ * `checkContrast`, then fails naming every row short of what it needs (WCAG AA), so one run
+ * shows all of them.
+ */
+export async function assertContrast(browser, name, names) {
+  const rows = await checkContrast(browser, name, names);
+  const short = failures(rows);
+  assert.deepEqual(short, [], `contrast on ${name} falls short:\n${short.join("\n")}`);
   return rows;
 }
