@@ -123,7 +123,9 @@ rust-test: ui mcp-servers local-model py-deps
 ui-test: ui-deps
 	cd ui && npm test
 
+# The e2e helpers' own arithmetic (tests/e2e/lib/*.test.mjs) first, then the window.
 e2e: deps app e2e-deps mcp-servers local-model
+	node --test tests/e2e/lib/
 	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" tests/e2e/run.sh
 
 # Installs the .deb (root: CI's throwaway machine), checks the installed app in a real window, and

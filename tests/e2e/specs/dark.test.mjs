@@ -1,5 +1,5 @@
 // The window in the dark theme: the first run, Settings, a diff waiting for approval and the
-// workspace after it, pictured for a look at their contrast. WebKitGTK takes the page's
+// workspace after it, pictured, with their contrast measured against WCAG AA (lib/contrast.mjs). WebKitGTK takes the page's
 // `prefers-color-scheme` from the GTK theme, so GTK_THEME=Adwaita:dark makes the page dark with
 // nothing in the app set for the test.
 import { strict as assert } from "node:assert";
@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { launch, makeHome, screenshot } from "../lib/app.mjs";
+import { assertContrast, FIRST_RUN_TARGETS, SETTINGS_TARGETS, WORKSPACE_TARGETS } from "../lib/contrast.mjs";
 import { waitFor } from "../lib/wait.mjs";
 import { startModel } from "../lib/model.mjs";
 
@@ -45,6 +46,7 @@ test("the page is dark, and the first run asks for the key in the empty conversa
   await (await $('[data-testid="first-run-key"]')).waitForDisplayed({ timeout: 10000 });
   assert.match(await (await $('[data-testid="send-blocked"]')).getText(), /add the API key first/);
   await screenshot(app.browser, "90-dark-first-run");
+  await assertContrast(app.browser, "90-dark-first-run", FIRST_RUN_TARGETS);
 });
 
 test("Settings in the dark: the provider, the approval modes, then the sandbox", async () => {
@@ -57,6 +59,8 @@ test("Settings in the dark: the provider, the approval modes, then the sandbox",
   await (await $('[data-testid="save-key"]')).click();
   await (await $('[data-testid="key-stored"]')).waitForDisplayed({ timeout: 10000 });
   await screenshot(app.browser, "91-dark-settings-provider");
+  // Save is off (all saved): its disabled look is measured too.
+  await assertContrast(app.browser, "91-dark-settings-provider", SETTINGS_TARGETS);
   await (await $('[data-testid="settings-nav-approvals"]')).click();
   await (await $('[data-testid="default-mode"]')).waitForDisplayed({ timeout: 10000 });
   await screenshot(app.browser, "92-dark-settings-approvals");
@@ -81,6 +85,8 @@ test("a diff waiting for approval, and the workspace after it, in the dark", asy
   const approve = await $('[data-testid="approve"]');
   await approve.waitForDisplayed({ timeout: 30000 });
   await screenshot(app.browser, "93-dark-diff-approval");
+  // The task runs while the change waits: Stop is on screen with the diff.
+  await assertContrast(app.browser, "93-dark-diff-approval", WORKSPACE_TARGETS);
   await approve.click();
   await waitFor("the answer", async () => /The greeting is warmer now\./.test(await (await $("main")).getText()), 30000);
   await waitFor("the task to end", async () => !(await (await $('[data-testid="stop"]')).isExisting()));

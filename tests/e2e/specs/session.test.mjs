@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { after, before, test } from "node:test";
 import { descendantNamed, launch, makeHome, SCREENSHOTS, screenshot } from "../lib/app.mjs";
+import { assertContrast, SETTINGS_TARGETS, WORKSPACE_TARGETS } from "../lib/contrast.mjs";
 import { waitFor } from "../lib/wait.mjs";
 import { startModel } from "../lib/model.mjs";
 
@@ -123,6 +124,7 @@ step("1. set the provider and key, watch a write stream, read the diff, approve"
   const page = await app.browser.getPageSource();
   assert.ok(!page.includes(KEY), "the key is never shown in the window");
   await screenshot(app.browser, "11-settings-key-stored");
+  await assertContrast(app.browser, "11-settings-key-stored", SETTINGS_TARGETS);
 
   // Test connection: this scripted model answers in text instead of calling the tool, so the form
   // offers the text protocol (not taken: the rest of the job uses native tools).
@@ -170,6 +172,7 @@ step("1. set the provider and key, watch a write stream, read the diff, approve"
   await waitFor("the diff's first lines", async () => /line 15 of the greeting file/.test(await card.getText()));
   assert.doesNotMatch(await card.getText(), /line 16 of the greeting file/);
   await screenshot(app.browser, "13-write-diff-approval");
+  await assertContrast(app.browser, "13-write-diff-approval", WORKSPACE_TARGETS);
   await (await card.$("button=Show all 60 lines")).click();
   await waitFor("the diff's last line", async () => /line 60 of the greeting file/.test(await card.getText()));
   // With the card's top at the top of the view, its bar stays in view at the bottom.

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { test } from "node:test";
 import { descendantNamed, launch, makeHome, SCREENSHOTS, screenshot } from "../lib/app.mjs";
+import { assertContrast, EMPTY_WORKSPACE_TARGETS } from "../lib/contrast.mjs";
 
 const home = makeHome("foundation");
 const workspace = mkdtempSync(join(tmpdir(), "foreman-ws-"));
@@ -21,6 +22,8 @@ test("a folder on the command line opens the workspace view with its name", asyn
     await name.waitForDisplayed({ timeout: 20000 });
     assert.equal(await name.getText(), basename(project));
     await screenshot(app.browser, "01-workspace-light");
+    // The light theme's contrast (dark.test.mjs measures the dark one).
+    await assertContrast(app.browser, "01-workspace-light", EMPTY_WORKSPACE_TARGETS);
     const path = await app.browser.$('[data-testid="workspace-path"]').getProperty("textContent");
     assert.ok(String(path).endsWith("demo-project"), `header shows the path, got ${path}`);
   } finally {

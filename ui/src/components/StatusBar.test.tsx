@@ -36,6 +36,14 @@ test("a nearly full context is marked as a warning", () => {
   expect(screen.getByTestId("status-cost")).toHaveTextContent("$1,235");
 });
 
+test("a model whose context window is not known shows the tokens sent, not a share of 200k", () => {
+  show({ cost: "unknown", contextUsed: 3_210, contextWindow: 0 });
+  const context = screen.getByTestId("status-context");
+  expect(context).toHaveTextContent("3210 tokens in context");
+  expect(context).not.toHaveTextContent("%");
+  expect(context).toHaveAttribute("title", expect.stringContaining("context window is not known"));
+});
+
 test("before the engine reports, neither cost nor context is shown", () => {
   show({});
   expect(screen.queryByTestId("status-cost")).toBeNull();

@@ -57,7 +57,7 @@ export function StatusBar(p: Props) {
         <span
           className={context.warn ? "status-context warn" : "status-context muted"}
           data-testid="status-context"
-          title={`The last request sent ${groupDigits(p.usage.contextUsed)} tokens of the model's ${groupDigits(p.usage.contextWindow)}-token context window`}
+          title={context.title}
         >
           {context.text}
         </span>

@@ -38,12 +38,22 @@ test("tokens and window sizes are short", () => {
 });
 
 test("the context warns from the threshold on", () => {
-  expect(formatContext(84_000, 200_000)).toEqual({ text: "42% of 200k context", warn: false });
+  expect(formatContext(84_000, 200_000)).toMatchObject({ text: "42% of 200k context", warn: false });
   expect(formatContext(159_998, 200_000)?.warn).toBe(false);
-  expect(formatContext(160_000, 200_000)).toEqual({ text: "80% of 200k context", warn: true });
-  expect(formatContext(190_000, 200_000)).toEqual({ text: "95% of 200k context", warn: true });
-  expect(formatContext(0, 200_000)).toEqual({ text: "0% of 200k context", warn: false });
-  expect(formatContext(5_000, 0)).toBeNull();
+  expect(formatContext(160_000, 200_000)).toMatchObject({ text: "80% of 200k context", warn: true });
+  expect(formatContext(190_000, 200_000)).toMatchObject({ text: "95% of 200k context", warn: true });
+  expect(formatContext(0, 200_000)).toMatchObject({ text: "0% of 200k context", warn: false });
+  expect(formatContext(84_000, 200_000)?.title).toBe("The last request sent 84,000 tokens of the model's 200,000-token context window");
+});
+
+test("with the window not known, the context shows what was sent and no share of a made-up window", () => {
+  const context = formatContext(12_345, 0);
+  expect(context).toMatchObject({ text: "12.3k tokens in context", warn: false });
+  expect(context?.text).not.toMatch(/%/);
+  expect(context?.title).toBe(
+    "The last request sent 12,345 tokens. The model's context window is not known, so how full it is cannot be shown; set the window in Settings › Provider.",
+  );
+  expect(formatContext(0, 0)).toBeNull();
 });
 
 test("token totals carry their unit", () => {

@@ -52,16 +52,30 @@ export function formatUsageTokens(input: number, output: number): string {
 
 export interface ContextView {
   text: string;
+  /** What the text stands for, in full, for its tooltip. */
+  title: string;
   /** True from CONTEXT_WARNING of the window on. */
   warn: boolean;
 }
 
-/** "42% of 200k context", or null while the window is not known. */
+/**
+ * How full the context is: "42% of 200k context" with the model's window (`window`, in
+ * tokens); with a window not known (0), only what the last request sent, "3,200 tokens in
+ * context", never a share of a window made up; null before the first request.
+ */
 export function formatContext(used: number, window: number): ContextView | null {
-  if (window <= 0) return null;
+  if (window <= 0) {
+    if (used <= 0) return null;
+    return {
+      text: `${formatTokens(used)} tokens in context`,
+      title: `The last request sent ${groupDigits(used)} tokens. The model's context window is not known, so how full it is cannot be shown; set the window in Settings › Provider.`,
+      warn: false,
+    };
+  }
   const share = used / window;
   return {
     text: `${Math.round(share * 100)}% of ${formatWindow(window)} context`,
+    title: `The last request sent ${groupDigits(used)} tokens of the model's ${groupDigits(window)}-token context window`,
     warn: share >= CONTEXT_WARNING,
   };
 }

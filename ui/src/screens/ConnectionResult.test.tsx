@@ -24,7 +24,9 @@ test("a model that ignored the tool gets the text protocol in one click", async 
   const { rerender } = render(
     <ConnectionResult result={result()} textProtocol={false} onUseTextProtocol={use} onChooseModel={() => {}} />,
   );
-  expect(screen.getByTestId("connection-result")).toHaveClass("banner-ok");
+  // The model answered, but does not call tools as the settings ask: amber, not green.
+  expect(screen.getByTestId("connection-result")).toHaveClass("banner-warning");
+  expect(screen.getByTestId("connection-result")).toHaveAttribute("data-tone", "warning");
   expect(screen.getByTestId("connection-message")).toHaveTextContent("did not call the tool");
   expect(screen.getByTestId("connection-latency")).toHaveTextContent("Answered in 0.8 s.");
   expect(screen.getByTestId("connection-tools")).toHaveTextContent("The model answered in text instead: “Sure! The status is ok.”");
@@ -56,6 +58,18 @@ test("a server that refused the tool says what it said; one that calls tools sug
   );
   expect(screen.getByTestId("connection-tools")).toHaveTextContent("Tools: called natively.");
   expect(screen.queryByTestId("use-text-protocol")).toBeNull();
+  expect(screen.getByTestId("connection-result")).toHaveClass("banner-ok");
+  // The same answer with a list that failed (a 404) is not all green.
+  rerender(
+    <ConnectionResult
+      result={result({ tool_support: { kind: "native" }, suggest_text_protocol: false, models: [], models_error: "HTTP 404 Not Found" })}
+      textProtocol={false}
+      onUseTextProtocol={() => {}}
+      onChooseModel={() => {}}
+    />,
+  );
+  expect(screen.getByTestId("connection-result")).toHaveClass("banner-warning");
+  expect(screen.getByTestId("connection-models-error")).toHaveTextContent("HTTP 404 Not Found");
 });
 
 test("the listed models choose the model, and a failure shows as an error", async () => {

@@ -1,7 +1,9 @@
-// What "Test connection" found out, in the provider form: whether the model answered and how
-// fast, the models the server lists (a click chooses one), whether the model calls tools
-// natively, and, when it does not, a button that turns the text protocol on.
+// What "Test connection" found out, in the provider form, in the colour of how it went
+// (connectionTone.ts): whether the model answered and how fast, the models the server lists (a
+// click chooses one), whether the model calls tools natively, and, when it does not, a button
+// that turns the text protocol on.
 import type { ConnectionTest } from "../protocol/ConnectionTest";
+import { connectionTone, TONE_CLASS } from "./connectionTone";
 
 /** Models shown before "and N more". */
 const SHOWN_MODELS = 24;
@@ -34,12 +36,9 @@ export function ConnectionResult({ result, textProtocol, onUseTextProtocol, onCh
   const tools = toolLine(result);
   const models = result.models.slice(0, SHOWN_MODELS);
   const more = result.models.length - models.length;
+  const tone = connectionTone(result);
   return (
-    <div
-      className={result.connected ? "banner banner-ok connection-result" : "banner banner-error connection-result"}
-      role="status"
-      data-testid="connection-result"
-    >
+    <div className={`banner ${TONE_CLASS[tone]} connection-result`} role="status" data-testid="connection-result" data-tone={tone}>
       <p data-testid="connection-message">{result.message}</p>
       {result.latency_ms !== null && (
         <p className="small muted" data-testid="connection-latency">

@@ -220,3 +220,31 @@ test("Anthropic shows the thinking budget, others the reasoning effort; each is 
   await userEvent.click(screen.getByTestId("save-settings"));
   expect(saved.at(-1)?.provider.reasoning_effort).toBeNull();
 });
+
+test("Save is offered only on sections with settings to save, in a bar below the section", async () => {
+  const saved: AppSettings[] = [];
+  const api = {
+    saveSettings: async (s: AppSettings) => (saved.push(s), settingsView({ settings: s })),
+    listModels: async () => [],
+  } as unknown as Backend;
+  render(<Settings backend={api} view={settingsView()} onChange={() => {}} onClose={() => {}} initialSection="about" />);
+  expect(screen.getByTestId("settings-about")).toBeInTheDocument();
+  expect(screen.queryByTestId("save-settings")).toBeNull();
+  for (const section of ["provider", "agent", "approvals", "sandbox", "tasks", "checkpoints"]) {
+    await userEvent.click(screen.getByTestId(`settings-nav-${section}`));
+    const bar = screen.getByTestId("settings-save");
+    // The bar is the layout's own row, after the scrolling sections, never inside them.
+    expect(bar.closest(".settings-body")).toBeNull();
+    expect(bar.previousElementSibling).toHaveClass("settings-body");
+    expect(screen.getByTestId("save-settings")).toBeDisabled();
+  }
+  // Save says it saved; that note stays with the section it was said on.
+  await userEvent.click(screen.getByTestId("settings-nav-approvals"));
+  await userEvent.selectOptions(screen.getByTestId("default-mode"), "auto-edit");
+  await userEvent.click(screen.getByTestId("save-settings"));
+  expect(saved.at(-1)?.approval_mode).toBe("auto-edit");
+  expect(screen.getByTestId("settings-message")).toHaveTextContent("Settings saved");
+  await userEvent.click(screen.getByTestId("settings-nav-about"));
+  expect(screen.queryByTestId("settings-save")).toBeNull();
+  expect(screen.queryByTestId("settings-message")).toBeNull();
+});

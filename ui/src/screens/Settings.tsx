@@ -49,10 +49,14 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
     body.current?.scrollTo?.({ top: 0 });
   }, [section]);
   const sections = SECTIONS.filter((s) => workspace || !s.workspaceOnly);
+  // Save is offered only where there is something of the draft to save.
+  const saves = SECTIONS.find((s) => s.id === section)?.saved ?? false;
   const [draft, setDraft] = useState<AppSettings>(view.settings);
   const [key, setKey] = useState("");
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+  // What one section's action said does not follow the person to another section.
+  useEffect(() => setMessage(null), [section]);
   const [connection, setConnection] = useState<ConnectionTest | null>(null);
   const preset = view.presets.find((p) => p.preset === draft.provider.preset);
   const needsKey = keyRequired(draft.provider, preset?.requires_key ?? false, preset?.base_url ?? "");
@@ -109,6 +113,7 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
       </header>
       <div className="settings-layout">
       <SettingsNav sections={sections} current={section} onPick={setSection} />
+      <div className="settings-main">
       <div className="settings-body" ref={body}>
         <section className="panel" hidden={section !== "provider"} data-testid="settings-provider">
           <h2>Model provider</h2>
@@ -308,17 +313,24 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
             <DiagnosticsPanel backend={backend} />
           </section>
         )}
-        {message && (
-          <div className={message.tone === "ok" ? "banner banner-ok" : "banner banner-error"} role="status" data-testid="settings-message">
-            {message.text}
+      </div>
+      {/* Below the scrolling sections, not over them: the bar never covers a field. */}
+      {saves && (
+        <footer className="settings-save" data-testid="settings-save">
+          <div className="row">
+            {message && (
+              <div className={message.tone === "ok" ? "banner banner-ok" : "banner banner-error"} role="status" data-testid="settings-message">
+                {message.text}
+              </div>
+            )}
+            <span className="spacer" />
+            {dirty && <span className="muted small">Unsaved changes</span>}
+            <button className="primary" data-testid="save-settings" disabled={busy || !dirty || invalid} onClick={save}>
+              Save
+            </button>
           </div>
-        )}
-        <div className="row end settings-save">
-          {dirty && <span className="muted small">Unsaved changes</span>}
-          <button className="primary" data-testid="save-settings" disabled={busy || !dirty || invalid} onClick={save}>
-            Save
-          </button>
-        </div>
+        </footer>
+      )}
       </div>
       </div>
     </div>

@@ -149,7 +149,8 @@ function withSummary(usage: Usage, s: UsageSummary): Usage {
     totalOutput: s.total_output,
     cost: s.cost_usd ?? "unknown",
     contextUsed: s.context_used,
-    contextWindow: s.context_window,
+    // 0 when the engine does not know the model's window.
+    contextWindow: s.context_window ?? 0,
     cacheRead: s.total_cache_read,
     cacheSaved: s.cache_saved_usd,
   };

@@ -125,7 +125,7 @@ export interface Usage {
   cost: number | "unknown" | null;
   /** Tokens the last request sent (input and cache): how full the context is. */
   contextUsed: number;
-  /** The model's context window; 0 until the engine reports it. */
+  /** The model's context window; 0 until the engine reports it, and while it is not known. */
   contextWindow: number;
   /** Input tokens read from the provider's prompt cache in this session. */
   cacheRead: number;

@@ -9,18 +9,24 @@ export interface SectionInfo {
   detail: string;
   /** Shown only while a workspace is open. */
   workspaceOnly?: boolean;
+  /**
+   * Its fields are part of the app's settings, kept by Settings' one Save. The other sections
+   * save themselves as they go (MCP servers, project instructions) or only show things (About),
+   * so they have no Save.
+   */
+  saved?: boolean;
 }
 
 export const SECTIONS: SectionInfo[] = [
-  { id: "provider", label: "Provider", detail: "The model provider, model, API key and connection" },
-  { id: "agent", label: "Agent", detail: "Request limits, timeouts and notifications" },
-  { id: "approvals", label: "Approvals & rules", detail: "The approval mode for new sessions and your allow/ask/deny rules" },
-  { id: "sandbox", label: "Sandbox", detail: "What commands the agent runs may write and reach, and the paths hidden from them" },
-  { id: "tasks", label: "Tasks", detail: "How many tasks run at once, and how the merge queue lands them" },
+  { id: "provider", label: "Provider", detail: "The model provider, model, API key and connection", saved: true },
+  { id: "agent", label: "Agent", detail: "Request limits, timeouts and notifications", saved: true },
+  { id: "approvals", label: "Approvals & rules", detail: "The approval mode for new sessions and your allow/ask/deny rules", saved: true },
+  { id: "sandbox", label: "Sandbox", detail: "What commands the agent runs may write and reach, and the paths hidden from them", saved: true },
+  { id: "tasks", label: "Tasks", detail: "How many tasks run at once, and how the merge queue lands them", saved: true },
   { id: "mcp", label: "MCP servers", detail: "Tool servers the agent can call, and their tools", workspaceOnly: true },
-  { id: "hooks", label: "Hooks & skills", detail: "Commands that run on the agent's events, the consent for the workspace's, and the / commands and skills", workspaceOnly: true },
+  { id: "hooks", label: "Hooks & skills", detail: "Commands that run on the agent's events, the consent for the workspace's, and the / commands and skills", workspaceOnly: true, saved: true },
   { id: "instructions", label: "Project instructions", detail: "The workspace's AGENTS.md and the files the model is given", workspaceOnly: true },
-  { id: "checkpoints", label: "Checkpoints", detail: "Snapshots of the workspace taken before changes, to rewind to" },
+  { id: "checkpoints", label: "Checkpoints", detail: "Snapshots of the workspace taken before changes, to rewind to", saved: true },
   { id: "about", label: "About", detail: "Where Foreman keeps its settings and recordings, and diagnostics for a bug report" },
 ];
 
