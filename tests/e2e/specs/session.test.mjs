@@ -633,7 +633,7 @@ step("4c. the file changes made after a message are undone from the message, new
   const message = await app.browser.$('//div[@data-testid="user-message"][.//div[text()="Make three changes"]]');
   await message.moveTo();
   await (await message.$('[data-testid="undo-after-button"]')).click();
-  assert.match(await message.getText(), /Undo the 3 file changes made after this message, newest first\?/);
+  assert.match(await message.getText(), /Undo the 3 file changes after this message\?/);
   await screenshot(app.browser, "42-undo-after-message");
   await (await message.$('[data-testid="confirm-undo-after"]')).click();
   await waitFor("both files gone", () => !existsSync(join(project, "one.txt")) && !existsSync(join(project, "two.txt")));
@@ -768,7 +768,7 @@ step("5a. the status bar lists the files changed; one click goes to a file's new
   await screenshot(app.browser, "56-changes-go-to-card");
 });
 
-step("5b. an earlier message is edited in a new session that has the conversation before it", async () => {
+step("5b. a branch from an earlier message is a new session that has the conversation before it", async () => {
   // The conversation draws only the entries near its view: to its end, where the message is.
   // Once the outline of step 5a is gone; the message is brought to the middle of the view.
   await waitFor("the outline gone", () => app.browser.execute(() => !document.querySelector(".entry-found")));
@@ -795,7 +795,7 @@ step("5b. an earlier message is edited in a new session that has the conversatio
   }, 40000);
   await screenshot(app.browser, "52-message-actions");
   await (await message.$('[data-testid="branch-button"]')).click();
-  assert.match(await message.getText(), /Edit this message in a new session that has the conversation before it\? This conversation stays as it is\./);
+  assert.match(await message.getText(), /Branch from this message\?/);
   await screenshot(app.browser, "53-branch-confirm");
   await (await message.$('[data-testid="confirm-branch"]')).click();
   // The branch opens with the message in its composer; the original stays in the sidebar.
