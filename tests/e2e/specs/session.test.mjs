@@ -801,18 +801,23 @@ step("5b. a branch from an earlier message is a new session that has the convers
   // The branch opens with the message in its composer; the original stays in the sidebar.
   const composer = await $('[data-testid="composer"]');
   await waitFor("the message in the branch's composer", async () => (await composer.getValue()) === "Make three changes");
-  // The sidebar's list is read again as the branch opens.
-  await waitFor("the branch listed", async () =>
-    (await app.browser.execute(() => [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => i.textContent))).some((t) =>
-      /^↳ Branch 1/.test(t),
-    ),
-  );
-  const titles = await app.browser.execute(() => [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => i.textContent));
-  // A branch is numbered rather than repeating its source's title, which its tooltip names.
-  const tips = await app.browser.execute(() => [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => i.title));
-  assert.ok(titles.some((t) => /^↳ Branch 1/.test(t)), `the branch is listed: ${titles}`);
-  assert.ok(tips.some((t) => /^Branch 1 of “Create hello\.txt/.test(t)), `the branch names its source: ${tips}`);
-  assert.ok(titles.some((t) => /^Create hello\.txt/.test(t)), `the original is listed: ${titles}`);
+  // The sidebar's list is read again as the branch opens: the branch is a row of its own, titled
+  // like its source, marked as a branch and drawn under it; its tooltip names its source.
+  const rows = () =>
+    app.browser.execute(() =>
+      [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => ({
+        branch: i.getAttribute("data-branch") === "true",
+        title: i.querySelector(".session-title")?.textContent ?? "",
+        tip: i.title,
+      })),
+    );
+  await waitFor("the branch listed", async () => (await rows()).some((r) => r.branch));
+  const listed = await rows();
+  const branchAt = listed.findIndex((r) => r.branch);
+  const branchRow = listed[branchAt];
+  assert.match(branchRow.title, /^Create hello\.txt/, `the branch is titled like its source: ${JSON.stringify(listed)}`);
+  assert.match(branchRow.tip, /^Branch of “Create hello\.txt/, `the branch names its source: ${JSON.stringify(listed)}`);
+  assert.ok(branchAt > 0 && !listed[branchAt - 1].branch && /^Create hello\.txt/.test(listed[branchAt - 1].title), `the branch is under its source: ${JSON.stringify(listed)}`);
   await waitFor("the branch's conversation", () => app.browser.execute(() => Boolean(document.querySelector('[data-testid="conversation"]'))));
   const messages = await app.browser.execute(async () => {
     const c = document.querySelector('[data-testid="conversation"]');
@@ -1006,7 +1011,8 @@ step("6b. an answer cut off by a dropped connection is kept, and Retry runs the 
   const sessions = async () => app.browser.$$('[data-testid="session-item"]');
   const current = await app.browser.execute(() => document.querySelector('[data-testid="session-item"][aria-current="true"]')?.textContent ?? "");
   const [other, self] = [[], []];
-  for (const it of await sessions()) ((await it.getProperty("textContent")) === current ? self : other).push(it);
+  // By aria-current, not the text: the row's "just now" moves on as the test runs.
+  for (const it of await sessions()) ((await it.getAttribute("aria-current")) === "true" ? self : other).push(it);
   assert.ok(other.length > 0 && self.length === 1, `the sessions listed: ${current}`);
   await other[0].click();
   await waitFor("the other conversation", async () => !/Tell me in two halves/.test(await main.getText()));
