@@ -10,6 +10,7 @@ import type { ToolKind } from "../protocol/ToolKind";
 import type { Transcript } from "../protocol/Transcript";
 import type { UsageSummary } from "../protocol/UsageSummary";
 import { applyPatches } from "./patch";
+import { isTitled, titleOf } from "./titled";
 import type { CallView, Item, SessionState, Todo, Usage } from "./types";
 export type { CallView, Item, PendingApproval, QueuedMessage, SessionState, Todo, Usage } from "./types";
 
@@ -37,6 +38,7 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
     rewindPlan: null,
     rewound: false,
     hookConsent: null,
+    title: null,
   };
 }
 
@@ -390,6 +392,11 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
   };
   // Events of a sub-agent name its `new_task` call: its text and calls go into that card.
   const parentId = event.parent_call_id ?? null;
+  // The session's title, as its first message named it (a sub-agent's is not the session's).
+  if (isTitled(event)) {
+    const title = titleOf(event);
+    return parentId || title === null ? s : { ...s, title };
+  }
   switch (event.type) {
     case "session_started":
       return { ...s, mode: event.mode, model: event.model, ready: true, usage: withSummary(s.usage, event.usage) };
@@ -541,8 +548,8 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
     case "rewound": {
       const files = plural(event.changes.length, "file");
       const text = event.undone
-        ? `Undid the rewind: ${files} back as they were before it. The agent is told.`
-        : `Rewound ${files} to how they were before your message ${event.before_message + 1}. The agent is told.`;
+        ? `Undid the rewind: ${files} back as they were before it.`
+        : `Rewound ${files} to how they were before your message ${event.before_message + 1}.`;
       return notice({ ...s, rewindPlan: null, rewound: !event.undone }, "info", text);
     }
     case "rule_added":
@@ -619,6 +626,9 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
     case "shutdown_complete":
       // Nothing waits in a closed session: what did was given back before (queued_messages_returned).
       return { ...s, running: false, queued: [], retryAt: null };
+    // An event newer than this page (an engine built after it): nothing to show for it.
+    default:
+      return s;
   }
 }
 

@@ -179,4 +179,6 @@ export interface SessionState {
    * given), until they answer; null when none waits.
    */
   hookConsent: HooksView | null;
+  /** The session's title once the engine said it (`session_titled`); null before. */
+  title: string | null;
 }
