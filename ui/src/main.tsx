@@ -25,6 +25,7 @@ import "./state.css";
 import "./settings.css";
 import "./tasks.css";
 import "./hooks.css";
+import "./layout.css";
 
 performance.mark("foreman:module");
 markPlatform(document.documentElement, navigator.userAgent);
