@@ -746,7 +746,7 @@ step("5a. the status bar lists the files changed; one click goes to a file's new
     const text = await dialog.getText();
     return /new file/.test(text) && /\+60/.test(text) && /line 60 of the greeting file/.test(text);
   });
-  assert.match(await dialog.getText(), /From the file before that change to the file on disk/, "it says where the diff starts");
+  assert.match(await dialog.getText(), /From before the change → the file on disk/, "it says where the diff starts");
   await screenshot(app.browser, "57-net-change");
   await app.browser.keys(["Escape"]);
   await waitFor("the dialog closed", async () => !(await dialog.isExisting()));
