@@ -18,6 +18,7 @@ export const WORDS = {
   session: { one: "session", many: "sessions" },
   change: { one: "change", many: "changes" },
   fileChange: { one: "file change", many: "file changes" },
+  /** A hunk, to the person (the tool cards' diffs choose and undo parts). */
   part: { one: "part", many: "parts" },
   command: { one: "command", many: "commands" },
   rewind: { one: "rewind", many: "rewinds" },
@@ -36,8 +37,6 @@ export const LABELS = {
   /** A message's action that makes a branch at it (the confirmation's button says `branch`). */
   branchFromHere: "Branch from here",
   branch: "Branch",
-  /** How a branch is named where its source's title is not shown. */
-  untitledBranch: "Branch",
   rewindToHere: "Rewind to here",
   undoRewind: "Undo rewind",
   cancel: "Cancel",

@@ -4,6 +4,7 @@
 import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from "react";
 import type { NetChange } from "../protocol/NetChange";
 import { DiffView } from "./DiffView";
+import { count, WORDS } from "../glossary";
 
 /**
  * What the dialog shows: the request on its way, its answer, or why there is none; for the kept
@@ -25,7 +26,7 @@ function baseline(view: NetChangeView): string {
     const older = at === 1 ? "the older one is" : `the ${at} older ones are`;
     return `From before change ${at + 1} of ${total} (${older} no longer kept)`;
   }
-  if (at === 0) return total === 1 ? "From before the change" : `From before the first of ${total} changes`;
+  if (at === 0) return total === 1 ? "From before the change" : `From before the first of ${count(total, WORDS.change)}`;
   return "From before the oldest change that can still be undone";
 }
 

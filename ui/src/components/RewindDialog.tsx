@@ -29,7 +29,7 @@ export function RewindDialog({ plan, onConfirm, onCancel }: { plan: RewindPlan; 
         ) : (
           <>
             <p className="muted rewind-note">
-              {files} go back, including what commands changed. You can undo the rewind.
+              {files} go back, including what {WORDS.command.many} changed. You can undo the {WORDS.rewind.one}.
             </p>
             <ul className="rewind-files" data-testid="rewind-files">
               {plan.changes.map((c) => (

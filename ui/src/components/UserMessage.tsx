@@ -45,7 +45,7 @@ function Confirm({
 
 /** What a branch leaves alone, said under its question: this session, and the files. */
 export function branchDetail(undoAfter: number): string {
-  const kept = "This session stays as it is.";
+  const kept = `This ${WORDS.session.one} stays as it is.`;
   if (undoAfter === 0) return kept;
   const changes = count(undoAfter, WORDS.fileChange);
   return `${kept} The ${changes} after it stay${undoAfter === 1 ? "s" : ""} on disk.`;
