@@ -160,6 +160,11 @@ step("1. set the provider and key, watch a write stream, read the diff, approve"
   await waitFor("partial content in the card", async () => (await card.getText()).includes("line 20 of the greeting"));
   assert.ok(model.holding, "the stream has not ended yet");
   assert.ok(!(await card.getText()).includes("line 60 of the greeting"), "only part of the content so far");
+  // The session is named from its first message as it is sent (the engine's session_titled), not
+  // "Untitled" until its task ends.
+  await waitFor("the running session named", async () =>
+    String(await app.browser.execute(() => document.querySelector('[data-testid="session-item"][aria-current="true"] .session-title')?.textContent ?? "")).startsWith("Create hello.txt"),
+  );
   await screenshot(app.browser, "12-write-streaming");
   model.release();
 

@@ -30,7 +30,7 @@ export function SessionRowItem({ row, current, activity, task, now, onOpen, onRe
   const when = formatWhen(s.updated_at, now);
   const className = [current ? "current" : "", row.branch ? "session-row-branch" : ""].filter(Boolean).join(" ");
   return (
-    <li className={className || undefined} style={row.depth > 0 ? { paddingLeft: `${Math.min(row.depth, 3) * 14}px` } : undefined}>
+    <li className={className || undefined} style={row.depth > 0 ? { marginLeft: `${Math.min(row.depth, 3) * 14}px` } : undefined}>
       {editing ? (
         <form
           onSubmit={(e) => {

@@ -74,7 +74,7 @@ test("a branch is a row of its own under the session it came from, titled like i
   expect(branch.querySelector(".session-title")).toHaveTextContent(/^Plan the work$/);
   expect(branch).toHaveAttribute("title", "Branch of “Plan the work”");
   expect(branch.querySelector(".session-time")).toHaveTextContent(/^branch/);
-  expect(screen.getAllByRole("listitem")[2]).toHaveStyle({ paddingLeft: "14px" });
+  expect(screen.getAllByRole("listitem")[2]).toHaveStyle({ marginLeft: "14px" });
 });
 
 test("search finds sessions by the title they show", async () => {
