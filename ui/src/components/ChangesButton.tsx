@@ -39,7 +39,7 @@ export function ChangesButton({ files, onGoTo, onShowNet }: Props) {
       </button>
       {open && (
         <div className="changes-panel" role="dialog" aria-label="Files changed in this session" data-testid="changes-panel">
-          <p className="muted">Changed by the agent's file tools in this session (commands it ran may have changed others):</p>
+          <p className="muted">Changed in this session</p>
           <ul>
             {files.map((file) => (
               <li key={file.path} className="changes-item">

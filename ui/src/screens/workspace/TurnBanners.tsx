@@ -23,7 +23,7 @@ export function TurnBanners({ rewound, onUndoRewind, paused, onContinue, onStop,
     <div className="pane-banners pane-banners-bottom" data-testid="turn-banners">
       {rewound && (
         <div className="banner banner-action" role="status" data-testid="rewound-banner">
-          <span>Files rewound. The workspace before the rewind is kept.</span>
+          <span>The workspace as it was before the rewind is kept.</span>
           <button data-testid="undo-rewind" onClick={onUndoRewind}>
             {LABELS.undoRewind}
           </button>
