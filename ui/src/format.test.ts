@@ -11,6 +11,12 @@ test("recent times read naturally", () => {
   expect(formatWhen(now + 5_000, now)).toBe("just now");
 });
 
+test("a time not known says nothing rather than a date in 1970", () => {
+  expect(formatWhen(0, 1_700_000_000_000)).toBe("");
+  expect(formatWhen(-1, 1_700_000_000_000)).toBe("");
+  expect(formatWhen(Number.NaN, 1_700_000_000_000)).toBe("");
+});
+
 test("sizes on disk read in the unit that fits", () => {
   expect(formatBytes(0)).toBe("0 bytes");
   expect(formatBytes(1)).toBe("1 byte");

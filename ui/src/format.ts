@@ -1,5 +1,10 @@
-/** "just now", "5 minutes ago", "yesterday", or a date, for a unix-milliseconds time. */
+/**
+ * "just now", "5 minutes ago", "yesterday", or a date, for a unix-milliseconds time; "" for a
+ * time not known (0 or less: the engine stores 0 when the clock read failed), which is not the
+ * first of January 1970.
+ */
 export function formatWhen(ms: number, now: number = Date.now()): string {
+  if (!(ms > 0)) return "";
   const seconds = Math.max(0, Math.round((now - ms) / 1000));
   if (seconds < 60) return "just now";
   const minutes = Math.round(seconds / 60);

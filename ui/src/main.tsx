@@ -26,6 +26,7 @@ import "./settings.css";
 import "./tasks.css";
 import "./hooks.css";
 import "./controls.css";
+import "./layout.css";
 
 performance.mark("foreman:module");
 markPlatform(document.documentElement, navigator.userAgent);

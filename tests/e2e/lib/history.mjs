@@ -9,7 +9,14 @@ import { execFileSync } from "node:child_process";
  * **file_i.rs** now.", "Done with step i.".
  */
 export function seedSession(db, { id, project, title, groups }) {
-  const sql = ["BEGIN;", `INSERT INTO sessions (id, workspace_path, title, created_at, updated_at) VALUES ('${id}', '${project}', '${title}', 1, 2);`];
+  // Unix milliseconds, as the app stores them: an hour ago, one step a second since. (Times of
+  // 1 and 2 ms made the sidebar say "Jan 1, 1970".)
+  const start = Date.now() - 3_600_000;
+  const at = (n) => start + n * 1000;
+  const sql = [
+    "BEGIN;",
+    `INSERT INTO sessions (id, workspace_path, title, created_at, updated_at) VALUES ('${id}', '${project}', '${title}', ${at(0)}, ${at(groups * 4)});`,
+  ];
   for (let i = 0; i < groups; i += 1) {
     const call = `c${i}`;
     const msgs = [
@@ -20,10 +27,10 @@ export function seedSession(db, { id, project, title, groups }) {
     ];
     msgs.forEach(([role, content], j) => {
       const json = JSON.stringify(content).replaceAll("'", "''");
-      sql.push(`INSERT INTO messages (session_id, seq, role, content, created_at) VALUES ('${id}', ${i * 4 + j}, '${role}', '${json}', 1);`);
+      sql.push(`INSERT INTO messages (session_id, seq, role, content, created_at) VALUES ('${id}', ${i * 4 + j}, '${role}', '${json}', ${at(i * 4 + j)});`);
     });
     const info = JSON.stringify({ call_id: call, name: "read", state: "succeeded", arguments: { path: `file_${i}.rs` }, preview: null, preview_hash: null, status: `Read file_${i}.rs`, result: `1\tfn f${i}() {}`, is_error: false });
-    sql.push(`INSERT INTO tool_calls (session_id, call_id, name, state, info, created_at, updated_at) VALUES ('${id}', '${call}', 'read', 'succeeded', '${info}', 1, 1);`);
+    sql.push(`INSERT INTO tool_calls (session_id, call_id, name, state, info, created_at, updated_at) VALUES ('${id}', '${call}', 'read', 'succeeded', '${info}', ${at(i * 4 + 1)}, ${at(i * 4 + 2)});`);
   }
   sql.push("COMMIT;");
   execFileSync("sqlite3", [db], { input: sql.join("\n") });

@@ -162,6 +162,11 @@ step("1. set the provider and key, watch a write stream, read the diff, approve"
   await waitFor("partial content in the card", async () => (await card.getText()).includes("line 20 of the greeting"));
   assert.ok(model.holding, "the stream has not ended yet");
   assert.ok(!(await card.getText()).includes("line 60 of the greeting"), "only part of the content so far");
+  // The session is named from its first message as it is sent (the engine's session_titled), not
+  // "Untitled" until its task ends.
+  await waitFor("the running session named", async () =>
+    String(await app.browser.execute(() => document.querySelector('[data-testid="session-item"][aria-current="true"] .session-title')?.textContent ?? "")).startsWith("Create hello.txt"),
+  );
   await screenshot(app.browser, "12-write-streaming");
   model.release();
 
@@ -636,7 +641,7 @@ step("4c. the file changes made after a message are undone from the message, new
   const message = await app.browser.$('//div[@data-testid="user-message"][.//div[text()="Make three changes"]]');
   await message.moveTo();
   await (await message.$('[data-testid="undo-after-button"]')).click();
-  assert.match(await message.getText(), /Undo the 3 file changes made after this message, newest first\?/);
+  assert.match(await message.getText(), /Undo the 3 file changes after this message\?/);
   await screenshot(app.browser, "42-undo-after-message");
   await (await message.$('[data-testid="confirm-undo-after"]')).click();
   await waitFor("both files gone", () => !existsSync(join(project, "one.txt")) && !existsSync(join(project, "two.txt")));
@@ -749,7 +754,7 @@ step("5a. the status bar lists the files changed; one click goes to a file's new
     const text = await dialog.getText();
     return /new file/.test(text) && /\+60/.test(text) && /line 60 of the greeting file/.test(text);
   });
-  assert.match(await dialog.getText(), /From the file before that change to the file on disk/, "it says where the diff starts");
+  assert.match(await dialog.getText(), /From before the change → the file on disk/, "it says where the diff starts");
   await screenshot(app.browser, "57-net-change");
   await app.browser.keys(["Escape"]);
   await waitFor("the dialog closed", async () => !(await dialog.isExisting()));
@@ -771,7 +776,7 @@ step("5a. the status bar lists the files changed; one click goes to a file's new
   await screenshot(app.browser, "56-changes-go-to-card");
 });
 
-step("5b. an earlier message is edited in a new session that has the conversation before it", async () => {
+step("5b. a branch from an earlier message is a new session that has the conversation before it", async () => {
   // The conversation draws only the entries near its view: to its end, where the message is.
   // Once the outline of step 5a is gone; the message is brought to the middle of the view.
   await waitFor("the outline gone", () => app.browser.execute(() => !document.querySelector(".entry-found")));
@@ -798,24 +803,29 @@ step("5b. an earlier message is edited in a new session that has the conversatio
   }, 40000);
   await screenshot(app.browser, "52-message-actions");
   await (await message.$('[data-testid="branch-button"]')).click();
-  assert.match(await message.getText(), /Edit this message in a new session that has the conversation before it\? This conversation stays as it is\./);
+  assert.match(await message.getText(), /Branch from this message\?/);
   await screenshot(app.browser, "53-branch-confirm");
   await (await message.$('[data-testid="confirm-branch"]')).click();
   // The branch opens with the message in its composer; the original stays in the sidebar.
   const composer = await $('[data-testid="composer"]');
   await waitFor("the message in the branch's composer", async () => (await composer.getValue()) === "Make three changes");
-  // The sidebar's list is read again as the branch opens.
-  await waitFor("the branch listed", async () =>
-    (await app.browser.execute(() => [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => i.textContent))).some((t) =>
-      /^↳ Branch 1/.test(t),
-    ),
-  );
-  const titles = await app.browser.execute(() => [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => i.textContent));
-  // A branch is numbered rather than repeating its source's title, which its tooltip names.
-  const tips = await app.browser.execute(() => [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => i.title));
-  assert.ok(titles.some((t) => /^↳ Branch 1/.test(t)), `the branch is listed: ${titles}`);
-  assert.ok(tips.some((t) => /^Branch 1 of “Create hello\.txt/.test(t)), `the branch names its source: ${tips}`);
-  assert.ok(titles.some((t) => /^Create hello\.txt/.test(t)), `the original is listed: ${titles}`);
+  // The sidebar's list is read again as the branch opens: the branch is a row of its own, titled
+  // like its source, marked as a branch and drawn under it; its tooltip names its source.
+  const rows = () =>
+    app.browser.execute(() =>
+      [...document.querySelectorAll('[data-testid="session-item"]')].map((i) => ({
+        branch: i.getAttribute("data-branch") === "true",
+        title: i.querySelector(".session-title")?.textContent ?? "",
+        tip: i.title,
+      })),
+    );
+  await waitFor("the branch listed", async () => (await rows()).some((r) => r.branch));
+  const listed = await rows();
+  const branchAt = listed.findIndex((r) => r.branch);
+  const branchRow = listed[branchAt];
+  assert.match(branchRow.title, /^Create hello\.txt/, `the branch is titled like its source: ${JSON.stringify(listed)}`);
+  assert.match(branchRow.tip, /^Branch of “Create hello\.txt/, `the branch names its source: ${JSON.stringify(listed)}`);
+  assert.ok(branchAt > 0 && !listed[branchAt - 1].branch && /^Create hello\.txt/.test(listed[branchAt - 1].title), `the branch is under its source: ${JSON.stringify(listed)}`);
   await waitFor("the branch's conversation", () => app.browser.execute(() => Boolean(document.querySelector('[data-testid="conversation"]'))));
   const messages = await app.browser.execute(async () => {
     const c = document.querySelector('[data-testid="conversation"]');
@@ -1009,7 +1019,8 @@ step("6b. an answer cut off by a dropped connection is kept, and Retry runs the 
   const sessions = async () => app.browser.$$('[data-testid="session-item"]');
   const current = await app.browser.execute(() => document.querySelector('[data-testid="session-item"][aria-current="true"]')?.textContent ?? "");
   const [other, self] = [[], []];
-  for (const it of await sessions()) ((await it.getProperty("textContent")) === current ? self : other).push(it);
+  // By aria-current, not the text: the row's "just now" moves on as the test runs.
+  for (const it of await sessions()) ((await it.getAttribute("aria-current")) === "true" ? self : other).push(it);
   assert.ok(other.length > 0 && self.length === 1, `the sessions listed: ${current}`);
   await other[0].click();
   await waitFor("the other conversation", async () => !/Tell me in two halves/.test(await main.getText()));

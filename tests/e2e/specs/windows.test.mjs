@@ -152,6 +152,19 @@ test("4. two sessions in two windows run at once, each window approving its own 
   await use("alpha");
   await app.browser.setWindowRect(0, 0, 760, 860);
   assert.match(await (await $("main")).getText(), /Writing alpha's notes\./);
+  // At 760 px the sidebar folds to its rail by itself, and the approval modes stay on one line.
+  await waitFor("the sidebar folded", async () => (await (await $('[data-testid="sidebar-toggle"]')).getAttribute("aria-expanded")) === "false");
+  const modes = await app.browser.execute(() =>
+    [...document.querySelectorAll('[data-testid="mode-picker"] [role="radio"]')].map((b) => {
+      const box = b.getBoundingClientRect();
+      return { top: Math.round(box.top), height: Math.round(box.height), text: b.innerText };
+    }),
+  );
+  assert.equal(modes.length, 5, `five modes: ${JSON.stringify(modes)}`);
+  assert.ok(
+    modes.every((m) => m.top === modes[0].top && m.height === modes[0].height && !m.text.includes("\n")),
+    `the modes sit on one line, each on one line: ${JSON.stringify(modes)}`,
+  );
   assert.doesNotMatch(await (await $("main")).getText(), /beta's notes/, "alpha's window shows only its own session");
   await screenshot(app.browser, "95-windows-alpha-waiting");
   // A picture of both windows on the screen, where imagemagick's `import` is installed.

@@ -222,7 +222,7 @@ test("under a message, the file changes made after it are undone newest first, a
   // Only the message with changes after it offers the undo.
   expect(screen.getAllByTestId("undo-after-button")).toHaveLength(1);
   await userEvent.click(screen.getByTestId("undo-after-button"));
-  expect(screen.getByText("Undo the 2 file changes made after this message, newest first?")).toBeInTheDocument();
+  expect(screen.getByTestId("undo-after")).toHaveTextContent("Undo the 2 file changes after this message?Newest first.");
   await userEvent.click(screen.getByTestId("confirm-undo-after"));
   expect(undo.mock.calls).toEqual([["w2"], ["w1"]]);
 });
@@ -237,7 +237,7 @@ test("a session that cannot undo offers no undo under its messages", () => {
   expect(screen.queryByTestId("undo-after-button")).toBeNull();
 });
 
-test("under a message, editing it in a branch asks first and names the message by its place among the user's", async () => {
+test("under a message, branching from it asks first and names the message by its place among the user's", async () => {
   const onBranch = vi.fn();
   const call: CallView = { ...newCall("w1", "write", "succeeded", null), undo: "available" };
   const items: Item[] = [
@@ -250,9 +250,13 @@ test("under a message, editing it in a branch asks first and names the message b
     <Conversation items={items} calls={{ w1: call }} actions={{ ...actions, undo: vi.fn() }} onOpenLink={() => {}} onBranch={onBranch} />,
   );
   const [first, second] = screen.getAllByTestId("user-message");
+  expect(within(second!).getByTestId("branch-button")).toHaveTextContent("Branch from here");
   await userEvent.click(within(second!).getByTestId("branch-button"));
   const asking = within(second!).getByTestId("branch");
-  expect(asking).toHaveTextContent("Edit this message in a new session that has the conversation before it? This conversation stays as it is.");
+  // One name for the action: the button, the question and its yes all say "branch".
+  expect(within(second!).queryByTestId("branch-button")).toBeNull();
+  expect(asking).toHaveTextContent("Branch from this message?This session stays as it is.");
+  expect(screen.getByTestId("confirm-branch")).toHaveTextContent(/^Branch$/);
   // No change after the last message, so nothing is said about files.
   expect(asking).not.toHaveTextContent("file change");
   await userEvent.click(screen.getByTestId("confirm-branch"));
@@ -260,9 +264,7 @@ test("under a message, editing it in a branch asks first and names the message b
   expect(within(second!).queryByTestId("branch")).toBeNull();
 
   await userEvent.click(within(first!).getByTestId("branch-button"));
-  expect(within(first!).getByTestId("branch")).toHaveTextContent(
-    "The file change made after it stays on disk; undo it first if you want it gone.",
-  );
+  expect(within(first!).getByTestId("branch")).toHaveTextContent("The 1 file change after it stays on disk.");
   // While it asks, the buttons beside the message are not offered.
   expect(within(first!).queryByTestId("undo-after-button")).toBeNull();
   await userEvent.click(screen.getByRole("button", { name: "Cancel" }));
@@ -270,7 +272,7 @@ test("under a message, editing it in a branch asks first and names the message b
   expect(onBranch).toHaveBeenCalledTimes(1);
 });
 
-test("a conversation that cannot branch offers no edit", () => {
+test("a conversation that cannot branch offers no branch", () => {
   render(<Conversation items={messages(2)} calls={{}} actions={actions} onOpenLink={() => {}} />);
   expect(screen.queryByTestId("branch-button")).toBeNull();
 });

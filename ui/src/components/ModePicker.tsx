@@ -1,5 +1,7 @@
 // The session's approval mode, beside the composer: one button per mode, the chosen one marked,
-// what each allows in its tooltip. `/mode` in the composer puts the focus on the chosen one.
+// what each allows in its tooltip. `/mode` in the composer puts the focus on the chosen one. It
+// stays on one line: in a narrow composer each button shows its short name (layout.css), the
+// full one staying its accessible name and the start of its tooltip.
 import { useImperativeHandle, useRef, type Ref } from "react";
 import type { ApprovalMode } from "../protocol/ApprovalMode";
 import { APPROVAL_MODES } from "./approvalModes";
@@ -31,10 +33,14 @@ export function ModePicker({ mode, onMode, focusRef }: Props) {
             role="radio"
             aria-checked={m.mode === mode}
             data-mode={m.mode}
-            title={m.detail}
+            aria-label={m.name}
+            title={`${m.name}: ${m.detail}`}
             onClick={() => m.mode !== mode && onMode(m.mode)}
           >
-            {m.name}
+            <span className="mode-full">{m.name}</span>
+            <span className="mode-short" aria-hidden="true">
+              {m.short}
+            </span>
           </button>
         ))}
       </span>

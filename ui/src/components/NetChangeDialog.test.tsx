@@ -19,7 +19,7 @@ const diff: FileDiff = {
 test("the dialog says what it compares, shows the diff, and closes with Esc or Close", async () => {
   const onClose = vi.fn();
   const { rerender } = render(<NetChangeDialog view={{ path: "src/a.rs", callIds: ["c1", "c2", "c3"], state: "loading" }} onClose={onClose} />);
-  expect(screen.getByRole("dialog")).toHaveTextContent("src/a.rs: what the agent's changes amount to now");
+  expect(screen.getByRole("dialog")).toHaveTextContent("Net change src/a.rs");
   expect(screen.getByRole("status")).toHaveTextContent("Reading the file");
   expect(screen.getByTestId("net-change-close")).toHaveFocus();
   rerender(
@@ -30,7 +30,7 @@ test("the dialog says what it compares, shows the diff, and closes with Esc or C
   );
   expect(screen.getByText("before")).toBeInTheDocument();
   expect(screen.getByText("now")).toBeInTheDocument();
-  expect(screen.getByRole("dialog")).toHaveTextContent("From the file before the first of these 3 changes to the file on disk");
+  expect(screen.getByRole("dialog")).toHaveTextContent("From before the first of 3 changes → the file on disk");
   await userEvent.keyboard("{Escape}");
   expect(onClose).toHaveBeenCalledTimes(1);
   await userEvent.click(screen.getByTestId("net-change-close"));
@@ -71,10 +71,10 @@ test("the dialog names the change its diff starts from when older ones are no lo
   const view = (since: string, callIds: string[]) => ({ path: "a", callIds, state: "ready" as const, change: { diff, since_call_id: since } });
   const { rerender } = render(<NetChangeDialog view={view("c3", ["c1", "c2", "c3", "c4"])} onClose={() => {}} />);
   expect(screen.getByRole("dialog")).toHaveTextContent(
-    "From the file before change 3 of these 4 (what the 2 older ones replaced is no longer kept) to the file on disk",
+    "From before change 3 of 4 (the 2 older ones are no longer kept) → the file on disk",
   );
   rerender(<NetChangeDialog view={view("c2", ["c1", "c2"])} onClose={() => {}} />);
-  expect(screen.getByRole("dialog")).toHaveTextContent("before change 2 of these 2 (what the older one replaced is no longer kept)");
+  expect(screen.getByRole("dialog")).toHaveTextContent("before change 2 of 2 (the older one is no longer kept)");
   rerender(<NetChangeDialog view={view("c1", ["c1"])} onClose={() => {}} />);
-  expect(screen.getByRole("dialog")).toHaveTextContent("From the file before that change to the file on disk");
+  expect(screen.getByRole("dialog")).toHaveTextContent("From before the change → the file on disk");
 });

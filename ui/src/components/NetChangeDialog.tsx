@@ -4,6 +4,7 @@
 import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from "react";
 import type { NetChange } from "../protocol/NetChange";
 import { DiffView } from "./DiffView";
+import { count, WORDS } from "../glossary";
 
 /**
  * What the dialog shows: the request on its way, its answer, or why there is none; for the kept
@@ -14,16 +15,19 @@ export type NetChangeView =
   | { path: string; callIds: string[]; state: "ready"; change: NetChange }
   | { path: string; callIds: string[]; state: "failed"; error: string };
 
-/** Where the diff starts: before which of the file's changes (older ones may no longer be kept). */
+/**
+ * Where the diff starts, in a few words: before which of the file's changes (older ones may no
+ * longer be kept).
+ */
 function baseline(view: NetChangeView): string {
   const total = view.callIds.length;
   const at = view.state === "ready" ? view.callIds.indexOf(view.change.since_call_id) : -1;
   if (at > 0) {
-    const older = at === 1 ? "the older one" : `the ${at} older ones`;
-    return `From the file before change ${at + 1} of these ${total} (what ${older} replaced is no longer kept)`;
+    const older = at === 1 ? "the older one is" : `the ${at} older ones are`;
+    return `From before change ${at + 1} of ${total} (${older} no longer kept)`;
   }
-  if (at === 0) return total === 1 ? "From the file before that change" : `From the file before the first of these ${total} changes`;
-  return "From the file before the oldest change that can still be undone";
+  if (at === 0) return total === 1 ? "From before the change" : `From before the first of ${count(total, WORDS.change)}`;
+  return "From before the oldest change that can still be undone";
 }
 
 /** What can take the focus inside the dialog, for keeping Tab within it. */
@@ -64,7 +68,6 @@ export function NetChangeDialog({ view, onClose }: { view: NetChangeView; onClos
       first.focus();
     }
   };
-  const what = view.callIds.length === 1 ? "the agent's change amounts" : "the agent's changes amount";
   return (
     <div className="net-change-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <section
@@ -78,10 +81,15 @@ export function NetChangeDialog({ view, onClose }: { view: NetChangeView; onClos
       >
         <header className="net-change-head">
           <div>
-            <strong>{view.path}</strong>: what {what} to now
-            <div className="muted">
-              {baseline(view)} to the file on disk, so anything else written to it since (by you, a command or
-              another program) is in it too.
+            <h2 className="net-change-title">
+              Net change <code>{view.path}</code>
+            </h2>
+            <div
+              className="muted"
+              data-testid="net-change-since"
+              title="Anything else written to the file since (by you, a command or another program) is in it too."
+            >
+              {baseline(view)} → the file on disk
             </div>
           </div>
           <button ref={close} type="button" className="ghost" data-testid="net-change-close" onClick={onClose}>

@@ -22,7 +22,7 @@ test("the rewind dialog lists the files, warns about the user's own changes and 
   expect(screen.getByTestId("rewind-files")).toHaveTextContent("notes.txt restored");
   expect(screen.getByTestId("rewind-files")).toHaveTextContent("out/new.txt removed");
   expect(screen.getByTestId("rewind-files")).toHaveTextContent("gone.txt brought back");
-  expect(screen.getByTestId("rewind-outside")).toHaveTextContent("overwritten too: notes.txt");
+  expect(screen.getByTestId("rewind-outside")).toHaveTextContent("Overwritten too (changed since the agent last looked): notes.txt");
   expect(screen.getByRole("dialog")).toHaveTextContent("Left alone (not in checkpoints): big.bin");
   expect(screen.getByTestId("confirm-rewind")).toHaveFocus();
   await userEvent.click(screen.getByTestId("confirm-rewind"));

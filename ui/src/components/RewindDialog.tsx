@@ -1,7 +1,9 @@
 // The confirmation of a rewind: what it changes (from the engine's plan), what else it
-// overwrites, what it leaves alone; Rewind or Cancel. Modal: it keeps the keys.
+// overwrites, what it leaves alone; Rewind or Cancel. Modal: it keeps the keys. A short title,
+// the explanation in a muted line under it.
 import { useEffect, useRef } from "react";
 import type { RewindPlan } from "../protocol/RewindPlan";
+import { count, LABELS, WORDS } from "../glossary";
 
 /** What the rewind does to a file: the plan's changes go from now to the checkpoint. */
 const WORD = { added: "brought back", modified: "restored", deleted: "removed" } as const;
@@ -17,18 +19,17 @@ export function RewindDialog({ plan, onConfirm, onCancel }: { plan: RewindPlan; 
     return () => window.removeEventListener("keydown", onKey);
   }, [onCancel]);
   const n = plan.changes.length;
-  const files = n === 1 ? "1 file" : `${n} files`;
+  const files = count(n, WORDS.file);
   return (
     <div className="dialog-backdrop">
       <div className="dialog panel" role="dialog" aria-modal="true" aria-labelledby="rewind-title" data-testid="rewind-dialog" ref={dialog}>
         <h2 id="rewind-title">Rewind to before message {plan.before_message + 1}?</h2>
         {n === 0 ? (
-          <p>The workspace is already as it was then: nothing to change.</p>
+          <p className="muted rewind-note">Already as it was then: nothing to change.</p>
         ) : (
           <>
-            <p>
-              {files} go back to how they were, including what commands did. The workspace as it is now is
-              checkpointed first, so you can rewind this too.
+            <p className="muted rewind-note">
+              {files} go back, including what {WORDS.command.many} changed. You can undo the {WORDS.rewind.one}.
             </p>
             <ul className="rewind-files" data-testid="rewind-files">
               {plan.changes.map((c) => (
@@ -41,7 +42,7 @@ export function RewindDialog({ plan, onConfirm, onCancel }: { plan: RewindPlan; 
         )}
         {plan.changed_outside.length > 0 && (
           <div className="approval-private" role="note" data-testid="rewind-outside">
-            Changed since the agent last looked, and overwritten too: {plan.changed_outside.join(", ")}
+            Overwritten too (changed since the agent last looked): {plan.changed_outside.join(", ")}
           </div>
         )}
         {plan.skipped.length > 0 && (
@@ -49,7 +50,7 @@ export function RewindDialog({ plan, onConfirm, onCancel }: { plan: RewindPlan; 
         )}
         <div className="row end">
           <button type="button" className="ghost" onClick={onCancel}>
-            Cancel
+            {LABELS.cancel}
           </button>
           <button type="button" className="primary" data-testid="confirm-rewind" onClick={onConfirm} disabled={n === 0}>
             Rewind {files}

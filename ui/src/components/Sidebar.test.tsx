@@ -1,6 +1,8 @@
-import { render, screen, within } from "@testing-library/react";
+import { act, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import type { SessionSummary } from "../protocol/SessionSummary";
-import { Sidebar, sessionLabels } from "./Sidebar";
+import { Sidebar } from "./Sidebar";
+import { sessionRows } from "./sessionRows";
 import { sampleTask } from "../test/taskBackend";
 
 function session(id: string, title: string, over: Partial<SessionSummary> = {}): SessionSummary {
@@ -43,19 +45,76 @@ test("the open session's badge comes from its own events", () => {
   expect(screen.getByTestId("session-waiting")).toHaveTextContent("1");
 });
 
-test("branches are numbered rather than repeating their source's title", () => {
+test("a branch is a row of its own under the session it came from, titled like it and marked", () => {
   const sessions = [
-    session("s1", "Plan the work"),
-    session("s3", "↳ Plan the work"),
-    session("s2", "↳ Plan the work"),
-    session("s4", "↳ Something not listed"),
+    session("s3", "↳ Plan the work", { updated_at: 30 }),
+    session("s5", "Other work", { updated_at: 25 }),
+    session("s1", "Plan the work", { updated_at: 20 }),
+    session("s2", "↳ Plan the work", { updated_at: 10 }),
+    session("s4", "↳ Something not listed", { updated_at: 5 }),
+    session("s6", "↳ ↳ Plan the work", { updated_at: 1 }),
   ];
-  const labels = sessionLabels(sessions);
-  expect(labels.get("s1")).toEqual({ label: "Plan the work", tip: "Plan the work", branch: false });
-  expect(labels.get("s2")).toEqual({ label: "↳ Branch 1", tip: "Branch 1 of “Plan the work”", branch: true });
-  expect(labels.get("s3")?.label).toBe("↳ Branch 2");
-  // Its source is gone from the list: the title is all there is to say.
-  expect(labels.get("s4")?.label).toBe("↳ Something not listed");
+  const rows = sessionRows(sessions);
+  expect(rows.map((r) => [r.session.id, r.depth])).toEqual([
+    ["s5", 0],
+    ["s1", 0],
+    ["s3", 1],
+    ["s6", 2],
+    ["s2", 1],
+    ["s4", 0],
+  ]);
+  expect(rows.find((r) => r.session.id === "s1")).toMatchObject({ label: "Plan the work", tip: "Plan the work", branch: false });
+  expect(rows.find((r) => r.session.id === "s2")).toMatchObject({ label: "Plan the work", tip: "Branch of “Plan the work”", branch: true });
+  // Its source is gone from the list: still a branch, in its own place.
+  expect(rows.find((r) => r.session.id === "s4")).toMatchObject({ label: "Something not listed", branch: true, depth: 0 });
+  render(<Sidebar {...noop} current={null} sessions={sessions} />);
+  const items = screen.getAllByTestId("session-item");
+  const branch = items.find((i) => i.getAttribute("data-branch") === "true")!;
+  // Drawn as any session (not greyed), its title first, said to be a branch under it.
+  expect(branch.querySelector(".session-title")).toHaveTextContent(/^Plan the work$/);
+  expect(branch).toHaveAttribute("title", "Branch of “Plan the work”");
+  expect(branch.querySelector(".session-time")).toHaveTextContent(/^branch/);
+  expect(screen.getAllByRole("listitem")[2]).toHaveStyle({ marginLeft: "14px" });
+});
+
+test("search finds sessions by the title they show", async () => {
+  render(<Sidebar {...noop} current={null} sessions={[session("s1", "Plan the work"), session("s2", "↳ Plan the work"), session("s3", "Docs")]} />);
+  await userEvent.type(screen.getByRole("searchbox", { name: "Search sessions" }), "plan");
+  expect(screen.getAllByTestId("session-item")).toHaveLength(2);
+});
+
+test("a session's time moves on while the list is shown, and an unknown time says nothing", () => {
+  vi.useFakeTimers();
+  try {
+    vi.setSystemTime(new Date("2025-03-01T12:00:00Z"));
+    const now = Date.now();
+    render(<Sidebar {...noop} current={null} sessions={[session("s1", "Fresh", { updated_at: now }), session("s2", "Unknown", { updated_at: 0 })]} />);
+    const [fresh, unknown] = screen.getAllByTestId("session-item");
+    expect(fresh!.querySelector(".session-time")).toHaveTextContent("just now");
+    act(() => vi.advanceTimersByTime(5 * 60_000));
+    expect(fresh!.querySelector(".session-time")).toHaveTextContent("5 minutes ago");
+    expect(unknown!.querySelector(".session-time")).toBeNull();
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+test("the sidebar folds to a rail that keeps New task and what waits, and unfolds from it", async () => {
+  const onToggle = vi.fn();
+  const sessions = [session("s1", "Fix the parser", { activity: { running: false, waiting: 2 } })];
+  const { rerender } = render(<Sidebar {...noop} current={null} sessions={sessions} onToggle={onToggle} />);
+  const hide = screen.getByTestId("sidebar-toggle");
+  expect(hide).toHaveAttribute("aria-expanded", "true");
+  expect(hide).toHaveAccessibleName("Hide sessions");
+  hide.focus();
+  await userEvent.keyboard("{Enter}");
+  expect(onToggle).toHaveBeenCalledTimes(1);
+  rerender(<Sidebar {...noop} current={null} sessions={sessions} onToggle={onToggle} collapsed />);
+  expect(screen.queryByTestId("session-item")).toBeNull();
+  expect(screen.getByRole("button", { name: "New task" })).toHaveAttribute("data-testid", "new-session");
+  const show = screen.getByTestId("sidebar-toggle");
+  expect(show).toHaveAttribute("aria-expanded", "false");
+  expect(show).toHaveAccessibleName("Show sessions (2 waiting for you)");
 });
 
 test("the new button starts a task and keeps the id the end-to-end tests click", () => {

@@ -1,56 +1,16 @@
 // The workspace's sessions: new, open, rename, delete, search. Each shows what it is doing: a
 // spinner while a task runs, an amber count of the approvals that wait for the person. A branch
-// is named as one rather than repeating its source's title. A session that is a task (a place to
-// work of its own) shows the task's state, changes and warnings instead (TaskRowInfo.tsx).
+// is drawn under the session it came from (sessionRows.ts). A session that is a task (a place
+// to work of its own) shows the task's state, changes and warnings instead (TaskRowInfo.tsx).
+// It folds to a rail (useSidebarCollapse.ts) that keeps "new task" and what waits for the person.
 import { useMemo, useState, type ReactNode } from "react";
 import type { TaskSummary } from "../protocol/TaskSummary";
-import { TaskRowInfo } from "./TaskRowInfo";
 import type { SessionActivity } from "../protocol/SessionActivity";
 import type { SessionSummary } from "../protocol/SessionSummary";
-import { formatWhen } from "../format";
-
-/** The mark the engine puts before a branch's title (`conversation/branch.rs`). */
-const BRANCH = "↳ ";
-
-/**
- * How each session is named in the list: a branch of a listed session is "↳ Branch N" (its
- * source's title in the tooltip), numbered among the branches of that title, oldest first.
- */
-export function sessionLabels(sessions: SessionSummary[]): Map<string, { label: string; tip: string; branch: boolean }> {
-  const titles = new Set(sessions.map((s) => s.title));
-  const branches = sessions
-    .filter((s) => s.title.startsWith(BRANCH) && titles.has(s.title.slice(BRANCH.length)))
-    .sort((a, b) => a.created_at - b.created_at);
-  const counts = new Map<string, number>();
-  const out = new Map<string, { label: string; tip: string; branch: boolean }>();
-  for (const s of branches) {
-    const n = (counts.get(s.title) ?? 0) + 1;
-    counts.set(s.title, n);
-    const source = s.title.slice(BRANCH.length);
-    out.set(s.id, { label: `${BRANCH}Branch ${n}`, tip: `Branch ${n} of “${source}”`, branch: true });
-  }
-  for (const s of sessions) {
-    if (!out.has(s.id)) out.set(s.id, { label: s.title || "Untitled", tip: s.title || "Untitled", branch: false });
-  }
-  return out;
-}
-
-/** A session's badge: a spinner while it runs, the approvals that wait for the person. */
-export function ActivityBadge({ activity }: { activity: SessionActivity | undefined }) {
-  if (!activity) return null;
-  if (activity.waiting > 0) {
-    const tip = activity.waiting === 1 ? "1 approval waits for you" : `${activity.waiting} approvals wait for you`;
-    return (
-      <span className="session-waiting look-needs-you" data-testid="session-waiting" title={tip} aria-label={tip}>
-        {activity.waiting}
-      </span>
-    );
-  }
-  if (activity.running) {
-    return <span className="spinner" data-testid="session-running" role="img" aria-label="Working" title="Working" />;
-  }
-  return null;
-}
+import { matching, sessionRows } from "./sessionRows";
+import { SessionRowItem } from "./SessionRowItem";
+import { useNow } from "../useNow";
+import { LABELS } from "../glossary";
 
 interface Props {
   sessions: SessionSummary[];
@@ -65,27 +25,75 @@ interface Props {
   tasks?: ReadonlyMap<string, TaskSummary>;
   /** Under the list (cleaning up merged tasks). */
   footer?: ReactNode;
+  /** Folded to a rail; with `onToggle`, a button folds and unfolds it. */
+  collapsed?: boolean;
+  onToggle?(): void;
+}
+
+/** The button that folds the sidebar or unfolds it, the same in both. */
+function ToggleButton({ collapsed, onToggle, waiting }: { collapsed: boolean; onToggle(): void; waiting: number }) {
+  const label = collapsed ? "Show sessions" : "Hide sessions";
+  return (
+    <button
+      type="button"
+      className="icon-button sidebar-toggle"
+      data-testid="sidebar-toggle"
+      aria-expanded={!collapsed}
+      aria-controls={collapsed ? undefined : "session-list"}
+      aria-label={waiting > 0 && collapsed ? `${label} (${waiting} waiting for you)` : label}
+      title={label}
+      onClick={onToggle}
+    >
+      <span aria-hidden="true">{collapsed ? "»" : "«"}</span>
+      {collapsed && waiting > 0 && (
+        <span className="sidebar-toggle-waiting look-needs-you" aria-hidden="true">
+          {waiting}
+        </span>
+      )}
+    </button>
+  );
 }
 
 export function Sidebar(p: Props) {
   const [query, setQuery] = useState("");
-  const [editing, setEditing] = useState<string | null>(null);
-  const [draft, setDraft] = useState("");
-  const [confirming, setConfirming] = useState<string | null>(null);
-  const labels = useMemo(() => sessionLabels(p.sessions), [p.sessions]);
-  const shown = p.sessions.filter((s) => (s.title || "Untitled").toLowerCase().includes(query.toLowerCase()));
+  const now = useNow();
+  const rows = useMemo(() => sessionRows(p.sessions), [p.sessions]);
+  const shown = matching(rows, query);
+  const activityOf = (s: SessionSummary) => (s.id === p.current ? (p.currentActivity ?? s.activity) : s.activity);
+  const waiting = p.sessions.reduce((n, s) => n + (activityOf(s)?.waiting ?? 0), 0);
+  const collapsed = Boolean(p.collapsed && p.onToggle);
+  if (collapsed && p.onToggle) {
+    return (
+      <nav className="sidebar sidebar-collapsed" aria-label="Sessions" data-testid="sidebar">
+        <ToggleButton collapsed onToggle={p.onToggle} waiting={waiting} />
+        <button
+          type="button"
+          className="icon-button new-session-rail"
+          data-testid="new-session"
+          aria-label={LABELS.newTask}
+          title="A new conversation with the agent; choose where it works"
+          onClick={p.onNew}
+        >
+          +
+        </button>
+      </nav>
+    );
+  }
   return (
     <nav className="sidebar" aria-label="Sessions" data-testid="sidebar">
-      {/* The test id is the old "New session"'s: the end-to-end tests click it. */}
-      <button
-        className="primary new-session"
-        data-testid="new-session"
-        aria-label="New task"
-        title="A new conversation with the agent; choose where it works"
-        onClick={p.onNew}
-      >
-        + New task
-      </button>
+      <div className="sidebar-top">
+        {/* The test id is the old "New session"'s: the end-to-end tests click it. */}
+        <button
+          className="primary new-session"
+          data-testid="new-session"
+          aria-label={LABELS.newTask}
+          title="A new conversation with the agent; choose where it works"
+          onClick={p.onNew}
+        >
+          + {LABELS.newTask}
+        </button>
+        {p.onToggle && <ToggleButton collapsed={false} onToggle={p.onToggle} waiting={waiting} />}
+      </div>
       <input
         className="session-search"
         type="search"
@@ -94,89 +102,21 @@ export function Sidebar(p: Props) {
         value={query}
         onChange={(e) => setQuery(e.target.value)}
       />
-      <ul className="session-list">
+      <ul className="session-list" id="session-list">
         {shown.length === 0 && <li className="muted empty">{query ? "No session matches." : "No sessions yet."}</li>}
-        {shown.map((s) => {
-          const task = p.tasks?.get(s.id);
-          const activity = s.id === p.current ? (p.currentActivity ?? s.activity) : s.activity;
-          return (
-            <li key={s.id} className={s.id === p.current ? "current" : ""}>
-              {editing === s.id ? (
-                <form
-                  onSubmit={(e) => {
-                    e.preventDefault();
-                    if (draft.trim()) p.onRename(s.id, draft.trim());
-                    setEditing(null);
-                  }}
-                >
-                  <input
-                    aria-label="Session name"
-                    value={draft}
-                    autoFocus
-                    onChange={(e) => setDraft(e.target.value)}
-                    onBlur={() => setEditing(null)}
-                    onKeyDown={(e) => e.key === "Escape" && setEditing(null)}
-                  />
-                </form>
-              ) : (
-                <>
-                  <button
-                    className="ghost session-item"
-                    data-testid="session-item"
-                    aria-current={s.id === p.current ? "true" : undefined}
-                    onClick={() => p.onOpen(s.id)}
-                    title={labels.get(s.id)?.tip}
-                  >
-                    <span className="session-row-top">
-                      <span className={labels.get(s.id)?.branch ? "session-title session-branch" : "session-title"}>
-                        {/* A task has a name before its first message gives it a title. */}
-                        {!s.title && task ? task.name : (labels.get(s.id)?.label ?? (s.title || "Untitled"))}
-                      </span>
-                      {!task && <ActivityBadge activity={activity} />}
-                    </span>
-                    {task && <TaskRowInfo task={task} activity={activity} />}
-                    <span className="muted session-time">{formatWhen(s.updated_at)}</span>
-                  </button>
-                  <span className="session-actions">
-                    <button
-                      className="icon-button"
-                      aria-label={`Rename ${s.title || "session"}`}
-                      onClick={() => {
-                        setDraft(s.title);
-                        setEditing(s.id);
-                      }}
-                    >
-                      ✎
-                    </button>
-                    {confirming === s.id ? (
-                      <button
-                        className="danger small"
-                        aria-label={`Confirm deleting ${s.title || "session"}`}
-                        title="Its history is removed; files stay as they are."
-                        autoFocus
-                        onBlur={() => setConfirming(null)}
-                        onClick={() => {
-                          setConfirming(null);
-                          p.onDelete(s.id);
-                        }}
-                      >
-                        Delete?
-                      </button>
-                    ) : (
-                      <button
-                        className="icon-button"
-                        aria-label={`Delete ${s.title || "session"}`}
-                        onClick={() => setConfirming(s.id)}
-                      >
-                        ×
-                      </button>
-                    )}
-                  </span>
-                </>
-              )}
-            </li>
-          );
-        })}
+        {shown.map((row) => (
+          <SessionRowItem
+            key={row.session.id}
+            row={row}
+            current={row.session.id === p.current}
+            activity={activityOf(row.session)}
+            task={p.tasks?.get(row.session.id)}
+            now={now}
+            onOpen={() => p.onOpen(row.session.id)}
+            onRename={(title) => p.onRename(row.session.id, title)}
+            onDelete={() => p.onDelete(row.session.id)}
+          />
+        ))}
       </ul>
       {p.footer}
     </nav>

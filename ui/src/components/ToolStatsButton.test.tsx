@@ -17,10 +17,12 @@ test("nothing shows before a tool ran", () => {
   expect(container).toBeEmptyDOMElement();
 });
 
-test("the count of calls opens a table of each tool's calls", async () => {
+test("the count of tool uses opens a table of each tool's uses", async () => {
   render(<ToolStatsButton stats={{ read: row("read", 4, 0), bash: row("bash", 2, 1, 1) }} />);
   const button = screen.getByTestId("tool-stats-button");
-  expect(button).toHaveTextContent("6 calls · 1 failed");
+  // "call" is the engine's word: the person reads "tool uses".
+  expect(button).toHaveTextContent("6 tool uses · 1 failed");
+  expect(button.title).not.toMatch(/\bcalls?\b/);
   await userEvent.click(button);
   const cells = screen
     .getAllByTestId("tool-stats-row")

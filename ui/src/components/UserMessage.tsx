@@ -1,13 +1,19 @@
 // A message of the user in the conversation, with what can be done from it, each after a
-// confirmation under it.
+// confirmation under it. The labels are the glossary's (../glossary.ts): a branch, a rewind,
+// file changes.
 import { useState } from "react";
 import type { AttachmentView } from "../protocol/AttachmentView";
 import { MessageAttachments } from "./AttachmentChips";
+import { count, LABELS, WORDS } from "../glossary";
 
-/** A question under a message of the user, with the button that goes ahead and one that does not. */
+/**
+ * A question under a message of the user (a few words), what it leaves alone in a muted line
+ * under it when that needs saying, and the button that goes ahead and one that does not.
+ */
 function Confirm({
   testId,
   question,
+  detail,
   yes,
   no,
   onYes,
@@ -15,6 +21,7 @@ function Confirm({
 }: {
   testId: string;
   question: string;
+  detail?: string;
   yes: string;
   no: string;
   onYes(): void;
@@ -22,7 +29,10 @@ function Confirm({
 }) {
   return (
     <div className="msg-confirm" data-testid={testId} role="group" aria-label={question}>
-      <span>{question}</span>
+      <span className="msg-confirm-text">
+        <span className="msg-confirm-question">{question}</span>
+        {detail && <span className="msg-confirm-detail muted">{detail}</span>}
+      </span>
       <button type="button" data-testid={`confirm-${testId}`} onClick={onYes} autoFocus>
         {yes}
       </button>
@@ -33,11 +43,19 @@ function Confirm({
   );
 }
 
+/** What a branch leaves alone, said under its question: this session, and the files. */
+export function branchDetail(undoAfter: number): string {
+  const kept = `This ${WORDS.session.one} stays as it is.`;
+  if (undoAfter === 0) return kept;
+  const changes = count(undoAfter, WORDS.fileChange);
+  return `${kept} The ${changes} after it stay${undoAfter === 1 ? "s" : ""} on disk.`;
+}
+
 /**
  * A message of the user, with what can be done from it (shown beside it while it is hovered or
  * a button has focus), each after a confirmation under it:
- * - edit it in a branch: a new session with the conversation before it, the message in its
- *   composer (this conversation and the files stay as they are);
+ * - branch from it: a new session with the conversation before it, the message in its composer
+ *   (this conversation and the files stay as they are);
  * - undo the file changes made after it, newest first;
  * - rewind the whole workspace to before it (the engine lists what that changes first).
  */
@@ -58,13 +76,7 @@ export function UserMessage({
 }) {
   const [asking, setAsking] = useState<"branch" | "undo" | null>(null);
   const undo = undoAfter > 0 ? onUndoAfter : undefined;
-  const changes = undoAfter === 1 ? "1 file change" : `${undoAfter} file changes`;
-  const stay =
-    undoAfter === 0
-      ? ""
-      : undoAfter === 1
-        ? " The file change made after it stays on disk; undo it first if you want it gone."
-        : ` The ${undoAfter} file changes made after it stay on disk; undo them first if you want them gone.`;
+  const changes = count(undoAfter, WORDS.fileChange);
   const done = (action: () => void) => () => {
     setAsking(null);
     action();
@@ -75,18 +87,36 @@ export function UserMessage({
         {(onBranch || undo || onRewind) && !asking && (
           <div className="msg-actions">
             {onBranch && (
-              <button type="button" className="ghost" data-testid="branch-button" onClick={() => setAsking("branch")}>
-                ✎ Edit from here
+              <button
+                type="button"
+                className="ghost"
+                data-testid="branch-button"
+                title="A new session with the conversation before this message, to send it again differently"
+                onClick={() => setAsking("branch")}
+              >
+                ⑂ {LABELS.branchFromHere}
               </button>
             )}
             {onRewind && (
-              <button type="button" className="ghost" data-testid="rewind-button" onClick={onRewind}>
-                ⟲ Rewind files to before this
+              <button
+                type="button"
+                className="ghost"
+                data-testid="rewind-button"
+                title="Put the workspace's files back to how they were before this message, including what commands did"
+                onClick={onRewind}
+              >
+                ⟲ {LABELS.rewindToHere}
               </button>
             )}
             {undo && (
-              <button type="button" className="ghost" data-testid="undo-after-button" onClick={() => setAsking("undo")}>
-                ↶ Undo the {changes} after this
+              <button
+                type="button"
+                className="ghost"
+                data-testid="undo-after-button"
+                title={`Undo the ${changes} made after this message, newest first`}
+                onClick={() => setAsking("undo")}
+              >
+                ↶ Undo {changes}
               </button>
             )}
           </div>
@@ -97,9 +127,10 @@ export function UserMessage({
       {asking === "branch" && onBranch && (
         <Confirm
           testId="branch"
-          question={`Edit this message in a new session that has the conversation before it? This conversation stays as it is.${stay}`}
-          yes="Edit in a new session"
-          no="Cancel"
+          question="Branch from this message?"
+          detail={branchDetail(undoAfter)}
+          yes={LABELS.branch}
+          no={LABELS.cancel}
           onYes={done(onBranch)}
           onNo={() => setAsking(null)}
         />
@@ -107,7 +138,8 @@ export function UserMessage({
       {asking === "undo" && undo && (
         <Confirm
           testId="undo-after"
-          question={`Undo the ${changes} made after this message, newest first?`}
+          question={`Undo the ${changes} after this message?`}
+          detail="Newest first."
           yes={`Undo ${changes}`}
           no="Keep them"
           onYes={done(undo)}

@@ -51,13 +51,23 @@ test("the approval mode picker marks the session's mode and names each mode once
   const group = screen.getByRole("radiogroup", { name: "Approval mode" });
   expect(group).toBeInTheDocument();
   expect(screen.getByRole("radio", { name: "Ask first" })).toHaveAttribute("aria-checked", "true");
-  expect(screen.getAllByRole("radio").map((b) => b.textContent)).toEqual([
+  expect(screen.getAllByRole("radio").map((b) => b.querySelector(".mode-full")?.textContent)).toEqual([
     "Read only",
     "Ask first",
     "Auto-edit",
     "Auto, sandboxed",
     "Run everything",
   ]);
+  // A narrow composer shows the short names (layout.css); the full name stays the radio's name
+  // and starts its tooltip.
+  expect(screen.getAllByRole("radio").map((b) => b.querySelector(".mode-short")?.textContent)).toEqual([
+    "Read",
+    "Ask",
+    "Edit",
+    "Sandbox",
+    "All",
+  ]);
+  expect(screen.getByRole("radio", { name: "Run everything" }).title).toMatch(/^Run everything: Everything runs without asking/);
   await userEvent.click(screen.getByRole("radio", { name: "Ask first" }));
   expect(onMode).not.toHaveBeenCalled();
   await userEvent.click(screen.getByRole("radio", { name: "Auto-edit" }));

@@ -5,6 +5,7 @@ import type { RecentWorkspace } from "../protocol/RecentWorkspace";
 import type { WorkspaceView } from "../protocol/WorkspaceView";
 import { Logo } from "../components/Logo";
 import { formatWhen } from "../format";
+import { useNow } from "../useNow";
 import { openFolderInNewWindow } from "./newWindow";
 
 interface Props {
@@ -18,6 +19,7 @@ export function Welcome({ backend, recent: initialRecent, initialError, onOpened
   const [recent, setRecent] = useState(initialRecent);
   const [error, setError] = useState(initialError);
   const [busy, setBusy] = useState(false);
+  const now = useNow();
 
   async function open(path: string) {
     setBusy(true);
@@ -96,7 +98,7 @@ export function Welcome({ backend, recent: initialRecent, initialError, onOpened
                     <span className="recent-name">{ws.name}</span>
                     <span className="recent-path">{ws.path}</span>
                   </button>
-                  <span className="recent-when muted">{formatWhen(ws.last_opened)}</span>
+                  <span className="recent-when muted">{formatWhen(ws.last_opened, now)}</span>
                   <button
                     className="icon-button"
                     aria-label={`Remove ${ws.name} from the list`}

@@ -95,8 +95,16 @@ function openStored(api: Backend, settings = settingsView()) {
 test("a stored session opened without a key shows its history under the setup banner, not a second error", async () => {
   openStored(stoppedSession("No API key for Anthropic. Add it in Settings."));
   expect(await screen.findByText("the earlier request")).toBeInTheDocument();
-  expect(screen.getByTestId("setup-banner")).toHaveTextContent("Add your Anthropic API key to start working.");
+  // Said once: the banner is why Send is off, with no second line over the message box.
+  expect(screen.getByTestId("setup-banner")).toHaveTextContent("Send is off: add the API key first.Open settings");
+  expect(screen.getAllByTestId("send-blocked")).toHaveLength(1);
+  expect(screen.getByTestId("setup-banner")).toContainElement(screen.getByTestId("send-blocked"));
   expect(screen.queryByTestId("error-banner")).toBeNull();
+  // The banners are a column of their own before the conversation, not inside or over it.
+  const banners = screen.getByTestId("banners");
+  const conversation = screen.getByTestId("conversation");
+  expect(banners.parentElement).toBe(conversation.parentElement);
+  expect(banners.compareDocumentPosition(conversation) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
 });
 
 test("why a stored session is not running is shown when the setup banner does not say it", async () => {
@@ -168,8 +176,7 @@ test("Ctrl+F finds the entries that hold the text, newest first, and steps betwe
  * Opens the stored session "s1" as one whose engine still runs (a reloaded page): `emit` plays
  * its events, `ops` collects what the window sends.
  */
-async function openRunning(): Promise<{ emit: (event: Event) => void; ops: Op[] }> {
-  const api = stoppedSession("");
+async function openRunning(api = stoppedSession("")): Promise<{ emit: (event: Event) => void; ops: Op[] }> {
   const session = { emit: (_event: Event) => {}, ops: [] as Op[] };
   const open = api.openSession;
   api.openSession = async (workspace, resume, onEvent) => {
@@ -181,6 +188,33 @@ async function openRunning(): Promise<{ emit: (event: Event) => void; ops: Op[] 
   await screen.findByText("the earlier request");
   return { emit: (event) => session.emit(event), ops: session.ops };
 }
+
+test("a running session is named in the sidebar as the engine titles it, not Untitled until its task ends", async () => {
+  const api = stoppedSession("");
+  api.listSessions = async () => [{ id: "s1", workspace_path: "/w", title: "", created_at: 1, updated_at: 2 }];
+  const { emit } = await openRunning(api);
+  const title = () => screen.getByTestId("session-item").querySelector(".session-title")?.textContent;
+  await waitFor(() => expect(title()).toBe("Untitled"));
+  emit({ seq: 1, type: "session_titled", title: "Fix the parser" } as unknown as Event);
+  await waitFor(() => expect(title()).toBe("Fix the parser"));
+});
+
+test("a rewind to undo and a paused task stack under the conversation in a column of their own", async () => {
+  const { emit, ops } = await openRunning();
+  emit({ seq: 1, type: "rewound", before_message: 0, undone: false, changes: [{ path: "a.txt", kind: "modified", diff: null }] } as unknown as Event);
+  emit({ seq: 2, type: "paused", tool: "bash", message: "The command failed three times." } as unknown as Event);
+  const banners = await screen.findByTestId("turn-banners");
+  await waitFor(() => expect(banners).toHaveTextContent("The command failed three times."));
+  expect(banners).toContainElement(screen.getByTestId("rewound-banner"));
+  const conversation = screen.getByTestId("conversation");
+  expect(banners.parentElement).toBe(conversation.parentElement);
+  expect(conversation.compareDocumentPosition(banners) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  // The notice says what was rewound, once, and not what the agent is told.
+  expect(conversation).toHaveTextContent("Rewound 1 file to how they were before your message 1.");
+  expect(document.body).not.toHaveTextContent("The agent is told");
+  await userEvent.click(screen.getByRole("button", { name: "Undo rewind" }));
+  expect(ops).toContainEqual({ op: "undo_rewind" });
+});
 
 test("messages sent while the agent works wait above the composer until the engine takes each", async () => {
   const { emit, ops } = await openRunning();

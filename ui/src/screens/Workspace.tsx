@@ -13,6 +13,7 @@ import { sessionChanges } from "../session/changes";
 import type { RewindPlan } from "../protocol/RewindPlan";
 import { Logo } from "../components/Logo";
 import { Sidebar } from "../components/Sidebar";
+import { useSidebarCollapse } from "../components/useSidebarCollapse";
 import { StatusBar } from "../components/StatusBar";
 import { ModePicker } from "../components/ModePicker";
 import { WorkingRow } from "../components/WorkingRow";
@@ -22,6 +23,7 @@ import { useSession } from "../session/useSession";
 import { draftKey, saveDraft } from "../session/drafts";
 import { errorMessage } from "../backend";
 import { Banners } from "./workspace/Banners";
+import { TurnBanners } from "./workspace/TurnBanners";
 import { FirstRun } from "./workspace/FirstRun";
 import { HooksConsent } from "./workspace/HooksConsent";
 import { approveOnlyWaiting, useApproveShortcut } from "./workspace/useApproveShortcut";
@@ -105,11 +107,13 @@ export function Workspace({
   const { state, op } = session;
   const sessions = useSessionList(backend, workspace.path, state.running);
   list.current = sessions;
-  const { refresh, setError: setListError } = sessions;
-  // The first message named the session: list it by that name at once.
+  const { refresh, setError: setListError, retitle } = sessions;
+  // The open session is named as soon as the engine titles it from its first message.
+  const shownId = session.sessionId;
   useEffect(() => {
-    if (state.title) refresh();
-  }, [state.title, refresh]);
+    if (shownId && state.title) retitle(shownId, state.title);
+  }, [shownId, state.title, retitle]);
+  const sidebar = useSidebarCollapse();
   const [toolWarnings, dismissWarnings] = useToolWarnings(backend, workspace.path, state.running);
   // Tasks are read again with the session list (which polls while one runs).
   const tasks = useTasks(backend, workspace.path, sessions.sessions);
@@ -213,6 +217,9 @@ export function Workspace({
   const missing = settings?.missing ?? null;
   // Why a stored session is not running is what the setup banner says already, when it shows.
   const problem = session.error ?? sessions.error ?? (missing ? null : session.stopped);
+  // Why Send is off is said once: by the banner over a conversation, under the empty one's setup.
+  const blocked = missing ? sendBlocked(settings, missing) : null;
+  const empty = state.items.length === 0;
 
   return (
     <div className="workspace" data-testid="workspace">
@@ -254,6 +261,8 @@ export function Workspace({
       </header>
       <div className="workspace-body">
         <Sidebar
+          collapsed={sidebar.collapsed}
+          onToggle={sidebar.toggle}
           sessions={sessions.sessions}
           current={current}
           currentActivity={currentActivity}
@@ -278,7 +287,7 @@ export function Workspace({
         />
         <main className="session-pane">
           <Banners
-            missing={state.items.length === 0 ? null : missing}
+            sendBlocked={empty ? null : blocked}
             reloaded={reloadNotice}
             onDismissReload={() => setReloadNotice(false)}
             toolWarnings={toolWarnings}
@@ -362,39 +371,31 @@ export function Workspace({
               />
             </Suspense>
           )}
-          {state.rewound && !state.running && (
-            <div className="banner banner-action" role="status" data-testid="rewound-banner">
-              <span>The files were rewound; the workspace before the rewind is kept.</span>
-              <button data-testid="undo-rewind" onClick={() => void op({ op: "undo_rewind" })}>
-                Undo the rewind
-              </button>
-            </div>
-          )}
-          {state.paused && (
-            <div className="banner banner-error" role="alert">
-              <span>{state.paused.message}</span>
-              <button className="primary" onClick={() => void op({ op: "continue" })}>
-                Continue
-              </button>
-              <button onClick={() => void op({ op: "cancel" })}>Stop</button>
-            </div>
-          )}
-          {state.hookConsent && (
-            <HooksConsent
-              view={state.hookConsent}
-              outsideSandbox={settings?.settings.hooks_outside_sandbox ?? false}
-              onAllow={(hash) => void session.answerHooks(hash)}
-              onNotNow={() => void session.answerHooks(null)}
-            />
-          )}
+          <TurnBanners
+            rewound={state.rewound && !state.running}
+            onUndoRewind={() => void op({ op: "undo_rewind" })}
+            paused={state.paused}
+            onContinue={() => void op({ op: "continue" })}
+            onStop={() => void op({ op: "cancel" })}
+            hooks={
+              state.hookConsent && (
+                <HooksConsent
+                  view={state.hookConsent}
+                  outsideSandbox={settings?.settings.hooks_outside_sandbox ?? false}
+                  onAllow={(hash) => void session.answerHooks(hash)}
+                  onNotNow={() => void session.answerHooks(null)}
+                />
+              )
+            }
+          />
           {state.running && <TodoList todos={state.todos} />}
           <QueuedMessages
             messages={state.queued}
             onTakeBack={session.stopped ? undefined : (index, m) => void session.takeBack(index, m)}
           />
-          {missing && (
+          {blocked && empty && (
             <p className="send-blocked muted small" data-testid="send-blocked" role="status">
-              {sendBlocked(settings, missing)}
+              {blocked}
             </p>
           )}
           <Composer

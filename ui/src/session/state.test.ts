@@ -587,10 +587,28 @@ test("a rewind clears its plan, says what it did and can be undone until the nex
   s = reduceAll(s, [{ seq: 3, type: "rewound", before_message: 0, undone: false, changes: plan.changes } as Event], 0);
   expect(s.rewindPlan).toBeNull();
   expect(s.rewound).toBe(true);
-  expect(s.items.at(-1)).toMatchObject({ kind: "notice", text: "Rewound 1 file to how they were before your message 1. The agent is told." });
+  // The notice says what happened to the files, once; what the model is told is not the person's business.
+  expect(s.items.at(-1)).toMatchObject({ kind: "notice", text: "Rewound 1 file to how they were before your message 1." });
   s = reduceAll(s, [{ seq: 4, type: "rewound", before_message: 0, undone: true, changes: plan.changes } as Event], 0);
   expect(s.rewound).toBe(false);
-  expect(s.items.at(-1)).toMatchObject({ kind: "notice", text: "Undid the rewind: 1 file back as they were before it. The agent is told." });
+  expect(s.items.at(-1)).toMatchObject({ kind: "notice", text: "Undid the rewind: 1 file back as they were before it." });
+});
+
+test("the session's title comes with the engine's session_titled, not at the task's end; a sub-agent's is not it", () => {
+  let s = initialState();
+  expect(s.title).toBeNull();
+  const titled = (seq: number, title: string, parent?: string) =>
+    ({ seq, type: "session_titled", title, ...(parent ? { parent_call_id: parent } : {}) }) as unknown as Event;
+  s = reduceAll(s, [titled(1, "Fix the parser")], 0);
+  expect(s.title).toBe("Fix the parser");
+  expect(s.items).toEqual([]);
+  s = reduceAll(s, [titled(2, "Look around", "t1")], 0);
+  expect(s.title).toBe("Fix the parser");
+  s = reduceAll(s, [titled(3, "  ")], 0);
+  expect(s.title).toBe("Fix the parser");
+  // An event newer than the page changes nothing (it used to leave no state at all).
+  s = reduceAll(s, [{ seq: 4, type: "something_new" } as unknown as Event], 0);
+  expect(s).toMatchObject({ title: "Fix the parser", lastSeq: 4 });
 });
 
 test("a message shows what the engine attached: one shown as sent learns it, a stored one keeps it", () => {

@@ -541,15 +541,16 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return { ...s, hookConsent: event.view.consent_hash ? event.view : null };
     case "session_changes":
       return { ...s, workspaceChanges: event.files };
+    // The session's title, as its first message named it (a sub-agent's is not the session's).
     case "session_titled":
-      return { ...s, title: event.title };
+      return parentId || event.title.trim() === "" ? s : { ...s, title: event.title };
     case "rewind_planned":
       return { ...s, rewindPlan: event.plan };
     case "rewound": {
       const files = plural(event.changes.length, "file");
       const text = event.undone
-        ? `Undid the rewind: ${files} back as they were before it. The agent is told.`
-        : `Rewound ${files} to how they were before your message ${event.before_message + 1}. The agent is told.`;
+        ? `Undid the rewind: ${files} back as they were before it.`
+        : `Rewound ${files} to how they were before your message ${event.before_message + 1}.`;
       return notice({ ...s, rewindPlan: null, rewound: !event.undone }, "info", text);
     }
     case "rule_added":
@@ -626,6 +627,9 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
     case "shutdown_complete":
       // Nothing waits in a closed session: what did was given back before (queued_messages_returned).
       return { ...s, running: false, queued: [], retryAt: null };
+    // An event newer than this page (an engine built after it): nothing to show for it.
+    default:
+      return s;
   }
 }
 

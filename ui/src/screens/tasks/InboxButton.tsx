@@ -8,6 +8,7 @@ import type { InboxItem } from "../../protocol/InboxItem";
 import { lookClass } from "../../components/stateLook";
 import { usePopover } from "../../components/usePopover";
 import { formatWhen } from "../../format";
+import { useNow } from "../../useNow";
 import { inboxKey, itemKey, keepSelection, kindLook } from "./inboxModel";
 import { useInbox } from "./useInbox";
 import type { ApproveResult } from "../workspace/useApproveShortcut";
@@ -31,6 +32,7 @@ export function InboxButton({ backend, workspace, current, readAgain, onOpen, on
   const { open, setOpen, box } = usePopover();
   const { items, error, refresh } = useInbox(backend, open, readAgain);
   const [selected, setSelected] = useState(-1);
+  const now = useNow();
   const [said, setSaid] = useState<string | null>(null);
   const list = useRef<HTMLUListElement>(null);
   const shown = useRef<InboxItem[]>([]);
@@ -194,7 +196,7 @@ export function InboxButton({ backend, workspace, current, readAgain, onOpen, on
                     </span>
                     <span className="inbox-detail muted">{item.detail}</span>
                   </span>
-                  <span className="muted small inbox-when">{formatWhen(item.at)}</span>
+                  <span className="muted small inbox-when">{formatWhen(item.at, now)}</span>
                 </li>
               );
             })}

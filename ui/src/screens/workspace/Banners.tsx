@@ -1,11 +1,15 @@
-// The notices above the conversation, each with its one action: what setup is missing (when the
-// conversation is not empty: an empty one says it in its place), that the window was loaded
-// again, MCP warnings, and the error to dismiss, in plain words with its details behind a toggle.
+// The notices above the conversation, each with its one action, in a column of their own that
+// pushes the conversation down (never over it) and scrolls itself when they are many: why Send
+// is off (when the conversation is not empty: an empty one says it in its place), that the
+// window was loaded again, MCP warnings, and the error to dismiss, in plain words with its
+// details behind a toggle. Each thing is said once: Send's state is this banner's text, not a
+// second line over the message box.
 import { useState } from "react";
 import { plainError } from "../../session/plainError";
 
 interface Props {
-  missing: string | null;
+  /** Why Send is off ("Send is off: …"), while setup is missing and the conversation is not empty. */
+  sendBlocked: string | null;
   reloaded: boolean;
   onDismissReload: () => void;
   toolWarnings: string[];
@@ -36,11 +40,15 @@ function ProblemBanner({ problem, onDismiss }: { problem: string; onDismiss: () 
 }
 
 export function Banners(p: Props) {
+  const any = p.sendBlocked || p.reloaded || p.toolWarnings.length > 0 || p.problem;
+  if (!any) return null;
   return (
-    <>
-      {p.missing && (
-        <div className="banner banner-action" role="status" data-testid="setup-banner">
-          <span>{p.missing}</span>
+    <div className="pane-banners" data-testid="banners">
+      {p.sendBlocked && (
+        <div className="banner banner-action" data-testid="setup-banner">
+          <span data-testid="send-blocked" role="status">
+            {p.sendBlocked}
+          </span>
           <button className="primary" onClick={p.onOpenSettings}>
             Open settings
           </button>
@@ -64,6 +72,6 @@ export function Banners(p: Props) {
         </div>
       )}
       {p.problem && <ProblemBanner key={p.problem} problem={p.problem} onDismiss={p.onDismissProblem} />}
-    </>
+    </div>
   );
 }

@@ -1,10 +1,12 @@
 // The workspace's stored sessions, for the sidebar: loaded at once and again whenever a task
-// ends (a new session takes its title from its first message), and every few seconds while a
-// session is running, so each one's badge follows what it does.
-import { useCallback, useEffect, useState } from "react";
+// ends, and every few seconds while a session is running, so each one's badge follows what it
+// does. A session is named as the engine titles it (from its first message, as it is sent),
+// before the store is read again (sessionTitles.ts).
+import { useCallback, useEffect, useMemo, useState } from "react";
 import type { Backend } from "../../backend";
 import { errorMessage } from "../../backend";
 import type { SessionSummary } from "../../protocol/SessionSummary";
+import { named, withTitles } from "./sessionTitles";
 
 export interface SessionList {
   sessions: SessionSummary[];
@@ -12,14 +14,19 @@ export interface SessionList {
   error: string | null;
   setError: (error: string | null) => void;
   refresh: () => void;
+  /** Names session `id` `title` in the list, as the engine titled it. */
+  retitle: (id: string, title: string) => void;
 }
 
 /** How often the list is read again while a session runs or waits (ms). */
 export const ACTIVITY_POLL_MS = 2000;
 
 export function useSessionList(backend: Backend, workspace: string, running: boolean): SessionList {
-  const [sessions, setSessions] = useState<SessionSummary[]>([]);
+  const [stored, setSessions] = useState<SessionSummary[]>([]);
+  const [titles, setTitles] = useState<ReadonlyMap<string, string>>(() => new Map());
   const [error, setError] = useState<string | null>(null);
+  const sessions = useMemo(() => withTitles(stored, titles), [stored, titles]);
+  const retitle = useCallback((id: string, title: string) => setTitles((t) => named(t, id, title)), []);
   const refresh = useCallback(() => {
     backend.listSessions(workspace).then(
       (list) => {
@@ -39,5 +46,5 @@ export function useSessionList(backend: Backend, workspace: string, running: boo
     const id = setInterval(refresh, ACTIVITY_POLL_MS);
     return () => clearInterval(id);
   }, [busy, refresh]);
-  return { sessions, error, setError, refresh };
+  return { sessions, error, setError, refresh, retitle };
 }
