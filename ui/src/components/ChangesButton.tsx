@@ -13,11 +13,16 @@ interface Props {
 }
 
 function summary(file: FileChanges): string {
-  if (file.kept === 0) return file.undone === 1 ? "undone" : `${file.undone} changes, all undone`;
-  const changes = file.kept === 1 ? "" : `${file.kept} changes`;
+  if (file.kept === 0) {
+    // Nothing of it is on disk: each change undone or rewound, said as its card says it.
+    if (file.rewound === 0) return file.undone === 1 ? "undone" : `${file.undone} changes, all undone`;
+    if (file.undone === 0) return file.rewound === 1 ? "rewound" : `${file.rewound} changes, all rewound`;
+  }
+  const changes = file.kept <= 1 ? "" : `${file.kept} changes`;
   const undone = file.undone === 0 ? "" : `${file.undone} undone`;
+  const rewound = file.rewound === 0 ? "" : `${file.rewound} rewound`;
   const partly = file.partlyUndone === 0 ? "" : `${file.partlyUndone} partly undone`;
-  return [changes, undone, partly].filter(Boolean).join(", ");
+  return [changes, undone, rewound, partly].filter(Boolean).join(", ");
 }
 
 export function ChangesButton({ files, onGoTo, onShowNet }: Props) {

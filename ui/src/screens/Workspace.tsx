@@ -176,7 +176,10 @@ export function Workspace({
 
   // The files changed in this session; going to one brings its newest card into view, outlined
   // for a moment.
-  const changes = useMemo(() => sessionChanges(state.items, state.calls), [state.items, state.calls]);
+  const changes = useMemo(
+    () => sessionChanges(state.items, state.calls, state.rewinds),
+    [state.items, state.calls, state.rewinds],
+  );
   const composer = useRef<ComposerFocus>(null);
   const modePicker = useRef<{ focus(): void }>(null);
   const retry = useRetryOffer(state, session.retry, composer);
@@ -345,6 +348,7 @@ export function Workspace({
               <Conversation
                 items={state.items}
                 calls={state.calls}
+                rewinds={state.rewinds}
                 actions={actions}
                 onOpenLink={openLink}
                 onBranch={current && !state.running ? branch : undefined}

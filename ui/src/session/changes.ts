@@ -1,8 +1,10 @@
 // What the agent's file tools changed in a session, by file: the changes that went through (a
-// sub-agent's included), their line counts as their cards show them, which were undone since,
-// and the entry to go to for the newest. Commands can change files too; those are not known
+// sub-agent's included), their line counts as their cards show them, which were undone or
+// rewound since (as their cards look, changeLook.ts), and the entry to go to for the newest. Commands can change files too; those are not known
 // here, and the panel says so.
-import type { CallView, Item } from "./state";
+import type { CallView, Item, Rewind } from "./state";
+import { changeLook } from "./changeLook";
+import { rewoundIds } from "./rewinds";
 
 export interface FileChanges {
   /** Workspace-relative path. */
@@ -13,6 +15,8 @@ export interface FileChanges {
   kept: number;
   /** Changes undone since. */
   undone: number;
+  /** Changes a rewind took back since (and not undone before it). */
+  rewound: number;
   /** Kept changes of which some hunks were undone since (their counts are what is left). */
   partlyUndone: number;
   /** Lines added and removed by the kept changes, summed as each card counts them. */
@@ -25,8 +29,9 @@ export interface FileChanges {
 }
 
 /** Each changed file, in the order of its first change. */
-export function sessionChanges(items: Item[], calls: Record<string, CallView>): FileChanges[] {
+export function sessionChanges(items: Item[], calls: Record<string, CallView>, rewinds: readonly Rewind[] = []): FileChanges[] {
   const byPath = new Map<string, FileChanges>();
+  const taken = rewoundIds(items, rewinds);
   const visit = (list: Item[], entry: number | null) => {
     for (const item of list) {
       if (item.kind !== "tool") continue;
@@ -42,6 +47,7 @@ export function sessionChanges(items: Item[], calls: Record<string, CallView>): 
             created: preview.created,
             kept: 0,
             undone: 0,
+            rewound: 0,
             partlyUndone: 0,
             added: 0,
             removed: 0,
@@ -51,10 +57,12 @@ export function sessionChanges(items: Item[], calls: Record<string, CallView>): 
           byPath.set(preview.path, file);
         }
         file.itemId = at;
-        if (call.undo === "done") file.undone += 1;
+        const disk = changeLook({ ...call, rewound: taken.has(at) }).disk;
+        if (disk === "undone") file.undone += 1;
+        else if (disk === "rewound") file.rewound += 1;
         else {
           file.kept += 1;
-          if (call.undo === "partly") file.partlyUndone += 1;
+          if (disk === "partly-undone") file.partlyUndone += 1;
           file.callIds.push(call.id);
           file.added += preview.lines_added;
           file.removed += preview.lines_removed;
