@@ -179,15 +179,19 @@ export function Conversation({ items, calls, rewinds = NO_REWINDS, actions, onOp
   latest.current = { items, offsets, calls };
 
   const rewound = useMemo(() => rewoundIds(items, rewinds), [items, rewinds]);
+  // What a rewind took back is no longer on disk: not offered for undoing.
+  const onDisk = useMemo(() => (rewound.size === 0 ? items : items.filter((item) => !rewound.has(item.id))), [items, rewound]);
+  const onDiskRef = useRef(onDisk);
+  onDiskRef.current = onDisk;
 
   // Undoing the file changes after a message of the user (only a running session can undo).
-  const undoCounts = useMemo(() => undoableAfterCounts(items, calls), [items, calls]);
+  const undoCounts = useMemo(() => undoableAfterCounts(onDisk, calls), [onDisk, calls]);
   const undo = actions.undo;
   const onUndoAfter = useMemo(
     () =>
       undo
         ? (id: number) => {
-            for (const callId of undoableAfter(latest.current.items, latest.current.calls, id)) undo(callId);
+            for (const callId of undoableAfter(onDiskRef.current, latest.current.calls, id)) undo(callId);
           }
         : undefined,
     [undo],

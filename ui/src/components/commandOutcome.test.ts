@@ -8,7 +8,9 @@ test("a finished command's outcome and time, once, for its header", () => {
   expect(commandOutcome("kill -9 $$ — signal 9 in 0.0 s")?.words).toBe("signal 9 · 0.0 s");
   // A label with a dash of its own: the last one is the outcome's.
   expect(commandOutcome("a — b — exit 2 in 1.5 s")?.words).toBe("exit 2 · 1.5 s");
+  expect(commandOutcome("exit 0 in 0.3 s")?.words).toBe("exit 0 · 0.3 s");
   expect(commandOutcome("Read a.txt")).toBeNull();
+  expect(commandOutcome("make exit 0 in 0.3 s")).toBeNull();
   expect(commandOutcome(null)).toBeNull();
 });
 

@@ -3,8 +3,11 @@
 // Duration 0.0 s." line, "(no output)", the "Running `…`…" tip).
 import { formatDuration } from "./toolSummary";
 
-/** `label — outcome in 1.2 s`, the engine's summary of a finished command. */
-const SUMMARY = /\s—\s(exit -?\d+|timed out|cancelled|signal -?\d+) in (\d+(?:\.\d+)?) s$/;
+/**
+ * `label — outcome in 1.2 s`, the engine's summary of a finished command (bash.rs); also the
+ * outcome alone, should the engine stop repeating the label the header has already.
+ */
+const SUMMARY = /(?:^|\s—\s)(exit -?\d+|timed out|cancelled|signal -?\d+) in (\d+(?:\.\d+)?) s$/;
 
 /** How a finished command went, for its header: "exit 0 · 0.3 s"; null when not said. */
 export function commandOutcome(summary: string | null): { outcome: string; words: string } | null {
