@@ -92,7 +92,7 @@ test("an image the tool returned shows in the card's result; an SVG does not", (
   const images = screen.getAllByRole("img");
   expect(images).toHaveLength(1);
   expect(images[0]).toHaveAttribute("src", `data:image/png;base64,${PNG}`);
-  expect(images[0]).toHaveAttribute("alt", "Image 1 of 1 returned by everything__get-tiny-image (image/png)");
+  expect(images[0]).toHaveAttribute("alt", "Image 1 of 1 returned by get-tiny-image · everything (image/png)");
   expect(images[0]!.closest(".result-view")).not.toBeNull();
   expect(document.querySelector('img[src^="data:image/svg"]')).toBeNull();
   expect(screen.getByText("2 images not shown: too large to show.")).toBeInTheDocument();

@@ -34,7 +34,7 @@ import { changeLook } from "../session/changeLook";
 import { ToolParams } from "./ToolParams";
 import { CommandOutput, finishedOutput } from "./CommandOutput";
 import { commandOutcome, restatesCommand } from "./commandOutcome";
-import { argsGist, cardIcon, externalTool } from "./toolName";
+import { argsGist, cardIcon, externalTool, toolLabel } from "./toolName";
 import { CallFacts, hidesResult } from "./CallFacts";
 import { decisionWords } from "./decisionWords";
 import { UndoBar } from "./UndoBar";
@@ -301,7 +301,7 @@ function ToolCardInner({
           {finished && <CallFacts call={call} note={look.note} />}
           {finished && !hidesResult(call) && showsResult(call, command !== null) && (
             <ResultView
-              tool={call.name}
+              tool={toolLabel(call.name)}
               kind={call.kind}
               text={call.error ? `${call.error.code}: ${call.error.message}` : (call.result ?? "")}
               isError={call.isError}
