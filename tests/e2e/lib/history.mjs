@@ -29,7 +29,14 @@ export function seedSession(db, { id, project, title, groups }) {
       const json = JSON.stringify(content).replaceAll("'", "''");
       sql.push(`INSERT INTO messages (session_id, seq, role, content, created_at) VALUES ('${id}', ${i * 4 + j}, '${role}', '${json}', ${at(i * 4 + j)});`);
     });
-    const info = JSON.stringify({ call_id: call, name: "read", state: "succeeded", arguments: { path: `file_${i}.rs` }, preview: null, preview_hash: null, status: `Read file_${i}.rs`, result: `1\tfn f${i}() {}`, is_error: false });
+    // As the engine stores a call (its `CallSnapshot`): with its kind, view, title and summary,
+    // so the card shows its file and the read icon as a stored session's does.
+    const info = JSON.stringify({
+      call_id: call, name: "read", state: "succeeded", arguments: { path: `file_${i}.rs` }, preview: null, preview_hash: null,
+      status: null, result: `1\tfn f${i}() {}`, is_error: false, decision: null, images: null, parent_call_id: null, undo: null,
+      kind: "read", view: { as: "json" }, title: `file_${i}.rs`, summary: `Read file_${i}.rs (lines 1–2 of 2)`, error: null,
+      sandbox: null, changes: null, hooks: [],
+    });
     sql.push(`INSERT INTO tool_calls (session_id, call_id, name, state, info, created_at, updated_at) VALUES ('${id}', '${call}', 'read', 'succeeded', '${info}', ${at(i * 4 + 1)}, ${at(i * 4 + 2)});`);
   }
   sql.push("COMMIT;");

@@ -265,22 +265,33 @@ step("3. a command: approve, watch its output stream, see the exit code", async 
   );
   await send("Run the ticker");
   await (await $('[data-testid="approve"]')).waitForDisplayed({ timeout: 20000 });
+  // The command shows once: in the card's header; the bar asks about it without repeating it.
+  const waiting = await lastCard("bash");
+  const once = (text) => text.split("for i in 1 2 3 4 5").length - 1;
+  assert.equal(once(await app.browser.execute((el) => el.innerText, waiting)), 1, "the command shows once while it waits");
+  assert.match(await (await waiting.$('[data-testid="approval-what"]')).getText(), /Run this command\?/);
   await screenshot(app.browser, "30-bash-approval");
   await (await $('[data-testid="approve"]')).click();
   const card = await waitFor("a bash card", () => lastCard("bash"));
   await waitFor("live output", async () => (await card.getText()).includes("tick 2"));
   assert.equal(await card.getAttribute("data-state"), "executing", "output shows while it runs");
+  assert.equal(once(await app.browser.execute((el) => el.innerText, card)), 1, "the command shows once while it runs");
+  assert.doesNotMatch(await card.getText(), /Running `/);
   await screenshot(app.browser, "31-bash-running");
   // It may fold as soon as the model's answer comes after it: wait for its state, not its text.
   await waitFor("the command to finish", async () => (await card.getAttribute("data-state")) === "succeeded");
   await waitIdle();
   // Finished, with the model's answer after it: one line that says the command and its exit.
   await waitFor("the card folded", async () => (await card.getAttribute("class")).includes("collapsed"));
-  assert.match(await app.browser.execute((el) => el.innerText, card), /exit 0 in \d/);
+  // How it went is said once, in the header's pill: never cut, never again in the body.
+  const pill = await card.$('[data-testid="tool-state"]');
+  assert.match(await pill.getText(), /^exit 0 · \d+\.\d s$/);
+  assert.equal((await app.browser.execute((el) => el.innerText, card)).match(/exit 0/g)?.length, 1);
   await screenshot(app.browser, "32-bash-done");
   await openCard(card);
   assert.match(await card.getText(), /tick 5/);
-  assert.match(await card.getText(), /exit 0/);
+  assert.equal((await card.getText()).match(/exit 0/g)?.length, 1, "the exit code shows once");
+  assert.doesNotMatch(await card.getText(), /Exit code|Duration|\(no output\)/);
   await screenshot(app.browser, "32b-bash-done-opened");
 });
 
@@ -319,11 +330,21 @@ step("3a. a command's card lists the files it changed; a rewind to before the me
   await waitFor("the rewind notice", async () =>
     (await app.browser.execute(() => document.body.innerText)).includes("Rewound 2 files to how they were before your message"),
   );
+  // The command's card says what is on disk: rewound, not a green "done"; its entry is faded.
+  await waitFor("the command's card rewound", async () => (await card.getAttribute("data-disk")) === "rewound");
+  assert.equal(await (await card.$('[data-testid="tool-state"]')).getText(), "rewound");
+  assert.equal(await card.getAttribute("data-look"), "by-you");
+  assert.ok(
+    await app.browser.execute((el) => Boolean(el.closest(".entry-rewound")), card),
+    "the entries the rewind took back are faded",
+  );
   await screenshot(app.browser, "35-rewound");
-  // The rewind is undone, then done again: the workspace follows both ways.
+  // The rewind is undone, then done again: the workspace follows both ways, and so does the card.
   await (await $('[data-testid="undo-rewind"]')).click();
   await waitFor("the command's files back", () => existsSync(join(project, "gen", "out.txt")));
   assert.equal(readFileSync(join(project, "README.md"), "utf8"), "# demo project\nmore text\n");
+  await waitFor("the command's card applied again", async () => (await card.getAttribute("data-disk")) === "applied");
+  assert.match(await (await card.$('[data-testid="tool-state"]')).getText(), /^exit 0 · /);
   await screenshot(app.browser, "36-rewind-undone");
   await message.moveTo();
   await (await message.$('[data-testid="rewind-button"]')).click();
@@ -878,6 +899,9 @@ step("6. an MCP tool runs through the same loop and card; the settings list its 
   await waitIdle();
   await openCard(card);
   assert.match(await card.getText(), /Echo: hello from MCP/, "the server's answer is shown");
+  // Named by the tool and its server, not the name the model calls it by; no raw arguments.
+  assert.equal(await (await card.$(".tool-name")).getText(), "echo · everything");
+  assert.doesNotMatch(await card.getText(), /everything__echo|"message"/);
   await screenshot(app.browser, "60-mcp-tool");
   // A message written and not sent yet is kept through Settings (and, step 7, a crash).
   const draft = "a draft that must not be lost";

@@ -46,3 +46,21 @@ test("a command that changed nothing says so", () => {
   render(<CallChanges changes={[]} />);
   expect(screen.getByTestId("call-changes")).toHaveTextContent("Changed no files");
 });
+
+test("rewound, the list and each diff are faded under one mark, with nothing said of what it did", async () => {
+  render(
+    <CallChanges
+      changes={[{ path: "notes.txt", kind: "modified", diff }]}
+      change={{ disk: "rewound", faded: true, mark: "Rewound" }}
+    />,
+  );
+  const list = screen.getByTestId("call-changes");
+  expect(list).toHaveClass("change-faded");
+  expect(list).toHaveAttribute("data-disk", "rewound");
+  expect(list).toHaveTextContent("Changed 1 file in the workspace Rewound");
+  await userEvent.click(screen.getByText("notes.txt", { selector: "summary code" }));
+  const shown = await screen.findByRole("region", { name: "Diff of notes.txt, rewound" });
+  expect(shown).toHaveClass("diff-faded");
+  expect(shown).not.toHaveTextContent("modified");
+  expect(screen.getByTestId("diff-mark")).toHaveTextContent("Rewound");
+});

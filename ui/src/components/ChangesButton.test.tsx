@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { ChangesButton } from "./ChangesButton";
 import type { FileChanges } from "../session/changes";
 
-const base = { text: true, kept: 0, undone: 0, partlyUndone: 0, byCommands: 0, callIds: [] as string[] };
+const base = { text: true, kept: 0, undone: 0, rewound: 0, partlyUndone: 0, byCommands: 0, callIds: [] as string[] };
 const files: FileChanges[] = [
   { ...base, path: "src/a.rs", kind: "added", added: 12, removed: 1, kept: 2, undone: 1, partlyUndone: 1, itemId: 7, callIds: ["c1", "c3"] },
   { ...base, path: "out/log.txt", kind: "modified", added: 3, removed: 0, byCommands: 1, itemId: 9 },

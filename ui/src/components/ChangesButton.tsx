@@ -22,6 +22,7 @@ export function summary(file: FileChanges): string {
   const parts: string[] = [];
   if (file.kept > 1) parts.push(plural(file.kept, "change"));
   if (file.undone > 0) parts.push(`${file.undone} undone`);
+  if (file.rewound > 0) parts.push(`${file.rewound} rewound`);
   if (file.partlyUndone > 0) parts.push(`${file.partlyUndone} partly undone`);
   if (file.byCommands > 0) parts.push(file.byCommands === 1 ? "by a command" : `by ${plural(file.byCommands, "command")}`);
   if (file.itemId === null) parts.push("outside the conversation");

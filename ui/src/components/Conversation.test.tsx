@@ -227,6 +227,36 @@ test("under a message, the file changes made after it are undone newest first, a
   expect(undo.mock.calls).toEqual([["w2"], ["w1"]]);
 });
 
+test("what a rewind took back is faded, its changes look rewound and are not offered for undoing", () => {
+  const undo = vi.fn();
+  const call = (id: string): CallView => ({ ...newCall(id, "write", "succeeded", null, "edit"), title: `${id}.txt`, undo: "available" });
+  const items: Item[] = [
+    { kind: "user", id: 1, text: "make one file" },
+    { kind: "tool", id: 2, callId: "w1" },
+    { kind: "user", id: 3, text: "make another" },
+    { kind: "tool", id: 4, callId: "w2" },
+    { kind: "notice", id: 5, tone: "info", text: "Rewound 1 file." },
+  ];
+  const calls = { w1: call("w1"), w2: call("w2") };
+  const { rerender } = render(
+    <Conversation items={items} calls={calls} rewinds={[{ from: 3, to: 4 }]} actions={{ ...actions, undo }} onOpenLink={() => {}} />,
+  );
+  const entry = (id: number) => document.querySelector(`[data-entry="${id}"]`)!;
+  expect(entry(1)).not.toHaveClass("entry-rewound");
+  expect(entry(3)).toHaveClass("entry-rewound");
+  expect(entry(4)).toHaveClass("entry-rewound");
+  expect(entry(5)).not.toHaveClass("entry-rewound");
+  expect(entry(4).querySelector('[data-testid="tool-card"]')).toHaveAttribute("data-disk", "rewound");
+  expect(entry(2).querySelector('[data-testid="tool-card"]')).toHaveAttribute("data-disk", "applied");
+  // Only the first message's change is on disk to undo: one offer, for one change.
+  expect(screen.getAllByTestId("undo-after-button")).toHaveLength(1);
+  // The rewind undone: everything is back, and so are the offers.
+  rerender(<Conversation items={items} calls={calls} rewinds={[]} actions={{ ...actions, undo }} onOpenLink={() => {}} />);
+  expect(document.querySelector(".entry-rewound")).toBeNull();
+  expect(entry(4).querySelector('[data-testid="tool-card"]')).toHaveAttribute("data-disk", "applied");
+  expect(screen.getAllByTestId("undo-after-button")).toHaveLength(2);
+});
+
 test("a session that cannot undo offers no undo under its messages", () => {
   const items: Item[] = [
     { kind: "user", id: 1, text: "make a file" },

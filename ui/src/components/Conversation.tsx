@@ -7,7 +7,8 @@
 // renders every entry between them, so the browser's own copy has them all.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { flushSync } from "react-dom";
-import type { CallView, Item } from "../session/state";
+import type { CallView, Item, Rewind } from "../session/state";
+import { rewoundIds } from "../session/rewinds";
 import { Entry, type RetryOffer } from "./Entry";
 import type { CardActions } from "./ToolCard";
 import { entryAt, layoutOffsets, visibleRange } from "./virtualList";
@@ -44,6 +45,8 @@ function estimate(item: Item): number {
 interface Props {
   items: Item[];
   calls: Record<string, CallView>;
+  /** What rewinds took back: those entries are faded, their changes look rewound. */
+  rewinds?: Rewind[];
   actions: CardActions;
   onOpenLink(url: string): void;
   /**
@@ -79,6 +82,7 @@ function Row({
   index,
   track,
   found = false,
+  rewound = false,
   children,
 }: {
   id: number;
@@ -87,6 +91,8 @@ function Row({
   track(id: number, el: HTMLElement | null): void;
   /** The entry the find bar shows. */
   found?: boolean;
+  /** A rewind took the entry back: it is faded. */
+  rewound?: boolean;
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -95,7 +101,12 @@ function Row({
     return () => track(id, null);
   }, [id, track]);
   return (
-    <div className={found ? "entry entry-found" : "entry"} ref={ref} data-entry={id} data-entry-index={index}>
+    <div
+      className={`entry${found ? " entry-found" : ""}${rewound ? " entry-rewound" : ""}`}
+      ref={ref}
+      data-entry={id}
+      data-entry-index={index}
+    >
       {children}
     </div>
   );
@@ -120,7 +131,10 @@ function runs(indexes: number[]): [number, number][] {
   return out;
 }
 
-export function Conversation({ items, calls, actions, onOpenLink, onBranch, onRewind, find, retry, footer }: Props) {
+/** No rewind took anything back. */
+const NO_REWINDS: Rewind[] = [];
+
+export function Conversation({ items, calls, rewinds = NO_REWINDS, actions, onOpenLink, onBranch, onRewind, find, retry, footer }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   /** Measured heights by item id (an entry's box including its gap). */
   const heights = useRef(new Map<number, number>());
@@ -164,14 +178,20 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch, onRe
   const latest = useRef({ items, offsets, calls });
   latest.current = { items, offsets, calls };
 
+  const rewound = useMemo(() => rewoundIds(items, rewinds), [items, rewinds]);
+  // What a rewind took back is no longer on disk: not offered for undoing.
+  const onDisk = useMemo(() => (rewound.size === 0 ? items : items.filter((item) => !rewound.has(item.id))), [items, rewound]);
+  const onDiskRef = useRef(onDisk);
+  onDiskRef.current = onDisk;
+
   // Undoing the file changes after a message of the user (only a running session can undo).
-  const undoCounts = useMemo(() => undoableAfterCounts(items, calls), [items, calls]);
+  const undoCounts = useMemo(() => undoableAfterCounts(onDisk, calls), [onDisk, calls]);
   const undo = actions.undo;
   const onUndoAfter = useMemo(
     () =>
       undo
         ? (id: number) => {
-            for (const callId of undoableAfter(latest.current.items, latest.current.calls, id)) undo(callId);
+            for (const callId of undoableAfter(onDiskRef.current, latest.current.calls, id)) undo(callId);
           }
         : undefined,
     [undo],
@@ -379,7 +399,14 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch, onRe
           for (let i = from; i < to; i++) {
             const item = items[i]!;
             children.push(
-              <Row key={item.id} id={item.id} index={i} track={track} found={find?.currentId === item.id}>
+              <Row
+                key={item.id}
+                id={item.id}
+                index={i}
+                track={track}
+                found={find?.currentId === item.id}
+                rewound={rewound.has(item.id)}
+              >
                 <Entry
                   item={item}
                   call={item.kind === "tool" ? calls[item.callId] : undefined}
@@ -393,6 +420,7 @@ export function Conversation({ items, calls, actions, onOpenLink, onBranch, onRe
                   retry={retry?.at === item.id ? retry : undefined}
                   latest={i === items.length - 1}
                   found={find?.currentId === item.id}
+                  rewound={rewound.has(item.id)}
                 />
               </Row>,
             );

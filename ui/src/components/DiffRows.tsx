@@ -29,13 +29,13 @@ export interface DiffRowActions {
 
 const UNDO_WORDS: UndoWords = {
   button: "↶ Undo part",
-  title: "Puts this part of the file back as it was before this call, if nothing changed the file since",
+  title: "Puts this part of the file back as it was before this change, if nothing changed the file since",
   ask: "Put this part back as it was?",
   confirm: "Undo part",
   keep: "Keep",
 };
 
-/** A card's diff: undo words for a call's change, no comments. */
+/** A card's diff: undo words for its change, no comments. */
 export const DiffRowActionsContext = createContext<DiffRowActions>({ undo: UNDO_WORDS });
 
 /** Whether a hunk of a waiting change will be written, and how the user changes that. */

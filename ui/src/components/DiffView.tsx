@@ -6,6 +6,7 @@ import type { Hunk } from "../protocol/Hunk";
 import { type DiffChoice, HunkHeaderRow, hunkChoice, pairedRows, rowsWithin, SplitColumns, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
 import { diffItems, VirtualDiffBody, type VirtualDiffApi } from "./VirtualDiffBody";
 import { nextFrame } from "../nextFrame";
+import type { ChangeLook } from "../session/changeLook";
 
 export { hunkHeader, splitRows, type DiffChoice } from "./DiffRows";
 
@@ -133,8 +134,14 @@ export function DiffView(props: {
   choice?: DiffChoice;
   /** Offered for a change that went through: undoes this hunk of it. */
   onUndoHunk?: (hunk: Hunk) => void;
+  /**
+   * Where the change this diff shows stands on disk: undone or rewound, it is drawn faded and
+   * struck under its mark, and what it did ("new file") is not said.
+   */
+  change?: ChangeLook;
 }) {
-  const { diff, choice, onUndoHunk } = props;
+  const { diff, choice, onUndoHunk, change } = props;
+  const faded = change?.faded ?? false;
   const maxLines = props.maxLines ?? DIFF_LINES_SHOWN;
   const [mode, setMode] = useState<DiffMode>(props.initialMode ?? "unified");
   // How many lines the user wants to see; grows when they ask for more.
@@ -199,12 +206,21 @@ export function DiffView(props: {
   };
 
   return (
-    <section className="diff-view" aria-label={`Diff of ${diff.path}`}>
+    <section
+      className={faded ? "diff-view diff-faded" : "diff-view"}
+      aria-label={`Diff of ${diff.path}${change?.mark ? `, ${change.mark.toLowerCase()}` : ""}`}
+      data-disk={change?.disk ?? undefined}
+    >
       <header className="diff-header">
         <span className="diff-path" title={diff.path}>
           {diff.path}
         </span>
-        <span className={`diff-kind diff-kind-${diff.kind}`}>{KIND_LABEL[diff.kind]}</span>
+        {!faded && <span className={`diff-kind diff-kind-${diff.kind}`}>{KIND_LABEL[diff.kind]}</span>}
+        {change?.mark && (
+          <span className="diff-mark" data-testid="diff-mark">
+            {change.mark}
+          </span>
+        )}
         <span className="diff-counts">
           <span className="diff-count-added">+{diff.added}</span>{" "}
           <span className="diff-count-removed">−{diff.removed}</span>

@@ -23,6 +23,7 @@ export const Entry = memo(function Entry({
   retry,
   latest = false,
   found = false,
+  rewound = false,
 }: {
   item: Item;
   call: CallView | undefined;
@@ -44,6 +45,8 @@ export const Entry = memo(function Entry({
   latest?: boolean;
   /** The find bar shows this entry. */
   found?: boolean;
+  /** A rewind took this entry back: a change in it looks rewound. */
+  rewound?: boolean;
 }) {
   switch (item.kind) {
     case "user":
@@ -71,7 +74,7 @@ export const Entry = memo(function Entry({
         </details>
       );
     case "tool":
-      return call ? <ToolCard call={call} calls={calls} actions={actions} latest={latest} found={found} /> : null;
+      return call ? <ToolCard call={call} calls={calls} actions={actions} latest={latest} found={found} rewound={rewound} /> : null;
     case "hook":
       return <HookLine run={item.run} standalone />;
     case "notice":

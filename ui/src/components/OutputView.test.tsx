@@ -28,7 +28,7 @@ test("renders cleaned output as text", () => {
 
 test("only the last 2,000 lines are kept", () => {
   const text = Array.from({ length: 2500 }, (_, i) => `out ${i + 1}`).join("\n");
-  render(<OutputView text={text} running={false} exitCode={0} />);
+  render(<OutputView text={text} running={false} />);
   const log = screen.getByRole("log");
   expect(screen.getByText("… 500 earlier lines")).toBeInTheDocument();
   expect(log.textContent).not.toContain("out 500\n");
@@ -73,11 +73,8 @@ test("scrolling back to the bottom resumes following", () => {
   expect(log.scrollTop).toBe(1100);
 });
 
-test("an exit badge shows success and failure", () => {
-  const { rerender } = render(<OutputView text="ok" running={false} exitCode={0} />);
-  expect(screen.getByText("exit 0")).toHaveClass("exit-badge", "exit-ok");
-  rerender(<OutputView text="boom" running={false} exitCode={3} />);
-  expect(screen.getByText("exit 3")).toHaveClass("exit-badge", "exit-fail");
-  rerender(<OutputView text="killed" running={false} exitCode={null} />);
-  expect(screen.queryByText(/^exit/)).not.toBeInTheDocument();
+test("a finished command's output says nothing of how it ended: its card's header does", () => {
+  render(<OutputView text="ok" running={false} />);
+  expect(screen.queryByText(/exit/)).not.toBeInTheDocument();
+  expect(screen.queryByText("running…")).not.toBeInTheDocument();
 });

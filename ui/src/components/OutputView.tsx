@@ -8,10 +8,10 @@ export const OUTPUT_MAX_LINES = 2000;
 /**
  * Live command output (stdout and stderr merged): escape sequences stripped, only the last
  * {@link OUTPUT_MAX_LINES} lines rendered, kept scrolled to the bottom while the command runs
- * unless the user scrolled up, and an exit-code badge once it has finished.
+ * unless the user scrolled up. How the command ended is its card's header's to say.
  */
-export function OutputView(props: { text: string; running: boolean; exitCode?: number | null }) {
-  const { text, running, exitCode } = props;
+export function OutputView(props: { text: string; running: boolean }) {
+  const { text, running } = props;
   const indexRef = useRef<LineIndex | null>(null);
   indexRef.current ??= new LineIndex();
   const index = indexRef.current;
@@ -47,7 +47,6 @@ export function OutputView(props: { text: string; running: boolean; exitCode?: n
     if (el) el.scrollTop = el.scrollHeight;
   };
 
-  const finished = !running && typeof exitCode === "number";
   return (
     <div className="output-view">
       <pre
@@ -73,9 +72,6 @@ export function OutputView(props: { text: string; running: boolean; exitCode?: n
           <button type="button" className="ghost output-jump" onClick={jumpToEnd}>
             Jump to latest output
           </button>
-        )}
-        {finished && (
-          <span className={exitCode === 0 ? "exit-badge exit-ok" : "exit-badge exit-fail"}>exit {exitCode}</span>
         )}
       </div>
     </div>

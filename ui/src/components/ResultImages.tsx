@@ -15,7 +15,7 @@ export function isShowable(image: ToolImage): boolean {
 
 const REASONS: Record<ImageLeftOut, string> = {
   too_large: "too large to show",
-  call_limit: "over this call's image limit",
+  call_limit: "over the limit of images one tool may return",
   unsupported_type: "not a PNG, JPEG, GIF or WebP image",
   invalid_data: "not valid image data",
 };

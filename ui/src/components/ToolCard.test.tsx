@@ -39,21 +39,25 @@ test("a waiting call shows the approval bar and approves with its preview hash",
   expect(approve).toHaveBeenCalledWith("c1", "h42", { kind: "once" });
 });
 
-test("a finished command shows its live output, exit code and duration", () => {
+test("a finished command says how it went once, in its header's pill, and shows its output", () => {
   render(
     <ToolCard
       call={call({
         name: "bash", kind: "execute", view: { as: "command", command: "command" }, state: "succeeded",
-        args: { command: "echo hi" }, output: "hi\n",
-        result: "hi\nExit code 0.", startedAt: 1000, endedAt: 2500,
+        args: { command: "echo hi" }, title: "echo hi", summary: "echo hi — exit 0 in 1.5 s", output: "hi\n",
+        result: "Exit code 0. Duration 1.5 s.\nhi\n", startedAt: 1000, endedAt: 2500,
       })}
       actions={actions}
       latest
     />,
   );
-  expect(screen.getByText("$ echo hi")).toBeInTheDocument();
-  expect(screen.getByText(/exit 0/)).toBeInTheDocument();
-  expect(screen.getByTestId("tool-state")).toHaveTextContent("done · 1.5 s");
+  // The command is the header's: not again in the body.
+  expect(screen.queryByText("$ echo hi")).toBeNull();
+  expect(screen.getByTestId("tool-state")).toHaveTextContent(/^exit 0 · 1\.5 s$/);
+  expect(screen.getByRole("log")).toHaveTextContent("hi");
+  // Nothing written for the model, and no second or third word on how it went.
+  expect(screen.queryByText(/Exit code|Duration|done/)).toBeNull();
+  expect(screen.getByTestId("tool-card").textContent!.match(/exit 0/g)).toHaveLength(1);
 });
 
 test("a failed call shows its error result", () => {
@@ -88,7 +92,7 @@ test("an image the tool returned shows in the card's result; an SVG does not", (
   const images = screen.getAllByRole("img");
   expect(images).toHaveLength(1);
   expect(images[0]).toHaveAttribute("src", `data:image/png;base64,${PNG}`);
-  expect(images[0]).toHaveAttribute("alt", "Image 1 of 1 returned by everything__get-tiny-image (image/png)");
+  expect(images[0]).toHaveAttribute("alt", "Image 1 of 1 returned by get-tiny-image · everything (image/png)");
   expect(images[0]!.closest(".result-view")).not.toBeNull();
   expect(document.querySelector('img[src^="data:image/svg"]')).toBeNull();
   expect(screen.getByText("2 images not shown: too large to show.")).toBeInTheDocument();
@@ -123,7 +127,7 @@ test("a file change can be undone after a confirmation; an undone one says so", 
   const done = call({ state: "succeeded", args: { path: "notes.txt", content: "x\n" }, result: "Wrote notes.txt", undo: "available" });
   const { rerender } = render(<ToolCard call={done} actions={{ ...actions, undo }} latest />);
   await userEvent.click(screen.getByTestId("undo-change"));
-  expect(screen.getByText(/Put notes.txt back as it was before this call\?/)).toBeInTheDocument();
+  expect(screen.getByText(/Put notes.txt back as it was before this change\?/)).toBeInTheDocument();
   // Keeping it asks again next time.
   await userEvent.click(screen.getByRole("button", { name: "Keep it" }));
   expect(undo).not.toHaveBeenCalled();
@@ -137,7 +141,7 @@ test("a file change can be undone after a confirmation; an undone one says so", 
   expect(screen.getByTestId("tool-state")).toHaveTextContent("undone");
   expect(screen.getByTestId("tool-card")).toHaveClass("look-by-you", "collapsed");
   await userEvent.click(screen.getByRole("button", { name: "Expand" }));
-  expect(screen.getByTestId("undo-done")).toHaveTextContent("Undone: notes.txt is as it was before this call.");
+  expect(screen.getByTestId("undo-done")).toHaveTextContent("Undone: notes.txt is as it was before this change.");
   expect(screen.queryByTestId("undo-change")).toBeNull();
 });
 
@@ -309,7 +313,8 @@ describe("a finished card folds to its header line", () => {
   test("a finished command folds to its command and exit, and opens to its output", async () => {
     render(<ToolCard call={bash()} actions={actions} />);
     expect(screen.getByTestId("tool-card")).toHaveClass("collapsed");
-    expect(screen.getByTestId("tool-card")).toHaveTextContent("cargo test — exit 0 in 1.2 s");
+    expect(screen.getByTitle("cargo test")).toHaveTextContent(/^cargo test$/);
+    expect(screen.getByTestId("tool-state")).toHaveTextContent(/^exit 0 · 1\.2 s$/);
     expect(screen.queryByText(/running 3 tests/)).toBeNull();
     await userEvent.click(screen.getByRole("button", { name: "Expand" }));
     expect(screen.getByText(/running 3 tests/)).toBeInTheDocument();

@@ -25,13 +25,16 @@ import type { Hunk } from "../protocol/Hunk";
 import type { HunkRef } from "../protocol/HunkRef";
 import { ApprovalBar } from "./ApprovalBar";
 import { DiffView } from "./DiffView";
-import { LiveText } from "./LiveText";
 import { SandboxLine } from "./SandboxLine";
 import { CallChanges } from "./CallChanges";
-import { OutputView } from "./OutputView";
 import { ResultView } from "./ResultView";
-import { argsSaidByTitle, argText as text, exitCodeOf, formatDuration, toolIcon } from "./toolSummary";
+import { argText as text, formatDuration } from "./toolSummary";
 import { callLook, lookClass, type Look } from "./stateLook";
+import { changeLook } from "../session/changeLook";
+import { ToolParams } from "./ToolParams";
+import { CommandOutput, finishedOutput } from "./CommandOutput";
+import { commandOutcome, restatesCommand } from "./commandOutcome";
+import { argsGist, cardIcon, externalTool, toolLabel } from "./toolName";
 import { CallFacts, hidesResult } from "./CallFacts";
 import { decisionWords } from "./decisionWords";
 import { UndoBar } from "./UndoBar";
@@ -69,49 +72,17 @@ export interface CardActions {
   undoHunk?(callId: string, hunk: HunkRef): void;
 }
 
-/** The arguments as the tool's view says to show them. */
-function Params({ call }: { call: CallView }) {
-  const streaming = call.state === "streaming";
-  const view = call.view;
-  switch (view.as) {
-    case "file_content": {
-      const content = text(call.args, view.content);
-      if (content === null) return null;
-      if (call.preview?.diff && !streaming) return null;
-      return <LiveText text={content} streaming={streaming} label={text(call.args, view.path) ?? undefined} />;
-    }
-    case "replacement": {
-      if (call.preview?.diff) return null;
-      const oldText = text(call.args, view.old);
-      const newText = text(call.args, view.new);
-      return (
-        <div className="edit-params">
-          {oldText !== null && <pre className="edit-old" aria-label="Text to replace">{oldText}</pre>}
-          {newText !== null && <pre className="edit-new" aria-label="Replacement">{newText}</pre>}
-        </div>
-      );
-    }
-    case "command":
-    case "title":
-      return null;
-    case "json": {
-      if (call.args === null || argsSaidByTitle(call.args, call.title)) return null;
-      const shown = JSON.stringify(call.args, null, 2);
-      if (!shown || shown === "{}") return null;
-      return <pre className="tool-args">{shown.length > 4000 ? `${shown.slice(0, 4000)}…` : shown}</pre>;
-    }
-  }
-}
-
 /** What a `new_task` call's sub-agent said and the cards of its calls, inside the call's card. */
 function SubAgent({
   call,
   calls,
   actions,
+  rewound,
 }: {
   call: CallView;
   calls: Record<string, CallView>;
   actions: CardActions;
+  rewound: boolean;
 }) {
   return (
     <div className="subtask" data-testid="subtask" aria-label="Sub-agent">
@@ -121,7 +92,7 @@ function SubAgent({
             const child = calls[item.callId];
             const latest = i === call.children.length - 1;
             return child ? (
-              <ToolCard key={item.id} call={child} calls={calls} actions={actions} latest={latest} />
+              <ToolCard key={item.id} call={child} calls={calls} actions={actions} latest={latest} rewound={rewound} />
             ) : null;
           }
           case "assistant":
@@ -146,9 +117,20 @@ const GLANCED = new Set<CallView["kind"]>(["read", "search", "fetch"]);
 /** Whether a finished card shows only its header line until opened (see the top of this file). */
 export function folds(call: CallView, latest: boolean, look: Look): boolean {
   if (call.result === null || call.approval !== null) return false;
-  if (look === "by-you") return true;
+  // Partly undone, what is left of it is on disk: it folds as a change that went through.
+  if (look === "by-you" && call.undo !== "partly") return true;
   if (look !== "done" || call.kind === "complete") return false;
   return !latest || (GLANCED.has(call.kind) && !call.isError && call.summary !== null);
+}
+
+/**
+ * Whether a finished card shows what the model got: not for a command whose output the card
+ * shows (its outcome is in the header), only when it went wrong before it ran or its output is
+ * not known apart from the model's text.
+ */
+function showsResult(call: CallView, isCommand: boolean): boolean {
+  if (!isCommand || call.error) return true;
+  return finishedOutput(call) === null;
 }
 
 function ToolCardInner({
@@ -157,6 +139,7 @@ function ToolCardInner({
   calls,
   latest = false,
   found = false,
+  rewound = false,
 }: {
   call: CallView;
   actions: CardActions;
@@ -166,18 +149,25 @@ function ToolCardInner({
   latest?: boolean;
   /** The find bar shows this card: it opens so what was found is in view. */
   found?: boolean;
+  /** The workspace was rewound to before the message this card came after. */
+  rewound?: boolean;
 }) {
-  const look = callLook(call);
-  // What it acts on names the card; once done, what it did says more.
-  const title = call.title ?? "";
-  const summary = call.summary ?? title;
+  const look = callLook({ ...call, rewound });
+  const change = changeLook({ ...call, rewound });
+  // What it acts on names the card (the engine's title, else the gist of its arguments); once
+  // done, what it did says more. A command's header says how it went once, in its pill.
+  const title = call.title || argsGist(call.args) || "";
+  const finished = call.result !== null;
+  const command = call.view.as === "command" ? text(call.args, call.view.command) : null;
+  const outcome = command !== null && finished ? commandOutcome(call.summary) : null;
+  const pillOutcome = outcome !== null && (look.look === "done" || look.look === "failed");
+  const summary = outcome ? title : (call.summary ?? title);
+  const ext = externalTool(call.name);
   const elapsed = call.startedAt !== null && call.endedAt !== null ? call.endedAt - call.startedAt : null;
   // A duration under a second says nothing to the person ("done · 0 ms" for a write), and the
   // engine's summary may say it already ("exit 0 in 2.5 s").
   const duration =
     elapsed !== null && elapsed >= 1000 && !/\d s\b/.test(call.summary ?? "") ? formatDuration(elapsed) : null;
-  const finished = call.result !== null;
-  const command = call.view.as === "command" ? text(call.args, call.view.command) : null;
   const approval = call.approval;
   const chosen = useSyncExternalStore(subscribeOpen, () => chosenOpen.get(call.id));
   const open = approval !== null || found || (chosen ?? !folds(call, latest, look.look));
@@ -189,7 +179,7 @@ function ToolCardInner({
   // What the folded header adds: the person's decision, or the outcome in their words, and the
   // size of a change that went through when its summary does not give it (a version of the
   // person's has none). A rejected change's size is not shown: it was never made.
-  const headNote = call.decision ? decisionWords(call.decision) : look.note;
+  const headNote = call.decision ? decisionWords(call.decision) : (look.note ?? (outcome && !pillOutcome ? outcome.words : null));
   const counts =
     call.kind === "edit" && call.summary === null && call.preview && call.state === "succeeded"
       ? `+${call.preview.lines_added} −${call.preview.lines_removed}`
@@ -210,8 +200,8 @@ function ToolCardInner({
           },
     [call.id, choiceHash, skipped, hunks],
   );
-  // A change that went through: each hunk can be undone on its own.
-  const undoable = actions.undoHunk && partlyUndoable(call) ? actions.undoHunk : undefined;
+  // A change that went through and is on disk: each hunk can be undone on its own.
+  const undoable = actions.undoHunk && partlyUndoable(call) && !change.faded ? actions.undoHunk : undefined;
   const undoHunk = useMemo(
     () => (undoable ? (hunk: Hunk) => undoable(call.id, hunkRef(hunk)) : undefined),
     [undoable, call.id],
@@ -223,11 +213,12 @@ function ToolCardInner({
   }, [waiting, call.id]);
   return (
     <article
-      className={`tool-card ${lookClass(look.look)}${open ? "" : " collapsed"}`}
+      className={`tool-card ${lookClass(look.look)}${open ? "" : " collapsed"}${change.faded ? " change-faded" : ""}`}
       data-testid="tool-card"
       data-tool={call.name}
       data-state={call.state}
       data-look={look.look}
+      data-disk={change.disk ?? undefined}
       data-undo={call.undo ?? undefined}
       aria-label={`${call.name} ${title}`}
     >
@@ -238,8 +229,11 @@ function ToolCardInner({
           aria-label={open ? "Collapse" : "Expand"}
           onClick={() => setOpen(!open)}
         >
-          <span className="tool-icon" aria-hidden="true">{toolIcon(call.kind)}</span>
-          <span className="tool-name">{call.name}</span>
+          <span className="tool-icon" aria-hidden="true">{cardIcon(call.name, call.kind)}</span>
+          <span className="tool-name" title={ext ? `${ext.tool}, a tool of the MCP server ${ext.server}` : undefined}>
+            {ext ? ext.tool : call.name}
+            {ext && <span className="tool-server"> · {ext.server}</span>}
+          </span>
           <span className="tool-summary" title={summary}>{summary}</span>
           {!open && counts && <span className="tool-head-counts muted">{counts}</span>}
           {!open && headNote && (
@@ -252,19 +246,21 @@ function ToolCardInner({
           className="tool-state state-pill"
           data-testid="tool-state"
           title={look.note ?? undefined}
-          aria-label={duration ? `${look.label}, ${duration}` : look.label}
+          aria-label={pillOutcome ? outcome!.words : duration ? `${look.label}, ${duration}` : look.label}
         >
-          {look.label}
-          {duration && <span className="state-duration"> · {duration}</span>}
+          {pillOutcome ? outcome!.words : look.label}
+          {!pillOutcome && duration && <span className="state-duration"> · {duration}</span>}
         </span>
       </header>
       {open && (
         <div className="tool-body">
-          {call.status && !finished && <div className="tool-tip muted">{call.status}</div>}
+          {call.status && !finished && !(command !== null && restatesCommand(call.status, call.title)) && (
+            <div className="tool-tip muted">{call.status}</div>
+          )}
           {command !== null && command !== call.title && <pre className="tool-command">$ {command}</pre>}
           {call.sandbox && <SandboxLine note={call.sandbox} />}
           <HookLines runs={call.hooks} said={look.note ? blockingHook(call.hooks) : null} />
-          <Params call={call} />
+          <ToolParams call={call} title={title} />
           {call.preview?.diff && (
             <DiffView
               diff={call.preview.diff}
@@ -272,15 +268,17 @@ function ToolCardInner({
               onLoadMore={() => actions.loadPreview?.(call.id)}
               choice={choice}
               onUndoHunk={undoHunk}
+              change={change}
             />
           )}
           {call.preview && !call.preview.diff && call.kind === "edit" && (
             <div className="muted preview-counts">
               {call.preview.path}: +{call.preview.lines_added} −{call.preview.lines_removed}
-              {call.preview.created ? " (new file)" : ""}
+              {call.preview.created && !change.faded ? " (new file)" : ""}
+              {change.mark ? ` · ${change.mark}` : ""}
             </div>
           )}
-          {calls && call.children.length > 0 && <SubAgent call={call} calls={calls} actions={actions} />}
+          {calls && call.children.length > 0 && <SubAgent call={call} calls={calls} actions={actions} rewound={rewound} />}
           {approval && (
             <ApprovalBar
               key={approval.previewHash}
@@ -299,17 +297,11 @@ function ToolCardInner({
               onEditApprove={(content) => actions.editApprove(call.id, approval.previewHash, content)}
             />
           )}
-          {command !== null && (call.output || call.state === "executing") && (
-            <OutputView
-              text={call.output}
-              running={call.state === "executing"}
-              exitCode={finished ? exitCodeOf(call.result) : null}
-            />
-          )}
+          {command !== null && !call.error && <CommandOutput call={call} />}
           {finished && <CallFacts call={call} note={look.note} />}
-          {finished && !hidesResult(call) && !(command !== null && call.output && !call.isError) && (
+          {finished && !hidesResult(call) && showsResult(call, command !== null) && (
             <ResultView
-              tool={call.name}
+              tool={toolLabel(call.name)}
               kind={call.kind}
               text={call.error ? `${call.error.code}: ${call.error.message}` : (call.result ?? "")}
               isError={call.isError}
@@ -317,8 +309,8 @@ function ToolCardInner({
               images={call.images}
             />
           )}
-          {call.changes && <CallChanges changes={call.changes} />}
-          {call.undo && <UndoBar call={call} onUndo={actions.undo} />}
+          {call.changes && <CallChanges changes={call.changes} change={change} />}
+          {call.undo && <UndoBar call={call} onUndo={actions.undo} rewound={change.disk === "rewound"} />}
         </div>
       )}
     </article>

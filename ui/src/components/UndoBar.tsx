@@ -1,16 +1,32 @@
-// What the person can do about a file change a call made: undo it, or see that it was undone.
+// What the person can do about a file change: undo it, or see that it was undone or rewound.
 import { useState } from "react";
 import type { CallView } from "../session/state";
 import { argText as text } from "./toolSummary";
 
 /**
- * What the user can do about a file change the call made: undo it (after a confirmation, as
- * the agent's version is not kept), or see that it was undone, or why an undo was refused.
+ * What the user can do about a file change: undo it (after a confirmation, as the agent's
+ * version is not kept), or see that it was undone or rewound, or why an undo was refused.
  */
-export function UndoBar({ call, onUndo }: { call: CallView; onUndo?: (callId: string) => void }) {
+export function UndoBar({
+  call,
+  onUndo,
+  rewound = false,
+}: {
+  call: CallView;
+  onUndo?: (callId: string) => void;
+  /** The workspace was rewound to before the message this change came after. */
+  rewound?: boolean;
+}) {
   const [asking, setAsking] = useState(false);
   const path =
     call.preview?.path ?? (call.view.as === "file_content" ? text(call.args, call.view.path) : null) ?? "the file";
+  if (rewound && call.undo !== "done") {
+    return (
+      <div className="tool-undo muted" data-testid="undo-rewound">
+        Rewound: the workspace went back to before this change.
+      </div>
+    );
+  }
   if (call.undo === "expired") {
     return (
       <div className="tool-undo muted" data-testid="undo-expired">
@@ -22,8 +38,8 @@ export function UndoBar({ call, onUndo }: { call: CallView; onUndo?: (callId: st
     return (
       <div className="tool-undo muted" data-testid="undo-done">
         {call.preview?.created
-          ? `Undone: ${path}, which this call created, is removed.`
-          : `Undone: ${path} is as it was before this call.`}
+          ? `Undone: ${path}, which this change created, is removed.`
+          : `Undone: ${path} is as it was before this change.`}
       </div>
     );
   }
@@ -36,7 +52,7 @@ export function UndoBar({ call, onUndo }: { call: CallView; onUndo?: (callId: st
       )}
       {asking ? (
         <>
-          <span>Put {path} back as it was before this call? The agent's version is not kept.</span>
+          <span>Put {path} back as it was before this change? The agent's version is not kept.</span>
           <button
             type="button"
             data-testid="confirm-undo"
@@ -59,7 +75,7 @@ export function UndoBar({ call, onUndo }: { call: CallView; onUndo?: (callId: st
           disabled={!onUndo}
           title={
             onUndo
-              ? "Puts the file back as it was before this call, if nothing changed it since"
+              ? "Puts the file back as it was before this change, if nothing changed it since"
               : "The session is not running: set up the model in Settings to undo"
           }
           onClick={() => setAsking(true)}

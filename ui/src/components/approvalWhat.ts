@@ -1,7 +1,7 @@
 // What an approval approves, in a few words for its bar: "Write hello.txt · +60 −2",
-// "Run cargo test", "Fetch https://example.com".
+// "Run this command", "Fetch https://example.com", "Use echo · everything".
 import type { CallView } from "../session/state";
-import { argText } from "./toolSummary";
+import { externalTool } from "./toolName";
 
 const VERB: Partial<Record<CallView["kind"], string>> = {
   execute: "Run",
@@ -18,11 +18,13 @@ export function approvalWhat(call: Pick<CallView, "name" | "kind" | "title" | "p
   added: number | null;
   removed: number | null;
 } {
-  // A command is named by itself (its title may be the agent's description of it).
-  const command = call.view.as === "command" ? argText(call.args, call.view.command)?.split("\n")[0] : null;
-  const target = call.preview?.path ?? command ?? call.title ?? "";
-  const verb = VERB[call.kind] ?? capitalised(call.name.replace(/_/g, " "));
-  const words = target ? `${verb} ${target}` : verb;
+  // A command is on its card right above the bar (its header, or in full under it): the bar
+  // does not say it again.
+  if (call.view.as === "command") return { words: "Run this command", added: null, removed: null };
+  const ext = externalTool(call.name);
+  const target = call.preview?.path ?? call.title ?? "";
+  const verb = ext ? `Use ${ext.tool} · ${ext.server}` : (VERB[call.kind] ?? capitalised(call.name.replace(/_/g, " ")));
+  const words = target && !ext ? `${verb} ${target}` : verb;
   if (!call.preview) return { words, added: null, removed: null };
   return { words, added: call.preview.lines_added, removed: call.preview.lines_removed };
 }

@@ -29,7 +29,7 @@ const CASES: [string, { state: CallState; undo?: UndoState; result?: string; dec
   ["executing", { state: "executing" }, "look-running", "running"],
   ["waiting for approval", { state: "awaiting_approval" }, "look-needs-you", "needs you"],
   ["succeeded", { state: "succeeded", result: "Wrote hello.txt" }, "look-done", "done"],
-  ["partly undone", { state: "succeeded", undo: "partly", result: "Wrote hello.txt" }, "look-done", "partly undone"],
+  ["partly undone", { state: "succeeded", undo: "partly", result: "Wrote hello.txt" }, "look-by-you", "partly undone"],
   ["undone", { state: "succeeded", undo: "done", result: "Wrote hello.txt" }, "look-by-you", "undone"],
   ["failed", { state: "failed", result: "NOT_FOUND: x" }, "look-failed", "failed"],
   [
@@ -151,7 +151,7 @@ test("a finished read is one line, and its arguments are not repeated under a ti
   expect(document.querySelector(".tool-args")).toBeNull();
 });
 
-test("the approval bar's words come from the call: a file's path, a command's first line", async () => {
+test("the approval bar's words come from the call: a file's path; a command, shown above, not again", async () => {
   const { approvalWhat } = await import("./approvalWhat");
   expect(
     approvalWhat({
@@ -164,7 +164,10 @@ test("the approval bar's words come from the call: a file's path, a command's fi
       name: "bash", kind: "execute", title: "Run the tests", view: { as: "command", command: "command" },
       args: { command: "cargo test\necho done" }, preview: null,
     }),
-  ).toEqual({ words: "Run cargo test", added: null, removed: null });
+  ).toEqual({ words: "Run this command", added: null, removed: null });
+  expect(
+    approvalWhat({ name: "everything__add", kind: "other", title: "", view: { as: "json" }, args: { a: 1, b: 2 }, preview: null }),
+  ).toEqual({ words: "Use add · everything", added: null, removed: null });
 });
 
 test("a call the session's end interrupted says so, with no empty toggle", async () => {

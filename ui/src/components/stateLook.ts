@@ -4,14 +4,18 @@
 // state.css:
 // - running (blue): the agent is writing, starting or running the call;
 // - needs-you (amber): it waits for the person's approval;
-// - done (green): it went through;
+// - done (green): it went through, and what it changed is all on disk;
 // - failed (red): it went wrong on its own;
-// - by-you (grey): the person rejected it, stopped it or undid it, or one of their hooks or
-//   rules refused it, said in neutral words.
+// - by-you (grey): the person rejected it, stopped it, undid it (or part of it) or rewound the
+//   workspace to before it, or one of their hooks or rules refused it, said in neutral words.
+// What a change that went through looks like comes from its state on disk (session/changeLook.ts).
 import type { CallState } from "../protocol/CallState";
 import type { UndoState } from "../protocol/UndoState";
 import type { CallDecision } from "../protocol/CallDecision";
 import type { HookRun } from "../protocol/HookRun";
+import type { ToolKind } from "../protocol/ToolKind";
+import type { WorkspaceChange } from "../protocol/WorkspaceChange";
+import { changeLook } from "../session/changeLook";
 import { decisionWords } from "./decisionWords";
 import { blockedWords, blockingHook } from "./hookWords";
 
@@ -33,6 +37,11 @@ export interface LookInput {
   decision?: CallDecision | null;
   /** The hooks that ran for it: a `PreToolUse` hook may have refused it. */
   hooks?: readonly HookRun[] | null;
+  kind?: ToolKind;
+  /** A command's or an external tool's changed files. */
+  changes?: readonly WorkspaceChange[] | null;
+  /** The workspace was rewound to before the message this call came after. */
+  rewound?: boolean;
 }
 
 /** The CSS class of a look. */
@@ -55,10 +64,11 @@ export function callLook(call: LookInput): StateLook {
       return { look: "needs-you", label: "needs you", note: null };
     case "executing":
       return { look: "running", label: "running", note: null };
-    case "succeeded":
-      if (call.undo === "done") return { look: "by-you", label: "undone", note: null };
-      if (call.undo === "partly") return { look: "done", label: "partly undone", note: null };
+    case "succeeded": {
+      const change = changeLook(call);
+      if (change.mark) return { look: "by-you", label: change.mark.toLowerCase(), note: null };
       return { look: "done", label: "done", note: null };
+    }
     case "failed":
       return { look: "failed", label: "failed", note: null };
     case "rejected": {

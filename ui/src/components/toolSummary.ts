@@ -42,10 +42,3 @@ export function formatDuration(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
-
-/** The exit code in a bash result (`exit code: 3`), if any. */
-export function exitCodeOf(result: string | null): number | null {
-  if (!result) return null;
-  const m = /exit code:?\s*(-?\d+)/i.exec(result);
-  return m ? Number(m[1]) : null;
-}

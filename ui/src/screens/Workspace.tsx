@@ -185,8 +185,8 @@ export function Workspace({
   // The files changed in this session; going to one brings its newest card into view, outlined
   // for a moment.
   const changes = useMemo(
-    () => sessionChanges(state.workspaceChanges, state.items, state.calls),
-    [state.workspaceChanges, state.items, state.calls],
+    () => sessionChanges(state.workspaceChanges, state.items, state.calls, state.rewinds),
+    [state.workspaceChanges, state.items, state.calls, state.rewinds],
   );
   const composer = useRef<ComposerFocus>(null);
   const modePicker = useRef<{ focus(): void }>(null);
@@ -361,6 +361,7 @@ export function Workspace({
               <Conversation
                 items={state.items}
                 calls={state.calls}
+                rewinds={state.rewinds}
                 actions={actions}
                 onOpenLink={openLink}
                 onBranch={current && !state.running ? branch : undefined}

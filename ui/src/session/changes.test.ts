@@ -43,12 +43,31 @@ test("the engine's count is the list; the cards say which entry and which change
     { path: "src/a.rs", kind: "added", added: 13, removed: 0, text: true },
   ];
   expect(sessionChanges(counted, items, calls)).toEqual([
-    { path: "out/log.txt", kind: "added", added: 4, removed: 0, text: true, kept: 0, undone: 0, partlyUndone: 0, byCommands: 1, itemId: 6, callIds: [] },
+    { path: "out/log.txt", kind: "added", added: 4, removed: 0, text: true, kept: 0, undone: 0, rewound: 0, partlyUndone: 0, byCommands: 1, itemId: 6, callIds: [] },
     // The sub-agent's undone edit is the newest change: its entry is the sub-agent's card.
-    { path: "src/a.rs", kind: "added", added: 13, removed: 0, text: true, kept: 2, undone: 1, partlyUndone: 1, byCommands: 1, itemId: 8, callIds: ["w1", "e1"] },
+    { path: "src/a.rs", kind: "added", added: 13, removed: 0, text: true, kept: 2, undone: 1, rewound: 0, partlyUndone: 1, byCommands: 1, itemId: 8, callIds: ["w1", "e1"] },
   ]);
   // A file changed by something the conversation does not show has no entry to go to.
   expect(sessionChanges([{ path: "x", kind: "deleted", added: 0, removed: 2, text: true }], [], {})[0]?.itemId).toBeNull();
   expect(sessionChanges(null, items, calls)).toEqual([]);
   expect(sessionChanges([], items, calls)).toEqual([]);
+});
+
+test("a file-tool change a rewind took back is counted apart, as its card looks; an undone one stays undone", () => {
+  const calls: Record<string, CallView> = {
+    w1: change("w1", "a.txt", true, [3, 0], { undo: "available" }),
+    w2: change("w2", "a.txt", false, [1, 1], { undo: "available" }),
+    w3: change("w3", "b.txt", true, [2, 0], { undo: "done" }),
+  };
+  const items: Item[] = [
+    { kind: "user", id: 1, text: "make a" },
+    { kind: "tool", id: 2, callId: "w1" },
+    { kind: "user", id: 3, text: "change a and make b" },
+    { kind: "tool", id: 4, callId: "w2" },
+    { kind: "tool", id: 5, callId: "w3" },
+  ];
+  // After the rewind, the engine counts a.txt as the first change left it.
+  const counted: SessionFileChange[] = [{ path: "a.txt", kind: "added", added: 3, removed: 0, text: true }];
+  const [a] = sessionChanges(counted, items, calls, [{ from: 3, to: 5 }]);
+  expect(a).toMatchObject({ path: "a.txt", kept: 1, rewound: 1, undone: 0, added: 3, removed: 0, callIds: ["w1"] });
 });

@@ -1,11 +1,13 @@
 // What the session changed in the workspace, by file: the engine's one count (every file a file
 // tool, a command or an MCP tool of the session touched that differs now from the workspace at
 // the session's start, `session_changes`), with, for each file, the conversation entry of its
-// newest change and what the file tools' changes to it were (undone, partly undone), for the
-// changes list and the status bar.
+// newest change and where the file tools' changes to it stand (undone, partly undone, rewound,
+// as their cards look: changeLook.ts), for the changes list and the status bar.
 import type { ChangeKind } from "../protocol/ChangeKind";
 import type { SessionFileChange } from "../protocol/SessionFileChange";
-import type { CallView, Item } from "./state";
+import { changeLook } from "./changeLook";
+import { rewoundIds } from "./rewinds";
+import type { CallView, Item, Rewind } from "./state";
 
 export interface FileChanges {
   /** Workspace-relative path. */
@@ -20,6 +22,8 @@ export interface FileChanges {
   kept: number;
   /** File-tool changes to it undone since. */
   undone: number;
+  /** File-tool changes to it a rewind took back since. */
+  rewound: number;
   /** Kept file-tool changes of which some parts were undone since. */
   partlyUndone: number;
   /** Commands and other tools that changed it. */
@@ -33,6 +37,7 @@ export interface FileChanges {
 interface Touch {
   kept: number;
   undone: number;
+  rewound: number;
   partlyUndone: number;
   byCommands: number;
   itemId: number;
@@ -40,12 +45,13 @@ interface Touch {
 }
 
 /** What the cards say touched each path, in conversation order. */
-function touches(items: Item[], calls: Record<string, CallView>): Map<string, Touch> {
+function touches(items: Item[], calls: Record<string, CallView>, rewinds: readonly Rewind[]): Map<string, Touch> {
   const byPath = new Map<string, Touch>();
+  const taken = rewoundIds(items, rewinds);
   const touch = (path: string, at: number) => {
     let t = byPath.get(path);
     if (!t) {
-      t = { kept: 0, undone: 0, partlyUndone: 0, byCommands: 0, itemId: at, callIds: [] };
+      t = { kept: 0, undone: 0, rewound: 0, partlyUndone: 0, byCommands: 0, itemId: at, callIds: [] };
       byPath.set(path, t);
     }
     t.itemId = at;
@@ -59,10 +65,12 @@ function touches(items: Item[], calls: Record<string, CallView>): Map<string, To
       const at = entry ?? item.id;
       if (call.state === "succeeded" && call.preview) {
         const t = touch(call.preview.path, at);
-        if (call.undo === "done") t.undone += 1;
+        const disk = changeLook({ ...call, rewound: taken.has(at) }).disk;
+        if (disk === "undone") t.undone += 1;
+        else if (disk === "rewound") t.rewound += 1;
         else {
           t.kept += 1;
-          if (call.undo === "partly") t.partlyUndone += 1;
+          if (disk === "partly-undone") t.partlyUndone += 1;
           t.callIds.push(call.id);
         }
       }
@@ -75,9 +83,14 @@ function touches(items: Item[], calls: Record<string, CallView>): Map<string, To
 }
 
 /** Each file the session changed, as the engine counted it (`null`: not counted yet). */
-export function sessionChanges(counted: SessionFileChange[] | null, items: Item[], calls: Record<string, CallView>): FileChanges[] {
+export function sessionChanges(
+  counted: SessionFileChange[] | null,
+  items: Item[],
+  calls: Record<string, CallView>,
+  rewinds: readonly Rewind[] = [],
+): FileChanges[] {
   if (!counted || counted.length === 0) return [];
-  const byPath = touches(items, calls);
+  const byPath = touches(items, calls, rewinds);
   return counted.map((file) => {
     const t = byPath.get(file.path);
     return {
@@ -88,6 +101,7 @@ export function sessionChanges(counted: SessionFileChange[] | null, items: Item[
       text: file.text,
       kept: t?.kept ?? 0,
       undone: t?.undone ?? 0,
+      rewound: t?.rewound ?? 0,
       partlyUndone: t?.partlyUndone ?? 0,
       byCommands: t?.byCommands ?? 0,
       itemId: t?.itemId ?? null,

@@ -10,8 +10,9 @@ import type { ToolKind } from "../protocol/ToolKind";
 import type { Transcript } from "../protocol/Transcript";
 import type { UsageSummary } from "../protocol/UsageSummary";
 import { applyPatches } from "./patch";
+import { withRewind } from "./rewinds";
 import type { CallView, Item, SessionState, Todo, Usage } from "./types";
-export type { CallView, Item, PendingApproval, QueuedMessage, SessionState, Todo, Usage } from "./types";
+export type { CallView, Item, PendingApproval, QueuedMessage, Rewind, SessionState, Todo, Usage } from "./types";
 
 export function initialState(mode: ApprovalMode = "ask"): SessionState {
   return {
@@ -36,6 +37,7 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
     ready: false,
     rewindPlan: null,
     rewound: false,
+    rewinds: [],
     hookConsent: null,
     workspaceChanges: null,
     title: null,
@@ -551,7 +553,7 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       const text = event.undone
         ? `Undid the rewind: ${files} back as they were before it.`
         : `Rewound ${files} to how they were before your message ${event.before_message + 1}.`;
-      return notice({ ...s, rewindPlan: null, rewound: !event.undone }, "info", text);
+      return notice({ ...s, rewindPlan: null, rewound: !event.undone, rewinds: withRewind(s.rewinds, s.items, event) }, "info", text);
     }
     case "rule_added":
       return notice(s, "info", `Rule added for ${event.scope === "user" ? "every workspace" : `this ${event.scope}`}: ${event.rule}`);

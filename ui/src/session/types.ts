@@ -21,6 +21,12 @@ import type { HookRun } from "../protocol/HookRun";
 import type { HooksView } from "../protocol/HooksView";
 import type { SessionFileChange } from "../protocol/SessionFileChange";
 
+/** The entries a rewind took back: from the user's message `from` to the entry `to` (item ids). */
+export interface Rewind {
+  from: number;
+  to: number;
+}
+
 export interface PendingApproval {
   previewHash: string;
   reason: string;
@@ -175,6 +181,12 @@ export interface SessionState {
   rewindPlan: RewindPlan | null;
   /** The last thing done was a rewind, which can be undone (until the next task). */
   rewound: boolean;
+  /**
+   * What the rewinds of this window took back, oldest first: each from the user's message the
+   * workspace went back to before, to the last entry then (item ids). An undone rewind's goes.
+   * A session opened again does not know them: its transcript does not say.
+   */
+  rewinds: Rewind[];
   /**
    * The workspace's hooks that wait for the user's consent (none of them runs until it is
    * given), until they answer; null when none waits.
