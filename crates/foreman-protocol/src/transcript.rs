@@ -49,6 +49,15 @@ pub enum TranscriptItem {
     Hook {
         run: HookRun,
     },
+    /// The workspace was rewound to before the user's message `before_message` (or, `undone`,
+    /// that rewind was undone), changing `files` files, as
+    /// [`EventMsg::Rewound`](crate::EventMsg::Rewound) said live: a reopened conversation shows
+    /// what came after that message as rewound.
+    Rewound {
+        before_message: u32,
+        undone: bool,
+        files: u32,
+    },
 }
 
 impl TranscriptItem {
@@ -58,7 +67,7 @@ impl TranscriptItem {
         match self {
             // The answer itself says why such a task ended.
             Self::TaskEnded { reason } => !matches!(reason, TaskEndReason::FinalAnswer { .. }),
-            Self::Compacted { .. } | Self::Hook { .. } => true,
+            Self::Compacted { .. } | Self::Hook { .. } | Self::Rewound { .. } => true,
             _ => false,
         }
     }

@@ -134,8 +134,8 @@ test("a file change can be undone after a confirmation; an undone one says so", 
   await userEvent.click(screen.getByTestId("undo-change"));
   await userEvent.click(screen.getByTestId("confirm-undo"));
   expect(undo).toHaveBeenCalledWith("c1");
-  rerender(<ToolCard call={{ ...done, undoRefused: "notes.txt changed after this call; undoing it would lose those changes." }} actions={{ ...actions, undo }} latest />);
-  expect(screen.getByRole("alert")).toHaveTextContent("notes.txt changed after this call");
+  rerender(<ToolCard call={{ ...done, undoRefused: "notes.txt changed after this change was made; undoing it would lose those changes." }} actions={{ ...actions, undo }} latest />);
+  expect(screen.getByRole("alert")).toHaveTextContent("notes.txt changed after this change was made");
   rerender(<ToolCard call={{ ...done, id: "c1-undone", undo: "done" }} actions={{ ...actions, undo }} latest />);
   // Undone by the person: grey, one line, which opens to say what became of the file.
   expect(screen.getByTestId("tool-state")).toHaveTextContent("undone");

@@ -108,7 +108,8 @@ cost_usd: number | null,
  */
 context_used: number, 
 /**
- * The model's context window in tokens, as configured for the session.
+ * The model's context window in tokens, as configured for the session; 0 when it is not
+ * known (a model neither the settings nor Foreman's table give a window for).
  */
 context_window: number, } | { "type": "retrying", attempt: number, max_attempts: number, delay_ms: number, message: string, } | { "type": "error", message: string, } | { "type": "paused", call_id: string, tool: string, failures: number, message: string, } | { "type": "resumed" } | { "type": "waiting", message: string, } | { "type": "context_compacting", 
 /**

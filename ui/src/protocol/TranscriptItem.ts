@@ -12,4 +12,4 @@ export type TranscriptItem = { "kind": "user", text: string,
 /**
  * What the message attached.
  */
-attachments?: Array<AttachmentView>, } | { "kind": "assistant", text: string, } | { "kind": "tool", call: CallSnapshot, } | { "kind": "task_ended", reason: TaskEndReason, } | { "kind": "compacted", elided_outputs: number, removed_messages: number, tokens_before: number, tokens_after: number, } | { "kind": "hook", run: HookRun, };
+attachments?: Array<AttachmentView>, } | { "kind": "assistant", text: string, } | { "kind": "tool", call: CallSnapshot, } | { "kind": "task_ended", reason: TaskEndReason, } | { "kind": "compacted", elided_outputs: number, removed_messages: number, tokens_before: number, tokens_after: number, } | { "kind": "hook", run: HookRun, } | { "kind": "rewound", before_message: number, undone: boolean, files: number, };

@@ -42,6 +42,7 @@ cost_usd: number | null,
  */
 context_used: number, 
 /**
- * The model's context window in tokens, as configured for the session.
+ * The model's context window in tokens, as configured for the session; 0 when it is not
+ * known (a model neither the settings nor Foreman's table give a window for).
  */
 context_window: number, };

@@ -673,3 +673,25 @@ test("an error notice the retry got past turns into a recovered one, live and wh
   const notices = stored.items.filter((i) => i.kind === "notice");
   expect(notices.map((n) => Boolean(n.kind === "notice" && n.recovered))).toEqual([true, false]);
 });
+
+test("a reopened session shows a rewind where it was made: the entries after its message are rewound", () => {
+  const transcript = transcriptOf([
+    { kind: "user", text: "one" },
+    { kind: "assistant", text: "did one" },
+    { kind: "user", text: "two" },
+    { kind: "assistant", text: "did two" },
+    { kind: "rewound", before_message: 1, undone: false, files: 2 },
+  ]);
+  const s = fromTranscript(transcript, "ask");
+  const two = s.items.find((i) => i.kind === "user" && i.text === "two")!;
+  expect(s.rewinds).toEqual([{ from: two.id, to: two.id + 1 }]);
+  expect(s.items.at(-1)).toMatchObject({ kind: "notice", text: "Rewound 2 files to how they were before your message 2." });
+  expect(s.rewound).toBe(true);
+  // Undone later, and a message after it: nothing is rewound, and no undo is offered.
+  const later = fromTranscript(
+    transcriptOf([...transcript.items, { kind: "rewound", before_message: 1, undone: true, files: 2 }, { kind: "user", text: "three" }]),
+    "ask",
+  );
+  expect(later.rewinds).toEqual([]);
+  expect(later.rewound).toBe(false);
+});

@@ -167,6 +167,16 @@ function todosFrom(value: unknown): Todo[] {
 }
 
 /** The state of a stored session, before any event. */
+/** The conversation after a rewind to before message `before` (or its undoing), live or stored. */
+function rewoundState(s: SessionState, before: number, undone: boolean, changed: number): SessionState {
+  const files = plural(changed, "file");
+  const text = undone
+    ? `Undid the rewind: ${files} back as they were before it.`
+    : `Rewound ${files} to how they were before your message ${before + 1}.`;
+  const rewinds = withRewind(s.rewinds, s.items, { before_message: before, undone });
+  return notice({ ...s, rewindPlan: null, rewound: !undone, rewinds }, "info", text);
+}
+
 export function fromTranscript(t: Transcript, mode: ApprovalMode): SessionState {
   let state = initialState(mode);
   for (const item of t.items) {
@@ -180,10 +190,13 @@ export function fromTranscript(t: Transcript, mode: ApprovalMode): SessionState 
       state = { ...state, retriedNotice: text && mayRetry(item.reason) ? state.nextId - 1 : null };
     } else if (item.kind === "compacted") {
       state = notice(state, "info", describeCompaction(item));
+    } else if (item.kind === "rewound") {
+      state = rewoundState(state, item.before_message, item.undone, item.files);
     } else if (item.kind === "hook") {
       state = { ...state, items: [...state.items, { kind: "hook", id: state.nextId, run: item.run }], nextId: state.nextId + 1 };
     } else {
-      state = item.kind === "user" ? { ...state, retriedNotice: null } : recover(state);
+      // A message after a rewind: that rewind is no longer the last thing done.
+      state = item.kind === "user" ? { ...state, retriedNotice: null, rewound: false } : recover(state);
       const attachments = item.kind === "user" && item.attachments?.length ? { attachments: item.attachments } : {};
       state = {
         ...state,
@@ -548,13 +561,8 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return parentId || event.title.trim() === "" ? s : { ...s, title: event.title };
     case "rewind_planned":
       return { ...s, rewindPlan: event.plan };
-    case "rewound": {
-      const files = plural(event.changes.length, "file");
-      const text = event.undone
-        ? `Undid the rewind: ${files} back as they were before it.`
-        : `Rewound ${files} to how they were before your message ${event.before_message + 1}.`;
-      return notice({ ...s, rewindPlan: null, rewound: !event.undone, rewinds: withRewind(s.rewinds, s.items, event) }, "info", text);
-    }
+    case "rewound":
+      return rewoundState(s, event.before_message, event.undone, event.changes.length);
     case "rule_added":
       return notice(s, "info", `Rule added for ${event.scope === "user" ? "every workspace" : `this ${event.scope}`}: ${event.rule}`);
     case "approval_mode_changed":

@@ -322,6 +322,9 @@ async fn the_session_context_note_is_not_echoed_back() {
     eprintln!("the model answered: {streamed:?}");
     assert!(!streamed.trim().is_empty(), "{}", out.stderr);
     for hidden in ["Session context", "Written by Foreman", "(UTC)", "Git:"] {
-        assert!(!streamed.contains(hidden), "{hidden:?} echoed: {streamed:?}");
+        assert!(
+            !streamed.contains(hidden),
+            "{hidden:?} echoed: {streamed:?}"
+        );
     }
 }

@@ -14,6 +14,7 @@ use super::engine::Engine;
 use super::pending_checkpoint::PendingCheckpoint;
 use crate::checkpoints::{Checkpoint, CheckpointError, Checkpoints};
 use crate::conversation::notes::{rewound_note, undid_rewind_note};
+use crate::conversation::transcript::TranscriptItem;
 use crate::protocol::{EventMsg, RewindPlan};
 use crate::store::NewWorkspaceCheckpoint;
 
@@ -274,6 +275,12 @@ impl Engine {
             true => undid_rewind_note(done.changes.len()),
         };
         self.tooling.undo.notes.push(note);
+        self.save_notice(&TranscriptItem::Rewound {
+            before_message: message,
+            undone: undoing,
+            files: u32::try_from(done.changes.len()).unwrap_or(u32::MAX),
+        })
+        .await;
         self.events.emit(EventMsg::Rewound {
             before_message: message,
             undone: undoing,

@@ -74,7 +74,7 @@ impl Engine {
             | Op::EditAndApprove { call_id, .. }
             | Op::ApproveHunks { call_id, .. } => self.events.emit(EventMsg::ApprovalRefused {
                 call_id,
-                reason: "no approval is pending for this call".into(),
+                reason: "nothing here waits for an approval".into(),
             }),
             Op::Cancel => self.stop(),
             Op::WithdrawMessage { index, text } => self.withdraw_message(index, &text),

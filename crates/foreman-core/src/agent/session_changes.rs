@@ -1,6 +1,6 @@
 //! The session's one count of what it changed in the workspace: every file one of its steps
-//! touched (a file tool's change, a command's or an external tool's, as their checkpoints saw
-//! them), read on disk now against the workspace checkpointed before its first message
+//! touched (a file tool's change, as the store keeps its file's content before it; a command's
+//! or an external tool's, as the checkpoints around it saw them), read on disk now against the workspace checkpointed before its first message
 //! ([`Checkpoints::against_disk`](crate::checkpoints::Checkpoints::against_disk)). An undone
 //! change or a rewind is counted as what it left on disk. Sent as
 //! [`EventMsg::SessionChanges`] after each step that can change files, an undo, a rewind, and
@@ -61,7 +61,13 @@ impl Engine {
             }
             self.tooling.session_paths.seeded = true;
         }
+        // A file tool's change keeps its file's content before it: its path is in the store.
+        let kept = match store.checkpoint_paths(&self.id).await {
+            Ok(kept) => kept,
+            Err(e) => return self.store_failed(&e),
+        };
         let paths = &mut self.tooling.session_paths.paths;
+        paths.extend(kept);
         for call in self.calls.iter() {
             paths.extend(touched(call).map(str::to_owned));
         }

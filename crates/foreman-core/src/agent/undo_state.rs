@@ -56,7 +56,7 @@ pub enum UndoError {
     #[error("A file is being changed right now; undo when that call has finished.")]
     Busy,
     #[error(
-        "There is nothing to undo for this call: it changed no file, or its change was undone \
+        "There is nothing to undo here: it changed no file, or its change was undone \
          already."
     )]
     Nothing,
@@ -65,7 +65,7 @@ pub enum UndoError {
     #[error("{0} is gone, so there is nothing to undo in it.")]
     Gone(String),
     #[error(
-        "{0} changed since this call (or its last partial undo), so nothing was undone; the file \
+        "{0} changed since this change (or its last partial undo), so nothing was undone; the file \
          keeps what it has now."
     )]
     ChangedSince(String),

@@ -120,11 +120,12 @@ pub fn is_secret_env(name: &OsStr) -> bool {
         || name.starts_with("FOREMAN_")
 }
 
-/// The progress tip shown while the tool runs.
-pub fn bash_tip(params: &BashParams) -> String {
+/// The progress tip shown while the tool runs: what the command is for, when the model said;
+/// without it the card shows the command itself and says nothing more.
+pub fn bash_tip(params: &BashParams) -> Option<String> {
     match &params.description {
-        Some(d) if !d.trim().is_empty() => format!("{}…", d.trim()),
-        _ => format!("Running `{}`…", first_line(&params.command)),
+        Some(d) if !d.trim().is_empty() => Some(format!("{}…", d.trim())),
+        _ => None,
     }
 }
 
@@ -364,7 +365,9 @@ impl Tool for BashTool {
         input: BashParams,
         ctx: CallContext,
     ) -> Result<ToolOutput, ToolError> {
-        ctx.sink.status(bash_tip(&input));
+        if let Some(tip) = bash_tip(&input) {
+            ctx.sink.status(tip);
+        }
         let sink = ctx.sink.clone();
         let sandbox = ctx.sandbox.as_ref();
         let output = run_bash_in(&self.session, input, sandbox, ctx.cancel, |text| {

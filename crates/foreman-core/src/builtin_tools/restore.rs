@@ -21,7 +21,7 @@ pub const KEEP_LIMIT: u64 = 16 << 20;
 pub enum RestoreError {
     /// The file no longer has what the call left.
     #[error(
-        "{path} changed after this call; undoing it would lose those changes. Nothing was changed."
+        "{path} changed after this change was made; undoing it would lose those changes. Nothing was changed."
     )]
     ChangedSince { path: String },
     /// The file cannot be read or written.
@@ -126,7 +126,8 @@ mod tests {
         let err = restore_file(&b, "a.txt", Some(b"before"), &content_hash(b"after")).unwrap_err();
         assert!(matches!(err, RestoreError::ChangedSince { .. }), "{err}");
         assert!(
-            err.to_string().contains("a.txt changed after this call"),
+            err.to_string()
+                .contains("a.txt changed after this change was made"),
             "{err}"
         );
         assert_eq!(

@@ -107,7 +107,12 @@ fn recorded(
         use gix::objs::tree::EntryKind;
         match (names.peek().is_some(), kind) {
             (true, EntryKind::Tree) => tree = oid,
-            (false, EntryKind::Blob) => return Ok(Some(Recorded { oid, kind: Kind::File })),
+            (false, EntryKind::Blob) => {
+                return Ok(Some(Recorded {
+                    oid,
+                    kind: Kind::File,
+                }));
+            }
             (false, EntryKind::BlobExecutable) => {
                 return Ok(Some(Recorded {
                     oid,

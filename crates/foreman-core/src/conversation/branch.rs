@@ -237,6 +237,7 @@ mod tests {
                 TranscriptItem::TaskEnded { reason } => format!("ended: {}", reason.describe()),
                 TranscriptItem::Compacted { .. } => "compacted".into(),
                 TranscriptItem::Hook { run } => format!("hook: {}", run.command),
+                TranscriptItem::Rewound { .. } => "rewound".into(),
             })
             .collect()
     }

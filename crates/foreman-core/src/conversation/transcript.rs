@@ -287,6 +287,7 @@ mod tests {
                 TranscriptItem::Tool { call } => call.name.clone(),
                 TranscriptItem::Compacted { .. } => "compacted".into(),
                 TranscriptItem::Hook { run } => run.command.clone(),
+                TranscriptItem::Rewound { .. } => "rewound".into(),
             })
             .collect();
         assert_eq!(

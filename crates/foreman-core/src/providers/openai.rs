@@ -10,7 +10,6 @@ use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Value, json};
 
 use super::api::{Api, header_value};
-use crate::conversation::notes::is_session_context_note;
 use super::attachment::Attachment;
 use super::error::ProviderError;
 use super::format::WireFormat;
@@ -20,6 +19,7 @@ use super::keys::SharedKeySource;
 use super::message::Message;
 use super::request::ProviderRequest;
 use super::secret::Secret;
+use crate::conversation::notes::is_session_context_note;
 
 const NAME: &str = "OpenAI-compatible server";
 

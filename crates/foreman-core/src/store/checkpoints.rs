@@ -69,6 +69,19 @@ impl Store {
         Ok(expired.into_iter().map(|(call_id,)| call_id).collect())
     }
 
+    /// Every path a file tool of `session_id` changed (or set out to), as its checkpoints keep
+    /// them, in path order.
+    pub async fn checkpoint_paths(&self, session_id: &str) -> Result<Vec<String>, StoreError> {
+        let rows: Vec<(String,)> = sqlx::query_as(
+            "SELECT DISTINCT path FROM checkpoints WHERE session_id = ?1 ORDER BY path",
+        )
+        .bind(session_id)
+        .fetch_all(self.pool())
+        .await
+        .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        Ok(rows.into_iter().map(|(path,)| path).collect())
+    }
+
     /// The checkpoint of `call_id` in `session_id`, unless there is none or it was undone.
     pub async fn checkpoint(
         &self,

@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use foreman_core::conversation::open_session;
 use foreman_core::mcp::{Backoff, HubOptions, McpHub, ServerSource};
-use foreman_core::protocol::{ApprovalMode, ChangeKind, EventMsg, Op, SessionFileChange};
+use foreman_core::protocol::{
+    ApprovalMode, ApprovalScope, ChangeKind, EventMsg, Op, SessionFileChange,
+};
 use foreman_core::store::Store;
 use foreman_core::testing::scripts::call;
 use foreman_core::testing::sse_server::ScriptedResponse;
@@ -109,6 +111,23 @@ async fn file_tools_commands_and_mcp_tools_are_counted_as_one_and_undo_and_rewin
     })
     .await;
     h.say("change things three ways");
+    // The filesystem server says its write is destructive: it asks, even in yolo.
+    let (call_id, preview_hash) = h.approval().await;
+    assert_eq!(call_id, "m");
+    // What the file tool and the command changed is counted before the MCP tool runs.
+    assert_eq!(
+        last_count(&h),
+        [
+            row("notes.txt", ChangeKind::Modified, 1, 0),
+            row("old.txt", ChangeKind::Deleted, 0, 2),
+            row("tool.txt", ChangeKind::Added, 2, 0),
+        ]
+    );
+    h.send(Op::Approve {
+        call_id,
+        preview_hash,
+        scope: ApprovalScope::Once,
+    });
     assert!(h.end().await.is_success());
     assert_eq!(
         std::fs::read_to_string(ws.join("mcp.txt")).unwrap(),

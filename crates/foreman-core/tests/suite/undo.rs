@@ -55,7 +55,7 @@ async fn the_user_undoes_file_changes_newest_first_also_after_a_restart() {
     std::fs::write(h.dir.path().join("notes.txt"), "someone's edit\n").unwrap();
     let refused = h.undo("w").await.unwrap_err();
     assert!(
-        refused.contains("notes.txt changed after this call"),
+        refused.contains("notes.txt changed after this change was made"),
         "{refused}"
     );
     assert_eq!(h.file("notes.txt"), "someone's edit\n");
@@ -136,7 +136,10 @@ async fn without_a_store_edits_of_one_file_are_undone_newest_first_from_memory()
         assert_eq!(h.file("notes.txt"), "ALPHA\nBETA\n", "{wire:?}");
         // The older change first would lose the newer one: refused.
         let refused = h.undo("e1").await.unwrap_err();
-        assert!(refused.contains("changed after this call"), "{refused}");
+        assert!(
+            refused.contains("changed after this change was made"),
+            "{refused}"
+        );
         assert_eq!(h.file("notes.txt"), "ALPHA\nBETA\n");
         h.undo("e2").await.unwrap();
         assert_eq!(h.file("notes.txt"), "alpha\nBETA\n", "{wire:?}");
