@@ -9,7 +9,7 @@ use thiserror::Error;
 
 use crate::mcp::McpHub;
 use crate::protocol::{ApprovalMode, SandboxLevel};
-use crate::providers::context_windows::{DEFAULT_CONTEXT_WINDOW, context_window_of};
+use crate::providers::context_windows::context_window_of;
 use crate::providers::{Limits, Message, PriceTable, Provider};
 use crate::slash::SlashDirs;
 use crate::store::{RuleAction, Store};
@@ -55,8 +55,9 @@ pub struct SessionConfig {
     /// The model's context window in tokens; past `context_window - context_reserve` old tool
     /// outputs are elided, then older history is summarised (see [`super::compaction`]).
     /// `None` when neither the settings nor the table of known models give it: compaction then
-    /// assumes [`DEFAULT_CONTEXT_WINDOW`], and the usage reports a window of 0 (unknown), so no
-    /// front end shows a share of a window it made up.
+    /// assumes [`DEFAULT_CONTEXT_WINDOW`](crate::providers::context_windows::DEFAULT_CONTEXT_WINDOW),
+    /// and the usage reports a window of 0 (unknown), so no front end shows a share of a window
+    /// it made up.
     pub context_window: Option<usize>,
     /// Tokens kept free for the answer (at most a quarter of a small window).
     pub context_reserve: usize,

@@ -85,7 +85,7 @@ pub(crate) struct Tooling {
     /// Where the commands a `/name` message runs are found (`None`: no commands).
     pub(crate) slash: Option<SlashDirs>,
     /// What the session's steps touched, for its count of changes.
-    pub(crate) session_paths: super::session_changes::SessionPaths,
+    pub(crate) session_paths: super::session_paths::SessionPaths,
 }
 
 /// What decides whether a call runs without asking, and when a task pauses.

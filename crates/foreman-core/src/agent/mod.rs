@@ -51,6 +51,7 @@ mod saves;
 pub mod scheduler;
 mod session_changes;
 mod session_context;
+mod session_paths;
 mod slash_input;
 mod slash_task;
 pub mod spend;

@@ -1,38 +1,16 @@
 //! The session's one count of what it changed in the workspace: every file one of its steps
 //! touched (a file tool's change, as the store keeps its file's content before it; a command's
-//! or an external tool's, as the checkpoints around it saw them), read on disk now against the workspace checkpointed before its first message
+//! or an external tool's, as the checkpoints around it saw them), read on disk now against the
+//! workspace checkpointed before its first message
 //! ([`Checkpoints::against_disk`](crate::checkpoints::Checkpoints::against_disk)). An undone
 //! change or a rewind is counted as what it left on disk. Sent as
 //! [`EventMsg::SessionChanges`] after each step that can change files, an undo, a rewind, and
 //! when a stored session resumes.
 
-use std::collections::BTreeSet;
-
 use super::engine::Engine;
+use super::session_paths::touched;
 use crate::checkpoints::CheckpointError;
-use crate::protocol::{CallSnapshot, CallState, EventMsg};
-
-/// The paths the session's steps touched so far.
-#[derive(Debug, Default)]
-pub(crate) struct SessionPaths {
-    /// The stored calls of a resumed session were read.
-    seeded: bool,
-    paths: BTreeSet<String>,
-    /// Something was sent: a later empty count is sent too, to clear it.
-    reported: bool,
-}
-
-/// The paths `call` touched: its file's, once its change went through, and what the checkpoints
-/// around it saw change.
-fn touched(call: &CallSnapshot) -> impl Iterator<Item = &str> {
-    let file = call
-        .preview
-        .as_ref()
-        .filter(|_| call.state == CallState::Succeeded)
-        .map(|p| p.path.as_str());
-    let listed = call.changes.iter().flatten().map(|c| c.path.as_str());
-    file.into_iter().chain(listed)
-}
+use crate::protocol::{CallSnapshot, EventMsg};
 
 impl Engine {
     /// Sends what the session has changed in the workspace so far.
