@@ -168,7 +168,7 @@ pub struct CallSnapshot {
     /// What the call acts on, as its tool words it (`src/main.rs`).
     #[serde(default)]
     pub title: Option<String>,
-    /// What the call did, once done (`Read src/main.rs (lines 1–200 of 1,204)`).
+    /// What the call did, once done (`src/main.rs · lines 1–200 of 1,204` for a read).
     #[serde(default)]
     pub summary: Option<String>,
     /// What the user reads of a failure.

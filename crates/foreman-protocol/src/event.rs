@@ -209,7 +209,7 @@ pub enum EventMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         error: Option<CallError>,
-        /// What the call did, in a line (`Read src/main.rs (lines 1–200 of 1,204)`).
+        /// What the call did, in a line (`src/main.rs · lines 1–200 of 1,204` for a read).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         summary: Option<String>,

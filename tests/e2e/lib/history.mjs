@@ -34,7 +34,7 @@ export function seedSession(db, { id, project, title, groups }) {
     const info = JSON.stringify({
       call_id: call, name: "read", state: "succeeded", arguments: { path: `file_${i}.rs` }, preview: null, preview_hash: null,
       status: null, result: `1\tfn f${i}() {}`, is_error: false, decision: null, images: null, parent_call_id: null, undo: null,
-      kind: "read", view: { as: "json" }, title: `file_${i}.rs`, summary: `Read file_${i}.rs (lines 1–2 of 2)`, error: null,
+      kind: "read", view: { as: "json" }, title: `file_${i}.rs`, summary: `file_${i}.rs · lines 1–2 of 2`, error: null,
       sandbox: null, changes: null, hooks: [],
     });
     sql.push(`INSERT INTO tool_calls (session_id, call_id, name, state, info, created_at, updated_at) VALUES ('${id}', '${call}', 'read', 'succeeded', '${info}', ${at(i * 4 + 1)}, ${at(i * 4 + 2)});`);

@@ -157,7 +157,7 @@ test("4. two sessions in two windows run at once, each window approving its own 
   const modes = await app.browser.execute(() =>
     [...document.querySelectorAll('[data-testid="mode-picker"] [role="radio"]')].map((b) => {
       const box = b.getBoundingClientRect();
-      return { top: Math.round(box.top), height: Math.round(box.height), text: b.innerText };
+      return { top: Math.round(box.top), height: Math.round(box.height), text: b.innerText.trim() };
     }),
   );
   assert.equal(modes.length, 5, `five modes: ${JSON.stringify(modes)}`);

@@ -61,7 +61,7 @@ export function SessionRowItem({ row, current, activity, task, now, onOpen, onRe
             <span className="session-row-top">
               {row.branch && (
                 <span className="session-branch-mark" aria-hidden="true">
-                  ⑂
+                  ↳
                 </span>
               )}
               <span className="session-title">

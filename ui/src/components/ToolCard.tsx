@@ -111,7 +111,7 @@ function SubAgent({
   );
 }
 
-/** Kinds whose finished card says all in its header line (`Read src/a.rs (lines 1–40)`). */
+/** Kinds whose finished card says all in its header line (`read src/a.rs · lines 1–40 of 40`). */
 const GLANCED = new Set<CallView["kind"]>(["read", "search", "fetch"]);
 
 /** Whether a finished card shows only its header line until opened (see the top of this file). */

@@ -94,7 +94,7 @@ export function UserMessage({
                 title="A new session with the conversation before this message, to send it again differently"
                 onClick={() => setAsking("branch")}
               >
-                ⑂ {LABELS.branchFromHere}
+                ↳ {LABELS.branchFromHere}
               </button>
             )}
             {onRewind && (

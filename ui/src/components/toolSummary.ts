@@ -9,7 +9,7 @@ const ICONS: Record<ToolKind, string> = {
   execute: "›_",
   fetch: "⇣",
   plan: "☑",
-  delegate: "⑂",
+  delegate: "↳",
   complete: "✓",
   other: "◆",
 };

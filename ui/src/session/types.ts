@@ -48,7 +48,7 @@ export interface CallView {
   view: ArgsView;
   /** What the call acts on, as the engine words it (`src/main.rs`). */
   title: string | null;
-  /** What the call did, once done (`Read src/main.rs (lines 1–200 of 1,204)`). */
+  /** What the call did, once done (`src/main.rs · lines 1–200 of 1,204` for a read). */
   summary: string | null;
   state: CallState;
   /** The arguments so far (complete once the call is past streaming). */

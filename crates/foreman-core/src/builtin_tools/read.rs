@@ -47,7 +47,8 @@ pub struct ReadParams {
 /// Result of the `read` tool.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ReadOutput {
-    /// Short title for the UI, e.g. `Read src/main.rs (lines 1–120 of 120)`.
+    /// What the card's header says after the tool's name, e.g. `src/main.rs · lines 1–120 of
+    /// 120` (the name says it was read).
     pub title: String,
     /// Path relative to the workspace root.
     pub path: String,
@@ -165,12 +166,12 @@ pub async fn run_read(
     });
     let title = if page.lines_returned == 0 {
         format!(
-            "Read {shown} (no lines at offset {}; {} lines)",
+            "{shown} · no lines at offset {} ({} lines)",
             page.start_line, page.total_lines
         )
     } else {
         format!(
-            "Read {shown} (lines {}–{} of {})",
+            "{shown} · lines {}–{} of {}",
             page.start_line, end_line, page.total_lines
         )
     };
@@ -305,7 +306,7 @@ mod tests {
         assert_eq!(out.content, "     1\tone\n     2\ttwo\n     3\tthree\n");
         assert_eq!(out.total_lines, 3);
         assert!(!out.has_more);
-        assert_eq!(out.title, "Read a.txt (lines 1–3 of 3)");
+        assert_eq!(out.title, "a.txt · lines 1–3 of 3");
         let resolved = s.boundary.resolve("a.txt").unwrap();
         assert_eq!(
             s.reads.baseline(&resolved),

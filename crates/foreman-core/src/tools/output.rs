@@ -8,7 +8,7 @@ use serde_json::Value;
 pub struct ToolOutput {
     /// What the model reads.
     pub text: String,
-    /// What the call did, for the card once it is done (`Read src/main.rs (lines 1–200 of
+    /// What the call did, for the card once it is done (`src/main.rs · lines 1–200 of
     /// 1,204)`), beside its title (what it acted on).
     pub summary: Option<String>,
     /// The tool ran but reports a failure in its own words (a command's non-zero exit).

@@ -1,4 +1,5 @@
-//! The session's one count of what it changed in the workspace, through the session: a file
+//! The session's name and its one count of what it changed in the workspace, through the
+//! session: the first message names it at once; a file
 //! tool's write, a command's changes and an MCP tool's write (the real server-filesystem) are
 //! all counted, an undo takes its file out, and a rewind leaves nothing to count.
 
@@ -129,6 +130,23 @@ async fn file_tools_commands_and_mcp_tools_are_counted_as_one_and_undo_and_rewin
         scope: ApprovalScope::Once,
     });
     assert!(h.end().await.is_success());
+    // The first message named the session as it was taken, before the work began.
+    let titled = h
+        .seen
+        .iter()
+        .position(|e| matches!(&e.msg, EventMsg::SessionTitled { title } if title == "change things three ways"))
+        .expect("the session was named from its first message");
+    let taken = h
+        .seen
+        .iter()
+        .position(|e| matches!(e.msg, EventMsg::UserMessageTaken { .. }))
+        .unwrap();
+    assert!(titled < taken);
+    let listed = store
+        .list_sessions(&ws.display().to_string())
+        .await
+        .unwrap();
+    assert_eq!(listed[0].title, "change things three ways");
     assert_eq!(
         std::fs::read_to_string(ws.join("mcp.txt")).unwrap(),
         "from mcp\n"
