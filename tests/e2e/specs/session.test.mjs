@@ -142,7 +142,7 @@ step("1. set the provider and key, watch a write stream, read the diff, approve"
     return null;
   });
   assert.match(shown, /^connection-result: .*did not call the tool/s, shown);
-  assert.match(await (await $('[data-testid="connection-tools"]')).getText(), /not called/);
+  assert.match(await (await $('[data-testid="connection-tools"]')).getText(), /not used/);
   await (await $('[data-testid="use-text-protocol"]')).waitForDisplayed({ timeout: 5000 });
   await (await $('[data-testid="connection-result"]')).scrollIntoView();
   await screenshot(app.browser, "11b-settings-connection-test");
@@ -520,7 +520,7 @@ step("4a. a change approved in part writes only the ticked hunks (Ctrl+Enter rig
   const told = JSON.stringify(model.requests[requestsBefore + 2]);
   assert.ok(told.includes("hunks 1, 3 of 3 were written"), `the model is told what was left out: ${told.slice(-600)}`);
   // The card now shows what was written: two hunks, no boxes.
-  assert.match(await app.browser.execute((el) => el.innerText, card), /2 of 3 parts written/);
+  assert.match(await app.browser.execute((el) => el.innerText, card), /You approved 2 of 3 parts/);
   await openCard(card);
   await waitFor("the card's diff to be what was written", async () =>
     (await card.$$(".diff-hunk-header")).length === 2 && (await card.$$('[data-testid="hunk-choice"]')).length === 0,

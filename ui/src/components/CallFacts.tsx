@@ -1,5 +1,5 @@
 // What a finished call means for the person, in their words ("Rejected by you: …", "You edited
-// this before approving · 1 line differs", "2 of 3 parts written"), with the text the model got
+// this before approving · 1 line differs", "You approved 2 of 3 parts"), with the text the model got
 // behind "What the agent was told" when that text was written for the model. The facts come
 // from the engine (`call.decision`), never from the model's text.
 import type { CallView } from "../session/state";

@@ -10,7 +10,7 @@ export function decisionWords(decision: CallDecision): string {
     case "edited":
       return `You edited this before approving · ${decision.lines} ${decision.lines === 1 ? "line differs" : "lines differ"}`;
     case "parts":
-      return `${decision.written} of ${decision.total} parts written`;
+      return `You approved ${decision.written} of ${decision.total} parts`;
     case "not_run":
       return "Stopped by you before it ran";
   }

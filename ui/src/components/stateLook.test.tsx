@@ -120,7 +120,7 @@ test("an edit before approving and a change approved in part are said for the pe
       latest
     />,
   );
-  expect(screen.getByTestId("call-facts")).toHaveTextContent("2 of 3 parts written");
+  expect(screen.getByTestId("call-facts")).toHaveTextContent("You approved 2 of 3 parts");
 });
 
 test("a write that took no time shows no duration; a long command does", () => {

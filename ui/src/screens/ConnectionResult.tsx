@@ -23,8 +23,8 @@ function toolLine(result: ConnectionTest): string | null {
       return "Tools: called natively.";
     case "ignored":
       return tools.answer
-        ? `Tools: not called. The model answered in text instead: “${tools.answer}”`
-        : "Tools: not called. The model answered without calling the tool it was asked to call.";
+        ? `Tools: not used. The model answered in text instead: “${tools.answer}”`
+        : "Tools: not used. The model answered without using the test tool.";
     case "refused":
       return `Tools: refused by the server: ${tools.message}`;
     case "unknown":

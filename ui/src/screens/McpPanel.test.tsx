@@ -34,7 +34,7 @@ test("each server shows how long its calls may take", async () => {
   const backend = { mcpStatus: async () => view } as unknown as Backend;
   render(<McpPanel backend={backend} workspace="/w" />);
   const server = await screen.findByTestId("mcp-server");
-  expect(server).toHaveTextContent("Calls time out after 300 s");
+  expect(server).toHaveTextContent("Tool uses time out after 300 s");
 });
 
 /** A backend whose user file is `text`; saving it lists its servers as the status, as the shell does. */

@@ -159,7 +159,7 @@ export function McpPanel({ backend, workspace }: { backend: Backend; workspace: 
               </label>
             </div>
             <code className="mcp-target">{s.target}</code>
-            <span className="muted small mcp-timeout">Calls time out after {s.call_timeout_secs} s</span>
+            <span className="muted small mcp-timeout">Tool uses time out after {s.call_timeout_secs} s</span>
             {s.sandbox && (
               <span className="muted small" data-testid="mcp-sandbox">
                 {sandboxText(s.sandbox.level, s.sandbox.network)}
@@ -178,15 +178,15 @@ export function McpPanel({ backend, workspace }: { backend: Backend; workspace: 
               <ul className="mcp-tools">
                 {s.tools.map((t) => (
                   <li key={t.name}>
-                    <label title={t.description}>
+                    <label title={`${t.name}: ${t.description}`}>
                       <input
                         type="checkbox"
                         checked={t.enabled}
                         onChange={(e) => run(() => backend.mcpSetEnabled(workspace, s.name, t.server_tool, e.target.checked))}
                       />{" "}
-                      <code>{t.name}</code>
-                      {t.read_only && <span className="muted small"> read-only</span>}
-                      {t.destructive && <span className="error-text small"> destructive: always asks</span>}
+                      <code className="mcp-tool-name">{t.server_tool}</code>
+                      {t.read_only && <span className="muted small mcp-tool-flag">read-only</span>}
+                      {t.destructive && <span className="error-text small mcp-tool-flag">destructive: always asks</span>}
                       {t.replaces && (
                         <span className="small mcp-replaces" data-testid="mcp-replaces">
                           {" "}

@@ -60,7 +60,7 @@ export function RulesPanel({ backend, workspace, sessionId }: { backend: Backend
     <section className="panel" data-testid="rules-panel">
       <h2>Rules</h2>
       <p className="muted small">
-        A rule lets a matching call run without asking (allow), always asks (ask), or refuses it (deny). Deny always
+        A rule lets a matching tool use run without asking (allow), always asks (ask), or refuses it (deny). Deny always
         wins, then ask, then allow; without a rule the approval mode decides.
       </p>
       {scopes.map(({ scope: s, label }) => {

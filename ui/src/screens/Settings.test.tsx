@@ -124,7 +124,7 @@ test("a local server's test offers the text protocol, and saving sends it with t
   expect(screen.queryByTestId("max-tokens-error")).toBeNull();
 
   await userEvent.click(screen.getByTestId("test-connection"));
-  expect(await screen.findByTestId("connection-tools")).toHaveTextContent("not called");
+  expect(await screen.findByTestId("connection-tools")).toHaveTextContent("not used");
   await userEvent.click(screen.getByRole("button", { name: "gemma3:270m" }));
   expect(screen.getByTestId("model")).toHaveValue("gemma3:270m");
   await userEvent.click(screen.getByTestId("use-text-protocol"));
