@@ -2,11 +2,12 @@
 // (with the rule it adds, editable), and Edit (change the proposed content before approving).
 // When the user has unticked some of a diff's hunks, Approve writes only the ticked ones.
 // Ctrl/Cmd+Enter approves and Esc rejects while the bar has focus; it never takes focus itself.
-import { useState, type KeyboardEvent } from "react";
+import { useRef, useState, type KeyboardEvent } from "react";
 import type { ApprovalScope } from "../protocol/ApprovalScope";
 import type { PrivateTarget } from "../protocol/PrivateTarget";
 import type { RuleScope } from "../protocol/RuleScope";
 import { hunkApproval } from "../session/hunkChoice";
+import { useStuck } from "./useStuck";
 
 interface Props {
   tool: string;
@@ -38,6 +39,9 @@ export function ApprovalBar(props: Props) {
   const [rule, setRule] = useState(props.suggestedRule ?? `${props.tool}(*)`);
   const [scope, setScope] = useState<RuleScope>("session");
   const [content, setContent] = useState(props.editableContent ?? "");
+  const bar = useRef<HTMLDivElement>(null);
+  // Pinned over a diff that goes on below it (state.css: `bottom: 8px`).
+  const stuck = useStuck(bar, 8);
 
   const chosen = hunkApproval(props.hunks?.total ?? 0, props.hunks?.skipped ?? new Set());
   // With hunks left out, the whole-change actions (a rule, an edit of everything) are not offered.
@@ -64,7 +68,8 @@ export function ApprovalBar(props: Props) {
 
   return (
     <div
-      className="approval-bar approval-sticky"
+      ref={bar}
+      className={`approval-bar approval-sticky${stuck ? " stuck" : ""}`}
       role="group"
       aria-label={props.what ? `Approve ${props.what.words}` : `Approval for ${props.tool}`}
       data-testid="approval-bar"
