@@ -77,9 +77,11 @@ run: deps ui
 	$(CARGO) run --bin foreman -- $(WORKSPACE)
 
 # The release app bundled as a .deb and an .rpm in target/release/bundle/ (no AppImage: its
-# tools are downloaded from outside the package registries).
+# tools are downloaded from outside the package registries). The .deb's files are recompressed
+# with xz (scripts/recompress-deb.sh): Tauri writes them with gzip.
 package: deps ui $(PACKAGING_STAMP)
 	$(TAURI) build --bundles deb,rpm
+	scripts/recompress-deb.sh target/release/bundle/deb/*.deb
 	@ls -l target/release/bundle/deb/*.deb target/release/bundle/rpm/*.rpm
 
 lint: ui-deps ui

@@ -31,6 +31,7 @@ pub mod store;
 pub mod tasks;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+mod tls;
 pub mod tools;
 pub mod watcher;
 pub mod workspace;

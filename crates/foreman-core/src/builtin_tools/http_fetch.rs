@@ -174,7 +174,7 @@ async fn fetch(
         }
     };
     // Redirects are followed by hand, so each target is checked like the approved URL was.
-    let client = reqwest::Client::builder()
+    let client = crate::tls::client_builder()
         .timeout(limits.timeout)
         .redirect(reqwest::redirect::Policy::none())
         .user_agent(concat!("Foreman/", env!("CARGO_PKG_VERSION")))

@@ -248,15 +248,6 @@ pub async fn connect_stdio(
     served
 }
 
-/// Makes rustls's ring provider the process default (reqwest's TLS is built without one); a
-/// provider installed earlier by someone else is kept.
-fn install_tls_provider() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-    });
-}
-
 /// Connects to a streamable HTTP server (`http://` or `https://`).
 pub async fn connect_http(
     url: &str,
@@ -271,7 +262,7 @@ pub async fn connect_http(
             http::HeaderValue::from_str(value).map_err(|_| ConnectError::Header(name.clone()))?;
         map.insert(key, value);
     }
-    install_tls_provider();
+    crate::tls::install_provider();
     let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(map);
     let transport = StreamableHttpClientTransport::from_config(config);
     let served = tokio::time::timeout(CONNECT_TIMEOUT, async {

@@ -68,7 +68,7 @@ pub(crate) fn build_client(
     settings: &HttpSettings,
     provider: &str,
 ) -> Result<Client, ProviderError> {
-    Client::builder()
+    crate::tls::client_builder()
         .connect_timeout(settings.connect_timeout)
         .build()
         .map_err(|err| ProviderError::Config {

@@ -128,7 +128,7 @@ impl Lister {
             });
         }
         let connect = Duration::from_secs(u64::from(settings.connect_timeout_secs.max(1)));
-        let client = Client::builder()
+        let client = crate::tls::client_builder()
             .connect_timeout(connect.min(timeout))
             .timeout(timeout)
             .build()
