@@ -192,7 +192,7 @@ mod tests {
         let (dir, set) = tools();
         let out = run(&set, "read", json!({"path": "a.txt"})).await.unwrap();
         assert!(out.text.contains("two"));
-        assert!(out.summary.unwrap().starts_with("Read a.txt"));
+        assert!(out.summary.unwrap().starts_with("a.txt · lines"));
         run(
             &set,
             "edit",
