@@ -60,7 +60,7 @@ view: ArgsView,
  */
 title: string | null, 
 /**
- * What the call did, once done (`Read src/main.rs (lines 1–200 of 1,204)`).
+ * What the call did, once done (`src/main.rs · lines 1–200 of 1,204` for a read).
  */
 summary: string | null, 
 /**

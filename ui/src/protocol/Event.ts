@@ -52,7 +52,7 @@ images?: CallImages,
  */
 title?: string, } | { "type": "tool_call_output", call_id: string, text: string, } | { "type": "tool_call_finished", call_id: string, state: CallState, result: string, is_error: boolean, error?: CallError, 
 /**
- * What the call did, in a line (`Read src/main.rs (lines 1–200 of 1,204)`).
+ * What the call did, in a line (`src/main.rs · lines 1–200 of 1,204` for a read).
  */
 summary?: string, 
 /**
