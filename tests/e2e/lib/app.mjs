@@ -9,21 +9,48 @@ import { remote } from "webdriverio";
 const APP = process.env.FOREMAN_APP;
 export const SCREENSHOTS = process.env.FOREMAN_SCREENSHOTS ?? join(process.cwd(), "screenshots");
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
+/** Two ports no one listens on now, told apart while both are held. */
+function freePorts() {
+  const hold = () =>
+    new Promise((resolve, reject) => {
+      const server = createServer();
+      server.unref();
+      server.on("error", reject);
+      server.listen(0, "127.0.0.1", () => resolve(server));
     });
+  return Promise.all([hold(), hold()]).then(
+    (servers) =>
+      new Promise((resolve) => {
+        const ports = servers.map((server) => server.address().port);
+        let open = servers.length;
+        for (const server of servers) server.close(() => --open === 0 && resolve(ports));
+      }),
+  );
+}
+
+/**
+ * Copies the driver's output to ours, once per run of a repeated line: when its port was taken
+ * after we chose it, tauri-driver prints "accept new stream fail" in a tight loop (gigabytes in
+ * seconds). Calls `onBusy` when it says it cannot listen.
+ */
+function forward(stream, out, onBusy) {
+  let last = "";
+  let rest = "";
+  stream.on("data", (chunk) => {
+    const lines = (rest + chunk.toString()).split("\n");
+    rest = lines.pop() ?? "";
+    for (const line of lines) {
+      if (line.includes("Unable to listen")) onBusy(line);
+      if (line === last) continue;
+      last = line;
+      out.write(line + "\n");
+    }
   });
 }
 
-async function waitForPort(port, timeoutMs) {
+async function waitForPort(port, timeoutMs, failed = () => null) {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !failed()) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/status`);
       if (res.ok) return;
@@ -61,14 +88,35 @@ function appEnv(home, env) {
  * `env` adds variables (e.g. GTK_THEME for the dark theme).
  */
 export async function launch({ args = [], home, env = {} }) {
-  const port = await freePort();
-  const nativePort = await freePort();
+  // The ports are free when chosen, but another process may take one before the driver binds
+  // it (an ephemeral port of an outgoing connection): then it is tried again with others.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launchOnce({ args, home, env });
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
+      console.error(`${error.message}; trying other ports`);
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function launchOnce({ args, home, env }) {
+  const [port, nativePort] = await freePorts();
   const driver = spawn("tauri-driver", ["--port", String(port), "--native-port", String(nativePort)], {
     env: appEnv(home, env),
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  let busy = null;
+  const onBusy = (line) => {
+    busy = line;
+    driver.kill("SIGKILL");
+  };
+  forward(driver.stdout, process.stdout, onBusy);
+  forward(driver.stderr, process.stderr, onBusy);
   try {
-    await waitForPort(port, 15000);
+    await waitForPort(port, 15000, () => busy);
     const browser = await remote({
       hostname: "127.0.0.1",
       port,
@@ -92,6 +140,7 @@ export async function launch({ args = [], home, env = {} }) {
     };
   } catch (error) {
     driver.kill("SIGKILL");
+    if (busy) throw new PortTaken(`tauri-driver could not listen (${busy})`);
     throw error;
   }
 }
