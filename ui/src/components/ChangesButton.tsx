@@ -18,7 +18,7 @@ function plural(n: number, word: string): string {
 }
 
 /** How the file was changed, as short as it reads. */
-export function summary(file: FileChanges): string {
+function summary(file: FileChanges): string {
   const parts: string[] = [];
   if (file.kept > 1) parts.push(plural(file.kept, "change"));
   if (file.undone > 0) parts.push(`${file.undone} undone`);

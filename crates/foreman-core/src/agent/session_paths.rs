@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::protocol::{CallSnapshot, CallState};
+use crate::protocol::CallSnapshot;
 
 /// The paths the session's steps touched so far.
 #[derive(Debug, Default)]
@@ -15,14 +15,8 @@ pub(crate) struct SessionPaths {
     pub(crate) reported: bool,
 }
 
-/// The paths `call` touched: its file's, once its change went through, and what the checkpoints
-/// around it saw change.
+/// The paths the checkpoints around `call` saw change (a command, an external tool). A file
+/// tool's path is in the store, with its file's content before it.
 pub(crate) fn touched(call: &CallSnapshot) -> impl Iterator<Item = &str> {
-    let file = call
-        .preview
-        .as_ref()
-        .filter(|_| call.state == CallState::Succeeded)
-        .map(|p| p.path.as_str());
-    let listed = call.changes.iter().flatten().map(|c| c.path.as_str());
-    file.into_iter().chain(listed)
+    call.changes.iter().flatten().map(|c| c.path.as_str())
 }
