@@ -86,8 +86,13 @@ pub fn run_line(run: &HookRun) -> String {
         .as_deref()
         .map(|m| format!(": {}", m.lines().next().unwrap_or_default()))
         .unwrap_or_default();
+    let ended = run
+        .ended
+        .as_deref()
+        .map(|e| format!(" ({e})"))
+        .unwrap_or_default();
     format!(
-        "hook {} `{}` ({} ms) {what}{message}",
+        "hook {} `{}` ({} ms) {what}{message}{ended}",
         run.event.name(),
         run.command,
         run.elapsed_ms

@@ -142,6 +142,11 @@ pub struct HookRun {
     pub verdict: HookVerdict,
     /// What it said: its reason, or the start of its error output.
     pub message: Option<String>,
+    /// What it left running that was ended when it returned (`1 process it left running was
+    /// ended: sleep`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub ended: Option<String>,
 }
 
 /// What a `/` entry is.

@@ -12,6 +12,7 @@ mod exec_mcp;
 mod exec_thinking;
 mod exec_tools;
 mod hooks;
+mod leftovers;
 mod local_model;
 mod rules;
 mod sandbox_doors;

@@ -2,8 +2,8 @@
 //! provider secrets removed from the environment. Output streams live to a callback; the model
 //! gets the exit code, the duration and the head and tail of the output, with the full output
 //! saved in the session data directory. Timeout and cancellation kill the command's whole
-//! process group, grandchildren included; so does the command finishing, so background jobs never
-//! outlive it.
+//! process tree, grandchildren and daemons included; so does the command finishing, so nothing it
+//! started outlives it ([`process_tree`]), and the card and the model are told what was ended.
 
 use std::ffi::OsStr;
 use std::path::Path;
@@ -25,7 +25,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::approval::{CallFacts, ShellLine};
-use crate::process_tree::{self, ProcessTree};
+use crate::process_tree::{self, Leftovers, ProcessTree};
 use crate::protocol::{ArgsView, ToolKind};
 use crate::sandbox::{self, SandboxPolicy};
 use crate::tools::{CallContext, Tool, ToolError, ToolOutput, arg};
@@ -81,6 +81,9 @@ pub struct BashOutput {
     pub full_output_path: Option<String>,
     /// The timeout applied, in milliseconds.
     pub timeout_ms: u64,
+    /// What it left running that was ended when it ended (`2 processes it left running were
+    /// ended: sleep`), when there was any.
+    pub left_running: Option<String>,
 }
 
 impl BashOutput {
@@ -103,8 +106,12 @@ impl BashOutput {
         } else {
             self.output.as_str()
         };
+        let ended = match &self.left_running {
+            Some(what) => format!("\n[{what}.]"),
+            None => String::new(),
+        };
         format!(
-            "{status} Duration {:.1} s.\n{output}",
+            "{status} Duration {:.1} s.\n{output}{ended}",
             self.duration_ms as f64 / 1000.0
         )
     }
@@ -175,19 +182,23 @@ pub async fn run_bash_in(
     };
     let root = session.boundary.root().to_path_buf();
     let mut confined = std::process::Command::new(command_shell());
+    let prepared =
+        process_tree::prepare(&mut confined, Leftovers::Stop).map_err(|e| BuiltinError::Io {
+            path: root.clone(),
+            source: e,
+        })?;
     if let Some(policy) = sandbox {
         sandbox::confine(&mut confined, policy)
             .map_err(|e| BuiltinError::Sandbox(e.to_string()))?;
     }
     let mut command = tokio::process::Command::from(confined);
-    process_tree::isolate(&mut command)
+    command
         .arg("-c")
         .arg(&params.command)
         .current_dir(&root)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
+        .stderr(Stdio::piped());
     for (name, _) in std::env::vars_os() {
         if is_secret_env(&name) {
             command.env_remove(&name);
@@ -201,7 +212,7 @@ pub async fn run_bash_in(
         path: root.clone(),
         source: e,
     })?;
-    let tree = ProcessTree::of(&child);
+    let tree = ProcessTree::of(&child, prepared);
     let kill_group = || tree.kill();
 
     let (tx, mut rx) = mpsc::channel::<Vec<u8>>(64);
@@ -251,8 +262,8 @@ pub async fn run_bash_in(
             }
         }
     };
-    // Background jobs the command left behind are stopped so the pipes close.
-    kill_group();
+    // The keeper ended what the command left behind, so the pipes close.
+    let left_running = tree.ended().describe();
     let drain = async {
         while let Some(bytes) = rx.recv().await {
             on_output(&String::from_utf8_lossy(&bytes));
@@ -293,6 +304,7 @@ pub async fn run_bash_in(
         total_bytes: collected.total_bytes,
         full_output_path: collected.full_output_path.map(|p| p.display().to_string()),
         timeout_ms,
+        left_running,
     })
 }
 
@@ -374,9 +386,13 @@ impl Tool for BashTool {
             sink.text(text)
         })
         .await?;
+        let summary = match &output.left_running {
+            Some(what) => format!("{} · {what}", output.title),
+            None => output.title.clone(),
+        };
         Ok(ToolOutput {
             failed: output.exit_code != Some(0),
-            ..ToolOutput::text(output.render()).summarised(output.title)
+            ..ToolOutput::text(output.render()).summarised(summary)
         })
     }
 }

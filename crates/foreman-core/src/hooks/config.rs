@@ -86,6 +86,9 @@ pub struct HookDef {
     pub matcher: Matcher,
     pub command: String,
     pub timeout: Duration,
+    /// What it starts may outlive it, until the session ends (`"keepChildren": true`, a
+    /// Foreman addition to Claude Code's schema); otherwise it is ended when the hook returns.
+    pub keep_children: bool,
     /// The file it comes from, as the user would write it.
     pub source: String,
     /// Whether that file came with the workspace.
@@ -210,11 +213,16 @@ fn parse_group(event: HookEvent, group: &Value, file: &SettingsFile, loaded: &mu
             Some(secs) if secs > 0.0 => Duration::from_secs_f64(secs).min(MAX_TIMEOUT),
             _ => DEFAULT_TIMEOUT,
         };
+        let keep_children = entry
+            .get("keepChildren")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
         loaded.hooks.push(HookDef {
             event,
             matcher: matcher.clone(),
             command: command.to_owned(),
             timeout,
+            keep_children,
             source: file.shown.clone(),
             workspace: file.workspace,
         });

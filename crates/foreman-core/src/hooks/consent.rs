@@ -38,6 +38,10 @@ pub fn workspace_hash(hooks: &[HookDef], workspace: &Path) -> Option<String> {
             digest.update(part.len().to_le_bytes());
             digest.update(part.as_bytes());
         }
+        // Only when set, so the consents given before the setting existed still hold.
+        if hook.keep_children {
+            digest.update(b"keepChildren");
+        }
         for script in scripts_named(&hook.command, workspace) {
             let bytes = std::fs::read(workspace.join(&script)).unwrap_or_default();
             digest.update(script.to_string_lossy().as_bytes());
@@ -113,6 +117,7 @@ mod tests {
             matcher: Matcher::parse("Bash").unwrap(),
             command: command.into(),
             timeout: Duration::from_secs(60),
+            keep_children: false,
             source: ".claude/settings.json".into(),
             workspace,
         }

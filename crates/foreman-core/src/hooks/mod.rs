@@ -26,6 +26,7 @@ pub mod reply;
 pub mod run;
 
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use futures_util::future::join_all;
 use serde_json::{Map, Value};
@@ -35,6 +36,7 @@ pub use self::config::{HookDef, HookDirs};
 pub use self::error::HookError;
 pub use self::reply::{Permission, Reply};
 use self::run::HookProcess;
+use crate::process_tree::ProcessTree;
 use crate::protocol::{HookConsent, HookEvent, HookInfo, HookRun, HooksView};
 use crate::sandbox::SandboxPolicy;
 use crate::store::Store;
@@ -124,7 +126,13 @@ pub struct RunPlan {
     workspace: PathBuf,
     sandbox: Option<SandboxPolicy>,
     env: Vec<(String, String)>,
+    /// Where the trees of hooks that keep their children go (the session's [`Hooks`]).
+    kept: KeptTrees,
 }
+
+/// The process trees of hooks that keep their children: ended when the session's [`Hooks`] is
+/// dropped.
+pub type KeptTrees = Arc<Mutex<Vec<ProcessTree>>>;
 
 impl RunPlan {
     /// Whether there is nothing to run.
@@ -138,18 +146,25 @@ impl RunPlan {
             let cancel = &cancel;
             let this = &self;
             async move {
-                let ran = run::run(
+                let mut ran = run::run(
                     HookProcess {
                         command: &hook.command,
                         workspace: &this.workspace,
                         timeout: hook.timeout,
                         sandbox: this.sandbox.as_ref(),
                         env: &this.env,
+                        keep_children: hook.keep_children,
                     },
                     &this.input,
                     cancel,
                 )
                 .await;
+                if let Some(tree) = ran.kept.take() {
+                    this.kept
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(tree);
+                }
                 let reply = reply::read(this.event, &ran);
                 let run = HookRun {
                     event: this.event,
@@ -158,6 +173,7 @@ impl RunPlan {
                     elapsed_ms: u64::try_from(ran.elapsed.as_millis()).unwrap_or(u64::MAX),
                     verdict: reply.verdict(),
                     message: reply.message(),
+                    ended: ran.ended.clone(),
                 };
                 (run, reply)
             }
@@ -209,6 +225,8 @@ pub struct Hooks {
     announced: Option<String>,
     /// Messages of the history written to the transcript file so far.
     transcript_written: usize,
+    /// What hooks that keep their children left running: ended with the session.
+    kept: KeptTrees,
 }
 
 impl Hooks {
@@ -230,6 +248,7 @@ impl Hooks {
             consented: None,
             announced: None,
             transcript_written: 0,
+            kept: KeptTrees::default(),
         }
     }
 
@@ -335,6 +354,7 @@ impl Hooks {
                 workspace: self.dirs.workspace.clone(),
                 sandbox: None,
                 env: self.env.clone(),
+                kept: Arc::clone(&self.kept),
             },
         };
         if matching.is_empty() {

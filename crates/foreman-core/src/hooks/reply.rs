@@ -226,6 +226,8 @@ mod tests {
             stdout: stdout.into(),
             stderr: stderr.into(),
             elapsed: Duration::ZERO,
+            ended: None,
+            kept: None,
         }
     }
 

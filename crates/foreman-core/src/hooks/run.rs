@@ -2,21 +2,29 @@
 //! JSON on stdin, `CLAUDE_PROJECT_DIR` and `FOREMAN_PROJECT_DIR` set, the known secrets out of
 //! its environment, confined like the `bash` tool when a sandbox is given. Its output is read as
 //! it comes and kept up to [`KEPT_BYTES`] per stream (a hook that prints 10 MB is drained, not
-//! kept); past its timeout its whole process tree is killed.
+//! kept); past its timeout its whole process tree is killed. Whatever it started is ended when
+//! it returns ([`process_tree`]), and the card says so, unless the hook keeps its children
+//! (`"keepChildren": true`): then they run until the session ends, which drops their tree.
 
 use std::path::Path;
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio_util::sync::CancellationToken;
 
 use crate::builtin_tools::bash::{command_shell, is_secret_env};
-use crate::process_tree::{self, ProcessTree};
+use crate::process_tree::{self, CommandExit, Leftovers, ProcessTree};
 use crate::sandbox::{self, SandboxPolicy};
 
 /// The most of each output stream that is kept.
 pub const KEPT_BYTES: usize = 64 * 1024;
+
+/// How long the output of a hook whose processes are all gone may take to arrive.
+const OUTPUT_GRACE: Duration = Duration::from_secs(2);
+/// The same for a hook whose kept children may hold its output open.
+const KEPT_OUTPUT_GRACE: Duration = Duration::from_millis(200);
 
 /// How a hook's process ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,12 +40,17 @@ pub enum Exit {
 }
 
 /// What one run gave.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Ran {
     pub exit: Exit,
     pub stdout: String,
     pub stderr: String,
     pub elapsed: Duration,
+    /// What it left running that was ended when it returned (`1 process it left running was
+    /// ended: sleep`).
+    pub ended: Option<String>,
+    /// The tree of a hook that keeps its children: they run until it is dropped.
+    pub kept: Option<ProcessTree>,
 }
 
 /// How to run one hook.
@@ -48,6 +61,8 @@ pub struct HookProcess<'a> {
     pub timeout: Duration,
     pub sandbox: Option<&'a SandboxPolicy>,
     pub env: &'a [(String, String)],
+    /// What it starts may outlive it (until the session ends).
+    pub keep_children: bool,
 }
 
 /// Runs it with `input` on stdin.
@@ -58,22 +73,31 @@ pub async fn run(process: HookProcess<'_>, input: &[u8], cancel: &CancellationTo
         stdout: String::new(),
         stderr: String::new(),
         elapsed: started.elapsed(),
+        ended: None,
+        kept: None,
     };
     let mut confined = std::process::Command::new(command_shell());
+    let leftovers = match process.keep_children {
+        true => Leftovers::Keep,
+        false => Leftovers::Stop,
+    };
+    let prepared = match process_tree::prepare(&mut confined, leftovers) {
+        Ok(prepared) => prepared,
+        Err(e) => return not_started(format!("it could not be prepared: {e}")),
+    };
     if let Some(policy) = process.sandbox
         && let Err(e) = sandbox::confine(&mut confined, policy)
     {
         return not_started(format!("the sandbox could not be set up: {e}"));
     }
     let mut command = tokio::process::Command::from(confined);
-    process_tree::isolate(&mut command)
+    command
         .arg("-c")
         .arg(process.command)
         .current_dir(process.workspace)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
+        .stderr(Stdio::piped());
     for (name, _) in std::env::vars_os() {
         if is_secret_env(&name) {
             command.env_remove(&name);
@@ -89,7 +113,7 @@ pub async fn run(process: HookProcess<'_>, input: &[u8], cancel: &CancellationTo
         Ok(child) => child,
         Err(e) => return not_started(format!("it could not start: {e}")),
     };
-    let tree = ProcessTree::of(&child);
+    let tree = ProcessTree::of(&child, prepared);
     if let Some(mut stdin) = child.stdin.take() {
         let input = input.to_vec();
         // A hook that does not read its input must not block the run.
@@ -97,60 +121,97 @@ pub async fn run(process: HookProcess<'_>, input: &[u8], cancel: &CancellationTo
             let _ = stdin.write_all(&input).await;
         });
     }
-    let stdout = child.stdout.take().map(|s| tokio::spawn(keep(s)));
-    let stderr = child.stderr.take().map(|s| tokio::spawn(keep(s)));
+    let stdout = child.stdout.take().map(Kept::read);
+    let stderr = child.stderr.take().map(Kept::read);
     let exit = tokio::select! {
-        status = child.wait() => match status {
-            Ok(status) => status.code().map_or(Exit::Signalled, Exit::Code),
-            Err(e) => Exit::NotStarted(format!("it could not be waited for: {e}")),
-        },
+        exit = ended(&mut child, &tree, process.keep_children) => exit,
         () = tokio::time::sleep(process.timeout) => Exit::TimedOut,
         () = cancel.cancelled() => Exit::Cancelled,
     };
-    if matches!(exit, Exit::TimedOut | Exit::Cancelled) {
+    let stopped = matches!(exit, Exit::TimedOut | Exit::Cancelled);
+    if stopped {
         tree.kill();
-        let _ = child.kill().await;
+        let _ = tokio::time::timeout(OUTPUT_GRACE, child.wait()).await;
     }
-    // What a killed tree's pipes still hold comes quickly; a grandchild that kept them open
-    // does not hold the session.
-    let collect = |task: Option<tokio::task::JoinHandle<String>>| async move {
-        match task {
-            Some(task) => tokio::time::timeout(Duration::from_secs(2), task)
-                .await
-                .ok()
-                .and_then(Result::ok)
-                .unwrap_or_default(),
-            None => String::new(),
-        }
+    let keeps = process.keep_children && !stopped;
+    // What a finished tree's pipes still hold comes quickly; kept children that hold them open
+    // do not hold the session.
+    let grace = match keeps {
+        true => KEPT_OUTPUT_GRACE,
+        false => OUTPUT_GRACE,
+    };
+    let (stdout, stderr) = tokio::join!(Kept::text(stdout, grace), Kept::text(stderr, grace));
+    let ended = match keeps {
+        true => None,
+        false => tree.ended().describe(),
     };
     Ran {
         exit,
-        stdout: collect(stdout).await,
-        stderr: collect(stderr).await,
+        stdout,
+        stderr,
         elapsed: started.elapsed(),
+        ended,
+        kept: keeps.then_some(tree),
     }
 }
 
-/// Reads `stream` to its end, keeping its first [`KEPT_BYTES`].
-async fn keep(mut stream: impl AsyncRead + Unpin) -> String {
-    let mut kept = Vec::new();
-    let mut buf = vec![0u8; 16 * 1024];
-    let mut more = false;
-    loop {
-        match stream.read(&mut buf).await {
-            Ok(0) | Err(_) => break,
-            Ok(n) => {
-                let room = KEPT_BYTES.saturating_sub(kept.len());
-                kept.extend_from_slice(&buf[..n.min(room)]);
-                more |= n > room;
+/// How the hook's own command ended: its child's end, or for a hook that keeps its children
+/// (whose child, the keeper, goes on) what the keeper says.
+async fn ended(child: &mut tokio::process::Child, tree: &ProcessTree, keep: bool) -> Exit {
+    if keep && let Some(exit) = tree.command_ended().await {
+        return match exit {
+            CommandExit::Code(code) => Exit::Code(code),
+            CommandExit::Signal(_) => Exit::Signalled,
+        };
+    }
+    match child.wait().await {
+        Ok(status) => status.code().map_or(Exit::Signalled, Exit::Code),
+        Err(e) => Exit::NotStarted(format!("it could not be waited for: {e}")),
+    }
+}
+
+/// One output stream, read as it comes, its first [`KEPT_BYTES`] kept.
+struct Kept {
+    bytes: Arc<Mutex<(Vec<u8>, bool)>>,
+    reader: tokio::task::JoinHandle<()>,
+}
+
+impl Kept {
+    fn read(mut stream: impl AsyncRead + Unpin + Send + 'static) -> Self {
+        let bytes = Arc::new(Mutex::new((Vec::new(), false)));
+        let into = Arc::clone(&bytes);
+        let reader = tokio::spawn(async move {
+            let mut buf = vec![0u8; 16 * 1024];
+            loop {
+                match stream.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        let mut held = into.lock().unwrap_or_else(|p| p.into_inner());
+                        let room = KEPT_BYTES.saturating_sub(held.0.len());
+                        held.0.extend_from_slice(&buf[..n.min(room)]);
+                        held.1 |= n > room;
+                    }
+                }
             }
+        });
+        Self { bytes, reader }
+    }
+
+    /// What was read once the stream ended, or `grace` passed.
+    async fn text(kept: Option<Self>, grace: Duration) -> String {
+        let Some(mut kept) = kept else {
+            return String::new();
+        };
+        if tokio::time::timeout(grace, &mut kept.reader).await.is_err() {
+            kept.reader.abort();
         }
+        let held = kept.bytes.lock().unwrap_or_else(|p| p.into_inner());
+        let mut text = String::from_utf8_lossy(&held.0).into_owned();
+        if held.1 {
+            text.push_str("\n[… the rest of its output was left out]");
+        }
+        text
     }
-    let mut text = String::from_utf8_lossy(&kept).into_owned();
-    if more {
-        text.push_str("\n[… the rest of its output was left out]");
-    }
-    text
 }
 
 #[cfg(test)]
@@ -164,6 +225,7 @@ mod tests {
             timeout,
             sandbox: None,
             env: &[],
+            keep_children: false,
         }
     }
 

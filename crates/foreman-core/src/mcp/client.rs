@@ -8,7 +8,7 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use process_wrap::tokio::{CommandWrap, KillOnDrop};
+use process_wrap::tokio::CommandWrap;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
     ClientRequest, ProgressNotificationParam, RequestId, ServerResult,
@@ -198,7 +198,7 @@ async fn finish(
 /// How long a failed start waits for the rest of the server's stderr.
 const STDERR_GRACE: Duration = Duration::from_secs(2);
 
-/// Starts `command` in its own process group (so stopping it stops what it started), confined to
+/// Starts `command` in a process tree of its own (so stopping it ends what it started), confined to
 /// `sandbox` when there is one, with stderr kept in `tail`, and connects. When it fails, the
 /// tail holds what the server wrote up to its end.
 pub async fn connect_stdio(
@@ -211,6 +211,13 @@ pub async fn connect_stdio(
     handler: Handler,
 ) -> Result<Connection, ConnectError> {
     let mut cmd = std::process::Command::new(command);
+    let spawn_error = |source| ConnectError::Spawn {
+        command: command.to_owned(),
+        source,
+    };
+    // First, so the keeper starts before the server confines itself.
+    let prepared = crate::process_tree::prepare(&mut cmd, crate::process_tree::Leftovers::Stop)
+        .map_err(spawn_error)?;
     cmd.args(args).envs(env);
     if let Some(cwd) = cwd {
         cmd.current_dir(cwd);
@@ -220,11 +227,7 @@ pub async fn connect_stdio(
         confine(&mut cmd, policy).map_err(ConnectError::Sandbox)?;
     }
     let mut wrap = CommandWrap::from(tokio::process::Command::from(cmd));
-    crate::process_tree::isolate_wrapped(&mut wrap).wrap(KillOnDrop);
-    let spawn_error = |source| ConnectError::Spawn {
-        command: command.to_owned(),
-        source,
-    };
+    crate::process_tree::wrap(&mut wrap, prepared);
     let (transport, stderr) = TokioChildProcess::builder(wrap)
         .stderr(Stdio::piped())
         .spawn()

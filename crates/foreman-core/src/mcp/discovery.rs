@@ -17,6 +17,7 @@ use tokio_util::sync::CancellationToken;
 use super::config::{DiscoveryConfig, ServerSandbox};
 use super::stderr_tail::StderrTail;
 use super::tool::RemoteTool;
+use crate::process_tree::{Leftovers, Prepared, ProcessTree};
 use crate::sandbox::{SandboxError, SandboxPolicy, confine};
 use crate::tools::{ToolError, ToolOutput, codes};
 
@@ -32,8 +33,10 @@ fn shell(
     arg: Option<&str>,
     cwd: Option<&Path>,
     sandbox: Option<&SandboxPolicy>,
-) -> Result<tokio::process::Command, SandboxError> {
+) -> Result<(tokio::process::Command, Prepared), SandboxError> {
     let mut std = std::process::Command::new("sh");
+    let prepared = crate::process_tree::prepare(&mut std, Leftovers::Stop)
+        .map_err(|e| SandboxError::Unavailable(format!("cannot prepare the command: {e}")))?;
     // `"$@"` passes the tool name as one argument, never through the shell's parser.
     std.arg("-c").arg(format!("{script} \"$@\"")).arg("sh");
     if let Some(arg) = arg {
@@ -46,12 +49,10 @@ fn shell(
         confine(&mut std, policy)?;
     }
     let mut cmd = tokio::process::Command::from(std);
-    crate::process_tree::isolate(&mut cmd)
-        .kill_on_drop(true)
-        .stdin(Stdio::piped())
+    cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    Ok(cmd)
+    Ok((cmd, prepared))
 }
 
 /// How a policy is named in messages: `workspace-write, no network`.
@@ -105,9 +106,12 @@ pub async fn discover(
     tail: &StderrTail,
     timeout: Duration,
 ) -> Result<Discovered, DiscoveryError> {
-    let mut cmd = shell(&config.command, None, cwd, sandbox).map_err(DiscoveryError::Sandbox)?;
+    let (mut cmd, prepared) =
+        shell(&config.command, None, cwd, sandbox).map_err(DiscoveryError::Sandbox)?;
     cmd.stdin(Stdio::null());
     let child = cmd.spawn().map_err(DiscoveryError::Spawn)?;
+    // Dropped with this call (a timeout included): nothing the command started outlives it.
+    let _tree = ProcessTree::of(&child, prepared);
     let out = tokio::time::timeout(timeout, child.wait_with_output())
         .await
         .map_err(|_| DiscoveryError::Timeout(timeout.as_secs()))?
@@ -150,8 +154,9 @@ pub async fn call(
     timeout: Duration,
 ) -> Result<ToolOutput, ToolError> {
     let failed = |message: String| ToolError::new(codes::EXECUTION_FAILED, message);
-    let mut child = shell(&config.call_command, Some(tool), cwd, sandbox)
-        .map_err(|e| failed(format!("cannot put the call command in the sandbox: {e}")))?
+    let (mut command, prepared) = shell(&config.call_command, Some(tool), cwd, sandbox)
+        .map_err(|e| failed(format!("cannot put the call command in the sandbox: {e}")))?;
+    let mut child = command
         .spawn()
         .map_err(|e| failed(format!("cannot run the call command: {e}")))?;
     if let Some(mut stdin) = child.stdin.take() {
@@ -160,7 +165,7 @@ pub async fn call(
         let _ = stdin.write_all(input.as_bytes()).await;
     }
     // The command runs in a process tree of its own; stopping it stops what it started.
-    let tree = crate::process_tree::ProcessTree::of(&child);
+    let tree = ProcessTree::of(&child, prepared);
     let kill_group = || tree.kill();
     let out = tokio::select! {
         out = child.wait_with_output() => out.map_err(|e| failed(format!("the call command failed: {e}")))?,

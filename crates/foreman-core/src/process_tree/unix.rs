@@ -1,18 +1,32 @@
-//! Unix: the command leads its own process group, killed with one `SIGKILL` to the group.
+//! Unix other than Linux: the command leads its own process group, killed with one `SIGKILL` to
+//! the group, when asked and when the tree is dropped. What leaves the group (`setsid`) is not
+//! collected, and leftovers are not named. Not compiled on the machine this project is built and
+//! tested on (Linux has the keeper instead).
 
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::ExitStatus;
 
 use rustix::process::{Pid, Signal, kill_process_group};
 
-pub(super) fn isolate(command: &mut tokio::process::Command) -> &mut tokio::process::Command {
-    command.process_group(0)
+use super::{CommandExit, Ended, Leftovers};
+
+#[derive(Debug)]
+pub(super) struct Prepared(Leftovers);
+
+pub(super) fn prepare(
+    command: &mut std::process::Command,
+    leftovers: Leftovers,
+) -> std::io::Result<Prepared> {
+    command.process_group(0);
+    Ok(Prepared(leftovers))
 }
 
-pub(super) fn isolate_wrapped(
+pub(super) fn wrap(
     wrap: &mut process_wrap::tokio::CommandWrap,
+    _prepared: Prepared,
 ) -> &mut process_wrap::tokio::CommandWrap {
     wrap.wrap(process_wrap::tokio::ProcessGroup::leader())
+        .wrap(process_wrap::tokio::KillOnDrop)
 }
 
 /// The group's id, which is the leader's process id (`None` when the child had already been
@@ -21,7 +35,7 @@ pub(super) fn isolate_wrapped(
 pub(super) struct Tree(Option<Pid>);
 
 impl Tree {
-    pub(super) fn of(child: &tokio::process::Child) -> Self {
+    pub(super) fn of(child: &tokio::process::Child, _prepared: Prepared) -> Self {
         Self(
             child
                 .id()
@@ -35,6 +49,21 @@ impl Tree {
             // The group may have ended already; there is nothing else to do then.
             let _ = kill_process_group(group, Signal::KILL);
         }
+    }
+
+    pub(super) fn ended(&self) -> Ended {
+        Ended::default()
+    }
+
+    /// The group's leader is the command itself: nothing else to wait for.
+    pub(super) async fn command_ended(&self) -> Option<CommandExit> {
+        None
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        self.kill();
     }
 }
 

@@ -8,6 +8,8 @@
 use std::os::windows::io::{AsRawHandle, FromRawHandle, OwnedHandle};
 use std::process::ExitStatus;
 
+use super::{CommandExit, Ended, Leftovers};
+
 use windows_sys::Win32::System::JobObjects::{
     AssignProcessToJobObject, CreateJobObjectW, JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
     JOBOBJECT_EXTENDED_LIMIT_INFORMATION, JobObjectExtendedLimitInformation,
@@ -15,16 +17,24 @@ use windows_sys::Win32::System::JobObjects::{
 };
 
 /// Nothing to do before the start: the job is made and joined right after it.
-pub(super) fn isolate(command: &mut tokio::process::Command) -> &mut tokio::process::Command {
-    command
+#[derive(Debug)]
+pub(super) struct Prepared;
+
+pub(super) fn prepare(
+    _command: &mut std::process::Command,
+    _leftovers: Leftovers,
+) -> std::io::Result<Prepared> {
+    Ok(Prepared)
 }
 
 /// `process_wrap`'s own job object (feature `job-object`), which starts the command suspended
 /// and resumes it once it is in the job, so nothing escapes.
-pub(super) fn isolate_wrapped(
+pub(super) fn wrap(
     wrap: &mut process_wrap::tokio::CommandWrap,
+    _prepared: Prepared,
 ) -> &mut process_wrap::tokio::CommandWrap {
     wrap.wrap(process_wrap::tokio::JobObject)
+        .wrap(process_wrap::tokio::KillOnDrop)
 }
 
 /// The job the command is in (`None` when it could not be made or joined; then only the
@@ -33,7 +43,7 @@ pub(super) fn isolate_wrapped(
 pub(super) struct Tree(Option<OwnedHandle>);
 
 impl Tree {
-    pub(super) fn of(child: &tokio::process::Child) -> Self {
+    pub(super) fn of(child: &tokio::process::Child, _prepared: Prepared) -> Self {
         let job = child.raw_handle().and_then(|process| {
             // SAFETY: `process` is the child's open process handle, valid while `child` lives.
             unsafe { job_holding(process) }
@@ -49,6 +59,16 @@ impl Tree {
             // SAFETY: `job` is an open job handle owned by `self`.
             unsafe { TerminateJobObject(job.as_raw_handle(), 1) };
         }
+    }
+
+    /// A job does not say what it ended.
+    pub(super) fn ended(&self) -> Ended {
+        Ended::default()
+    }
+
+    /// The job's first process is the command itself: nothing else to wait for.
+    pub(super) async fn command_ended(&self) -> Option<CommandExit> {
+        None
     }
 }
 

@@ -218,7 +218,7 @@ impl Tasks {
 }
 
 /// Starts `line` with the shell in `dir`, confined to `policy`, with `env` set: its stdout
-/// carries stderr too, and its whole process tree is in its own group.
+/// carries stderr too, and everything it starts is in its process tree, ended with it.
 pub(crate) fn spawn_confined(
     line: &str,
     dir: &std::path::Path,
@@ -226,6 +226,8 @@ pub(crate) fn spawn_confined(
     env: &[(String, String)],
 ) -> Result<(tokio::process::Child, crate::process_tree::ProcessTree), TaskError> {
     let mut std = std::process::Command::new("sh");
+    let prepared = crate::process_tree::prepare(&mut std, crate::process_tree::Leftovers::Stop)
+        .map_err(TaskError::io("run", dir))?;
     sandbox::confine(&mut std, policy).map_err(|e| TaskError::Git {
         command: line.to_owned(),
         message: format!("cannot confine it: {e}"),
@@ -240,9 +242,8 @@ pub(crate) fn spawn_confined(
         std.env(k, v);
     }
     let mut command = tokio::process::Command::from(std);
-    crate::process_tree::isolate(&mut command).kill_on_drop(true);
     let child = command.spawn().map_err(TaskError::io("run", dir))?;
-    let tree = crate::process_tree::ProcessTree::of(&child);
+    let tree = crate::process_tree::ProcessTree::of(&child, prepared);
     Ok((child, tree))
 }
 
