@@ -191,7 +191,11 @@ async fn session_config(
     config.sandbox = settings.sandbox;
     config.sandbox_network = settings.sandbox_network;
     config.sandbox_hidden = settings::hidden_paths(app, settings);
-    config.checkpoint_max_file_bytes = u64::from(settings.checkpoint_max_file_mib.max(1)) << 20;
+    config.checkpoint_coverage = foreman_core::checkpoints::Coverage::from_settings(
+        settings.checkpoint_max_file_mib,
+        settings.checkpoint_keep_ignored,
+        settings.checkpoint_excluded_folders.clone(),
+    );
     config.max_iterations = settings.max_iterations.max(1);
     config.text_protocol = settings.provider.text_protocol;
     config.limits = limits_for(&settings.provider);

@@ -37,6 +37,11 @@ pub struct AppSettings {
     pub sandbox_hidden: Vec<HiddenPath>,
     /// Files larger than this many MiB are left out of checkpoints.
     pub checkpoint_max_file_mib: u32,
+    /// Checkpoints keep the small files git ignores (`.env.local`, local configuration).
+    pub checkpoint_keep_ignored: bool,
+    /// Folders whose ignored files checkpoints never keep (builds and dependencies, which can
+    /// be made again), by name.
+    pub checkpoint_excluded_folders: Vec<String>,
     /// How many tasks run at once; more wait in line.
     pub max_tasks: u32,
     /// The merge queue merges the target into a task (a merge commit) instead of rebasing it.
@@ -56,6 +61,11 @@ impl Default for AppSettings {
             sandbox_network: false,
             sandbox_hidden: hidden::defaults(),
             checkpoint_max_file_mib: 10,
+            checkpoint_keep_ignored: true,
+            checkpoint_excluded_folders: foreman_core::checkpoints::coverage::DEFAULT_EXCLUDED
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect(),
             max_tasks: foreman_core::tasks::DEFAULT_LIMIT,
             merge_commit: false,
             hooks_outside_sandbox: false,

@@ -76,7 +76,10 @@ pub async fn rewind(options: RewindArgs) -> Result<(), String> {
                 message + 1
             )
         })?;
-    let checkpoints = Checkpoints::open(&dir, &workspace.path).map_err(|e| e.to_string())?;
+    let coverage = crate::app_settings::coverage(crate::app_settings::read_app()?.as_ref())?;
+    let checkpoints = Checkpoints::open(&dir, &workspace.path)
+        .map_err(|e| e.to_string())?
+        .with_coverage(coverage);
     let plan = checkpoints
         .plan_rewind(&target)
         .map_err(|e| e.to_string())?;

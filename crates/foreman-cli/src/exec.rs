@@ -207,6 +207,8 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     config.sandbox = args.sandbox;
     config.sandbox_network = args.allow_network;
     config.sandbox_hidden = crate::hidden::paths(&db, &args.hide)?;
+    config.checkpoint_coverage =
+        crate::app_settings::coverage(crate::app_settings::read_app()?.as_ref())?;
     config.text_protocol = args.text_protocol;
     config.limits = Limits {
         max_tokens: args.max_tokens.unwrap_or_else(|| default_max_tokens(&args)),

@@ -29,13 +29,9 @@ pub fn paths(db: &Path, extra: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 /// The list in the app's settings file, merged with the defaults; the defaults when the file
 /// or the list is not there. A damaged file is an error that names it.
 fn app_list(file: &Path) -> Result<Vec<HiddenPath>, String> {
-    let text = match std::fs::read_to_string(file) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(hidden::defaults()),
-        Err(e) => return Err(format!("cannot read {}: {e}", file.display())),
+    let Some(settings) = crate::app_settings::read(file)? else {
+        return Ok(hidden::defaults());
     };
-    let settings: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| format!("the settings file {} is damaged: {e}", file.display()))?;
     match settings.get("sandbox_hidden") {
         None => Ok(hidden::defaults()),
         Some(list) => serde_json::from_value::<Vec<HiddenPath>>(list.clone())

@@ -7,6 +7,7 @@
 //! `completions SHELL` prints a completion script. The grammar is in
 //! `args.rs` (`task_args.rs` for the task commands).
 
+mod app_settings;
 mod args;
 mod attach;
 mod checkpoints;

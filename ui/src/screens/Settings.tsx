@@ -25,6 +25,7 @@ import { AgentSection } from "./settings/AgentSection";
 import { ApprovalsSection } from "./settings/ApprovalsSection";
 import { SandboxSection } from "./settings/SandboxSection";
 import { TasksSection } from "./settings/TasksSection";
+import { CheckpointSection } from "./settings/CheckpointSection";
 import { DiagnosticsPanel } from "./settings/DiagnosticsPanel";
 import { HooksSection } from "./settings/HooksSection";
 
@@ -283,18 +284,7 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
         {workspace && section === "instructions" && <InstructionsPanel backend={backend} workspace={workspace} />}
         {section === "checkpoints" && (
           <div className="settings-stack">
-            <section className="panel" data-testid="checkpoint-settings">
-              <h2>Checkpoints</h2>
-              <label className="field" title="Files larger than this are left out of checkpoints, so rewinding cannot restore them">
-                <span>Largest file kept (MiB)</span>
-                <input
-                  type="number"
-                  min={1}
-                  value={draft.checkpoint_max_file_mib}
-                  onChange={(e) => setDraft({ ...draft, checkpoint_max_file_mib: Math.max(1, Number(e.target.value) || 1) })}
-                />
-              </label>
-            </section>
+            <CheckpointSection draft={draft} onDraft={setDraft} />
             {workspace && <CheckpointsPanel backend={backend} workspace={workspace} />}
           </div>
         )}

@@ -17,6 +17,8 @@ export const testSettings: AppSettings = {
     { path: "~/.aws", enabled: true },
   ],
   checkpoint_max_file_mib: 10,
+  checkpoint_keep_ignored: true,
+  checkpoint_excluded_folders: ["node_modules", "target"],
   max_tasks: 3,
   merge_commit: false,
   hooks_outside_sandbox: false,

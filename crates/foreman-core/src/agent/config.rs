@@ -93,8 +93,9 @@ pub struct SessionConfig {
     pub checkpoints_dir: Option<PathBuf>,
     /// The most one workspace's checkpoints may take on disk; the oldest go first.
     pub checkpoints_cap: u64,
-    /// Files larger than this are left out of checkpoints (and listed).
-    pub checkpoint_max_file_bytes: u64,
+    /// What checkpoints keep: files up to a size (larger ones are left out and listed), and
+    /// the small files git ignores outside build and dependency folders.
+    pub checkpoint_coverage: crate::checkpoints::Coverage,
     /// The most of one file a user message attaches (`@path`); the rest is cut with a note.
     pub attach_max_file_bytes: usize,
     /// The user's own rule file (`AGENTS.md` in the app's config directory), for every
@@ -165,7 +166,7 @@ impl SessionConfig {
             checkpoints_dir: None,
             checkpoints_cap: crate::checkpoints::retention::DEFAULT_CAP_BYTES,
             attach_max_file_bytes: crate::protocol::attachment::DEFAULT_MAX_ATTACHED_FILE_BYTES,
-            checkpoint_max_file_bytes: crate::checkpoints::shadow::DEFAULT_MAX_FILE_BYTES,
+            checkpoint_coverage: crate::checkpoints::Coverage::default(),
             user_rules: None,
             hooks: None,
             hooks_unconfined: false,

@@ -172,7 +172,7 @@ impl Engine {
             Checkpoints::open(dir, boundary.root())
                 .map_err(|error| tracing::warn!(%error, "checkpoints are off"))
                 .ok()
-                .map(|c| Arc::new(c.with_max_file_bytes(config.checkpoint_max_file_bytes)))
+                .map(|c| Arc::new(c.with_coverage(config.checkpoint_coverage.clone())))
         });
         // Skills are read once: the prompt that lists them stays the same bytes.
         let slash = config.slash.as_ref().map(Slash::load).unwrap_or_default();
@@ -180,6 +180,7 @@ impl Engine {
         let mut builtin = BuiltinSession::new(boundary, config.data_dir.clone())
             .with_skills(slash.skills.clone(), home);
         builtin.env = config.command_env.clone();
+        builtin.coverage = Arc::new(config.checkpoint_coverage.clone());
         let external = config
             .mcp
             .as_ref()

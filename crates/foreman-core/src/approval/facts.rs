@@ -39,6 +39,9 @@ pub struct CallFacts {
     pub protected: bool,
     /// A tool that declares itself destructive: always asks.
     pub destructive: bool,
+    /// What it would delete that no checkpoint keeps (`node_modules/ (1,204 files)`): asks in
+    /// every mode but "Run everything", whatever the rules say.
+    pub unkept: Option<String>,
 }
 
 impl CallFacts {
@@ -52,6 +55,7 @@ impl CallFacts {
             private_target: None,
             protected: false,
             destructive: false,
+            unkept: None,
         }
     }
 

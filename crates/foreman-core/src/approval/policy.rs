@@ -64,6 +64,16 @@ impl Policy {
                 reason: "the tool declares itself destructive".into(),
             };
         }
+        if let Some(what) = &call.unkept
+            && self.mode != ApprovalMode::Yolo
+        {
+            return Decision::Ask {
+                reason: format!(
+                    "it would delete what no checkpoint keeps, so a rewind could not bring it \
+                     back: {what}"
+                ),
+            };
+        }
         if let Some(target) = &call.private_target
             && !self
                 .rules
@@ -389,6 +399,31 @@ mod tests {
         // A public host still runs in yolo mode.
         assert!(is_allow(
             &policy(ApprovalMode::Yolo, &[]).decide(&fetch("docs.rs"), 0)
+        ));
+    }
+
+    #[test]
+    fn deleting_what_no_checkpoint_keeps_asks_in_every_mode_but_run_everything() {
+        let mut call = bash("git clean -fdx");
+        call.unkept = Some("node_modules/ (3 files, 1.0 MiB)".into());
+        for mode in [
+            ApprovalMode::Ask,
+            ApprovalMode::AutoEdit,
+            ApprovalMode::Auto,
+        ] {
+            let d = policy(mode, &[(RuleAction::Allow, "bash(git clean*)")]).decide(&call, 0);
+            let Decision::Ask { reason } = d else {
+                panic!("{mode:?}: {d:?}");
+            };
+            assert!(reason.contains("node_modules/ (3 files"), "{reason}");
+        }
+        assert!(is_allow(&policy(ApprovalMode::Yolo, &[]).decide(&call, 0)));
+        assert!(is_deny(
+            &policy(
+                ApprovalMode::Auto,
+                &[(RuleAction::Deny, "bash(git clean*)")]
+            )
+            .decide(&call, 0)
         ));
     }
 

@@ -25,6 +25,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::approval::{CallFacts, ShellLine};
+use crate::checkpoints::Coverage;
+use crate::checkpoints::coverage::{Takes, Unkept};
 use crate::process_tree::{self, Leftovers, ProcessTree};
 use crate::protocol::{ArgsView, ToolKind};
 use crate::sandbox::{self, SandboxPolicy};
@@ -308,6 +310,59 @@ pub async fn run_bash_in(
     })
 }
 
+/// What the deletions of `line` would take that no checkpoint keeps, in words.
+fn unkept_by(line: &ShellLine, root: &Path, coverage: &Coverage) -> Option<String> {
+    let found = line.removals();
+    let mut unkept = Unkept::default();
+    let bases: Vec<&str> = std::iter::once("")
+        .chain(found.folders.iter().map(String::as_str))
+        .collect();
+    for removal in &found.removals {
+        let takes = match (removal.visible, removal.ignored) {
+            (true, true) => Takes::Everything,
+            (false, true) => Takes::IgnoredOnly,
+            _ => Takes::VisibleOnly,
+        };
+        let mut paths = Vec::new();
+        for base in &bases {
+            match removal.paths.is_empty() {
+                true => paths.push((*base).to_owned()),
+                false => paths.extend(removal.paths.iter().filter_map(|p| inside(root, base, p))),
+            }
+        }
+        paths.sort();
+        paths.dedup();
+        let more = coverage.unkept(root, &paths, takes);
+        for group in more.groups {
+            if !unkept.groups.contains(&group) {
+                unkept.groups.push(group);
+            }
+        }
+        unkept.partial |= more.partial;
+    }
+    (!unkept.is_empty()).then(|| unkept.describe())
+}
+
+/// `path` (as written, from `base`) relative to the workspace root, when it is inside.
+fn inside(root: &Path, base: &str, path: &str) -> Option<String> {
+    let joined = match Path::new(path).is_absolute() {
+        true => std::path::PathBuf::from(path),
+        false => root.join(base).join(path),
+    };
+    let mut normal = std::path::PathBuf::new();
+    for part in joined.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                normal.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => normal.push(other),
+        }
+    }
+    let relative = normal.strip_prefix(root).ok()?;
+    Some(relative.to_string_lossy().into_owned())
+}
+
 /// Forwards everything read from `reader` to `tx` until end of file.
 async fn pump(mut reader: impl tokio::io::AsyncRead + Unpin, tx: mpsc::Sender<Vec<u8>>) {
     let mut buf = vec![0u8; 8192];
@@ -357,10 +412,12 @@ impl Tool for BashTool {
         // The command runs in the root: a redirection's target is relative to it.
         let boundary = &self.session.boundary;
         let inside = |target: &str| boundary.resolve(target).is_ok();
-        Ok(CallFacts::command(
-            Self::NAME,
-            ShellLine::parse(&input.command, &inside),
-        ))
+        let line = ShellLine::parse(&input.command, &inside);
+        let unkept = unkept_by(&line, boundary.root(), &self.session.coverage);
+        Ok(CallFacts {
+            unkept,
+            ..CallFacts::command(Self::NAME, line)
+        })
     }
 
     fn sandboxable(&self) -> bool {

@@ -9,6 +9,7 @@ use super::read_roots::ReadRoots;
 use super::stale_guard::ReadTracker;
 use super::todo_list::TodoList;
 use crate::boundary::WorkspaceBoundary;
+use crate::checkpoints::Coverage;
 use crate::slash::Skill;
 
 /// Per-session state handed to every built-in tool. Cheap to clone; clones share state.
@@ -28,6 +29,8 @@ pub struct BuiltinSession {
     pub skills: Arc<Vec<Skill>>,
     /// The folders `read` reaches besides the workspace: the skills' folders.
     pub read_roots: ReadRoots,
+    /// What the session's checkpoints keep: a command that would delete more asks first.
+    pub coverage: Arc<Coverage>,
 }
 
 impl BuiltinSession {
@@ -41,6 +44,7 @@ impl BuiltinSession {
             env: Vec::new(),
             skills: Arc::new(Vec::new()),
             read_roots: ReadRoots::default(),
+            coverage: Arc::new(Coverage::default()),
         }
     }
 

@@ -4,12 +4,14 @@
 //!
 //! A file is read as a checkpoint reads it: a symlink is its target's text, a folder on the path
 //! that is a symlink hides the file (the checkpoints do not follow it), and a file over the
-//! checkpoints' size limit is counted as changed without lines.
+//! checkpoints' size limit is counted as changed without lines. An ignored file is looked up
+//! where the checkpoint keeps it (`.foreman/ignored/`, [`super::coverage`]).
 
 use std::path::{Component, Path, PathBuf};
 
 use gix::ObjectId;
 
+use super::coverage::{Coverage, tree_path};
 use super::error::CheckpointError;
 use super::scan::Kind;
 use super::shadow::{Recorded, blob, entries};
@@ -32,14 +34,22 @@ pub fn against_disk(
     tree: ObjectId,
     workspace: &Path,
     paths: &[String],
-    max_file_bytes: u64,
+    coverage: &Coverage,
 ) -> Result<Vec<SessionFileChange>, CheckpointError> {
+    let max_file_bytes = coverage.max_file_bytes;
     let mut out = Vec::new();
     for path in paths {
         let Some(on_disk) = disk_path(workspace, path) else {
             continue;
         };
-        let before = match recorded(repo, tree, path)? {
+        let found = match recorded(repo, tree, path)? {
+            Some(r) => Some(r),
+            None => {
+                let kept = String::from_utf8_lossy(&tree_path(path.as_bytes(), true)).into_owned();
+                recorded(repo, tree, &kept)?
+            }
+        };
+        let before = match found {
             Some(r) => Side::Bytes(blob(repo, r.oid)?),
             None => Side::Absent,
         };

@@ -1,9 +1,13 @@
 //! What changed between two checkpoints: a walk of both trees that skips every subtree with the
-//! same object (so it costs what changed), and each changed file's diff when it is text.
+//! same object (so it costs what changed), and each changed file's diff when it is text. The
+//! ignored files (`.foreman/ignored/`, see [`super::coverage`]) are compared at their workspace
+//! paths, and only when both checkpoints keep them: a checkpoint from before they were kept
+//! says nothing about them, so nothing of them is shown or restored against it.
 
 use gix::ObjectId;
 use gix::objs::tree::EntryKind;
 
+use super::coverage::{IGNORED_DIR, MARKER, OWN_DIR};
 use super::error::CheckpointError;
 use super::scan::Kind;
 use super::shadow::{Recorded, blob, entries, shown};
@@ -36,7 +40,61 @@ pub fn between(
 ) -> Result<Vec<Change>, CheckpointError> {
     let mut out = Vec::new();
     compare(repo, Some(old), Some(new), &[], &mut out)?;
+    if let (Some(old), Some(new)) = (ignored_tree(repo, old)?, ignored_tree(repo, new)?) {
+        compare(repo, old, new, &[], &mut out)?;
+        out = merged(out);
+    }
     Ok(out)
+}
+
+/// The tree of a checkpoint's ignored files when it keeps them (`Some(None)`: it keeps them and
+/// there are none).
+fn ignored_tree(
+    repo: &gix::Repository,
+    tree: ObjectId,
+) -> Result<Option<Option<ObjectId>>, CheckpointError> {
+    let Some(own) = subtree(repo, tree, OWN_DIR)? else {
+        return Ok(None);
+    };
+    let listed = entries(repo, own)?;
+    if !listed.iter().any(|(name, _, _)| name == MARKER) {
+        return Ok(None);
+    }
+    Ok(Some(
+        listed
+            .into_iter()
+            .find(|(name, mode, _)| name == IGNORED_DIR && mode.kind() == EntryKind::Tree)
+            .map(|(_, _, oid)| oid),
+    ))
+}
+
+fn subtree(
+    repo: &gix::Repository,
+    tree: ObjectId,
+    name: &[u8],
+) -> Result<Option<ObjectId>, CheckpointError> {
+    Ok(entries(repo, tree)?
+        .into_iter()
+        .find(|(n, mode, _)| n == name && mode.kind() == EntryKind::Tree)
+        .map(|(_, _, oid)| oid))
+}
+
+/// One change per path: a file that git ignored on one side and saw on the other is one
+/// change (or none, when its content is the same).
+fn merged(mut changes: Vec<Change>) -> Vec<Change> {
+    changes.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut out: Vec<Change> = Vec::with_capacity(changes.len());
+    for change in changes {
+        match out.last_mut() {
+            Some(last) if last.path == change.path => {
+                last.old = last.old.or(change.old);
+                last.new = last.new.or(change.new);
+            }
+            _ => out.push(change),
+        }
+    }
+    out.retain(|c| c.old != c.new);
+    out
 }
 
 type Listed = Vec<(Vec<u8>, gix::objs::tree::EntryMode, ObjectId)>;
@@ -63,6 +121,10 @@ fn compare(
     names.sort();
     names.dedup();
     for name in names {
+        // Foreman's own entries at the root (the ignored files) are compared by `between`.
+        if prefix.is_empty() && name.as_slice() == OWN_DIR {
+            continue;
+        }
         let find = |side: &Listed| {
             side.iter()
                 .find(|(n, _, _)| n == name)

@@ -15,7 +15,9 @@ use gix::ObjectId;
 use super::scan::{Kind, Stat};
 use super::shadow::Recorded;
 
-const MAGIC: &[u8; 8] = b"FMCKIX01";
+const MAGIC: &[u8; 8] = b"FMCKIX02";
+/// Set in a file's kind byte when git ignores it.
+const IGNORED_BIT: u8 = 0x80;
 
 /// The index file of the shadow repository at `repo`.
 pub fn path_in(repo: &Path) -> PathBuf {
@@ -29,6 +31,8 @@ pub struct Seen {
     pub recorded: Recorded,
     /// Its times are too close to when it was read to prove a later change would show in them.
     pub racy: bool,
+    /// Git ignores it: it is kept under the checkpoint's `.foreman/ignored/`.
+    pub ignored: bool,
 }
 
 /// Writes `files` to `path` (through a temporary file, renamed into place).
@@ -40,7 +44,8 @@ pub fn save(path: &Path, files: &BTreeMap<Vec<u8>, Seen>) -> std::io::Result<()>
         let length = u32::try_from(name.len()).map_err(std::io::Error::other)?;
         out.write_all(&length.to_le_bytes())?;
         out.write_all(name)?;
-        out.write_all(&[kind_byte(seen.recorded.kind)])?;
+        let ignored = if seen.ignored { IGNORED_BIT } else { 0 };
+        out.write_all(&[kind_byte(seen.recorded.kind) | ignored])?;
         out.write_all(&seen.stat.size.to_le_bytes())?;
         out.write_all(&seen.stat.mtime_ns.to_le_bytes())?;
         out.write_all(&seen.stat.ctime_ns.to_le_bytes())?;
@@ -66,7 +71,8 @@ fn parse(bytes: &[u8]) -> Option<BTreeMap<Vec<u8>, Seen>> {
         let length = u32::from_le_bytes(take(&mut rest)?) as usize;
         let name = rest.get(..length)?.to_vec();
         rest = &rest[length..];
-        let kind = kind_of(take::<1>(&mut rest)?[0])?;
+        let byte = take::<1>(&mut rest)?[0];
+        let kind = kind_of(byte & !IGNORED_BIT)?;
         let stat = Stat {
             size: u64::from_le_bytes(take(&mut rest)?),
             mtime_ns: i128::from_le_bytes(take(&mut rest)?),
@@ -81,6 +87,7 @@ fn parse(bytes: &[u8]) -> Option<BTreeMap<Vec<u8>, Seen>> {
                 stat,
                 recorded,
                 racy: false,
+                ignored: byte & IGNORED_BIT != 0,
             },
         );
     }
@@ -127,6 +134,7 @@ mod tests {
                 kind: Kind::Executable,
             },
             racy,
+            ignored: n % 2 == 0,
         }
     }
 

@@ -1,5 +1,6 @@
 //! Whole-workspace checkpoints: before each step that can change the workspace (and after a
-//! command, to list what it changed), the engine records every file git would see in a shadow
+//! command, to list what it changed), the engine records every file git would see, and the
+//! small files git ignores outside build and dependency folders ([`coverage`]), in a shadow
 //! repository of its own, outside the workspace ([`shadow`]); [`changes`] lists what differs
 //! between two checkpoints, with diffs, and [`against_disk`] some files now against one;
 //! [`restore`] puts the workspace back to one (a rewind,
@@ -17,6 +18,7 @@
 
 pub mod against_disk;
 pub mod changes;
+pub mod coverage;
 pub mod error;
 pub mod file_facts;
 pub mod index_file;
@@ -34,10 +36,11 @@ use std::sync::{Arc, Mutex};
 
 use gix::ObjectId;
 
+pub use self::coverage::Coverage;
 pub use self::error::CheckpointError;
 use self::region::{Plan, plan};
 pub use self::scan::Skipped;
-use self::shadow::{DEFAULT_MAX_FILE_BYTES, open_or_create, repository_path, tree_of};
+use self::shadow::{open_or_create, repository_path, tree_of};
 use self::snapshotter::{Look, Snapshotter, save_index};
 use crate::protocol::{SessionFileChange, WorkspaceChange};
 use crate::watcher::journal::{ChangeJournal, Drained};
@@ -74,7 +77,7 @@ pub struct Checkpoints {
     workspace: PathBuf,
     path: PathBuf,
     snapshotter: Mutex<Snapshotter>,
-    max_file_bytes: u64,
+    coverage: Coverage,
     journal: Mutex<Journal>,
 }
 
@@ -101,17 +104,28 @@ impl Checkpoints {
             workspace: workspace.to_path_buf(),
             path,
             snapshotter: Mutex::new(Snapshotter::with_files(known)),
-            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            coverage: Coverage::default(),
             journal: Mutex::new(Journal::default()),
         })
     }
 
     /// The same with another limit on a recorded file's size.
     pub fn with_max_file_bytes(self, max_file_bytes: u64) -> Self {
-        Self {
+        let coverage = Coverage {
             max_file_bytes,
-            ..self
-        }
+            ..self.coverage.clone()
+        };
+        self.with_coverage(coverage)
+    }
+
+    /// The same keeping what `coverage` says.
+    pub fn with_coverage(self, coverage: Coverage) -> Self {
+        Self { coverage, ..self }
+    }
+
+    /// What its checkpoints keep.
+    pub fn coverage(&self) -> &Coverage {
+        &self.coverage
     }
 
     /// Looks at what the watcher's `journal` names from the next checkpoint on, instead of
@@ -166,7 +180,7 @@ impl Checkpoints {
                 &self.workspace,
                 parent,
                 message,
-                self.max_file_bytes,
+                &self.coverage,
                 look,
             )?;
             if snapshot.full_scan.is_some() {
@@ -207,7 +221,7 @@ impl Checkpoints {
     ) -> Result<Vec<SessionFileChange>, CheckpointError> {
         let repo = self.repo.to_thread_local();
         let tree = tree_of(&repo, parse(base)?)?;
-        against_disk::against_disk(&repo, tree, &self.workspace, paths, self.max_file_bytes)
+        against_disk::against_disk(&repo, tree, &self.workspace, paths, &self.coverage)
     }
 
     /// What rewinding to `target` would change, with the workspace as it is now checkpointed.

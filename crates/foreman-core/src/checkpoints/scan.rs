@@ -1,7 +1,10 @@
 //! Listing what a checkpoint records: every file and symlink of the workspace that git would
 //! see (`.gitignore`, `.ignore` and `.git/info/exclude` respected), without the user's `.git`
-//! directories, Foreman's own `.foreman/`, and files over the size limit (listed as skipped).
-//! Symlinks are recorded as links and never followed; names need not be UTF-8.
+//! directories, Foreman's own `.foreman/`, and files over the size limit (listed as skipped);
+//! and, when the [`Coverage`] keeps them, the files git ignores outside its excluded folders
+//! and under its smaller limit, marked `ignored` (found by a second walk that reads no ignore
+//! file, minus what the first found). Symlinks are recorded as links and never followed; names
+//! need not be UTF-8.
 //!
 //! [`scan_region`] lists only the paths of a [`Region`] (what the watcher saw change), walking
 //! from the root down to them with the same walker and rules, so it decides what is ignored
@@ -10,6 +13,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use super::coverage::Coverage;
 use super::file_facts;
 use super::region::Region;
 pub use super::stat::Stat;
@@ -29,6 +33,8 @@ pub struct Scanned {
     pub path: Vec<u8>,
     pub kind: Kind,
     pub stat: Stat,
+    /// Git ignores it (kept under the checkpoint's `.foreman/ignored/`).
+    pub ignored: bool,
 }
 
 /// A path left out of a checkpoint, and why.
@@ -38,30 +44,59 @@ pub struct Skipped {
     pub reason: String,
 }
 
-/// Lists the workspace at `root`. Files larger than `max_file_bytes` are skipped.
-pub fn scan(root: &Path, max_file_bytes: u64) -> (Vec<Scanned>, Vec<Skipped>) {
-    walk(root, max_file_bytes, None)
+/// Lists the workspace at `root` as `coverage` says.
+pub fn scan(root: &Path, coverage: &Coverage) -> (Vec<Scanned>, Vec<Skipped>) {
+    walk(root, coverage, None)
 }
 
 /// Lists what of `region` is in the workspace at `root` now: the files and links at its paths
 /// and below them.
 pub fn scan_region(
     root: &Path,
-    max_file_bytes: u64,
+    coverage: &Coverage,
     region: &Arc<Region>,
 ) -> (Vec<Scanned>, Vec<Skipped>) {
-    walk(root, max_file_bytes, Some(region.clone()))
+    walk(root, coverage, Some(region.clone()))
 }
 
 fn walk(
     root: &Path,
+    coverage: &Coverage,
+    region: Option<Arc<Region>>,
+) -> (Vec<Scanned>, Vec<Skipped>) {
+    let (mut found, skipped) = walk_with(root, coverage.max_file_bytes, region.clone(), None);
+    if let Some(ignored) = &coverage.ignored {
+        // What the first walk found, or left out for its size, is not ignored.
+        let mut seen: std::collections::HashSet<Vec<u8>> =
+            found.iter().map(|s| s.path.clone()).collect();
+        seen.extend(skipped.iter().map(|s| s.path.as_bytes().to_vec()));
+        // Ignored files over their limit are not listed as left out: they never were, and a
+        // command that would remove them asks first (`Coverage::unkept`).
+        let (all, _) = walk_with(root, ignored.max_bytes, region, Some(coverage));
+        found.extend(
+            all.into_iter()
+                .filter(|s| !seen.contains(&s.path))
+                .map(|s| Scanned { ignored: true, ..s }),
+        );
+        found.sort_by(|a, b| a.path.cmp(&b.path));
+    }
+    (found, skipped)
+}
+
+/// One walk: with the ignore files (`everything: None`), or without them and outside the
+/// excluded folders of `everything`.
+fn walk_with(
+    root: &Path,
     max_file_bytes: u64,
     region: Option<Arc<Region>>,
+    everything: Option<&Coverage>,
 ) -> (Vec<Scanned>, Vec<Skipped>) {
     let mut found = Vec::new();
     let mut skipped = Vec::new();
     let base = root.to_path_buf();
+    let excluded = everything.cloned();
     let walker = ignore::WalkBuilder::new(root)
+        .standard_filters(everything.is_none())
         .hidden(false)
         .parents(false)
         .require_git(false)
@@ -71,6 +106,9 @@ fn walk(
             let name = entry.file_name();
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
             if is_dir && (name == ".git" || (name == ".foreman" && entry.depth() == 1)) {
+                return false;
+            }
+            if is_dir && excluded.as_ref().is_some_and(|c| c.excludes(name)) {
                 return false;
             }
             let Some(region) = &region else { return true };
@@ -142,6 +180,7 @@ fn walk(
             path: file_facts::git_path(relative),
             kind,
             stat: file_facts::stat(&metadata),
+            ignored: false,
         });
     }
     found.sort_by(|a, b| a.path.cmp(&b.path));

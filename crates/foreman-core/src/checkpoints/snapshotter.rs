@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use gix::ObjectId;
 
+use super::coverage::{self, Coverage};
 use super::error::CheckpointError;
 use super::file_facts;
 use super::index_file::{self, Seen};
@@ -87,7 +88,7 @@ impl Snapshotter {
         root: &Path,
         parent: Option<ObjectId>,
         message: &str,
-        max_file_bytes: u64,
+        coverage: &Coverage,
         look: Look,
     ) -> Result<Snapshot, CheckpointError> {
         let look = match look {
@@ -97,7 +98,11 @@ impl Snapshotter {
             look => look,
         };
         let started = now_ns();
-        let looked = self.look(repo, root, max_file_bytes, look, started);
+        let looked = self.look(repo, root, coverage, look, started);
+        let looked = looked.and_then(|looked| {
+            self.mark(repo, coverage.ignored.is_some())?;
+            Ok(looked)
+        });
         let tree = looked.and_then(|looked| Ok((looked, self.tree.write(repo)?)));
         let ((read, full_scan), tree) = match tree {
             Ok(done) => done,
@@ -123,14 +128,14 @@ impl Snapshotter {
         &mut self,
         repo: &gix::Repository,
         root: &Path,
-        max_file_bytes: u64,
+        coverage: &Coverage,
         look: Look,
         started: i128,
     ) -> Result<(usize, Option<String>), CheckpointError> {
         Ok(match look {
             Look::Everything(why) => {
                 tracing::info!(workspace = %root.display(), reason = %why, "checkpoint: scanning the whole workspace");
-                let (found, skipped) = scan(root, max_file_bytes);
+                let (found, skipped) = scan(root, coverage);
                 let old = std::mem::take(&mut self.files);
                 self.skipped = keyed(root, skipped);
                 let read = self.replace(repo, root, None, old, found, started)?;
@@ -140,7 +145,7 @@ impl Snapshotter {
             Look::Region(region) if region.is_empty() => (0, None),
             Look::Region(region) => {
                 let region = Arc::new(region);
-                let (found, skipped) = scan_region(root, max_file_bytes, &region);
+                let (found, skipped) = scan_region(root, coverage, &region);
                 let old = self.take_region(&region);
                 self.skipped.extend(keyed(root, skipped));
                 (
@@ -177,7 +182,13 @@ impl Snapshotter {
         // A tree never written (a new process) needs every file, changed or not.
         let fresh_tree = !self.scanned;
         let mut read = 0;
-        for Scanned { path, kind, stat } in found {
+        for Scanned {
+            path,
+            kind,
+            stat,
+            ignored,
+        } in found
+        {
             let before = old.get(&path);
             let named = region.is_some_and(|r| r.names(&path));
             let reusable = before.filter(|seen| {
@@ -203,8 +214,14 @@ impl Snapshotter {
                     }
                 },
             };
-            if fresh_tree || before.map(|s| s.recorded) != Some(recorded) {
-                self.tree.set(&path, Some(recorded));
+            let moved = before.is_some_and(|s| s.ignored != ignored);
+            if moved && let Some(before) = before {
+                self.tree
+                    .set(&coverage::tree_path(&path, before.ignored), None);
+            }
+            if fresh_tree || moved || before.map(|s| s.recorded) != Some(recorded) {
+                self.tree
+                    .set(&coverage::tree_path(&path, ignored), Some(recorded));
             }
             let coarse = stat.mtime_ns % 1_000_000_000 == 0;
             let window = if coarse { RACY_COARSE_NS } else { RACY_NS };
@@ -215,15 +232,36 @@ impl Snapshotter {
                     stat,
                     recorded,
                     racy,
+                    ignored,
                 },
             );
         }
-        for path in old.keys() {
+        for (path, seen) in &old {
             if !self.files.contains_key(path) {
-                self.tree.set(path, None);
+                self.tree
+                    .set(&coverage::tree_path(path, seen.ignored), None);
             }
         }
         Ok(read)
+    }
+
+    /// Puts the marker of a checkpoint that keeps ignored files in its tree, or takes it out.
+    fn mark(&mut self, repo: &gix::Repository, keeps_ignored: bool) -> Result<(), CheckpointError> {
+        let marker = match keeps_ignored {
+            true => {
+                let oid = repo
+                    .write_blob(b"")
+                    .map_err(CheckpointError::repo)?
+                    .detach();
+                Some(Recorded {
+                    oid,
+                    kind: Kind::File,
+                })
+            }
+            false => None,
+        };
+        self.tree.set(&coverage::marker_path(), marker);
+        Ok(())
     }
 }
 

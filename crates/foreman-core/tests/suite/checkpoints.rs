@@ -6,7 +6,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use foreman_core::checkpoints::Checkpoints;
+use foreman_core::checkpoints::{Checkpoints, Coverage};
 use foreman_core::conversation::open_session;
 use foreman_core::protocol::{ApprovalMode, ChangeKind, EventMsg, Op};
 use foreman_core::store::Store;
@@ -116,6 +116,8 @@ fn a_rewind_restores_files_links_and_modes_and_can_itself_be_undone() {
         listed,
         [
             ("README.md", ChangeKind::Deleted),
+            // Ignored, and kept: a command that changes it says so.
+            ("build.log", ChangeKind::Modified),
             ("link", ChangeKind::Modified),
             ("run.sh", ChangeKind::Modified),
             ("src/main.rs", ChangeKind::Modified),
@@ -135,7 +137,7 @@ fn a_rewind_restores_files_links_and_modes_and_can_itself_be_undone() {
     );
 
     let rewound = checkpoints.rewind(&first.id).unwrap();
-    assert_eq!(rewound.changes.len(), 5);
+    assert_eq!(rewound.changes.len(), 6);
     assert_eq!(
         std::fs::read_to_string(root.join("README.md")).unwrap(),
         "hello\n"
@@ -154,10 +156,11 @@ fn a_rewind_restores_files_links_and_modes_and_can_itself_be_undone() {
         .permissions()
         .mode();
     assert_eq!(mode & 0o111, 0o111, "the exec bit is back");
-    // Ignored and skipped files, and the user's repositories, are left alone.
+    // A kept ignored file is back; skipped files, what an excluded folder (`target/`) holds
+    // and the user's repositories are left alone.
     assert_eq!(
         std::fs::read_to_string(root.join("build.log")).unwrap(),
-        "more noise\n"
+        "noise\n"
     );
     assert_eq!(
         std::fs::read_to_string(root.join("big.bin")).unwrap(),
@@ -183,6 +186,64 @@ fn a_rewind_restores_files_links_and_modes_and_can_itself_be_undone() {
     checkpoints.rewind(&rewound.now.id).unwrap();
     assert!(root.join("src/new.rs").exists());
     assert!(!root.join("README.md").exists());
+}
+
+#[test]
+fn ignored_files_a_command_deletes_come_back_and_older_checkpoints_leave_them_alone() {
+    let ws = workspace();
+    let root = ws.path();
+    write(
+        root,
+        ".gitignore",
+        "target/\n*.log\n.env.local\nnode_modules/\n",
+    );
+    write(root, ".env.local", "API_URL=http://localhost\n");
+    write(root, "node_modules/pkg/index.js", "module.exports = 1\n");
+    let store = tempfile::tempdir().unwrap();
+    // A checkpoint of an older Foreman, which kept only what git sees.
+    let old = Checkpoints::open(store.path(), root)
+        .unwrap()
+        .with_coverage(Coverage::visible_only(10 << 20))
+        .take("from before")
+        .unwrap();
+    let checkpoints = Checkpoints::open(store.path(), root).unwrap();
+    let before = checkpoints.take("before git clean").unwrap();
+    // `git clean -fdx`, as a sandboxed command would run it.
+    let cleaned = std::process::Command::new("git")
+        .args(["clean", "-fdxq"])
+        .current_dir(root)
+        .status()
+        .unwrap();
+    assert!(cleaned.success());
+    assert!(!root.join(".env.local").exists());
+    let after = checkpoints.take("after git clean").unwrap();
+    let changes = checkpoints.changes(&before.id, &after.id).unwrap();
+    let listed: Vec<&str> = changes.iter().map(|c| c.path.as_str()).collect();
+    assert!(listed.contains(&".env.local"), "{listed:?}");
+    assert!(
+        !listed.iter().any(|p| p.starts_with(".foreman")),
+        "{listed:?}"
+    );
+    assert!(
+        !listed.iter().any(|p| p.starts_with("node_modules")),
+        "{listed:?}"
+    );
+    checkpoints.rewind(&before.id).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(root.join(".env.local")).unwrap(),
+        "API_URL=http://localhost\n"
+    );
+    assert!(
+        !root.join(".foreman").exists(),
+        "nothing of Foreman's own is written"
+    );
+    // Rewinding to a checkpoint that never kept ignored files leaves them as they are.
+    write(root, ".env.local", "API_URL=http://staging\n");
+    checkpoints.rewind(&old.id).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(root.join(".env.local")).unwrap(),
+        "API_URL=http://staging\n"
+    );
 }
 
 #[test]

@@ -17,6 +17,7 @@
 //! inside substitutions, subshells, `sh -c` scripts and behind wrappers.
 
 mod options;
+pub mod removals;
 mod syntax;
 mod words;
 mod wrappers;
