@@ -1,5 +1,6 @@
 // A hook's run as one quiet line: its event, its command (shortened; the whole command and the
-// file it comes from in the tooltip), what it decided, how long it took, and what it said. On a
+// file it comes from in the tooltip), what it decided, how long it took, what it said, and what it
+// left running that was ended when it returned. On a
 // card the lines sit under its header; a hook of no call (a message sent, the agent stopping) is
 // one such line in the conversation, starting with "Hook".
 import type { HookRun } from "../protocol/HookRun";
@@ -32,6 +33,12 @@ export function HookLine({ run, standalone = false, saidElsewhere = false }: Pro
       <span className={`hook-verdict hook-${verdictTone(run)}`}>{verdictWords(run)}</span>
       <span className="hook-time"> · {hookTime(run)}</span>
       {run.message && !saidElsewhere && <span className="hook-message">: {run.message}</span>}
+      {run.ended && (
+        <span className="hook-ended" data-testid="hook-ended">
+          {" "}
+          · {run.ended}
+        </span>
+      )}
     </div>
   );
 }

@@ -22,6 +22,12 @@ test("a verdict reads in plain words, a block by what it blocked", () => {
   expect(verdictWords(run({ event: "PostToolUse", verdict: "blocked" }))).toBe("told the agent");
 });
 
+test("what a hook left running and was ended is said after what it said", () => {
+  const ended = "1 process it left running was ended: sleep";
+  expect(hookSentence(run({ ended }))).toBe(`Hook PreToolUse \`python3 …/block_rm.py\` ran · 35 ms · ${ended}`);
+  expect(hookSentence(run())).not.toContain("ended");
+});
+
 test("a command is shortened to its file names, and cut when still long", () => {
   expect(shortCommand('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/block_rm.py')).toBe("python3 …/block_rm.py");
   expect(shortCommand("npx prettier --write")).toBe("npx prettier --write");

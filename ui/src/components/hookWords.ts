@@ -96,7 +96,8 @@ export function hookTime(run: Pick<HookRun, "elapsed_ms">): string {
 /** The run in one plain sentence (`Hook UserPromptSubmit `python3 …/ctx.py` added context · 35 ms`). */
 export function hookSentence(run: HookRun): string {
   const said = run.message ? `: ${run.message}` : "";
-  return `Hook ${run.event} \`${shortCommand(run.command)}\` ${verdictWords(run)} · ${hookTime(run)}${said}`;
+  const ended = run.ended ? ` · ${run.ended}` : "";
+  return `Hook ${run.event} \`${shortCommand(run.command)}\` ${verdictWords(run)} · ${hookTime(run)}${said}${ended}`;
 }
 
 /** The run of `hooks` that refused the call they ran for (a `PreToolUse` block), if any. */

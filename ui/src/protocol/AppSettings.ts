@@ -38,6 +38,15 @@ sandbox_hidden: Array<HiddenPath>,
  */
 checkpoint_max_file_mib: number, 
 /**
+ * Checkpoints keep the small files git ignores (`.env.local`, local configuration).
+ */
+checkpoint_keep_ignored: boolean, 
+/**
+ * Folders whose ignored files checkpoints never keep (builds and dependencies, which can
+ * be made again), by name.
+ */
+checkpoint_excluded_folders: Array<string>, 
+/**
  * How many tasks run at once; more wait in line.
  */
 max_tasks: number, 

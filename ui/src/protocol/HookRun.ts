@@ -9,4 +9,9 @@ export type HookRun = { event: HookEvent, command: string, source: string, elaps
 /**
  * What it said: its reason, or the start of its error output.
  */
-message: string | null, };
+message: string | null, 
+/**
+ * What it left running that was ended when it returned (`1 process it left running was
+ * ended: sleep`).
+ */
+ended?: string, };
