@@ -1,7 +1,8 @@
 //! [`Sandboxing`]: how a session confines its commands — the level, the network, the paths
 //! hidden from them, the private temporary directory — and whether this machine can (see
 //! [`crate::sandbox`]). The gate's part; `escalation` is where a refused command asks to run
-//! outside.
+//! outside. Each call's command is also kept from the paths the deny rules name
+//! ([`DeniedPaths`], found as it starts), and its card lists the ones it touched.
 //!
 //! The temporary directory is the session's own, in the system's temporary directory and
 //! removed with the session: never under the app's data directory, which is hidden.
@@ -9,8 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::approval::ShellLine;
 use crate::approval::shell::program_index;
+use crate::approval::{DeniedPaths, ShellLine};
 use crate::protocol::{ApprovalMode, SandboxLevel, SandboxNote};
 use crate::sandbox::policy::confined_note;
 use crate::sandbox::refusal::{refused_lines, signalled_outside};
@@ -45,6 +46,9 @@ pub(crate) struct AfterRun {
     pub(crate) hidden: Vec<String>,
     /// It tried to signal a process outside the sandbox.
     pub(crate) signalled_outside: bool,
+    /// Paths a deny rule keeps from commands that it named or printed (none is offered a run
+    /// outside the sandbox: the rule would not hold there).
+    pub(crate) denied: Vec<String>,
 }
 
 impl Sandboxing {
@@ -136,11 +140,33 @@ impl Sandboxing {
         }
     }
 
-    /// What the confined run of `line` that printed `output` showed. `failed`: it exited with
-    /// an error (only then is there something to run again outside).
+    /// [`Self::for_command`] for a call, with `denied` (what the deny rules keep from
+    /// commands, found as it starts) kept from it: hidden when denied for reading, read-only
+    /// when denied for writing.
+    pub(crate) fn for_call(
+        &self,
+        mode: ApprovalMode,
+        workspace: &Path,
+        outside: bool,
+        denied: &DeniedPaths,
+    ) -> (Option<SandboxPolicy>, SandboxNote) {
+        let (policy, note) = self.for_command(mode, workspace, outside);
+        let policy = policy.map(|mut policy| {
+            let (hidden, read_only) = denied.covered();
+            policy.hidden.extend(hidden);
+            policy.read_only.extend(read_only);
+            policy
+        });
+        (policy, note)
+    }
+
+    /// What the confined run of `line` that printed `output` showed, `denied` what the deny
+    /// rules kept from it. `failed`: it exited with an error (only then is there something to
+    /// run again outside).
     pub(crate) fn after_run(
         &self,
         line: Option<&ShellLine>,
+        denied: &DeniedPaths,
         output: &str,
         failed: bool,
     ) -> AfterRun {
@@ -166,6 +192,7 @@ impl Sandboxing {
             },
             hidden: hidden::touched(&self.hidden, self.home.as_deref(), text, output, &ran),
             signalled_outside: signalled,
+            denied: denied.touched(line, output),
         }
     }
 }
