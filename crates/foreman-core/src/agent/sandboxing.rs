@@ -16,6 +16,7 @@ use crate::protocol::{ApprovalMode, SandboxLevel, SandboxNote};
 use crate::sandbox::policy::confined_note;
 use crate::sandbox::refusal::{refused_lines, signalled_outside};
 use crate::sandbox::{Availability, SandboxPolicy, availability, hidden};
+use crate::tasks::OtherBranches;
 
 /// How a session confines its commands.
 #[derive(Debug, Clone)]
@@ -29,6 +30,8 @@ pub(crate) struct Sandboxing {
     extra_writable: Vec<PathBuf>,
     read_only: Vec<PathBuf>,
     env: Vec<(String, String)>,
+    /// A task's view of the other tasks' branches, kept from each command as it starts.
+    branches: Option<OtherBranches>,
     /// The home folder, for how a card names a hidden path (`~/.ssh`).
     home: Option<PathBuf>,
     temp: PathBuf,
@@ -74,6 +77,7 @@ impl Sandboxing {
             extra_writable: Vec::new(),
             read_only: Vec::new(),
             env: Vec::new(),
+            branches: None,
             home: std::env::var_os("HOME").map(PathBuf::from),
             temp,
             _temp_dir: made.map(Arc::new),
@@ -81,17 +85,19 @@ impl Sandboxing {
         }
     }
 
-    /// A task's place: what its confined commands may write besides the workspace, and their
-    /// environment.
+    /// A task's place: what its confined commands may write besides the workspace, their
+    /// environment, and the other tasks' branches they may not move.
     pub(crate) fn with_task_place(
         mut self,
         writable: Vec<PathBuf>,
         read_only: Vec<PathBuf>,
         env: Vec<(String, String)>,
+        branches: Option<OtherBranches>,
     ) -> Self {
         self.extra_writable = writable;
         self.read_only = read_only;
         self.env = env;
+        self.branches = branches;
         self
     }
 
@@ -134,6 +140,9 @@ impl Sandboxing {
                 policy.extra_writable = self.extra_writable.clone();
                 policy.read_only = self.read_only.clone();
                 policy.env = self.env.clone();
+                if let Some(branches) = &self.branches {
+                    branches.keep_from(&mut policy);
+                }
                 (Some(policy), self.note())
             }
             Availability::Unavailable { reason } => (None, unconfined(Some(reason.clone()))),
