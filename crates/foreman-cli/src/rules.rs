@@ -53,7 +53,16 @@ async fn add(
     action: RuleAction,
     text: &str,
 ) -> Result<(), String> {
-    Rule::parse(action, text).map_err(|e| format!("`{text}`: {e}"))?;
+    let rule = Rule::parse(action, text).map_err(|e| format!("`{text}`: {e}"))?;
+    if rule.denies_a_path() {
+        eprintln!(
+            "`{}` also keeps commands from the files it names, but only the sandbox makes that \
+             complete: in it they are hidden (read) or read-only (edit, write); outside it, a \
+             command that names one asks, and one that reaches it without naming it is not \
+             stopped.",
+            rule.text
+        );
+    }
     let key = rule_key(scope, path, None);
     let now = foreman_core::conversation::now_ms();
     store

@@ -60,6 +60,10 @@ pub struct SandboxNote {
     /// (`gh` needs `~/.config/gh`): in the sandbox each is an empty stand-in it cannot open.
     #[serde(default)]
     pub hidden: Vec<String>,
+    /// Paths a deny rule keeps from commands (`read(secret.txt)`: hidden; `edit(…)`:
+    /// read-only) that the command named or printed, relative to the workspace.
+    #[serde(default)]
+    pub denied: Vec<String>,
     /// It tried to signal a process outside its sandbox (`kill $PPID`), and was refused.
     #[serde(default)]
     pub signalled_outside: bool,

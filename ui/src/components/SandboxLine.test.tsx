@@ -7,6 +7,7 @@ const confined = (over: Partial<SandboxNote> = {}): SandboxNote => ({
   network: false,
   refused: [],
   hidden: [],
+  denied: [],
   signalled_outside: false,
   ...over,
 });
@@ -19,6 +20,17 @@ test("a confined command says what it may write, that it has no network, and wha
   expect(screen.queryByTestId("sandbox-refused")).toBeNull();
   expect(screen.queryByTestId("sandbox-hidden")).toBeNull();
   expect(screen.queryByTestId("sandbox-signal")).toBeNull();
+  expect(screen.queryByTestId("sandbox-denied")).toBeNull();
+});
+
+test("the paths a deny rule kept from a command are listed with what the sandbox did with them", () => {
+  render(<SandboxLine note={confined({ denied: ["secret.txt", "keys/server.pem"] })} />);
+  const denied = screen.getByTestId("sandbox-denied");
+  expect(denied).toHaveTextContent("Denied by your rules: secret.txt, keys/server.pem");
+  expect(denied).toHaveTextContent("an empty stand-in this command cannot open");
+  expect(denied).toHaveTextContent("read-only");
+  expect(denied).not.toHaveClass("sandbox-refused");
+  expect(screen.queryByTestId("sandbox-hidden")).toBeNull();
 });
 
 test("what the sandbox refused is shown as the command printed it", () => {

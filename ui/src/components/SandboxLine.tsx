@@ -1,8 +1,9 @@
 // How a command runs, under its command line: confined (what it may write, whether it may
 // reach the network, and that it can still read files that are not hidden), outside the
 // sandbox, or not confined because this machine cannot; and what happened in the sandbox: the
-// hidden paths the command named or needs, a signal to a process outside it that was refused,
-// and the lines of its output that show a refusal.
+// hidden paths the command named or needs, the paths a deny rule keeps from commands that it
+// named or printed, a signal to a process outside it that was refused, and the lines of its
+// output that show a refusal.
 import type { SandboxNote } from "../protocol/SandboxNote";
 import { sandboxWords } from "./sandboxWords";
 
@@ -47,6 +48,23 @@ export function SandboxLine({ note }: { note: SandboxNote }) {
             ))}
           </div>
           <div className="small muted">In the sandbox each is an empty stand-in this command cannot open.</div>
+        </div>
+      )}
+      {note.denied.length > 0 && (
+        <div className="sandbox-hidden" data-testid="sandbox-denied" role="note">
+          <div>
+            Denied by your rules:{" "}
+            {note.denied.map((path, i) => (
+              <span key={path}>
+                {i > 0 && ", "}
+                <code>{path}</code>
+              </span>
+            ))}
+          </div>
+          <div className="small muted">
+            In the sandbox a file a rule denies reading is an empty stand-in this command cannot open, and one it denies
+            changing is read-only.
+          </div>
         </div>
       )}
       {note.signalled_outside && (

@@ -27,6 +27,11 @@ refused: Array<string>,
  */
 hidden: Array<string>, 
 /**
+ * Paths a deny rule keeps from commands (`read(secret.txt)`: hidden; `edit(…)`:
+ * read-only) that the command named or printed, relative to the workspace.
+ */
+denied: Array<string>, 
+/**
  * It tried to signal a process outside its sandbox (`kill $PPID`), and was refused.
  */
 signalled_outside: boolean, };

@@ -68,3 +68,12 @@ test("a rule with bad syntax is refused with the reason and nothing changes", as
   expect(await screen.findByTestId("rule-error")).toHaveTextContent("not a rule");
   expect(screen.queryByRole("heading", { name: "This session" })).toBeNull();
 });
+
+test("the panel says plainly that only the sandbox makes a deny rule on a path hold for commands", async () => {
+  const { api } = backend([{ id: 1, action: "deny", pattern: "read(secret.txt)", scope: "workspace" }]);
+  render(<RulesPanel backend={api} workspace="/ws" sessionId={null} />);
+  await screen.findAllByTestId("rule-row");
+  const note = screen.getByTestId("deny-paths-note");
+  expect(note).toHaveTextContent("in the sandbox the files it names are hidden from them (read) or read-only");
+  expect(note).toHaveTextContent("Only the sandbox makes this complete: outside it, a command that names such a file asks");
+});

@@ -17,7 +17,7 @@ const SCOPES: { scope: RuleScope; label: string }[] = [
 const EXAMPLES: [string, string][] = [
   ["bash(cargo test *)", "commands: a plain command line, * matches within one command"],
   ["edit(src/**)", "edit, multi_edit and write: paths in the workspace, ** crosses folders"],
-  ["read(**/*.env)", "read, ls, glob, grep: paths they look at"],
+  ["read(**/*.env)", "read, ls, glob, grep: paths they look at; denied, commands in the sandbox cannot read them"],
   ["http_fetch(domain:docs.rs)", "fetches: a host and its subdomains"],
   ["mcp__github__create_issue", "an external tool by its name, any arguments"],
 ];
@@ -62,6 +62,12 @@ export function RulesPanel({ backend, workspace, sessionId }: { backend: Backend
       <p className="muted small">
         A rule lets a matching tool use run without asking (allow), always asks (ask), or refuses it (deny). Deny always
         wins, then ask, then allow; without a rule the approval mode decides.
+      </p>
+      <p className="muted small" data-testid="deny-paths-note">
+        A deny rule on a path (<code>read(…)</code>, <code>edit(…)</code>, <code>write(…)</code>) holds for commands too:
+        in the sandbox the files it names are hidden from them (read) or read-only (edit, write). Only the sandbox makes
+        this complete: outside it, a command that names such a file asks, and one that reaches it without naming it is
+        not stopped.
       </p>
       {scopes.map(({ scope: s, label }) => {
         const here = rules.filter((r) => r.scope === s);

@@ -6,6 +6,7 @@
 mod checkpoints;
 mod command_line;
 mod common;
+mod deny_rules;
 mod exec_attacks;
 mod exec_json;
 mod exec_mcp;
@@ -18,4 +19,5 @@ mod rules;
 mod sandbox_doors;
 mod sandbox_tools;
 mod slash;
+mod task_branches;
 mod tasks;

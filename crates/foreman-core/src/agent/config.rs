@@ -84,6 +84,8 @@ pub struct SessionConfig {
     pub sandbox_read_only: Vec<PathBuf>,
     /// A confined command's extra environment (a task's private git object store).
     pub sandbox_env: Vec<(String, String)>,
+    /// For a task in a worktree: the other tasks' branches, kept from each confined command.
+    pub sandbox_branches: Option<crate::tasks::OtherBranches>,
     /// Every command's extra environment (a task's `FOREMAN_PORT`).
     pub command_env: Vec<(String, String)>,
     /// For a task in the folder itself: the folder each of its tasks takes (waiting while
@@ -160,6 +162,7 @@ impl SessionConfig {
             ),
             sandbox_writable: Vec::new(),
             sandbox_read_only: Vec::new(),
+            sandbox_branches: None,
             sandbox_env: Vec::new(),
             command_env: Vec::new(),
             folder_turn: None,

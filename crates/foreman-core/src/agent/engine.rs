@@ -209,6 +209,7 @@ impl Engine {
             config.sandbox_writable,
             config.sandbox_read_only,
             config.sandbox_env,
+            config.sandbox_branches,
         );
         let hooks = config.hooks.map(|dirs| {
             let key = config

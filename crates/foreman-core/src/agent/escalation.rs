@@ -1,7 +1,8 @@
 //! A confined command that failed because the sandbox refused something it tried (a write
 //! outside the workspace, a connection, a credential it hides) asks the user, as an ordinary approval, whether to run
 //! it again outside the sandbox. The card shows what was refused; the model is told which run
-//! its result comes from.
+//! its result comes from. A command that touched a path a deny rule keeps from commands is
+//! never offered a run outside: the rule would not hold there.
 
 use super::approvals::ApprovalOutcome;
 use super::engine::Engine;
@@ -18,14 +19,15 @@ const KEPT_INSIDE: &str = "The sandbox refused something this command tried (see
     user chose not to run it outside the sandbox.";
 
 impl Engine {
-    /// Tells a confined command's card what its run showed: hidden paths it named or needs, a
-    /// signal the sandbox refused.
+    /// Tells a confined command's card what its run showed: hidden paths it named or needs,
+    /// paths a deny rule kept from it, a signal the sandbox refused.
     pub(crate) fn show_after_run(&mut self, id: &str, seen: &AfterRun) {
-        if seen.hidden.is_empty() && !seen.signalled_outside {
+        if seen.hidden.is_empty() && seen.denied.is_empty() && !seen.signalled_outside {
             return;
         }
         let note = SandboxNote {
             hidden: seen.hidden.clone(),
+            denied: seen.denied.clone(),
             signalled_outside: seen.signalled_outside,
             ..self.gate.sandbox.note()
         };

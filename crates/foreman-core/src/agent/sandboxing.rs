@@ -1,7 +1,8 @@
 //! [`Sandboxing`]: how a session confines its commands — the level, the network, the paths
 //! hidden from them, the private temporary directory — and whether this machine can (see
 //! [`crate::sandbox`]). The gate's part; `escalation` is where a refused command asks to run
-//! outside.
+//! outside. Each call's command is also kept from the paths the deny rules name
+//! ([`DeniedPaths`], found as it starts), and its card lists the ones it touched.
 //!
 //! The temporary directory is the session's own, in the system's temporary directory and
 //! removed with the session: never under the app's data directory, which is hidden.
@@ -9,12 +10,13 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::approval::ShellLine;
 use crate::approval::shell::program_index;
+use crate::approval::{DeniedPaths, ShellLine};
 use crate::protocol::{ApprovalMode, SandboxLevel, SandboxNote};
 use crate::sandbox::policy::confined_note;
 use crate::sandbox::refusal::{refused_lines, signalled_outside};
 use crate::sandbox::{Availability, SandboxPolicy, availability, hidden};
+use crate::tasks::OtherBranches;
 
 /// How a session confines its commands.
 #[derive(Debug, Clone)]
@@ -28,6 +30,8 @@ pub(crate) struct Sandboxing {
     extra_writable: Vec<PathBuf>,
     read_only: Vec<PathBuf>,
     env: Vec<(String, String)>,
+    /// A task's view of the other tasks' branches, kept from each command as it starts.
+    branches: Option<OtherBranches>,
     /// The home folder, for how a card names a hidden path (`~/.ssh`).
     home: Option<PathBuf>,
     temp: PathBuf,
@@ -45,6 +49,9 @@ pub(crate) struct AfterRun {
     pub(crate) hidden: Vec<String>,
     /// It tried to signal a process outside the sandbox.
     pub(crate) signalled_outside: bool,
+    /// Paths a deny rule keeps from commands that it named or printed (none is offered a run
+    /// outside the sandbox: the rule would not hold there).
+    pub(crate) denied: Vec<String>,
 }
 
 impl Sandboxing {
@@ -70,6 +77,7 @@ impl Sandboxing {
             extra_writable: Vec::new(),
             read_only: Vec::new(),
             env: Vec::new(),
+            branches: None,
             home: std::env::var_os("HOME").map(PathBuf::from),
             temp,
             _temp_dir: made.map(Arc::new),
@@ -77,17 +85,19 @@ impl Sandboxing {
         }
     }
 
-    /// A task's place: what its confined commands may write besides the workspace, and their
-    /// environment.
+    /// A task's place: what its confined commands may write besides the workspace, their
+    /// environment, and the other tasks' branches they may not move.
     pub(crate) fn with_task_place(
         mut self,
         writable: Vec<PathBuf>,
         read_only: Vec<PathBuf>,
         env: Vec<(String, String)>,
+        branches: Option<OtherBranches>,
     ) -> Self {
         self.extra_writable = writable;
         self.read_only = read_only;
         self.env = env;
+        self.branches = branches;
         self
     }
 
@@ -130,17 +140,42 @@ impl Sandboxing {
                 policy.extra_writable = self.extra_writable.clone();
                 policy.read_only = self.read_only.clone();
                 policy.env = self.env.clone();
+                if let Some(branches) = &self.branches {
+                    branches.keep_from(&mut policy);
+                }
                 (Some(policy), self.note())
             }
             Availability::Unavailable { reason } => (None, unconfined(Some(reason.clone()))),
         }
     }
 
-    /// What the confined run of `line` that printed `output` showed. `failed`: it exited with
-    /// an error (only then is there something to run again outside).
+    /// [`Self::for_command`] for a call, with `denied` (what the deny rules keep from
+    /// commands, found as it starts) kept from it: hidden when denied for reading, read-only
+    /// when denied for writing.
+    pub(crate) fn for_call(
+        &self,
+        mode: ApprovalMode,
+        workspace: &Path,
+        outside: bool,
+        denied: &DeniedPaths,
+    ) -> (Option<SandboxPolicy>, SandboxNote) {
+        let (policy, note) = self.for_command(mode, workspace, outside);
+        let policy = policy.map(|mut policy| {
+            let (hidden, read_only) = denied.covered();
+            policy.hidden.extend(hidden);
+            policy.read_only.extend(read_only);
+            policy
+        });
+        (policy, note)
+    }
+
+    /// What the confined run of `line` that printed `output` showed, `denied` what the deny
+    /// rules kept from it. `failed`: it exited with an error (only then is there something to
+    /// run again outside).
     pub(crate) fn after_run(
         &self,
         line: Option<&ShellLine>,
+        denied: &DeniedPaths,
         output: &str,
         failed: bool,
     ) -> AfterRun {
@@ -166,6 +201,7 @@ impl Sandboxing {
             },
             hidden: hidden::touched(&self.hidden, self.home.as_deref(), text, output, &ran),
             signalled_outside: signalled,
+            denied: denied.touched(line, output),
         }
     }
 }

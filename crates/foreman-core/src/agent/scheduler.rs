@@ -23,7 +23,7 @@ use super::preview::diff_preview;
 use super::sandboxing::AfterRun;
 use super::turn::StreamedCall;
 use crate::approval::network::private_target;
-use crate::approval::{ActionClass, Decision};
+use crate::approval::{ActionClass, Decision, DeniedPaths};
 use crate::protocol::{CallDecision, CallState, EventMsg, Op};
 use crate::providers::Message;
 use crate::secrets::{StreamScrubber, scrub};
@@ -88,6 +88,7 @@ impl Engine {
             {
                 facts.private_target = private_target(host).await;
             }
+            self.gate.policy.name_denied(facts, &self.workspace);
             let facts = prepared.facts.clone();
             let job = Job {
                 index,
@@ -374,22 +375,25 @@ impl Engine {
             } = prepared;
             let timeout = self.tooling.tools.timeout(&tool);
             let sink = OutputSink::new(id.clone(), output_tx.clone());
-            let sandbox = match tool.sandboxable() {
+            let (sandbox, denied) = match tool.sandboxable() {
                 true => {
                     let mode = self.gate.policy.mode;
+                    let denied = self.gate.policy.denied_paths(&self.workspace);
                     let (policy, note) =
                         self.gate
                             .sandbox
-                            .for_command(mode, &self.workspace, outside);
+                            .for_call(mode, &self.workspace, outside, &denied);
                     self.calls.set_sandbox(&mut self.events, &id, note);
-                    policy
+                    (policy, denied)
                 }
-                false => None,
+                false => (None, DeniedPaths::default()),
             };
             // For the PostToolUse hooks.
             hook_arguments.push(arguments.clone());
             // Kept to ask again outside the sandbox if it refuses something.
-            let confined = sandbox.is_some().then_some((arguments, facts.shell));
+            let confined = sandbox
+                .is_some()
+                .then_some((arguments, facts.shell, denied));
             runs.push(execute(
                 std::sync::Arc::clone(&tool),
                 input,
@@ -452,11 +456,13 @@ impl Engine {
                 continue;
             }
             let seen = match (&confined, &run.outcome) {
-                (Some((_, line)), Ok(output)) => {
-                    let seen =
-                        self.gate
-                            .sandbox
-                            .after_run(line.as_ref(), &output.text, output.failed);
+                (Some((_, line, denied)), Ok(output)) => {
+                    let seen = self.gate.sandbox.after_run(
+                        line.as_ref(),
+                        denied,
+                        &output.text,
+                        output.failed,
+                    );
                     self.show_after_run(&id, &seen);
                     seen
                 }
@@ -504,8 +510,9 @@ impl Engine {
                     if let Some(summary) = output.summary {
                         self.calls.set_summary(&id, summary);
                     }
-                    let escalates = !seen.refused.is_empty() || !seen.hidden.is_empty();
-                    if let (Some((arguments, _)), true) = (confined, escalates) {
+                    let escalates = (!seen.refused.is_empty() || !seen.hidden.is_empty())
+                        && seen.denied.is_empty();
+                    if let (Some((arguments, _, _)), true) = (confined, escalates) {
                         escalations.push(Escalation {
                             index,
                             id,

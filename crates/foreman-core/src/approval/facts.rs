@@ -42,6 +42,31 @@ pub struct CallFacts {
     /// What it would delete that no checkpoint keeps (`node_modules/ (1,204 files)`): asks in
     /// every mode but "Run everything", whatever the rules say.
     pub unkept: Option<String>,
+    /// For a command: the paths deny rules keep from it that its line names (filled in by
+    /// the engine, which knows the workspace; see [`super::Policy::name_denied`]).
+    pub denied: Vec<NamedDenied>,
+}
+
+/// What a deny rule on a path keeps from a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// `read(…)`: reading it (hidden in the sandbox).
+    Read,
+    /// `edit(…)`, `write(…)`: changing it (read-only in the sandbox).
+    Write,
+}
+
+/// A path a deny rule keeps from commands, named by a command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedDenied {
+    /// As the command named it, relative to the workspace (`secret.txt`).
+    pub path: String,
+    pub access: Access,
+    /// The rule's text, `read(secret.txt)`.
+    pub rule: String,
+    /// Why the sandbox cannot keep it from the command, when it cannot: it is not there yet
+    /// (a path denied for writing), or the rule's pattern matches more files than it covers.
+    pub uncovered: Option<String>,
 }
 
 impl CallFacts {
@@ -56,6 +81,7 @@ impl CallFacts {
             protected: false,
             destructive: false,
             unkept: None,
+            denied: Vec::new(),
         }
     }
 

@@ -1,6 +1,9 @@
 //! The approval decision for one tool call.
 
-use super::facts::{ActionClass, CallFacts};
+use std::path::Path;
+
+use super::denied::DeniedPaths;
+use super::facts::{Access, ActionClass, CallFacts};
 use super::pattern::Reach;
 use super::rule::{Rule, Subject};
 use super::shell::NotPlain;
@@ -58,6 +61,9 @@ impl Policy {
                 reason: "the session is in read-only mode; only reading and searching is allowed"
                     .into(),
             };
+        }
+        if let Some(reason) = self.denied_uncovered(call) {
+            return Decision::Ask { reason };
         }
         if call.destructive {
             return Decision::Ask {
@@ -129,6 +135,43 @@ impl Policy {
                 reason: format!("The “{}” mode asks for this", self.mode.name()),
             },
         }
+    }
+
+    /// The paths the deny rules keep from commands in `workspace`, now.
+    pub fn denied_paths(&self, workspace: &Path) -> DeniedPaths {
+        DeniedPaths::find(&self.rules, workspace)
+    }
+
+    /// Fills in which denied paths a command call's line names ([`CallFacts::denied`]).
+    pub fn name_denied(&self, call: &mut CallFacts, workspace: &Path) {
+        if let Some(line) = &call.shell {
+            call.denied = self.denied_paths(workspace).named_by(line);
+        }
+    }
+
+    /// Why a command that names a path a deny rule keeps from it must ask: it runs outside the
+    /// sandbox (only the sandbox keeps a file from a command), or the sandbox cannot cover it.
+    fn denied_uncovered(&self, call: &CallFacts) -> Option<String> {
+        let confined = self.sandboxed_commands && self.mode != ApprovalMode::Yolo;
+        let named = call
+            .denied
+            .iter()
+            .find(|n| !confined || n.uncovered.is_some())?;
+        let what = match named.access {
+            Access::Read => "reading",
+            Access::Write => "changing",
+        };
+        let why = match &named.uncovered {
+            Some(why) if confined => why.clone(),
+            _ => format!(
+                "it runs outside the sandbox, and only the sandbox keeps a command from {what} \
+                 a file"
+            ),
+        };
+        Some(format!(
+            "it names {}, which the rule `{}` denies; {why}",
+            named.path, named.rule
+        ))
     }
 
     /// The first rule with `action` that matches the call anywhere: for a command line, any
@@ -282,6 +325,36 @@ mod tests {
             ..policy(ApprovalMode::Auto, &[(RuleAction::Deny, "bash(rm *)")])
         };
         assert!(is_deny(&denied.decide(&bash("rm -rf build"), 0)));
+    }
+
+    #[test]
+    fn a_command_naming_a_denied_path_asks_where_the_sandbox_does_not_cover_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("secret.txt"), "x").unwrap();
+        let rules = [
+            (RuleAction::Deny, "read(secret.txt)"),
+            (RuleAction::Deny, "edit(new.txt)"),
+        ];
+        let mut call = bash("cat secret.txt");
+        let yolo = policy(ApprovalMode::Yolo, &rules);
+        yolo.name_denied(&mut call, dir.path());
+        let Decision::Ask { reason } = yolo.decide(&call, 0) else {
+            panic!("{:?}", yolo.decide(&call, 0))
+        };
+        assert!(reason.contains("`read(secret.txt)`"), "{reason}");
+        assert!(reason.contains("only the sandbox"), "{reason}");
+        let auto = Policy {
+            sandboxed_commands: true,
+            ..policy(ApprovalMode::Auto, &rules)
+        };
+        assert!(is_allow(&auto.decide(&call, 0)));
+        // The sandbox cannot keep read-only a file that is not there yet.
+        let mut create = bash("echo x > new.txt");
+        auto.name_denied(&mut create, dir.path());
+        assert!(is_ask(&auto.decide(&create, 0)));
+        let mut other = bash("cat notes.txt");
+        yolo.name_denied(&mut other, dir.path());
+        assert!(is_allow(&yolo.decide(&other, 0)));
     }
 
     #[test]

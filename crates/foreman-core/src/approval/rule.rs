@@ -4,7 +4,7 @@
 use globset::{GlobBuilder, GlobMatcher};
 use thiserror::Error;
 
-use super::facts::{ActionClass, CallFacts};
+use super::facts::{Access, ActionClass, CallFacts};
 use super::pattern::{CommandPattern, Reach};
 use crate::store::RuleAction;
 
@@ -93,8 +93,35 @@ impl Rule {
     }
 
     fn applies_to_tool(&self, call: &CallFacts) -> bool {
-        // `edit(...)` covers every tool that edits files (write, edit, multi_edit, …).
-        self.tool == call.tool || (self.tool == "edit" && call.class == ActionClass::Edit)
+        // `edit(...)` covers every tool that edits files (write, edit, multi_edit, …), and
+        // `read(path)` every tool that looks at a path (read, ls, glob, grep).
+        self.tool == call.tool
+            || (self.tool == "edit" && call.class == ActionClass::Edit)
+            || (self.tool == "read"
+                && call.class == ActionClass::Read
+                && matches!(self.matcher, Matcher::Path(_)))
+    }
+
+    /// A deny rule on a path, which also keeps commands from the files it names (fully only
+    /// in the sandbox).
+    pub fn denies_a_path(&self) -> bool {
+        self.denied_path().is_some()
+    }
+
+    /// For a deny rule on a path (`read(…)`, `edit(…)`, `write(…)`): what it keeps from
+    /// commands too, and its path pattern (see `approval/denied.rs`).
+    pub(super) fn denied_path(&self) -> Option<(Access, &GlobMatcher)> {
+        let Matcher::Path(glob) = &self.matcher else {
+            return None;
+        };
+        if self.action != RuleAction::Deny {
+            return None;
+        }
+        match self.tool.as_str() {
+            "read" => Some((Access::Read, glob)),
+            "edit" | "write" => Some((Access::Write, glob)),
+            _ => None,
+        }
     }
 
     /// Whether the rule matches `subject` of `call`.

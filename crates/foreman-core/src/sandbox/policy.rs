@@ -15,15 +15,17 @@ pub struct SandboxPolicy {
     pub workspace: PathBuf,
     /// Its private temporary directory (always written; `TMPDIR` points there).
     pub temp: PathBuf,
-    /// Paths replaced by an empty stand-in it cannot open (credentials, the app's own data;
-    /// see [`super::hidden`]). One that holds the workspace or the temporary directory is left
-    /// as it is.
+    /// Paths replaced by an empty stand-in it cannot open (credentials, the app's own data,
+    /// see [`super::hidden`]; the files a deny rule keeps from being read). One that holds the
+    /// workspace or the temporary directory is left as it is.
     pub hidden: Vec<PathBuf>,
     /// Paths it may write besides the workspace (at `workspace-write`): a task's own git
     /// directory and branches.
     pub extra_writable: Vec<PathBuf>,
     /// Files inside the writable paths it may not change (a task's git pointers and own
-    /// configuration), kept read-only like `.git/`.
+    /// configuration, the other tasks' branches, the files a deny rule keeps from being
+    /// changed), kept read-only like `.git/` (at `workspace-write`; one gone by the time the
+    /// command starts is skipped).
     pub read_only: Vec<PathBuf>,
     /// Variables set in its environment (a task's private git object store).
     pub env: Vec<(String, String)>,
@@ -84,6 +86,7 @@ pub fn confined_note(level: SandboxLevel, network: bool) -> SandboxNote {
         unconfined: None,
         refused: Vec::new(),
         hidden: Vec::new(),
+        denied: Vec::new(),
         signalled_outside: false,
     }
 }

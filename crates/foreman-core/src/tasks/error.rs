@@ -47,6 +47,11 @@ pub enum TaskError {
          branch or name one (--into)"
     )]
     DetachedHead,
+    #[error(
+        "the task's worktree is not on its branch {branch} but on {head}; nothing was done. \
+         Check out {branch} in it (or let its agent do so), then try again"
+    )]
+    OffBranch { branch: String, head: String },
     #[error("the repository's .foreman/worktree.toml is not valid: {0}")]
     BadConfig(String),
     #[error("{0}")]

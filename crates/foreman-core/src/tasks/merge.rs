@@ -21,6 +21,7 @@ use crate::store::TaskRow;
 use super::config::{CONFIG_FILE, TaskConfig};
 use super::error::TaskError;
 use super::place::run_confined;
+use super::refs::OtherBranches;
 use super::repo::Repo;
 use super::worktree::Worktree;
 use super::{Tasks, git, locks, now_ms};
@@ -251,8 +252,10 @@ impl Tasks {
             tokio::time::sleep(std::time::Duration::from_millis(200)).await;
         };
         run.progress.ahead = 0;
-        // 2. Commit what is not committed.
+        // 2. Commit what is not committed, on the task's branch only.
         run.step(MergeStep::Committing).await?;
+        let branch = run.row.branch.clone().unwrap_or_default();
+        wt.ensure_on(&branch)?;
         wt.absorb_objects()?;
         if !wt.changed_paths()?.is_empty() {
             let message = match &options.message {
@@ -324,7 +327,7 @@ impl Tasks {
             };
             if let Some(check) = &check {
                 run.step(MergeStep::Checking).await?;
-                let Some(policy) = self.check_policy(wt, options)? else {
+                let Some(policy) = self.check_policy(wt, &branch, options)? else {
                     return run
                         .stop(
                             MergeStep::Refused,
@@ -408,10 +411,12 @@ impl Tasks {
             .is_some_and(|m| m.step == MergeStep::Cancelled))
     }
 
-    /// The sandbox of the check: the worktree, no network, the hidden paths hidden.
+    /// The sandbox of the check: the worktree, no network, the hidden paths hidden, the other
+    /// branches than `branch` kept from it.
     fn check_policy(
         &self,
         wt: &Worktree,
+        branch: &str,
         options: &MergeOptions,
     ) -> Result<Option<SandboxPolicy>, TaskError> {
         if !sandbox::availability(SandboxLevel::WorkspaceWrite).is_available() {
@@ -425,6 +430,7 @@ impl Tasks {
         policy.extra_writable = wt.sandbox_writable();
         policy.read_only = wt.sandbox_read_only();
         policy.env = wt.sandbox_env();
+        OtherBranches::new(&wt.common_dir, branch).keep_from(&mut policy);
         Ok(Some(policy))
     }
 }

@@ -3,9 +3,9 @@
 //! A task works in the folder itself or in a git worktree of its own ([`worktree`]), made under
 //! the app's data directory on a branch `foreman/<name>` from a chosen base. Its confined
 //! commands write only that worktree (and its own git directory and branch); the user's
-//! checkout and the other tasks' worktrees stay out of their reach. A repository's
-//! `.foreman/worktree.toml` ([`config`]) gives setup commands, files to copy, the check the
-//! merge queue runs, a run command and ports.
+//! checkout, the other tasks' worktrees and their branches ([`refs`]) stay out of their
+//! reach. A repository's `.foreman/worktree.toml` ([`config`]) gives setup commands, files to
+//! copy, the check the merge queue runs, a run command and ports.
 //!
 //! [`Tasks`] is the one API the app and the CLI call: start a task ([`lifecycle`]), open its
 //! place for a session ([`place`]), list tasks with their state, changes and overlaps
@@ -25,6 +25,7 @@ pub mod merge;
 pub mod name;
 pub mod overlap;
 pub mod place;
+pub mod refs;
 pub mod repo;
 pub mod review;
 pub mod run;
@@ -47,6 +48,7 @@ pub use self::error::TaskError;
 pub use self::lifecycle::NewTask;
 pub use self::merge::{MergeOptions, MergeStrategy};
 pub use self::place::{Place, Running};
+pub use self::refs::OtherBranches;
 pub use self::repo::Repo;
 pub use self::worktree::Worktree;
 

@@ -13,6 +13,7 @@ use crate::store::TaskRow;
 
 use super::config::TaskConfig;
 use super::error::TaskError;
+use super::refs::OtherBranches;
 use super::{Tasks, locks};
 
 /// Where a task's session works.
@@ -27,6 +28,8 @@ pub struct Place {
     pub sandbox_read_only: Vec<PathBuf>,
     /// A confined command's extra environment.
     pub sandbox_env: Vec<(String, String)>,
+    /// For a worktree: the other tasks' branches, kept from each confined command.
+    pub sandbox_branches: Option<OtherBranches>,
     /// Every command's extra environment (`FOREMAN_PORT`, `FOREMAN_TASK`).
     pub command_env: Vec<(String, String)>,
     /// For a task in the folder itself: the folder its agent takes while it works.
@@ -40,6 +43,7 @@ impl Place {
         config.sandbox_writable = self.sandbox_writable.clone();
         config.sandbox_read_only = self.sandbox_read_only.clone();
         config.sandbox_env = self.sandbox_env.clone();
+        config.sandbox_branches = self.sandbox_branches.clone();
         config.command_env = self.command_env.clone();
         config.folder_turn = self.folder_turn.clone();
         // The worktree's hooks were allowed (or not) in the folder the user opened.
@@ -59,7 +63,7 @@ impl Place {
 
     /// The sandbox of a program the task's repository asks for (its setup, its run command):
     /// `workspace-write` in this place with the network on, `hidden` hidden, `temp` its
-    /// temporary directory.
+    /// temporary directory, the other tasks' branches as they are now kept from it.
     pub fn network_policy(&self, temp: PathBuf, hidden: Vec<PathBuf>) -> SandboxPolicy {
         let mut policy = SandboxPolicy::new(
             SandboxLevel::WorkspaceWrite,
@@ -71,6 +75,9 @@ impl Place {
         policy.extra_writable = self.sandbox_writable.clone();
         policy.read_only = self.sandbox_read_only.clone();
         policy.env = self.sandbox_env.clone();
+        if let Some(branches) = &self.sandbox_branches {
+            branches.keep_from(&mut policy);
+        }
         policy
     }
 }
@@ -100,11 +107,15 @@ impl Tasks {
         if let Some(port) = task.port {
             command_env.push(("FOREMAN_PORT".into(), port.to_string()));
         }
+        let mut sandbox_branches = None;
         let (sandbox_writable, sandbox_read_only, sandbox_env) = if task.place == "worktree" {
             let wt = super::worktree_of(&task)?.ok_or_else(|| TaskError::WorktreeMissing {
                 name: task.name.clone(),
                 path: workspace.clone(),
             })?;
+            // A task without a branch of record keeps every branch from its commands.
+            let own = task.branch.clone().unwrap_or_default();
+            sandbox_branches = Some(OtherBranches::new(&wt.common_dir, &own));
             (
                 wt.sandbox_writable(),
                 wt.sandbox_read_only(),
@@ -125,6 +136,7 @@ impl Tasks {
             sandbox_writable,
             sandbox_read_only,
             sandbox_env,
+            sandbox_branches,
             command_env,
         }))
     }
@@ -186,10 +198,10 @@ impl Tasks {
                     .prefix("foreman-setup-")
                     .tempdir()
                     .map_err(super::TaskError::io("create", std::env::temp_dir()))?;
-                let policy =
-                    place.network_policy(temp.path().to_path_buf(), sandbox_hidden.hidden.clone());
                 let mut failure = None;
                 for line in &config.setup {
+                    let policy = place
+                        .network_policy(temp.path().to_path_buf(), sandbox_hidden.hidden.clone());
                     on_output(&format!("$ {line}\n"));
                     let never = tokio_util::sync::CancellationToken::new();
                     let (ok, output) =

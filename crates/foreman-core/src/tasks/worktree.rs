@@ -5,7 +5,10 @@
 //! worktree's own git directory (`GIT_OBJECT_DIRECTORY`, with the repository's store as an
 //! alternate), so the repository's object store stays read-only to it; [`absorb_objects`]
 //! copies new objects in before the engine acts on the task's branch. It may write its own git
-//! directory (index, HEAD) and the `foreman/` branches; nothing else of the repository's.
+//! directory (index, HEAD) and its own branch (the folder of the `foreman/` branches, with the
+//! other branches in it kept read-only: `refs.rs`); nothing else of the repository's. Since
+//! it may write its HEAD, the engine's git acts on the worktree only while HEAD leads to the
+//! task's branch itself ([`Worktree::ensure_on`]).
 
 use std::path::{Path, PathBuf};
 
@@ -143,6 +146,23 @@ impl Worktree {
         Ok(self.output(args)?.status.success())
     }
 
+    /// Errs unless HEAD leads to `branch` itself (through no other ref): the task's commands
+    /// may write HEAD and the branch's own file, and the engine's git follows them.
+    pub(crate) fn ensure_on(&self, branch: &str) -> Result<(), TaskError> {
+        let out = self.output(&["rev-parse", "--symbolic-full-name", "HEAD"])?;
+        let head = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+        if out.status.success() && head == format!("refs/heads/{branch}") {
+            return Ok(());
+        }
+        Err(TaskError::OffBranch {
+            branch: branch.to_owned(),
+            head: match head.as_str() {
+                "" | "HEAD" => "a detached HEAD".to_owned(),
+                other => other.trim_start_matches("refs/heads/").to_owned(),
+            },
+        })
+    }
+
     /// Its changed and untracked paths (ignored files left out).
     pub fn changed_paths(&self) -> Result<Vec<String>, TaskError> {
         Ok(super::repo::status_paths(&self.run(super::repo::STATUS)?))
@@ -180,7 +200,8 @@ impl Worktree {
     }
 
     /// What a confined command in this worktree may write besides it: its git directory and
-    /// the `foreman/` branches (with their logs).
+    /// the folder of the `foreman/` branches (with their logs), of which only its own branch
+    /// stays writable ([`super::OtherBranches`]).
     pub fn sandbox_writable(&self) -> Vec<PathBuf> {
         vec![
             self.git_dir.clone(),

@@ -3,10 +3,13 @@
 //! only ([`Namespace::enter`]):
 //!
 //! - `.git/` and `.foreman/` of the workspace are read-only bind mounts (at `workspace-write`;
-//!   Landlock cannot take back a right granted on a parent directory);
-//! - each hidden file, and each pathname unix socket another program bound outside the
-//!   writable roots, is covered by `/dev/null` mounted read-only and `nodev`, so opening it
-//!   fails with `EACCES` and connecting to it with `ECONNREFUSED`;
+//!   Landlock cannot take back a right granted on a parent directory), and so is each of the
+//!   policy's `read_only` paths (a task's git pointers, the other tasks' branches, the paths
+//!   a deny rule keeps from being changed);
+//! - each hidden file (also one a deny rule keeps from being read), and each pathname unix
+//!   socket another program bound outside the writable roots, is covered by `/dev/null`
+//!   mounted read-only and `nodev`, so opening it fails with `EACCES` and connecting to it
+//!   with `ECONNREFUSED`; it cannot be removed or renamed over either (`EBUSY`);
 //! - each hidden directory, and `/run/user/UID` (the session bus, the keyring's control socket,
 //!   the Wayland display), is covered by an empty read-only tmpfs of mode 000.
 //!
@@ -145,7 +148,12 @@ impl Namespace {
             for (path, flags) in &self.read_only {
                 let at = path.as_ptr();
                 if libc::mount(at, at, none, libc::MS_BIND | libc::MS_REC, data) != 0 {
-                    return Err(io::Error::last_os_error());
+                    // Gone since it was listed (another task's branch deleted meanwhile).
+                    let error = io::Error::last_os_error();
+                    match error.raw_os_error() == Some(libc::ENOENT) {
+                        true => continue,
+                        false => return Err(error),
+                    }
                 }
                 let remount = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | flags;
                 if libc::mount(none, at, none, remount, data) != 0 {
