@@ -7,6 +7,7 @@ mod checkpoints;
 mod command_line;
 mod common;
 mod exec_attacks;
+mod exec_big_files;
 mod exec_json;
 mod exec_mcp;
 mod exec_thinking;
