@@ -19,7 +19,7 @@ use foreman_core::slash::SlashDirs;
 use foreman_core::store::Store;
 use foreman_core::tasks::Tasks;
 use foreman_core::workspace::WorkspaceDir;
-use foreman_protocol::{Event, EventMsg, Op};
+use foreman_protocol::{ConfigArea, Event, EventMsg, Op};
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::mpsc;
 
@@ -198,11 +198,12 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     // The user's own rule file, the one the desktop app gives its sessions.
     config.user_rules = crate::app_config_dir().map(|dir| dir.join("AGENTS.md"));
     // Skills and commands: the workspace's `.claude/`, the user's, and the app's config folder.
-    let slash = SlashDirs::for_user(config.workspace.clone(), crate::app_config_dir());
-    for warning in foreman_core::slash::catalog(&slash).warnings {
-        eprintln!("foreman-cli: warning: {warning}");
-    }
-    config.slash = Some(slash);
+    // What is wrong with them (and with the hooks, rules and MCP files) the session tells, as
+    // `config_warning` events, each printed on stderr too.
+    config.slash = Some(SlashDirs::for_user(
+        config.workspace.clone(),
+        crate::app_config_dir(),
+    ));
     config.approval_mode = args.approval;
     config.sandbox = args.sandbox;
     config.sandbox_network = args.allow_network;
@@ -221,6 +222,9 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         config.max_iterations = n;
     }
     let mcp_config = crate::mcp::load_config(args.mcp_config.as_deref(), &config.workspace)?;
+    config.config_warnings = (mcp_config.problems.iter())
+        .map(|problem| (ConfigArea::Mcp, problem.clone()))
+        .collect();
     let mut hub = None;
     let sandbox = HubSandbox {
         level: config.sandbox,
@@ -269,6 +273,10 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
                 match &event.msg {
                     EventMsg::TaskStarted => (task_ran, refused) = (true, None),
                     EventMsg::Error { message } => last_error = Some(message.clone()),
+                    // Where it is seen whatever is on stdout (a script reading `--json`).
+                    EventMsg::ConfigWarning { message, .. } => {
+                        eprintln!("foreman-cli: warning: {message}");
+                    }
                     _ => {}
                 }
                 if args.json {

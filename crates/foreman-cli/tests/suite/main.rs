@@ -6,6 +6,7 @@
 mod checkpoints;
 mod command_line;
 mod common;
+mod config_warnings;
 mod exec_attacks;
 mod exec_big_files;
 mod exec_json;
