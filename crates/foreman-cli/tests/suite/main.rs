@@ -10,6 +10,7 @@ mod config_warnings;
 mod exec_attacks;
 mod exec_big_files;
 mod exec_json;
+mod exec_leftovers;
 mod exec_mcp;
 mod exec_thinking;
 mod exec_tools;

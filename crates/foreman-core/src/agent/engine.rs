@@ -89,6 +89,8 @@ pub(crate) struct Tooling {
     pub(crate) session_paths: super::session_paths::SessionPaths,
     /// What is wrong with the configuration the session reads, and what the user was told.
     pub(crate) config_warnings: ConfigWarnings,
+    /// Removing what writes of ended processes left in the workspace, begun at the start.
+    pub(crate) leftovers: Option<tokio::task::JoinHandle<Vec<PathBuf>>>,
 }
 
 /// What decides whether a call runs without asking, and when a task pauses.
@@ -294,6 +296,7 @@ impl Engine {
                 slash: config.slash,
                 session_paths: Default::default(),
                 config_warnings,
+                leftovers: None,
             },
             gate: Gate {
                 policy: Policy {
@@ -334,6 +337,11 @@ impl Engine {
                     }
                 });
         }
+        // Beside it too: the temporary files of writes that a killed process never finished.
+        let root = self.workspace.clone();
+        self.tooling.leftovers = Some(tokio::task::spawn_blocking(move || {
+            crate::builtin_tools::atomic_write::remove_leftovers(&root)
+        }));
         if self.waiting.context_due {
             self.waiting.context_note = Some(tokio::spawn(
                 super::session_context::session_context_note(self.workspace.clone()),
@@ -387,6 +395,13 @@ impl Engine {
         }
         self.settle_checkpoint().await;
         self.session_end_hooks().await;
+        // Finished before the session says it is done, so nothing of it outlives the session.
+        if let Some(job) = self.tooling.leftovers.take()
+            && let Ok(removed) = job.await
+            && !removed.is_empty()
+        {
+            tracing::info!(?removed, "removed the temporary files of unfinished writes");
+        }
         self.events.emit(EventMsg::ShutdownComplete);
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! The `bash` tool and the MCP discovery commands start a shell, which may start anything. A
 //! timeout or a cancellation must stop all of it, grandchildren and background jobs included.
-//! This module is the one platform-neutral way to do that; the platform pieces are in `unix.rs`
-//! and `windows.rs`:
+//! This module is the one platform-neutral way to do that (and to tell whether a process still
+//! runs, [`is_running`]); the platform pieces are in `unix.rs` and `windows.rs`:
 //!
 //! - On Unix the command leads a process group of its own ([`isolate`]) and [`ProcessTree::kill`]
 //!   sends `SIGKILL` to the whole group.
@@ -56,6 +56,12 @@ impl ProcessTree {
     }
 }
 
+/// Whether the process `pid` runs now (as far as can be told: one that cannot be asked about,
+/// another user's say, counts as running). For telling what a dead process left behind.
+pub fn is_running(pid: u32) -> bool {
+    imp::is_running(pid)
+}
+
 /// The signal that ended a process, where the platform has signals (`None` on Windows, and for
 /// a process that exited with a code).
 pub fn exit_signal(status: ExitStatus) -> Option<i32> {
@@ -66,6 +72,15 @@ pub fn exit_signal(status: ExitStatus) -> Option<i32> {
 #[cfg(unix)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_process_runs_until_it_has_ended() {
+        assert!(is_running(std::process::id()));
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        assert!(!is_running(pid));
+    }
 
     #[tokio::test]
     async fn kill_stops_the_command_and_what_it_started() {

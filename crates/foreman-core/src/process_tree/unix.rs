@@ -3,7 +3,8 @@
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 
-use rustix::process::{Pid, Signal, kill_process_group};
+use rustix::io::Errno;
+use rustix::process::{Pid, Signal, kill_process_group, test_kill_process};
 
 pub(super) fn isolate(command: &mut tokio::process::Command) -> &mut tokio::process::Command {
     command.process_group(0)
@@ -40,4 +41,12 @@ impl Tree {
 
 pub(super) fn exit_signal(status: ExitStatus) -> Option<i32> {
     status.signal()
+}
+
+/// `kill(pid, 0)`: only "no such process" means it is gone (another user's answers `EPERM`).
+pub(super) fn is_running(pid: u32) -> bool {
+    let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) else {
+        return true;
+    };
+    !matches!(test_kill_process(pid), Err(Errno::SRCH))
 }
