@@ -1,9 +1,10 @@
 //! `foreman-cli exec`: one task, headless.
 //!
-//! With `--json`, every event is one JSON line on stdout and ops are read as JSON lines from
-//! stdin. Without it, output is readable text and approvals are y/n prompts on the terminal.
+//! With `--json`, every event is one JSON line on stdout (a call's live output bounded,
+//! [`crate::json_events`]) and ops are read as JSON lines from stdin. Without it, output is
+//! readable text and approvals are y/n prompts on the terminal.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::sync::Arc;
 
 use foreman_core::agent::{Session, SessionConfig};
@@ -19,11 +20,12 @@ use foreman_core::slash::SlashDirs;
 use foreman_core::store::Store;
 use foreman_core::tasks::Tasks;
 use foreman_core::workspace::WorkspaceDir;
-use foreman_protocol::{ConfigArea, Event, EventMsg, Op};
+use foreman_protocol::{ConfigArea, EventMsg, Op};
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::mpsc;
 
 use crate::args::{ExecArgs, ProviderKind};
+use crate::json_events::JsonEvents;
 use crate::render::Renderer;
 use crate::stats::StatsTable;
 
@@ -120,14 +122,6 @@ fn stdin_lines() -> mpsc::UnboundedReceiver<String> {
         }
     });
     rx
-}
-
-fn print_json(event: &Event) -> Result<(), String> {
-    let line = serde_json::to_string(event).map_err(|e| e.to_string())?;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{line}")
-        .and_then(|()| out.flush())
-        .map_err(|e| format!("cannot write to stdout: {e}"))
 }
 
 /// Runs the task; `Ok` when it completed, `Err(reason)` otherwise.
@@ -258,6 +252,7 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         .map_err(|_| "the session ended at once".to_owned())?;
     let mut input = stdin_lines();
     let mut input_open = true;
+    let mut json_events = JsonEvents::new(args.full_output.clone())?;
     let mut renderer = Renderer::new();
     let mut stats = StatsTable::default();
     let mut outcome: Option<Result<(), String>> = None;
@@ -280,7 +275,7 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
                     _ => {}
                 }
                 if args.json {
-                    print_json(&event)?;
+                    json_events.print(&event)?;
                 } else {
                     renderer.show(&event);
                 }

@@ -12,6 +12,7 @@ mod exec_big_files;
 mod exec_json;
 mod exec_leftovers;
 mod exec_mcp;
+mod exec_output_bound;
 mod exec_thinking;
 mod exec_tools;
 mod first_start;
