@@ -216,7 +216,9 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         config.max_iterations = n;
     }
     let mcp_config = crate::mcp::load_config(args.mcp_config.as_deref(), &config.workspace)?;
-    config.config_warnings = (mcp_config.problems.iter())
+    config.config_warnings = mcp_config
+        .problems
+        .iter()
         .map(|problem| (ConfigArea::Mcp, problem.clone()))
         .collect();
     let mut hub = None;
@@ -242,6 +244,8 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         approve_hooks(&config, &store).await?;
     }
     let attach = crate::attach::attachments(&args.attach, &cwd, &workspace.path)?;
+    // Its folder exists (or the run stops) before the session starts.
+    let mut json_events = JsonEvents::new(args.full_output.clone())?;
     let (ops, mut events) = Session::spawn(config).map_err(|e| e.to_string())?;
     let text = if args.prompt.is_empty() {
         RESUME_PROMPT.to_owned()
@@ -252,7 +256,6 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         .map_err(|_| "the session ended at once".to_owned())?;
     let mut input = stdin_lines();
     let mut input_open = true;
-    let mut json_events = JsonEvents::new(args.full_output.clone())?;
     let mut renderer = Renderer::new();
     let mut stats = StatsTable::default();
     let mut outcome: Option<Result<(), String>> = None;
