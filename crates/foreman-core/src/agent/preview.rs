@@ -33,7 +33,17 @@ pub fn file_preview(change: &ProposedChange, with_diff: bool) -> FilePreview {
 /// The preview, with its diff, of `shown` (the workspace-relative path) going from `old` (`None`:
 /// no file) to `new`.
 pub fn diff_preview(shown: &str, old: Option<&str>, new: &str) -> FilePreview {
-    let diff = diff_texts(shown, old, Some(new), DiffLimits::default());
+    diff_preview_within(shown, old, new, DiffLimits::default())
+}
+
+/// [`diff_preview`] within `limits`.
+pub fn diff_preview_within(
+    shown: &str,
+    old: Option<&str>,
+    new: &str,
+    limits: DiffLimits,
+) -> FilePreview {
+    let diff = diff_texts(shown, old, Some(new), limits);
     FilePreview {
         path: shown.to_owned(),
         created: old.is_none(),
