@@ -225,9 +225,15 @@ pub struct ExecCli {
     /// Describe the tools in the prompt instead of the provider's tool calls.
     #[arg(long = "text-protocol")]
     text_protocol: bool,
-    /// Print events as JSON lines and read ops (approvals, messages) as JSON lines on stdin.
+    /// Print events as JSON lines and read ops (approvals, messages) as JSON lines on stdin. A
+    /// call's live output is cut after its first 30 KiB, as the model's result is (the result
+    /// has the last lines; see --full-output).
     #[arg(long)]
     json: bool,
+    /// With --json, also write each call's whole live output (a command's stdout and stderr)
+    /// to DIR/<n>-<call id>.log as it comes; the note where its events stop names the file.
+    #[arg(long = "full-output", value_name = "DIR", requires = "json")]
+    full_output: Option<PathBuf>,
     /// The database (default: the desktop app's).
     #[arg(long, value_name = "FILE")]
     db: Option<PathBuf>,
@@ -286,6 +292,8 @@ pub struct ExecArgs {
     pub reasoning_effort: Option<ReasoningEffort>,
     pub text_protocol: bool,
     pub json: bool,
+    /// Where each call's whole live output is written with `--json`.
+    pub full_output: Option<PathBuf>,
     pub db: Option<PathBuf>,
     pub resume: Option<String>,
     /// The user's MCP configuration (default: the desktop app's `mcp.json` when it exists).
@@ -346,6 +354,7 @@ impl ExecCli {
             reasoning_effort: self.reasoning_effort,
             text_protocol: self.text_protocol,
             json: self.json,
+            full_output: self.full_output,
             db: self.db,
             resume: self.resume,
             mcp_config: self.mcp_config,

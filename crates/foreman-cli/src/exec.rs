@@ -1,9 +1,10 @@
 //! `foreman-cli exec`: one task, headless.
 //!
-//! With `--json`, every event is one JSON line on stdout and ops are read as JSON lines from
-//! stdin. Without it, output is readable text and approvals are y/n prompts on the terminal.
+//! With `--json`, every event is one JSON line on stdout (a call's live output bounded,
+//! [`crate::json_events`]) and ops are read as JSON lines from stdin. Without it, output is
+//! readable text and approvals are y/n prompts on the terminal.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::sync::Arc;
 
 use foreman_core::agent::{Session, SessionConfig};
@@ -19,11 +20,12 @@ use foreman_core::slash::SlashDirs;
 use foreman_core::store::Store;
 use foreman_core::tasks::Tasks;
 use foreman_core::workspace::WorkspaceDir;
-use foreman_protocol::{Event, EventMsg, Op};
+use foreman_protocol::{ConfigArea, EventMsg, Op};
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::mpsc;
 
 use crate::args::{ExecArgs, ProviderKind};
+use crate::json_events::JsonEvents;
 use crate::render::Renderer;
 use crate::stats::StatsTable;
 
@@ -122,14 +124,6 @@ fn stdin_lines() -> mpsc::UnboundedReceiver<String> {
     rx
 }
 
-fn print_json(event: &Event) -> Result<(), String> {
-    let line = serde_json::to_string(event).map_err(|e| e.to_string())?;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{line}")
-        .and_then(|()| out.flush())
-        .map_err(|e| format!("cannot write to stdout: {e}"))
-}
-
 /// Runs the task; `Ok` when it completed, `Err(reason)` otherwise.
 pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
@@ -198,11 +192,12 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     // The user's own rule file, the one the desktop app gives its sessions.
     config.user_rules = crate::app_config_dir().map(|dir| dir.join("AGENTS.md"));
     // Skills and commands: the workspace's `.claude/`, the user's, and the app's config folder.
-    let slash = SlashDirs::for_user(config.workspace.clone(), crate::app_config_dir());
-    for warning in foreman_core::slash::catalog(&slash).warnings {
-        eprintln!("foreman-cli: warning: {warning}");
-    }
-    config.slash = Some(slash);
+    // What is wrong with them (and with the hooks, rules and MCP files) the session tells, as
+    // `config_warning` events, each printed on stderr too.
+    config.slash = Some(SlashDirs::for_user(
+        config.workspace.clone(),
+        crate::app_config_dir(),
+    ));
     config.approval_mode = args.approval;
     config.sandbox = args.sandbox;
     config.sandbox_network = args.allow_network;
@@ -223,6 +218,11 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         config.max_iterations = n;
     }
     let mcp_config = crate::mcp::load_config(args.mcp_config.as_deref(), &config.workspace)?;
+    config.config_warnings = mcp_config
+        .problems
+        .iter()
+        .map(|problem| (ConfigArea::Mcp, problem.clone()))
+        .collect();
     let mut hub = None;
     let sandbox = HubSandbox {
         level: config.sandbox,
@@ -246,6 +246,8 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         approve_hooks(&config, &store).await?;
     }
     let attach = crate::attach::attachments(&args.attach, &cwd, &workspace.path)?;
+    // Its folder exists (or the run stops) before the session starts.
+    let mut json_events = JsonEvents::new(args.full_output.clone())?;
     let (ops, mut events) = Session::spawn(config).map_err(|e| e.to_string())?;
     let text = if args.prompt.is_empty() {
         RESUME_PROMPT.to_owned()
@@ -271,10 +273,14 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
                 match &event.msg {
                     EventMsg::TaskStarted => (task_ran, refused) = (true, None),
                     EventMsg::Error { message } => last_error = Some(message.clone()),
+                    // Where it is seen whatever is on stdout (a script reading `--json`).
+                    EventMsg::ConfigWarning { message, .. } => {
+                        eprintln!("foreman-cli: warning: {message}");
+                    }
                     _ => {}
                 }
                 if args.json {
-                    print_json(&event)?;
+                    json_events.print(&event)?;
                 } else {
                     renderer.show(&event);
                 }

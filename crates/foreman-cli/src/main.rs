@@ -14,6 +14,7 @@ mod checkpoints;
 mod exec;
 mod hidden;
 mod hooks;
+mod json_events;
 mod mcp;
 mod render;
 mod rules;

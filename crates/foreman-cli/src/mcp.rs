@@ -47,6 +47,7 @@ fn refusal(workspace: &Path, name: &str, target: &str) -> String {
 
 /// Starts the hub for `exec` and returns the session's tools, or `None` without any server.
 /// Unapproved workspace servers are refused with a message on stderr unless `trust` is set.
+/// The configuration's problems are the session's to tell (`config_warning`).
 /// `sandbox`: the session's, for the discovery command.
 pub async fn session_tools(
     config: McpConfig,
@@ -55,9 +56,6 @@ pub async fn session_tools(
     trust: bool,
     sandbox: HubSandbox,
 ) -> Result<Option<McpHub>, String> {
-    for problem in &config.problems {
-        eprintln!("foreman-cli: {problem}");
-    }
     if config.servers.is_empty() {
         return Ok(None);
     }
@@ -152,9 +150,6 @@ async fn list(
     workspace: &Path,
     sandbox: HubSandbox,
 ) -> Result<(), String> {
-    for problem in &config.problems {
-        eprintln!("foreman-cli: {problem}");
-    }
     let options = HubOptions {
         workspace: Some(workspace.to_path_buf()),
         store: Some(store.clone()),

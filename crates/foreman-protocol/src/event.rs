@@ -10,6 +10,7 @@ use ts_rs::TS;
 use crate::attachment::{AttachmentView, ImageInput};
 use crate::call::{CallSnapshot, CallState, FilePreview, UndoState};
 use crate::checkpoint::{RewindPlan, SessionFileChange, WorkspaceChange};
+use crate::config_warning::ConfigArea;
 use crate::decision::CallDecision;
 use crate::hooks::{HookRun, HooksView};
 use crate::images::CallImages;
@@ -375,6 +376,16 @@ pub enum EventMsg {
     HookRan {
         call_id: Option<String>,
         run: HookRun,
+    },
+    /// Part of the configuration the session reads is broken or is not used as written: a
+    /// settings file that does not parse (its hooks do not run), a skill without front matter,
+    /// an MCP entry that cannot start, a rule file that cannot be read. `message` names the file
+    /// and says what does not happen because of it. Each is sent once in a session: when the
+    /// session starts, or when it is first seen (the next task's start; for hooks, the next time
+    /// their files are read).
+    ConfigWarning {
+        area: ConfigArea,
+        message: String,
     },
     /// The workspace's files name hooks the user has not approved as they are now: they do not
     /// run until [`Op::ConsentHooks`](super::Op::ConsentHooks) names `view.consent_hash`.

@@ -11,6 +11,7 @@ pub mod attachment;
 pub mod bindings;
 pub mod call;
 pub mod checkpoint;
+pub mod config_warning;
 pub mod connection_test;
 pub mod decision;
 pub mod diff;
@@ -39,6 +40,7 @@ pub use call::{
     CallSnapshot, CallState, FilePreview, InvalidTransition, PREVIEW_LINES_SENT, UndoState,
 };
 pub use checkpoint::{ChangeKind, RewindPlan, SessionFileChange, WorkspaceChange};
+pub use config_warning::ConfigArea;
 pub use connection_test::{ConnectionTest, ToolSupport};
 pub use decision::CallDecision;
 pub use event::{Event, EventMsg, FILES_CHANGED_LIMIT, TaskEndReason};
@@ -110,5 +112,6 @@ mod bindings_tests {
         assert_bindings_current::<RuleFile>();
         assert_bindings_current::<RuleFileKind>();
         assert_bindings_current::<RuleFilesView>();
+        assert_bindings_current::<ConfigArea>();
     }
 }

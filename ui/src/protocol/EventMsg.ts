@@ -7,6 +7,7 @@ import type { CallError } from "./CallError";
 import type { CallImages } from "./CallImages";
 import type { CallSnapshot } from "./CallSnapshot";
 import type { CallState } from "./CallState";
+import type { ConfigArea } from "./ConfigArea";
 import type { FilePreview } from "./FilePreview";
 import type { HookRun } from "./HookRun";
 import type { HooksView } from "./HooksView";
@@ -111,7 +112,7 @@ context_window: number, } | { "type": "retrying", attempt: number, max_attempts:
 /**
  * Messages that the summary will replace.
  */
-messages: number, tokens_before: number, } | { "type": "context_compacted", elided_outputs: number, removed_messages: number, tokens_before: number, tokens_after: number, } | { "type": "hook_ran", call_id: string | null, run: HookRun, } | { "type": "hooks_await_consent", view: HooksView, } | { "type": "task_ended", reason: TaskEndReason, } | { "type": "files_changed", paths: Array<string>, more: number, } | { "type": "snapshot", session_id: string, mode: ApprovalMode, running: boolean, messages: number, calls: Array<CallSnapshot>, usage: UsageSummary, 
+messages: number, tokens_before: number, } | { "type": "context_compacted", elided_outputs: number, removed_messages: number, tokens_before: number, tokens_after: number, } | { "type": "hook_ran", call_id: string | null, run: HookRun, } | { "type": "config_warning", area: ConfigArea, message: string, } | { "type": "hooks_await_consent", view: HooksView, } | { "type": "task_ended", reason: TaskEndReason, } | { "type": "files_changed", paths: Array<string>, more: number, } | { "type": "snapshot", session_id: string, mode: ApprovalMode, running: boolean, messages: number, calls: Array<CallSnapshot>, usage: UsageSummary, 
 /**
  * The user's messages sent while a task ran, oldest first, that wait for its next
  * turn, or (after a Stop) to be given back when it ends: they are not in the stored

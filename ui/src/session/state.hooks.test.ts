@@ -1,5 +1,5 @@
 // The reducer and hooks: a hook's run on its card or in the conversation, the consent prompt,
-// and both after a reload.
+// both after a reload, and a broken settings file told in the conversation.
 import { answerHookConsent, fromTranscript, initialState, reduceAll } from "./state";
 import { ev, resetSeq, summary, transcriptOf } from "../test/events";
 
@@ -91,4 +91,17 @@ test("a reloaded window asks about the hooks that wait, and a stored hook run sh
     0,
   );
   expect(allowed.hookConsent).toBeNull();
+});
+
+test("a configuration warning is a notice in the conversation, in the error tone", () => {
+  const message = ".claude/settings.json: not valid JSON (line 1, column 9: EOF while parsing); its hooks do not run.";
+  const s = reduceAll(
+    initialState(),
+    [
+      ev({ type: "session_started", session_id: "s", model: "m", workspace: "/w", mode: "ask", usage: summary() }),
+      ev({ type: "config_warning", area: "hooks", message }),
+    ],
+    0,
+  );
+  expect(s.items).toEqual([{ kind: "notice", id: expect.any(Number), tone: "error", text: message }]);
 });

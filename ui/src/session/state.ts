@@ -574,6 +574,9 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
     // The task waits for the folder another task works in; it starts by itself.
     case "waiting":
       return notice(s, "info", event.message);
+    // Broken configuration (a settings file whose hooks then do not run) is never silent.
+    case "config_warning":
+      return notice(s, "error", event.message);
     case "error": {
       // A take-back the engine refused (the model read the message first) may be asked again.
       const queued = s.queued.some((m) => m.takingBack) ? s.queued.map((m) => ({ ...m, takingBack: false })) : s.queued;

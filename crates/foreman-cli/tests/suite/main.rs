@@ -6,12 +6,17 @@
 mod checkpoints;
 mod command_line;
 mod common;
+mod config_warnings;
 mod deny_rules;
 mod exec_attacks;
+mod exec_big_files;
 mod exec_json;
+mod exec_leftovers;
 mod exec_mcp;
+mod exec_output_bound;
 mod exec_thinking;
 mod exec_tools;
+mod first_start;
 mod hooks;
 mod leftovers;
 mod local_model;

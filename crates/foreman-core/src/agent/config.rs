@@ -8,7 +8,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::mcp::McpHub;
-use crate::protocol::{ApprovalMode, SandboxLevel};
+use crate::protocol::{ApprovalMode, ConfigArea, SandboxLevel};
 use crate::providers::context_windows::context_window_of;
 use crate::providers::{Limits, Message, PriceTable, Provider};
 use crate::slash::SlashDirs;
@@ -115,6 +115,10 @@ pub struct SessionConfig {
     /// Foreman's config folder): the system prompt lists the skills, the `skill` tool loads
     /// them, and a message starting with `/name` runs a command. `None`: none of them.
     pub slash: Option<SlashDirs>,
+    /// What the client found wrong in configuration it read for the session itself (an MCP
+    /// file when no hub started); the session tells the user with its own
+    /// ([`EventMsg::ConfigWarning`](crate::protocol::EventMsg::ConfigWarning)).
+    pub config_warnings: Vec<(ConfigArea, String)>,
 }
 
 /// The default cap on model requests of one sub-agent.
@@ -175,6 +179,7 @@ impl SessionConfig {
             hooks_unconfined: false,
             consent_folder: None,
             slash: None,
+            config_warnings: Vec::new(),
         }
     }
 }

@@ -21,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::call_state::CallRegistry;
 use super::config::{SessionConfig, SessionError};
+use super::config_warnings::ConfigWarnings;
 use super::context_window;
 use super::events::EventSink;
 use super::frame::Frame;
@@ -38,7 +39,7 @@ use crate::boundary::WorkspaceBoundary;
 use crate::builtin_tools::{BuiltinSession, WorkspaceFiles, builtin_names, builtin_tools};
 use crate::checkpoints::Checkpoints;
 use crate::project_rules::NestedRules;
-use crate::protocol::{EventMsg, Op};
+use crate::protocol::{ConfigArea, EventMsg, Op};
 use crate::providers::context_windows::DEFAULT_CONTEXT_WINDOW;
 use crate::providers::{Limits, Provider, TextProtocolProvider, ToolDefinition};
 use crate::slash::{Slash, SlashDirs};
@@ -86,6 +87,10 @@ pub(crate) struct Tooling {
     pub(crate) slash: Option<SlashDirs>,
     /// What the session's steps touched, for its count of changes.
     pub(crate) session_paths: super::session_paths::SessionPaths,
+    /// What is wrong with the configuration the session reads, and what the user was told.
+    pub(crate) config_warnings: ConfigWarnings,
+    /// Removing what writes of ended processes left in the workspace, begun at the start.
+    pub(crate) leftovers: Option<tokio::task::JoinHandle<Vec<PathBuf>>>,
 }
 
 /// What decides whether a call runs without asking, and when a task pauses.
@@ -229,6 +234,15 @@ impl Engine {
             hooks.unconfined = config.hooks_unconfined;
             hooks
         });
+        let mut given = config.config_warnings;
+        if let Some(hub) = &config.mcp {
+            given.extend(
+                hub.config_problems()
+                    .iter()
+                    .map(|problem| (ConfigArea::Mcp, problem.clone())),
+            );
+        }
+        let config_warnings = ConfigWarnings::new(given, config.user_rules.clone());
         let titled = !config.history.is_empty();
         // A resumed session has its context note already.
         let context_due = config.history.is_empty();
@@ -283,6 +297,8 @@ impl Engine {
                 hooks,
                 slash: config.slash,
                 session_paths: Default::default(),
+                config_warnings,
+                leftovers: None,
             },
             gate: Gate {
                 policy: Policy {
@@ -323,6 +339,11 @@ impl Engine {
                     }
                 });
         }
+        // Beside it too: the temporary files of writes that a killed process never finished.
+        let root = self.workspace.clone();
+        self.tooling.leftovers = Some(tokio::task::spawn_blocking(move || {
+            crate::builtin_tools::atomic_write::remove_leftovers(&root)
+        }));
         if self.waiting.context_due {
             self.waiting.context_note = Some(tokio::spawn(
                 super::session_context::session_context_note(self.workspace.clone()),
@@ -339,6 +360,7 @@ impl Engine {
         if let Err(e) = restored {
             self.store_failed(&e);
         }
+        self.report_config_warnings();
         let source = if self.waiting.context_due {
             "startup"
         } else {
@@ -375,7 +397,38 @@ impl Engine {
         }
         self.settle_checkpoint().await;
         self.session_end_hooks().await;
+        // Finished before the session says it is done, so nothing of it outlives the session.
+        if let Some(job) = self.tooling.leftovers.take()
+            && let Ok(removed) = job.await
+            && !removed.is_empty()
+        {
+            tracing::info!(?removed, "removed the temporary files of unfinished writes");
+        }
         self.events.emit(EventMsg::ShutdownComplete);
+    }
+}
+
+impl Engine {
+    /// Tells the user what is wrong with the session's configuration now and was not told yet
+    /// (the session's own, not a sub-agent's).
+    pub(crate) fn report_config_warnings(&mut self) {
+        if self.frame.depth != 0 {
+            return;
+        }
+        let found = self.tooling.config_warnings.look(
+            self.tooling.hooks.as_ref().map(|h| &h.dirs),
+            self.tooling.slash.as_ref(),
+            &self.workspace,
+        );
+        self.tell_config_warnings(found);
+    }
+
+    /// Sends each of `found` not told yet.
+    pub(crate) fn tell_config_warnings(&mut self, found: Vec<(ConfigArea, String)>) {
+        for (area, message) in self.tooling.config_warnings.untold(found) {
+            self.events
+                .emit_session(EventMsg::ConfigWarning { area, message });
+        }
     }
 }
 

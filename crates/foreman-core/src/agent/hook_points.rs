@@ -27,7 +27,7 @@ use crate::builtin_tools::stale_guard::content_hash;
 use crate::conversation::transcript::TranscriptItem;
 use crate::hooks::claude_names::{claude_input, claude_name};
 use crate::hooks::{Dispatch, Permission, Reply, combined};
-use crate::protocol::{CallState, EventMsg, HookEvent};
+use crate::protocol::{CallState, ConfigArea, EventMsg, HookEvent};
 
 /// The most lines of a hook's rewrite of a file shown to the model.
 const DIFF_LINES: usize = 60;
@@ -90,6 +90,8 @@ impl Engine {
             return Reply::default();
         };
         let planned = hooks.plan(dispatch).await;
+        let broken = planned.warnings.into_iter().map(|w| (ConfigArea::Hooks, w));
+        self.tell_config_warnings(broken.collect());
         if let Some(view) = planned.awaiting {
             self.events
                 .emit_session(EventMsg::HooksAwaitConsent { view });

@@ -12,6 +12,7 @@
 //!   each call's state machine.
 //! - [`approvals`]: waiting for the user, with previews pinned by hash.
 //! - `hook_points`: where the hooks of [`crate::hooks`] run in the pipeline and the task.
+//! - `config_warnings`: what is wrong with the configuration the session reads, told once.
 //! - [`subtask`]: sub-agents, each with its own `frame`.
 //! - `session_context`: the note with the date and the git state before a new session's first
 //!   message; [`prompt`] is the byte-stable system prompt.
@@ -29,6 +30,7 @@ pub mod call_state;
 mod checkpointing;
 pub mod compaction;
 mod config;
+mod config_warnings;
 pub mod context_window;
 mod engine;
 pub mod escalation;

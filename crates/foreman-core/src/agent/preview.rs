@@ -1,12 +1,18 @@
 //! Diff previews of file changes (the hash that pins them is `approval::preview_hash`).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use similar::{ChangeTag, TextDiff};
+use similar::TextDiff;
 
-use crate::diff::{DiffLimits, FileDiff, diff_texts};
+use crate::diff::{DiffLimits, FileDiff, diff_texts, line_counts, line_counts_within};
 use crate::protocol::FilePreview;
 use crate::tools::ProposedChange;
+
+/// How long the counts of a live preview may search: they are redrawn every
+/// [`LIVE_PREVIEW_INTERVAL`](super::turn::LIVE_PREVIEW_INTERVAL) on the session's task while the
+/// model writes, so a big rewrite must not hold the stream up (past it the counts are an upper
+/// bound until the final preview).
+pub const LIVE_COUNT_LIMIT: Duration = Duration::from_millis(40);
 
 /// The preview of `change`; with `with_diff` false only the counts (cheap, for live updates).
 pub fn file_preview(change: &ProposedChange, with_diff: bool) -> FilePreview {
@@ -14,22 +20,12 @@ pub fn file_preview(change: &ProposedChange, with_diff: bool) -> FilePreview {
     if with_diff {
         return diff_preview(&change.shown, old, &change.new);
     }
-    let diff = TextDiff::from_lines(old.unwrap_or(""), change.new.as_str());
-    let (mut added, mut removed) = (0u32, 0u32);
-    for op in diff.ops() {
-        for c in diff.iter_changes(op) {
-            match c.tag() {
-                ChangeTag::Insert => added += 1,
-                ChangeTag::Delete => removed += 1,
-                ChangeTag::Equal => {}
-            }
-        }
-    }
+    let counts = line_counts_within(old.unwrap_or(""), change.new.as_str(), LIVE_COUNT_LIMIT);
     FilePreview {
         path: change.shown.clone(),
         created: old.is_none(),
-        lines_added: added,
-        lines_removed: removed,
+        lines_added: u32::try_from(counts.added).unwrap_or(u32::MAX),
+        lines_removed: u32::try_from(counts.removed).unwrap_or(u32::MAX),
         diff: None,
     }
 }
@@ -37,7 +33,17 @@ pub fn file_preview(change: &ProposedChange, with_diff: bool) -> FilePreview {
 /// The preview, with its diff, of `shown` (the workspace-relative path) going from `old` (`None`:
 /// no file) to `new`.
 pub fn diff_preview(shown: &str, old: Option<&str>, new: &str) -> FilePreview {
-    let diff = diff_texts(shown, old, Some(new), DiffLimits::default());
+    diff_preview_within(shown, old, new, DiffLimits::default())
+}
+
+/// [`diff_preview`] within `limits`.
+pub fn diff_preview_within(
+    shown: &str,
+    old: Option<&str>,
+    new: &str,
+    limits: DiffLimits,
+) -> FilePreview {
+    let diff = diff_texts(shown, old, Some(new), limits);
     FilePreview {
         path: shown.to_owned(),
         created: old.is_none(),
@@ -73,19 +79,8 @@ pub fn unified(path: &str, before: &str, after: &str) -> String {
 /// How many lines differ between two versions: the larger of the lines added and removed, in
 /// the same bounded diff as [`unified`].
 pub fn lines_differing(before: &str, after: &str) -> u32 {
-    let deadline = Instant::now() + DiffLimits::default().deadline;
-    let diff = TextDiff::configure()
-        .deadline(deadline)
-        .diff_lines(before, after);
-    let (mut added, mut removed) = (0u32, 0u32);
-    for change in diff.iter_all_changes() {
-        match change.tag() {
-            ChangeTag::Insert => added = added.saturating_add(1),
-            ChangeTag::Delete => removed = removed.saturating_add(1),
-            ChangeTag::Equal => {}
-        }
-    }
-    added.max(removed)
+    let counts = line_counts(before, after);
+    u32::try_from(counts.added.max(counts.removed)).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]

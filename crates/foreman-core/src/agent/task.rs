@@ -92,6 +92,8 @@ impl Engine {
         if let TaskStart::Message(input) = start {
             self.take_message(input).await;
         }
+        // A file broken since the last task is told before this one works without it.
+        self.report_config_warnings();
         self.events.emit(EventMsg::TaskStarted);
         // A task in the folder itself waits for another working there (Stop ends the wait).
         let folder = self.take_folder().await;

@@ -7,17 +7,26 @@
 //! told, and its read baselines are left alone, so it reads the file again before changing it.
 
 use super::engine::Engine;
-use super::preview::{diff_preview, event_bytes};
+use super::preview::{diff_preview_within, event_bytes};
 use super::undo_state::{KEPT_PER_FILE, UndoError};
 use crate::builtin_tools::stale_guard::content_hash;
 use crate::conversation::notes::UNDO_NOTE_START;
 use crate::conversation::resume::now_ms;
-use crate::protocol::{EventMsg, PREVIEW_LINES_SENT, UndoState};
+use crate::diff::{DiffLimits, line_counts};
+use crate::protocol::{EventMsg, FilePreview, PREVIEW_LINES_SENT, UndoState};
 use crate::store::Checkpoint;
 
 /// The most a diff sent for a change that went through without a question may take in an
 /// event (about); a larger one is not sent, and the card keeps its line counts.
 pub const AUTO_DIFF_BYTES: usize = 128 << 10;
+
+/// The bounds of that diff: the next request waits for it, and it is only for the card, so a
+/// change that cannot be diffed within 100 ms keeps its line counts, as one too big to send
+/// does, rather than hold the model up for a preview's full time.
+const AUTO_DIFF_LIMITS: DiffLimits = DiffLimits {
+    deadline: std::time::Duration::from_millis(100),
+    ..DiffLimits::DEFAULT
+};
 
 impl Engine {
     /// The bytes of `path` before a call changes it; `None` when they cannot be kept (the call
@@ -70,8 +79,8 @@ impl Engine {
     /// A change that went through without a question (auto-edit, a rule) has had live counts
     /// only: its card gets the diff of what it did, as an approved one shows, when that diff is
     /// small enough to send ([`AUTO_DIFF_BYTES`]; the content has crossed once already, in the
-    /// arguments). Not for a file the call created: the card has its whole content already.
-    /// Diffed off the engine's task, as a large file can take up to the diff's deadline.
+    /// arguments), and the exact counts otherwise. Not for a file the call created: the card has
+    /// its whole content already. Diffed off the engine's task, within [`AUTO_DIFF_LIMITS`].
     async fn show_what_it_did(&mut self, call_id: &str, path: &str, before: &[u8], after: &[u8]) {
         let has_diff = self
             .calls
@@ -85,15 +94,24 @@ impl Engine {
         let diffed = tokio::task::spawn_blocking(move || {
             let old = String::from_utf8_lossy(&old);
             let new = String::from_utf8_lossy(&new);
-            diff_preview(&shown, Some(&old), &new)
+            let preview = diff_preview_within(&shown, Some(&old), &new, AUTO_DIFF_LIMITS);
+            let sent = preview.diff.as_ref().is_some_and(|d| {
+                !d.approximate && event_bytes(&d.first_lines(PREVIEW_LINES_SENT)) <= AUTO_DIFF_BYTES
+            });
+            if sent {
+                return preview;
+            }
+            // The live counts were of the content as it streamed, and bounded: the exact ones.
+            let counts = line_counts(&old, &new);
+            FilePreview {
+                lines_added: u32::try_from(counts.added).unwrap_or(u32::MAX),
+                lines_removed: u32::try_from(counts.removed).unwrap_or(u32::MAX),
+                diff: None,
+                ..preview
+            }
         })
         .await;
-        if let Ok(preview) = diffed
-            && preview
-                .diff
-                .as_ref()
-                .is_some_and(|d| event_bytes(&d.first_lines(PREVIEW_LINES_SENT)) <= AUTO_DIFF_BYTES)
-        {
+        if let Ok(preview) = diffed {
             self.calls.show_preview(&mut self.events, call_id, preview);
         }
     }

@@ -48,7 +48,10 @@ pub async fn run_edit(
         new_string: params.new_string,
         replace_all: params.replace_all,
     };
-    edit_file(session, &params.path, std::slice::from_ref(&operation))
+    let path = params.path;
+    session
+        .blocking(move |s| edit_file(s, &path, std::slice::from_ref(&operation)))
+        .await
 }
 
 /// `edit`, for the runtime.

@@ -12,7 +12,6 @@ pub mod atomic_write;
 pub mod attempt_completion;
 pub mod bash;
 pub mod bash_output;
-pub mod diff_stats;
 pub mod edit;
 pub mod edits;
 pub mod error;

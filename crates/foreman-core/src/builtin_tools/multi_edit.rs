@@ -6,7 +6,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::atomic_write::atomic_write;
-use super::diff_stats::line_changes;
 use super::edits::{Replacement, apply_edits as apply_to_text};
 use super::error::BuiltinError;
 use super::session::BuiltinSession;
@@ -17,6 +16,7 @@ use serde_json::Value;
 
 use super::facts::{current_text, path_facts};
 use crate::approval::{ActionClass, CallFacts};
+use crate::diff::line_counts;
 use crate::protocol::{ArgsView, ToolKind};
 use crate::tools::{CallContext, ProposedChange, Tool, ToolError, ToolOutput, arg};
 
@@ -86,15 +86,18 @@ pub fn multi_edit_tip(params: &MultiEditParams) -> String {
     format!("Applying {} edits to {}…", params.edits.len(), params.path)
 }
 
-/// Runs the `multi_edit` tool.
+/// Runs the `multi_edit` tool, on a thread of its own ([`BuiltinSession::blocking`]).
 pub async fn run_multi_edit(
     session: &BuiltinSession,
     params: MultiEditParams,
 ) -> Result<EditOutput, BuiltinError> {
-    edit_file(session, &params.path, &params.edits)
+    session
+        .blocking(move |s| edit_file(s, &params.path, &params.edits))
+        .await
 }
 
-/// The shared edit pipeline.
+/// The shared edit pipeline (it blocks: run it through [`BuiltinSession::blocking`]). The lines
+/// changed are counted within the time limit of every diff.
 pub(crate) fn edit_file(
     session: &BuiltinSession,
     path: &str,
@@ -129,7 +132,8 @@ pub(crate) fn edit_file(
     session
         .reads
         .record(&resolved, content_hash(updated.as_bytes()));
-    let (lines_added, lines_removed) = line_changes(&original, &updated);
+    let counts = line_counts(&original, &updated);
+    let (lines_added, lines_removed) = (counts.added, counts.removed);
     Ok(EditOutput {
         title: format!("Edited {shown} (+{lines_added} −{lines_removed})"),
         path: shown,

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::error::BuiltinError;
 use super::read_roots::ReadRoots;
 use super::stale_guard::ReadTracker;
 use super::todo_list::TodoList;
@@ -46,6 +47,21 @@ impl BuiltinSession {
             read_roots: ReadRoots::default(),
             coverage: Arc::new(Coverage::default()),
         }
+    }
+
+    /// Runs `work` on a thread of its own, where it may block (read, write, fsync, diff a big
+    /// file) without holding up the session's task, which keeps answering the user meanwhile.
+    pub async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Self) -> Result<T, BuiltinError> + Send + 'static,
+    ) -> Result<T, BuiltinError> {
+        let session = self.clone();
+        tokio::task::spawn_blocking(move || work(&session))
+            .await
+            .map_err(|e| BuiltinError::Io {
+                path: self.boundary.root().to_path_buf(),
+                source: std::io::Error::other(e),
+            })?
     }
 
     /// The same session with `skills`, whose folders `read` may reach (never `home` itself or

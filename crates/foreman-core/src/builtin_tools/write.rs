@@ -5,7 +5,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::atomic_write::atomic_write;
-use super::diff_stats::line_changes;
 use super::error::BuiltinError;
 use super::session::BuiltinSession;
 use super::stale_guard::content_hash;
@@ -15,6 +14,7 @@ use serde_json::Value;
 
 use super::facts::{current_text, path_facts};
 use crate::approval::{ActionClass, CallFacts};
+use crate::diff::line_counts;
 use crate::protocol::{ArgsView, ToolKind};
 use crate::tools::{CallContext, ProposedChange, Tool, ToolError, ToolOutput, arg};
 
@@ -65,11 +65,17 @@ pub fn write_tip(params: &WriteParams) -> String {
     format!("Writing {} ({} bytes)…", params.path, params.content.len())
 }
 
-/// Runs the `write` tool.
+/// Runs the `write` tool, on a thread of its own ([`BuiltinSession::blocking`]).
 pub async fn run_write(
     session: &BuiltinSession,
     params: WriteParams,
 ) -> Result<WriteOutput, BuiltinError> {
+    session.blocking(move |s| write_file(s, params)).await
+}
+
+/// The `write` tool's work: read what is there (the stale-read guard), write atomically, count
+/// the lines changed within the time limit of every diff.
+fn write_file(session: &BuiltinSession, params: WriteParams) -> Result<WriteOutput, BuiltinError> {
     let boundary = &session.boundary;
     let resolved = boundary.resolve(&params.path)?;
     let shown = boundary.display_relative(&resolved);
@@ -92,7 +98,8 @@ pub async fn run_write(
     session
         .reads
         .record(&resolved, content_hash(params.content.as_bytes()));
-    let (lines_added, lines_removed) = line_changes(old.as_deref().unwrap_or(""), &params.content);
+    let counts = line_counts(old.as_deref().unwrap_or(""), &params.content);
+    let (lines_added, lines_removed) = (counts.added, counts.removed);
     let title = format!(
         "{} {shown} (+{lines_added} −{lines_removed})",
         if outcome.created { "Created" } else { "Wrote" }

@@ -15,7 +15,7 @@ use super::coverage::{Coverage, tree_path};
 use super::error::CheckpointError;
 use super::scan::Kind;
 use super::shadow::{Recorded, blob, entries};
-use crate::diff::{DiffLimits, diff_texts};
+use crate::diff::line_counts;
 use crate::protocol::{ChangeKind, SessionFileChange};
 
 /// A file's content on one side, as far as it is known.
@@ -64,8 +64,9 @@ pub fn against_disk(
         };
         let (added, removed, text) = match (as_text(&before), as_text(&now)) {
             (Some(old), Some(new)) => {
-                let diff = diff_texts(path, old, new, DiffLimits::default());
-                (diff.added, diff.removed, true)
+                // Counts only: no hunks are built for a count, within every diff's time limit.
+                let counts = line_counts(old.unwrap_or(""), new.unwrap_or(""));
+                (count(counts.added), count(counts.removed), true)
             }
             _ => (0, 0, false),
         };
@@ -78,6 +79,10 @@ pub fn against_disk(
         });
     }
     Ok(out)
+}
+
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// A side's text: `Some(None)` when absent, `None` when it is not text (or was not read).

@@ -21,15 +21,20 @@ pub struct DiffLimits {
     pub deadline: Duration,
 }
 
+impl DiffLimits {
+    /// The bounds of every preview ([`Default`]).
+    pub const DEFAULT: Self = Self {
+        context: 3,
+        max_hunks: 200,
+        max_lines: 5_000,
+        max_inline_line_len: 1_000,
+        deadline: Duration::from_millis(500),
+    };
+}
+
 impl Default for DiffLimits {
     fn default() -> Self {
-        Self {
-            context: 3,
-            max_hunks: 200,
-            max_lines: 5_000,
-            max_inline_line_len: 1_000,
-            deadline: Duration::from_millis(500),
-        }
+        Self::DEFAULT
     }
 }
 
@@ -69,9 +74,10 @@ pub fn diff_texts(
     let old_text = old.unwrap_or("");
     let new_text = new.unwrap_or("");
     let started = Instant::now();
+    let deadline = started + limits.deadline;
     let diff = TextDiff::configure()
         .algorithm(Algorithm::Myers)
-        .deadline(started + limits.deadline)
+        .deadline(deadline)
         .diff_lines(old_text, new_text);
     let approximate = started.elapsed() >= limits.deadline;
 
@@ -99,7 +105,7 @@ pub fn diff_texts(
             omitted += 1;
             continue;
         }
-        let hunk = build_hunk(&diff, group, limits);
+        let hunk = build_hunk(&diff, group, limits, deadline);
         lines_kept += hunk.lines.len();
         hunks.push(hunk);
     }
@@ -155,10 +161,13 @@ fn contiguous(ops: &[DiffOp]) -> Vec<DiffOp> {
         .collect()
 }
 
+/// One hunk; its word highlights share the line diff's `deadline` (`similar` would give each
+/// replaced block 500 ms of its own, so a diff of many blocks had no bound).
 fn build_hunk<'a>(
     diff: &'a TextDiff<'a, 'a, 'a, str>,
     group: &[DiffOp],
     limits: DiffLimits,
+    deadline: Instant,
 ) -> Hunk {
     let mut lines = Vec::new();
     for op in group {
@@ -180,7 +189,7 @@ fn build_hunk<'a>(
             _ => false,
         };
         if replace_small {
-            for change in diff.iter_inline_changes(op) {
+            for change in diff.iter_inline_changes_deadline(op, Some(deadline)) {
                 let spans: Vec<Span> = change
                     .iter_strings_lossy()
                     .map(|(changed, text)| Span {

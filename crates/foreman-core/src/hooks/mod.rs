@@ -114,6 +114,9 @@ pub struct Planned {
     /// yet: show it.
     pub awaiting: Option<HooksView>,
     pub runs: RunPlan,
+    /// What is wrong with the settings files as they were read for this event (each file's
+    /// hooks that could not be read do not run).
+    pub warnings: Vec<String>,
 }
 
 /// The hooks to run for one event, owned, so the session can answer the user (a Stop) while
@@ -347,6 +350,7 @@ impl Hooks {
             .collect();
         let mut planned = Planned {
             awaiting: None,
+            warnings: loaded.warnings.clone(),
             runs: RunPlan {
                 event: dispatch.event,
                 hooks: Vec::new(),

@@ -323,6 +323,12 @@ impl McpHub {
             && server.tool_enabled(&entry.tool.name)
     }
 
+    /// What is wrong with the configuration the hub was started from (an entry that cannot
+    /// start, a file that does not parse).
+    pub fn config_problems(&self) -> &[String] {
+        &self.inner.config_problems
+    }
+
     /// The status of every server, and warnings.
     pub fn status(&self, reserved: &[String]) -> HubStatus {
         let snapshots = self.snapshots();

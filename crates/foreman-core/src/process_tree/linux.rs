@@ -204,3 +204,17 @@ pub(super) fn wrap(
 ) -> &mut process_wrap::tokio::CommandWrap {
     wrap.wrap(Kept(Mutex::new(Some(prepared))))
 }
+
+/// `kill(pid, 0)`: only "no such process" means it is gone (another user's answers `EPERM`).
+pub(super) fn is_running(pid: u32) -> bool {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return true;
+    };
+    !matches!(
+        rustix::process::test_kill_process(pid),
+        Err(rustix::io::Errno::SRCH)
+    )
+}

@@ -5,7 +5,8 @@
 //! stdio servers start a shell or a program, which may start anything: background jobs,
 //! `setsid`/`nohup` daemons, double forks. Everything they start belongs to the call (or the
 //! hook, or the server) and ends with it. This module is the one platform-neutral way to do
-//! that; the platform pieces are in their own files:
+//! that (and to tell whether a process still runs, [`is_running`]); the platform pieces are in
+//! their own files:
 //!
 //! - On Linux a **keeper** process stands between Foreman and the command (`keeper.rs`,
 //!   `linux.rs`). It is a child subreaper, so whatever the command's processes leave behind
@@ -101,6 +102,12 @@ impl ProcessTree {
     }
 }
 
+/// Whether the process `pid` runs now (as far as can be told: one that cannot be asked about,
+/// another user's say, counts as running). For telling what a dead process left behind.
+pub fn is_running(pid: u32) -> bool {
+    imp::is_running(pid)
+}
+
 /// The signal that ended a process, where the platform has signals (`None` on Windows, and for
 /// a process that exited with a code).
 pub fn exit_signal(status: ExitStatus) -> Option<i32> {
@@ -135,6 +142,15 @@ mod tests {
             let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
             !zombie && cmdline.contains(marker)
         })
+    }
+
+    #[test]
+    fn a_process_runs_until_it_has_ended() {
+        assert!(is_running(std::process::id()));
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        assert!(!is_running(pid));
     }
 
     #[tokio::test]

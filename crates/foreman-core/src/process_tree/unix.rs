@@ -6,7 +6,8 @@
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::ExitStatus;
 
-use rustix::process::{Pid, Signal, kill_process_group};
+use rustix::io::Errno;
+use rustix::process::{Pid, Signal, kill_process_group, test_kill_process};
 
 use super::outcome::{CommandExit, Ended, Leftovers};
 
@@ -69,4 +70,12 @@ impl Drop for Tree {
 
 pub(super) fn exit_signal(status: ExitStatus) -> Option<i32> {
     status.signal()
+}
+
+/// `kill(pid, 0)`: only "no such process" means it is gone (another user's answers `EPERM`).
+pub(super) fn is_running(pid: u32) -> bool {
+    let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) else {
+        return true;
+    };
+    !matches!(test_kill_process(pid), Err(Errno::SRCH))
 }

@@ -108,3 +108,25 @@ unsafe fn job_holding(process: std::os::windows::io::RawHandle) -> Option<OwnedH
 pub(super) fn exit_signal(_status: ExitStatus) -> Option<i32> {
     None
 }
+
+/// Whether a process `pid` exists and has not exited: one that cannot be opened for another
+/// reason than not existing (another user's) counts as running.
+pub(super) fn is_running(pid: u32) -> bool {
+    use windows_sys::Win32::Foundation::{
+        CloseHandle, ERROR_INVALID_PARAMETER, GetLastError, STILL_ACTIVE,
+    };
+    use windows_sys::Win32::System::Threading::{
+        GetExitCodeProcess, OpenProcess, PROCESS_QUERY_LIMITED_INFORMATION,
+    };
+    // SAFETY: plain calls with a handle that is closed before returning.
+    unsafe {
+        let handle = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, 0, pid);
+        if handle.is_null() {
+            return GetLastError() != ERROR_INVALID_PARAMETER;
+        }
+        let mut code = 0u32;
+        let known = GetExitCodeProcess(handle, &mut code) != 0;
+        CloseHandle(handle);
+        !known || code == STILL_ACTIVE as u32
+    }
+}

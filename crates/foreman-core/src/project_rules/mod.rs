@@ -12,11 +12,15 @@
 //!   tool call that touches that directory (its path in the call's facts), not in the system
 //!   prompt, so the system prompt stays byte-stable for the provider's prompt cache.
 //! - [`in_force`]: the list Settings shows for a workspace.
+//! - [`warnings`]: what keeps the system prompt's rule files from the model as written (a file
+//!   that cannot be read, a link out of the workspace, a file past the limit), for the user.
 
 pub mod in_force;
 pub mod nested;
 pub mod rule_file;
+pub mod warnings;
 
 pub use in_force::rule_files_in_force;
 pub use nested::NestedRules;
 pub use rule_file::{MAX_RULE_BYTES, RULE_FILE_NAMES, RuleText, read_user_rules, rules_of_dir};
+pub use warnings::rule_warnings;

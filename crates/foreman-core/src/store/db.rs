@@ -1,9 +1,17 @@
 //! The database handle: opening (with migrations, WAL and a busy timeout), and moving a damaged
 //! file aside.
+//!
+//! Opening holds an OS file lock (`flock`, beside the database: `foreman.db.lock`) from before
+//! the file is created until its schema is up to date, so processes that start at once on an
+//! empty data folder (the app and several `foreman-cli exec`, the first tasks of a script) take
+//! turns: the first creates and migrates, the others find it done. SQLite's own locks do not
+//! cover this: the migrator reads which migrations ran and applies each in its own transaction,
+//! so two of them would both apply the first one. A process that dies releases its lock.
 
+use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -14,6 +22,49 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 /// The file name of the database inside the app's data directory.
 pub const DATABASE_FILE: &str = "foreman.db";
+
+/// How long opening waits for another process that is opening the same database.
+const OPEN_WAIT: Duration = Duration::from_secs(60);
+
+/// The lock that opening `path` holds: the file `<path>.lock`, once no other process holds it
+/// (waiting up to [`OPEN_WAIT`]). Dropping it releases the lock.
+async fn opening_lock(path: &Path) -> Result<File, StoreError> {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    let lock_path = PathBuf::from(name);
+    let io = |source| StoreError::Io {
+        path: lock_path.clone(),
+        source,
+    };
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&lock_path)
+        .map_err(io)?;
+    let started = Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(TryLockError::WouldBlock) if started.elapsed() < OPEN_WAIT => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(TryLockError::WouldBlock) => {
+                return Err(StoreError::Database {
+                    path: path.to_path_buf(),
+                    reason: format!(
+                        "another Foreman has been opening it for {} s (it holds {}); quit it \
+                         and try again",
+                        OPEN_WAIT.as_secs(),
+                        lock_path.display()
+                    ),
+                });
+            }
+            Err(TryLockError::Error(source)) => return Err(io(source)),
+        }
+    }
+}
 
 /// A handle on the database. Cheap to clone.
 #[derive(Clone, Debug)]
@@ -27,6 +78,7 @@ impl Store {
     ///
     /// A file that is not a SQLite database, or one whose schema is newer than this build knows,
     /// is reported as [`StoreError::Corrupt`] naming the file; it is never deleted or rewritten.
+    /// Safe to race: other processes opening the same file wait their turn (see the module).
     pub async fn open(path: &Path) -> Result<Self, StoreError> {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|source| StoreError::Io {
@@ -34,6 +86,14 @@ impl Store {
                 source,
             })?;
         }
+        let lock = opening_lock(path).await?;
+        let opened = Self::open_locked(path).await;
+        drop(lock);
+        opened
+    }
+
+    /// [`Self::open`], holding the opening lock.
+    async fn open_locked(path: &Path) -> Result<Self, StoreError> {
         let options = SqliteConnectOptions::from_str("sqlite://")
             .map_err(|e| StoreError::from_sqlx(path, e))?
             .filename(path)
@@ -164,6 +224,23 @@ mod tests {
         store.close().await;
         // Reopening an up-to-date database is a no-op migration.
         Store::open(&path).await.unwrap().close().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn opens_raced_on_a_new_file_all_succeed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(DATABASE_FILE);
+        let opens: Vec<_> = (0..8)
+            .map(|_| {
+                let path = path.clone();
+                tokio::spawn(async move { Store::open(&path).await })
+            })
+            .collect();
+        for open in opens {
+            let store = open.await.unwrap().unwrap();
+            store.create_session("/w", 1).await.unwrap();
+            store.close().await;
+        }
     }
 
     #[tokio::test]

@@ -1,4 +1,5 @@
-//! The SQLite store: one database file, embedded migrations, WAL, a busy timeout.
+//! The SQLite store: one database file, embedded migrations, WAL, a busy timeout; processes
+//! opening it at once take turns until its schema is up to date (`db.rs`).
 //!
 //! Callers get a small typed API per concern (workspaces, sessions, history, checkpoints, rules,
 //! usage…), one file each over the handle of `db.rs`; SQL stays inside this module.

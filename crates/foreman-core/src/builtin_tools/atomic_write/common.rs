@@ -13,10 +13,14 @@ pub struct AtomicWriteOutcome {
     pub mode: u32,
 }
 
+/// How the name of every write's temporary file starts; the writer's process id and a counter
+/// follow (`.foreman-tmp-1234-0`).
+pub(super) const TEMP_PREFIX: &str = ".foreman-tmp-";
+
 /// A name for a temporary file no other write of this or another Foreman uses.
 pub(super) fn temp_name() -> String {
     format!(
-        ".foreman-tmp-{}-{}",
+        "{TEMP_PREFIX}{}-{}",
         std::process::id(),
         TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
     )

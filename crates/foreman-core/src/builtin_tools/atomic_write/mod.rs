@@ -9,9 +9,13 @@
 //! machine this project is built and tested on**: operations by path inside the held
 //! directory, the read-only attribute kept, no directory fsync, which Windows does not have).
 //!
+//! A write killed half-way leaves its temporary file; [`remove_leftovers`] removes those of
+//! processes that have ended (the session does at its start).
+//!
 //! [`open_dir_creating`]: crate::boundary::open_dir_creating
 
 mod common;
+mod leftovers;
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
@@ -27,6 +31,7 @@ use super::error::BuiltinError;
 use crate::boundary::WorkspaceBoundary;
 
 pub use common::AtomicWriteOutcome;
+pub use leftovers::remove_leftovers;
 
 /// Atomically replaces (or creates) `resolved` — a path already checked by
 /// [`WorkspaceBoundary::resolve`] — with `bytes`, creating missing parent directories and keeping

@@ -2,6 +2,8 @@
 //! (as it is on disk), and what to send instead. The stable code is [`EditFailure::code`]; the
 //! text does not repeat it.
 
+use std::time::{Duration, Instant};
+
 use similar::TextDiff;
 use thiserror::Error;
 
@@ -88,8 +90,15 @@ fn closest_text(closest: &Option<ClosestRegion>) -> String {
 /// Files with more lines than this skip the closest-region search (it is quadratic-ish).
 const CLOSEST_SEARCH_MAX_LINES: usize = 20_000;
 
-/// The window of lines of `content` (as many as `old` has) most similar to `old`.
+/// How long the search may take: it runs wherever an edit is applied, the live preview on the
+/// session's task included, so a long `old_string` in a long file gives the best window found
+/// by then rather than a stall.
+const CLOSEST_SEARCH_TIME: Duration = Duration::from_millis(200);
+
+/// The window of lines of `content` (as many as `old` has) most similar to `old`, among those
+/// compared within [`CLOSEST_SEARCH_TIME`].
 pub fn closest_region(content: &str, old: &str) -> Option<ClosestRegion> {
+    let deadline = Instant::now() + CLOSEST_SEARCH_TIME;
     let lines: Vec<&str> = content.lines().collect();
     let wanted = old.trim_end_matches('\n').split('\n').count().max(1);
     if lines.is_empty() || lines.len() > CLOSEST_SEARCH_MAX_LINES {
@@ -99,8 +108,14 @@ pub fn closest_region(content: &str, old: &str) -> Option<ClosestRegion> {
     let target = old.trim_end_matches('\n');
     let mut best: Option<(f32, usize)> = None;
     for start in 0..=lines.len() - window {
+        if best.is_some() && Instant::now() >= deadline {
+            break;
+        }
         let text = lines[start..start + window].join("\n");
-        let ratio = TextDiff::from_chars(text.as_str(), target).ratio();
+        let ratio = TextDiff::configure()
+            .deadline(deadline)
+            .diff_chars(text.as_str(), target)
+            .ratio();
         if best.is_none_or(|(r, _)| ratio > r) {
             best = Some((ratio, start));
         }
