@@ -12,7 +12,7 @@ use super::error::CheckpointError;
 use super::scan::Kind;
 use super::shadow::{Recorded, blob, entries, shown};
 use crate::diff::{DiffLimits, diff_texts};
-use crate::protocol::{ChangeKind, WorkspaceChange};
+use crate::protocol::{ChangeKind, PREVIEW_LINES_SENT, WorkspaceChange};
 
 /// One path that differs between two trees.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -192,12 +192,12 @@ pub fn for_user(
                 };
             let diff = match i < DIFFED_FILES {
                 true => match (text(&change.old)?, text(&change.new)?) {
-                    (Some(old), Some(new)) => Some(diff_texts(
-                        &path,
-                        old.as_deref(),
-                        new.as_deref(),
-                        DiffLimits::default(),
-                    )),
+                    // Cut as previews are, so a command that writes a 5 MB file does not send
+                    // a 9 MB event: the card says how many lines were left out.
+                    (Some(old), Some(new)) => Some(
+                        diff_texts(&path, old.as_deref(), new.as_deref(), DiffLimits::default())
+                            .first_lines(PREVIEW_LINES_SENT),
+                    ),
                     _ => None,
                 },
                 false => None,

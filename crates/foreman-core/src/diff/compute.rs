@@ -100,13 +100,17 @@ pub fn diff_texts(
     let mut hunks = Vec::new();
     let mut lines_kept = 0usize;
     let mut omitted = 0u32;
+    let mut left_out = 0usize;
     for group in &groups {
         if hunks.len() >= limits.max_hunks || lines_kept >= limits.max_lines {
             omitted += 1;
             continue;
         }
-        let hunk = build_hunk(&diff, group, limits, deadline);
+        // One hunk never takes more than the lines left: a new file of 5 MB is one hunk.
+        let budget = limits.max_lines - lines_kept;
+        let (hunk, cut) = build_hunk(&diff, group, limits, deadline, budget);
         lines_kept += hunk.lines.len();
+        left_out += cut;
         hunks.push(hunk);
     }
     FileDiff {
@@ -117,7 +121,7 @@ pub fn diff_texts(
         hunks,
         omitted_hunks: omitted,
         approximate,
-        lines_left_out: 0,
+        lines_left_out: u32::try_from(left_out).unwrap_or(u32::MAX),
     }
 }
 
@@ -161,16 +165,29 @@ fn contiguous(ops: &[DiffOp]) -> Vec<DiffOp> {
         .collect()
 }
 
-/// One hunk; its word highlights share the line diff's `deadline` (`similar` would give each
-/// replaced block 500 ms of its own, so a diff of many blocks had no bound).
+/// One hunk of at most `budget` lines (its header still describes all of it) and how many of its
+/// lines were left out; its word highlights share the line diff's `deadline` (`similar` would
+/// give each replaced block 500 ms of its own, so a diff of many blocks had no bound).
 fn build_hunk<'a>(
     diff: &'a TextDiff<'a, 'a, 'a, str>,
     group: &[DiffOp],
     limits: DiffLimits,
     deadline: Instant,
-) -> Hunk {
+    budget: usize,
+) -> (Hunk, usize) {
     let mut lines = Vec::new();
+    let mut left_out = 0usize;
     for op in group {
+        let op_lines = match op {
+            DiffOp::Equal { len, .. } => *len,
+            other => other.old_range().len() + other.new_range().len(),
+        };
+        let room = budget.saturating_sub(lines.len());
+        if room == 0 {
+            left_out += op_lines;
+            continue;
+        }
+        left_out += op_lines.saturating_sub(room);
         let replace_small = match op {
             DiffOp::Replace {
                 old_index,
@@ -189,7 +206,10 @@ fn build_hunk<'a>(
             _ => false,
         };
         if replace_small {
-            for change in diff.iter_inline_changes_deadline(op, Some(deadline)) {
+            for change in diff
+                .iter_inline_changes_deadline(op, Some(deadline))
+                .take(room)
+            {
                 let spans: Vec<Span> = change
                     .iter_strings_lossy()
                     .map(|(changed, text)| Span {
@@ -205,7 +225,7 @@ fn build_hunk<'a>(
                 ));
             }
         } else {
-            for change in diff.iter_changes(op) {
+            for change in diff.iter_changes(op).take(room) {
                 let spans = plain(change.value());
                 lines.push(make_line(
                     change.tag(),
@@ -220,7 +240,7 @@ fn build_hunk<'a>(
     let new_start = group.first().map_or(0, |op| op.new_range().start);
     let old_end = group.last().map_or(0, |op| op.old_range().end);
     let new_end = group.last().map_or(0, |op| op.new_range().end);
-    Hunk {
+    let hunk = Hunk {
         old_start: if old_end > old_start {
             line_number(old_start)
         } else {
@@ -234,7 +254,8 @@ fn build_hunk<'a>(
         },
         new_lines: count(new_end - new_start),
         lines,
-    }
+    };
+    (hunk, left_out)
 }
 
 fn make_line(tag: ChangeTag, old: Option<usize>, new: Option<usize>, spans: Vec<Span>) -> DiffLine {
@@ -271,6 +292,23 @@ mod tests {
 
     fn text(lines: &[&str]) -> String {
         lines.iter().map(|l| format!("{l}\n")).collect()
+    }
+
+    #[test]
+    fn a_hunk_bigger_than_the_line_limit_is_cut_and_the_rest_counted() {
+        let big: String = (0..20_000).map(|n| format!("line {n}\n")).collect();
+        let d = diff_texts("big.txt", None, Some(&big), DiffLimits::default());
+        assert_eq!(d.added, 20_000);
+        assert!(
+            d.line_count() <= DiffLimits::DEFAULT.max_lines,
+            "{}",
+            d.line_count()
+        );
+        assert_eq!(d.line_count() + d.lines_left_out as usize, 20_000);
+        assert_eq!(
+            d.hunks[0].new_lines, 20_000,
+            "the header describes the whole hunk"
+        );
     }
 
     #[test]

@@ -444,3 +444,25 @@ fn over_the_cap_the_oldest_checkpoints_go_and_the_newest_still_rewind() {
     let under = checkpoints.collect(&newest_first[..1], u64::MAX).unwrap();
     assert!(under.dropped.is_empty(), "under the cap nothing goes");
 }
+
+#[test]
+fn a_command_that_writes_a_large_file_lists_it_with_a_bounded_diff() {
+    let ws = workspace();
+    let root = ws.path();
+    let store = tempfile::tempdir().unwrap();
+    let checkpoints = Checkpoints::open(store.path(), root).unwrap();
+    let before = checkpoints.take("before").unwrap();
+    let big: String = (0..100_000).map(|n| format!("row {n}\n")).collect();
+    write(root, "data.csv", &big);
+    let after = checkpoints.take("after").unwrap();
+    let changes = checkpoints.changes(&before.id, &after.id).unwrap();
+    let diff = changes
+        .iter()
+        .find(|c| c.path == "data.csv")
+        .and_then(|c| c.diff.as_ref())
+        .expect("a text file gets a diff");
+    assert_eq!(diff.added, 100_000);
+    assert!(diff.line_count() <= foreman_core::protocol::PREVIEW_LINES_SENT);
+    assert_eq!(diff.line_count() + diff.lines_left_out as usize, 100_000);
+    assert!(serde_json::to_vec(&changes).unwrap().len() < 512 * 1024);
+}
