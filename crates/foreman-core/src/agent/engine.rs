@@ -19,21 +19,21 @@ use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio_util::sync::CancellationToken;
 
-use super::call_state::CallRegistry;
-use super::config::{SessionConfig, SessionError};
-use super::config_warnings::ConfigWarnings;
-use super::context_window;
-use super::events::EventSink;
-use super::frame::Frame;
-use super::inbox::Inbox;
-use super::persist::Persist;
-use super::prompt;
-use super::retry::PendingRetry;
-use super::sandboxing::Sandboxing;
-use super::slash_task::SlashTask;
-use super::spend::Spend;
-use super::undo_state::Undo;
-use super::user_input::UserInput;
+use crate::agent::calls::call_state::CallRegistry;
+use crate::agent::calls::sandboxing::Sandboxing;
+use crate::agent::config::{SessionConfig, SessionError};
+use crate::agent::config_warnings::state::ConfigWarnings;
+use crate::agent::context::prompt;
+use crate::agent::context::window as context_window;
+use crate::agent::events::EventSink;
+use crate::agent::frame::Frame;
+use crate::agent::inbox::state::Inbox;
+use crate::agent::llm::spend::Spend;
+use crate::agent::persist::state::Persist;
+use crate::agent::slash::state::SlashTask;
+use crate::agent::task::retry::PendingRetry;
+use crate::agent::task::user_input::UserInput;
+use crate::agent::undo::state::Undo;
 use crate::approval::{Policy, Rule};
 use crate::boundary::WorkspaceBoundary;
 use crate::builtin_tools::{BuiltinSession, WorkspaceFiles, builtin_names, builtin_tools};
@@ -76,7 +76,7 @@ pub(crate) struct Tooling {
     /// The workspace's checkpoints, when the session keeps them.
     pub(crate) checkpoints: Option<Arc<Checkpoints>>,
     /// The checkpoint before the last message, while it is taken.
-    pub(crate) pending_checkpoint: Option<super::pending_checkpoint::PendingCheckpoint>,
+    pub(crate) pending_checkpoint: Option<crate::agent::checkpoints::state::PendingCheckpoint>,
     /// The most they may take on disk.
     pub(crate) checkpoints_cap: u64,
     /// The most of one file a user message attaches.
@@ -86,7 +86,7 @@ pub(crate) struct Tooling {
     /// Where the commands a `/name` message runs are found (`None`: no commands).
     pub(crate) slash: Option<SlashDirs>,
     /// What the session's steps touched, for its count of changes.
-    pub(crate) session_paths: super::session_paths::SessionPaths,
+    pub(crate) session_paths: crate::agent::changes::state::SessionPaths,
     /// What is wrong with the configuration the session reads, and what the user was told.
     pub(crate) config_warnings: ConfigWarnings,
     /// Removing what writes of ended processes left in the workspace, begun at the start.
@@ -346,7 +346,7 @@ impl Engine {
         }));
         if self.waiting.context_due {
             self.waiting.context_note = Some(tokio::spawn(
-                super::session_context::session_context_note(self.workspace.clone()),
+                crate::agent::context::notes::session_context_note(self.workspace.clone()),
             ));
         }
         let restored = self.restore_spend().await;

@@ -1,0 +1,4 @@
+//! Changes.
+
+pub(super) mod count;
+pub(super) mod state;

@@ -1,0 +1,4 @@
+//! Checkpoints.
+
+pub(super) mod checkpointing;
+pub(super) mod state;

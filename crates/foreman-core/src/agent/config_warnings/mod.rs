@@ -1,0 +1,3 @@
+//! Config warnings.
+
+pub(super) mod state;

@@ -1,0 +1,6 @@
+//! The model's context.
+
+pub mod compaction;
+pub(super) mod notes;
+pub mod prompt;
+pub mod window;

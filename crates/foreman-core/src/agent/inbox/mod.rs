@@ -1,0 +1,4 @@
+//! The inbox.
+
+pub(super) mod ops;
+pub mod state;

@@ -1,0 +1,4 @@
+//! The model.
+
+pub(super) mod model_change;
+pub mod spend;

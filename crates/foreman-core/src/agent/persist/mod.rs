@@ -1,0 +1,4 @@
+//! Persist.
+
+pub(super) mod saves;
+pub(crate) mod state;

@@ -1,0 +1,4 @@
+//! Slash.
+
+pub(super) mod input;
+pub(super) mod state;

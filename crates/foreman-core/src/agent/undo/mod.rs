@@ -1,0 +1,5 @@
+//! Undo.
+
+pub mod change;
+pub mod hunks;
+pub mod state;
