@@ -1,15 +1,19 @@
 //! [`Engine`]: the session's state, owned by its one task, split into the parts the loop's files
-//! work on. A file reaches a part through the engine (`self.gate.policy`), so what each step
-//! touches is visible where it is written:
+//! work on. A file reaches a part through the engine (`self.oversight.policy`), so what each step
+//! touches is visible where it is written. The parts several concerns share are here; a
+//! concern's own part is its folder's `state.rs`, and no part's file imports the engine:
 //!
 //! - [`Frame`]: what is the agent's own — history, system prompt, tools offered,
 //!   caps, depth. A sub-agent swaps in a fresh one.
 //! - [`Llm`]: the model, its limits and what its requests cost.
-//! - [`Tooling`]: the tools, the user's own file writes, stats and undo.
-//! - [`Gate`]: the approval policy and when to pause.
-//! - [`Waiting`]: the user's messages that wait for a task.
-//! - [`Control`]: whether a task runs, its cancel token, what a retry would run.
-//! - [`Persist`]: the store.
+//! - [`Tools`]: the tools, their stats, the user's own file writes, hooks and commands.
+//! - [`Changes`]: what the session changed in the workspace, undo and checkpoints.
+//! - [`Oversight`]: the approval policy, the sandbox, and when to pause.
+//! - [`Incoming`]: the user's messages on their way to the model.
+//! - [`ContextNotes`]: the notes that go to the model with the next message.
+//! - [`TaskState`]: whether a task runs, its cancel token, what a retry would run.
+//! - [`Persist`]: the store; [`Inbox`]: what the engine waits on; [`CallRegistry`]: every
+//!   call's state.
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -21,9 +25,11 @@ use tokio_util::sync::CancellationToken;
 
 use crate::agent::calls::call_state::CallRegistry;
 use crate::agent::calls::sandboxing::Sandboxing;
+use crate::agent::changes::state::Changes;
 use crate::agent::config::{SessionConfig, SessionError};
 use crate::agent::config_warnings::state::ConfigWarnings;
 use crate::agent::context::prompt;
+use crate::agent::context::state::ContextNotes;
 use crate::agent::context::window as context_window;
 use crate::agent::events::EventSink;
 use crate::agent::frame::Frame;
@@ -33,7 +39,6 @@ use crate::agent::persist::state::Persist;
 use crate::agent::slash::state::SlashTask;
 use crate::agent::task::retry::PendingRetry;
 use crate::agent::task::user_input::UserInput;
-use crate::agent::undo::state::Undo;
 use crate::approval::{Policy, Rule};
 use crate::boundary::WorkspaceBoundary;
 use crate::builtin_tools::{BuiltinSession, WorkspaceFiles, builtin_names, builtin_tools};
@@ -61,41 +66,29 @@ pub(crate) struct Llm {
     pub(crate) spend: Spend,
 }
 
-/// The tools and what they leave behind.
+/// The tools, how their calls went, and what extends them (hooks, commands).
 #[derive(Debug)]
-pub(crate) struct Tooling {
-    pub(crate) tools: ToolSet,
-    /// What the user does to files outside the calls (their version of a change, undo).
+pub(crate) struct Tools {
+    pub(crate) set: ToolSet,
+    /// What the user does to files outside the calls (their version of a change, undo), and
+    /// what a message attaches.
     pub(crate) files: WorkspaceFiles,
     /// How each tool's calls went.
     pub(crate) stats: StatsBook,
-    /// What the file changes made so far replaced, for `undo_change`.
-    pub(crate) undo: Undo,
     pub(crate) max_task_depth: u32,
     pub(crate) sub_agent_iterations: u32,
-    /// The workspace's checkpoints, when the session keeps them.
-    pub(crate) checkpoints: Option<Arc<Checkpoints>>,
-    /// The checkpoint before the last message, while it is taken.
-    pub(crate) pending_checkpoint: Option<crate::agent::checkpoints::state::PendingCheckpoint>,
-    /// The most they may take on disk.
-    pub(crate) checkpoints_cap: u64,
-    /// The most of one file a user message attaches.
-    pub(crate) attach_max_file_bytes: usize,
     /// The hooks that run in the pipeline (`None`: the session runs none).
     pub(crate) hooks: Option<crate::hooks::Hooks>,
     /// Where the commands a `/name` message runs are found (`None`: no commands).
     pub(crate) slash: Option<SlashDirs>,
-    /// What the session's steps touched, for its count of changes.
-    pub(crate) session_paths: crate::agent::changes::state::SessionPaths,
     /// What is wrong with the configuration the session reads, and what the user was told.
     pub(crate) config_warnings: ConfigWarnings,
-    /// Removing what writes of ended processes left in the workspace, begun at the start.
-    pub(crate) leftovers: Option<tokio::task::JoinHandle<Vec<PathBuf>>>,
 }
 
-/// What decides whether a call runs without asking, and when a task pauses.
+/// What decides whether a call runs without asking, how its command is confined, and when a
+/// task pauses: the user's oversight of the calls.
 #[derive(Debug)]
-pub(crate) struct Gate {
+pub(crate) struct Oversight {
     pub(crate) policy: Policy,
     /// Calls that changed something without asking since the user's last message.
     pub(crate) auto_approved: u32,
@@ -107,33 +100,29 @@ pub(crate) struct Gate {
     pub(crate) sandbox: Sandboxing,
 }
 
-/// The user's messages around a task.
+/// The user's messages on their way to the model.
 #[derive(Debug, Default)]
-pub(crate) struct Waiting {
+pub(crate) struct Incoming {
     /// Sent while a task runs, for its next turn.
     pub(crate) queued: VecDeque<UserInput>,
     /// Queued when the user stopped the task: given back after it ends.
     pub(crate) returning: Vec<UserInput>,
     /// The user's messages in the session so far (the number of the next one taken).
     pub(crate) user_messages: usize,
-    /// The session is new: its first message gets the session-context note before it.
-    pub(crate) context_due: bool,
-    /// What hooks gave as context (`SessionStart`, `UserPromptSubmit`), for the model with the
-    /// next message it takes.
-    pub(crate) hook_context: Vec<String>,
+    /// The most of one file a user message attaches.
+    pub(crate) attach_max_file_bytes: usize,
     /// The `UserPromptSubmit` runs of the message being taken, kept once it is.
     pub(crate) hook_runs: Vec<crate::protocol::HookRun>,
-    /// The session-context note, asked for when the session started.
-    pub(crate) context_note: Option<tokio::task::JoinHandle<String>>,
 }
 
-/// Whether a task runs, and how it ends.
+/// Whether a task runs, how it is stopped, and what it changed for itself.
 #[derive(Debug, Default)]
-pub(crate) struct Control {
+pub(crate) struct TaskState {
     /// The end of the last task, while [`Op::Retry`] may run again from it.
     pub(crate) retry: Option<PendingRetry>,
     pub(crate) cancel: CancellationToken,
     pub(crate) running: bool,
+    /// The session is shutting down: no task runs after this one.
     pub(crate) shutdown: bool,
     /// While a sub-agent runs, how many messages the session's own history holds (the frame's
     /// history is then the child's); `None` otherwise.
@@ -154,10 +143,12 @@ pub(crate) struct Engine {
     pub(crate) calls: CallRegistry,
     pub(crate) frame: Frame,
     pub(crate) llm: Llm,
-    pub(crate) tooling: Tooling,
-    pub(crate) gate: Gate,
-    pub(crate) waiting: Waiting,
-    pub(crate) control: Control,
+    pub(crate) tools: Tools,
+    pub(crate) changes: Changes,
+    pub(crate) oversight: Oversight,
+    pub(crate) incoming: Incoming,
+    pub(crate) context: ContextNotes,
+    pub(crate) task: TaskState,
     pub(crate) persist: Persist,
 }
 
@@ -245,7 +236,7 @@ impl Engine {
         let config_warnings = ConfigWarnings::new(given, config.user_rules.clone());
         let titled = !config.history.is_empty();
         // A resumed session has its context note already.
-        let context_due = config.history.is_empty();
+        let note_due = config.history.is_empty();
         Ok(Self {
             persist: Persist::new(config.store, id.clone(), titled),
             id,
@@ -283,24 +274,22 @@ impl Engine {
                         .map_or(0, |w| u64::try_from(w).unwrap_or(u64::MAX)),
                 ),
             },
-            tooling: Tooling {
-                tools,
+            tools: Tools {
+                set: tools,
                 files: WorkspaceFiles::new(builtin),
                 stats: StatsBook::default(),
-                undo: Undo::default(),
                 max_task_depth: config.max_task_depth,
                 sub_agent_iterations: config.sub_agent_max_iterations.max(1),
-                checkpoints,
-                pending_checkpoint: None,
-                checkpoints_cap: config.checkpoints_cap,
-                attach_max_file_bytes: config.attach_max_file_bytes,
                 hooks,
                 slash: config.slash,
-                session_paths: Default::default(),
                 config_warnings,
-                leftovers: None,
             },
-            gate: Gate {
+            changes: Changes {
+                checkpoints,
+                checkpoints_cap: config.checkpoints_cap,
+                ..Changes::default()
+            },
+            oversight: Oversight {
                 policy: Policy {
                     mode: config.approval_mode,
                     rules: parse_rules(&config.rules)?,
@@ -312,14 +301,18 @@ impl Engine {
                 poll: config.preview_poll,
                 sandbox,
             },
-            waiting: Waiting {
+            incoming: Incoming {
                 user_messages: config.user_messages,
-                context_due,
-                ..Waiting::default()
+                attach_max_file_bytes: config.attach_max_file_bytes,
+                ..Incoming::default()
             },
-            control: Control {
+            context: ContextNotes {
+                note_due,
+                ..ContextNotes::default()
+            },
+            task: TaskState {
                 folder_turn: config.folder_turn,
-                ..Control::default()
+                ..TaskState::default()
             },
             workspace: config.workspace,
         })
@@ -331,7 +324,7 @@ impl Engine {
         // Beside the start: the watcher walks the whole tree, and git answers for the session's
         // context note while the person writes the first message.
         if let Some(debounce) = watch {
-            let checkpoints = self.tooling.checkpoints.clone();
+            let checkpoints = self.changes.checkpoints.clone();
             self.inbox
                 .begin_watching(&self.workspace, debounce, move |journal| {
                     if let Some(checkpoints) = checkpoints {
@@ -341,11 +334,11 @@ impl Engine {
         }
         // Beside it too: the temporary files of writes that a killed process never finished.
         let root = self.workspace.clone();
-        self.tooling.leftovers = Some(tokio::task::spawn_blocking(move || {
+        self.changes.leftovers = Some(tokio::task::spawn_blocking(move || {
             crate::builtin_tools::atomic_write::remove_leftovers(&root)
         }));
-        if self.waiting.context_due {
-            self.waiting.context_note = Some(tokio::spawn(
+        if self.context.note_due {
+            self.context.note = Some(tokio::spawn(
                 crate::agent::context::notes::session_context_note(self.workspace.clone()),
             ));
         }
@@ -354,28 +347,28 @@ impl Engine {
             session_id: self.id.clone(),
             model: self.llm.model.clone(),
             workspace: self.workspace.display().to_string(),
-            mode: self.gate.policy.mode,
+            mode: self.oversight.policy.mode,
             usage: self.llm.spend.summary(&self.llm.model),
         });
         if let Err(e) = restored {
             self.store_failed(&e);
         }
         self.report_config_warnings();
-        let source = if self.waiting.context_due {
+        let source = if self.context.note_due {
             "startup"
         } else {
             "resume"
         };
         if let Some(context) = self.session_start_hooks(source).await {
             let note = crate::conversation::notes::hook_note("SessionStart", &context);
-            self.waiting.hook_context.push(note);
+            self.context.from_hooks.push(note);
         }
-        if !self.waiting.context_due {
+        if !self.context.note_due {
             // A resumed session: what it changed, as the files are now.
             self.report_session_changes().await;
         }
-        while !self.control.shutdown {
-            if let Some(input) = self.waiting.queued.pop_front() {
+        while !self.task.shutdown {
+            if let Some(input) = self.incoming.queued.pop_front() {
                 self.run_task(input).await;
                 continue;
             }
@@ -398,7 +391,7 @@ impl Engine {
         self.settle_checkpoint().await;
         self.session_end_hooks().await;
         // Finished before the session says it is done, so nothing of it outlives the session.
-        if let Some(job) = self.tooling.leftovers.take()
+        if let Some(job) = self.changes.leftovers.take()
             && let Ok(removed) = job.await
             && !removed.is_empty()
         {
@@ -415,9 +408,9 @@ impl Engine {
         if self.frame.depth != 0 {
             return;
         }
-        let found = self.tooling.config_warnings.look(
-            self.tooling.hooks.as_ref().map(|h| &h.dirs),
-            self.tooling.slash.as_ref(),
+        let found = self.tools.config_warnings.look(
+            self.tools.hooks.as_ref().map(|h| &h.dirs),
+            self.tools.slash.as_ref(),
             &self.workspace,
         );
         self.tell_config_warnings(found);
@@ -425,7 +418,7 @@ impl Engine {
 
     /// Sends each of `found` not told yet.
     pub(crate) fn tell_config_warnings(&mut self, found: Vec<(ConfigArea, String)>) {
-        for (area, message) in self.tooling.config_warnings.untold(found) {
+        for (area, message) in self.tools.config_warnings.untold(found) {
             self.events
                 .emit_session(EventMsg::ConfigWarning { area, message });
         }

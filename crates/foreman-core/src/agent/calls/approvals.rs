@@ -306,7 +306,7 @@ impl Engine {
                 && p.preview.as_ref().is_some_and(|p| p.diff.is_some())))
             .then(|| arguments.clone()),
             preview: p.preview.as_ref().map(FilePreview::for_event),
-            suggested_rule: self.gate.policy.suggest_rule(facts),
+            suggested_rule: self.oversight.policy.suggest_rule(facts),
             private_target: facts.private_target.clone(),
         });
     }
@@ -324,7 +324,7 @@ impl Engine {
             .transition(&mut self.events, id, CallState::AwaitingApproval, None);
         self.request(id, name, arguments, &reason, &pending, facts);
         let watched = call.change().map(|c| c.path);
-        let mut tick = tokio::time::interval(self.gate.poll);
+        let mut tick = tokio::time::interval(self.oversight.poll);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let refresh = |engine: &mut Self, pending: &mut Pending| {
             if let Some(path) = &watched
@@ -374,7 +374,7 @@ impl Engine {
                     if let ApprovalScope::Always { rule, scope } = scope {
                         match Rule::parse(RuleAction::Allow, &rule) {
                             Ok(parsed) => {
-                                self.gate.policy.rules.push(parsed);
+                                self.oversight.policy.rules.push(parsed);
                                 let scope = self.store_rule(&rule, scope).await;
                                 self.events
                                     .emit_session(EventMsg::RuleAdded { rule, scope });
@@ -491,7 +491,7 @@ impl Engine {
                 }),
             }
         }
-        self.gate.policy.rules = rules;
+        self.oversight.policy.rules = rules;
     }
 
     fn refuse_stale(&mut self, id: &str, current: &str) {

@@ -40,7 +40,7 @@ impl Engine {
         let mut batch: Vec<Job> = Vec::new();
         let mut outcome = CallsOutcome::Continue;
         for (index, call) in calls.iter().enumerate() {
-            if outcome == CallsOutcome::Continue && self.control.cancel.is_cancelled() {
+            if outcome == CallsOutcome::Continue && self.task.cancel.is_cancelled() {
                 outcome = CallsOutcome::Cancelled;
             }
             if outcome != CallsOutcome::Continue {
@@ -71,7 +71,7 @@ impl Engine {
                 results[index] = Some((text, true));
                 continue;
             }
-            let mut prepared = match self.tooling.tools.prepare(&call.name, arguments) {
+            let mut prepared = match self.tools.set.prepare(&call.name, arguments) {
                 Ok(prepared) => prepared,
                 Err(error) => {
                     let text = scrub(&error.for_model()).into_owned();
@@ -88,7 +88,7 @@ impl Engine {
             {
                 facts.private_target = private_target(host).await;
             }
-            self.gate.policy.name_denied(facts, &self.workspace);
+            self.oversight.policy.name_denied(facts, &self.workspace);
             let facts = prepared.facts.clone();
             let job = Job {
                 index,
@@ -112,14 +112,18 @@ impl Engine {
                 results[index] = Some((text, true));
                 continue;
             }
-            if self.control.cancel.is_cancelled() {
+            if self.task.cancel.is_cancelled() {
                 // A hook stopped the agent.
                 outcome = self.cancel_unrun(&call.id, &mut results[index]);
                 continue;
             }
-            let decision = hooked.decide(self.gate.policy.decide(&facts, self.gate.auto_approved));
+            let decision = hooked.decide(
+                self.oversight
+                    .policy
+                    .decide(&facts, self.oversight.auto_approved),
+            );
             if matches!(decision, Decision::Allow { .. }) && job.mutates {
-                self.gate.auto_approved += 1;
+                self.oversight.auto_approved += 1;
             }
             match decision {
                 Decision::Deny { reason } => {
@@ -183,7 +187,7 @@ impl Engine {
             self.record(Message::tool_result(&call.id, text, is_error))
                 .await;
         }
-        if outcome == CallsOutcome::Continue && self.control.cancel.is_cancelled() {
+        if outcome == CallsOutcome::Continue && self.task.cancel.is_cancelled() {
             outcome = CallsOutcome::Cancelled;
         }
         outcome
@@ -293,7 +297,7 @@ impl Engine {
         self.flush_calls().await;
         let before = self.bytes_before(&path);
         match self
-            .tooling
+            .tools
             .files
             .write_as_user(&path, content.clone(), seen)
             .await
@@ -373,14 +377,14 @@ impl Engine {
                 arguments,
                 facts,
             } = prepared;
-            let timeout = self.tooling.tools.timeout(&tool);
+            let timeout = self.tools.set.timeout(&tool);
             let sink = OutputSink::new(id.clone(), output_tx.clone());
             let (sandbox, denied) = match tool.sandboxable() {
                 true => {
-                    let mode = self.gate.policy.mode;
-                    let denied = self.gate.policy.denied_paths(&self.workspace);
+                    let mode = self.oversight.policy.mode;
+                    let denied = self.oversight.policy.denied_paths(&self.workspace);
                     let (policy, note) =
-                        self.gate
+                        self.oversight
                             .sandbox
                             .for_call(mode, &self.workspace, outside, &denied);
                     self.calls.set_sandbox(&mut self.events, &id, note);
@@ -398,7 +402,7 @@ impl Engine {
                 std::sync::Arc::clone(&tool),
                 input,
                 timeout,
-                self.control.cancel.clone(),
+                self.task.cancel.clone(),
                 sink,
                 sandbox,
             ));
@@ -408,7 +412,7 @@ impl Engine {
         drop(output_tx);
         self.flush_calls().await;
         // An undo checks a file, then writes it: nothing else may write meanwhile.
-        self.tooling.undo.changing = finished.iter().any(|f| f.4);
+        self.changes.undo.changing = finished.iter().any(|f| f.4);
         let mut scrubbers: HashMap<String, StreamScrubber> = HashMap::new();
         let mut all = join_all(runs);
         let executed: Vec<Executed> = loop {
@@ -421,7 +425,7 @@ impl Engine {
                 op = self.next_op() => self.handle_side_op(op).await,
             }
         };
-        self.tooling.undo.changing = false;
+        self.changes.undo.changing = false;
         // Output sent just before a call ended comes before its result.
         while let Ok((call_id, output)) = output_rx.try_recv() {
             self.show_output(&mut scrubbers, call_id, output);
@@ -442,7 +446,7 @@ impl Engine {
         {
             self.count_stats(&tool, &run);
             let text = run.model_text(&repairs);
-            if self.control.cancel.is_cancelled() {
+            if self.task.cancel.is_cancelled() {
                 // A change that went through before the cancel can still be undone.
                 let changed = run.outcome.is_ok();
                 let text = format!("Cancelled by the user while running.\n{text}");
@@ -457,7 +461,7 @@ impl Engine {
             }
             let seen = match (&confined, &run.outcome) {
                 (Some((_, line, denied)), Ok(output)) => {
-                    let seen = self.gate.sandbox.after_run(
+                    let seen = self.oversight.sandbox.after_run(
                         line.as_ref(),
                         denied,
                         &output.text,
@@ -589,7 +593,7 @@ impl Engine {
             Ok(output) if !output.failed => CallEnd::Succeeded,
             _ => CallEnd::Failed,
         };
-        let stats = self.tooling.stats.record(tool, end, run.elapsed);
+        let stats = self.tools.stats.record(tool, end, run.elapsed);
         self.events.emit(EventMsg::ToolStats { stats });
     }
 
@@ -627,7 +631,7 @@ impl Engine {
         let count = self.frame.failures.entry(tool.to_owned()).or_insert(0);
         *count += 1;
         let failures = *count;
-        if failures < self.gate.pause_after {
+        if failures < self.oversight.pause_after {
             return CallsOutcome::Continue;
         }
         self.events.emit(EventMsg::Paused {
@@ -639,7 +643,7 @@ impl Engine {
             ),
         });
         loop {
-            if self.control.cancel.is_cancelled() {
+            if self.task.cancel.is_cancelled() {
                 return CallsOutcome::Stopped;
             }
             match self.next_op().await {

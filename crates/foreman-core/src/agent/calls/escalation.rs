@@ -29,7 +29,7 @@ impl Engine {
             hidden: seen.hidden.clone(),
             denied: seen.denied.clone(),
             signalled_outside: seen.signalled_outside,
-            ..self.gate.sandbox.note()
+            ..self.oversight.sandbox.note()
         };
         self.calls.set_sandbox(&mut self.events, id, note);
     }
@@ -52,10 +52,10 @@ impl Engine {
         let note = SandboxNote {
             refused: refused.clone(),
             hidden: hidden.clone(),
-            ..self.gate.sandbox.note()
+            ..self.oversight.sandbox.note()
         };
         self.calls.set_sandbox(&mut self.events, &id, note);
-        let prepared = match self.tooling.tools.prepare(&tool, arguments) {
+        let prepared = match self.tools.set.prepare(&tool, arguments) {
             Ok(prepared) => prepared,
             Err(_) => {
                 self.calls

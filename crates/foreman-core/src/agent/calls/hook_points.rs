@@ -72,13 +72,13 @@ impl Engine {
         subject: Option<(String, String)>,
         fields: Map<String, Value>,
     ) -> Reply {
-        if self.tooling.hooks.is_none() {
+        if self.tools.hooks.is_none() {
             return Reply::default();
         }
         let sandbox = self
-            .gate
+            .oversight
             .sandbox
-            .for_command(self.gate.policy.mode, &self.workspace, false)
+            .for_command(self.oversight.policy.mode, &self.workspace, false)
             .0;
         let dispatch = Dispatch {
             event,
@@ -86,7 +86,7 @@ impl Engine {
             fields,
             sandbox,
         };
-        let Some(hooks) = self.tooling.hooks.as_mut() else {
+        let Some(hooks) = self.tools.hooks.as_mut() else {
             return Reply::default();
         };
         let planned = hooks.plan(dispatch).await;
@@ -99,14 +99,14 @@ impl Engine {
         if planned.runs.is_empty() {
             return Reply::default();
         }
-        if let Some(hooks) = self.tooling.hooks.as_mut() {
+        if let Some(hooks) = self.tools.hooks.as_mut() {
             hooks.write_transcript(&self.frame.history);
         }
-        let mut running = Box::pin(planned.runs.run(self.control.cancel.clone()));
+        let mut running = Box::pin(planned.runs.run(self.task.cancel.clone()));
         // The user may stop the agent while a hook runs (a hook that hangs, say); at the
         // session's end nothing is answered any more.
         let runs = loop {
-            if self.control.shutdown {
+            if self.task.shutdown {
                 break running.await;
             }
             tokio::select! {
@@ -120,7 +120,7 @@ impl Engine {
                 // A message's hooks are kept after the message, the others where they ran, so
                 // a reopened conversation shows each where the live one did.
                 None if event == HookEvent::UserPromptSubmit => {
-                    self.waiting.hook_runs.push(run.clone());
+                    self.incoming.hook_runs.push(run.clone());
                 }
                 None => {
                     let notice = TranscriptItem::Hook { run: run.clone() };
@@ -144,7 +144,7 @@ impl Engine {
 
     /// Whether any hook of `event` is configured (the input is built only then).
     fn hooks_for(&self, event: HookEvent) -> bool {
-        self.tooling
+        self.tools
             .hooks
             .as_ref()
             .is_some_and(|hooks| hooks.any_for(event))
@@ -223,7 +223,7 @@ impl Engine {
         let answer = self
             .permission_hooks(&job.id, &tool, &job.prepared.arguments)
             .await;
-        if self.control.cancel.is_cancelled() {
+        if self.task.cancel.is_cancelled() {
             return self.cancel_unrun(&job.id, &mut results[job.index]);
         }
         match answer {
@@ -280,7 +280,7 @@ impl Engine {
         if !self.hooks_for(HookEvent::PostToolUse) {
             return None;
         }
-        let written = path.and_then(|p| self.tooling.files.file_bytes(p).ok().flatten());
+        let written = path.and_then(|p| self.tools.files.file_bytes(p).ok().flatten());
         let mut fields = self.tool_fields(tool, arguments);
         let mut response = json!({ "success": true, "output": result });
         if let Some(file) = fields
@@ -297,12 +297,12 @@ impl Engine {
             .await;
         let mut notes = Vec::new();
         if let (Some(path), Some(written)) = (path, written)
-            && let Ok(Some(now)) = self.tooling.files.file_bytes(path)
+            && let Ok(Some(now)) = self.tools.files.file_bytes(path)
             && now != written
         {
             // The model wrote one text and the file now has another: it is told the new one
             // (its next edit matches it), and the guard counts it as read.
-            self.tooling.files.mark_read(path, content_hash(&now));
+            self.tools.files.mark_read(path, content_hash(&now));
             let diff = unified(
                 path,
                 &String::from_utf8_lossy(&written),
@@ -330,7 +330,7 @@ impl Engine {
 
     /// Keeps the runs of the `UserPromptSubmit` hooks of the message just taken (or blocked).
     pub(crate) async fn save_prompt_hook_runs(&mut self) {
-        for run in std::mem::take(&mut self.waiting.hook_runs) {
+        for run in std::mem::take(&mut self.incoming.hook_runs) {
             self.save_notice(&TranscriptItem::Hook { run }).await;
         }
     }
@@ -352,7 +352,7 @@ impl Engine {
     /// `Stop` (or `SubagentStop` in a sub-agent) when the agent would end: `Some(reason)` when a
     /// hook sends it back to work. `blocks`: how many times it did in this task.
     pub(crate) async fn stop_hooks(&mut self, blocks: u32) -> Option<String> {
-        if blocks >= MAX_STOP_BLOCKS || self.control.cancel.is_cancelled() {
+        if blocks >= MAX_STOP_BLOCKS || self.task.cancel.is_cancelled() {
             return None;
         }
         let event = if self.frame.depth > 0 {
@@ -367,7 +367,7 @@ impl Engine {
 
     /// `SessionStart` (`source`: `startup` or `resume`): what the hooks give as context.
     pub(crate) async fn session_start_hooks(&mut self, source: &str) -> Option<String> {
-        if let Some(view) = match self.tooling.hooks.as_mut() {
+        if let Some(view) = match self.tools.hooks.as_mut() {
             Some(hooks) => hooks.awaiting_consent().await,
             None => None,
         } {
@@ -387,7 +387,7 @@ impl Engine {
         let mut fields = Map::new();
         fields.insert("reason".into(), Value::String("exit".into()));
         // Its own token: the session's Stop has fired by now.
-        self.control.cancel = tokio_util::sync::CancellationToken::new();
+        self.task.cancel = tokio_util::sync::CancellationToken::new();
         self.run_hooks(HookEvent::SessionEnd, None, None, fields)
             .await;
     }
@@ -404,8 +404,7 @@ impl Engine {
 
     /// Answers [`Op::ConsentHooks`](crate::protocol::Op::ConsentHooks).
     pub(crate) async fn consent_hooks(&mut self, hash: &str) {
-        let (Some(hooks), Some(store)) =
-            (self.tooling.hooks.as_mut(), self.persist.store().cloned())
+        let (Some(hooks), Some(store)) = (self.tools.hooks.as_mut(), self.persist.store().cloned())
         else {
             self.events.emit_session(EventMsg::Error {
                 message: "This session keeps no hooks: there is nothing to allow.".into(),

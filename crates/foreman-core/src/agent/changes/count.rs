@@ -19,16 +19,16 @@ impl Engine {
             return;
         }
         let (Some(checkpoints), Some(store)) = (
-            self.tooling.checkpoints.clone(),
+            self.changes.checkpoints.clone(),
             self.persist.store().cloned(),
         ) else {
             return;
         };
         self.settle_checkpoint().await;
-        if !self.tooling.session_paths.seeded {
+        if !self.changes.touched.seeded {
             match store.load_tool_calls(&self.id).await {
                 Ok(stored) => {
-                    let paths = &mut self.tooling.session_paths.paths;
+                    let paths = &mut self.changes.touched.paths;
                     for call in stored {
                         if let Ok(call) = serde_json::from_value::<CallSnapshot>(call.info) {
                             paths.extend(touched(&call).map(str::to_owned));
@@ -37,19 +37,19 @@ impl Engine {
                 }
                 Err(e) => return self.store_failed(&e),
             }
-            self.tooling.session_paths.seeded = true;
+            self.changes.touched.seeded = true;
         }
         // A file tool's change keeps its file's content before it: its path is in the store.
         let kept = match store.checkpoint_paths(&self.id).await {
             Ok(kept) => kept,
             Err(e) => return self.store_failed(&e),
         };
-        let paths = &mut self.tooling.session_paths.paths;
+        let paths = &mut self.changes.touched.paths;
         paths.extend(kept);
         for call in self.calls.iter() {
             paths.extend(touched(call).map(str::to_owned));
         }
-        if paths.is_empty() && !self.tooling.session_paths.reported {
+        if paths.is_empty() && !self.changes.touched.reported {
             return;
         }
         let paths: Vec<String> = paths.iter().cloned().collect();
@@ -64,7 +64,7 @@ impl Engine {
             .and_then(|counted| counted);
         match counted {
             Ok(files) => {
-                self.tooling.session_paths.reported = true;
+                self.changes.touched.reported = true;
                 self.events.emit(EventMsg::SessionChanges { files });
             }
             Err(error) => tracing::warn!(%error, "could not count the session's changes"),

@@ -63,17 +63,17 @@ impl Engine {
     /// next one is taken (or the session ends).
     pub(crate) async fn checkpoint_before_message(&mut self, message: u32) {
         self.settle_checkpoint().await;
-        let Some(checkpoints) = self.tooling.checkpoints.clone() else {
+        let Some(checkpoints) = self.changes.checkpoints.clone() else {
             return;
         };
         let label = Moment::Message(message).label();
         let job = tokio::task::spawn_blocking(move || checkpoints.take(&label));
-        self.tooling.pending_checkpoint = Some(PendingCheckpoint { message, job });
+        self.changes.pending_checkpoint = Some(PendingCheckpoint { message, job });
     }
 
     /// Waits for the checkpoint before a message, if one is being taken, and remembers it.
     pub(crate) async fn settle_checkpoint(&mut self) {
-        let Some(PendingCheckpoint { message, job }) = self.tooling.pending_checkpoint.take()
+        let Some(PendingCheckpoint { message, job }) = self.changes.pending_checkpoint.take()
         else {
             return;
         };
@@ -91,7 +91,7 @@ impl Engine {
     /// reported).
     pub(crate) async fn checkpoint(&mut self, moment: Moment<'_>) -> Option<String> {
         self.settle_checkpoint().await;
-        let checkpoints: Arc<Checkpoints> = self.tooling.checkpoints.clone()?;
+        let checkpoints: Arc<Checkpoints> = self.changes.checkpoints.clone()?;
         let label = moment.label();
         let taken = blocking(move || checkpoints.take(&label)).await;
         match taken {
@@ -137,7 +137,7 @@ impl Engine {
     pub(crate) async fn keep_checkpoints_under_cap(&mut self) {
         self.settle_checkpoint().await;
         let (Some(checkpoints), Some(store)) = (
-            self.tooling.checkpoints.clone(),
+            self.changes.checkpoints.clone(),
             self.persist.store().cloned(),
         ) else {
             return;
@@ -148,7 +148,7 @@ impl Engine {
             Err(e) => return self.store_failed(&e),
         };
         let newest_first: Vec<String> = rows.into_iter().rev().map(|r| r.commit_id).collect();
-        let cap = self.tooling.checkpoints_cap;
+        let cap = self.changes.checkpoints_cap;
         match blocking(move || checkpoints.collect(&newest_first, cap)).await {
             Ok(collected) if !collected.dropped.is_empty() => {
                 tracing::info!(
@@ -170,7 +170,7 @@ impl Engine {
         let Some(after) = self.checkpoint(Moment::After(call_id)).await else {
             return;
         };
-        let Some(checkpoints) = self.tooling.checkpoints.clone() else {
+        let Some(checkpoints) = self.changes.checkpoints.clone() else {
             return;
         };
         let before = before.to_owned();
@@ -201,11 +201,11 @@ impl Engine {
     }
 
     async fn try_rewind(&mut self, before_message: u32, confirm: bool) -> Result<(), String> {
-        if self.control.running {
+        if self.task.running {
             return Err("The agent is working: rewind when it has finished.".into());
         }
         self.settle_checkpoint().await;
-        let checkpoints = self.tooling.checkpoints.clone().ok_or(
+        let checkpoints = self.changes.checkpoints.clone().ok_or(
             "This session keeps no checkpoints of the workspace, so it cannot be rewound.",
         )?;
         let target = self
@@ -246,12 +246,12 @@ impl Engine {
     /// Puts the workspace back to checkpoint `target` (before the user's message `message`, or
     /// when `undoing`, to how it was before the last rewind), checkpointing it first.
     async fn restore(&mut self, target: String, message: u32, undoing: bool) -> Result<(), String> {
-        if self.control.running {
+        if self.task.running {
             return Err("The agent is working: rewind when it has finished.".into());
         }
         self.settle_checkpoint().await;
         let checkpoints = self
-            .tooling
+            .changes
             .checkpoints
             .clone()
             .ok_or("This session keeps no checkpoints of the workspace.")?;
@@ -274,7 +274,7 @@ impl Engine {
             false => rewound_note(message, done.changes.len()),
             true => undid_rewind_note(done.changes.len()),
         };
-        self.tooling.undo.notes.push(note);
+        self.changes.undo.notes.push(note);
         self.save_notice(&TranscriptItem::Rewound {
             before_message: message,
             undone: undoing,

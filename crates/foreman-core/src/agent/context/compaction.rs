@@ -183,7 +183,7 @@ impl Engine {
     /// Answers [`Op::Compact`](crate::protocol::Op::Compact) (`/compact`): summarises the older
     /// conversation now, down to about half of what it takes, while no task runs.
     pub(crate) async fn compact_on_request(&mut self) {
-        if self.control.running {
+        if self.task.running {
             self.events.emit_session(EventMsg::Error {
                 message: "The agent is working: compact the conversation once it has finished."
                     .into(),
@@ -309,7 +309,7 @@ impl Engine {
         let mut stream = self
             .llm
             .plain_provider
-            .stream(request, self.control.cancel.child_token());
+            .stream(request, self.task.cancel.child_token());
         let mut collected = Collected::default();
         loop {
             let item = tokio::select! {

@@ -3,4 +3,5 @@
 pub mod compaction;
 pub(super) mod notes;
 pub mod prompt;
+pub(super) mod state;
 pub mod window;

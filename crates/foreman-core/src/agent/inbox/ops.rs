@@ -31,7 +31,7 @@ impl Engine {
                 self.events.emit(EventMsg::Error {
                     message: format!(
                         "{text}. Files waiting for approval are re-checked every {} ms.",
-                        self.gate.poll.as_millis()
+                        self.oversight.poll.as_millis()
                     ),
                 });
             }
@@ -41,7 +41,7 @@ impl Engine {
                     message: format!(
                         "Watching the workspace stopped; files waiting for approval are re-checked \
                          every {} ms instead.",
-                        self.gate.poll.as_millis()
+                        self.oversight.poll.as_millis()
                     ),
                 });
             }
@@ -56,7 +56,7 @@ impl Engine {
             message: format!(
                 "{error}. Changes made outside the agent are not reported; files waiting for \
                  approval are re-checked every {} ms instead.",
-                self.gate.poll.as_millis()
+                self.oversight.poll.as_millis()
             ),
         });
     }
@@ -66,7 +66,7 @@ impl Engine {
         match op {
             Op::UserMessage { text, attach } => {
                 if let Some(input) = Box::pin(self.user_input(text, attach)).await {
-                    self.waiting.queued.push_back(input);
+                    self.incoming.queued.push_back(input);
                 }
             }
             Op::Approve { call_id, .. }
@@ -85,7 +85,7 @@ impl Engine {
                 message: "nothing is paused".into(),
             }),
             Op::SetApprovalMode { mode } => {
-                self.gate.policy.mode = mode;
+                self.oversight.policy.mode = mode;
                 self.events
                     .emit_session(EventMsg::ApprovalModeChanged { mode });
             }
@@ -125,7 +125,7 @@ impl Engine {
                 self.report_session_changes().await;
             }
             Op::Snapshot => {
-                let hooks_awaiting = match &self.tooling.hooks {
+                let hooks_awaiting = match &self.tools.hooks {
                     Some(hooks) => hooks.pending().await,
                     None => None,
                 };
@@ -152,7 +152,7 @@ impl Engine {
             Op::Compact => Box::pin(self.compact_on_request()).await,
             Op::ConsentHooks { hash } => self.consent_hooks(&hash).await,
             Op::Shutdown => {
-                self.control.shutdown = true;
+                self.task.shutdown = true;
                 self.stop();
             }
         }
@@ -162,10 +162,10 @@ impl Engine {
     fn snapshot(&mut self, hooks_awaiting: Option<crate::protocol::HooksView>) {
         self.events.emit_session(EventMsg::Snapshot {
             session_id: self.id.clone(),
-            mode: self.gate.policy.mode,
-            running: self.control.running,
+            mode: self.oversight.policy.mode,
+            running: self.task.running,
             messages: u32::try_from(
-                self.control
+                self.task
                     .session_messages
                     .unwrap_or(self.frame.history.len()),
             )
@@ -174,13 +174,13 @@ impl Engine {
             usage: self.llm.spend.summary(&self.llm.model),
             // Those a Stop gives back when its task ends wait too, until then.
             queued: self
-                .waiting
+                .incoming
                 .returning
                 .iter()
-                .chain(&self.waiting.queued)
+                .chain(&self.incoming.queued)
                 .map(|input| input.text.clone())
                 .collect(),
-            retry: self.control.retry.as_ref().map(|r| r.reason.clone()),
+            retry: self.task.retry.as_ref().map(|r| r.reason.clone()),
             hooks_awaiting,
         });
     }

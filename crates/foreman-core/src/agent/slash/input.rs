@@ -33,7 +33,7 @@ impl Engine {
         attach: Vec<AttachInput>,
     ) -> Option<UserInput> {
         if let Some(builtin) = BuiltIn::parse(&text) {
-            match (builtin.op(), self.control.running) {
+            match (builtin.op(), self.task.running) {
                 (Some(Op::Compact), false) => Box::pin(self.compact_on_request()).await,
                 (Some(Op::Retry), false) => Box::pin(self.retry_task()).await,
                 (Some(_), _) => self.refuse(
@@ -53,7 +53,7 @@ impl Engine {
             }
             return None;
         }
-        let slash = match &self.tooling.slash {
+        let slash = match &self.tools.slash {
             Some(dirs) => match expand(&text, dirs) {
                 Ok(slash) => slash,
                 Err(error) => {
@@ -93,9 +93,9 @@ impl Engine {
             return;
         };
         let attachments: Vec<Attachment> = self
-            .tooling
+            .tools
             .files
-            .attach(&expanded.attach, self.tooling.attach_max_file_bytes);
+            .attach(&expanded.attach, self.incoming.attach_max_file_bytes);
         let kind = match expanded.kind {
             SlashKind::Skill => "Skill",
             SlashKind::Command | SlashKind::BuiltIn => "Command",
@@ -109,7 +109,7 @@ impl Engine {
             let previous = self.llm.model.clone();
             self.switch_model(model);
             if self.llm.model == *model {
-                self.control
+                self.task
                     .slash
                     .model
                     .get_or_insert((previous, model.clone()));
@@ -129,7 +129,7 @@ impl Engine {
             .chain([ALWAYS_OFFERED.to_owned()])
             .collect();
         let every = self
-            .control
+            .task
             .slash
             .definitions
             .get_or_insert_with(|| self.frame.definitions.clone())
@@ -154,7 +154,7 @@ impl Engine {
     /// Puts back what a command changed for the task that just ended: every tool, and the
     /// session's model (unless the user chose another meanwhile).
     pub(crate) fn end_slash_task(&mut self) {
-        let changed = std::mem::take(&mut self.control.slash);
+        let changed = std::mem::take(&mut self.task.slash);
         if let Some(every) = changed.definitions {
             self.frame.definitions = every;
         }

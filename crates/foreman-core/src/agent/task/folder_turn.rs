@@ -15,9 +15,9 @@ const POLL: Duration = Duration::from_millis(300);
 
 impl Engine {
     /// Takes the folder for the task starting now (`None`: the session is not such a task, the
-    /// lock could not be made, or the user stopped the wait; see `control.cancel`).
+    /// lock could not be made, or the user stopped the wait; see `task.cancel`).
     pub(crate) async fn take_folder(&mut self) -> Option<Held> {
-        let turn: FolderTurn = self.control.folder_turn.clone()?;
+        let turn: FolderTurn = self.task.folder_turn.clone()?;
         let mut told = false;
         loop {
             match turn.try_take() {
@@ -43,7 +43,7 @@ impl Engine {
                     }
                 }
             }
-            if self.control.cancel.is_cancelled() || self.control.shutdown {
+            if self.task.cancel.is_cancelled() || self.task.shutdown {
                 return None;
             }
         }

@@ -19,7 +19,7 @@ use crate::providers::{Attachment, Message, ProviderError, Thinking, ToolCall};
 impl Engine {
     /// Answers [`Op::Retry`](crate::protocol::Op::Retry) while no task runs.
     pub(crate) async fn retry_task(&mut self) {
-        match self.control.retry.take() {
+        match self.task.retry.take() {
             Some(PendingRetry { cut_off, .. }) => {
                 self.run_task_from(TaskStart::Retry { cut_off }).await;
             }
@@ -33,7 +33,7 @@ impl Engine {
 
     /// Runs one task for the user's message (unless a hook blocks it).
     pub(crate) async fn run_task(&mut self, input: UserInput) {
-        self.control.cancel = tokio_util::sync::CancellationToken::new();
+        self.task.cancel = tokio_util::sync::CancellationToken::new();
         if let Some(input) = self.screen_prompt(input).await {
             self.run_task_from(TaskStart::Message(input)).await;
         }
@@ -43,9 +43,9 @@ impl Engine {
     /// told why and gets the message back), the input otherwise (their context waits for it).
     async fn screen_prompt(&mut self, input: UserInput) -> Option<UserInput> {
         let screened = self.prompt_hooks(&input.text).await;
-        if self.control.cancel.is_cancelled() {
+        if self.task.cancel.is_cancelled() {
             // Stopped while a hook looked at it: the message comes back unsent.
-            self.waiting.hook_runs.clear();
+            self.incoming.hook_runs.clear();
             let images = input.images().cloned().collect();
             self.events.emit_session(EventMsg::QueuedMessagesReturned {
                 texts: vec![input.text],
@@ -57,7 +57,7 @@ impl Engine {
             Ok(context) => {
                 if let Some(context) = context {
                     let note = hook_note("UserPromptSubmit", &context);
-                    self.waiting.hook_context.push(note);
+                    self.context.from_hooks.push(note);
                 }
                 Some(input)
             }
@@ -78,11 +78,11 @@ impl Engine {
 
     /// Runs one task, from the user's message or from their retry.
     pub(crate) async fn run_task_from(&mut self, start: TaskStart) {
-        self.control.running = true;
-        self.control.retry = None;
-        self.control.cancel = tokio_util::sync::CancellationToken::new();
+        self.task.running = true;
+        self.task.retry = None;
+        self.task.cancel = tokio_util::sync::CancellationToken::new();
         self.frame.failures.clear();
-        self.gate.auto_approved = 0;
+        self.oversight.auto_approved = 0;
         if let TaskStart::Retry { cut_off: true } = start {
             // Right after the cut-off answer it is about.
             self.record(Message::user(RETRY_NOTE)).await;
@@ -97,12 +97,12 @@ impl Engine {
         self.events.emit(EventMsg::TaskStarted);
         // A task in the folder itself waits for another working there (Stop ends the wait).
         let folder = self.take_folder().await;
-        let mut reason = if self.control.cancel.is_cancelled() {
+        let mut reason = if self.task.cancel.is_cancelled() {
             TaskEndReason::Cancelled
         } else {
             self.run_loop(true).await
         };
-        if self.control.cancel.is_cancelled() && matches!(reason, TaskEndReason::Error { .. }) {
+        if self.task.cancel.is_cancelled() && matches!(reason, TaskEndReason::Error { .. }) {
             // A Stop that raced with a failing stream is a Stop.
             reason = TaskEndReason::Cancelled;
         }
@@ -113,9 +113,9 @@ impl Engine {
         self.checkpoint(Moment::TaskEnd).await;
         self.report_session_changes().await;
         self.keep_checkpoints_under_cap().await;
-        self.control.running = false;
+        self.task.running = false;
         self.end_slash_task();
-        self.control.retry = reason.may_retry().then(|| PendingRetry {
+        self.task.retry = reason.may_retry().then(|| PendingRetry {
             reason: reason.clone(),
             cut_off,
         });
@@ -132,8 +132,8 @@ impl Engine {
         self.events.emit(EventMsg::TaskEnded { reason });
         // The folder is free for another task once this one has ended.
         drop(folder);
-        if !self.waiting.returning.is_empty() {
-            let returning = std::mem::take(&mut self.waiting.returning);
+        if !self.incoming.returning.is_empty() {
+            let returning = std::mem::take(&mut self.incoming.returning);
             let images = returning
                 .iter()
                 .flat_map(UserInput::images)
@@ -150,8 +150,10 @@ impl Engine {
     /// are given back to the user once it has ended, instead of starting the next task. A
     /// message sent after this point is the user's next request, and runs as one.
     pub(crate) fn stop(&mut self) {
-        self.control.cancel.cancel();
-        self.waiting.returning.extend(self.waiting.queued.drain(..));
+        self.task.cancel.cancel();
+        self.incoming
+            .returning
+            .extend(self.incoming.queued.drain(..));
     }
 
     /// Gives back the waiting message the user took back (see
@@ -159,24 +161,24 @@ impl Engine {
     /// a Stop is about to give back (the task has not ended yet) and then those still waiting, in
     /// that order, so `index` counts both; one of the former comes back at once too.
     pub(crate) fn withdraw_message(&mut self, index: u32, text: &str) {
-        let returning = self.waiting.returning.len();
+        let returning = self.incoming.returning.len();
         let waiting = |i: usize| match i.checked_sub(returning) {
-            None => self.waiting.returning.get(i),
-            Some(q) => self.waiting.queued.get(q),
+            None => self.incoming.returning.get(i),
+            Some(q) => self.incoming.queued.get(q),
         };
         let at = usize::try_from(index)
             .ok()
             .filter(|&i| waiting(i).is_some_and(|w| w.text == text))
             .or_else(|| {
-                self.waiting
+                self.incoming
                     .returning
                     .iter()
-                    .chain(&self.waiting.queued)
+                    .chain(&self.incoming.queued)
                     .position(|w| w.text == text)
             });
         let taken = at.and_then(|i| match i.checked_sub(returning) {
-            None => Some(self.waiting.returning.remove(i)),
-            Some(q) => self.waiting.queued.remove(q),
+            None => Some(self.incoming.returning.remove(i)),
+            Some(q) => self.incoming.queued.remove(q),
         });
         // The answer is the session's, also while a sub-agent runs.
         match taken {
@@ -206,10 +208,10 @@ impl Engine {
     /// are now, and says so, with its number. A new session's first message has the
     /// session-context note before it.
     async fn take_message(&mut self, input: UserInput) {
-        let number = u32::try_from(self.waiting.user_messages).unwrap_or(u32::MAX);
+        let number = u32::try_from(self.incoming.user_messages).unwrap_or(u32::MAX);
         self.checkpoint_before_message(number).await;
-        if std::mem::take(&mut self.waiting.context_due) {
-            let asked = match self.waiting.context_note.take() {
+        if std::mem::take(&mut self.context.note_due) {
+            let asked = match self.context.note.take() {
                 Some(job) => job.await.ok(),
                 None => None,
             };
@@ -220,9 +222,9 @@ impl Engine {
             self.record(Message::user(note)).await;
         }
         let attachments = self
-            .tooling
+            .tools
             .files
-            .attach(&input.attach, self.tooling.attach_max_file_bytes);
+            .attach(&input.attach, self.incoming.attach_max_file_bytes);
         let views = attachments.iter().map(Attachment::view).collect();
         self.record(Message::User {
             text: input.text.clone(),
@@ -230,14 +232,14 @@ impl Engine {
         })
         .await;
         self.take_slash(&input).await;
-        self.waiting.user_messages += 1;
+        self.incoming.user_messages += 1;
         self.events.emit(EventMsg::UserMessageTaken {
             text: input.text,
             number,
             attachments: views,
         });
         self.save_prompt_hook_runs().await;
-        for note in std::mem::take(&mut self.waiting.hook_context) {
+        for note in std::mem::take(&mut self.context.from_hooks) {
             self.record(Message::user(note)).await;
         }
     }
@@ -250,7 +252,7 @@ impl Engine {
         // How many times `Stop` hooks sent the agent back to work.
         let mut stop_blocks = 0u32;
         loop {
-            if self.control.cancel.is_cancelled() {
+            if self.task.cancel.is_cancelled() {
                 break TaskEndReason::Cancelled;
             }
             if iteration >= self.frame.max_iterations {
@@ -258,7 +260,7 @@ impl Engine {
                     max_iterations: self.frame.max_iterations,
                 };
             }
-            while take_queued && let Some(queued) = self.waiting.queued.pop_front() {
+            while take_queued && let Some(queued) = self.incoming.queued.pop_front() {
                 if let Some(queued) = self.screen_prompt(queued).await {
                     self.take_message(queued).await;
                 }

@@ -142,7 +142,7 @@ impl Engine {
     /// unknown names to the tool backend (which explains them); a sub-agent gets only its set.
     pub(crate) fn offers(&self, name: &str) -> bool {
         let offered = self.frame.definitions.iter().any(|d| d.name == name);
-        let every = self.frame.depth == 0 && !self.control.slash.limits_tools();
+        let every = self.frame.depth == 0 && !self.task.slash.limits_tools();
         offered || (every && name != NEW_TASK)
     }
 
@@ -168,7 +168,7 @@ impl Engine {
         id: &str,
         request: SubAgentRequest,
     ) -> (CallState, String, bool) {
-        let nested = self.frame.depth + 1 < self.tooling.max_task_depth;
+        let nested = self.frame.depth + 1 < self.tools.max_task_depth;
         let definitions =
             match child_definitions(&self.frame.definitions, request.tools.as_deref(), nested) {
                 Ok(d) => d,
@@ -196,7 +196,7 @@ impl Engine {
             history: vec![Message::user(prompt)],
             system: format!("{}{SUB_AGENT_NOTE}", self.frame.system),
             definitions,
-            max_iterations: self.tooling.sub_agent_iterations,
+            max_iterations: self.tools.sub_agent_iterations,
             failures: HashMap::new(),
             depth: self.frame.depth + 1,
             // Its conversation has none of the parent's nested rule files.
@@ -204,9 +204,9 @@ impl Engine {
         };
         // The session's history is set aside unchanged while the child runs (a nested child
         // finds it already noted): a snapshot meanwhile reports the session's messages.
-        let outermost = self.control.session_messages.is_none();
+        let outermost = self.task.session_messages.is_none();
         if outermost {
-            self.control.session_messages = Some(self.frame.history.len());
+            self.task.session_messages = Some(self.frame.history.len());
         }
         let parent = self.swap_frame(child);
         let outer = self.events.set_parent(Some(parent_call.to_owned()));
@@ -214,7 +214,7 @@ impl Engine {
         self.events.set_parent(outer);
         self.swap_frame(parent);
         if outermost {
-            self.control.session_messages = None;
+            self.task.session_messages = None;
         }
         reason
     }

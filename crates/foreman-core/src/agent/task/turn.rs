@@ -110,8 +110,8 @@ impl Engine {
     /// name gets the plain card).
     fn create_call(&mut self, id: &str, name: &str) {
         let (kind, view) = self
-            .tooling
             .tools
+            .set
             .get(name)
             .map(|t| (t.kind(), t.view()))
             .unwrap_or_default();
@@ -143,7 +143,7 @@ impl Engine {
         let mut stream = self
             .llm
             .provider
-            .stream(request, self.control.cancel.child_token());
+            .stream(request, self.task.cancel.child_token());
         let mut out = TurnOutput::default();
         let mut open: HashMap<String, Streaming> = HashMap::new();
         loop {
@@ -252,7 +252,7 @@ impl Engine {
                 let tool = self
                     .calls
                     .get(&id)
-                    .and_then(|c| self.tooling.tools.get(&c.name))
+                    .and_then(|c| self.tools.set.get(&c.name))
                     .cloned();
                 let preview = match &tool {
                     Some(tool)
@@ -315,7 +315,7 @@ impl Engine {
                 }
                 if let Ok(value) = &arguments {
                     self.calls.set_arguments(&id, value.clone());
-                    if let Some(tool) = self.tooling.tools.get(&name) {
+                    if let Some(tool) = self.tools.set.get(&name) {
                         let title = tool.title(value);
                         if !title.is_empty() {
                             self.calls.set_title(&mut self.events, &id, title);

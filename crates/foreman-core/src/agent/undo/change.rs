@@ -32,7 +32,7 @@ impl Engine {
     /// The bytes of `path` before a call changes it; `None` when they cannot be kept (the call
     /// then runs without an undo).
     pub(crate) fn bytes_before(&self, path: &str) -> Option<Option<Vec<u8>>> {
-        self.tooling.files.file_bytes(path).ok()
+        self.tools.files.file_bytes(path).ok()
     }
 
     /// After call `call_id` changed `path` successfully: keeps what it replaced and offers the
@@ -43,7 +43,7 @@ impl Engine {
         path: &str,
         before: Option<Vec<u8>>,
     ) {
-        let Ok(Some(after)) = self.tooling.files.file_bytes(path) else {
+        let Ok(Some(after)) = self.tools.files.file_bytes(path) else {
             return;
         };
         if let Some(old) = &before {
@@ -66,7 +66,7 @@ impl Engine {
         };
         let expired = match saved {
             Some(expired) => expired,
-            None => self.tooling.undo.keep(checkpoint),
+            None => self.changes.undo.keep(checkpoint),
         };
         self.calls
             .set_undo(&mut self.events, call_id, UndoState::Available);
@@ -118,7 +118,7 @@ impl Engine {
 
     /// Answers `undo_change` for `call_id`.
     pub(crate) async fn undo_change(&mut self, call_id: &str) {
-        if self.tooling.undo.changing {
+        if self.changes.undo.changing {
             return self.refuse_undo(call_id, &UndoError::Busy);
         }
         let checkpoint = match self.checkpoint_of(call_id).await {
@@ -129,20 +129,20 @@ impl Engine {
             return self.refuse_undo(call_id, &UndoError::Nothing);
         };
         let path = &checkpoint.path;
-        if let Err(reason) = self.tooling.files.restore_file(
+        if let Err(reason) = self.tools.files.restore_file(
             path,
             checkpoint.before.as_deref(),
             &checkpoint.after_hash,
         ) {
             return self.refuse_undo(call_id, &reason.into());
         }
-        self.tooling.undo.kept.retain(|c| c.call_id != call_id);
+        self.changes.undo.kept.retain(|c| c.call_id != call_id);
         if let Some(store) = self.persist.store().cloned()
             && let Err(e) = store.mark_undone(&self.id, call_id, now_ms()).await
         {
             self.store_failed(&e);
         }
-        self.tooling.undo.notes.push(match checkpoint.before {
+        self.changes.undo.notes.push(match checkpoint.before {
             None => format!(
                 "{UNDO_NOTE_START}{call_id} made to `{path}`: the file it created is gone again."
             ),
@@ -164,7 +164,7 @@ impl Engine {
 
     /// Tells the model of the changes undone since it was last told, in the history.
     pub(crate) async fn record_undo_note(&mut self) {
-        if let Some(note) = self.tooling.undo.take_note() {
+        if let Some(note) = self.changes.undo.take_note() {
             self.record(crate::providers::Message::user(note)).await;
         }
     }

@@ -23,7 +23,7 @@ impl Engine {
     }
 
     async fn try_undo_hunks(&mut self, call_id: &str, shown: &[HunkRef]) -> Result<(), UndoError> {
-        if self.tooling.undo.changing {
+        if self.changes.undo.changing {
             return Err(UndoError::Busy);
         }
         let checkpoint = self
@@ -33,7 +33,7 @@ impl Engine {
         let path = checkpoint.path.clone();
         let before = checkpoint.before.as_deref().ok_or(UndoError::Created)?;
         let now = self
-            .tooling
+            .tools
             .files
             .file_bytes(&path)?
             .ok_or_else(|| UndoError::Gone(path.clone()))?;
@@ -70,13 +70,13 @@ impl Engine {
             .filter_map(|i| u32::try_from(i).ok())
             .collect();
         let content = apply_hunks(&diff, old, new, &kept)?;
-        self.tooling
+        self.tools
             .files
             .restore_file(&path, Some(content.as_bytes()), &checkpoint.after_hash)?;
         let after_hash = content_hash(content.as_bytes());
         let preview = diff_preview(&path, Some(old), &content);
         if let Some(kept) = self
-            .tooling
+            .changes
             .undo
             .kept
             .iter_mut()
@@ -93,7 +93,7 @@ impl Engine {
                 // The file has the new bytes: the checkpoint that knows them is kept in memory,
                 // so the rest still undoes in this run.
                 self.store_failed(&e);
-                self.tooling.undo.keep(Checkpoint {
+                self.changes.undo.keep(Checkpoint {
                     after_hash,
                     ..checkpoint
                 });
@@ -107,7 +107,7 @@ impl Engine {
             1 => ("hunk", "is"),
             _ => ("hunks", "are"),
         };
-        self.tooling.undo.notes.push(format!(
+        self.changes.undo.notes.push(format!(
             "{UNDO_NOTE_START}{call_id} made to `{path}` in part: {which} {} of its {} {verb} as before \
              that call again, the rest of the change stays. Read the file before you change it.",
             numbers.join(", "),
@@ -121,7 +121,7 @@ impl Engine {
         &self,
         call_id: &str,
     ) -> Result<Option<Checkpoint>, StoreError> {
-        if let Some(kept) = self.tooling.undo.kept.iter().find(|c| c.call_id == call_id) {
+        if let Some(kept) = self.changes.undo.kept.iter().find(|c| c.call_id == call_id) {
             return Ok(Some(kept.clone()));
         }
         match self.persist.store().cloned() {
