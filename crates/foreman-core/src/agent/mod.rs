@@ -33,6 +33,7 @@ pub mod context;
 mod engine;
 pub mod events;
 mod frame;
+mod hooks;
 pub mod inbox;
 pub mod llm;
 pub(crate) mod persist;

@@ -3,22 +3,21 @@
 //! The request carries a `preview_hash` over the tool, its arguments and the target file's
 //! bytes; an answer quoting another hash is refused. While the request waits, the file is
 //! re-checked whenever the workspace watcher reports a batch of changes (or every
-//! [`Engine::poll`] when the workspace is not watched or the watcher ignores the file), and once
+//! [`Oversight::poll`](crate::agent::engine::Oversight::poll) when the workspace is not watched or the watcher ignores the file), and once
 //! more when the answer arrives: when it changed on disk, the preview is recomputed and the
 //! request re-sent with a new hash, so the user always approves what will actually happen.
 
 use serde_json::Value;
 
-use crate::agent::calls::preview::{file_preview, lines_differing, unified};
+use super::preview::file_preview;
+use super::users_version::{UserVersion, UserWrite};
 use crate::agent::engine::Engine;
 use crate::agent::inbox::state::Input;
 use crate::approval::{ActionClass, CallFacts, Rule, content_hash, preview_hash};
-use crate::builtin_tools::stale_guard::{ContentHash, content_hash as guard_hash};
+use crate::builtin_tools::stale_guard::content_hash as guard_hash;
 use crate::conversation::resume::now_ms;
 use crate::diff::{HunkChoiceError, apply_hunks};
-use crate::protocol::{
-    ApprovalScope, CallDecision, CallState, EventMsg, FilePreview, Op, RuleScope,
-};
+use crate::protocol::{ApprovalScope, CallState, EventMsg, FilePreview, Op, RuleScope};
 use crate::store::{RuleAction, rule_key};
 use crate::tools::Prepared;
 
@@ -34,32 +33,6 @@ pub(crate) enum ApprovalOutcome {
         reason: Option<String>,
     },
     Cancelled,
-}
-
-/// The user's version of a file change, to be written instead of the model's.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct UserWrite {
-    pub path: String,
-    /// The path as the preview shows it (workspace-relative).
-    pub shown: String,
-    /// The file's text the preview showed (`None`: no file).
-    pub old: Option<String>,
-    /// The hash of the file's bytes the user saw (`None`: no file); the write is refused when
-    /// the file no longer has them.
-    pub seen: Option<ContentHash>,
-    pub content: String,
-    /// What the model wanted.
-    pub proposed: String,
-    pub how: UserVersion,
-}
-
-/// How the user's version of a file change came about.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum UserVersion {
-    /// They edited the proposed content.
-    Edited,
-    /// They chose some of the preview's hunks: `applied` (0-based, ascending) of `total`.
-    Hunks { applied: Vec<u32>, total: usize },
 }
 
 struct Pending {
@@ -113,54 +86,6 @@ fn user_write(
         content,
         proposed: proposed.to_owned(),
         how,
-    }
-}
-
-/// What the user decided in writing their version of a change, for the card: how many lines
-/// of `written` differ from the model's `proposed` text, or how many of its parts went in.
-pub(crate) fn user_version_decision(
-    proposed: &str,
-    written: &str,
-    how: &UserVersion,
-) -> CallDecision {
-    match how {
-        UserVersion::Edited => CallDecision::Edited {
-            lines: lines_differing(proposed, written),
-        },
-        UserVersion::Hunks { applied, total } => CallDecision::Parts {
-            written: u32::try_from(applied.len()).unwrap_or(u32::MAX),
-            total: u32::try_from(*total).unwrap_or(u32::MAX),
-        },
-    }
-}
-
-/// What the model is told when the user's version of its change to `path` was written.
-pub(crate) fn user_version_text(
-    path: &str,
-    proposed: &str,
-    written: &str,
-    how: &UserVersion,
-) -> String {
-    let diff = unified(path, proposed, written);
-    match how {
-        UserVersion::Edited => format!(
-            "The user edited your change before applying it; {path} now has the user's version. \
-             What the user changed relative to your proposal:\n{diff}"
-        ),
-        UserVersion::Hunks { applied, total } => {
-            let numbers: Vec<String> = applied.iter().map(|i| (i + 1).to_string()).collect();
-            let (chosen, verb) = match applied.len() {
-                1 => ("hunk", "was"),
-                _ => ("hunks", "were"),
-            };
-            let left_out = total - applied.len();
-            format!(
-                "The user applied only part of your change to {path}: {chosen} {} of {total} \
-                 {verb} written and the other {left_out} left out, so {path} keeps its earlier \
-                 content there. What differs from your proposal:\n{diff}",
-                numbers.join(", "),
-            )
-        }
     }
 }
 
@@ -530,25 +455,5 @@ mod tests {
         );
         assert_eq!(rejection_reason(Some("  ")), None);
         assert_eq!(rejection_reason(None), None);
-    }
-
-    #[test]
-    fn the_users_version_is_a_fact_for_the_card() {
-        let edited = user_version_decision("a\nb\nc\n", "a\nB\nc\nd\n", &UserVersion::Edited);
-        // One line replaced and one added: two lines of the written text differ.
-        assert_eq!(edited, CallDecision::Edited { lines: 2 });
-        let same = user_version_decision("a\n", "a\n", &UserVersion::Edited);
-        assert_eq!(same, CallDecision::Edited { lines: 0 });
-        let parts = UserVersion::Hunks {
-            applied: vec![0, 2],
-            total: 3,
-        };
-        assert_eq!(
-            user_version_decision("", "", &parts),
-            CallDecision::Parts {
-                written: 2,
-                total: 3
-            }
-        );
     }
 }

@@ -1,12 +1,13 @@
 //! A confined command that failed because the sandbox refused something it tried (a write
-//! outside the workspace, a connection, a credential it hides) asks the user, as an ordinary approval, whether to run
-//! it again outside the sandbox. The card shows what was refused; the model is told which run
+//! outside the workspace, a connection, a credential it hides) asks the user, as an ordinary
+//! approval, whether to run it again outside the sandbox. The card shows what was refused; the model is told which run
 //! its result comes from. A command that touched a path a deny rule keeps from commands is
 //! never offered a run outside: the rule would not hold there.
 
-use crate::agent::calls::approvals::ApprovalOutcome;
-use crate::agent::calls::job::{CallsOutcome, Escalation, Job, Results};
-use crate::agent::calls::sandboxing::AfterRun;
+use super::approvals::ApprovalOutcome;
+use super::job::{CallsOutcome, Escalation, Job};
+use super::results::Results;
+use super::sandboxing::AfterRun;
 use crate::agent::engine::Engine;
 use crate::protocol::{CallDecision, CallState, SandboxNote};
 
@@ -60,7 +61,7 @@ impl Engine {
             Err(_) => {
                 self.calls
                     .finish(&mut self.events, &id, CallState::Failed, &text, true);
-                results[index] = Some((text, true));
+                results.error(index, text);
                 return CallsOutcome::Continue;
             }
         };
@@ -83,13 +84,13 @@ impl Engine {
                     index,
                     id,
                     prepared,
-                    changes: None,
+                    edited_path: None,
                     mutates: true,
-                    outside: true,
+                    unsandboxed: true,
                 };
                 let outcome = Box::pin(self.run_jobs(vec![job], results)).await;
-                if let Some((result, is_error)) = results[index].take() {
-                    results[index] = Some((format!("{RAN_OUTSIDE}\n{result}"), is_error));
+                if let Some(result) = results.result_mut(index) {
+                    result.text = format!("{RAN_OUTSIDE}\n{}", result.text);
                 }
                 outcome
             }
@@ -102,7 +103,7 @@ impl Engine {
                     &result,
                     CallDecision::Rejected { reason },
                 );
-                results[index] = Some((result, true));
+                results.error(index, result);
                 CallsOutcome::Continue
             }
             ApprovalOutcome::RunEdited(_) => {
@@ -110,10 +111,10 @@ impl Engine {
                 let result = format!("{text}\n\n{KEPT_INSIDE}");
                 self.calls
                     .finish(&mut self.events, &id, CallState::Rejected, &result, true);
-                results[index] = Some((result, true));
+                results.error(index, result);
                 CallsOutcome::Continue
             }
-            ApprovalOutcome::Cancelled => self.cancel_unrun(&id, &mut results[index]),
+            ApprovalOutcome::Cancelled => self.cancel_unrun(index, &id, results),
         }
     }
 }

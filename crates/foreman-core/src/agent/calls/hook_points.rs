@@ -1,39 +1,30 @@
-//! Where the session runs hooks ([`crate::hooks`]), each in the step it belongs to:
+//! The hooks ([`crate::hooks`]) on a call's path, each in the stage it belongs to:
 //!
-//! - `PreToolUse` after a call is prepared and before the policy: a block refuses the call (its
-//!   reason goes to the model); `allow` lets a call that would ask run without asking, `ask`
-//!   makes one that would not ask ask. A deny rule still refuses, and the sandbox still holds;
-//! - `PermissionRequest` when a call would ask the user: it may answer for them;
+//! - `PreToolUse` in the gate, after a call is prepared and before the policy: a block refuses
+//!   the call (its reason goes to the model); `allow` lets a call that would ask run without
+//!   asking, `ask` makes one that would not ask ask. A deny rule still refuses, and the sandbox
+//!   still holds;
+//! - `PermissionRequest` when a call would ask the user: it may answer for them (`ask.rs`);
 //! - `Notification` when the agent waits for the user;
-//! - `PostToolUse` after a call succeeded, before its result goes to the model: a block or
-//!   context is added to the result; a file the hook rewrote (a formatter) is recorded as read
-//!   in its new content, and the model is told what changed;
-//! - `UserPromptSubmit` before the user's message joins the conversation (a block gives it
-//!   back; its output is context for the model);
-//! - `Stop` / `SubagentStop` when the agent would end: a block makes it go on with the reason;
-//! - `SessionStart`, `SessionEnd`, `PreCompact`.
+//! - `PostToolUse` when a call is settled after it succeeded, before its result goes to the
+//!   model: a block or context is added to the result; a file the hook rewrote (a formatter) is
+//!   recorded as read in its new content, and the model is told what changed.
 //!
-//! Every run is shown: on its call's card, or in the conversation. `"continue": false` from any
-//! hook stops the agent as the user's Stop would.
+//! Running them and the session's own hook points are `agent/hooks/`.
 
 use serde_json::{Map, Value, json};
 
-use crate::agent::calls::job::{CallsOutcome, Job, Results};
-use crate::agent::calls::preview::unified;
+use super::preview::unified;
 use crate::agent::engine::Engine;
 use crate::approval::Decision;
 use crate::builtin_tools::builtin_names;
 use crate::builtin_tools::stale_guard::content_hash;
-use crate::conversation::transcript::TranscriptItem;
+use crate::hooks::Permission;
 use crate::hooks::claude_names::{claude_input, claude_name};
-use crate::hooks::{Dispatch, Permission, Reply, combined};
-use crate::protocol::{CallState, ConfigArea, EventMsg, HookEvent};
+use crate::protocol::HookEvent;
 
 /// The most lines of a hook's rewrite of a file shown to the model.
 const DIFF_LINES: usize = 60;
-
-/// The most times `Stop` hooks may send the agent back to work in one task.
-const MAX_STOP_BLOCKS: u32 = 8;
 
 /// What the `PreToolUse` hooks of a call decided.
 #[derive(Debug, Default)]
@@ -63,85 +54,6 @@ impl PreTool {
 }
 
 impl Engine {
-    /// Runs the hooks of `event` for `call_id` (or the conversation), shows each run, stops the
-    /// agent when one says so, and gives the replies combined.
-    async fn run_hooks(
-        &mut self,
-        event: HookEvent,
-        call_id: Option<&str>,
-        subject: Option<(String, String)>,
-        fields: Map<String, Value>,
-    ) -> Reply {
-        if self.tools.hooks.is_none() {
-            return Reply::default();
-        }
-        let sandbox = self
-            .oversight
-            .sandbox
-            .for_command(self.oversight.policy.mode, &self.workspace, false)
-            .0;
-        let dispatch = Dispatch {
-            event,
-            subject,
-            fields,
-            sandbox,
-        };
-        let Some(hooks) = self.tools.hooks.as_mut() else {
-            return Reply::default();
-        };
-        let planned = hooks.plan(dispatch).await;
-        let broken = planned.warnings.into_iter().map(|w| (ConfigArea::Hooks, w));
-        self.tell_config_warnings(broken.collect());
-        if let Some(view) = planned.awaiting {
-            self.events
-                .emit_session(EventMsg::HooksAwaitConsent { view });
-        }
-        if planned.runs.is_empty() {
-            return Reply::default();
-        }
-        if let Some(hooks) = self.tools.hooks.as_mut() {
-            hooks.write_transcript(&self.frame.history);
-        }
-        let mut running = Box::pin(planned.runs.run(self.task.cancel.clone()));
-        // The user may stop the agent while a hook runs (a hook that hangs, say); at the
-        // session's end nothing is answered any more.
-        let runs = loop {
-            if self.task.shutdown {
-                break running.await;
-            }
-            tokio::select! {
-                runs = &mut running => break runs,
-                op = self.next_op() => Box::pin(self.handle_side_op(op)).await,
-            }
-        };
-        for (run, _) in &runs {
-            match call_id {
-                Some(id) => self.calls.add_hook_run(id, run.clone()),
-                // A message's hooks are kept after the message, the others where they ran, so
-                // a reopened conversation shows each where the live one did.
-                None if event == HookEvent::UserPromptSubmit => {
-                    self.incoming.hook_runs.push(run.clone());
-                }
-                None => {
-                    let notice = TranscriptItem::Hook { run: run.clone() };
-                    self.save_notice(&notice).await;
-                }
-            }
-            self.events.emit(EventMsg::HookRan {
-                call_id: call_id.map(str::to_owned),
-                run: run.clone(),
-            });
-        }
-        let combined = combined(&runs);
-        if let Some(reason) = &combined.stop {
-            self.events.emit_session(EventMsg::Error {
-                message: format!("A {} hook stopped the agent: {reason}", event.name()),
-            });
-            self.stop();
-        }
-        combined
-    }
-
     /// Whether any hook of `event` is configured (the input is built only then).
     fn hooks_for(&self, event: HookEvent) -> bool {
         self.tools
@@ -151,7 +63,7 @@ impl Engine {
     }
 
     /// The names a tool call has for hooks: Claude Code's and ours.
-    fn hook_subject(&self, tool: &str) -> (String, String) {
+    pub(crate) fn hook_subject(&self, tool: &str) -> (String, String) {
         let builtin = builtin_names().iter().any(|n| n == tool);
         (claude_name(tool, builtin), tool.to_owned())
     }
@@ -208,46 +120,6 @@ impl Engine {
         match reply.permission {
             Some(p @ (Permission::Allow | Permission::Deny)) => Some((p, reply.permission_reason)),
             _ => None,
-        }
-    }
-
-    /// A call that would ask: a `PermissionRequest` hook may answer for the user; otherwise the
-    /// `Notification` hooks run and the user is asked.
-    pub(crate) async fn ask_or_hook(
-        &mut self,
-        job: Job,
-        reason: String,
-        results: &mut Results,
-    ) -> CallsOutcome {
-        let tool = job.prepared.tool.name().to_owned();
-        let answer = self
-            .permission_hooks(&job.id, &tool, &job.prepared.arguments)
-            .await;
-        if self.task.cancel.is_cancelled() {
-            return self.cancel_unrun(&job.id, &mut results[job.index]);
-        }
-        match answer {
-            Some((Permission::Allow, _)) => {
-                self.calls
-                    .transition(&mut self.events, &job.id, CallState::Scheduled, None);
-                self.run_jobs(vec![job], results).await
-            }
-            Some((_, why)) => {
-                let text = format!(
-                    "Refused by a PermissionRequest hook: {}. Nothing was done.",
-                    why.as_deref().unwrap_or("it gave no reason")
-                );
-                self.calls
-                    .finish(&mut self.events, &job.id, CallState::Rejected, &text, true);
-                results[job.index] = Some((text, true));
-                CallsOutcome::Continue
-            }
-            None => {
-                let (claude, _) = self.hook_subject(&tool);
-                let message = format!("Foreman needs your permission to use {claude}");
-                self.notification_hooks(Some(&job.id), message).await;
-                self.approve_and_run(job, reason, results).await
-            }
         }
     }
 
@@ -326,103 +198,6 @@ impl Engine {
             notes.push(format!("[PostToolUse hook context: {context}]"));
         }
         (!notes.is_empty()).then(|| notes.join("\n"))
-    }
-
-    /// Keeps the runs of the `UserPromptSubmit` hooks of the message just taken (or blocked).
-    pub(crate) async fn save_prompt_hook_runs(&mut self) {
-        for run in std::mem::take(&mut self.incoming.hook_runs) {
-            self.save_notice(&TranscriptItem::Hook { run }).await;
-        }
-    }
-
-    /// `UserPromptSubmit` for the user's `prompt`: `Err(reason)` when a hook blocked it,
-    /// `Ok(context)` otherwise.
-    pub(crate) async fn prompt_hooks(&mut self, prompt: &str) -> Result<Option<String>, String> {
-        let mut fields = Map::new();
-        fields.insert("prompt".into(), Value::String(prompt.to_owned()));
-        let reply = self
-            .run_hooks(HookEvent::UserPromptSubmit, None, None, fields)
-            .await;
-        match reply.block {
-            Some(reason) => Err(reason),
-            None => Ok(reply.context),
-        }
-    }
-
-    /// `Stop` (or `SubagentStop` in a sub-agent) when the agent would end: `Some(reason)` when a
-    /// hook sends it back to work. `blocks`: how many times it did in this task.
-    pub(crate) async fn stop_hooks(&mut self, blocks: u32) -> Option<String> {
-        if blocks >= MAX_STOP_BLOCKS || self.task.cancel.is_cancelled() {
-            return None;
-        }
-        let event = if self.frame.depth > 0 {
-            HookEvent::SubagentStop
-        } else {
-            HookEvent::Stop
-        };
-        let mut fields = Map::new();
-        fields.insert("stop_hook_active".into(), Value::Bool(blocks > 0));
-        self.run_hooks(event, None, None, fields).await.block
-    }
-
-    /// `SessionStart` (`source`: `startup` or `resume`): what the hooks give as context.
-    pub(crate) async fn session_start_hooks(&mut self, source: &str) -> Option<String> {
-        if let Some(view) = match self.tools.hooks.as_mut() {
-            Some(hooks) => hooks.awaiting_consent().await,
-            None => None,
-        } {
-            self.events
-                .emit_session(EventMsg::HooksAwaitConsent { view });
-        }
-        let mut fields = Map::new();
-        fields.insert("source".into(), Value::String(source.to_owned()));
-        let subject = Some((source.to_owned(), source.to_owned()));
-        self.run_hooks(HookEvent::SessionStart, None, subject, fields)
-            .await
-            .context
-    }
-
-    /// `SessionEnd`.
-    pub(crate) async fn session_end_hooks(&mut self) {
-        let mut fields = Map::new();
-        fields.insert("reason".into(), Value::String("exit".into()));
-        // Its own token: the session's Stop has fired by now.
-        self.task.cancel = tokio_util::sync::CancellationToken::new();
-        self.run_hooks(HookEvent::SessionEnd, None, None, fields)
-            .await;
-    }
-
-    /// `PreCompact` (`trigger`: `manual` or `auto`).
-    pub(crate) async fn pre_compact_hooks(&mut self, trigger: &str) {
-        let mut fields = Map::new();
-        fields.insert("trigger".into(), Value::String(trigger.to_owned()));
-        fields.insert("custom_instructions".into(), Value::String(String::new()));
-        let subject = Some((trigger.to_owned(), trigger.to_owned()));
-        self.run_hooks(HookEvent::PreCompact, None, subject, fields)
-            .await;
-    }
-
-    /// Answers [`Op::ConsentHooks`](crate::protocol::Op::ConsentHooks).
-    pub(crate) async fn consent_hooks(&mut self, hash: &str) {
-        let (Some(hooks), Some(store)) = (self.tools.hooks.as_mut(), self.persist.store().cloned())
-        else {
-            self.events.emit_session(EventMsg::Error {
-                message: "This session keeps no hooks: there is nothing to allow.".into(),
-            });
-            return;
-        };
-        match hooks.consent(&store, hash).await {
-            Ok(()) => {}
-            Err(error) => {
-                self.events.emit_session(EventMsg::Error {
-                    message: format!("The hooks were not allowed: {error}."),
-                });
-                if let Some(view) = hooks.awaiting_consent_again().await {
-                    self.events
-                        .emit_session(EventMsg::HooksAwaitConsent { view });
-                }
-            }
-        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! [`Sandboxing`]: how a session confines its commands — the level, the network, the paths
 //! hidden from them, the private temporary directory — and whether this machine can (see
-//! [`crate::sandbox`]). The gate's part; `escalation` is where a refused command asks to run
-//! outside. Each call's command is also kept from the paths the deny rules name
+//! [`crate::sandbox`]). Part of the engine's `Oversight`; `escalation.rs` is where a refused
+//! command asks to run outside. Each call's command is also kept from the paths the deny rules name
 //! ([`DeniedPaths`], found as it starts), and its card lists the ones it touched.
 //!
 //! The temporary directory is the session's own, in the system's temporary directory and
@@ -52,6 +52,14 @@ pub(crate) struct AfterRun {
     /// Paths a deny rule keeps from commands that it named or printed (none is offered a run
     /// outside the sandbox: the rule would not hold there).
     pub(crate) denied: Vec<String>,
+}
+
+impl AfterRun {
+    /// The user may let it run again outside the sandbox: the sandbox refused or hid something
+    /// it needed, and no deny rule would stop holding there.
+    pub(crate) fn may_run_outside(&self) -> bool {
+        (!self.refused.is_empty() || !self.hidden.is_empty()) && self.denied.is_empty()
+    }
 }
 
 impl Sandboxing {
@@ -112,12 +120,12 @@ impl Sandboxing {
     }
 
     /// The sandbox a command runs in under `mode` (`None`: unconfined), and the note its card
-    /// shows. `outside`: the user chose to run it outside.
+    /// shows. `unsandboxed`: the user chose to run it outside.
     pub(crate) fn for_command(
         &self,
         mode: ApprovalMode,
         workspace: &Path,
-        outside: bool,
+        unsandboxed: bool,
     ) -> (Option<SandboxPolicy>, SandboxNote) {
         let unconfined = |why: Option<String>| SandboxNote {
             level: None,
@@ -125,7 +133,7 @@ impl Sandboxing {
             unconfined: why,
             ..self.note()
         };
-        if outside || mode == ApprovalMode::Yolo || self.level == SandboxLevel::Off {
+        if unsandboxed || mode == ApprovalMode::Yolo || self.level == SandboxLevel::Off {
             return (None, unconfined(None));
         }
         match &self.available {
@@ -156,10 +164,10 @@ impl Sandboxing {
         &self,
         mode: ApprovalMode,
         workspace: &Path,
-        outside: bool,
+        unsandboxed: bool,
         denied: &DeniedPaths,
     ) -> (Option<SandboxPolicy>, SandboxNote) {
-        let (policy, note) = self.for_command(mode, workspace, outside);
+        let (policy, note) = self.for_command(mode, workspace, unsandboxed);
         let policy = policy.map(|mut policy| {
             let (hidden, read_only) = denied.covered();
             policy.hidden.extend(hidden);
