@@ -1,30 +1,30 @@
 //! [`Engine`]: the session's state, owned by its one task, split into the parts the loop's files
 //! work on. A file reaches a part through the engine (`self.oversight.policy`), so what each step
-//! touches is visible where it is written. The parts several concerns share are here; a
-//! concern's own part is its folder's `state.rs`, and no part's file imports the engine:
+//! touches is visible where it is written. Each part lives in a file that does not import the
+//! engine — [`Tools`] here, every other one in its concern's `state.rs`:
 //!
-//! - [`Frame`]: what is the agent's own — history, system prompt, tools offered,
+//! - [`Frame`] (`frame.rs`): what is the agent's own — history, system prompt, tools offered,
 //!   caps, depth. A sub-agent swaps in a fresh one.
-//! - [`Llm`]: the model, its limits and what its requests cost.
+//! - [`Llm`] (`llm/`): the model, its limits and what its requests cost.
 //! - [`Tools`]: the tools, their stats, the user's own file writes, hooks and commands.
-//! - [`Changes`]: what the session changed in the workspace, undo and checkpoints.
-//! - [`Oversight`]: the approval policy, the sandbox, and when to pause.
-//! - [`Incoming`]: the user's messages on their way to the model.
-//! - [`ContextNotes`]: the notes that go to the model with the next message.
-//! - [`TaskState`]: whether a task runs, its cancel token, what a retry would run.
-//! - [`Persist`]: the store; [`Inbox`]: what the engine waits on; [`CallRegistry`]: every
+//! - [`Changes`] (`changes/`): what the session changed in the workspace, undo, checkpoints.
+//! - [`Oversight`] (`calls/`): the approval policy, the sandbox, and when to pause.
+//! - [`Incoming`] and [`TaskState`] (`task/`): the user's messages on their way to the model;
+//!   whether a task runs, its cancel token, what a retry would run.
+//! - [`ContextNotes`] (`context/`): the notes that go to the model with the next message.
+//! - [`Persist`], [`Inbox`], [`CallRegistry`]: the store, what the engine waits on, every
 //!   call's state.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc::UnboundedReceiver;
-use tokio_util::sync::CancellationToken;
 
 use crate::agent::calls::call_state::CallRegistry;
 use crate::agent::calls::sandboxing::Sandboxing;
+use crate::agent::calls::state::Oversight;
 use crate::agent::changes::state::Changes;
 use crate::agent::config::{SessionConfig, SessionError};
 use crate::agent::config_warnings::state::ConfigWarnings;
@@ -35,10 +35,9 @@ use crate::agent::events::EventSink;
 use crate::agent::frame::Frame;
 use crate::agent::inbox::state::Inbox;
 use crate::agent::llm::spend::Spend;
+use crate::agent::llm::state::Llm;
 use crate::agent::persist::state::Persist;
-use crate::agent::slash::state::SlashTask;
-use crate::agent::task::retry::PendingRetry;
-use crate::agent::task::user_input::UserInput;
+use crate::agent::task::state::{Incoming, TaskState};
 use crate::approval::{Policy, Rule};
 use crate::boundary::WorkspaceBoundary;
 use crate::builtin_tools::{BuiltinSession, WorkspaceFiles, builtin_names, builtin_tools};
@@ -46,25 +45,10 @@ use crate::checkpoints::Checkpoints;
 use crate::project_rules::NestedRules;
 use crate::protocol::{ConfigArea, EventMsg, Op};
 use crate::providers::context_windows::DEFAULT_CONTEXT_WINDOW;
-use crate::providers::{Limits, Provider, TextProtocolProvider, ToolDefinition};
+use crate::providers::{Provider, TextProtocolProvider, ToolDefinition};
 use crate::slash::{Slash, SlashDirs};
 use crate::store::RuleAction;
 use crate::tools::{StatsBook, ToolSet};
-
-/// The model the agent talks to.
-#[derive(Debug)]
-pub(crate) struct Llm {
-    pub(crate) provider: Arc<dyn Provider>,
-    /// The configured provider without the text protocol (for requests without tools).
-    pub(crate) plain_provider: Arc<dyn Provider>,
-    pub(crate) model: String,
-    pub(crate) limits: Limits,
-    /// Tokens the history may take before it is compacted.
-    pub(crate) context_budget: usize,
-    /// Tokens of the context window kept free for the answer (for a new model's budget).
-    pub(crate) context_reserve: usize,
-    pub(crate) spend: Spend,
-}
 
 /// The tools, how their calls went, and what extends them (hooks, commands).
 #[derive(Debug)]
@@ -83,54 +67,6 @@ pub(crate) struct Tools {
     pub(crate) slash: Option<SlashDirs>,
     /// What is wrong with the configuration the session reads, and what the user was told.
     pub(crate) config_warnings: ConfigWarnings,
-}
-
-/// What decides whether a call runs without asking, how its command is confined, and when a
-/// task pauses: the user's oversight of the calls.
-#[derive(Debug)]
-pub(crate) struct Oversight {
-    pub(crate) policy: Policy,
-    /// Calls that changed something without asking since the user's last message.
-    pub(crate) auto_approved: u32,
-    /// Consecutive failures of one tool that pause the task.
-    pub(crate) pause_after: u32,
-    /// How often a waiting approval re-checks its file when the watcher does not report it.
-    pub(crate) poll: Duration,
-    /// How commands are confined.
-    pub(crate) sandbox: Sandboxing,
-}
-
-/// The user's messages on their way to the model.
-#[derive(Debug, Default)]
-pub(crate) struct Incoming {
-    /// Sent while a task runs, for its next turn.
-    pub(crate) queued: VecDeque<UserInput>,
-    /// Queued when the user stopped the task: given back after it ends.
-    pub(crate) returning: Vec<UserInput>,
-    /// The user's messages in the session so far (the number of the next one taken).
-    pub(crate) user_messages: usize,
-    /// The most of one file a user message attaches.
-    pub(crate) attach_max_file_bytes: usize,
-    /// The `UserPromptSubmit` runs of the message being taken, kept once it is.
-    pub(crate) hook_runs: Vec<crate::protocol::HookRun>,
-}
-
-/// Whether a task runs, how it is stopped, and what it changed for itself.
-#[derive(Debug, Default)]
-pub(crate) struct TaskState {
-    /// The end of the last task, while [`Op::Retry`] may run again from it.
-    pub(crate) retry: Option<PendingRetry>,
-    pub(crate) cancel: CancellationToken,
-    pub(crate) running: bool,
-    /// The session is shutting down: no task runs after this one.
-    pub(crate) shutdown: bool,
-    /// While a sub-agent runs, how many messages the session's own history holds (the frame's
-    /// history is then the child's); `None` otherwise.
-    pub(crate) session_messages: Option<usize>,
-    /// For a task in the folder itself: the folder each of its tasks takes.
-    pub(crate) folder_turn: Option<crate::tasks::locks::FolderTurn>,
-    /// What the running task's `/command` changed (its model, its tools).
-    pub(crate) slash: SlashTask,
 }
 
 /// The session's state, owned by its task.
@@ -337,11 +273,7 @@ impl Engine {
         self.changes.leftovers = Some(tokio::task::spawn_blocking(move || {
             crate::builtin_tools::atomic_write::remove_leftovers(&root)
         }));
-        if self.context.note_due {
-            self.context.note = Some(tokio::spawn(
-                crate::agent::context::notes::session_context_note(self.workspace.clone()),
-            ));
-        }
+        self.ask_session_note();
         let restored = self.restore_spend().await;
         self.events.emit(EventMsg::SessionStarted {
             session_id: self.id.clone(),
@@ -398,30 +330,6 @@ impl Engine {
             tracing::info!(?removed, "removed the temporary files of unfinished writes");
         }
         self.events.emit(EventMsg::ShutdownComplete);
-    }
-}
-
-impl Engine {
-    /// Tells the user what is wrong with the session's configuration now and was not told yet
-    /// (the session's own, not a sub-agent's).
-    pub(crate) fn report_config_warnings(&mut self) {
-        if self.frame.depth != 0 {
-            return;
-        }
-        let found = self.tools.config_warnings.look(
-            self.tools.hooks.as_ref().map(|h| &h.dirs),
-            self.tools.slash.as_ref(),
-            &self.workspace,
-        );
-        self.tell_config_warnings(found);
-    }
-
-    /// Sends each of `found` not told yet.
-    pub(crate) fn tell_config_warnings(&mut self, found: Vec<(ConfigArea, String)>) {
-        for (area, message) in self.tools.config_warnings.untold(found) {
-            self.events
-                .emit_session(EventMsg::ConfigWarning { area, message });
-        }
     }
 }
 

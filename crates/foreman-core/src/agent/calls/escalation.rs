@@ -1,8 +1,8 @@
 //! A confined command that failed because the sandbox refused something it tried (a write
 //! outside the workspace, a connection, a credential it hides) asks the user, as an ordinary
-//! approval, whether to run it again outside the sandbox. The card shows what was refused; the model is told which run
-//! its result comes from. A command that touched a path a deny rule keeps from commands is
-//! never offered a run outside: the rule would not hold there.
+//! approval, whether to run it again outside the sandbox. The card shows what was refused; the
+//! model is told which run its result comes from. A command that touched a path a deny rule
+//! keeps from commands is never offered a run outside: the rule would not hold there.
 
 use super::approvals::ApprovalOutcome;
 use super::job::{CallsOutcome, Escalation, Job};

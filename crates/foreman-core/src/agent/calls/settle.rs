@@ -1,8 +1,8 @@
 //! Settling a job once its run is over: its stats, what the sandbox refused or hid, then its
 //! end — a success (a system tool's [`Control`] acted on: end the task, a new task list, a
 //! sub-agent; otherwise the `PostToolUse` hooks), a failure (counted: a tool failing
-//! [`Oversight::pause_after`](crate::agent::engine::Oversight) times in a row pauses the task
-//! until the user continues or stops it), or a confined command to run again outside the
+//! [`Oversight::pause_after`](super::state::Oversight::pause_after) times in a row pauses the
+//! task until the user continues or stops it), or a confined command to run again outside the
 //! sandbox. A file change that went through keeps what it replaced, for its undo.
 
 use super::job::{CallsOutcome, Escalation, Running};

@@ -1,5 +1,5 @@
 //! Fitting the conversation into the model's context window before a request: first the oldest
-//! tool outputs are elided ([`context_window`](crate::agent::context::window)); when that is not enough,
+//! tool outputs are elided ([`window`](super::window)); when that is not enough,
 //! the older part of the history is summarised by the model in a request of its own (no tools,
 //! not shown to the user) and replaced by one summary message, keeping the most recent
 //! messages intact.

@@ -3,13 +3,16 @@
 //! the history as an engine note just before the first message of a new session, not into the
 //! system prompt, which stays byte-stable; a resumed session already has it. It is known by
 //! how it starts ([`crate::conversation::notes::is_model_note`]), so a reopened conversation does
-//! not show it as the user's and a branch does not count it.
+//! not show it as the user's and a branch does not count it. What hooks give as context
+//! (`SessionStart`, `UserPromptSubmit`) follows the message it came with.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use crate::agent::engine::Engine;
 use crate::conversation::notes::SESSION_CONTEXT_NOTE_START;
+use crate::providers::Message;
 
 /// How long `git status` may take before the note says git did not answer.
 const GIT_TIMEOUT: Duration = Duration::from_secs(3);
@@ -164,6 +167,40 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
     (y, m, d)
+}
+
+impl Engine {
+    /// Asks for a new session's note as it starts, so git answers while the person writes.
+    pub(crate) fn ask_session_note(&mut self) {
+        if self.context.note_due {
+            let workspace = self.workspace.clone();
+            self.context.note = Some(tokio::spawn(session_context_note(workspace)));
+        }
+    }
+
+    /// Before a new session's first message: the session-context note, asked for when the
+    /// session started (or now, when that failed).
+    pub(crate) async fn record_session_note(&mut self) {
+        if !std::mem::take(&mut self.context.note_due) {
+            return;
+        }
+        let asked = match self.context.note.take() {
+            Some(job) => job.await.ok(),
+            None => None,
+        };
+        let note = match asked {
+            Some(note) => note,
+            None => session_context_note(self.workspace.clone()).await,
+        };
+        self.record(Message::user(note)).await;
+    }
+
+    /// After the message: what the hooks gave as context for it.
+    pub(crate) async fn record_hook_notes(&mut self) {
+        for note in std::mem::take(&mut self.context.from_hooks) {
+            self.record(Message::user(note)).await;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! The engine's saves: each write of [`Persist`](crate::agent::persist::state::Persist), its error reported to
+//! The engine's saves: each write of [`Persist`](super::state::Persist), its error reported to
 //! the user as an event. A store that fails must not stop the agent, so the work goes on.
 
 use serde_json::Value;

@@ -13,7 +13,7 @@
 
 use crate::agent::engine::Engine;
 use crate::agent::llm::model_change::ModelChoice;
-use crate::agent::task::user_input::UserInput;
+use crate::agent::task::state::UserInput;
 use crate::conversation::notes::slash_note;
 use crate::protocol::{AttachInput, EventMsg, Op, SlashKind};
 use crate::providers::{Attachment, Message};

@@ -6,11 +6,10 @@ use serde_json::Value;
 
 use crate::agent::calls::job::{CallsOutcome, NOT_RUN_CANCELLED};
 use crate::agent::checkpoints::checkpointing::Moment;
-use crate::agent::context::notes::session_context_note;
 use crate::agent::engine::Engine;
-use crate::agent::task::retry::{PendingRetry, TaskStart};
+use crate::agent::task::state::UserInput;
+use crate::agent::task::state::{PendingRetry, TaskStart};
 use crate::agent::task::turn::StreamedCall;
-use crate::agent::task::user_input::UserInput;
 use crate::conversation::notes::{RETRY_NOTE, hook_note};
 use crate::conversation::transcript::TranscriptItem;
 use crate::protocol::{CallDecision, CallState, EventMsg, TaskEndReason};
@@ -210,17 +209,7 @@ impl Engine {
     async fn take_message(&mut self, input: UserInput) {
         let number = u32::try_from(self.incoming.user_messages).unwrap_or(u32::MAX);
         self.checkpoint_before_message(number).await;
-        if std::mem::take(&mut self.context.note_due) {
-            let asked = match self.context.note.take() {
-                Some(job) => job.await.ok(),
-                None => None,
-            };
-            let note = match asked {
-                Some(note) => note,
-                None => session_context_note(self.workspace.clone()).await,
-            };
-            self.record(Message::user(note)).await;
-        }
+        self.record_session_note().await;
         let attachments = self
             .tools
             .files
@@ -239,9 +228,7 @@ impl Engine {
             attachments: views,
         });
         self.save_prompt_hook_runs().await;
-        for note in std::mem::take(&mut self.context.from_hooks) {
-            self.record(Message::user(note)).await;
-        }
+        self.record_hook_notes().await;
     }
 
     /// The loop of turns over the current history, until the task ends. The user's queued
