@@ -3,9 +3,10 @@
 //! The request carries a `preview_hash` over the tool, its arguments and the target file's
 //! bytes; an answer quoting another hash is refused. While the request waits, the file is
 //! re-checked whenever the workspace watcher reports a batch of changes (or every
-//! [`Oversight::poll`](super::state::Oversight::poll) when the workspace is not watched or the
-//! watcher ignores the file), and once more when the answer arrives: when it changed on disk, the preview is recomputed and the
-//! request re-sent with a new hash, so the user always approves what will actually happen.
+//! `Oversight::poll`, `state.rs`, when the workspace is not watched or the watcher ignores the
+//! file), and once more when the answer arrives: when it changed on disk, the preview is
+//! recomputed and the request re-sent with a new hash, so the user always approves what will
+//! actually happen.
 
 use serde_json::Value;
 
