@@ -2,7 +2,7 @@
 //! about the file, not the tool: [`DeniedPaths::find`] expands each against the workspace when
 //! a command is decided on and again when it starts (a literal path as it is, a pattern by a
 //! bounded walk), the sandbox hides the paths denied for reading like the credential paths and
-//! keeps the ones denied for writing read-only (`agent/sandboxing.rs`), and
+//! keeps the ones denied for writing read-only (`agent/calls/sandboxing.rs`), and
 //! [`DeniedPaths::named_by`] says which of them a command line names: a command that runs
 //! outside the sandbox and names one asks, since nothing else keeps it from the file. That is
 //! the weaker half: a command can reach a file without naming it, so only the sandbox makes a

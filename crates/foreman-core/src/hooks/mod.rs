@@ -14,8 +14,8 @@
 //! agent wrote, or a changed script, is seen at once and waits for consent), runs the hooks
 //! that match, each in the sandbox at the `bash` tool's level unless the user turned that off,
 //! and gives back each run for the card and the replies combined. The engine acts on them in
-//! its tool pipeline (`agent/hook_points.rs`): a hook's allow never beats a deny rule and never
-//! lifts the sandbox.
+//! its tool pipeline (`agent/calls/hook_points.rs`): a hook's allow never beats a deny rule and
+//! never lifts the sandbox.
 
 pub mod claude_names;
 pub mod config;

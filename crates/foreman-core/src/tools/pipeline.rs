@@ -5,11 +5,11 @@
 //!    true, an object sent as JSON text, one value for a list), guided by the schema;
 //! 3. **validate** them against the schema: every problem, each with its JSON path;
 //! 4. **parse** them into the tool's input (once) and take the **facts** the policy needs;
-//! 5. the session's **policy and approval** (`session/scheduler.rs`, `session/approvals.rs`);
+//! 5. the session's **policy and approval** (`agent/calls/gate.rs`, `agent/calls/ask.rs`);
 //! 6. **run** with the tool's timeout and the session's cancellation;
 //! 7. the **result**: what the model reads (the tool's text, or a structured error, with a note
 //!    of what was repaired) scrubbed of known keys, and what the user reads;
-//! 8. **stats** (`stats.rs`, recorded by the scheduler).
+//! 8. **stats** (`stats.rs`, recorded as the call is settled: `agent/calls/settle.rs`).
 //!
 //! Steps 1–4 are [`ToolSet::prepare`], 6–7 [`execute`].
 

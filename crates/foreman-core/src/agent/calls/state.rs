@@ -1,0 +1,24 @@
+//! [`Oversight`]: what the user's oversight of the calls is made of — the approval policy the
+//! gate asks, how many calls went through without asking, the sandbox commands run in
+//! ([`Sandboxing`]), how often a waiting approval looks at its file again, and how many failures
+//! pause a task.
+
+use std::time::Duration;
+
+use super::sandboxing::Sandboxing;
+use crate::approval::Policy;
+
+/// What decides whether a call runs without asking, how its command is confined, and when a
+/// task pauses: the user's oversight of the calls.
+#[derive(Debug)]
+pub(crate) struct Oversight {
+    pub(crate) policy: Policy,
+    /// Calls that changed something without asking since the user's last message.
+    pub(crate) auto_approved: u32,
+    /// Consecutive failures of one tool that pause the task.
+    pub(crate) pause_after: u32,
+    /// How often a waiting approval re-checks its file when the watcher does not report it.
+    pub(crate) poll: Duration,
+    /// How commands are confined.
+    pub(crate) sandbox: Sandboxing,
+}
