@@ -58,7 +58,7 @@ export function useSkippedHunks(callId: string, hash: string | null): ReadonlySe
 /**
  * How many hunks a user may choose among in `diff` (0: the change goes whole): a modified
  * file's exact diff, held whole here, of two or more hunks. The engine's
- * `FileDiff::choosable_hunks`; it refuses anything else too (`approvals.rs`, `undo_hunks.rs`).
+ * `FileDiff::choosable_hunks`; it refuses anything else too (`approvals.rs`, `undo/hunks.rs`).
  */
 function choosable(diff: FileDiff | null | undefined): number {
   if (!diff || diff.kind !== "modify") return 0;
