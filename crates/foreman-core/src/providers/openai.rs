@@ -18,8 +18,8 @@ use super::http_provider::HttpProvider;
 use super::keys::SharedKeySource;
 use super::message::Message;
 use super::request::ProviderRequest;
-use super::secret::Secret;
 use crate::conversation::notes::is_session_context_note;
+use crate::secrets::Secret;
 
 const NAME: &str = "OpenAI-compatible server";
 
