@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::conversation::notes::SESSION_CONTEXT_NOTE_START;
+use crate::providers::message::SESSION_CONTEXT_NOTE_START;
 
 /// How long `git status` may take before the note says git did not answer.
 const GIT_TIMEOUT: Duration = Duration::from_secs(3);

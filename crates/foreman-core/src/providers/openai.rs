@@ -16,9 +16,8 @@ use super::format::WireFormat;
 use super::http::HttpSettings;
 use super::http_provider::HttpProvider;
 use super::keys::SharedKeySource;
-use super::message::Message;
+use super::message::{Message, is_session_context_note};
 use super::request::ProviderRequest;
-use crate::conversation::notes::is_session_context_note;
 use crate::secrets::Secret;
 
 const NAME: &str = "OpenAI-compatible server";
