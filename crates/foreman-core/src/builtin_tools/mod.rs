@@ -37,6 +37,8 @@ pub mod todo;
 pub mod todo_list;
 pub mod walk;
 mod walk_progress;
+#[cfg(test)]
+mod wire_shape;
 pub mod workspace_files;
 pub mod write;
 
