@@ -32,6 +32,7 @@ pub mod redirect;
 pub mod restore;
 pub mod session;
 pub mod skill;
+mod skill_text;
 pub mod stale_guard;
 pub mod todo;
 pub mod todo_list;

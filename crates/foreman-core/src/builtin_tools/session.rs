@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::error::BuiltinError;
 use super::read_roots::ReadRoots;
-use super::skill::Skill;
+use super::skill_text::Skill;
 use super::stale_guard::ReadTracker;
 use super::todo_list::TodoList;
 use crate::boundary::WorkspaceBoundary;

@@ -1,9 +1,8 @@
 //! The `skill` tool: loads one of the skills the system prompt lists (its instructions, its
 //! folder's absolute path and the files beside its `SKILL.md`), so the model reads a skill only
-//! when a task needs it. It is offered when the session has skills. [`Skill`] is what a skill is
-//! once found (`crate::slash` finds them) and the text loading it gives.
+//! when a task needs it. It is offered when the session has skills. What a skill is, and the text
+//! loading it gives, is [`Skill`].
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use schemars::JsonSchema;
@@ -11,51 +10,13 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::session::BuiltinSession;
+pub use super::skill_text::Skill;
 use crate::approval::{ActionClass, CallFacts};
 use crate::protocol::{ArgsView, ToolKind};
 use crate::tools::{CallContext, Tool, ToolError, ToolOutput, arg};
 
 /// The code of a call naming no skill of the session.
 pub const UNKNOWN_SKILL: &str = "UNKNOWN_SKILL";
-
-/// Most files listed beside a `SKILL.md`.
-const MAX_LISTED_FILES: usize = 200;
-
-/// One skill, as `crate::slash` finds it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Skill {
-    pub name: String,
-    pub description: String,
-    /// Its `allowed-tools`, as written (Claude Code's names).
-    pub allowed_tools: Vec<String>,
-    /// Its folder, absolute.
-    pub dir: PathBuf,
-    /// Its `SKILL.md` as the user would write it (`.claude/skills/pdf/SKILL.md`).
-    pub source: String,
-    /// The instructions after the front matter.
-    pub body: String,
-}
-
-impl Skill {
-    /// What loading the skill gives the model: where it is, the files beside it and its
-    /// instructions (the `skill` tool's result, and the start of a `/skill` message).
-    pub fn load_text(&self) -> String {
-        let files = files_beside(&self.dir);
-        let listed = if files.is_empty() {
-            "(none)".to_owned()
-        } else {
-            files.join("\n")
-        };
-        format!(
-            "Skill `{}` ({}).\nIts folder: {}\nFiles in it besides SKILL.md (read them with \
-             `read` at their absolute path, run its scripts with `bash`):\n{listed}\n\n{}",
-            self.name,
-            self.source,
-            self.dir.display(),
-            self.body.trim()
-        )
-    }
-}
 
 /// Load a skill listed in the system prompt: returns its instructions, its folder's absolute path
 /// and the files in it. Load one when the task matches its description, then follow it; read its
@@ -122,44 +83,6 @@ impl Tool for SkillTool {
             }
         }
     }
-}
-
-/// The files in `dir` and below, relative to it, sorted, without `SKILL.md` and hidden entries.
-fn files_beside(dir: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(current) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&current) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if entry.file_name().to_string_lossy().starts_with('.') {
-                continue;
-            }
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() {
-                pending.push(path);
-            } else if let Ok(relative) = path.strip_prefix(dir) {
-                let relative = relative.to_string_lossy().replace('\\', "/");
-                if relative != "SKILL.md" {
-                    files.push(relative);
-                }
-            }
-        }
-        if files.len() > MAX_LISTED_FILES {
-            break;
-        }
-    }
-    files.sort();
-    if files.len() > MAX_LISTED_FILES {
-        let more = files.len() - MAX_LISTED_FILES;
-        files.truncate(MAX_LISTED_FILES);
-        files.push(format!("… and {more} more"));
-    }
-    files
 }
 
 #[cfg(test)]
