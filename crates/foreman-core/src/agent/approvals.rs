@@ -14,11 +14,11 @@ use super::inbox::Input;
 use super::preview::{file_preview, lines_differing, unified};
 use crate::approval::{ActionClass, CallFacts, Rule, content_hash, preview_hash};
 use crate::builtin_tools::stale_guard::{ContentHash, content_hash as guard_hash};
-use crate::conversation::resume::now_ms;
 use crate::diff::{HunkChoiceError, apply_hunks};
 use crate::protocol::{
     ApprovalScope, CallDecision, CallState, EventMsg, FilePreview, Op, RuleScope,
 };
+use crate::store::now_ms;
 use crate::store::{RuleAction, rule_key};
 use crate::tools::Prepared;
 

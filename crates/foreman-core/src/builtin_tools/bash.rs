@@ -9,7 +9,7 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -227,9 +227,7 @@ pub async fn run_bash_in(
     drop(tx);
 
     let log_path = std::fs::create_dir_all(&session.data_dir).ok().map(|()| {
-        let stamp = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis());
+        let stamp = crate::store::now_ms();
         session.data_dir.join(format!(
             "bash-{stamp}-{}-{}.log",
             std::process::id(),
