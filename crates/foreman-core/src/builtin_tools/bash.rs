@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::bash_output::OutputCollector;
 use super::error::BuiltinError;
+use super::listed::Builtin;
 use super::session::BuiltinSession;
 use std::sync::Arc;
 
@@ -385,6 +386,15 @@ pub struct BashTool {
 impl BashTool {
     pub fn new(session: BuiltinSession) -> Self {
         Self { session }
+    }
+}
+
+impl Builtin for BashTool {
+    const CLAUDE_NAME: Option<&'static str> = Some("Bash");
+    const CLAUDE_FIELDS: &'static [(&'static str, &'static str)] = &[("timeout_ms", "timeout")];
+
+    fn for_session(session: &BuiltinSession, _sub_agents: bool) -> Option<Self> {
+        Some(Self::new(session.clone()))
     }
 }
 

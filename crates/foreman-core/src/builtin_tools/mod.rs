@@ -21,6 +21,7 @@ pub mod glob;
 pub mod grep;
 pub mod http_fetch;
 pub mod list;
+mod listed;
 pub mod ls;
 pub mod multi_edit;
 pub mod new_task;
@@ -44,7 +45,7 @@ pub mod workspace_files;
 pub mod write;
 
 pub use error::BuiltinError;
-pub use list::{builtin_names, builtin_tools};
+pub use list::{BUILTINS, Builtin, Listed, builtin_names, builtin_tools};
 pub use output::BuiltinOutput;
 pub use session::BuiltinSession;
 pub use stale_guard::ReadTracker;

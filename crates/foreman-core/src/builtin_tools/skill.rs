@@ -9,6 +9,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::listed::Builtin;
 use super::session::BuiltinSession;
 pub use super::skill_text::Skill;
 use crate::approval::{ActionClass, CallFacts};
@@ -36,6 +37,15 @@ pub struct SkillTool {
 impl SkillTool {
     pub fn new(session: BuiltinSession) -> Self {
         Self { session }
+    }
+}
+
+impl Builtin for SkillTool {
+    const CLAUDE_NAME: Option<&'static str> = Some("Skill");
+
+    /// Offered only when the session has skills.
+    fn for_session(session: &BuiltinSession, _sub_agents: bool) -> Option<Self> {
+        (!session.skills.is_empty()).then(|| Self::new(session.clone()))
     }
 }
 
