@@ -22,7 +22,7 @@ help:
 	@echo "make run [WORKSPACE=/dir]  install what is missing, build, open the app"
 	@echo "make package               release build bundled as .deb and .rpm (target/release/bundle/)"
 	@echo "make test                  every test: lint, Rust, UI unit tests, end-to-end in a real window"
-	@echo "make lint                  rustfmt, clippy -D warnings, TypeScript check, shape (cycles, sizes)"
+	@echo "make lint                  rustfmt, clippy -D warnings, TypeScript check, shape (cycles, layers, sizes)"
 	@echo "make e2e                   only the end-to-end tests (WebDriver, Xvfb)"
 	@echo "make install-test          make package, install the .deb (root), open the installed app, remove it"
 	@echo "make mcp-servers           install the MCP servers the tests run (target/mcp-servers)"
@@ -89,6 +89,7 @@ lint: ui-deps ui
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	cd ui && npm run typecheck
 	python3 scripts/check-shape.py
+	python3 scripts/test_check_shape.py
 
 ## Real MCP servers for the MCP tests (pinned versions, installed only when missing).
 MCP_EVERYTHING := 2026.8.31

@@ -3,6 +3,10 @@
 
 - no import cycle between the Rust files of a crate (a `use` or path naming an item of another
   file of the same crate is an edge from this file to that one; `mod` declarations are not);
+- no import from a lower folder of `foreman-core` to a higher one ([`LAYERS`], bottom to top,
+  the same list as docs/ARCHITECTURE.md's); code under `#[cfg(test)]` may import anything;
+- no import cycle between the TypeScript files of `ui/src` (relative static imports, type-only
+  ones too, resolved with `.ts`/`.tsx` and a folder's `index`);
 - no source file over 700 lines outside tests (a Rust file's own `#[cfg(test)]` part is not
   counted; test directories and `*.test.*` files are left out);
 - docs/ARCHITECTURE.md at most 1,500 words.
@@ -17,6 +21,26 @@ CRATES = ["crates/foreman-protocol/src", "crates/foreman-core/src", "crates/fore
 SOURCES = ["crates", "src-tauri/src", "ui/src", "scripts", "tests/e2e"]
 MAX_LINES = 700
 MAX_ARCH_WORDS = 1500
+CORE = "crates/foreman-core/src"
+UI = "ui/src"
+
+# The folders (and single-file modules) of foreman-core, bottom to top: a module imports only
+# modules below it. `testing` is the test-support feature. A name with no module (one moved to
+# a crate of its own) is simply not checked; a module missing from the list is reported.
+LAYERS = [
+    "os_path", "tls", "boundary", "diff", "sse", "partial_json", "secrets", "sandbox",
+    "process_tree", "watcher", "store", "workspace", "providers", "checkpoints", "approval",
+    "tools", "builtin_tools", "attachments", "project_rules", "conversation", "mcp", "slash",
+    "hooks", "tasks", "agent", "testing",
+]
+
+# Imports from a lower folder to a higher one that are known and being removed: (the file, the
+# folder it reaches). Each is reported and does not fail the check; one that no longer happens
+# is reported too, to be removed here.
+KNOWN_BACK_IMPORTS = {
+    # `SessionConfig`: the session-setup builder moves what `tasks/place.rs` needs below `tasks`.
+    ("crates/foreman-core/src/tasks/place.rs", "agent"),
+}
 
 
 def rust_files(root):
@@ -33,13 +57,92 @@ def module_path(root, path):
     return tuple(parts)
 
 
+RUST_TOKENS = re.compile(
+    r"""(?P<comment>//[^\n]*|/\*[\s\S]*?\*/)
+      | (?P<raw>(?<!\w)b?r(?P<hashes>\#*)"[\s\S]*?"(?P=hashes))
+      | (?P<string>b?"(?:\\[\s\S]|[^"\\])*")
+      | (?P<char>(?<!\w)b?'(?:\\u\{[0-9a-fA-F]+\}|\\x[0-9a-fA-F]{2}|\\.|[^'\\\n])')""",
+    re.X,
+)
+
+
+def strip_rust(text):
+    """`text` without comments, with empty string and character literals."""
+
+    def blank(m):
+        if m.group("comment"):
+            return "\n" * m.group(0).count("\n")
+        return "' '" if m.group("char") else '""'
+
+    return RUST_TOKENS.sub(blank, text)
+
+
+def item_end(text, start, closes=";}"):
+    """Where what starts at `start` ends: after the first of `closes` outside any brackets (a `}`
+    when it closes the brackets opened), so an item after its `;` or its closing brace."""
+    depth = 0
+    for i in range(start, len(text)):
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0 and ch in closes:
+                return i + 1
+        elif ch == ";" and depth == 0 and ";" in closes:
+            return i + 1
+    return len(text)
+
+
+CFG_TEST = re.compile(r"#\[cfg\(test\)\]")
+ATTRIBUTE = re.compile(r"\s*#\[")
+
+
+def after_attributes(text, at):
+    """Where the item at `at` starts, past any further attributes (`#[cfg(unix)]`)."""
+    while (attr := ATTRIBUTE.match(text, at)) is not None:
+        at = item_end(text, attr.end() - 1, "]")
+    return at
+
+
+def without_tests(text):
+    """`text` (stripped) without its `#[cfg(test)]` items, wherever they are."""
+    out, at = [], 0
+    for m in CFG_TEST.finditer(text):
+        if m.start() < at:
+            continue
+        out.append(text[at:m.start()])
+        at = item_end(text, after_attributes(text, m.end()))
+    out.append(text[at:])
+    return "".join(out)
+
+
 def code_of(text):
-    """The text before the file's tests, without comments and string contents."""
-    cut = text.find("#[cfg(test)]")
-    if cut >= 0:
-        text = text[:cut]
-    text = re.sub(r"//[^\n]*", "", text)
-    return re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
+    """The file's code outside its tests, without comments and string contents."""
+    return without_tests(strip_rust(text))
+
+
+def code_before_tests(text):
+    """The file's code up to its first `#[cfg(test)]`, without comments and string contents.
+
+    What the cycle check reads (it always has): read whole, `tasks/mod.rs` defines `Tasks`, which
+    its files import, after a `#[cfg(test)] mod testing;`, and re-exports their types, a cycle.
+    """
+    stripped = strip_rust(text)
+    cut = stripped.find("#[cfg(test)]")
+    return stripped if cut < 0 else stripped[:cut]
+
+
+def test_modules(text):
+    """The names of the modules `text` declares under `#[cfg(test)]` (`mod tests;`)."""
+    stripped = strip_rust(text)
+    names = set()
+    declaration = re.compile(r"\s*(?:pub(?:\([\w:]+\))?\s+)?mod\s+(\w+)\s*;")
+    for m in CFG_TEST.finditer(stripped):
+        decl = declaration.match(stripped, after_attributes(stripped, m.end()))
+        if decl:
+            names.add(decl.group(1))
+    return names
 
 
 def expand(tree):
@@ -76,9 +179,10 @@ def expand(tree):
     return out
 
 
-def crate_graph(root):
+def crate_graph(root, read=code_of):
+    """Each Rust file of the crate at `root` and the files it imports, in the code `read` gives."""
     modules = {module_path(root, f): f for f in rust_files(root)}
-    code = {k: code_of(open(f, encoding="utf-8").read()) for k, f in modules.items()}
+    code = {k: read(open(f, encoding="utf-8").read()) for k, f in modules.items()}
     reexports = {}
     for key, text in code.items():
         for tree in re.findall(r"\bpub(?:\([\w:]+\))?\s+use\s+([^;]+);", text):
@@ -201,22 +305,118 @@ def long_files():
     return out
 
 
+def test_only(root):
+    """The files of the crate at `root` compiled only for its tests (`#[cfg(test)] mod x;` and
+    everything below it)."""
+    modules = {module_path(root, f): f for f in rust_files(root)}
+    gated = set()
+    for key, path in modules.items():
+        for name in test_modules(open(path, encoding="utf-8").read()):
+            gated.add(key + (name,))
+    return {f for k, f in modules.items() if any(k[: len(g)] == g for g in gated)}
+
+
+def back_imports(root=CORE, layers=LAYERS):
+    """Each import of a module from one above it in `layers`: (the file, the file it imports,
+    their two layers); and the crate's top-level modules that `layers` does not place."""
+    graph = crate_graph(root)
+    tests = test_only(root)
+    rank = {name: i for i, name in enumerate(layers)}
+
+    def layer(path):
+        parts = module_path(root, path)
+        return parts[0] if parts else None
+
+    unplaced = sorted({layer(f) for f in graph if layer(f) is not None and layer(f) not in rank})
+    found = []
+    for path in sorted(graph):
+        low = layer(path)
+        if path in tests or low not in rank:
+            continue
+        for target in sorted(graph[path]):
+            high = layer(target)
+            if high in rank and rank[high] > rank[low]:
+                found.append((path, target, low, high))
+    return found, unplaced
+
+
+TS_TOKENS = re.compile(
+    r"""(?P<comment>//[^\n]*|/\*[\s\S]*?\*/)
+      | (?P<string>"(?:\\[\s\S]|[^"\\\n])*"|'(?:\\[\s\S]|[^'\\\n])*'|`(?:\\[\s\S]|[^`\\])*`)""",
+    re.X,
+)
+# `import … from "./x"`, `export … from "./x"` (type-only too) and `import "./x"`; a lazy
+# `import("./x")` is left out: it loads after both modules are there.
+TS_IMPORT = re.compile(r"""(?:\bfrom|^\s*import)\s*["'](\.{1,2}/[^"']*)["']""", re.M)
+TS_EXTENSIONS = (".ts", ".tsx")
+
+
+def ts_files(root):
+    for d, dirs, names in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if x != "node_modules")
+        for n in sorted(names):
+            if n.endswith(TS_EXTENSIONS):
+                yield os.path.join(d, n)
+
+
+def ts_resolve(importer, spec, files):
+    """The file `spec` (relative to `importer`) names: as written, with `.ts`/`.tsx`, or a
+    folder's `index`; a `.js` ending stands for the TypeScript file."""
+    base = os.path.normpath(os.path.join(os.path.dirname(importer), spec))
+    stem = base[:-3] if base.endswith(".js") else base
+    for candidate in [base, *(stem + e for e in TS_EXTENSIONS),
+                      *(os.path.join(base, "index" + e) for e in TS_EXTENSIONS)]:
+        if candidate in files:
+            return candidate
+    return None
+
+
+def ts_graph(root=UI):
+    """Each TypeScript file of `root` and the files it imports (type-only imports too)."""
+    files = set(ts_files(root))
+    graph = {}
+    for path in sorted(files):
+        text = TS_TOKENS.sub(lambda m: m.group(0) if m.group("string") else "",
+                             open(path, encoding="utf-8").read())
+        targets = {ts_resolve(path, spec, files) for spec in TS_IMPORT.findall(text)}
+        graph[path] = {t for t in targets if t is not None and t != path}
+    return graph
+
+
 def main():
     problems = []
     for root in CRATES:
-        for comp in cycles(crate_graph(root)):
+        for comp in cycles(crate_graph(root, code_before_tests)):
             problems.append("import cycle: " + " -> ".join(comp))
+    backs, unplaced = back_imports()
+    for path, target, low, high in backs:
+        line = f"back import: {path} -> {target} ({low} is below {high})"
+        if (path, high) in KNOWN_BACK_IMPORTS:
+            print(line + ", a known exception (KNOWN_BACK_IMPORTS)")
+        else:
+            problems.append(line)
+    for path, high in sorted(KNOWN_BACK_IMPORTS - {(b[0], b[3]) for b in backs}):
+        print(f"known exception gone: {path} no longer imports {high}; remove it from "
+              "KNOWN_BACK_IMPORTS")
+    for name in unplaced:
+        problems.append(f"{CORE}/{name}: not in the layer order (LAYERS in {sys.argv[0]})")
+    for comp in cycles(ts_graph()):
+        problems.append("TypeScript import cycle: " + " -> ".join(comp))
     for path, lines in long_files():
         problems.append(f"{path}: {lines} lines outside tests (at most {MAX_LINES})")
-    words = len(open("docs/ARCHITECTURE.md", encoding="utf-8").read().split())
+    arch = open("docs/ARCHITECTURE.md", encoding="utf-8").read()
+    words = len(arch.split())
     if words > MAX_ARCH_WORDS:
         problems.append(f"docs/ARCHITECTURE.md: {words} words (at most {MAX_ARCH_WORDS})")
+    if ", ".join(LAYERS) not in " ".join(arch.split()):
+        problems.append("docs/ARCHITECTURE.md: does not give the layer order as LAYERS has it: "
+                        + ", ".join(LAYERS))
     for p in problems:
         print(p)
     if problems:
         sys.exit(1)
-    print(f"shape: no import cycles in {len(CRATES)} crates, no file over {MAX_LINES} lines, "
-          f"docs/ARCHITECTURE.md {words} words")
+    print(f"shape: no import cycles in {len(CRATES)} crates and ui/src, no back import in "
+          f"foreman-core, no file over {MAX_LINES} lines, docs/ARCHITECTURE.md {words} words")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 //! The commands the UI may call. Each is listed in `build.rs` and allowed in `capabilities/`.
 
-use foreman_core::store::{RecentWorkspace, move_aside};
+use foreman_core::store::{RecentWorkspace, move_aside, now_ms};
 use foreman_core::workspace::WorkspaceDir;
 use tauri::{AppHandle, Manager, State, WebviewWindow};
 use tauri_plugin_dialog::DialogExt;
@@ -9,13 +9,6 @@ use crate::state::{AppState, StoreSlot, database_path, open_store};
 use crate::view::{CommandError, StartupView, WorkspaceView};
 
 const RECENT_LIMIT: u32 = 20;
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
-}
 
 /// Decides the first screen of the calling window: the folder it was opened for if there was
 /// one (once), else welcome.

@@ -50,7 +50,7 @@ pub async fn rules_add(
     }
     let store = open_store_ref(&state).await?;
     let key = rule_key(scope, &workspace, session_id.as_deref());
-    let now = foreman_core::conversation::now_ms();
+    let now = foreman_core::store::now_ms();
     store
         .add_rule(&key, action, pattern.trim(), now)
         .await

@@ -109,7 +109,7 @@ pub async fn rewind(options: RewindArgs) -> Result<(), String> {
         commit_id: &done.now.id,
         skipped: &skipped,
     };
-    let now = foreman_core::conversation::now_ms();
+    let now = foreman_core::store::now_ms();
     store
         .record_workspace_checkpoint(&session, row, now)
         .await

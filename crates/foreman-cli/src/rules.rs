@@ -64,7 +64,7 @@ async fn add(
         );
     }
     let key = rule_key(scope, path, None);
-    let now = foreman_core::conversation::now_ms();
+    let now = foreman_core::store::now_ms();
     store
         .add_rule(&key, action, text.trim(), now)
         .await

@@ -4,7 +4,8 @@ import type { DiffLine } from "../protocol/DiffLine";
 import type { FileDiff } from "../protocol/FileDiff";
 import type { Hunk } from "../protocol/Hunk";
 import { type DiffChoice, HunkHeaderRow, hunkChoice, pairedRows, rowsWithin, SplitColumns, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
-import { diffItems, VirtualDiffBody, type VirtualDiffApi } from "./VirtualDiffBody";
+import { diffItems } from "./diffItems";
+import { VirtualDiffBody, type VirtualDiffApi } from "./VirtualDiffBody";
 import { nextFrame } from "../nextFrame";
 import type { ChangeLook } from "../session/changeLook";
 

@@ -1,10 +1,11 @@
 // What a file's changes in the session amount to now, in one diff: the file before the oldest of
 // them that can still be undone, against the file on disk. Opened from the status bar's list of
 // files changed; Esc or Close closes it.
-import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from "react";
+import { useEffect, useRef } from "react";
 import type { NetChange } from "../protocol/NetChange";
 import { DiffView } from "./DiffView";
 import { count, WORDS } from "../glossary";
+import { useFocusTrap } from "./useFocusTrap";
 
 /**
  * What the dialog shows: the request on its way, its answer, or why there is none; for the kept
@@ -30,16 +31,12 @@ function baseline(view: NetChangeView): string {
   return "From before the oldest change that can still be undone";
 }
 
-/** What can take the focus inside the dialog, for keeping Tab within it. */
-const FOCUSABLE = "button:not([disabled]), [href], input, select, textarea, [tabindex]:not([tabindex='-1'])";
-
 export function NetChangeDialog({ view, onClose }: { view: NetChangeView; onClose(): void }) {
   const box = useRef<HTMLElement>(null);
-  const close = useRef<HTMLButtonElement>(null);
+  // Tab and Shift+Tab stay in the dialog; the focus starts on Close and comes back where it was
+  // (the status bar's button, if what opened it is gone).
+  const onKeyDown = useFocusTrap(box, { initial: '[data-testid="net-change-close"]', fallback: '[data-testid="changes-button"]' });
   useEffect(() => {
-    // The focus comes back where it was (the status bar's button, if what opened it is gone).
-    const before = document.activeElement as HTMLElement | null;
-    close.current?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape" && !e.defaultPrevented) {
         e.preventDefault();
@@ -47,27 +44,8 @@ export function NetChangeDialog({ view, onClose }: { view: NetChangeView; onClos
       }
     };
     window.addEventListener("keydown", onKey);
-    return () => {
-      window.removeEventListener("keydown", onKey);
-      const back = before?.isConnected ? before : document.querySelector<HTMLElement>('[data-testid="changes-button"]');
-      back?.focus();
-    };
+    return () => window.removeEventListener("keydown", onKey);
   }, [onClose]);
-  // Tab and Shift+Tab stay in the dialog.
-  const onKeyDown = (e: ReactKeyboardEvent) => {
-    if (e.key !== "Tab" || !box.current) return;
-    const all = [...box.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = all[0];
-    const last = all[all.length - 1];
-    if (!first || !last) return;
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
   return (
     <div className="net-change-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <section
@@ -92,7 +70,7 @@ export function NetChangeDialog({ view, onClose }: { view: NetChangeView; onClos
               {baseline(view)} → the file on disk
             </div>
           </div>
-          <button ref={close} type="button" className="ghost" data-testid="net-change-close" onClick={onClose}>
+          <button type="button" className="ghost" data-testid="net-change-close" onClick={onClose}>
             Close
           </button>
         </header>

@@ -36,3 +36,20 @@ test("a rewind that changes nothing cannot be confirmed", () => {
   expect(screen.getByTestId("confirm-rewind")).toBeDisabled();
   expect(screen.getByRole("dialog")).toHaveTextContent("nothing to change");
 });
+
+test("Tab stays in the rewind dialog and the focus goes back when it closes", async () => {
+  const opener = document.createElement("button");
+  document.body.append(opener);
+  opener.focus();
+  const { unmount } = render(<RewindDialog plan={plan} onConfirm={vi.fn()} onCancel={vi.fn()} />);
+  const dialog = screen.getByRole("dialog");
+  for (let i = 0; i < 4; i++) {
+    await userEvent.tab();
+    expect(dialog).toContainElement(document.activeElement as HTMLElement);
+  }
+  await userEvent.tab({ shift: true });
+  expect(dialog).toContainElement(document.activeElement as HTMLElement);
+  unmount();
+  expect(opener).toHaveFocus();
+  opener.remove();
+});

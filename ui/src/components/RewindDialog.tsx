@@ -1,17 +1,18 @@
 // The confirmation of a rewind: what it changes (from the engine's plan), what else it
-// overwrites, what it leaves alone; Rewind or Cancel. Modal: it keeps the keys. A short title,
-// the explanation in a muted line under it.
+// overwrites, what it leaves alone; Rewind or Cancel. Modal: it keeps the keys (the dialogs' one
+// focus trap, useFocusTrap.ts). A short title, the explanation in a muted line under it.
 import { useEffect, useRef } from "react";
 import type { RewindPlan } from "../protocol/RewindPlan";
 import { count, LABELS, WORDS } from "../glossary";
+import { useFocusTrap } from "./useFocusTrap";
 
 /** What the rewind does to a file: the plan's changes go from now to the checkpoint. */
 const WORD = { added: "brought back", modified: "restored", deleted: "removed" } as const;
 
 export function RewindDialog({ plan, onConfirm, onCancel }: { plan: RewindPlan; onConfirm(): void; onCancel(): void }) {
   const dialog = useRef<HTMLDivElement>(null);
+  const onKeyDown = useFocusTrap(dialog, { initial: "button.primary" });
   useEffect(() => {
-    dialog.current?.querySelector<HTMLButtonElement>("button.primary")?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape") onCancel();
     };
@@ -22,7 +23,7 @@ export function RewindDialog({ plan, onConfirm, onCancel }: { plan: RewindPlan; 
   const files = count(n, WORDS.file);
   return (
     <div className="dialog-backdrop">
-      <div className="dialog panel" role="dialog" aria-modal="true" aria-labelledby="rewind-title" data-testid="rewind-dialog" ref={dialog}>
+      <div className="dialog panel" role="dialog" aria-modal="true" aria-labelledby="rewind-title" data-testid="rewind-dialog" ref={dialog} onKeyDown={onKeyDown}>
         <h2 id="rewind-title">Rewind to before message {plan.before_message + 1}?</h2>
         {n === 0 ? (
           <p className="muted rewind-note">Already as it was then: nothing to change.</p>

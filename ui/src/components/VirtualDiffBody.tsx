@@ -22,19 +22,13 @@ import {
   type MutableRefObject,
   type ReactNode,
 } from "react";
-import type { DiffLine } from "../protocol/DiffLine";
 import type { Hunk } from "../protocol/Hunk";
-import { type DiffChoice, HunkHeaderRow, hunkChoice, pairedRows, rowsWithin, SplitColumns, SplitPairRow, UnifiedRow, type SplitRow } from "./DiffRows";
+import { type DiffChoice, HunkHeaderRow, hunkChoice, SplitColumns, SplitPairRow, UnifiedRow } from "./DiffRows";
+import type { DiffItem } from "./diffItems";
 import { entryAt, layoutOffsets } from "./virtualList";
 import { copiedText, selectionPoint } from "./diffCopy";
 import { DIFF_ROWS, useSelectionEnds } from "./virtualSelection";
 import { flushSync } from "react-dom";
-
-/** One row of the virtualised table. */
-export type DiffItem =
-  | { kind: "hunk"; index: number; hunk: Hunk }
-  | { kind: "line"; line: DiffLine; hunk: number }
-  | { kind: "pair"; row: SplitRow; hunk: number };
 
 /** What the diff view can ask of the virtualised body. */
 export interface VirtualDiffApi {
@@ -50,27 +44,6 @@ export const DIFF_CHUNK = 32;
 const FALLBACK_VIEW = 600;
 /** Row heights assumed before any row of the kind was measured (12.5 px text, line-height 1.45). */
 const DEFAULT_HEIGHT: Record<DiffItem["kind"], number> = { hunk: 22, line: 18, pair: 18 };
-
-/**
- * The rows of `hunks` showing the first `shown[i]` lines of hunk `i` (hunks with none are left
- * out), each hunk led by its header row.
- */
-export function diffItems(hunks: Hunk[], shown: number[], mode: "unified" | "split"): DiffItem[] {
-  const items: DiffItem[] = [];
-  hunks.forEach((hunk, i) => {
-    const count = shown[i] ?? 0;
-    if (count === 0) return;
-    items.push({ kind: "hunk", index: i, hunk });
-    if (mode === "unified") {
-      for (let k = 0; k < count; k++) items.push({ kind: "line", line: hunk.lines[k]!, hunk: i });
-    } else {
-      const { rows, ends } = pairedRows(hunk.lines);
-      const n = rowsWithin(ends, count);
-      for (let k = 0; k < n; k++) items.push({ kind: "pair", row: rows[k]!, hunk: i });
-    }
-  });
-  return items;
-}
 
 /** Characters in the longest line among `items`, and digits in the largest line number. */
 function extent(items: DiffItem[]): { chars: number; digits: number } {

@@ -2,7 +2,7 @@ import type { DiffLine } from "../protocol/DiffLine";
 import type { Hunk } from "../protocol/Hunk";
 import { pairedRows } from "./DiffRows";
 import { copiedText } from "./diffCopy";
-import type { DiffItem } from "./VirtualDiffBody";
+import type { DiffItem } from "./diffItems";
 
 const ctx = (n: number, text: string): DiffLine => ({ tag: "context", old_line: n, new_line: n, spans: [{ text, changed: false }] });
 const del = (n: number, text: string): DiffLine => ({ tag: "removed", old_line: n, new_line: null, spans: [{ text, changed: false }] });

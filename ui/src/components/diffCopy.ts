@@ -4,7 +4,7 @@
 // ends are read from the DOM (`selectionPoint`), the text from the rows (`copiedText`).
 import { hunkHeader, type SplitRow } from "./DiffRows";
 import type { DiffLine } from "../protocol/DiffLine";
-import type { DiffItem } from "./VirtualDiffBody";
+import type { DiffItem } from "./diffItems";
 import { boundaryRow, DIFF_ROWS } from "./virtualSelection";
 
 /** A side of the side-by-side view. */

@@ -18,6 +18,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use crate::boundary::WorkspaceBoundary;
+use crate::builtin_tools::WorkspaceFiles;
 use crate::builtin_tools::file_kind::detect_binary;
 use crate::builtin_tools::stale_guard::{ReadTracker, content_hash};
 use crate::protocol::AttachInput;
@@ -57,6 +58,15 @@ pub fn resolve(
             },
         })
         .collect()
+}
+
+impl WorkspaceFiles {
+    /// Reads what a user message attaches ([`resolve`]); a whole file attached counts as read by
+    /// the model.
+    pub fn attach(&self, inputs: &[AttachInput], max_file_bytes: usize) -> Vec<Attachment> {
+        let session = self.session();
+        resolve(&session.boundary, &session.reads, inputs, max_file_bytes)
+    }
 }
 
 fn size(bytes: u64) -> String {

@@ -7,6 +7,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::listed::Builtin;
+use super::session::BuiltinSession;
 use crate::approval::{ActionClass, CallFacts};
 use crate::protocol::{ArgsView, ToolKind};
 use crate::tools::{CallContext, Control, Tool, ToolError, ToolOutput};
@@ -24,6 +26,12 @@ pub const COMPLETED_TEXT: &str = "The task is marked complete.";
 /// `attempt_completion`, for the runtime.
 #[derive(Debug, Clone, Default)]
 pub struct AttemptCompletionTool;
+
+impl Builtin for AttemptCompletionTool {
+    fn for_session(_session: &BuiltinSession, _sub_agents: bool) -> Option<Self> {
+        Some(Self)
+    }
+}
 
 impl Tool for AttemptCompletionTool {
     type Input = AttemptCompletionParams;

@@ -9,7 +9,7 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::bash_output::OutputCollector;
 use super::error::BuiltinError;
+use super::listed::Builtin;
 use super::session::BuiltinSession;
 use std::sync::Arc;
 
@@ -227,9 +228,7 @@ pub async fn run_bash_in(
     drop(tx);
 
     let log_path = std::fs::create_dir_all(&session.data_dir).ok().map(|()| {
-        let stamp = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis());
+        let stamp = crate::store::now_ms();
         session.data_dir.join(format!(
             "bash-{stamp}-{}-{}.log",
             std::process::id(),
@@ -387,6 +386,15 @@ pub struct BashTool {
 impl BashTool {
     pub fn new(session: BuiltinSession) -> Self {
         Self { session }
+    }
+}
+
+impl Builtin for BashTool {
+    const CLAUDE_NAME: Option<&'static str> = Some("Bash");
+    const CLAUDE_FIELDS: &'static [(&'static str, &'static str)] = &[("timeout_ms", "timeout")];
+
+    fn for_session(session: &BuiltinSession, _sub_agents: bool) -> Option<Self> {
+        Some(Self::new(session.clone()))
     }
 }
 

@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::BuiltinError;
+use super::listed::Builtin;
 use super::multi_edit::{EditOperation, EditOutput, edit_file};
 use super::session::BuiltinSession;
 use std::sync::Arc;
@@ -63,6 +64,15 @@ pub struct EditTool {
 impl EditTool {
     pub fn new(session: BuiltinSession) -> Self {
         Self { session }
+    }
+}
+
+impl Builtin for EditTool {
+    const CLAUDE_NAME: Option<&'static str> = Some("Edit");
+    const CLAUDE_FIELDS: &'static [(&'static str, &'static str)] = &[("path", "file_path")];
+
+    fn for_session(session: &BuiltinSession, _sub_agents: bool) -> Option<Self> {
+        Some(Self::new(session.clone()))
     }
 }
 

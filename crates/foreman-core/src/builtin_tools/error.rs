@@ -7,6 +7,7 @@ use thiserror::Error;
 use super::edits::EditFailure;
 use super::stale_guard::StaleReadError;
 use crate::boundary::{OpenError, PathNotInWorkspace};
+use crate::tools::ToolError;
 
 /// A built-in tool failure. The `Display` text is written for the model: it says what went wrong
 /// and what to do instead.
@@ -128,6 +129,31 @@ impl BuiltinError {
     }
 }
 
+impl From<BuiltinError> for ToolError {
+    fn from(error: BuiltinError) -> Self {
+        let code = error.code();
+        let text = error.to_string();
+        let message = text
+            .strip_prefix(code)
+            .and_then(|rest| rest.strip_prefix(": "))
+            .unwrap_or(&text)
+            .to_owned();
+        let suggestion = match &error {
+            BuiltinError::PathNotInWorkspace(r) => Some(format!(
+                "Use a path inside the workspace root {}.",
+                r.root.display()
+            )),
+            BuiltinError::NotFound { .. } => Some("Check the path with ls or glob.".to_owned()),
+            _ => None,
+        };
+        let error = Self::new(code, message);
+        match suggestion {
+            Some(s) => error.with_suggestion(s),
+            None => error,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,5 +203,16 @@ mod tests {
             assert!(text.starts_with(&format!("{code}: ")), "{text}");
             assert_eq!(text.matches(code).count(), 1, "{text}");
         }
+    }
+
+    #[test]
+    fn a_builtin_error_keeps_its_code_once() {
+        let error = ToolError::from(BuiltinError::NotFound {
+            path: "a.txt".into(),
+        });
+        assert_eq!(error.code, "FILE_NOT_FOUND");
+        assert_eq!(error.message, "a.txt does not exist.");
+        assert_eq!(error.to_string().matches("FILE_NOT_FOUND").count(), 1);
+        assert_eq!(error.for_user().message, "a.txt does not exist.");
     }
 }

@@ -11,6 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::BuiltinError;
+use super::listed::Builtin;
 use super::newest_first::{Found, keep_newest};
 use super::session::BuiltinSession;
 use super::walk::walker;
@@ -241,6 +242,14 @@ pub struct GlobTool {
 impl GlobTool {
     pub fn new(session: BuiltinSession) -> Self {
         Self { session }
+    }
+}
+
+impl Builtin for GlobTool {
+    const CLAUDE_NAME: Option<&'static str> = Some("Glob");
+
+    fn for_session(session: &BuiltinSession, _sub_agents: bool) -> Option<Self> {
+        Some(Self::new(session.clone()))
     }
 }
 

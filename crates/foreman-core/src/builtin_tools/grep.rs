@@ -15,6 +15,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::BuiltinError;
+use super::listed::Builtin;
 use super::session::BuiltinSession;
 use super::walk::walker;
 use super::walk_progress::{PROGRESS_INTERVAL, await_with_progress, thousands};
@@ -423,6 +424,14 @@ pub struct GrepTool {
 impl GrepTool {
     pub fn new(session: BuiltinSession) -> Self {
         Self { session }
+    }
+}
+
+impl Builtin for GrepTool {
+    const CLAUDE_NAME: Option<&'static str> = Some("Grep");
+
+    fn for_session(session: &BuiltinSession, _sub_agents: bool) -> Option<Self> {
+        Some(Self::new(session.clone()))
     }
 }
 

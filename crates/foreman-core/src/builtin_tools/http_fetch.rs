@@ -22,6 +22,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::listed::Builtin;
+use super::session::BuiltinSession;
 pub use crate::approval::network::is_private_target;
 use crate::approval::{ActionClass, CallFacts};
 use crate::protocol::ToolKind;
@@ -368,6 +370,14 @@ fn body_text(body: &[u8], content_type: Option<&str>) -> (String, bool, bool, bo
 /// `http_fetch`, for the runtime.
 #[derive(Debug, Clone, Default)]
 pub struct HttpFetchTool;
+
+impl Builtin for HttpFetchTool {
+    const CLAUDE_NAME: Option<&'static str> = Some("WebFetch");
+
+    fn for_session(_session: &BuiltinSession, _sub_agents: bool) -> Option<Self> {
+        Some(Self)
+    }
+}
 
 impl Tool for HttpFetchTool {
     type Input = HttpFetchParams;

@@ -1,4 +1,7 @@
-//! The tools Foreman brings: adding one is its file plus one line here.
+//! The tools Foreman brings: adding one is its file plus one line here. Every name of a tool is
+//! the tool's own ([`Tool::NAME`](crate::tools::Tool::NAME), [`Builtin`]): the names the model
+//! may call, the names external tools may not take, and Claude Code's names for hooks and
+//! `allowed-tools` all come from [`BUILTINS`], and a name listed twice does not compile.
 
 use std::sync::Arc;
 
@@ -8,6 +11,8 @@ use super::edit::EditTool;
 use super::glob::GlobTool;
 use super::grep::GrepTool;
 use super::http_fetch::HttpFetchTool;
+use super::listed::names_are_distinct;
+pub use super::listed::{Builtin, Listed};
 use super::ls::LsTool;
 use super::multi_edit::MultiEditTool;
 use super::new_task::NewTaskTool;
@@ -18,53 +23,45 @@ use super::todo::TodoWriteTool;
 use super::write::WriteTool;
 use crate::tools::AnyTool;
 
-/// The built-in tools over `session`, in the order the model is given them, then the system
-/// tools: `skill` only when the session has skills, `new_task` only when sub-agents may be
-/// started.
+/// The built-in tools in the order the model is given them, then the system tools: `skill` only
+/// when the session has skills, `new_task` only when sub-agents may be started (each tool's
+/// [`Builtin::for_session`] says).
+pub const BUILTINS: [Listed; 13] = [
+    Listed::of::<ReadTool>(),
+    Listed::of::<WriteTool>(),
+    Listed::of::<EditTool>(),
+    Listed::of::<MultiEditTool>(),
+    Listed::of::<LsTool>(),
+    Listed::of::<GlobTool>(),
+    Listed::of::<GrepTool>(),
+    Listed::of::<BashTool>(),
+    Listed::of::<HttpFetchTool>(),
+    Listed::of::<TodoWriteTool>(),
+    Listed::of::<SkillTool>(),
+    Listed::of::<AttemptCompletionTool>(),
+    Listed::of::<NewTaskTool>(),
+];
+
+const _: () = assert!(
+    names_are_distinct(&BUILTINS),
+    "two built-in tools share a name or a Claude Code name"
+);
+
+/// The built-in tools over `session`, in the list's order.
 pub fn builtin_tools(session: &BuiltinSession, sub_agents: bool) -> Vec<Arc<dyn AnyTool>> {
-    let s = || session.clone();
-    let mut tools: Vec<Arc<dyn AnyTool>> = vec![
-        Arc::new(ReadTool::new(s())),
-        Arc::new(WriteTool::new(s())),
-        Arc::new(EditTool::new(s())),
-        Arc::new(MultiEditTool::new(s())),
-        Arc::new(LsTool::new(s())),
-        Arc::new(GlobTool::new(s())),
-        Arc::new(GrepTool::new(s())),
-        Arc::new(BashTool::new(s())),
-        Arc::new(HttpFetchTool),
-        Arc::new(TodoWriteTool::new(s())),
-        Arc::new(AttemptCompletionTool),
-    ];
-    if !session.skills.is_empty() {
-        tools.insert(tools.len() - 1, Arc::new(SkillTool::new(s())));
-    }
-    if sub_agents {
-        tools.push(Arc::new(NewTaskTool));
-    }
-    tools
+    BUILTINS
+        .iter()
+        .filter_map(|listed| listed.build(session, sub_agents))
+        .collect()
 }
 
 /// The names of the built-in and system tools, without a workspace (what external tools may not
 /// be named).
 pub fn builtin_names() -> Vec<String> {
-    [
-        "read",
-        "write",
-        "edit",
-        "multi_edit",
-        "ls",
-        "glob",
-        "grep",
-        "bash",
-        "http_fetch",
-        "todo_write",
-        "skill",
-        "attempt_completion",
-        "new_task",
-    ]
-    .map(str::to_owned)
-    .to_vec()
+    BUILTINS
+        .iter()
+        .map(|listed| listed.name.to_owned())
+        .collect()
 }
 
 #[cfg(test)]
@@ -123,6 +120,27 @@ mod tests {
                 .iter()
                 .all(|n| n == "new_task" || n == "skill" || names.contains(n))
         );
+    }
+
+    #[test]
+    fn a_session_with_everything_gets_every_listed_tool_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let boundary = WorkspaceBoundary::new(dir.path()).unwrap();
+        let skill = crate::builtin_tools::skill::Skill {
+            name: "pdf".into(),
+            description: "PDFs".into(),
+            allowed_tools: Vec::new(),
+            dir: dir.path().to_path_buf(),
+            source: ".claude/skills/pdf/SKILL.md".into(),
+            body: String::new(),
+        };
+        let session =
+            BuiltinSession::new(boundary, dir.path().join(".data")).with_skills(vec![skill], None);
+        let built: Vec<String> = builtin_tools(&session, true)
+            .iter()
+            .map(|tool| tool.name().to_owned())
+            .collect();
+        assert_eq!(built, builtin_names());
     }
 
     #[test]

@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::BuiltinError;
+use super::listed::Builtin;
 use super::session::BuiltinSession;
 use std::sync::Arc;
 
@@ -185,6 +186,14 @@ pub struct LsTool {
 impl LsTool {
     pub fn new(session: BuiltinSession) -> Self {
         Self { session }
+    }
+}
+
+impl Builtin for LsTool {
+    const CLAUDE_NAME: Option<&'static str> = Some("LS");
+
+    fn for_session(session: &BuiltinSession, _sub_agents: bool) -> Option<Self> {
+        Some(Self::new(session.clone()))
     }
 }
 

@@ -21,6 +21,7 @@ pub mod glob;
 pub mod grep;
 pub mod http_fetch;
 pub mod list;
+mod listed;
 pub mod ls;
 pub mod multi_edit;
 pub mod new_task;
@@ -32,16 +33,19 @@ pub mod redirect;
 pub mod restore;
 pub mod session;
 pub mod skill;
+mod skill_text;
 pub mod stale_guard;
 pub mod todo;
 pub mod todo_list;
 pub mod walk;
 mod walk_progress;
+#[cfg(test)]
+mod wire_shape;
 pub mod workspace_files;
 pub mod write;
 
 pub use error::BuiltinError;
-pub use list::{builtin_names, builtin_tools};
+pub use list::{BUILTINS, Builtin, Listed, builtin_names, builtin_tools};
 pub use output::BuiltinOutput;
 pub use session::BuiltinSession;
 pub use stale_guard::ReadTracker;

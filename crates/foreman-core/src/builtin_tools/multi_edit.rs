@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::atomic_write::atomic_write;
 use super::edits::{Replacement, apply_edits as apply_to_text};
 use super::error::BuiltinError;
+use super::listed::Builtin;
 use super::session::BuiltinSession;
 use super::stale_guard::content_hash;
 use std::sync::Arc;
@@ -197,6 +198,15 @@ pub struct MultiEditTool {
 impl MultiEditTool {
     pub fn new(session: BuiltinSession) -> Self {
         Self { session }
+    }
+}
+
+impl Builtin for MultiEditTool {
+    const CLAUDE_NAME: Option<&'static str> = Some("MultiEdit");
+    const CLAUDE_FIELDS: &'static [(&'static str, &'static str)] = &[("path", "file_path")];
+
+    fn for_session(session: &BuiltinSession, _sub_agents: bool) -> Option<Self> {
+        Some(Self::new(session.clone()))
     }
 }
 

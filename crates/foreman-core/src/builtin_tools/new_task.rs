@@ -7,6 +7,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::listed::Builtin;
+use super::session::BuiltinSession;
 use crate::approval::{ActionClass, CallFacts};
 use crate::protocol::ToolKind;
 use crate::tools::{CallContext, Control, SubAgentRequest, Tool, ToolError, ToolOutput, arg};
@@ -31,6 +33,15 @@ pub struct NewTaskParams {
 /// `new_task`, for the runtime.
 #[derive(Debug, Clone, Default)]
 pub struct NewTaskTool;
+
+impl Builtin for NewTaskTool {
+    const CLAUDE_NAME: Option<&'static str> = Some("Task");
+
+    /// Offered only when the session may start sub-agents.
+    fn for_session(_session: &BuiltinSession, sub_agents: bool) -> Option<Self> {
+        sub_agents.then_some(Self)
+    }
+}
 
 impl Tool for NewTaskTool {
     type Input = NewTaskParams;

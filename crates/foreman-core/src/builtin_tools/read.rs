@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::BuiltinError;
 use super::file_kind::detect_binary;
+use super::listed::Builtin;
 use super::session::BuiltinSession;
 use super::stale_guard::content_hash;
 use std::sync::Arc;
@@ -238,6 +239,15 @@ pub struct ReadTool {
 impl ReadTool {
     pub fn new(session: BuiltinSession) -> Self {
         Self { session }
+    }
+}
+
+impl Builtin for ReadTool {
+    const CLAUDE_NAME: Option<&'static str> = Some("Read");
+    const CLAUDE_FIELDS: &'static [(&'static str, &'static str)] = &[("path", "file_path")];
+
+    fn for_session(session: &BuiltinSession, _sub_agents: bool) -> Option<Self> {
+        Some(Self::new(session.clone()))
     }
 }
 

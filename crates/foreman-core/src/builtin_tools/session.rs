@@ -7,11 +7,11 @@ use std::sync::Arc;
 
 use super::error::BuiltinError;
 use super::read_roots::ReadRoots;
+use super::skill_text::Skill;
 use super::stale_guard::ReadTracker;
 use super::todo_list::TodoList;
 use crate::boundary::WorkspaceBoundary;
 use crate::checkpoints::Coverage;
-use crate::slash::Skill;
 
 /// Per-session state handed to every built-in tool. Cheap to clone; clones share state.
 #[derive(Debug, Clone)]

@@ -1,6 +1,7 @@
 //! The `skill` tool: loads one of the skills the system prompt lists (its instructions, its
 //! folder's absolute path and the files beside its `SKILL.md`), so the model reads a skill only
-//! when a task needs it. It is offered when the session has skills.
+//! when a task needs it. It is offered when the session has skills. What a skill is, and the text
+//! loading it gives, is [`Skill`].
 
 use std::sync::Arc;
 
@@ -8,7 +9,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::listed::Builtin;
 use super::session::BuiltinSession;
+pub use super::skill_text::Skill;
 use crate::approval::{ActionClass, CallFacts};
 use crate::protocol::{ArgsView, ToolKind};
 use crate::tools::{CallContext, Tool, ToolError, ToolOutput, arg};
@@ -34,6 +37,15 @@ pub struct SkillTool {
 impl SkillTool {
     pub fn new(session: BuiltinSession) -> Self {
         Self { session }
+    }
+}
+
+impl Builtin for SkillTool {
+    const CLAUDE_NAME: Option<&'static str> = Some("Skill");
+
+    /// Offered only when the session has skills.
+    fn for_session(session: &BuiltinSession, _sub_agents: bool) -> Option<Self> {
+        (!session.skills.is_empty()).then(|| Self::new(session.clone()))
     }
 }
 

@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::BuiltinError;
+use super::listed::Builtin;
 use super::session::BuiltinSession;
 pub use super::todo_list::{TodoItem, TodoList, TodoStatus};
 
@@ -93,6 +94,14 @@ pub struct TodoWriteTool {
 impl TodoWriteTool {
     pub fn new(session: BuiltinSession) -> Self {
         Self { session }
+    }
+}
+
+impl Builtin for TodoWriteTool {
+    const CLAUDE_NAME: Option<&'static str> = Some("TodoWrite");
+
+    fn for_session(session: &BuiltinSession, _sub_agents: bool) -> Option<Self> {
+        Some(Self::new(session.clone()))
     }
 }
 

@@ -1,14 +1,13 @@
 //! What the user does to workspace files through the session, outside any tool call: write
-//! their version of a change, keep a file's bytes before a change, and undo a change. Everything
-//! goes through the workspace boundary, like the tools.
+//! their version of a change, keep a file's bytes before a change, and undo a change (what a
+//! message attaches is read by `attach`, in `crate::attachments`). Everything goes through the
+//! workspace boundary, like the tools.
 
 use super::BuiltinError;
 use super::restore::{self, RestoreError};
 use super::session::BuiltinSession;
 use super::stale_guard::{ContentHash, content_hash};
 use super::write::{WriteParams, run_write};
-use crate::protocol::AttachInput;
-use crate::providers::Attachment;
 use crate::tools::ToolError;
 
 /// The user's file operations over one workspace.
@@ -20,6 +19,11 @@ pub struct WorkspaceFiles {
 impl WorkspaceFiles {
     pub fn new(session: BuiltinSession) -> Self {
         Self { session }
+    }
+
+    /// The session the operations go through (its boundary and read tracker).
+    pub fn session(&self) -> &BuiltinSession {
+        &self.session
     }
 
     /// Writes `content` to `path` on the user's authority (their version of a change, or the
@@ -58,17 +62,6 @@ impl WorkspaceFiles {
         )
         .await?;
         Ok(output.render())
-    }
-
-    /// Reads what a user message attaches (see [`crate::attachments`]); a whole file attached
-    /// counts as read by the model.
-    pub fn attach(&self, inputs: &[AttachInput], max_file_bytes: usize) -> Vec<Attachment> {
-        crate::attachments::resolve(
-            &self.session.boundary,
-            &self.session.reads,
-            inputs,
-            max_file_bytes,
-        )
     }
 
     /// The bytes of `path` now (`None`: no such file), kept before a call changes it so the

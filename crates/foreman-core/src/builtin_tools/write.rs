@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::atomic_write::atomic_write;
 use super::error::BuiltinError;
+use super::listed::Builtin;
 use super::session::BuiltinSession;
 use super::stale_guard::content_hash;
 use std::sync::Arc;
@@ -123,6 +124,15 @@ pub struct WriteTool {
 impl WriteTool {
     pub fn new(session: BuiltinSession) -> Self {
         Self { session }
+    }
+}
+
+impl Builtin for WriteTool {
+    const CLAUDE_NAME: Option<&'static str> = Some("Write");
+    const CLAUDE_FIELDS: &'static [(&'static str, &'static str)] = &[("path", "file_path")];
+
+    fn for_session(session: &BuiltinSession, _sub_agents: bool) -> Option<Self> {
+        Some(Self::new(session.clone()))
     }
 }
 

@@ -58,23 +58,6 @@ pub fn plan(paths: BTreeSet<Vec<u8>>) -> Plan {
     Plan::Region(Region::from_paths(region))
 }
 
-/// Whether a change of `path` can matter to a checkpoint (false inside a `.git` folder, but for
-/// its `info/exclude`, and inside Foreman's own `.foreman/`): the journal drops the rest at once.
-pub fn may_matter(path: &[u8]) -> bool {
-    let mut parts = path.split(|&b| b == b'/');
-    if parts.next() == Some(b".foreman") && parts.next().is_some() {
-        return false;
-    }
-    let parts: Vec<&[u8]> = path.split(|&b| b == b'/').collect();
-    match parts.iter().position(|p| *p == b".git") {
-        Some(git) => {
-            let inside = &parts[git + 1..];
-            inside.is_empty() || inside == [&b"info"[..], &b"exclude"[..]]
-        }
-        None => true,
-    }
-}
-
 fn shown(path: &[u8]) -> String {
     String::from_utf8_lossy(path).into_owned()
 }
@@ -167,26 +150,6 @@ mod tests {
             panic!("a region was expected");
         };
         assert_eq!(region.paths().collect::<Vec<_>>(), vec![&b"a.rs"[..]]);
-    }
-
-    #[test]
-    fn git_internals_and_foremans_own_files_do_not_matter() {
-        for path in [
-            ".git/objects/ab/cd",
-            "sub/.git/index",
-            ".foreman/sessions/x",
-        ] {
-            assert!(!may_matter(path.as_bytes()), "{path}");
-        }
-        for path in [
-            ".git",
-            ".git/info/exclude",
-            "src/a.rs",
-            ".foreman",
-            "a/.foreman/x",
-        ] {
-            assert!(may_matter(path.as_bytes()), "{path}");
-        }
     }
 
     #[test]

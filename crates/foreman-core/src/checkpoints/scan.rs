@@ -16,6 +16,8 @@ use std::sync::Arc;
 use super::coverage::Coverage;
 use super::file_facts;
 use super::region::Region;
+use crate::os_path::git_path;
+
 pub use super::stat::Stat;
 
 /// What a recorded path is.
@@ -113,7 +115,7 @@ fn walk_with(
             }
             let Some(region) = &region else { return true };
             match entry.path().strip_prefix(&base) {
-                Ok(relative) => region.wants(&file_facts::git_path(relative), is_dir),
+                Ok(relative) => region.wants(&git_path(relative), is_dir),
                 Err(_) => true,
             }
         })
@@ -177,7 +179,7 @@ fn walk_with(
             other => other,
         };
         found.push(Scanned {
-            path: file_facts::git_path(relative),
+            path: git_path(relative),
             kind,
             stat: file_facts::stat(&metadata),
             ignored: false,

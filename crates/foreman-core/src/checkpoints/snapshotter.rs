@@ -20,7 +20,6 @@ use gix::ObjectId;
 
 use super::coverage::{self, Coverage};
 use super::error::CheckpointError;
-use super::file_facts;
 use super::index_file::{self, Seen};
 use super::region::Region;
 use super::scan::{Kind, Scanned, Skipped, scan, scan_region};
@@ -274,7 +273,7 @@ fn record(
 ) -> Result<Option<Recorded>, CheckpointError> {
     let full = root.join(os_path::from_bytes(path));
     let bytes = match kind {
-        Kind::Symlink => std::fs::read_link(&full).map(|t| file_facts::git_path(&t)),
+        Kind::Symlink => std::fs::read_link(&full).map(|t| os_path::git_path(&t)),
         _ => std::fs::read(&full),
     };
     let Ok(bytes) = bytes else {

@@ -93,7 +93,7 @@ impl Coverage {
                     continue;
                 }
                 let size = entry.metadata().map_or(0, |m| m.len());
-                let is_visible = visible.contains(&super::file_facts::git_path(relative));
+                let is_visible = visible.contains(&crate::os_path::git_path(relative));
                 let group = match (is_visible, takes) {
                     (true, Takes::IgnoredOnly) | (false, Takes::VisibleOnly) => continue,
                     (true, _) if size > self.max_file_bytes => file_group(relative, size),

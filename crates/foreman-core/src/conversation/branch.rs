@@ -9,9 +9,9 @@ use thiserror::Error;
 
 use super::notes::is_model_note;
 use super::notes::{partly_undone_note, undone_note};
-use super::resume::now_ms;
 use crate::protocol::CallState;
 use crate::providers::Message;
+use crate::store::now_ms;
 use crate::store::{
     BranchOutcome, BranchSpec, SUMMARY_ROLE, SessionSummary, Store, StoreError, StoredToolCall,
 };

@@ -1,9 +1,12 @@
 //! The notes the engine adds to the history for the model as user messages: an undone change,
 //! a retry after a cut-off answer, the session's context at its start, and what a `/command`
-//! the user typed runs. They are not the user's messages: a reopened
+//! the user typed runs (the session-context note's start is in `providers::message`, whose
+//! OpenAI wire sends it as system text). They are not the user's messages: a reopened
 //! conversation does not show them, and they do not count when a message of the user is found
 //! by its place (a branch). Each kind is known by how it starts, so its wording can change
 //! without old notes turning into messages of the user.
+
+use crate::providers::message::SESSION_CONTEXT_NOTE_START;
 
 /// How each line of the model's note about an undone change starts ([`is_undo_note`]).
 pub(crate) const UNDO_NOTE_START: &str = "I undid the change call ";
@@ -26,17 +29,6 @@ const RETRY_NOTE_START: &str = "[Retry] ";
 pub const RETRY_NOTE: &str = "[Retry] Your answer above was cut off by an error before it was \
      complete, and the user asked you to try again. Continue from where it stopped; do not \
      repeat what you already wrote.";
-
-/// How the note with the session's context starts (the date and the
-/// workspace's git state, written when a new session takes its first message).
-pub(crate) const SESSION_CONTEXT_NOTE_START: &str = "[Session context] ";
-
-/// Whether `text`, a user message in the history, is the session-context note. The OpenAI
-/// wire sends it in the system role at its place: servers of small local models put system
-/// text where instructions go, and a base model that echoes the user's turn does not echo it.
-pub fn is_session_context_note(text: &str) -> bool {
-    text.starts_with(SESSION_CONTEXT_NOTE_START)
-}
 
 /// How a note with what a hook said starts (context from `UserPromptSubmit` or
 /// `SessionStart`, a `Stop` hook's reason to go on).

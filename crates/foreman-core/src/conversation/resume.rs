@@ -13,15 +13,7 @@ use serde_json::Value;
 
 use crate::protocol::CallSnapshot;
 use crate::providers::Message;
-use crate::store::{Store, StoreError};
-
-/// Unix milliseconds now.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or_default()
-}
+use crate::store::{Store, StoreError, now_ms};
 
 pub(crate) fn role(message: &Message) -> &'static str {
     match message {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use crate::slash::tool_names::{claude_from_ours, claude_mcp_from_ours};
+use crate::slash::tool_names::{claude_field, claude_from_ours, claude_mcp_from_ours};
 
 /// Claude Code's name for our tool `ours` (the one table is [`crate::slash::tool_names`]);
 /// `builtin` says whether it is one of ours (an external tool is `mcp__server__tool`).
@@ -19,18 +19,15 @@ pub fn claude_name(ours: &str, builtin: bool) -> String {
     }
 }
 
-/// `arguments` of our tool `ours` as Claude Code's tool would have them.
+/// `arguments` of our tool `ours` as Claude Code's tool would have them: the fields its tool
+/// names otherwise renamed ([`claude_field`]), paths absolute.
 pub fn claude_input(ours: &str, arguments: &Value, workspace: &Path) -> Value {
     let Some(object) = arguments.as_object() else {
         return arguments.clone();
     };
     let mut out = Map::new();
     for (key, value) in object {
-        let renamed = match (ours, key.as_str()) {
-            ("read" | "write" | "edit" | "multi_edit", "path") => "file_path",
-            ("bash", "timeout_ms") => "timeout",
-            _ => key.as_str(),
-        };
+        let renamed = claude_field(ours, key).unwrap_or(key.as_str());
         let value = match (renamed, value) {
             ("file_path" | "path", Value::String(path)) => Value::String(absolute(workspace, path)),
             _ => value.clone(),

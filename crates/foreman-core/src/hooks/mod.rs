@@ -87,7 +87,7 @@ pub async fn consent(
         Some(now) if now != hash => Err(HookError::Changed),
         Some(now) => {
             store
-                .consent_to_hooks(key, &now, crate::mcp::approvals::now_ms())
+                .consent_to_hooks(key, &now, crate::store::now_ms())
                 .await?;
             Ok(())
         }

@@ -5,15 +5,8 @@
 
 use super::config::{McpConfig, ServerSource};
 use super::error::McpError;
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, now_ms};
 use foreman_protocol::mcp::PendingServer;
-
-pub(crate) fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
-}
 
 /// The workspace servers of `config` that `store` has no approval for (in their current
 /// definition).

@@ -11,7 +11,6 @@ use serde_json::Value;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use super::approvals::now_ms;
 use super::config::{McpConfig, ServerKind, ServerSource};
 use super::confinement::{Confinement, HubSandbox};
 use super::discovery;
@@ -21,6 +20,7 @@ use super::naming::{assign, qualified, sanitise};
 use super::server::{Backoff, Live, ServerRuntime, Snapshot};
 use super::tool::RemoteTool;
 use crate::sandbox::SandboxPolicy;
+use crate::store::now_ms;
 use crate::store::{Store, StoreError};
 use crate::tools::{AnyTool, OutputSink, ToolError, ToolOutput, codes};
 use foreman_protocol::mcp::{HubStatus, PendingServer, ServerState, ServerStatus, ToolStatus};

@@ -1,4 +1,4 @@
-//! Paths as bytes, both ways, on every platform.
+//! Paths as bytes, both ways, on every platform, and as git records them ([`git_path`]).
 //!
 //! A path becomes bytes with the standard library's `OsStr::as_encoded_bytes` everywhere (the
 //! plain bytes on Unix, WTF-8 on Windows). The way back differs: on Unix any bytes are a path
@@ -18,10 +18,17 @@ use windows as imp;
 
 use std::borrow::Cow;
 use std::ffi::OsStr;
+use std::path::Path;
 
 /// The path whose bytes are `bytes` (without a copy on Unix).
 pub fn from_bytes(bytes: &[u8]) -> Cow<'_, OsStr> {
     imp::from_bytes(bytes)
+}
+
+/// `path` (relative to the workspace, or a link's target) as git records it: bytes, with `/`
+/// between components (what the watcher's journal and checkpoints hold).
+pub fn git_path(path: &Path) -> Vec<u8> {
+    imp::git_path(path)
 }
 
 #[cfg(test)]

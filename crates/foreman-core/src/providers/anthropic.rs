@@ -21,7 +21,7 @@ use super::http_provider::HttpProvider;
 use super::keys::SharedKeySource;
 use super::message::{Message, Thinking};
 use super::request::ProviderRequest;
-use super::secret::Secret;
+use crate::secrets::Secret;
 
 const NAME: &str = "Anthropic";
 

@@ -10,7 +10,7 @@ use super::format::WireFormat;
 use super::http::HttpSettings;
 use super::keys::SharedKeySource;
 use super::request::ProviderRequest;
-use super::secret::Secret;
+use crate::secrets::Secret;
 
 /// One HTTP model API, as its configuration.
 pub trait Api: std::fmt::Debug + Clone + Send + Sync + 'static {

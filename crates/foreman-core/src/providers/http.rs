@@ -30,8 +30,8 @@ use super::provider::EventStream;
 use super::recording::Recorder;
 use super::redact::{dump_headers, scrub};
 use super::retry::{RetryPolicy, is_retryable_status, retry_after};
-use super::secret::Secret;
 use super::wire::WireDecoder;
+use crate::secrets::Secret;
 use crate::sse::SseDecoder;
 
 /// Network settings of a provider.

@@ -8,7 +8,7 @@
 use thiserror::Error;
 
 use super::keys::KeySource;
-use super::secret::Secret;
+use crate::secrets::Secret;
 
 /// The service name of every Foreman entry (`secret-tool lookup service foreman username NAME`).
 pub const KEYRING_SERVICE: &str = "foreman";

@@ -8,7 +8,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::secret::Secret;
+use crate::secrets::Secret;
 use crate::secrets::process::take_env;
 
 pub const ANTHROPIC_API_KEY: &str = "ANTHROPIC_API_KEY";

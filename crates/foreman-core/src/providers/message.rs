@@ -9,6 +9,18 @@ use serde_json::Value;
 
 use super::attachment::Attachment;
 
+/// How the engine's note with the session's context starts (the date and the workspace's git
+/// state, written when a new session takes its first message; `conversation::notes` knows the
+/// other notes).
+pub const SESSION_CONTEXT_NOTE_START: &str = "[Session context] ";
+
+/// Whether `text`, a user message in the history, is the session-context note. The OpenAI
+/// wire sends it in the system role at its place: servers of small local models put system
+/// text where instructions go, and a base model that echoes the user's turn does not echo it.
+pub fn is_session_context_note(text: &str) -> bool {
+    text.starts_with(SESSION_CONTEXT_NOTE_START)
+}
+
 /// One turn (or part of a turn) of the conversation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "snake_case")]

@@ -10,7 +10,7 @@
 //! - [`models`]: which models a provider offers.
 //!
 //! HTTP goes through `reqwest` with streaming bodies decoded by [`crate::sse`]; retries, timeouts
-//! and cancellation live in [`http`]. Keys are [`Secret`]s from a [`KeySource`] and never appear in
+//! and cancellation live in [`http`]. Keys are [`Secret`](crate::secrets::Secret)s from a [`KeySource`] and never appear in
 //! logs, events, errors or Debug output.
 
 pub mod anthropic;
@@ -40,7 +40,6 @@ pub mod redact;
 pub mod replay;
 pub mod request;
 pub mod retry;
-pub mod secret;
 pub mod text_extract;
 pub mod text_protocol;
 pub(crate) mod text_stream;
@@ -68,7 +67,6 @@ pub use provider::{EventStream, Provider};
 pub use replay::ReplayProvider;
 pub use request::{Limits, ProviderRequest, ReasoningEffort, ToolDefinition};
 pub use retry::RetryPolicy;
-pub use secret::Secret;
 pub use text_protocol::{TextProtocolProvider, ToolCalling, with_tool_calling};
 pub use usage::{Usage, UsageAccumulator};
 pub use wire::WireDecoder;

@@ -29,7 +29,7 @@ use super::http::error_message;
 use super::keys::KeySource;
 use super::preset::{ProviderPreset, ProviderSettings};
 use super::redact::scrub;
-use super::secret::Secret;
+use crate::secrets::Secret;
 
 /// How long listing may take by default, pages included.
 pub const LIST_TIMEOUT: Duration = Duration::from_secs(10);

@@ -16,10 +16,9 @@ use super::format::WireFormat;
 use super::http::HttpSettings;
 use super::http_provider::HttpProvider;
 use super::keys::SharedKeySource;
-use super::message::Message;
+use super::message::{Message, is_session_context_note};
 use super::request::ProviderRequest;
-use super::secret::Secret;
-use crate::conversation::notes::is_session_context_note;
+use crate::secrets::Secret;
 
 const NAME: &str = "OpenAI-compatible server";
 

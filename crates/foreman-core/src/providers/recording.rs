@@ -161,7 +161,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_key_echoed_in_the_body_is_scrubbed_even_across_chunks() {
-        let key = crate::providers::Secret::new("sk-recorded-body-key-4242");
+        let key = crate::secrets::Secret::new("sk-recorded-body-key-4242");
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("stream.sse");
         let mut recorder = Recorder::create(&path, "OpenAI", "http://x", &HeaderMap::new())

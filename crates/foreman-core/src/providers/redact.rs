@@ -6,7 +6,7 @@
 
 use reqwest::header::HeaderMap;
 
-use super::secret::Secret;
+use crate::secrets::Secret;
 
 const SENSITIVE_HEADERS: &[&str] = &[
     "authorization",

@@ -1,6 +1,6 @@
 //! Keeping API keys out of everything a tool produces.
 //!
-//! Every key the process holds as a [`Secret`](crate::providers::Secret) (or finds in its own
+//! Every key the process holds as a [`Secret`] (or finds in its own
 //! environment under a secret-looking name, [`remember_environment`]) is remembered here for the
 //! life of the process. The session scrubs each tool's output of them, once, on the per-call
 //! path, before it reaches the model, the store, the events or a recording ([`scrub`],
@@ -12,9 +12,11 @@
 
 pub mod process;
 mod registry;
+mod secret;
 mod stream;
 
 pub use registry::{
     REDACTED, is_credential_name, remember, remember_environment, scrub, scrub_bytes,
 };
+pub use secret::Secret;
 pub use stream::StreamScrubber;

@@ -4,7 +4,8 @@
 use super::builtins::BuiltIn;
 use super::commands::{self, Command};
 use super::dirs::SlashDirs;
-use super::skills::{self, Skill};
+use super::skills;
+use crate::builtin_tools::skill::Skill;
 use crate::protocol::{SlashCatalog, SlashEntry, SlashKind};
 
 /// The skills and commands of a workspace, loaded.

@@ -32,7 +32,6 @@ pub use self::dirs::SlashDirs;
 pub use self::error::SlashError;
 pub use self::expand::Expanded;
 pub use self::locations::{Found, is_slash_name};
-pub use self::skills::Skill;
 use crate::protocol::SlashCatalog;
 
 /// The `/` menu of `dirs`, with what could not be loaded.

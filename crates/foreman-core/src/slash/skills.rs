@@ -5,52 +5,14 @@
 //! then the user's `<config dir>/skills/`, `~/.claude/skills/` and `~/.agents/skills/`, in that
 //! order: the first skill of a name is used, and a later one of the same name is reported. A
 //! skill whose file cannot be read, has no front matter or no description is reported and left
-//! out; the others still load.
+//! out; the others still load. A found skill is a [`Skill`], the `skill` tool's type.
 
 use std::path::{Path, PathBuf};
 
 use super::dirs::SlashDirs;
 use super::front_matter::{self, FrontMatter};
 use super::locations::{Found, is_slash_name, location_dirs};
-
-/// Most files listed beside a `SKILL.md`.
-const MAX_LISTED_FILES: usize = 200;
-
-/// One skill.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Skill {
-    pub name: String,
-    pub description: String,
-    /// Its `allowed-tools`, as written (Claude Code's names).
-    pub allowed_tools: Vec<String>,
-    /// Its folder, absolute.
-    pub dir: PathBuf,
-    /// Its `SKILL.md` as the user would write it (`.claude/skills/pdf/SKILL.md`).
-    pub source: String,
-    /// The instructions after the front matter.
-    pub body: String,
-}
-
-impl Skill {
-    /// What loading the skill gives the model: where it is, the files beside it and its
-    /// instructions (the `skill` tool's result, and the start of a `/skill` message).
-    pub fn load_text(&self) -> String {
-        let files = files_beside(&self.dir);
-        let listed = if files.is_empty() {
-            "(none)".to_owned()
-        } else {
-            files.join("\n")
-        };
-        format!(
-            "Skill `{}` ({}).\nIts folder: {}\nFiles in it besides SKILL.md (read them with \
-             `read` at their absolute path, run its scripts with `bash`):\n{listed}\n\n{}",
-            self.name,
-            self.source,
-            self.dir.display(),
-            self.body.trim()
-        )
-    }
-}
+use crate::builtin_tools::skill::Skill;
 
 /// The skills of `dirs`, each name once, in the order found, with what is wrong with the others.
 pub fn find_skills(dirs: &SlashDirs) -> Found<Skill> {
@@ -120,44 +82,6 @@ pub(super) fn allowed(front: &FrontMatter) -> Vec<String> {
 /// `text` on one line (a folded description keeps its line breaks otherwise).
 pub(super) fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The files in `dir` and below, relative to it, sorted, without `SKILL.md` and hidden entries.
-fn files_beside(dir: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(current) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&current) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if entry.file_name().to_string_lossy().starts_with('.') {
-                continue;
-            }
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() {
-                pending.push(path);
-            } else if let Ok(relative) = path.strip_prefix(dir) {
-                let relative = relative.to_string_lossy().replace('\\', "/");
-                if relative != "SKILL.md" {
-                    files.push(relative);
-                }
-            }
-        }
-        if files.len() > MAX_LISTED_FILES {
-            break;
-        }
-    }
-    files.sort();
-    if files.len() > MAX_LISTED_FILES {
-        let more = files.len() - MAX_LISTED_FILES;
-        files.truncate(MAX_LISTED_FILES);
-        files.push(format!("… and {more} more"));
-    }
-    files
 }
 
 #[cfg(test)]

@@ -1,41 +1,46 @@
-//! Claude Code's tool names and ours, in one table: a command's `allowed-tools` and a hook's
-//! matcher are written with Claude Code's names (`Bash`, `Edit`, `WebFetch`), and a hook is shown
-//! Claude Code's names so existing scripts work.
+//! Claude Code's tool names and ours, in one table for hooks and commands: a command's
+//! `allowed-tools` and a hook's matcher are written with Claude Code's names (`Bash`, `Edit`,
+//! `WebFetch`), and a hook is shown Claude Code's names (and argument names) so existing scripts
+//! work. The table is the list of built-in tools ([`BUILTINS`]): each tool declares its Claude
+//! Code name in its own file ([`Builtin`](crate::builtin_tools::Builtin)).
 //!
 //! MCP tools are `mcp__server__tool` in Claude Code and `server__tool` here
 //! ([`crate::mcp::naming`]); [`ours_from_claude_mcp`] and [`claude_mcp_from_ours`] convert them.
 
-/// Claude Code's name and ours, for each built-in tool that both have.
-const NAMES: [(&str, &str); 12] = [
-    ("Bash", "bash"),
-    ("Read", "read"),
-    ("Write", "write"),
-    ("Edit", "edit"),
-    ("MultiEdit", "multi_edit"),
-    ("Grep", "grep"),
-    ("Glob", "glob"),
-    ("LS", "ls"),
-    ("WebFetch", "http_fetch"),
-    ("TodoWrite", "todo_write"),
-    ("Task", "new_task"),
-    ("Skill", "skill"),
-];
+use crate::builtin_tools::BUILTINS;
+
+/// Claude Code's name and ours, for each built-in tool that both have, in the list's order.
+pub fn names() -> impl Iterator<Item = (&'static str, &'static str)> {
+    BUILTINS
+        .iter()
+        .filter_map(|listed| Some((listed.claude_name?, listed.name)))
+}
 
 /// Our name for Claude Code's built-in tool `name` (`Bash` → `bash`); `None` for a tool we do not
 /// have (`WebSearch`, `NotebookEdit`) and for MCP tools.
 pub fn ours_from_claude(name: &str) -> Option<&'static str> {
-    NAMES
-        .iter()
+    names()
         .find(|(claude, _)| *claude == name)
-        .map(|(_, ours)| *ours)
+        .map(|(_, ours)| ours)
 }
 
 /// Claude Code's name for our built-in tool `name` (`http_fetch` → `WebFetch`).
 pub fn claude_from_ours(name: &str) -> Option<&'static str> {
-    NAMES
-        .iter()
+    names()
         .find(|(_, ours)| *ours == name)
-        .map(|(claude, _)| *claude)
+        .map(|(claude, _)| claude)
+}
+
+/// Claude Code's name for the argument `field` of our built-in tool `ours` (`read`'s `path` is
+/// `file_path`); `None` when it is the same.
+pub fn claude_field(ours: &str, field: &str) -> Option<&'static str> {
+    BUILTINS
+        .iter()
+        .find(|listed| listed.name == ours)?
+        .claude_fields
+        .iter()
+        .find(|(our_field, _)| *our_field == field)
+        .map(|(_, claude)| *claude)
 }
 
 /// Our name for Claude Code's MCP tool name `mcp__server__tool` (`server__tool`, as
@@ -71,13 +76,39 @@ mod tests {
 
     #[test]
     fn each_name_maps_both_ways() {
-        for (claude, ours) in NAMES {
+        for (claude, ours) in names() {
             assert_eq!(ours_from_claude(claude), Some(ours));
             assert_eq!(claude_from_ours(ours), Some(claude));
         }
         assert_eq!(ours_from_claude("WebSearch"), None);
         assert_eq!(ours_from_claude("bash"), None);
         assert_eq!(claude_from_ours("attempt_completion"), None);
+    }
+
+    #[test]
+    fn the_table_is_claude_codes_names_of_our_tools() {
+        let table: Vec<_> = names().collect();
+        assert_eq!(
+            table,
+            [
+                ("Read", "read"),
+                ("Write", "write"),
+                ("Edit", "edit"),
+                ("MultiEdit", "multi_edit"),
+                ("LS", "ls"),
+                ("Glob", "glob"),
+                ("Grep", "grep"),
+                ("Bash", "bash"),
+                ("WebFetch", "http_fetch"),
+                ("TodoWrite", "todo_write"),
+                ("Skill", "skill"),
+                ("Task", "new_task"),
+            ]
+        );
+        assert_eq!(claude_field("read", "path"), Some("file_path"));
+        assert_eq!(claude_field("bash", "timeout_ms"), Some("timeout"));
+        assert_eq!(claude_field("bash", "command"), None);
+        assert_eq!(claude_field("grep", "path"), None);
     }
 
     #[test]

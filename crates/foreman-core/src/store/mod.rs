@@ -2,10 +2,12 @@
 //! opening it at once take turns until its schema is up to date (`db.rs`).
 //!
 //! Callers get a small typed API per concern (workspaces, sessions, history, checkpoints, rules,
-//! usage…), one file each over the handle of `db.rs`; SQL stays inside this module.
+//! usage…), one file each over the handle of `db.rs`; SQL stays inside this module. Its times are
+//! Unix milliseconds from [`now_ms`], the one clock.
 
 mod branches;
 mod checkpoints;
+mod clock;
 mod db;
 mod error;
 mod history;
@@ -21,6 +23,7 @@ mod workspaces;
 
 pub use branches::{BranchOutcome, BranchSpec, UndoneSince};
 pub use checkpoints::Checkpoint;
+pub use clock::now_ms;
 pub use db::{DATABASE_FILE, Store, move_aside};
 pub use error::StoreError;
 pub use history::{FINISHED_CALL_STATES, SUMMARY_ROLE, StoredMessage, StoredToolCall};

@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use thiserror::Error;
 
-use crate::builtin_tools::BuiltinError;
 use crate::protocol::CallError;
 
 /// Codes the runtime itself gives (tools add their own, such as `FILE_NOT_FOUND`).
@@ -123,31 +122,6 @@ impl ToolError {
     }
 }
 
-impl From<BuiltinError> for ToolError {
-    fn from(error: BuiltinError) -> Self {
-        let code = error.code();
-        let text = error.to_string();
-        let message = text
-            .strip_prefix(code)
-            .and_then(|rest| rest.strip_prefix(": "))
-            .unwrap_or(&text)
-            .to_owned();
-        let suggestion = match &error {
-            BuiltinError::PathNotInWorkspace(r) => Some(format!(
-                "Use a path inside the workspace root {}.",
-                r.root.display()
-            )),
-            BuiltinError::NotFound { .. } => Some("Check the path with ls or glob.".to_owned()),
-            _ => None,
-        };
-        let error = Self::new(code, message);
-        match suggestion {
-            Some(s) => error.with_suggestion(s),
-            None => error,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,16 +142,5 @@ mod tests {
         assert_eq!(model["ok"], false);
         assert_eq!(model["code"], "INVALID_PARAMS");
         assert_eq!(model["problems"][0]["path"], "/limit");
-    }
-
-    #[test]
-    fn a_builtin_error_keeps_its_code_once() {
-        let error = ToolError::from(BuiltinError::NotFound {
-            path: "a.txt".into(),
-        });
-        assert_eq!(error.code, "FILE_NOT_FOUND");
-        assert_eq!(error.message, "a.txt does not exist.");
-        assert_eq!(error.to_string().matches("FILE_NOT_FOUND").count(), 1);
-        assert_eq!(error.for_user().message, "a.txt does not exist.");
     }
 }

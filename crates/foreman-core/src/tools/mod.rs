@@ -29,8 +29,6 @@ pub mod schema;
 mod stats;
 mod tool;
 mod validation;
-#[cfg(test)]
-mod wire_shape;
 
 pub use context::{CallContext, CallOutput, OutputSink};
 pub use error::{ParamProblem, ToolError, codes};

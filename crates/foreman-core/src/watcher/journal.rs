@@ -115,8 +115,8 @@ impl ChangeJournal {
         let Ok(relative) = path.strip_prefix(&self.root) else {
             return;
         };
-        let relative = crate::checkpoints::file_facts::git_path(relative);
-        if !crate::checkpoints::region::may_matter(&relative) {
+        let relative = crate::os_path::git_path(relative);
+        if !may_matter(&relative) {
             return;
         }
         let mut state = self.lock();
@@ -218,6 +218,24 @@ impl ChangeJournal {
     }
 }
 
+/// Whether a change of `path` (workspace-relative, as git records it) can matter to a
+/// checkpoint: not inside a `.git` folder, but for its `info/exclude`, and not inside Foreman's
+/// own `.foreman/`. The journal drops the rest at once.
+fn may_matter(path: &[u8]) -> bool {
+    let mut parts = path.split(|&b| b == b'/');
+    if parts.next() == Some(b".foreman") && parts.next().is_some() {
+        return false;
+    }
+    let parts: Vec<&[u8]> = path.split(|&b| b == b'/').collect();
+    match parts.iter().position(|p| *p == b".git") {
+        Some(git) => {
+            let inside = &parts[git + 1..];
+            inside.is_empty() || inside == [&b"info"[..], &b"exclude"[..]]
+        }
+        None => true,
+    }
+}
+
 /// Removes the sync folders of processes that ended without removing theirs (an app quits
 /// without running every destructor).
 fn sweep_stale_sync_dirs() {
@@ -266,4 +284,29 @@ fn untrusted_file_system(path: &Path) -> Option<&'static str> {
 #[cfg(not(target_os = "linux"))]
 fn untrusted_file_system(_path: &Path) -> Option<&'static str> {
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn git_internals_and_foremans_own_files_do_not_matter() {
+        for path in [
+            ".git/objects/ab/cd",
+            "sub/.git/index",
+            ".foreman/sessions/x",
+        ] {
+            assert!(!may_matter(path.as_bytes()), "{path}");
+        }
+        for path in [
+            ".git",
+            ".git/info/exclude",
+            "src/a.rs",
+            ".foreman",
+            "a/.foreman/x",
+        ] {
+            assert!(may_matter(path.as_bytes()), "{path}");
+        }
+    }
 }

@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use foreman_core::providers::keys::StaticKey;
 use foreman_core::providers::{
-    LIST_TIMEOUT, ModelInfo, ModelListError, ProviderPreset, ProviderSettings, Secret, list_models,
+    LIST_TIMEOUT, ModelInfo, ModelListError, ProviderPreset, ProviderSettings, list_models,
 };
+use foreman_core::secrets::Secret;
 use foreman_core::testing::sse_server::ScriptedResponse;
 
 use super::common::serve;

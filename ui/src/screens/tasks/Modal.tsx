@@ -1,10 +1,8 @@
 // A dialog over the window for the task actions: it keeps the keys (Tab and Shift+Tab stay in
 // it, Esc closes it), focuses its `initial` element (else its first button), and gives the focus
-// back where it was when it closes.
-import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from "react";
-
-/** What can take the focus inside the dialog, for keeping Tab within it. */
-const FOCUSABLE = "button:not([disabled]), [href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex='-1'])";
+// back where it was when it closes (the dialogs' one focus trap, useFocusTrap.ts).
+import { useRef, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from "react";
+import { useFocusTrap } from "../../components/useFocusTrap";
 
 interface Props {
   label: string;
@@ -21,15 +19,7 @@ export function Modal({ label, testId, onClose, initial, wide, children }: Props
   const box = useRef<HTMLElement>(null);
   const close = useRef(onClose);
   close.current = onClose;
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    const first = (initial && box.current?.querySelector<HTMLElement>(initial)) || box.current?.querySelector<HTMLElement>(FOCUSABLE);
-    first?.focus();
-    return () => {
-      if (before?.isConnected) before.focus();
-    };
-    // Once, when it opens: `initial` is read then.
-  }, []);
+  const trap = useFocusTrap(box, { initial });
   const onKeyDown = (e: ReactKeyboardEvent) => {
     if (e.key === "Escape" && !e.defaultPrevented) {
       e.preventDefault();
@@ -37,18 +27,7 @@ export function Modal({ label, testId, onClose, initial, wide, children }: Props
       close.current();
       return;
     }
-    if (e.key !== "Tab" || !box.current) return;
-    const all = [...box.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const head = all[0];
-    const last = all[all.length - 1];
-    if (!head || !last) return;
-    if (e.shiftKey && document.activeElement === head) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      head.focus();
-    }
+    trap(e);
   };
   return (
     <div className={wide ? "net-change-backdrop" : "dialog-backdrop"} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>

@@ -16,9 +16,9 @@ use crate::agent::engine::Engine;
 use crate::agent::inbox::state::Input;
 use crate::approval::{ActionClass, CallFacts, Rule, content_hash, preview_hash};
 use crate::builtin_tools::stale_guard::content_hash as guard_hash;
-use crate::conversation::resume::now_ms;
 use crate::diff::{HunkChoiceError, apply_hunks};
 use crate::protocol::{ApprovalScope, CallState, EventMsg, FilePreview, Op, RuleScope};
+use crate::store::now_ms;
 use crate::store::{RuleAction, rule_key};
 use crate::tools::Prepared;
 

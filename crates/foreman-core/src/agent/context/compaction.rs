@@ -19,11 +19,11 @@ use crate::agent::context::window::{
 };
 use crate::agent::engine::Engine;
 use crate::conversation::notes::is_retry_note;
-use crate::conversation::resume::now_ms;
 use crate::conversation::transcript::TranscriptItem;
 use crate::project_rules::NestedRules;
 use crate::protocol::{EventMsg, TaskEndReason};
 use crate::providers::{Collected, Message, ProviderError, ProviderEvent, ProviderRequest};
+use crate::store::now_ms;
 
 /// The system prompt of a summary request.
 pub const SUMMARY_SYSTEM: &str = "You summarise the conversation between a user and an AI \

@@ -11,8 +11,8 @@ use std::process::Stdio;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::agent::engine::Engine;
-use crate::conversation::notes::SESSION_CONTEXT_NOTE_START;
 use crate::providers::Message;
+use crate::providers::message::SESSION_CONTEXT_NOTE_START;
 
 /// How long `git status` may take before the note says git did not answer.
 const GIT_TIMEOUT: Duration = Duration::from_secs(3);

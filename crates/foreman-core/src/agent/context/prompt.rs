@@ -12,8 +12,8 @@
 use std::path::Path;
 
 use crate::builtin_tools::bash::command_shell;
+use crate::builtin_tools::skill::Skill;
 use crate::project_rules::{RuleText, read_user_rules, rules_of_dir};
-use crate::slash::Skill;
 
 const ROLE: &str = "You are Foreman's coding agent. You work in one workspace folder on the \
 user's behalf, using the tools provided. The user supervises you and approves changes.";

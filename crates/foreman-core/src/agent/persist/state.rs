@@ -6,10 +6,11 @@ use serde_json::Value;
 
 use crate::agent::llm::spend::PriorUsage;
 use crate::conversation::notes::is_model_note;
-use crate::conversation::resume::{now_ms, role};
+use crate::conversation::resume::role;
 use crate::conversation::transcript::TranscriptItem;
 use crate::protocol::CallSnapshot;
 use crate::providers::{Message, Usage};
+use crate::store::now_ms;
 use crate::store::{NewWorkspaceCheckpoint, Store, StoreError, UsageTotals, title_from_message};
 
 /// Where a session is stored, when it is.

@@ -11,10 +11,10 @@ use crate::agent::engine::Engine;
 use crate::agent::undo::state::{KEPT_PER_FILE, UndoError};
 use crate::builtin_tools::stale_guard::content_hash;
 use crate::conversation::notes::UNDO_NOTE_START;
-use crate::conversation::resume::now_ms;
 use crate::diff::{DiffLimits, line_counts};
 use crate::protocol::{EventMsg, FilePreview, PREVIEW_LINES_SENT, UndoState};
 use crate::store::Checkpoint;
+use crate::store::now_ms;
 
 /// The most a diff sent for a change that went through without a question may take in an
 /// event (about); a larger one is not sent, and the card keeps its line counts.

@@ -9,9 +9,9 @@ use crate::agent::engine::Engine;
 use crate::agent::undo::state::UndoError;
 use crate::builtin_tools::stale_guard::content_hash;
 use crate::conversation::notes::UNDO_NOTE_START;
-use crate::conversation::resume::now_ms;
 use crate::diff::{DiffLimits, HunkRef, apply_hunks, diff_texts};
 use crate::protocol::UndoState;
+use crate::store::now_ms;
 use crate::store::{Checkpoint, StoreError};
 
 impl Engine {

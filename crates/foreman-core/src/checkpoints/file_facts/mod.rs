@@ -1,6 +1,6 @@
-//! What a checkpoint reads from and writes to a file that depends on the platform: the path as
-//! git records it, the executable bit, the stat that tells whether a file changed, and making a
-//! symlink again.
+//! What a checkpoint reads from and writes to a file that depends on the platform: the
+//! executable bit, the stat that tells whether a file changed, and making a symlink again (the
+//! path as git records it is [`crate::os_path::git_path`]).
 //!
 //! Unix (`unix.rs`) has all of it natively. Windows (`windows.rs`, **not compiled on the machine
 //! this project is built and tested on**) has no executable bit (nothing is recorded as
@@ -22,12 +22,6 @@ use std::fs::Metadata;
 use std::path::Path;
 
 use super::stat::Stat;
-
-/// `path` (relative to the workspace, or a link's target) as git records it: bytes, with `/`
-/// between components.
-pub fn git_path(path: &Path) -> Vec<u8> {
-    imp::git_path(path)
-}
 
 /// Whether the file of `metadata` is executable by its owner.
 pub fn is_executable(metadata: &Metadata) -> bool {
@@ -53,6 +47,7 @@ pub fn symlink(target: &OsStr, link: &Path) -> std::io::Result<()> {
 #[cfg(unix)]
 mod tests {
     use super::*;
+    use crate::os_path::git_path;
 
     #[test]
     fn executable_bit_round_trips() {

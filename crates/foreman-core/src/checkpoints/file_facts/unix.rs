@@ -1,16 +1,11 @@
-//! Unix: paths are bytes already separated by `/`; the mode, times and inode come from `stat`.
+//! Unix: the mode, times and inode come from `stat`.
 
 use std::ffi::OsStr;
 use std::fs::{Metadata, Permissions};
-use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
 use crate::checkpoints::stat::Stat;
-
-pub(super) fn git_path(path: &Path) -> Vec<u8> {
-    path.as_os_str().as_bytes().to_vec()
-}
 
 pub(super) fn is_executable(metadata: &Metadata) -> bool {
     metadata.mode() & 0o111 != 0

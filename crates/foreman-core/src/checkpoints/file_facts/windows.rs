@@ -1,4 +1,4 @@
-//! Windows: no executable bit, no inode, no change time; `\` between components becomes `/`.
+//! Windows: no executable bit, no inode, no change time.
 //!
 //! NOT COMPILED on the machine this project is built and tested on (it has no Windows target).
 
@@ -8,10 +8,6 @@ use std::os::windows::fs::MetadataExt;
 use std::path::Path;
 
 use crate::checkpoints::stat::Stat;
-
-pub(super) fn git_path(path: &Path) -> Vec<u8> {
-    path.to_string_lossy().replace('\\', "/").into_bytes()
-}
 
 /// Windows has no executable bit: whether a file runs depends on its extension.
 pub(super) fn is_executable(_metadata: &Metadata) -> bool {

@@ -13,7 +13,7 @@ mod linux;
 #[cfg(target_os = "linux")]
 use linux as imp;
 
-use crate::providers::Secret;
+use super::Secret;
 
 /// On Linux, makes the process non-dumpable: its `/proc/PID/environ`, `/proc/PID/mem` and the
 /// like then belong to root, so a command the agent runs as the same user cannot read the keys

@@ -4,13 +4,13 @@
 
 use serde_json::Value;
 
-use super::schema::parameters_without_description;
+use super::{BuiltinSession, builtin_tools};
 use crate::boundary::WorkspaceBoundary;
-use crate::builtin_tools::{BuiltinSession, builtin_tools};
 use crate::providers::anthropic::request_body as anthropic_body;
 use crate::providers::openai::request_body as openai_body;
 use crate::providers::{MaxTokensField, Message, ProviderRequest, ToolDefinition};
 use crate::tools::ToolSet;
+use crate::tools::schema::parameters_without_description;
 
 /// Formats JSON Schema defines (draft 2020-12).
 const STANDARD_FORMATS: [&str; 12] = [

@@ -2,7 +2,7 @@
 //!
 //! `Debug` and `Display` print `[REDACTED]`; the value is only reachable through
 //! [`Secret::expose`], which the HTTP layer calls when it builds a header. Every secret made is
-//! remembered by [`crate::secrets`], so tool output is scrubbed of it.
+//! remembered ([`super::remember`]), so tool output is scrubbed of it.
 
 use std::fmt;
 
@@ -13,7 +13,7 @@ pub struct Secret(String);
 impl Secret {
     pub fn new(value: impl Into<String>) -> Self {
         let value = value.into();
-        crate::secrets::remember(&value);
+        super::remember(&value);
         Self(value)
     }
 
