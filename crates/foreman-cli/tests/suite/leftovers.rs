@@ -311,3 +311,82 @@ async fn a_merge_check_ends_when_the_cli_that_runs_it_is_killed() {
     merge.wait().await.unwrap();
     assert_eq!(until_gone(&markers).await, Vec::<String>::new());
 }
+
+#[tokio::test]
+async fn a_killed_cli_ends_a_running_hook_and_what_it_started() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    std::fs::create_dir_all(&ws).unwrap();
+    let (daemon, foreground) = (marker(4501), marker(4502));
+    settings(
+        &ws,
+        json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+            "command": format!("setsid sleep {daemon} >/dev/null 2>&1 & sleep {foreground}")}]}]}),
+        &[],
+    );
+    let server = ScriptedServer::start(vec![body(
+        "anthropic",
+        &[call("c", "bash", json!({"command": "echo hi"}))],
+    )])
+    .await
+    .unwrap();
+    let mut cmd = exec_in(dir.path(), &ws);
+    cmd.args(["--base-url", &server.url(), "--model", "m", "--json"])
+        .args(["--approval", "auto", "--approve-hooks"])
+        .arg("run it")
+        .env("ANTHROPIC_API_KEY", "test-key");
+    let mut child = cmd.spawn().unwrap();
+    let markers = vec![daemon, foreground];
+    until_alive(&markers).await;
+    child.start_kill().unwrap();
+    child.wait().await.unwrap();
+    assert_eq!(until_gone(&markers).await, Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn a_formatter_hook_whose_helpers_end_before_it_returns_works_and_ends_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    std::fs::create_dir_all(&ws).unwrap();
+    // A formatter that runs helpers in parallel and waits for them, as `prettier` or `black`
+    // with workers do, then rewrites the file.
+    let format = "f=\"$CLAUDE_PROJECT_DIR/notes.txt\"; \
+                  (tr a-z A-Z < \"$f\" > \"$f.up\") & (sleep 0.2) & wait; mv \"$f.up\" \"$f\"";
+    settings(
+        &ws,
+        json!({"PostToolUse": [{"matcher": "Write", "hooks": [
+            {"type": "command", "command": format}]}]}),
+        &[],
+    );
+    let server = ScriptedServer::start(vec![
+        body(
+            "anthropic",
+            &[call(
+                "w",
+                "write",
+                json!({"path": "notes.txt", "content": "shout\n"}),
+            )],
+        ),
+        body("anthropic", &[text("Done.")]),
+    ])
+    .await
+    .unwrap();
+    let mut cmd = exec_in(dir.path(), &ws);
+    cmd.args(["--base-url", &server.url(), "--model", "m", "--json"])
+        .args(["--approval", "yolo", "--approve-hooks"])
+        .arg("write it")
+        .env("ANTHROPIC_API_KEY", "test-key");
+    let out = run(cmd, |e| panic!("nothing asks in yolo: {e}")).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        std::fs::read_to_string(ws.join("notes.txt")).unwrap(),
+        "SHOUT\n"
+    );
+    let ran: Vec<&Value> = out
+        .events
+        .iter()
+        .filter(|e| e["type"] == "hook_ran" && e["run"]["event"] == "PostToolUse")
+        .collect();
+    assert_eq!(ran.len(), 1, "{ran:?}");
+    assert!(ran[0]["run"].get("ended").is_none(), "{}", ran[0]);
+}

@@ -132,6 +132,10 @@ async fn waiting_write() -> (Harness, String, String) {
 #[tokio::test]
 async fn the_watcher_re_sends_a_waiting_approval_when_its_file_changes() {
     let (mut h, id, old_hash) = waiting_write().await;
+    // On a loaded machine the watcher may start after the approval is asked: only a change it
+    // sees proves it re-sent the request.
+    let root = h.dir.path().to_path_buf();
+    until_watching(&mut h, &root).await;
     std::fs::write(h.dir.path().join("notes.txt"), "alpha\nbeta\nextra\n").unwrap();
     // alpha, beta and extra go, gamma comes.
     let new_hash = resent(&mut h, &id, |p| p.lines_removed == 3 && p.lines_added == 1).await;
