@@ -276,7 +276,7 @@ pub async fn delete_session(
     let store = open_store_ref(&state).await?;
     // A task's worktree goes with its conversation, its work kept restorable as a discard keeps it.
     if let Some(task) = store.task(&session_id).await?
-        && task.state != "discarded"
+        && task.state != foreman_core::store::TaskLife::Discarded
     {
         let tasks = crate::task_commands::tasks(&app, &state).await?;
         tasks

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::protocol::{TaskPlace, TaskPlaces};
-use crate::store::TaskRow;
+use crate::store::{TaskLife, TaskRow};
 
 use super::config::{FIRST_PORT, TaskConfig, copy_files};
 use super::error::TaskError;
@@ -176,16 +176,12 @@ impl Tasks {
             id: session.id,
             workspace_path: key,
             name: task_name,
-            place: match new.place {
-                TaskPlace::Folder => "folder",
-                TaskPlace::Worktree => "worktree",
-            }
-            .into(),
+            place: new.place,
             path: path.display().to_string(),
             branch,
             base,
             base_commit,
-            state: "active".into(),
+            state: TaskLife::Active,
             merge: None,
             merge_at: None,
             note: (!warnings.is_empty()).then(|| warnings.join("\n")),

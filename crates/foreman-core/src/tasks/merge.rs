@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 
-use crate::protocol::{MergeProgress, MergeStep, SandboxLevel};
+use crate::protocol::{MergeProgress, MergeStep, SandboxLevel, TaskPlace};
 use crate::sandbox::{self, SandboxPolicy};
-use crate::store::TaskRow;
+use crate::store::{TaskLife, TaskRow};
 
 use super::config::{CONFIG_FILE, TaskConfig};
 use super::error::TaskError;
@@ -156,15 +156,15 @@ impl Tasks {
         on_progress: &(dyn Fn(&MergeProgress) + Send + Sync),
     ) -> Result<MergeProgress, TaskError> {
         let row = self.row(id).await?;
-        match row.state.as_str() {
-            "merged" | "discarded" => {
+        match row.state {
+            TaskLife::Merged | TaskLife::Discarded => {
                 return Err(TaskError::WrongState {
                     name: row.name.clone(),
-                    state: row.state.clone(),
+                    state: row.state.to_string(),
                     what: "there is nothing to merge".into(),
                 });
             }
-            _ if row.place != "worktree" => return Err(TaskError::NotAWorktree(row.name)),
+            _ if row.place != TaskPlace::Worktree => return Err(TaskError::NotAWorktree(row.name)),
             _ => {}
         }
         let path = PathBuf::from(&row.path);
@@ -391,7 +391,7 @@ impl Tasks {
                 )
             };
             run.progress.commit = Some(new);
-            run.row.state = "merged".into();
+            run.row.state = TaskLife::Merged;
             return run.stop(MergeStep::Merged, landed).await;
         }
         run.stop(

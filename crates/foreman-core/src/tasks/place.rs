@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use crate::agent::SessionConfig;
-use crate::protocol::SandboxLevel;
+use crate::protocol::{SandboxLevel, TaskPlace};
 use crate::sandbox::{self, SandboxPolicy};
 use crate::store::TaskRow;
 
@@ -58,7 +58,7 @@ impl Place {
     }
 
     pub fn is_worktree(&self) -> bool {
-        self.task.place == "worktree"
+        self.task.place == TaskPlace::Worktree
     }
 
     /// The sandbox of a program the task's repository asks for (its setup, its run command):
@@ -108,7 +108,7 @@ impl Tasks {
             command_env.push(("FOREMAN_PORT".into(), port.to_string()));
         }
         let mut sandbox_branches = None;
-        let (sandbox_writable, sandbox_read_only, sandbox_env) = if task.place == "worktree" {
+        let (sandbox_writable, sandbox_read_only, sandbox_env) = if task.place == TaskPlace::Worktree {
             let wt = super::worktree_of(&task)?.ok_or_else(|| TaskError::WorktreeMissing {
                 name: task.name.clone(),
                 path: workspace.clone(),
@@ -124,7 +124,7 @@ impl Tasks {
         } else {
             (Vec::new(), Vec::new(), Vec::new())
         };
-        let folder_turn = (task.place != "worktree").then(|| locks::FolderTurn {
+        let folder_turn = (task.place != TaskPlace::Worktree).then(|| locks::FolderTurn {
             data_dir: self.data_dir.clone(),
             folder: task.workspace_path.clone(),
             task: task.name.clone(),

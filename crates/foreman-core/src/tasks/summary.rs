@@ -10,7 +10,7 @@ use crate::protocol::{
     InboxItem, InboxKind, MergeProgress, MergeStep, TaskEndReason, TaskPlace, TaskState,
     TaskSummary,
 };
-use crate::store::TaskRow;
+use crate::store::{TaskLife, TaskRow};
 
 use super::changes::{self, FileStat};
 use super::error::TaskError;
@@ -41,10 +41,10 @@ pub struct Seen {
 
 /// The state a task is in.
 pub fn state_of(row: &TaskRow, merge: Option<&MergeProgress>, seen: &Seen) -> TaskState {
-    match row.state.as_str() {
-        "discarded" => return TaskState::Discarded,
-        "merged" => return TaskState::Merged,
-        _ => {}
+    match row.state {
+        TaskLife::Discarded => return TaskState::Discarded,
+        TaskLife::Merged => return TaskState::Merged,
+        TaskLife::Active => {}
     }
     if merge.is_some_and(|m| !m.step.is_over()) {
         return TaskState::Merging;
@@ -121,7 +121,7 @@ impl Tasks {
                 .await?
                 .map(|s| s.title)
                 .unwrap_or_default();
-            let is_worktree = row.place == "worktree";
+            let is_worktree = row.place == TaskPlace::Worktree;
             let worktree = match (is_worktree, state) {
                 (true, s) if s != TaskState::Discarded => super::worktree_of(&row)?,
                 _ => None,
@@ -151,11 +151,7 @@ impl Tasks {
                 name: row.name.clone(),
                 title,
                 workspace_path: row.workspace_path.clone(),
-                place: if is_worktree {
-                    TaskPlace::Worktree
-                } else {
-                    TaskPlace::Folder
-                },
+                place: row.place,
                 path: row.path.clone(),
                 branch: row.branch.clone(),
                 base: row.base.clone(),
@@ -299,12 +295,12 @@ impl Tasks {
 mod tests {
     use super::*;
 
-    fn row(state: &str) -> TaskRow {
+    fn row(state: TaskLife) -> TaskRow {
         TaskRow {
             id: "t".into(),
             workspace_path: "/r".into(),
             name: "t".into(),
-            place: "worktree".into(),
+            place: TaskPlace::Worktree,
             path: "/w".into(),
             branch: None,
             base: "main".into(),
@@ -344,8 +340,14 @@ mod tests {
             )),
             ..Seen::default()
         };
-        assert_eq!(state_of(&row("active"), None, &done), TaskState::Ready);
-        assert_eq!(state_of(&row("merged"), None, &done), TaskState::Merged);
+        assert_eq!(
+            state_of(&row(TaskLife::Active), None, &done),
+            TaskState::Ready
+        );
+        assert_eq!(
+            state_of(&row(TaskLife::Merged), None, &done),
+            TaskState::Merged
+        );
         let waiting = Seen {
             live: Some(SessionActivity {
                 running: true,
@@ -353,16 +355,19 @@ mod tests {
             }),
             ..done.clone()
         };
-        assert_eq!(state_of(&row("active"), None, &waiting), TaskState::Waiting);
+        assert_eq!(
+            state_of(&row(TaskLife::Active), None, &waiting),
+            TaskState::Waiting
+        );
         let checking = merge(MergeStep::Checking);
         assert_eq!(
-            state_of(&row("active"), Some(&checking), &done),
+            state_of(&row(TaskLife::Active), Some(&checking), &done),
             TaskState::Merging
         );
         // A conflict after the agent finished: failed, until the agent runs again.
         let conflict = merge(MergeStep::Conflict);
         assert_eq!(
-            state_of(&row("active"), Some(&conflict), &done),
+            state_of(&row(TaskLife::Active), Some(&conflict), &done),
             TaskState::Failed
         );
         let fixed = Seen {
@@ -375,11 +380,11 @@ mod tests {
             ..Seen::default()
         };
         assert_eq!(
-            state_of(&row("active"), Some(&conflict), &fixed),
+            state_of(&row(TaskLife::Active), Some(&conflict), &fixed),
             TaskState::Ready
         );
         assert_eq!(
-            state_of(&row("active"), None, &Seen::default()),
+            state_of(&row(TaskLife::Active), None, &Seen::default()),
             TaskState::New
         );
         let waiting_for_a_slot = Seen {
@@ -387,7 +392,7 @@ mod tests {
             ..Seen::default()
         };
         assert_eq!(
-            state_of(&row("active"), None, &waiting_for_a_slot),
+            state_of(&row(TaskLife::Active), None, &waiting_for_a_slot),
             TaskState::Queued
         );
         // Open, before its first message: nothing runs yet.
@@ -395,7 +400,10 @@ mod tests {
             live: Some(SessionActivity::default()),
             ..Seen::default()
         };
-        assert_eq!(state_of(&row("active"), None, &opened), TaskState::New);
+        assert_eq!(
+            state_of(&row(TaskLife::Active), None, &opened),
+            TaskState::New
+        );
         let started = Seen {
             live: Some(SessionActivity {
                 running: true,
@@ -403,6 +411,9 @@ mod tests {
             }),
             ..Seen::default()
         };
-        assert_eq!(state_of(&row("active"), None, &started), TaskState::Running);
+        assert_eq!(
+            state_of(&row(TaskLife::Active), None, &started),
+            TaskState::Running
+        );
     }
 }
