@@ -6,8 +6,7 @@ use std::path::PathBuf;
 use foreman_core::checkpoints::Checkpoints;
 use tauri::{AppHandle, State};
 
-use crate::session_commands::state_data_dir;
-use crate::state::{AppState, open_store_ref};
+use crate::state::{AppState, open_store_ref, state_data_dir};
 use crate::view::CommandError;
 
 fn where_they_are(app: &AppHandle, workspace: &str) -> Result<(PathBuf, PathBuf), CommandError> {

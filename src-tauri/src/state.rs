@@ -124,6 +124,14 @@ pub fn launch_folder(launch: &LaunchRequest) -> Option<PathBuf> {
         .map(|dir| dir.path)
 }
 
+/// The app's data folder: the database, the sessions' artefacts, the checkpoints, the tasks'
+/// worktrees.
+pub fn state_data_dir(app: &AppHandle) -> Result<PathBuf, CommandError> {
+    app.path()
+        .app_data_dir()
+        .map_err(|e| CommandError::new(format!("Cannot find the app data directory: {e}")))
+}
+
 pub fn database_path(app: &AppHandle) -> Result<PathBuf, String> {
     app.path()
         .app_data_dir()

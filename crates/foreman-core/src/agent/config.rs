@@ -1,7 +1,8 @@
-//! What a session is started with: [`SessionConfig`], and why it may not start.
+//! What a session is started with: [`SessionConfig`], the one way both clients fill it
+//! ([`SessionSetup`]), and why it may not start.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,7 +13,8 @@ use crate::protocol::{ApprovalMode, ConfigArea, SandboxLevel};
 use crate::providers::context_windows::context_window_of;
 use crate::providers::{Limits, Message, PriceTable, Provider};
 use crate::slash::SlashDirs;
-use crate::store::{RuleAction, Store};
+use crate::store::{RuleAction, Store, StoreError};
+use crate::tasks::Place;
 
 /// Everything a session needs.
 #[derive(Debug, Clone)]
@@ -181,6 +183,197 @@ impl SessionConfig {
             slash: None,
             config_warnings: Vec::new(),
         }
+    }
+}
+
+/// The user's own rule file in the app's config folder (`AGENTS.md`, beside its settings).
+pub const USER_RULES_FILE: &str = "AGENTS.md";
+
+/// The stored session an engine continues (what [`crate::conversation::open_session`] gave).
+#[derive(Debug, Clone)]
+pub struct StoredSession {
+    /// The folder the store keeps it (and its rules) under, as the client names it.
+    pub workspace_key: String,
+    pub id: String,
+    /// Its history (empty for a new one).
+    pub history: Vec<Message>,
+    /// How many messages of the user its transcript shows
+    /// ([`crate::conversation::Transcript::user_messages`]).
+    pub user_messages: usize,
+}
+
+/// A session's configuration from what a client knows: the app calls it with its settings,
+/// the CLI with its flags and the app's settings file, each input once, then
+/// [`build`](Self::build). Anything not given keeps [`SessionConfig::new`]'s default.
+///
+/// Each choice a client makes is one method here and one field below, so a new one (which
+/// agent runs the session, say) is added in one place for both clients.
+#[derive(Debug)]
+#[must_use]
+pub struct SessionSetup {
+    config: SessionConfig,
+    stored: Option<(Store, StoredSession)>,
+    /// The Claude-style folders were asked for, with the app's config folder (if known).
+    folders: Option<Option<PathBuf>>,
+    data_root: Option<PathBuf>,
+    place: Option<Place>,
+}
+
+impl SessionConfig {
+    /// A [`SessionSetup`] for `model` of `provider` in `workspace` (the folder the user opened).
+    pub fn builder(
+        provider: Arc<dyn Provider>,
+        model: impl Into<String>,
+        workspace: PathBuf,
+    ) -> SessionSetup {
+        SessionSetup {
+            config: Self::new(provider, model, workspace),
+            stored: None,
+            folders: None,
+            data_root: None,
+            place: None,
+        }
+    }
+}
+
+impl SessionSetup {
+    /// The session is `session`, kept in `store`: its id, history and count of messages, and
+    /// the rules in force for it (the user's, the folder's, its own) when it is built.
+    pub fn stored(mut self, store: Store, session: StoredSession) -> Self {
+        self.stored = Some((store, session));
+        self
+    }
+
+    /// The approval mode it starts in.
+    pub fn approval(mut self, mode: ApprovalMode) -> Self {
+        self.config.approval_mode = mode;
+        self
+    }
+
+    /// The model's answer limits, whether it calls tools through the text protocol, and its
+    /// context window when the user gave one (the table of known models otherwise).
+    pub fn model_limits(
+        mut self,
+        limits: Limits,
+        text_protocol: bool,
+        context_window: Option<u32>,
+    ) -> Self {
+        self.config.limits = limits;
+        self.config.text_protocol = text_protocol;
+        if let Some(window) = context_window {
+            self.config.context_window = Some(usize::try_from(window).unwrap_or(usize::MAX));
+        }
+        self
+    }
+
+    /// The most model requests per task.
+    pub fn max_iterations(mut self, max: u32) -> Self {
+        self.config.max_iterations = max;
+        self
+    }
+
+    /// How far commands are confined, whether they may reach the network, and the paths
+    /// hidden from them (absolute).
+    pub fn sandbox(mut self, level: SandboxLevel, network: bool, hidden: Vec<PathBuf>) -> Self {
+        self.config.sandbox = level;
+        self.config.sandbox_network = network;
+        self.config.sandbox_hidden = hidden;
+        self
+    }
+
+    /// Hooks run outside the sandbox (the user said so).
+    pub fn hooks_outside_sandbox(mut self, unconfined: bool) -> Self {
+        self.config.hooks_unconfined = unconfined;
+        self
+    }
+
+    /// What checkpoints keep.
+    pub fn checkpoint_coverage(mut self, coverage: crate::checkpoints::Coverage) -> Self {
+        self.config.checkpoint_coverage = coverage;
+        self
+    }
+
+    /// The Claude-style folders: hooks, skills and commands from the workspace's `.claude/`,
+    /// the user's home and the app's config folder `config_dir`, and the user's own rule file
+    /// there ([`USER_RULES_FILE`]).
+    pub fn user_folders(mut self, config_dir: Option<PathBuf>) -> Self {
+        self.folders = Some(config_dir);
+        self
+    }
+
+    /// Where the client keeps its data: the session's artefacts go to `sessions/<id>` in
+    /// `root`, the workspaces' checkpoints to `checkpoints`.
+    pub fn data_in(mut self, root: impl Into<PathBuf>) -> Self {
+        self.data_root = Some(root.into());
+        self
+    }
+
+    /// The place the session's task works in (`None`: it is not a task): its worktree or the
+    /// folder, what its confined commands may write and their environment, and the folder
+    /// whose hook consents apply.
+    pub fn place(mut self, place: Option<&Place>) -> Self {
+        self.place = place.cloned();
+        self
+    }
+
+    /// The configuration; reads the rules in force from the store.
+    pub async fn build(self) -> Result<SessionConfig, StoreError> {
+        let Self {
+            mut config,
+            stored,
+            folders,
+            data_root,
+            place,
+        } = self;
+        if let Some(place) = place {
+            apply_place(&mut config, place);
+        }
+        if let Some(config_dir) = folders {
+            // A task's hooks, skills and commands are its worktree's (its branch's).
+            let dirs = SlashDirs::for_user(config.workspace.clone(), config_dir.clone());
+            config.hooks = Some(dirs.clone());
+            config.slash = Some(dirs);
+            config.user_rules = config_dir.map(|dir| dir.join(USER_RULES_FILE));
+        }
+        if let Some((store, session)) = stored {
+            config.rules = store
+                .rules_in_force(&session.workspace_key, Some(&session.id))
+                .await?
+                .into_iter()
+                .map(|r| (r.action, r.pattern))
+                .collect();
+            config.session_id = Some(session.id);
+            config.history = session.history;
+            config.user_messages = session.user_messages;
+            config.store = Some(store);
+        }
+        if let Some(root) = data_root {
+            config.data_dir = sessions_dir(&root, config.session_id.as_deref());
+            config.checkpoints_dir = Some(root.join("checkpoints"));
+        }
+        Ok(config)
+    }
+}
+
+/// Points the session at a task's place.
+fn apply_place(config: &mut SessionConfig, place: Place) {
+    // The worktree's hooks were allowed (or not) in the folder the user opened.
+    config.consent_folder = Some(place.folder());
+    config.workspace = place.workspace;
+    config.sandbox_writable = place.sandbox_writable;
+    config.sandbox_read_only = place.sandbox_read_only;
+    config.sandbox_env = place.sandbox_env;
+    config.sandbox_branches = place.sandbox_branches;
+    config.command_env = place.command_env;
+    config.folder_turn = place.folder_turn;
+}
+
+/// Where the artefacts of session `id` go under the client's data folder `root`.
+fn sessions_dir(root: &Path, id: Option<&str>) -> PathBuf {
+    let sessions = root.join("sessions");
+    match id {
+        Some(id) => sessions.join(id),
+        None => sessions,
     }
 }
 
