@@ -72,7 +72,8 @@ pub async fn rename_session(
     Ok(())
 }
 
-/// Deletes a stored session (stopping it first if it runs). Files it changed stay changed.
+/// Deletes a stored session (stopping it first if it runs). Files it changed stay changed; a
+/// task's worktree goes with it, its work kept restorable as a discard keeps it.
 #[tauri::command]
 pub async fn delete_session(
     app: AppHandle,
@@ -81,19 +82,10 @@ pub async fn delete_session(
 ) -> Result<(), CommandError> {
     state.sessions.send(&session_id, Op::Shutdown);
     state.windows().forget_session(&session_id);
-    let store = open_store_ref(&state).await?;
-    // A task's worktree goes with its conversation, its work kept restorable as a discard keeps it.
-    if let Some(task) = store.task(&session_id).await?
-        && task.state != foreman_core::store::TaskLife::Discarded
-    {
-        let tasks = crate::task_commands::tasks(&app, &state).await?;
-        tasks
-            .discard(&session_id, true)
-            .await
-            .map_err(|e| CommandError::new(e.to_string()))?;
-        crate::task_commands::changed(&app, &task.workspace_path);
+    let tasks = crate::task_commands::tasks(&app, &state).await?;
+    if let Some(folder) = tasks.delete_session(&session_id).await? {
+        crate::task_commands::changed(&app, &folder);
     }
-    store.delete_session(&session_id).await?;
     Ok(())
 }
 
@@ -108,9 +100,7 @@ pub async fn branch_session(
     text: String,
 ) -> Result<SessionSummary, CommandError> {
     let store = open_store_ref(&state).await?;
-    let branch = branch_before_message(&store, &session_id, message_index, &text)
-        .await
-        .map_err(|e| CommandError::new(e.to_string()))?;
+    let branch = branch_before_message(&store, &session_id, message_index, &text).await?;
     log::info!(
         "session {} branched from {session_id} before message {message_index}",
         branch.id

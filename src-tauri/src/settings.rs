@@ -128,6 +128,16 @@ pub fn settings_path(app: &AppHandle) -> Result<PathBuf, CommandError> {
         })
 }
 
+/// The settings as saved now (see [`load`]).
+pub fn current(app: &AppHandle) -> Result<AppSettings, CommandError> {
+    load(&settings_path(app)?)
+}
+
+/// Every path hidden from confined commands, as the saved settings say ([`hidden_paths`]).
+pub fn hidden_now(app: &AppHandle) -> Result<Vec<PathBuf>, CommandError> {
+    Ok(hidden_paths(app, &current(app)?))
+}
+
 /// Reads the settings; defaults when the file does not exist. A damaged file is an error that
 /// names it (it is not overwritten until the user saves).
 pub fn load(path: &Path) -> Result<AppSettings, CommandError> {

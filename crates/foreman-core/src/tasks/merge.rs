@@ -51,6 +51,33 @@ pub struct MergeOptions {
     pub hidden: Vec<PathBuf>,
 }
 
+impl MergeStrategy {
+    /// A merge commit when the user chose one (Settings › Tasks, `--merge-commit`), else a
+    /// rebase.
+    pub fn chosen(merge_commit: bool) -> Self {
+        if merge_commit {
+            Self::MergeCommit
+        } else {
+            Self::Rebase
+        }
+    }
+}
+
+impl MergeOptions {
+    /// What the user chose: the commit `message` (`None`: the drafted one), a merge commit or
+    /// a rebase, and the paths `hidden` from the check; the repository's check, onto the
+    /// task's base.
+    pub fn chosen(message: Option<String>, merge_commit: bool, hidden: Vec<PathBuf>) -> Self {
+        Self {
+            message,
+            check: None,
+            into: None,
+            strategy: MergeStrategy::chosen(merge_commit),
+            hidden,
+        }
+    }
+}
+
 /// How many times a target that moved during a merge is rebased onto again.
 const RETRIES: usize = 3;
 
@@ -145,6 +172,26 @@ impl Tasks {
         row.merge_at = Some(now_ms());
         self.store.update_task(&row).await?;
         Ok(true)
+    }
+
+    /// Puts task `id` in the merge queue and returns: the merge goes on on its own (on the
+    /// Tokio runtime), `on_progress` seeing every step and `on_over` how it ended, each with
+    /// the task's row as it was when the merge began.
+    pub async fn start_merge(
+        &self,
+        id: &str,
+        options: MergeOptions,
+        on_progress: impl Fn(&TaskRow, &MergeProgress) + Send + Sync + 'static,
+        on_over: impl FnOnce(&TaskRow, Result<MergeProgress, TaskError>) + Send + 'static,
+    ) -> Result<(), TaskError> {
+        let row = self.row(id).await?;
+        let tasks = self.clone();
+        tokio::spawn(async move {
+            let progress = |p: &MergeProgress| on_progress(&row, p);
+            let result = tasks.merge(&row.id, options, &progress).await;
+            on_over(&row, result);
+        });
+        Ok(())
     }
 
     /// Merges task `id` through the queue; `on_progress` sees every step. Returns where it

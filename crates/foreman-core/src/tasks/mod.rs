@@ -47,6 +47,7 @@ pub use self::config::TaskConfig;
 pub use self::error::TaskError;
 pub use self::lifecycle::NewTask;
 pub use self::merge::{MergeOptions, MergeStrategy};
+pub use self::place::SetupSandbox;
 pub use self::place::{Place, Running};
 pub use self::refs::OtherBranches;
 pub use self::repo::Repo;
@@ -110,6 +111,12 @@ impl Tasks {
             .task(id)
             .await?
             .ok_or_else(|| TaskError::NoSuchTask(id.to_owned()))
+    }
+
+    /// The folder task `id` belongs to (as the store names it), which a client's views of its
+    /// tasks are keyed by.
+    pub async fn folder_of(&self, id: &str) -> Result<String, TaskError> {
+        Ok(self.row(id).await?.workspace_path)
     }
 }
 

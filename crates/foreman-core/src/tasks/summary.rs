@@ -3,7 +3,7 @@
 //! base, its disk, whether its worktree is still there, and its overlaps with the others.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::protocol::records::SessionActivity;
 use crate::protocol::{
@@ -82,13 +82,34 @@ pub fn state_of(row: &TaskRow, merge: Option<&MergeProgress>, seen: &Seen) -> Ta
 }
 
 impl Tasks {
+    /// What needs the user across the tasks of `folders` ([`inbox`]), `live` and `queued` as
+    /// [`Self::list`] takes them.
+    pub async fn inbox_of(
+        &self,
+        folders: impl IntoIterator<Item = PathBuf>,
+        live: &HashMap<String, SessionActivity>,
+        queued: &HashMap<String, String>,
+    ) -> Result<Vec<InboxItem>, TaskError> {
+        let mut all = Vec::new();
+        for folder in folders {
+            let folder = folder.display().to_string();
+            all.extend(self.list(&folder, live, queued).await?);
+        }
+        let waiting: HashMap<String, u32> = all
+            .iter()
+            .filter_map(|t| live.get(&t.id).map(|a| (t.id.clone(), a.waiting)))
+            .collect();
+        Ok(inbox(&all, &waiting))
+    }
+
     /// The tasks of `folder`, oldest first. `live` is what this process knows of running
-    /// sessions; `queued` the tasks it holds waiting for a slot.
+    /// sessions (by id); `queued` the tasks it holds waiting for a slot or for the folder,
+    /// with why (their note says it).
     pub async fn list(
         &self,
         folder: &str,
         live: &HashMap<String, SessionActivity>,
-        queued: &[String],
+        queued: &HashMap<String, String>,
     ) -> Result<Vec<TaskSummary>, TaskError> {
         let rows = self.store.tasks(folder).await?;
         let mut summaries = Vec::with_capacity(rows.len());
@@ -112,7 +133,7 @@ impl Tasks {
                 live: live.get(&row.id).copied(),
                 running_elsewhere: locks::is_running(&self.data_dir, &row.id),
                 last_end,
-                queued: queued.contains(&row.id),
+                queued: queued.contains_key(&row.id),
             };
             let state = state_of(&row, merge.as_ref(), &seen);
             let title = self
@@ -163,14 +184,15 @@ impl Tasks {
                 missing,
                 overlaps: Vec::new(),
                 merge,
-                note: if missing {
-                    Some(format!(
+                note: match queued.get(&row.id) {
+                    // Why it waits: for a slot, or for the folder another task works in.
+                    Some(why) => Some(why.clone()),
+                    None if missing => Some(format!(
                         "Its worktree {} was deleted by hand; restore the task to get its last \
                          saved state back, or discard it.",
                         row.path
-                    ))
-                } else {
-                    row.note.clone()
+                    )),
+                    None => row.note.clone(),
                 },
                 port: row.port.and_then(|p| u16::try_from(p).ok()),
                 run_command,
@@ -305,7 +327,7 @@ mod tests {
             branch: None,
             base: "main".into(),
             base_commit: None,
-            state: state.into(),
+            state,
             merge: None,
             merge_at: Some(10),
             note: None,

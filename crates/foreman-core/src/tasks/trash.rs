@@ -96,6 +96,21 @@ impl Tasks {
         Ok(row)
     }
 
+    /// Deletes the stored session `id`. A task's session takes its worktree with it: the task
+    /// is discarded first, its work kept restorable as a discard keeps it. Returns the folder
+    /// of the task discarded.
+    pub async fn delete_session(&self, id: &str) -> Result<Option<String>, TaskError> {
+        let mut discarded = None;
+        if let Some(task) = self.store.task(id).await?
+            && task.state != TaskLife::Discarded
+        {
+            self.discard(id, true).await?;
+            discarded = Some(task.workspace_path);
+        }
+        self.store.delete_session(id).await?;
+        Ok(discarded)
+    }
+
     /// Brings task `id` back: a discarded one as it was when discarded, an active one whose
     /// worktree was deleted by hand from its branch.
     pub async fn restore(&self, id: &str) -> Result<TaskRow, TaskError> {
