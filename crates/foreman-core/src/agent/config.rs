@@ -391,3 +391,139 @@ pub enum SessionError {
         source: crate::approval::RuleParseError,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{RuleScope, TaskPlace};
+    use crate::providers::{ReplayProvider, WireFormat};
+    use crate::store::{TaskLife, TaskRow, rule_key};
+    use crate::tasks::locks::FolderTurn;
+
+    fn provider() -> Arc<dyn Provider> {
+        Arc::new(ReplayProvider::new("/nowhere", WireFormat::Anthropic))
+    }
+
+    fn place(folder: &Path, worktree: &Path) -> Place {
+        Place {
+            task: TaskRow {
+                id: "s1".into(),
+                workspace_path: folder.display().to_string(),
+                name: "fix".into(),
+                place: TaskPlace::Worktree,
+                path: worktree.display().to_string(),
+                branch: Some("foreman/fix".into()),
+                base: "main".into(),
+                base_commit: None,
+                state: TaskLife::Active,
+                merge: None,
+                merge_at: None,
+                note: None,
+                port: None,
+                trash_ref: None,
+                discarded_at: None,
+                created_at: 0,
+                updated_at: 0,
+            },
+            workspace: worktree.to_path_buf(),
+            sandbox_writable: vec![PathBuf::from("/git/worktrees/fix")],
+            sandbox_read_only: vec![PathBuf::from("/git/worktrees/fix/HEAD")],
+            sandbox_env: vec![("GIT_OBJECT_DIRECTORY".into(), "/objects".into())],
+            sandbox_branches: None,
+            command_env: vec![("FOREMAN_TASK".into(), "fix".into())],
+            folder_turn: Some(FolderTurn {
+                data_dir: PathBuf::from("/data"),
+                folder: folder.display().to_string(),
+                task: "fix".into(),
+            }),
+        }
+    }
+
+    #[tokio::test]
+    async fn the_builder_fills_a_tasks_session_from_what_the_client_knows() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("f.db")).await.unwrap();
+        let (folder, worktree) = (dir.path().join("repo"), dir.path().join("wt"));
+        let key = folder.display().to_string();
+        for (scope, pattern) in [
+            (RuleScope::User, "bash(ls*)"),
+            (RuleScope::Workspace, "bash(cargo test*)"),
+            (RuleScope::Session, "bash(make*)"),
+        ] {
+            let rule = rule_key(scope, &key, Some("s1"));
+            store
+                .add_rule(&rule, RuleAction::Allow, pattern, 1)
+                .await
+                .unwrap();
+        }
+        let stored = StoredSession {
+            workspace_key: key.clone(),
+            id: "s1".into(),
+            history: Vec::new(),
+            user_messages: 2,
+        };
+        let config_dir = dir.path().join("config");
+        let place = place(&folder, &worktree);
+        let config = SessionConfig::builder(provider(), "claude-sonnet-4-5", folder.clone())
+            // The order of the calls does not matter.
+            .place(Some(&place))
+            .user_folders(Some(config_dir.clone()))
+            .data_in(dir.path().join("data"))
+            .stored(store.clone(), stored)
+            .approval(ApprovalMode::Yolo)
+            .sandbox(SandboxLevel::ReadOnly, true, vec![PathBuf::from("/secret")])
+            .hooks_outside_sandbox(true)
+            .model_limits(Limits::default(), true, Some(8_192))
+            .max_iterations(7)
+            .build()
+            .await
+            .unwrap();
+        assert_eq!(config.workspace, worktree);
+        assert_eq!(config.consent_folder.as_deref(), Some(folder.as_path()));
+        assert_eq!(config.sandbox_writable, place.sandbox_writable);
+        assert_eq!(config.sandbox_read_only, place.sandbox_read_only);
+        assert_eq!(config.sandbox_env, place.sandbox_env);
+        assert_eq!(config.command_env, place.command_env);
+        assert!(config.folder_turn.is_some());
+        let hooks = config.hooks.as_ref().unwrap();
+        assert_eq!(hooks.workspace, worktree, "the worktree's own .claude/");
+        assert_eq!(hooks.config_dir.as_deref(), Some(config_dir.as_path()));
+        assert_eq!(config.slash.as_ref().unwrap().workspace, worktree);
+        assert_eq!(config.user_rules, Some(config_dir.join(USER_RULES_FILE)));
+        assert_eq!(config.data_dir, dir.path().join("data/sessions/s1"));
+        assert_eq!(
+            config.checkpoints_dir,
+            Some(dir.path().join("data/checkpoints"))
+        );
+        assert_eq!(config.session_id.as_deref(), Some("s1"));
+        assert_eq!(config.user_messages, 2);
+        let rules: Vec<&str> = config.rules.iter().map(|(_, p)| p.as_str()).collect();
+        assert_eq!(rules, ["bash(ls*)", "bash(cargo test*)", "bash(make*)"]);
+        assert!(config.store.is_some());
+        assert_eq!(config.approval_mode, ApprovalMode::Yolo);
+        assert_eq!(
+            (config.sandbox, config.sandbox_network),
+            (SandboxLevel::ReadOnly, true)
+        );
+        assert_eq!(config.sandbox_hidden, [PathBuf::from("/secret")]);
+        assert!(config.hooks_unconfined && config.text_protocol);
+        assert_eq!(
+            (config.context_window, config.max_iterations),
+            (Some(8_192), 7)
+        );
+    }
+
+    #[test]
+    fn what_is_not_given_keeps_the_defaults() {
+        let workspace = PathBuf::from("/w");
+        let built = SessionConfig::builder(provider(), "m", workspace.clone());
+        let config = futures::executor::block_on(built.build()).unwrap();
+        let new = SessionConfig::new(provider(), "m", workspace.clone());
+        assert_eq!(config.workspace, workspace);
+        assert_eq!(config.data_dir, new.data_dir);
+        assert_eq!(config.consent_folder, None);
+        assert!(config.hooks.is_none() && config.slash.is_none() && config.store.is_none());
+        assert_eq!(config.max_iterations, DEFAULT_MAX_ITERATIONS);
+        assert_eq!(config.sandbox_hidden, new.sandbox_hidden);
+    }
+}
