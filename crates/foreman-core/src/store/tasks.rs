@@ -296,6 +296,17 @@ mod tests {
                 .await
                 .unwrap();
         assert_eq!(text, ("worktree".to_owned(), "discarded".to_owned()));
+        // The words errors use are the ones the store keeps.
+        let mut row = a;
+        for life in [TaskLife::Active, TaskLife::Merged, TaskLife::Discarded] {
+            row.state = life;
+            store.update_task(&row).await.unwrap();
+            let (text,): (String,) = sqlx::query_as("SELECT state FROM tasks WHERE id = 'a'")
+                .fetch_one(store.pool())
+                .await
+                .unwrap();
+            assert_eq!(text, life.as_str());
+        }
         // The table's CHECK keeps an unknown place out; an unknown state reads as an error.
         assert!(
             insert("c", "attic", "active")
