@@ -37,10 +37,6 @@ LAYERS = [
 # Imports from a lower folder to a higher one that are known and being removed: (the file, the
 # folder it reaches). Each is reported and does not fail the check; one that no longer happens
 # is reported too, to be removed here.
-KNOWN_BACK_IMPORTS = {
-    # `SessionConfig`: the session-setup builder moves what `tasks/place.rs` needs below `tasks`.
-    ("crates/foreman-core/src/tasks/place.rs", "agent"),
-}
 
 
 def rust_files(root):
@@ -390,14 +386,7 @@ def main():
             problems.append("import cycle: " + " -> ".join(comp))
     backs, unplaced = back_imports()
     for path, target, low, high in backs:
-        line = f"back import: {path} -> {target} ({low} is below {high})"
-        if (path, high) in KNOWN_BACK_IMPORTS:
-            print(line + ", a known exception (KNOWN_BACK_IMPORTS)")
-        else:
-            problems.append(line)
-    for path, high in sorted(KNOWN_BACK_IMPORTS - {(b[0], b[3]) for b in backs}):
-        print(f"known exception gone: {path} no longer imports {high}; remove it from "
-              "KNOWN_BACK_IMPORTS")
+        problems.append(f"back import: {path} -> {target} ({low} is below {high})")
     for name in unplaced:
         problems.append(f"{CORE}/{name}: not in the layer order (LAYERS in {sys.argv[0]})")
     for comp in cycles(ts_graph()):

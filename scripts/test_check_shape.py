@@ -89,13 +89,13 @@ class CheckShapeTest(unittest.TestCase):
         self.assertEqual(code, 1, out)
         self.assertIn("(os_path is below store)", out)
 
-    def test_the_known_exception_is_reported_and_passes(self):
+    def test_tasks_reaching_up_into_agent_fails(self):
         code, out = self.run_checker({
             f"{CORE}/tasks/place.rs": "use crate::agent::SessionConfig;\n",
             f"{CORE}/agent/mod.rs": "pub struct SessionConfig;\n",
         })
-        self.assertEqual(code, 0, out)
-        self.assertIn("a known exception", out)
+        self.assertEqual(code, 1, out)
+        self.assertIn("(tasks is below agent)", out)
 
     def test_a_module_missing_from_the_order_fails(self):
         code, out = self.run_checker({

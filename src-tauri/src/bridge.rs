@@ -88,6 +88,16 @@ impl SessionHub {
         session.activity.lock().ok().map(|a| a.view())
     }
 
+    /// What each running session is doing, by id.
+    pub fn activities(&self) -> HashMap<String, SessionActivity> {
+        let Ok(live) = self.live.lock() else {
+            return HashMap::new();
+        };
+        live.iter()
+            .filter_map(|(id, s)| s.activity.lock().ok().map(|a| (id.clone(), a.view())))
+            .collect()
+    }
+
     /// Points a running session at a new channel of window `window` (the UI reloaded or reopened
     /// it; the session now belongs to that window) and asks for a snapshot on it. False when the
     /// session is not running.

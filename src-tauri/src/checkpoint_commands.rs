@@ -6,8 +6,7 @@ use std::path::PathBuf;
 use foreman_core::checkpoints::Checkpoints;
 use tauri::{AppHandle, State};
 
-use crate::session_commands::state_data_dir;
-use crate::state::{AppState, open_store_ref};
+use crate::state::{AppState, open_store_ref, state_data_dir};
 use crate::view::CommandError;
 
 fn where_they_are(app: &AppHandle, workspace: &str) -> Result<(PathBuf, PathBuf), CommandError> {
@@ -33,16 +32,18 @@ pub async fn clear_checkpoints(
     state: State<'_, AppState>,
     workspace: String,
 ) -> Result<u64, CommandError> {
-    let (dir, root) = where_they_are(&app, &workspace)?;
-    let freed = tokio::task::spawn_blocking(move || Checkpoints::clear(&dir, &root))
-        .await
-        .map_err(|e| CommandError::new(e.to_string()))?
-        .map_err(|e| CommandError::new(format!("Could not clear the checkpoints: {e}")))?;
+    let freed = clear(&app, &workspace).await?;
     let store = open_store_ref(&state).await?;
-    store
-        .forget_workspace_checkpoints(&workspace)
-        .await
-        .map_err(|e| CommandError::new(e.to_string()))?;
+    store.forget_workspace_checkpoints(&workspace).await?;
     log::info!("cleared the checkpoints of {workspace} ({freed} bytes)");
     Ok(freed)
+}
+
+/// Deletes the checkpoint repository of `workspace`, off the async runtime; the bytes freed.
+async fn clear(app: &AppHandle, workspace: &str) -> Result<u64, CommandError> {
+    let (dir, root) = where_they_are(app, workspace)?;
+    tokio::task::spawn_blocking(move || Checkpoints::clear(&dir, &root))
+        .await
+        .map_err(|e| CommandError::new(e.to_string()))?
+        .map_err(|e| CommandError::new(format!("Could not clear the checkpoints: {e}")))
 }

@@ -24,6 +24,7 @@ mod rendering;
 mod rule_commands;
 mod rule_file_commands;
 mod session_commands;
+mod session_open;
 mod settings;
 mod settings_commands;
 mod startup_clock;

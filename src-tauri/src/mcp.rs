@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use foreman_core::mcp::{HubOptions, HubSandbox, McpConfig, McpHub};
+use foreman_core::mcp::{HubOptions, HubSandbox, McpConfig, McpHub, ServerSource};
 use foreman_core::store::Store;
 use tauri::{AppHandle, Manager};
 
@@ -25,6 +25,23 @@ pub fn user_file(app: &AppHandle) -> Result<PathBuf, CommandError> {
         .map_err(|e| CommandError {
             message: format!("Cannot find the app config directory: {e}"),
         })
+}
+
+/// Saves `text` as the user's MCP configuration file, checked first: a file that does not
+/// parse is refused and the old one kept. Written atomically (a temporary file renamed over).
+pub fn save_user_file(app: &AppHandle, text: &str) -> Result<(), CommandError> {
+    let file = user_file(app)?;
+    let parsed = McpConfig::parse(text, ServerSource::User, &file)?;
+    if let Some(problem) = parsed.problems.first() {
+        return Err(CommandError::new(format!("Not saved: {problem}")));
+    }
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let temp = file.with_extension("json.tmp");
+    std::fs::write(&temp, text)?;
+    std::fs::rename(&temp, &file)?;
+    Ok(())
 }
 
 /// The workspace's MCP configuration file.

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use foreman_core::builtin_tools::builtin_names;
-use foreman_core::mcp::{HubStatus, McpConfig, McpHub, ServerSource};
+use foreman_core::mcp::{HubStatus, McpHub};
 use foreman_core::workspace::WorkspaceDir;
 use serde::Serialize;
 use tauri::{AppHandle, State};
@@ -101,11 +101,22 @@ pub async fn mcp_set_enabled(
     enabled: bool,
 ) -> Result<McpView, CommandError> {
     let (_, hub) = hub_of(&app, &state, &workspace).await?;
-    match tool {
-        Some(tool) => hub.set_tool_enabled(&server, &tool, enabled)?,
-        None => hub.set_server_enabled(&server, enabled)?,
-    }
+    set_enabled(&hub, &server, tool.as_deref(), enabled)?;
     view(&app, &state, &workspace).await
+}
+
+/// Turns `server` (`tool`: one of its tools) on or off.
+fn set_enabled(
+    hub: &McpHub,
+    server: &str,
+    tool: Option<&str>,
+    enabled: bool,
+) -> Result<(), CommandError> {
+    match tool {
+        Some(tool) => hub.set_tool_enabled(server, tool, enabled)?,
+        None => hub.set_server_enabled(server, enabled)?,
+    }
+    Ok(())
 }
 
 /// Saves the user's `mcp.json` (checked first: a file that does not parse is refused and the
@@ -117,19 +128,7 @@ pub async fn mcp_save_user_config(
     workspace: String,
     text: String,
 ) -> Result<McpView, CommandError> {
-    let file = user_file(&app)?;
-    let parsed = McpConfig::parse(&text, ServerSource::User, &file)?;
-    if let Some(problem) = parsed.problems.first() {
-        return Err(CommandError {
-            message: format!("Not saved: {problem}"),
-        });
-    }
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let temp = file.with_extension("json.tmp");
-    std::fs::write(&temp, &text)?;
-    std::fs::rename(&temp, &file)?;
+    crate::mcp::save_user_file(&app, &text)?;
     state.mcp.reload(&resolve(&workspace)?).await;
     view(&app, &state, &workspace).await
 }
@@ -145,6 +144,6 @@ mod tests {
         foreman_protocol::bindings::assert_bindings_current::<foreman_core::mcp::ServerStatus>();
         foreman_protocol::bindings::assert_bindings_current::<foreman_core::mcp::ServerState>();
         foreman_protocol::bindings::assert_bindings_current::<foreman_core::mcp::ToolStatus>();
-        foreman_protocol::bindings::assert_bindings_current::<ServerSource>();
+        foreman_protocol::bindings::assert_bindings_current::<foreman_core::mcp::ServerSource>();
     }
 }

@@ -42,21 +42,41 @@ pub async fn rules_add(
     pattern: String,
     scope: RuleScope,
 ) -> Result<Vec<StoredRule>, CommandError> {
-    Rule::parse(action, &pattern).map_err(|e| CommandError::new(format!("`{pattern}`: {e}")))?;
+    let key = checked_key(action, &pattern, scope, &workspace, session_id.as_deref())?;
+    add(&state, &key, action, pattern.trim()).await?;
+    in_force(&state, &workspace, session_id.as_deref()).await
+}
+
+/// The store's key for a rule of `scope`, once `pattern` parses as a rule and a session rule
+/// has its session.
+fn checked_key(
+    action: RuleAction,
+    pattern: &str,
+    scope: RuleScope,
+    workspace: &str,
+    session_id: Option<&str>,
+) -> Result<String, CommandError> {
+    Rule::parse(action, pattern).map_err(|e| CommandError::new(format!("`{pattern}`: {e}")))?;
     if scope == RuleScope::Session && session_id.is_none() {
         return Err(CommandError::new(
             "There is no session yet: send a message first, or choose this workspace.",
         ));
     }
-    let store = open_store_ref(&state).await?;
-    let key = rule_key(scope, &workspace, session_id.as_deref());
+    Ok(rule_key(scope, workspace, session_id))
+}
+
+/// Stores the rule under `key`; every running session reads its rules again.
+async fn add(
+    state: &AppState,
+    key: &str,
+    action: RuleAction,
+    pattern: &str,
+) -> Result<(), CommandError> {
+    let store = open_store_ref(state).await?;
     let now = foreman_core::store::now_ms();
-    store
-        .add_rule(&key, action, pattern.trim(), now)
-        .await
-        .map_err(|e| CommandError::new(e.to_string()))?;
+    store.add_rule(key, action, pattern, now).await?;
     state.sessions.send_all(Op::ReloadRules);
-    in_force(&state, &workspace, session_id.as_deref()).await
+    Ok(())
 }
 
 /// Removes the rule `id`; the rules in force after it.

@@ -15,7 +15,7 @@ use crate::view::CommandError;
 pub(crate) fn user_rules_path(app: &AppHandle) -> Result<PathBuf, CommandError> {
     app.path()
         .app_config_dir()
-        .map(|dir| dir.join("AGENTS.md"))
+        .map(|dir| dir.join(foreman_core::agent::USER_RULES_FILE))
         .map_err(|e| CommandError::new(format!("Cannot find the app config directory: {e}")))
 }
 

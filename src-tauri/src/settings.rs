@@ -8,6 +8,7 @@ use foreman_core::approval::ApprovalMode;
 use foreman_core::providers::{KeyringKey, ProviderPreset, ProviderSettings};
 use foreman_core::sandbox::hidden;
 use foreman_protocol::Op;
+use foreman_protocol::settings::{max_tokens_problem, thinking_budget_problem};
 use foreman_protocol::{HiddenPath, SandboxLevel};
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager};
@@ -128,6 +129,16 @@ pub fn settings_path(app: &AppHandle) -> Result<PathBuf, CommandError> {
         })
 }
 
+/// The settings as saved now (see [`load`]).
+pub fn current(app: &AppHandle) -> Result<AppSettings, CommandError> {
+    load(&settings_path(app)?)
+}
+
+/// Every path hidden from confined commands, as the saved settings say ([`hidden_paths`]).
+pub fn hidden_now(app: &AppHandle) -> Result<Vec<PathBuf>, CommandError> {
+    Ok(hidden_paths(app, &current(app)?))
+}
+
 /// Reads the settings; defaults when the file does not exist. A damaged file is an error that
 /// names it (it is not overwritten until the user saves).
 pub fn load(path: &Path) -> Result<AppSettings, CommandError> {
@@ -144,6 +155,23 @@ pub fn load(path: &Path) -> Result<AppSettings, CommandError> {
         Err(e) => Err(CommandError {
             message: format!("Cannot read the settings file {}: {e}", path.display()),
         }),
+    }
+}
+
+/// Why `settings` cannot be saved: they may be incomplete (no model yet), but never hold what a
+/// request refuses.
+pub fn check(settings: &AppSettings) -> Result<(), CommandError> {
+    if settings.max_iterations == 0 {
+        return Err(CommandError::new("The iteration cap must be at least 1."));
+    }
+    let provider = &settings.provider;
+    match provider
+        .thinking_budget()
+        .and_then(thinking_budget_problem)
+        .or_else(|| provider.max_tokens.and_then(max_tokens_problem))
+    {
+        Some(problem) => Err(CommandError::new(problem)),
+        None => Ok(()),
     }
 }
 

@@ -7,7 +7,7 @@ use foreman_core::providers::{
     ConnectionTest, LIST_TIMEOUT, ModelInfo, ProviderPreset, ProviderSettings, SharedKeySource,
     StaticKey, TEST_TIMEOUT, list_models, test_connection as run_connection_test,
 };
-use foreman_protocol::settings::{max_tokens_problem, thinking_budget_problem};
+use foreman_core::secrets::Secret;
 use tauri::AppHandle;
 
 use crate::settings::{self, AppSettings, SettingsView, key_for, settings_path};
@@ -17,11 +17,7 @@ use crate::view::CommandError;
 /// The settings screen's data.
 #[tauri::command]
 pub async fn get_settings(app: AppHandle) -> Result<SettingsView, CommandError> {
-    let path = settings_path(&app)?;
-    let recordings = settings::recordings_dir(&app)?;
-    let own = settings::own_dirs(&app);
-    let settings = settings::load(&path)?;
-    blocking(move || Ok(settings::view(&path, &recordings, settings, &own))).await
+    view_of(&app, settings::current(&app)?).await
 }
 
 /// Saves the settings. New sessions use them; running sessions of the same provider take the
@@ -33,37 +29,12 @@ pub async fn save_settings(
     settings: AppSettings,
 ) -> Result<SettingsView, CommandError> {
     let path = settings_path(&app)?;
-    let recordings = settings::recordings_dir(&app)?;
-    let own = settings::own_dirs(&app);
-    if settings.max_iterations == 0 {
-        return Err(CommandError::new("The iteration cap must be at least 1."));
-    }
-    // Saved settings may be incomplete (no model yet), but never hold what a request refuses.
-    let provider = &settings.provider;
-    if let Some(problem) = provider
-        .thinking_budget()
-        .and_then(thinking_budget_problem)
-        .or_else(|| provider.max_tokens.and_then(max_tokens_problem))
-    {
-        return Err(CommandError::new(problem));
-    }
+    settings::check(&settings)?;
     // What was saved before, to tell the open sessions only what changed (unreadable: all).
     let before = settings::load(&path).ok();
     settings::save(&path, &settings)?;
-    log::info!(
-        "settings saved: {:?}, model {}",
-        settings.provider.preset,
-        settings.provider.model
-    );
-    if let Some(op) =
-        settings::model_change(before.map(|b| b.provider).as_ref(), &settings.provider)
-    {
-        let reached = state
-            .sessions
-            .send_to_provider(&settings::provider_identity(&settings.provider), &op);
-        log::info!("the model change went to {reached} open session(s)");
-    }
-    blocking(move || Ok(settings::view(&path, &recordings, settings, &own))).await
+    saved(&state, before, &settings);
+    view_of(&app, settings).await
 }
 
 /// Stores the API key of `preset` in the system keychain.
@@ -73,16 +44,10 @@ pub async fn set_api_key(
     preset: ProviderPreset,
     key: String,
 ) -> Result<SettingsView, CommandError> {
-    let path = settings_path(&app)?;
-    let recordings = settings::recordings_dir(&app)?;
-    let own = settings::own_dirs(&app);
-    let settings = settings::load(&path)?;
-    blocking(move || {
-        key_for(preset).store(&key)?;
-        log::info!("API key stored in the keychain for {preset:?}");
-        Ok(settings::view(&path, &recordings, settings, &own))
-    })
-    .await
+    let settings = settings::current(&app)?;
+    blocking(move || Ok(key_for(preset).store(&key)?)).await?;
+    log::info!("API key stored in the keychain for {preset:?}");
+    view_of(&app, settings).await
 }
 
 /// Removes the API key of `preset` from the system keychain.
@@ -91,15 +56,9 @@ pub async fn delete_api_key(
     app: AppHandle,
     preset: ProviderPreset,
 ) -> Result<SettingsView, CommandError> {
-    let path = settings_path(&app)?;
-    let recordings = settings::recordings_dir(&app)?;
-    let own = settings::own_dirs(&app);
-    let settings = settings::load(&path)?;
-    blocking(move || {
-        key_for(preset).delete()?;
-        Ok(settings::view(&path, &recordings, settings, &own))
-    })
-    .await
+    let settings = settings::current(&app)?;
+    blocking(move || Ok(key_for(preset).delete()?)).await?;
+    view_of(&app, settings).await
 }
 
 /// Tests the provider `settings` describe (as the form holds them, not yet saved) with the key
@@ -109,9 +68,7 @@ pub async fn delete_api_key(
 pub async fn test_connection(settings: AppSettings) -> Result<ConnectionTest, CommandError> {
     let preset = settings.provider.preset;
     log::info!("testing the connection to {preset:?}");
-    let keyring = key_for(preset);
-    let stored = blocking(move || Ok(keyring.read()?)).await?;
-    let key: SharedKeySource = Arc::new(StaticKey(stored));
+    let key: SharedKeySource = Arc::new(StaticKey(stored_key(preset).await?));
     let result = run_connection_test(&settings.provider, key, TEST_TIMEOUT).await;
     log::info!(
         "connection test of {preset:?}: connected {}, {} model(s), tools {:?}",
@@ -128,18 +85,47 @@ pub async fn test_connection(settings: AppSettings) -> Result<ConnectionTest, Co
 pub async fn list_provider_models(
     settings: ProviderSettings,
 ) -> Result<Vec<ModelInfo>, CommandError> {
-    let preset = settings.preset;
-    let keyring = key_for(preset);
-    let stored = blocking(move || Ok(keyring.read()?)).await?;
+    let stored = stored_key(settings.preset).await?;
     if stored.is_none() && settings.requires_key() {
+        let label = settings.preset.label();
         return Err(CommandError::new(format!(
-            "no API key is stored for {}",
-            preset.label()
+            "no API key is stored for {label}"
         )));
     }
-    list_models(&settings, &StaticKey(stored), LIST_TIMEOUT)
-        .await
-        .map_err(|e| CommandError::new(e.to_string()))
+    let models = list_models(&settings, &StaticKey(stored), LIST_TIMEOUT).await;
+    models.map_err(|e| CommandError::new(e.to_string()))
+}
+
+/// The settings screen's view of `settings`.
+async fn view_of(app: &AppHandle, settings: AppSettings) -> Result<SettingsView, CommandError> {
+    let path = settings_path(app)?;
+    let recordings = settings::recordings_dir(app)?;
+    let own = settings::own_dirs(app);
+    blocking(move || Ok(settings::view(&path, &recordings, settings, &own))).await
+}
+
+/// The settings were saved over `before`: the running sessions of their provider get the
+/// model, when it (or how it thinks) changed.
+fn saved(state: &AppState, before: Option<AppSettings>, settings: &AppSettings) {
+    log::info!(
+        "settings saved: {:?}, model {}",
+        settings.provider.preset,
+        settings.provider.model
+    );
+    if let Some(op) =
+        settings::model_change(before.map(|b| b.provider).as_ref(), &settings.provider)
+    {
+        let reached = state
+            .sessions
+            .send_to_provider(&settings::provider_identity(&settings.provider), &op);
+        log::info!("the model change went to {reached} open session(s)");
+    }
+}
+
+/// The key the keychain holds for `preset`, read off the async runtime.
+async fn stored_key(preset: ProviderPreset) -> Result<Option<Secret>, CommandError> {
+    let keyring = key_for(preset);
+    blocking(move || Ok(keyring.read()?)).await
 }
 
 /// Opens an http(s) link in the system browser; other schemes are refused.

@@ -124,6 +124,14 @@ pub fn launch_folder(launch: &LaunchRequest) -> Option<PathBuf> {
         .map(|dir| dir.path)
 }
 
+/// The app's data folder: the database, the sessions' artefacts, the checkpoints, the tasks'
+/// worktrees.
+pub fn state_data_dir(app: &AppHandle) -> Result<PathBuf, CommandError> {
+    app.path()
+        .app_data_dir()
+        .map_err(|e| CommandError::new(format!("Cannot find the app data directory: {e}")))
+}
+
 pub fn database_path(app: &AppHandle) -> Result<PathBuf, String> {
     app.path()
         .app_data_dir()
@@ -150,6 +158,26 @@ pub async fn open_store(path: &std::path::Path) -> StoreSlot {
             }
         }
     }
+}
+
+/// Renames a damaged database aside (never deletes it) and opens a fresh one in its place;
+/// refused while the database is open.
+pub async fn move_aside_and_reopen(app: &AppHandle, state: &AppState) -> Result<(), CommandError> {
+    let path = database_path(app)?;
+    let mut slot = state.store.lock().await;
+    if let StoreSlot::Open(_) = &*slot {
+        return Err(CommandError::new(
+            "The database is open; there is nothing to move.",
+        ));
+    }
+    let moved = foreman_core::store::move_aside(&path)?;
+    log::warn!(
+        "moved damaged database {} to {}",
+        path.display(),
+        moved.display()
+    );
+    *slot = open_store(&path).await;
+    Ok(())
 }
 
 /// The open store (a cheap clone), or the error that keeps it closed.

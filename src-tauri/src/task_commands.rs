@@ -3,23 +3,21 @@
 //! discard, restore, hand back and clean up. Each delegates to `foreman_core::tasks`; the
 //! window hears `tasks-changed` (`task_events.rs`) whenever one of its tasks moves.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 use foreman_core::diff::HunkRef;
-use foreman_core::tasks::lifecycle::NewTask;
-use foreman_core::tasks::place::SetupSandbox;
-use foreman_core::tasks::summary::inbox;
-use foreman_core::tasks::{MergeOptions, MergeStrategy, Tasks};
+use foreman_core::store::TaskRow;
+use foreman_core::tasks::{MergeOptions, NewTask, TaskError, Tasks};
 use foreman_core::workspace::WorkspaceDir;
-use foreman_protocol::records::SessionActivity;
-use foreman_protocol::{InboxItem, TaskChange, TaskPlace, TaskPlaces, TaskRun, TaskSummary};
-use tauri::{AppHandle, Manager, State};
+use foreman_protocol::{
+    InboxItem, MergeProgress, TaskChange, TaskPlace, TaskPlaces, TaskRun, TaskSummary,
+};
+use tauri::{AppHandle, State};
 
 pub use crate::task_events::changed;
 
 use crate::settings;
-use crate::state::{AppState, open_store_ref};
+use crate::state::{AppState, open_store_ref, state_data_dir};
 use crate::view::CommandError;
 
 /// The app's tasks (one value: its merges can be cancelled).
@@ -27,12 +25,7 @@ pub async fn tasks(app: &AppHandle, state: &AppState) -> Result<Tasks, CommandEr
     if let Some(tasks) = state.tasks_slot().clone() {
         return Ok(tasks);
     }
-    let store = open_store_ref(state).await?;
-    let data_dir = app
-        .path()
-        .app_data_dir()
-        .map_err(|e| CommandError::new(format!("Cannot find the app data directory: {e}")))?;
-    let tasks = Tasks::new(store, data_dir);
+    let tasks = Tasks::new(open_store_ref(state).await?, state_data_dir(app)?);
     *state.tasks_slot() = Some(tasks.clone());
     Ok(tasks)
 }
@@ -42,26 +35,9 @@ fn folder(workspace: &str) -> Result<PathBuf, CommandError> {
     Ok(WorkspaceDir::resolve(workspace, &cwd)?.path)
 }
 
-fn text(e: foreman_core::tasks::TaskError) -> CommandError {
-    CommandError::new(upper_first(&e.to_string()))
-}
-
-fn upper_first(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| {
-        let mut out: String = c.to_uppercase().collect();
-        out.push_str(chars.as_str());
-        if !out.ends_with('.') {
-            out.push('.');
-        }
-        out
-    })
-}
-
-/// What the running sessions of this app are doing, by id.
-fn live(state: &AppState, ids: impl Iterator<Item = String>) -> HashMap<String, SessionActivity> {
-    ids.filter_map(|id| state.sessions.activity(&id).map(|a| (id, a)))
-        .collect()
+/// A task's error as the user reads it.
+fn text(e: TaskError) -> CommandError {
+    CommandError::new(e.sentence())
 }
 
 async fn list(
@@ -69,43 +45,40 @@ async fn list(
     state: &AppState,
     workspace: &str,
 ) -> Result<Vec<TaskSummary>, CommandError> {
+    let (live, queued) = (state.sessions.activities(), state.queued_tasks());
     let tasks = tasks(app, state).await?;
-    let ids = tasks
-        .store()
-        .tasks(workspace)
-        .await?
-        .into_iter()
-        .map(|t| t.id);
-    let live = live(state, ids);
-    let queued = state.queued_tasks();
-    let ids: Vec<String> = queued.keys().cloned().collect();
-    let mut list = tasks.list(workspace, &live, &ids).await.map_err(text)?;
-    // Why a queued task waits: for a slot, or for the folder another task works in.
-    for task in &mut list {
-        if let Some(why) = queued.get(&task.id) {
-            task.note = Some(why.clone());
-        }
-    }
-    Ok(list)
+    tasks.list(workspace, &live, &queued).await.map_err(text)
 }
 
+/// Task `id` as its window lists it now; the windows hear that its folder's tasks changed.
 async fn summary_of(
     app: &AppHandle,
     state: &AppState,
     id: &str,
 ) -> Result<TaskSummary, CommandError> {
-    let tasks = tasks(app, state).await?;
-    let row = tasks
-        .store()
-        .task(id)
-        .await?
-        .ok_or_else(|| CommandError::new("That task no longer exists."))?;
-    changed(app, &row.workspace_path);
-    list(app, state, &row.workspace_path)
-        .await?
-        .into_iter()
-        .find(|t| t.id == id)
-        .ok_or_else(|| CommandError::new("That task no longer exists."))
+    let gone = || CommandError::new("That task no longer exists.");
+    let folder = match tasks(app, state).await?.folder_of(id).await {
+        Err(TaskError::NoSuchTask(_)) => return Err(gone()),
+        found => found?,
+    };
+    changed(app, &folder);
+    let listed = list(app, state, &folder).await?;
+    listed.into_iter().find(|t| t.id == id).ok_or_else(gone)
+}
+
+/// `done` as the command's answer; when it succeeded, the windows hear that task `id`'s
+/// folder's tasks changed.
+async fn and_changed<T>(
+    app: &AppHandle,
+    tasks: &Tasks,
+    id: &str,
+    done: Result<T, TaskError>,
+) -> Result<T, CommandError> {
+    let done = done.map_err(text)?;
+    if let Ok(folder) = tasks.folder_of(id).await {
+        changed(app, &folder);
+    }
+    Ok(done)
 }
 
 /// Holds task `id`'s place for its session (`None`: the session is not a task): waits for a
@@ -134,6 +107,40 @@ pub async fn hold_place(
     Ok(running)
 }
 
+/// Starts the task `new` in `workspace` (its worktree made, the repository's setup run); its
+/// id.
+async fn start(
+    app: &AppHandle,
+    state: &AppState,
+    workspace: &str,
+    new: NewTask,
+) -> Result<String, CommandError> {
+    let hidden = settings::hidden_now(app)?;
+    let tasks = tasks(app, state).await?;
+    let started = tasks.start_set_up(&folder(workspace)?, new, hidden).await;
+    started.map_err(text)
+}
+
+/// How the merge queue merges, as Settings say (`message`: the user's commit message).
+fn merge_options(app: &AppHandle, message: Option<String>) -> Result<MergeOptions, CommandError> {
+    let app_settings = settings::current(app)?;
+    let hidden = settings::hidden_paths(app, &app_settings);
+    Ok(MergeOptions::chosen(
+        message,
+        app_settings.merge_commit,
+        hidden,
+    ))
+}
+
+/// A merge ended: the user hears how (a notification), and the windows read the tasks again.
+fn merge_over(app: &AppHandle, task: &TaskRow, result: Result<MergeProgress, TaskError>) {
+    match result {
+        Ok(done) => crate::notify::merge_over(app, &task.name, &done),
+        Err(error) => log::warn!("merge of {}: {error}", task.id),
+    }
+    changed(app, &task.workspace_path);
+}
+
 #[tauri::command]
 pub async fn list_tasks(
     app: AppHandle,
@@ -150,20 +157,9 @@ pub async fn task_inbox(
     state: State<'_, AppState>,
 ) -> Result<Vec<InboxItem>, CommandError> {
     let folders = state.windows().folders();
-    let mut all = Vec::new();
-    for folder in folders {
-        all.extend(list(&app, &state, &folder.display().to_string()).await?);
-    }
-    let waiting: HashMap<String, u32> = all
-        .iter()
-        .filter_map(|t| {
-            state
-                .sessions
-                .activity(&t.id)
-                .map(|a| (t.id.clone(), a.waiting))
-        })
-        .collect();
-    Ok(inbox(&all, &waiting))
+    let (live, queued) = (state.sessions.activities(), state.queued_tasks());
+    let tasks = tasks(&app, &state).await?;
+    tasks.inbox_of(folders, &live, &queued).await.map_err(text)
 }
 
 #[tauri::command]
@@ -187,25 +183,9 @@ pub async fn start_task(
     name: Option<String>,
     base: Option<String>,
 ) -> Result<TaskSummary, CommandError> {
-    let tasks = tasks(&app, &state).await?;
-    let new = NewTask {
-        place,
-        name: name.filter(|n| !n.trim().is_empty()),
-        base: base.filter(|b| !b.trim().is_empty()),
-        prompt: String::new(),
-    };
-    let started = tasks.start(&folder(&workspace)?, new).await.map_err(text)?;
-    let app_settings = settings::load(&settings::settings_path(&app)?)?;
-    let hidden = SetupSandbox {
-        hidden: settings::hidden_paths(&app, &app_settings),
-    };
-    if let Err(error) = tasks
-        .setup(&started.task.id, &started.config, &hidden, |_| {})
-        .await
-    {
-        log::warn!("task {}: setup: {error}", started.task.name);
-    }
-    summary_of(&app, &state, &started.task.id).await
+    let new = NewTask::in_place(place, name, base);
+    let id = start(&app, &state, &workspace, new).await?;
+    summary_of(&app, &state, &id).await
 }
 
 /// Puts a task in the merge queue; its progress reaches the window through `tasks-changed`.
@@ -216,37 +196,13 @@ pub async fn merge_task(
     task_id: String,
     message: Option<String>,
 ) -> Result<(), CommandError> {
+    let options = merge_options(&app, message)?;
+    let (stepped, over) = (app.clone(), app.clone());
+    let stepped = move |task: &TaskRow, _: &MergeProgress| changed(&stepped, &task.workspace_path);
+    let over = move |task: &TaskRow, result| merge_over(&over, task, result);
     let tasks = tasks(&app, &state).await?;
-    let row = tasks
-        .store()
-        .task(&task_id)
-        .await?
-        .ok_or_else(|| CommandError::new("That task no longer exists."))?;
-    let app_settings = settings::load(&settings::settings_path(&app)?)?;
-    let options = MergeOptions {
-        message,
-        check: None,
-        into: None,
-        strategy: if app_settings.merge_commit {
-            MergeStrategy::MergeCommit
-        } else {
-            MergeStrategy::Rebase
-        },
-        hidden: settings::hidden_paths(&app, &app_settings),
-    };
-    let workspace = row.workspace_path.clone();
-    let name = row.name.clone();
-    let emitter = app.clone();
-    tauri::async_runtime::spawn(async move {
-        let key = workspace.clone();
-        let progress = move |_: &foreman_protocol::MergeProgress| changed(&emitter, &key);
-        match tasks.merge(&task_id, options, &progress).await {
-            Ok(done) => crate::notify::merge_over(&app, &name, &done),
-            Err(error) => log::warn!("merge of {task_id}: {error}"),
-        }
-        changed(&app, &workspace);
-    });
-    Ok(())
+    let merging = tasks.start_merge(&task_id, options, stepped, over);
+    merging.await.map_err(text)
 }
 
 /// The drafted commit message of the task's uncommitted changes; `None` when everything is
@@ -348,14 +304,8 @@ pub async fn drop_task_change(
     hunks: Option<Vec<HunkRef>>,
 ) -> Result<TaskChange, CommandError> {
     let tasks = tasks(&app, &state).await?;
-    let change = tasks
-        .drop_change(&task_id, &path, hunks.as_deref())
-        .await
-        .map_err(text)?;
-    if let Ok(Some(row)) = tasks.store().task(&task_id).await {
-        changed(&app, &row.workspace_path);
-    }
-    Ok(change)
+    let dropped = tasks.drop_change(&task_id, &path, hunks.as_deref()).await;
+    and_changed(&app, &tasks, &task_id, dropped).await
 }
 
 /// Starts the repository's run command in the task's worktree (confined, network on).
@@ -365,9 +315,8 @@ pub async fn start_task_run(
     state: State<'_, AppState>,
     task_id: String,
 ) -> Result<TaskRun, CommandError> {
+    let hidden = settings::hidden_now(&app)?;
     let tasks = tasks(&app, &state).await?;
-    let app_settings = settings::load(&settings::settings_path(&app)?)?;
-    let hidden = settings::hidden_paths(&app, &app_settings);
     tasks.start_run(&task_id, hidden).await.map_err(text)
 }
 

@@ -7,7 +7,7 @@
 use std::io::IsTerminal;
 use std::sync::Arc;
 
-use foreman_core::agent::{Session, SessionConfig};
+use foreman_core::agent::{DEFAULT_MAX_ITERATIONS, Session, SessionConfig, StoredSession};
 use foreman_core::conversation::load_transcript;
 use foreman_core::conversation::open_session;
 use foreman_core::mcp::HubSandbox;
@@ -16,7 +16,6 @@ use foreman_core::providers::{
     AnthropicConfig, AnthropicProvider, EnvKey, HttpSettings, Limits, OpenAiConfig, OpenAiProvider,
     Provider, ProviderPreset, ProviderSettings,
 };
-use foreman_core::slash::SlashDirs;
 use foreman_core::store::Store;
 use foreman_core::tasks::Tasks;
 use foreman_core::workspace::WorkspaceDir;
@@ -110,6 +109,16 @@ fn default_max_tokens(args: &ExecArgs) -> u32 {
     .default_max_tokens()
 }
 
+/// The model's answer limits the flags give.
+fn limits(args: &ExecArgs) -> Limits {
+    Limits {
+        max_tokens: args.max_tokens.unwrap_or_else(|| default_max_tokens(args)),
+        reasoning_effort: args.reasoning_effort,
+        ..Limits::default()
+    }
+    .with_thinking_budget(args.thinking_budget)
+}
+
 /// Reads stdin lines into a channel (ends when stdin closes).
 fn stdin_lines() -> mpsc::UnboundedReceiver<String> {
     let (tx, rx) = mpsc::unbounded_channel();
@@ -140,7 +149,7 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         .parent()
         .map(std::path::Path::to_path_buf)
         .unwrap_or_else(std::env::temp_dir);
-    let tasks = Tasks::new(store.clone(), data_dir);
+    let tasks = Tasks::new(store.clone(), data_dir.clone());
     let resume = match &args.resume {
         Some(id) => Some(id.clone()),
         None => Some(crate::task_start::start(&tasks, &workspace.path, &args, &db).await?),
@@ -161,62 +170,42 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         })
         .await
         .map_err(|e| e.to_string())?;
-    let mut config = SessionConfig::new(provider, model, workspace.path.clone());
-    config.hooks = Some(crate::hooks::dirs_of(&workspace.path));
-    config.hooks_unconfined = args.hooks_outside_sandbox;
-    if let Some(running) = &running {
-        running.place.apply(&mut config);
-    }
-    config.data_dir = db
-        .parent()
-        .map(|p| p.join("sessions").join(&session_id))
-        .unwrap_or_else(std::env::temp_dir);
-    config.checkpoints_dir = db.parent().map(|p| p.join("checkpoints"));
-    if args.resume.is_some() {
-        // Numbers the user's messages after the stored ones (`user_message_taken`).
-        config.user_messages = load_transcript(&store, &session_id)
+    // Numbers the user's messages after the stored ones (`user_message_taken`).
+    let user_messages = match &args.resume {
+        Some(_) => load_transcript(&store, &session_id)
             .await
             .map_err(|e| e.to_string())?
-            .user_messages();
-    }
-    config.session_id = Some(session_id.clone());
-    config.history = history;
-    config.rules = store
-        .rules_in_force(&workspace_key, Some(&session_id))
+            .user_messages(),
+        None => 0,
+    };
+    let stored = StoredSession {
+        workspace_key,
+        id: session_id.clone(),
+        history,
+        user_messages,
+    };
+    // The app's own folders: the user's rule file, hooks, skills and commands (what is wrong
+    // with them, and with the MCP files, the session tells as `config_warning` events, each
+    // printed on stderr too), and what checkpoints keep.
+    let app_settings = crate::app_settings::read_app()?;
+    let mut config = SessionConfig::builder(provider, model, workspace.path.clone())
+        .stored(store.clone(), stored)
+        .user_folders(crate::app_config_dir())
+        .data_in(data_dir)
+        .place(running.as_ref().map(|running| &running.place))
+        .approval(args.approval)
+        .sandbox(
+            args.sandbox,
+            args.allow_network,
+            crate::hidden::paths(&db, &args.hide)?,
+        )
+        .hooks_outside_sandbox(args.hooks_outside_sandbox)
+        .checkpoint_coverage(crate::app_settings::coverage(app_settings.as_ref())?)
+        .model_limits(limits(&args), args.text_protocol, args.context_window)
+        .max_iterations(args.max_iterations.unwrap_or(DEFAULT_MAX_ITERATIONS))
+        .build()
         .await
-        .map_err(|e| e.to_string())?
-        .into_iter()
-        .map(|r| (r.action, r.pattern))
-        .collect();
-    config.store = Some(store.clone());
-    // The user's own rule file, the one the desktop app gives its sessions.
-    config.user_rules = crate::app_config_dir().map(|dir| dir.join("AGENTS.md"));
-    // Skills and commands: the workspace's `.claude/`, the user's, and the app's config folder.
-    // What is wrong with them (and with the hooks, rules and MCP files) the session tells, as
-    // `config_warning` events, each printed on stderr too.
-    config.slash = Some(SlashDirs::for_user(
-        config.workspace.clone(),
-        crate::app_config_dir(),
-    ));
-    config.approval_mode = args.approval;
-    config.sandbox = args.sandbox;
-    config.sandbox_network = args.allow_network;
-    config.sandbox_hidden = crate::hidden::paths(&db, &args.hide)?;
-    config.checkpoint_coverage =
-        crate::app_settings::coverage(crate::app_settings::read_app()?.as_ref())?;
-    config.text_protocol = args.text_protocol;
-    config.limits = Limits {
-        max_tokens: args.max_tokens.unwrap_or_else(|| default_max_tokens(&args)),
-        reasoning_effort: args.reasoning_effort,
-        ..Limits::default()
-    }
-    .with_thinking_budget(args.thinking_budget);
-    if let Some(window) = args.context_window {
-        config.context_window = Some(usize::try_from(window).unwrap_or(usize::MAX));
-    }
-    if let Some(n) = args.max_iterations {
-        config.max_iterations = n;
-    }
+        .map_err(|e| e.to_string())?;
     let mcp_config = crate::mcp::load_config(args.mcp_config.as_deref(), &config.workspace)?;
     config.config_warnings = mcp_config
         .problems

@@ -7,7 +7,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
 use foreman_core::store::Store;
-use foreman_core::tasks::{MergeOptions, MergeStrategy, TaskError, Tasks};
+use foreman_core::tasks::{MergeOptions, TaskError, Tasks};
 use foreman_core::workspace::WorkspaceDir;
 use foreman_protocol::{MergeProgress, MergeStep, TaskSummary};
 
@@ -67,7 +67,10 @@ pub async fn command(command: TasksCommand) -> Result<(), String> {
             json,
         } => {
             let (tasks, key) = open(&workspace, db).await?;
-            let list = tasks.list(&key, &HashMap::new(), &[]).await.map_err(text)?;
+            let list = tasks
+                .list(&key, &HashMap::new(), &HashMap::new())
+                .await
+                .map_err(text)?;
             let mut out = std::io::stdout().lock();
             if json {
                 for task in &list {
@@ -168,16 +171,11 @@ pub async fn merge(args: MergeArgs) -> Result<(), String> {
         Some(db) => db.clone(),
         None => crate::default_database()?,
     };
+    let hidden = crate::hidden::paths(&db, &[])?;
     let options = MergeOptions {
-        message: args.message,
         check: args.check,
         into: args.into,
-        strategy: if args.merge_commit {
-            MergeStrategy::MergeCommit
-        } else {
-            MergeStrategy::Rebase
-        },
-        hidden: crate::hidden::paths(&db, &[])?,
+        ..MergeOptions::chosen(args.message, args.merge_commit, hidden)
     };
     let json = args.json;
     let show = move |p: &MergeProgress| {

@@ -5,8 +5,9 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// Where a task works.
+/// Where a task works. The store keeps it as the same text (`folder`, `worktree`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::Type), sqlx(rename_all = "snake_case"))]
 #[serde(rename_all = "snake_case")]
 pub enum TaskPlace {
     /// In the workspace folder itself (one such task runs at a time).

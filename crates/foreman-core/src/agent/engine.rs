@@ -346,11 +346,7 @@ fn parse_rules(rules: &[(RuleAction, String)]) -> Result<Vec<Rule>, SessionError
 }
 
 fn new_session_id() -> String {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis())
-        .unwrap_or_default();
-    format!("s{now:x}{:08x}", fastrand::u32(..))
+    format!("s{:x}{:08x}", crate::store::now_ms(), fastrand::u32(..))
 }
 
 /// The catalogue of tools for the text protocol.

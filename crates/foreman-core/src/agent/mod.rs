@@ -93,6 +93,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 pub use self::config::{
     DEFAULT_MAX_ITERATIONS, DEFAULT_SUB_AGENT_ITERATIONS, SessionConfig, SessionError,
+    SessionSetup, StoredSession, USER_RULES_FILE,
 };
 use self::engine::Engine;
 use self::events::EventSink;

@@ -14,6 +14,4 @@ pub mod transcript;
 pub use self::branch::branch_before_message;
 pub use self::net_change::net_change;
 pub use self::resume::{interrupted_text, load_for_resume, open_session};
-// The clock is the store's; `tasks::now_ms` still reaches it here.
 pub use self::transcript::{Transcript, TranscriptItem, load_transcript};
-pub use crate::store::now_ms;

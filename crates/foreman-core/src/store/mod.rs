@@ -30,7 +30,7 @@ pub use history::{FINISHED_CALL_STATES, SUMMARY_ROLE, StoredMessage, StoredToolC
 pub use notices::StoredNotice;
 pub use rules::{RuleAction, StoredRule, rule_key};
 pub use sessions::{SessionSummary, new_session_id, title_from_message};
-pub use tasks::TaskRow;
+pub use tasks::{TaskLife, TaskRow};
 pub use usage::{ModelUsage, UsageTotals};
 pub use workspace_checkpoints::{NewWorkspaceCheckpoint, WorkspaceCheckpoint};
 pub use workspaces::RecentWorkspace;

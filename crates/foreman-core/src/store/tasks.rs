@@ -2,8 +2,41 @@
 //! restart: where the task works, its branch and base, whether it merged or was discarded, and
 //! its last merge's progress.
 
+use crate::protocol::TaskPlace;
+
 use super::db::Store;
 use super::error::StoreError;
+
+/// Where a stored task is in its life; the protocol's `TaskState` adds what its session does.
+/// Kept as text (`active`, `merged`, `discarded`): a value the store does not know reads as an
+/// error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::Type)]
+#[sqlx(rename_all = "snake_case")]
+pub enum TaskLife {
+    /// Not merged or discarded (yet).
+    Active,
+    /// Its change landed.
+    Merged,
+    /// The user discarded it (restorable for a while).
+    Discarded,
+}
+
+impl TaskLife {
+    /// The word the store keeps, which error messages use too.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Merged => "merged",
+            Self::Discarded => "discarded",
+        }
+    }
+}
+
+impl std::fmt::Display for TaskLife {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// A stored task.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,14 +44,12 @@ pub struct TaskRow {
     pub id: String,
     pub workspace_path: String,
     pub name: String,
-    /// `folder` or `worktree`.
-    pub place: String,
+    pub place: TaskPlace,
     pub path: String,
     pub branch: Option<String>,
     pub base: String,
     pub base_commit: Option<String>,
-    /// `active`, `merged` or `discarded`.
-    pub state: String,
+    pub state: TaskLife,
     /// The last merge's progress (JSON).
     pub merge: Option<String>,
     pub merge_at: Option<i64>,
@@ -68,12 +99,12 @@ impl Store {
         .bind(&task.id)
         .bind(&task.workspace_path)
         .bind(&task.name)
-        .bind(&task.place)
+        .bind(task.place)
         .bind(&task.path)
         .bind(&task.branch)
         .bind(&task.base)
         .bind(&task.base_commit)
-        .bind(&task.state)
+        .bind(task.state)
         .bind(&task.merge)
         .bind(task.merge_at)
         .bind(&task.note)
@@ -97,12 +128,12 @@ impl Store {
         )
         .bind(&task.id)
         .bind(&task.name)
-        .bind(&task.place)
+        .bind(task.place)
         .bind(&task.path)
         .bind(&task.branch)
         .bind(&task.base)
         .bind(&task.base_commit)
-        .bind(&task.state)
+        .bind(task.state)
         .bind(&task.merge)
         .bind(task.merge_at)
         .bind(&task.note)
@@ -142,7 +173,8 @@ impl Store {
     /// Every task that still holds a port (not merged, not discarded), for choosing a free one.
     pub async fn ports_in_use(&self) -> Result<Vec<i64>, StoreError> {
         let rows: Vec<(i64,)> =
-            sqlx::query_as("SELECT port FROM tasks WHERE port IS NOT NULL AND state = 'active'")
+            sqlx::query_as("SELECT port FROM tasks WHERE port IS NOT NULL AND state = ?1")
+                .bind(TaskLife::Active)
                 .fetch_all(self.pool())
                 .await
                 .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
@@ -190,12 +222,12 @@ mod tests {
             id: id.into(),
             workspace_path: "/repo".into(),
             name: name.into(),
-            place: "worktree".into(),
+            place: TaskPlace::Worktree,
             path: format!("/data/worktrees/{name}"),
             branch: Some(format!("foreman/{name}")),
             base: "main".into(),
             base_commit: Some("abc".into()),
-            state: "active".into(),
+            state: TaskLife::Active,
             merge: None,
             merge_at: None,
             note: None,
@@ -218,7 +250,7 @@ mod tests {
             "names are unique"
         );
         let mut b = store.task("b").await.unwrap().unwrap();
-        b.state = "merged".into();
+        b.state = TaskLife::Merged;
         b.merge = Some("{}".into());
         store.update_task(&b).await.unwrap();
         let listed = store.tasks("/repo").await.unwrap();
@@ -227,5 +259,67 @@ mod tests {
         assert_eq!(store.ports_in_use().await.unwrap(), vec![41000]);
         store.delete_task("a").await.unwrap();
         assert_eq!(store.task("a").await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn a_rows_text_reads_into_its_enums_and_an_unknown_one_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("f.db")).await.unwrap();
+        // As an older version wrote them: the place and the state as text.
+        let sql = format!(
+            "INSERT INTO tasks ({COLUMNS}) VALUES (?1, '/repo', ?1, ?2, '/p', NULL, 'main', \
+             NULL, ?3, NULL, NULL, NULL, NULL, NULL, NULL, 1, 1)"
+        );
+        let insert = |id: &'static str, place: &'static str, state: &'static str| {
+            sqlx::query(&sql).bind(id).bind(place).bind(state)
+        };
+        insert("a", "worktree", "discarded")
+            .execute(store.pool())
+            .await
+            .unwrap();
+        insert("b", "folder", "merged")
+            .execute(store.pool())
+            .await
+            .unwrap();
+        let a = store.task("a").await.unwrap().unwrap();
+        assert_eq!(
+            (a.place, a.state),
+            (TaskPlace::Worktree, TaskLife::Discarded)
+        );
+        let b = store.task("b").await.unwrap().unwrap();
+        assert_eq!((b.place, b.state), (TaskPlace::Folder, TaskLife::Merged));
+        // Written back, the text is what it was.
+        store.update_task(&a).await.unwrap();
+        let text: (String, String) =
+            sqlx::query_as("SELECT place, state FROM tasks WHERE id = 'a'")
+                .fetch_one(store.pool())
+                .await
+                .unwrap();
+        assert_eq!(text, ("worktree".to_owned(), "discarded".to_owned()));
+        // The words errors use are the ones the store keeps.
+        let mut row = a;
+        for life in [TaskLife::Active, TaskLife::Merged, TaskLife::Discarded] {
+            row.state = life;
+            store.update_task(&row).await.unwrap();
+            let (text,): (String,) = sqlx::query_as("SELECT state FROM tasks WHERE id = 'a'")
+                .fetch_one(store.pool())
+                .await
+                .unwrap();
+            assert_eq!(text, life.as_str());
+        }
+        // The table's CHECK keeps an unknown place out; an unknown state reads as an error.
+        assert!(
+            insert("c", "attic", "active")
+                .execute(store.pool())
+                .await
+                .is_err()
+        );
+        insert("d", "folder", "paused")
+            .execute(store.pool())
+            .await
+            .unwrap();
+        let error = store.task("d").await.unwrap_err().to_string();
+        assert!(error.contains("paused"), "{error}");
+        assert!(store.tasks("/repo").await.is_err());
     }
 }

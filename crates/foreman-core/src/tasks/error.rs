@@ -67,11 +67,45 @@ pub enum TaskError {
 }
 
 impl TaskError {
+    /// The error as a sentence for a person (the app shows it): a capital first, a full stop
+    /// last. The CLI prints [`Display`](std::fmt::Display)'s words as they are.
+    pub fn sentence(&self) -> String {
+        sentence(&self.to_string())
+    }
+
     pub(crate) fn io(
         what: &'static str,
         path: impl Into<PathBuf>,
     ) -> impl FnOnce(std::io::Error) -> Self {
         let path = path.into();
         move |source| Self::Io { what, path, source }
+    }
+}
+
+/// `text` as a sentence: its first letter a capital, a full stop at the end.
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        let mut out: String = c.to_uppercase().collect();
+        out.push_str(chars.as_str());
+        if !out.ends_with('.') {
+            out.push('.');
+        }
+        out
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_reads_as_a_sentence() {
+        assert_eq!(
+            TaskError::NoSuchTask("fix".into()).sentence(),
+            "There is no task fix."
+        );
+        assert_eq!(sentence("done."), "Done.");
+        assert_eq!(sentence(""), "");
     }
 }

@@ -65,6 +65,13 @@ pub(crate) fn output<S: AsRef<OsStr>>(dir: &Path, args: &[S]) -> Result<Output, 
         .map_err(|source| TaskError::GitMissing { source })
 }
 
+/// `git worktree rest…`'s arguments: git's own command for worktrees (whatever a task's place).
+pub(crate) fn worktree_args<'a>(rest: &[&'a OsStr]) -> Vec<&'a OsStr> {
+    let mut args = vec![OsStr::new("worktree")];
+    args.extend_from_slice(rest);
+    args
+}
+
 /// Whether `git args…` in `dir` exits with 0.
 pub(crate) fn succeeds<S: AsRef<OsStr>>(dir: &Path, args: &[S]) -> Result<bool, TaskError> {
     Ok(output(dir, args)?.status.success())

@@ -5,13 +5,15 @@
 use std::path::Path;
 
 use crate::protocol::{TaskPlace, TaskPlaces};
-use crate::store::TaskRow;
+use crate::store::{TaskLife, TaskRow};
 
 use super::config::{FIRST_PORT, TaskConfig, copy_files};
 use super::error::TaskError;
+use super::place::SetupSandbox;
 use super::repo::Repo;
 use super::worktree::{Worktree, prune};
-use super::{Tasks, locks, name, now_ms};
+use super::{Tasks, locks, name};
+use crate::store::now_ms;
 
 /// What the user asked for.
 #[derive(Debug, Clone)]
@@ -23,6 +25,19 @@ pub struct NewTask {
     pub base: Option<String>,
     /// What the task is asked to do (names it when no name is given).
     pub prompt: String,
+}
+
+impl NewTask {
+    /// A task the user starts from a window: no prompt yet, and a blank name or base is none.
+    pub fn in_place(place: TaskPlace, name: Option<String>, base: Option<String>) -> Self {
+        let given = |text: Option<String>| text.filter(|t| !t.trim().is_empty());
+        Self {
+            place,
+            name: given(name),
+            base: given(base),
+            prompt: String::new(),
+        }
+    }
 }
 
 /// A task just started, and what the user should know about how it went.
@@ -65,6 +80,25 @@ impl Tasks {
                 folder_busy,
             },
         })
+    }
+
+    /// Starts a task ([`Self::start`]) and runs the repository's setup in it once
+    /// ([`Self::setup`], confined, `hidden` hidden), with no one to show its output to: a setup
+    /// that failed is the task's note, one that could not run is logged, and the task is
+    /// started either way. Returns the task's id.
+    pub async fn start_set_up(
+        &self,
+        folder: &Path,
+        new: NewTask,
+        hidden: Vec<std::path::PathBuf>,
+    ) -> Result<String, TaskError> {
+        let started = self.start(folder, new).await?;
+        let sandbox = SetupSandbox { hidden };
+        let id = started.task.id;
+        if let Err(error) = self.setup(&id, &started.config, &sandbox, |_| {}).await {
+            tracing::warn!(%error, task = %started.task.name, "the setup did not run");
+        }
+        Ok(id)
     }
 
     /// Starts a task in `folder` (the folder the user opened, as the store names it): its
@@ -176,16 +210,12 @@ impl Tasks {
             id: session.id,
             workspace_path: key,
             name: task_name,
-            place: match new.place {
-                TaskPlace::Folder => "folder",
-                TaskPlace::Worktree => "worktree",
-            }
-            .into(),
+            place: new.place,
             path: path.display().to_string(),
             branch,
             base,
             base_commit,
-            state: "active".into(),
+            state: TaskLife::Active,
             merge: None,
             merge_at: None,
             note: (!warnings.is_empty()).then(|| warnings.join("\n")),

@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 
-use crate::protocol::{MergeProgress, MergeStep, SandboxLevel};
+use crate::protocol::{MergeProgress, MergeStep, SandboxLevel, TaskPlace};
 use crate::sandbox::{self, SandboxPolicy};
-use crate::store::TaskRow;
+use crate::store::{TaskLife, TaskRow};
 
 use super::config::{CONFIG_FILE, TaskConfig};
 use super::error::TaskError;
@@ -24,7 +24,8 @@ use super::place::run_confined;
 use super::refs::OtherBranches;
 use super::repo::Repo;
 use super::worktree::Worktree;
-use super::{Tasks, git, locks, now_ms};
+use super::{Tasks, git, locks};
+use crate::store::now_ms;
 
 /// How the task's branch is brought onto the target.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,6 +50,33 @@ pub struct MergeOptions {
     pub strategy: MergeStrategy,
     /// Paths hidden from the check (the sandbox's list).
     pub hidden: Vec<PathBuf>,
+}
+
+impl MergeStrategy {
+    /// A merge commit when the user chose one (Settings › Tasks, `--merge-commit`), else a
+    /// rebase.
+    pub fn chosen(merge_commit: bool) -> Self {
+        if merge_commit {
+            Self::MergeCommit
+        } else {
+            Self::Rebase
+        }
+    }
+}
+
+impl MergeOptions {
+    /// What the user chose: the commit `message` (`None`: the drafted one), a merge commit or
+    /// a rebase, and the paths `hidden` from the check; the repository's check, onto the
+    /// task's base.
+    pub fn chosen(message: Option<String>, merge_commit: bool, hidden: Vec<PathBuf>) -> Self {
+        Self {
+            message,
+            check: None,
+            into: None,
+            strategy: MergeStrategy::chosen(merge_commit),
+            hidden,
+        }
+    }
 }
 
 /// How many times a target that moved during a merge is rebased onto again.
@@ -147,6 +175,26 @@ impl Tasks {
         Ok(true)
     }
 
+    /// Puts task `id` in the merge queue and returns: the merge goes on on its own (on the
+    /// Tokio runtime), `on_progress` seeing every step and `on_over` how it ended, each with
+    /// the task's row as it was when the merge began.
+    pub async fn start_merge(
+        &self,
+        id: &str,
+        options: MergeOptions,
+        on_progress: impl Fn(&TaskRow, &MergeProgress) + Send + Sync + 'static,
+        on_over: impl FnOnce(&TaskRow, Result<MergeProgress, TaskError>) + Send + 'static,
+    ) -> Result<(), TaskError> {
+        let row = self.row(id).await?;
+        let tasks = self.clone();
+        tokio::spawn(async move {
+            let progress = |p: &MergeProgress| on_progress(&row, p);
+            let result = tasks.merge(&row.id, options, &progress).await;
+            on_over(&row, result);
+        });
+        Ok(())
+    }
+
     /// Merges task `id` through the queue; `on_progress` sees every step. Returns where it
     /// ended: merged, or why not (nothing landed then).
     pub async fn merge(
@@ -156,15 +204,15 @@ impl Tasks {
         on_progress: &(dyn Fn(&MergeProgress) + Send + Sync),
     ) -> Result<MergeProgress, TaskError> {
         let row = self.row(id).await?;
-        match row.state.as_str() {
-            "merged" | "discarded" => {
+        match row.state {
+            TaskLife::Merged | TaskLife::Discarded => {
                 return Err(TaskError::WrongState {
                     name: row.name.clone(),
-                    state: row.state.clone(),
+                    state: row.state.to_string(),
                     what: "there is nothing to merge".into(),
                 });
             }
-            _ if row.place != "worktree" => return Err(TaskError::NotAWorktree(row.name)),
+            _ if row.place != TaskPlace::Worktree => return Err(TaskError::NotAWorktree(row.name)),
             _ => {}
         }
         let path = PathBuf::from(&row.path);
@@ -391,7 +439,7 @@ impl Tasks {
                 )
             };
             run.progress.commit = Some(new);
-            run.row.state = "merged".into();
+            run.row.state = TaskLife::Merged;
             return run.stop(MergeStep::Merged, landed).await;
         }
         run.stop(

@@ -47,6 +47,7 @@ pub use self::config::TaskConfig;
 pub use self::error::TaskError;
 pub use self::lifecycle::NewTask;
 pub use self::merge::{MergeOptions, MergeStrategy};
+pub use self::place::SetupSandbox;
 pub use self::place::{Place, Running};
 pub use self::refs::OtherBranches;
 pub use self::repo::Repo;
@@ -111,6 +112,12 @@ impl Tasks {
             .await?
             .ok_or_else(|| TaskError::NoSuchTask(id.to_owned()))
     }
+
+    /// The folder task `id` belongs to (as the store names it), which a client's views of its
+    /// tasks are keyed by.
+    pub async fn folder_of(&self, id: &str) -> Result<String, TaskError> {
+        Ok(self.row(id).await?.workspace_path)
+    }
 }
 
 /// The worktree of the task `row`, when it is still there: its repository's own git directory
@@ -120,9 +127,4 @@ pub(crate) fn worktree_of(row: &crate::store::TaskRow) -> Result<Option<Worktree
         return Ok(None);
     };
     Worktree::open(Path::new(&row.path), &repo.common_dir)
-}
-
-/// Unix milliseconds now.
-pub(crate) fn now_ms() -> i64 {
-    crate::conversation::now_ms()
 }

@@ -1,13 +1,12 @@
 //! A task's place for a session: the folder its agent works in, what its confined commands may
-//! write there and their environment ([`Place`]); holding it while the session runs
-//! ([`Running`]: the tasks-at-once slot; a task in the folder itself takes the folder while
-//! its agent works); and the
-//! repository's setup commands, run once, confined, with the network on.
+//! write there and their environment ([`Place`]; the session's configuration takes it, in
+//! `agent`, which this layer does not see); holding it while the session runs ([`Running`]:
+//! the tasks-at-once slot; a task in the folder itself takes the folder while its agent
+//! works); and the repository's setup commands, run once, confined, with the network on.
 
 use std::path::PathBuf;
 
-use crate::agent::SessionConfig;
-use crate::protocol::SandboxLevel;
+use crate::protocol::{SandboxLevel, TaskPlace};
 use crate::sandbox::{self, SandboxPolicy};
 use crate::store::TaskRow;
 
@@ -37,28 +36,14 @@ pub struct Place {
 }
 
 impl Place {
-    /// Points a session at this place.
-    pub fn apply(&self, config: &mut SessionConfig) {
-        config.workspace = self.workspace.clone();
-        config.sandbox_writable = self.sandbox_writable.clone();
-        config.sandbox_read_only = self.sandbox_read_only.clone();
-        config.sandbox_env = self.sandbox_env.clone();
-        config.sandbox_branches = self.sandbox_branches.clone();
-        config.command_env = self.command_env.clone();
-        config.folder_turn = self.folder_turn.clone();
-        // The worktree's hooks were allowed (or not) in the folder the user opened.
-        config.consent_folder = Some(PathBuf::from(&self.task.workspace_path));
-        // Its hooks, skills and commands are the worktree's (its branch's).
-        if let Some(hooks) = &mut config.hooks {
-            hooks.workspace = self.workspace.clone();
-        }
-        if let Some(slash) = &mut config.slash {
-            slash.workspace = self.workspace.clone();
-        }
+    /// The folder the user opened, which the task belongs to: its hooks' consents and its MCP
+    /// servers' approvals are that folder's.
+    pub fn folder(&self) -> PathBuf {
+        PathBuf::from(&self.task.workspace_path)
     }
 
     pub fn is_worktree(&self) -> bool {
-        self.task.place == "worktree"
+        self.task.place == TaskPlace::Worktree
     }
 
     /// The sandbox of a program the task's repository asks for (its setup, its run command):
@@ -108,23 +93,24 @@ impl Tasks {
             command_env.push(("FOREMAN_PORT".into(), port.to_string()));
         }
         let mut sandbox_branches = None;
-        let (sandbox_writable, sandbox_read_only, sandbox_env) = if task.place == "worktree" {
-            let wt = super::worktree_of(&task)?.ok_or_else(|| TaskError::WorktreeMissing {
-                name: task.name.clone(),
-                path: workspace.clone(),
-            })?;
-            // A task without a branch of record keeps every branch from its commands.
-            let own = task.branch.clone().unwrap_or_default();
-            sandbox_branches = Some(OtherBranches::new(&wt.common_dir, &own));
-            (
-                wt.sandbox_writable(),
-                wt.sandbox_read_only(),
-                wt.sandbox_env(),
-            )
-        } else {
-            (Vec::new(), Vec::new(), Vec::new())
-        };
-        let folder_turn = (task.place != "worktree").then(|| locks::FolderTurn {
+        let (sandbox_writable, sandbox_read_only, sandbox_env) =
+            if task.place == TaskPlace::Worktree {
+                let wt = super::worktree_of(&task)?.ok_or_else(|| TaskError::WorktreeMissing {
+                    name: task.name.clone(),
+                    path: workspace.clone(),
+                })?;
+                // A task without a branch of record keeps every branch from its commands.
+                let own = task.branch.clone().unwrap_or_default();
+                sandbox_branches = Some(OtherBranches::new(&wt.common_dir, &own));
+                (
+                    wt.sandbox_writable(),
+                    wt.sandbox_read_only(),
+                    wt.sandbox_env(),
+                )
+            } else {
+                (Vec::new(), Vec::new(), Vec::new())
+            };
+        let folder_turn = (task.place != TaskPlace::Worktree).then(|| locks::FolderTurn {
             data_dir: self.data_dir.clone(),
             folder: task.workspace_path.clone(),
             task: task.name.clone(),

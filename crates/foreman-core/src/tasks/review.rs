@@ -6,7 +6,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use crate::diff::{DiffLimits, FileDiff, HunkRef, apply_hunks, diff_texts};
-use crate::protocol::TaskChange;
+use crate::protocol::{TaskChange, TaskPlace};
 
 use super::Tasks;
 use super::changes::{diff_base, file_stats, snapshot_tree};
@@ -27,7 +27,7 @@ fn text(bytes: &[u8]) -> Option<&str> {
 
 impl Tasks {
     fn open_worktree(&self, row: &crate::store::TaskRow) -> Result<Worktree, TaskError> {
-        if row.place != "worktree" {
+        if row.place != TaskPlace::Worktree {
             return Err(TaskError::NotAWorktree(row.name.clone()));
         }
         let path = PathBuf::from(&row.path);

@@ -3,20 +3,21 @@
 //! base, its disk, whether its worktree is still there, and its overlaps with the others.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::protocol::records::SessionActivity;
 use crate::protocol::{
     InboxItem, InboxKind, MergeProgress, MergeStep, TaskEndReason, TaskPlace, TaskState,
     TaskSummary,
 };
-use crate::store::TaskRow;
+use crate::store::{TaskLife, TaskRow};
 
 use super::changes::{self, FileStat};
 use super::error::TaskError;
 use super::overlap::{Touched, overlaps};
 use super::worktree::{Worktree, disk_usage};
-use super::{RESTORE_DAYS, Tasks, locks, now_ms};
+use super::{RESTORE_DAYS, Tasks, locks};
+use crate::store::now_ms;
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
@@ -41,10 +42,10 @@ pub struct Seen {
 
 /// The state a task is in.
 pub fn state_of(row: &TaskRow, merge: Option<&MergeProgress>, seen: &Seen) -> TaskState {
-    match row.state.as_str() {
-        "discarded" => return TaskState::Discarded,
-        "merged" => return TaskState::Merged,
-        _ => {}
+    match row.state {
+        TaskLife::Discarded => return TaskState::Discarded,
+        TaskLife::Merged => return TaskState::Merged,
+        TaskLife::Active => {}
     }
     if merge.is_some_and(|m| !m.step.is_over()) {
         return TaskState::Merging;
@@ -82,13 +83,34 @@ pub fn state_of(row: &TaskRow, merge: Option<&MergeProgress>, seen: &Seen) -> Ta
 }
 
 impl Tasks {
+    /// What needs the user across the tasks of `folders` ([`inbox`]), `live` and `queued` as
+    /// [`Self::list`] takes them.
+    pub async fn inbox_of(
+        &self,
+        folders: impl IntoIterator<Item = PathBuf>,
+        live: &HashMap<String, SessionActivity>,
+        queued: &HashMap<String, String>,
+    ) -> Result<Vec<InboxItem>, TaskError> {
+        let mut all = Vec::new();
+        for folder in folders {
+            let folder = folder.display().to_string();
+            all.extend(self.list(&folder, live, queued).await?);
+        }
+        let waiting: HashMap<String, u32> = all
+            .iter()
+            .filter_map(|t| live.get(&t.id).map(|a| (t.id.clone(), a.waiting)))
+            .collect();
+        Ok(inbox(&all, &waiting))
+    }
+
     /// The tasks of `folder`, oldest first. `live` is what this process knows of running
-    /// sessions; `queued` the tasks it holds waiting for a slot.
+    /// sessions (by id); `queued` the tasks it holds waiting for a slot or for the folder,
+    /// with why (their note says it).
     pub async fn list(
         &self,
         folder: &str,
         live: &HashMap<String, SessionActivity>,
-        queued: &[String],
+        queued: &HashMap<String, String>,
     ) -> Result<Vec<TaskSummary>, TaskError> {
         let rows = self.store.tasks(folder).await?;
         let mut summaries = Vec::with_capacity(rows.len());
@@ -112,7 +134,7 @@ impl Tasks {
                 live: live.get(&row.id).copied(),
                 running_elsewhere: locks::is_running(&self.data_dir, &row.id),
                 last_end,
-                queued: queued.contains(&row.id),
+                queued: queued.contains_key(&row.id),
             };
             let state = state_of(&row, merge.as_ref(), &seen);
             let title = self
@@ -121,7 +143,7 @@ impl Tasks {
                 .await?
                 .map(|s| s.title)
                 .unwrap_or_default();
-            let is_worktree = row.place == "worktree";
+            let is_worktree = row.place == TaskPlace::Worktree;
             let worktree = match (is_worktree, state) {
                 (true, s) if s != TaskState::Discarded => super::worktree_of(&row)?,
                 _ => None,
@@ -151,11 +173,7 @@ impl Tasks {
                 name: row.name.clone(),
                 title,
                 workspace_path: row.workspace_path.clone(),
-                place: if is_worktree {
-                    TaskPlace::Worktree
-                } else {
-                    TaskPlace::Folder
-                },
+                place: row.place,
                 path: row.path.clone(),
                 branch: row.branch.clone(),
                 base: row.base.clone(),
@@ -167,14 +185,15 @@ impl Tasks {
                 missing,
                 overlaps: Vec::new(),
                 merge,
-                note: if missing {
-                    Some(format!(
+                note: match queued.get(&row.id) {
+                    // Why it waits: for a slot, or for the folder another task works in.
+                    Some(why) => Some(why.clone()),
+                    None if missing => Some(format!(
                         "Its worktree {} was deleted by hand; restore the task to get its last \
                          saved state back, or discard it.",
                         row.path
-                    ))
-                } else {
-                    row.note.clone()
+                    )),
+                    None => row.note.clone(),
                 },
                 port: row.port.and_then(|p| u16::try_from(p).ok()),
                 run_command,
@@ -299,17 +318,17 @@ impl Tasks {
 mod tests {
     use super::*;
 
-    fn row(state: &str) -> TaskRow {
+    fn row(state: TaskLife) -> TaskRow {
         TaskRow {
             id: "t".into(),
             workspace_path: "/r".into(),
             name: "t".into(),
-            place: "worktree".into(),
+            place: TaskPlace::Worktree,
             path: "/w".into(),
             branch: None,
             base: "main".into(),
             base_commit: None,
-            state: state.into(),
+            state,
             merge: None,
             merge_at: Some(10),
             note: None,
@@ -344,8 +363,14 @@ mod tests {
             )),
             ..Seen::default()
         };
-        assert_eq!(state_of(&row("active"), None, &done), TaskState::Ready);
-        assert_eq!(state_of(&row("merged"), None, &done), TaskState::Merged);
+        assert_eq!(
+            state_of(&row(TaskLife::Active), None, &done),
+            TaskState::Ready
+        );
+        assert_eq!(
+            state_of(&row(TaskLife::Merged), None, &done),
+            TaskState::Merged
+        );
         let waiting = Seen {
             live: Some(SessionActivity {
                 running: true,
@@ -353,16 +378,19 @@ mod tests {
             }),
             ..done.clone()
         };
-        assert_eq!(state_of(&row("active"), None, &waiting), TaskState::Waiting);
+        assert_eq!(
+            state_of(&row(TaskLife::Active), None, &waiting),
+            TaskState::Waiting
+        );
         let checking = merge(MergeStep::Checking);
         assert_eq!(
-            state_of(&row("active"), Some(&checking), &done),
+            state_of(&row(TaskLife::Active), Some(&checking), &done),
             TaskState::Merging
         );
         // A conflict after the agent finished: failed, until the agent runs again.
         let conflict = merge(MergeStep::Conflict);
         assert_eq!(
-            state_of(&row("active"), Some(&conflict), &done),
+            state_of(&row(TaskLife::Active), Some(&conflict), &done),
             TaskState::Failed
         );
         let fixed = Seen {
@@ -375,11 +403,11 @@ mod tests {
             ..Seen::default()
         };
         assert_eq!(
-            state_of(&row("active"), Some(&conflict), &fixed),
+            state_of(&row(TaskLife::Active), Some(&conflict), &fixed),
             TaskState::Ready
         );
         assert_eq!(
-            state_of(&row("active"), None, &Seen::default()),
+            state_of(&row(TaskLife::Active), None, &Seen::default()),
             TaskState::New
         );
         let waiting_for_a_slot = Seen {
@@ -387,7 +415,7 @@ mod tests {
             ..Seen::default()
         };
         assert_eq!(
-            state_of(&row("active"), None, &waiting_for_a_slot),
+            state_of(&row(TaskLife::Active), None, &waiting_for_a_slot),
             TaskState::Queued
         );
         // Open, before its first message: nothing runs yet.
@@ -395,7 +423,10 @@ mod tests {
             live: Some(SessionActivity::default()),
             ..Seen::default()
         };
-        assert_eq!(state_of(&row("active"), None, &opened), TaskState::New);
+        assert_eq!(
+            state_of(&row(TaskLife::Active), None, &opened),
+            TaskState::New
+        );
         let started = Seen {
             live: Some(SessionActivity {
                 running: true,
@@ -403,6 +434,9 @@ mod tests {
             }),
             ..Seen::default()
         };
-        assert_eq!(state_of(&row("active"), None, &started), TaskState::Running);
+        assert_eq!(
+            state_of(&row(TaskLife::Active), None, &started),
+            TaskState::Running
+        );
     }
 }

@@ -7,13 +7,15 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::store::TaskRow;
+use crate::protocol::TaskPlace;
+use crate::store::{TaskLife, TaskRow};
 
 use super::changes::{diff_base, snapshot_tree};
 use super::error::TaskError;
 use super::repo::Repo;
 use super::worktree::{self, Worktree, disk_usage};
-use super::{Tasks, git, now_ms};
+use super::{Tasks, git};
+use crate::store::now_ms;
 
 impl Tasks {
     fn repo_of(row: &TaskRow) -> Result<Repo, TaskError> {
@@ -51,20 +53,20 @@ impl Tasks {
     /// without `confirmed` it is an error that says so and nothing changes.
     pub async fn discard(&self, id: &str, confirmed: bool) -> Result<TaskRow, TaskError> {
         let mut row = self.row(id).await?;
-        if row.state == "discarded" {
+        if row.state == TaskLife::Discarded {
             return Err(TaskError::WrongState {
                 name: row.name,
                 state: "discarded already".into(),
                 what: "restore it first".into(),
             });
         }
-        if row.place == "worktree" {
+        if row.place == TaskPlace::Worktree {
             let repo = Self::repo_of(&row)?;
             let path = PathBuf::from(&row.path);
             let saved = match super::worktree_of(&row)? {
                 Some(wt) => {
                     let (reference, unmerged) = self.save(&row, &wt)?;
-                    if unmerged && !confirmed && row.state != "merged" {
+                    if unmerged && !confirmed && row.state != TaskLife::Merged {
                         let _ = git::run(&repo.root, ["update-ref", "-d", &reference]);
                         return Err(TaskError::UnmergedWork { name: row.name });
                     }
@@ -73,7 +75,7 @@ impl Tasks {
                 // Deleted by hand: what is left is its branch.
                 None => match &row.branch {
                     Some(branch) if repo.has_branch(branch)? => {
-                        if !confirmed && row.state != "merged" {
+                        if !confirmed && row.state != TaskLife::Merged {
                             return Err(TaskError::UnmergedWork { name: row.name });
                         }
                         let short: String = row.id.chars().rev().take(8).collect();
@@ -87,7 +89,7 @@ impl Tasks {
             worktree::remove(&repo, &path, row.branch.as_deref())?;
             row.trash_ref = saved;
         }
-        row.state = "discarded".into();
+        row.state = TaskLife::Discarded;
         row.discarded_at = Some(now_ms());
         row.port = None;
         row.updated_at = now_ms();
@@ -95,13 +97,28 @@ impl Tasks {
         Ok(row)
     }
 
+    /// Deletes the stored session `id`. A task's session takes its worktree with it: the task
+    /// is discarded first, its work kept restorable as a discard keeps it. Returns the folder
+    /// of the task discarded.
+    pub async fn delete_session(&self, id: &str) -> Result<Option<String>, TaskError> {
+        let mut discarded = None;
+        if let Some(task) = self.store.task(id).await?
+            && task.state != TaskLife::Discarded
+        {
+            self.discard(id, true).await?;
+            discarded = Some(task.workspace_path);
+        }
+        self.store.delete_session(id).await?;
+        Ok(discarded)
+    }
+
     /// Brings task `id` back: a discarded one as it was when discarded, an active one whose
     /// worktree was deleted by hand from its branch.
     pub async fn restore(&self, id: &str) -> Result<TaskRow, TaskError> {
         let mut row = self.row(id).await?;
-        if row.place != "worktree" {
-            if row.state == "discarded" {
-                row.state = "active".into();
+        if row.place != TaskPlace::Worktree {
+            if row.state == TaskLife::Discarded {
+                row.state = TaskLife::Active;
                 row.discarded_at = None;
                 row.updated_at = now_ms();
                 self.store.update_task(&row).await?;
@@ -119,7 +136,7 @@ impl Tasks {
             name: row.name.clone(),
             why,
         };
-        if row.state != "discarded" {
+        if row.state != TaskLife::Discarded {
             if Worktree::open(&path, &repo.common_dir)?.is_some() {
                 return Err(cannot(
                     "its worktree is there; there is nothing to restore".into(),
@@ -132,12 +149,7 @@ impl Tasks {
             if path.exists() {
                 return Err(cannot(format!("{} is in the way", path.display())));
             }
-            let args: [&std::ffi::OsStr; 4] = [
-                "worktree".as_ref(),
-                "add".as_ref(),
-                path.as_os_str(),
-                branch.as_ref(),
-            ];
+            let args = git::worktree_args(&["add".as_ref(), path.as_os_str(), branch.as_ref()]);
             let out = git::output(&repo.root, &args)?;
             if !out.status.success() {
                 return Err(git::failed(&args, &out));
@@ -169,7 +181,7 @@ impl Tasks {
         wt.run(["read-tree", "-u", "--reset", &saved])?;
         wt.run(["reset", "-q"])?;
         git::run(&repo.root, ["update-ref", "-d", &saved])?;
-        row.state = "active".into();
+        row.state = TaskLife::Active;
         row.trash_ref = None;
         row.discarded_at = None;
         row.note = None;
@@ -182,7 +194,7 @@ impl Tasks {
     /// the task there (its worktree is saved, then removed).
     pub async fn hand_back(&self, id: &str) -> Result<TaskRow, TaskError> {
         let mut row = self.row(id).await?;
-        if row.place != "worktree" {
+        if row.place != TaskPlace::Worktree {
             return Err(TaskError::NotAWorktree(row.name));
         }
         let repo = Self::repo_of(&row)?;
@@ -232,7 +244,7 @@ impl Tasks {
         }
         let (saved, _) = self.save(&row, &wt)?;
         worktree::remove(&repo, &path, row.branch.as_deref())?;
-        row.place = "folder".into();
+        row.place = TaskPlace::Folder;
         row.path = row.workspace_path.clone();
         row.branch = None;
         row.trash_ref = Some(saved);
@@ -248,7 +260,7 @@ impl Tasks {
         let mut freed = 0u64;
         let mut kept = Vec::new();
         for row in self.store.tasks(folder).await? {
-            if row.state != "merged" || row.place != "worktree" {
+            if row.state != TaskLife::Merged || row.place != TaskPlace::Worktree {
                 continue;
             }
             let path = PathBuf::from(&row.path);

@@ -42,8 +42,7 @@ impl Worktree {
             std::fs::create_dir_all(parent).map_err(TaskError::io("create", parent))?;
         }
         let path_arg = path.as_os_str();
-        let args: [&std::ffi::OsStr; 8] = [
-            "worktree".as_ref(),
+        let args = git::worktree_args(&[
             "add".as_ref(),
             "-q".as_ref(),
             "--no-track".as_ref(),
@@ -51,7 +50,7 @@ impl Worktree {
             branch.as_ref(),
             path_arg,
             base_commit.as_ref(),
-        ];
+        ]);
         let out = git::output(&repo.root, &args)?;
         if !out.status.success() {
             return Err(git::failed(&args, &out));
@@ -271,12 +270,7 @@ impl Worktree {
 /// given, the branch. The caller has made sure nothing in it is lost.
 pub fn remove(repo: &Repo, path: &Path, branch: Option<&str>) -> Result<(), TaskError> {
     if path.exists() {
-        let args: [&std::ffi::OsStr; 4] = [
-            "worktree".as_ref(),
-            "remove".as_ref(),
-            "--force".as_ref(),
-            path.as_os_str(),
-        ];
+        let args = git::worktree_args(&["remove".as_ref(), "--force".as_ref(), path.as_os_str()]);
         let out = git::output(&repo.root, &args)?;
         if !out.status.success() && path.exists() {
             std::fs::remove_dir_all(path).map_err(TaskError::io("remove", path))?;
@@ -293,7 +287,10 @@ pub fn remove(repo: &Repo, path: &Path, branch: Option<&str>) -> Result<(), Task
 
 /// Prunes git's entries for worktrees deleted by hand; returns a line per entry pruned.
 pub fn prune(repo: &Repo) -> Result<Vec<String>, TaskError> {
-    let out = git::output(&repo.root, &["worktree", "prune", "--verbose"])?;
+    let out = git::output(
+        &repo.root,
+        &git::worktree_args(&["prune".as_ref(), "--verbose".as_ref()]),
+    )?;
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
