@@ -18,7 +18,7 @@ APP_BIN := target/debug/foreman
 PHASE := $(CURDIR)/scripts/phase.sh
 
 PHONY_EXTRA := bench-engine bench-deps bench-ui mcp-servers py-deps
-.PHONY: $(PHONY_EXTRA) help run package install-test test test-phases deps ui-deps e2e-deps ui app lint rust-test mcp-servers local-model ui-test e2e bench fuzz fuzz-smoke bindings clean
+.PHONY: $(PHONY_EXTRA) help run package install-test test test-phases build-cache-restore deps ui-deps e2e-deps ui app lint rust-test mcp-servers local-model ui-test e2e bench fuzz fuzz-smoke bindings clean
 
 help:
 	@echo "make run [WORKSPACE=/dir]  install what is missing, build, open the app"
@@ -140,11 +140,19 @@ install-test: package e2e-deps
 	$(PHASE) install-test/run scripts/install-test.sh
 
 # Ends with each phase's wall time and its steps' (scripts/phase.sh), also when a step failed.
+# In a fresh clone the third-party crates come from the build cache (scripts/build-cache.sh:
+# ~/.cache/foreman-tests, keyed by Cargo.lock and the toolchain), which a passing run under CI=true
+# (or FOREMAN_BUILD_CACHE=1) fills; Foreman's own crates are always compiled from the clone.
 test:
 	@$(PHASE) --report $(MAKE) --no-print-directory test-phases
 
-test-phases: deps lint rust-test ui-test fuzz-smoke e2e install-test
+test-phases: deps build-cache-restore lint rust-test ui-test fuzz-smoke e2e install-test
+	@if [ "$${CI:-}" = true ] || [ "$${FOREMAN_BUILD_CACHE:-}" = 1 ]; then \
+	  $(PHASE) "setup/build cache save" scripts/build-cache.sh save; fi
 	@echo "make test: all suites passed"
+
+build-cache-restore:
+	@$(PHASE) "setup/build cache restore" scripts/build-cache.sh restore
 
 bench: bench-engine bench-ui
 
