@@ -26,7 +26,7 @@ use serde_json::Value;
 
 use crate::approval::{CallFacts, ShellLine};
 use crate::checkpoints::Coverage;
-use crate::checkpoints::coverage::{Takes, Unkept};
+use crate::checkpoints::unkept::{Takes, Unkept};
 use crate::process_tree::{self, Leftovers, ProcessTree};
 use crate::protocol::{ArgsView, ToolKind};
 use crate::sandbox::{self, SandboxPolicy};

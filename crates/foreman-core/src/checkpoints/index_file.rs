@@ -134,7 +134,7 @@ mod tests {
                 kind: Kind::Executable,
             },
             racy,
-            ignored: n % 2 == 0,
+            ignored: n.is_multiple_of(2),
         }
     }
 

@@ -30,6 +30,7 @@ pub mod shadow;
 pub mod snapshotter;
 pub mod stat;
 pub mod tree_state;
+pub mod unkept;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

@@ -14,8 +14,7 @@ use gix::objs::tree::{EntryKind, EntryMode};
 use super::error::CheckpointError;
 use super::scan::Kind;
 
-/// The default limit on a recorded file's size.
-pub const DEFAULT_MAX_FILE_BYTES: u64 = 10 << 20;
+pub use super::coverage::DEFAULT_MAX_FILE_BYTES;
 
 /// A file of a checkpoint: its object and kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::ExitStatus;
 use std::sync::Mutex;
 
-use super::{CommandExit, Ended, Leftovers};
+use super::outcome::{CommandExit, Ended, Leftovers};
 
 /// A command prepared with its keeper: Foreman's end of the socket pair and, until the command
 /// has started, the keeper's.

@@ -8,7 +8,7 @@ use std::process::ExitStatus;
 
 use rustix::process::{Pid, Signal, kill_process_group};
 
-use super::{CommandExit, Ended, Leftovers};
+use super::outcome::{CommandExit, Ended, Leftovers};
 
 #[derive(Debug)]
 pub(super) struct Prepared(Leftovers);

@@ -8,7 +8,7 @@
 use std::os::windows::io::{AsRawHandle, FromRawHandle, OwnedHandle};
 use std::process::ExitStatus;
 
-use super::{CommandExit, Ended, Leftovers};
+use super::outcome::{CommandExit, Ended, Leftovers};
 
 use windows_sys::Win32::System::JobObjects::{
     AssignProcessToJobObject, CreateJobObjectW, JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
