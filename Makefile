@@ -16,6 +16,11 @@ TAURI := packaging/node_modules/.bin/tauri
 APP_BIN := target/debug/foreman
 # Times a step of `make test` (scripts/phase.sh); outside `make test` it only runs the command.
 PHASE := $(CURDIR)/scripts/phase.sh
+# CI builds in a fresh clone once: incremental state would never be reused, and costs time and
+# gigabytes to write. A developer's builds keep it.
+ifeq ($(CI),true)
+export CARGO_INCREMENTAL ?= 0
+endif
 
 PHONY_EXTRA := bench-engine bench-deps bench-ui mcp-servers py-deps
 .PHONY: $(PHONY_EXTRA) help run package install-test test test-phases build-cache-restore deps ui-deps e2e-deps ui app lint rust-test mcp-servers local-model ui-test e2e bench fuzz fuzz-smoke bindings clean

@@ -88,6 +88,14 @@ save)
     exit 0
   fi
   mkdir -p "$cache"
+  # Never fill the disk for a cache: leave at least 4 GiB free beside the entry.
+  need_kib="$(profile_dirs | while read -r dir; do third_party "$dir" | sed "s|^|$dir/|"; done |
+    xargs -r du -sck | tail -n1 | cut -f1)"
+  free_kib="$(df --output=avail -k "$cache" | tail -n1)"
+  if [ "$((free_kib - ${need_kib:-0}))" -lt $((4 << 20)) ]; then
+    echo "build cache: not saving $((${need_kib:-0} >> 20)) GiB with $((free_kib >> 20)) GiB free"
+    exit 0
+  fi
   work="$(mktemp -d "$cache/.cargo-deps-new.XXXXXX")"
   trap 'rm -rf "$work"' EXIT
   profile_dirs | while read -r dir; do
