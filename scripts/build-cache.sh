@@ -52,10 +52,11 @@ profile_dirs() {
   done
 }
 
-# The third-party entries of one profile folder, relative to it.
+# The third-party entries of one profile folder, relative to it (without the temporary files
+# of a compilation under way).
 third_party() {
   (cd "$1" && find .fingerprint build deps -mindepth 1 -maxdepth 1 2>/dev/null) |
-    grep -Ev '^(\.fingerprint|build|deps)/(lib)?foreman' || true
+    grep -Ev '^(\.fingerprint|build|deps)/(lib)?foreman|\.rcgu\.o$|^deps/rmeta[[:alnum:]]{6}$' || true
 }
 
 compiled_crates_in() { [ -n "$(profile_dirs)" ]; }
@@ -100,7 +101,8 @@ save)
   trap 'rm -rf "$work"' EXIT
   profile_dirs | while read -r dir; do
     mkdir -p "$work/$dir"
-    third_party "$dir" | tar -C "$dir" -cf - --files-from=- | tar -C "$work/$dir" -xf -
+    third_party "$dir" | tar -C "$dir" --ignore-failed-read -cf - --files-from=- 2>/dev/null |
+      tar -C "$work/$dir" -xf -
   done
   touch "$work/.complete"
   # Another run may have saved the same entry meanwhile: then keep that one.
