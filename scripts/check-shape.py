@@ -17,7 +17,7 @@ import os
 import re
 import sys
 
-CRATES = ["crates/foreman-protocol/src", "crates/foreman-core/src", "crates/foreman-cli/src", "src-tauri/src"]
+CRATES = ["crates/foreman-stream/src", "crates/foreman-protocol/src", "crates/foreman-core/src", "crates/foreman-cli/src", "src-tauri/src"]
 SOURCES = ["crates", "src-tauri/src", "ui/src", "scripts", "tests/e2e"]
 MAX_LINES = 700
 MAX_ARCH_WORDS = 1500

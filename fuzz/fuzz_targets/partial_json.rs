@@ -6,7 +6,7 @@
 
 #![no_main]
 
-use foreman_core::partial_json::{PartialJsonError, PartialJsonParser, apply_patch, parse_partial};
+use foreman_stream::partial_json::{PartialJsonError, PartialJsonParser, apply_patch, parse_partial};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

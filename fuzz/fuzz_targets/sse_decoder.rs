@@ -3,7 +3,7 @@
 
 #![no_main]
 
-use foreman_core::sse::{SseDecoder, SseEvent};
+use foreman_stream::sse::{SseDecoder, SseEvent};
 use libfuzzer_sys::fuzz_target;
 
 fn decode(chunks: &[&[u8]]) -> Vec<SseEvent> {

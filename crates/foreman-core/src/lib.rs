@@ -7,6 +7,8 @@
 
 pub use foreman_protocol as protocol;
 pub use foreman_protocol::bindings;
+/// The streaming parsers, from `foreman-stream`.
+pub use foreman_stream::{partial_json, sse};
 
 pub mod agent;
 pub mod approval;
@@ -19,14 +21,12 @@ pub mod diff;
 pub mod hooks;
 pub mod mcp;
 pub mod os_path;
-pub mod partial_json;
 pub mod process_tree;
 pub mod project_rules;
 pub mod providers;
 pub mod sandbox;
 pub mod secrets;
 pub mod slash;
-pub mod sse;
 pub mod store;
 pub mod tasks;
 #[cfg(any(test, feature = "testing"))]

@@ -24,8 +24,6 @@ pub mod mode;
 pub mod model_info;
 pub mod network;
 pub mod op;
-pub mod patch;
-pub mod path;
 pub mod records;
 pub mod rule_file;
 pub mod sandbox;
@@ -34,6 +32,10 @@ pub mod task;
 pub mod tool;
 pub mod transcript;
 pub mod usage;
+
+/// The partial-JSON parser's patches and paths, which [`EventMsg::ToolCallUpdated`] carries
+/// (they live with the parser, in `foreman-stream`).
+pub use foreman_stream::{patch, path};
 
 pub use attachment::{AttachInput, AttachmentView, ImageInput};
 pub use call::{

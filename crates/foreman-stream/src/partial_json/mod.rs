@@ -34,11 +34,11 @@ mod parser;
 mod proptests;
 mod scan;
 
+pub use crate::patch::{Patch, apply_patch};
+pub use crate::path::{JsonPath, PathSegment};
 /// The inline string type of [`Patch::Append`]'s text.
 pub use compact_str::CompactString;
 pub use error::PartialJsonError;
-pub use foreman_protocol::patch::{Patch, apply_patch};
-pub use foreman_protocol::path::{JsonPath, PathSegment};
 pub use parser::{MAX_DEPTH, PartialJsonParser};
 
 use serde_json::Value;

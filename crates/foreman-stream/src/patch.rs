@@ -1,4 +1,5 @@
-//! Patches: the small changes a [`PartialJsonParser`](super::PartialJsonParser) reports.
+//! Patches: the small changes a
+//! [`PartialJsonParser`](crate::partial_json::PartialJsonParser) reports.
 //!
 //! A consumer that mirrors the parsed value (a UI showing a tool call's arguments as they stream,
 //! say) applies each patch with [`apply_patch`] instead of copying the whole value after every

@@ -15,8 +15,8 @@ use super::escape::{Escape, EscapeFault, EscapeStep};
 use super::literal::Literal;
 use super::number::{self, NumberState, NumberStep};
 use super::scan::{Stop, scan_string};
-use foreman_protocol::patch::Patch;
-use foreman_protocol::path::{JsonPath, PathSegment};
+use crate::patch::Patch;
+use crate::path::{JsonPath, PathSegment};
 
 /// How deep containers may nest. Deeper input is rejected rather than risking the stack of
 /// whoever recursively drops or serialises the value.
