@@ -28,15 +28,11 @@ UI = "ui/src"
 # modules below it. `testing` is the test-support feature. A name with no module (one moved to
 # a crate of its own) is simply not checked; a module missing from the list is reported.
 LAYERS = [
-    "os_path", "tls", "boundary", "diff", "sse", "partial_json", "secrets", "sandbox",
-    "process_tree", "watcher", "store", "workspace", "providers", "checkpoints", "approval",
-    "tools", "builtin_tools", "attachments", "project_rules", "conversation", "mcp", "slash",
-    "hooks", "tasks", "agent", "testing",
+    "os_path", "tls", "boundary", "diff", "secrets", "sandbox", "process_tree", "watcher",
+    "store", "workspace", "providers", "checkpoints", "approval", "tools", "builtin_tools",
+    "attachments", "project_rules", "conversation", "mcp", "slash", "hooks", "tasks", "agent",
+    "testing",
 ]
-
-# Imports from a lower folder to a higher one that are known and being removed: (the file, the
-# folder it reaches). Each is reported and does not fail the check; one that no longer happens
-# is reported too, to be removed here.
 
 
 def rust_files(root):
