@@ -30,7 +30,7 @@ UI = "ui/src"
 LAYERS = [
     "os_path", "tls", "boundary", "diff", "secrets", "sandbox", "process_tree", "watcher",
     "store", "workspace", "providers", "checkpoints", "approval", "tools", "builtin_tools",
-    "attachments", "project_rules", "conversation", "mcp", "slash", "hooks", "tasks", "agent",
+    "attachments", "project_rules", "conversation", "mcp", "acp", "slash", "hooks", "tasks", "agent",
     "testing",
 ]
 

@@ -59,6 +59,9 @@ pub enum Command {
     Discard(crate::task_args::DiscardArgs),
     /// Restore a discarded task, or a task whose worktree was deleted by hand.
     Restore(crate::task_args::TaskArg),
+    /// The external agents Foreman can run over ACP (`agents list`).
+    #[command(subcommand)]
+    Agents(crate::agent_args::AgentsCommand),
     /// The workspaces opened most recently, one JSON line each.
     Recent {
         /// The database (default: the desktop app's).
@@ -268,6 +271,8 @@ pub struct ExecCli {
     /// How many tasks run at once (on this computer, the app's included); more wait in line.
     #[arg(long = "max-tasks", value_name = "N", default_value_t = foreman_core::tasks::DEFAULT_LIMIT, value_parser = clap::value_parser!(u32).range(1..=64))]
     max_tasks: u32,
+    #[command(flatten)]
+    agent: crate::agent_args::AgentArgs,
     /// The task; several words are joined with spaces. Optional with --resume.
     #[arg(value_name = "PROMPT", required_unless_present = "resume")]
     prompt: Vec<String>,
@@ -318,6 +323,8 @@ pub struct ExecArgs {
     pub worktree: Option<String>,
     pub base: Option<String>,
     pub max_tasks: u32,
+    /// The external agent that does the work, when it is not Foreman's own.
+    pub agent: crate::agent_args::AgentArgs,
     pub prompt: String,
 }
 
@@ -369,6 +376,7 @@ impl ExecCli {
             worktree: self.worktree,
             base: self.base,
             max_tasks: self.max_tasks,
+            agent: self.agent,
             prompt: self.prompt.join(" "),
         })
     }

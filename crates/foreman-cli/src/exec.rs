@@ -188,6 +188,16 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     // with them, and with the MCP files, the session tells as `config_warning` events, each
     // printed on stderr too), and what checkpoints keep.
     let app_settings = crate::app_settings::read_app()?;
+    let config_dir = crate::app_config_dir();
+    let resuming = args.resume.is_some();
+    let agent = crate::agent_args::of_session(
+        &args.agent,
+        resuming,
+        &store,
+        &session_id,
+        config_dir.as_deref(),
+    )
+    .await?;
     let mut config = SessionConfig::builder(provider, model, workspace.path.clone())
         .stored(store.clone(), stored)
         .user_folders(crate::app_config_dir())
@@ -203,6 +213,7 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         .checkpoint_coverage(crate::app_settings::coverage(app_settings.as_ref())?)
         .model_limits(limits(&args), args.text_protocol, args.context_window)
         .max_iterations(args.max_iterations.unwrap_or(DEFAULT_MAX_ITERATIONS))
+        .agent(agent)
         .build()
         .await
         .map_err(|e| e.to_string())?;

@@ -1,12 +1,14 @@
 //! `foreman-cli`: the Foreman engine without a window.
 //!
 //! `exec` runs one agent task (readable output, or JSON lines with `--json`), in the folder or
-//! in a worktree of its own (`--worktree`); `tasks`, `merge`, `discard` and `restore` manage
+//! in a worktree of its own (`--worktree`), by Foreman's agent or an external one over ACP
+//! (`--agent`, `--agent-command`; `agents list` shows them); `tasks`, `merge`, `discard` and `restore` manage
 //! tasks; `recent` and `check-workspace` look at the workspace store; `mcp list|approve` show
 //! and approve MCP servers; `slash list` shows the `/` menu (commands, skills);
 //! `completions SHELL` prints a completion script. The grammar is in
 //! `args.rs` (`task_args.rs` for the task commands).
 
+mod agent_args;
 mod app_settings;
 mod args;
 mod attach;
@@ -80,6 +82,7 @@ async fn run(command: Command, keys: exec::Keys) -> Result<(), String> {
     match command {
         Command::Exec(options) => exec::run(options.into_args()?, keys).await,
         Command::Mcp(command) => mcp::command(command).await,
+        Command::Agents(command) => agent_args::command(command, app_config_dir().as_deref()),
         Command::Hooks(HooksCommand::List(args)) => hooks::list(args).await,
         Command::Sessions(options) => exec::sessions(options).await,
         Command::Checkpoints(CheckpointsCommand::List {

@@ -10,6 +10,7 @@ pub use foreman_protocol::bindings;
 /// The streaming parsers, from `foreman-stream`.
 pub use foreman_stream::{partial_json, sse};
 
+pub mod acp;
 pub mod agent;
 pub mod approval;
 pub mod attachments;

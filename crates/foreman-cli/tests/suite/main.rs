@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
 
+mod acp_agents;
 mod checkpoints;
 mod command_line;
 mod common;

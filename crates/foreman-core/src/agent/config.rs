@@ -121,6 +121,9 @@ pub struct SessionConfig {
     /// file when no hub started); the session tells the user with its own
     /// ([`EventMsg::ConfigWarning`](crate::protocol::EventMsg::ConfigWarning)).
     pub config_warnings: Vec<(ConfigArea, String)>,
+    /// The external agent that does the session's work over ACP (`None`: Foreman's own loop
+    /// over `provider`).
+    pub agent: Option<crate::acp::AgentSpec>,
 }
 
 /// The default cap on model requests of one sub-agent.
@@ -182,6 +185,7 @@ impl SessionConfig {
             consent_folder: None,
             slash: None,
             config_warnings: Vec::new(),
+            agent: None,
         }
     }
 }
@@ -241,6 +245,16 @@ impl SessionSetup {
     /// the rules in force for it (the user's, the folder's, its own) when it is built.
     pub fn stored(mut self, store: Store, session: StoredSession) -> Self {
         self.stored = Some((store, session));
+        self
+    }
+
+    /// The external agent that does its work (`None`: Foreman's own).
+    pub fn agent(mut self, agent: Option<crate::acp::AgentSpec>) -> Self {
+        if let Some(agent) = &agent {
+            // What the session says it runs on.
+            self.config.model.clone_from(&agent.name);
+        }
+        self.config.agent = agent;
         self
     }
 

@@ -14,6 +14,7 @@
 //! - [`ContextNotes`] (`context/`): the notes that go to the model with the next message.
 //! - [`Persist`], [`Inbox`], [`CallRegistry`]: the store, what the engine waits on, every
 //!   call's state.
+//! - [`SessionAgent`] (`acp/`): who does the work, Foreman's own loop or an external agent.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -22,6 +23,7 @@ use std::time::Duration;
 
 use tokio::sync::mpsc::UnboundedReceiver;
 
+use crate::agent::acp::state::{External, SessionAgent};
 use crate::agent::calls::call_state::CallRegistry;
 use crate::agent::calls::sandboxing::Sandboxing;
 use crate::agent::calls::state::Oversight;
@@ -86,6 +88,8 @@ pub(crate) struct Engine {
     pub(crate) context: ContextNotes,
     pub(crate) task: TaskState,
     pub(crate) persist: Persist,
+    /// Who does the work: Foreman's loop or an external agent.
+    pub(crate) agent: SessionAgent,
 }
 
 impl Engine {
@@ -236,6 +240,7 @@ impl Engine {
                 pause_after: config.pause_after_failures.max(1),
                 poll: config.preview_poll,
                 sandbox,
+                approved_changes: Vec::new(),
             },
             incoming: Incoming {
                 user_messages: config.user_messages,
@@ -249,6 +254,10 @@ impl Engine {
             task: TaskState {
                 folder_turn: config.folder_turn,
                 ..TaskState::default()
+            },
+            agent: match config.agent {
+                Some(spec) => SessionAgent::External(Box::new(External::new(spec))),
+                None => SessionAgent::Foreman,
             },
             workspace: config.workspace,
         })

@@ -22,6 +22,8 @@
 //!   the rewind, the session's count of what it changed (`Undo`, `PendingCheckpoint`,
 //!   `Changes`).
 //! - `persist`: what the store keeps, and its errors told (`Persist`).
+//! - `acp`: an external agent does the session's work instead of Foreman's loop, through the
+//!   same parts (`SessionAgent`, `External`; its own table in `acp/mod.rs`).
 //! - `slash`: a message's `/command` or skill (`SlashTask`); `config_warnings`: what is wrong
 //!   with the configuration, told once (`ConfigWarnings`); `hooks`: running hooks, and the
 //!   session's hook points.
@@ -68,6 +70,7 @@
 //!
 //! What a stored conversation is (history, transcript, branches) is [`crate::conversation`].
 
+mod acp;
 pub mod calls;
 mod changes;
 mod checkpoints;

@@ -123,6 +123,37 @@ impl Store {
         Ok(())
     }
 
+    /// Records the external agent that does the session's work, and its own id of the session.
+    pub async fn set_session_agent(
+        &self,
+        id: &str,
+        agent: &str,
+        agent_session: Option<&str>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE sessions SET agent = ?2, agent_session = ?3 WHERE id = ?1")
+            .bind(id)
+            .bind(agent)
+            .bind(agent_session)
+            .execute(self.pool())
+            .await
+            .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        Ok(())
+    }
+
+    /// The external agent of the session and its own id of it (`None`: Foreman's own agent).
+    pub async fn session_agent(
+        &self,
+        id: &str,
+    ) -> Result<Option<(String, Option<String>)>, StoreError> {
+        let row: Option<(Option<String>, Option<String>)> =
+            sqlx::query_as("SELECT agent, agent_session FROM sessions WHERE id = ?1")
+                .bind(id)
+                .fetch_optional(self.pool())
+                .await
+                .map_err(|e| StoreError::from_sqlx(self.path(), e))?;
+        Ok(row.and_then(|(agent, session)| agent.map(|a| (a, session))))
+    }
+
     /// The session's task list as JSON (`[]` when none).
     pub async fn todos(&self, id: &str) -> Result<String, StoreError> {
         let row: Option<(String,)> = sqlx::query_as("SELECT todos FROM sessions WHERE id = ?1")

@@ -97,6 +97,13 @@ impl Engine {
                 .policy
                 .decide(facts, self.oversight.auto_approved),
         );
+        // A change the person approved when an external agent asked for it, written now.
+        let decision = match decision {
+            Decision::Ask { .. } if self.oversight.was_approved(&job.prepared) => Decision::Allow {
+                reason: "approved when the agent asked".into(),
+            },
+            decision => decision,
+        };
         if matches!(decision, Decision::Allow { .. }) && job.mutates {
             self.oversight.auto_approved += 1;
         }
@@ -117,7 +124,7 @@ impl Engine {
 
     /// The facts the policy needs that the tool cannot know: whether a fetch's host is on a
     /// private network, and which paths a deny rule keeps from a command names.
-    async fn complete_facts(&self, facts: &mut CallFacts) {
+    pub(crate) async fn complete_facts(&self, facts: &mut CallFacts) {
         if facts.class == ActionClass::Fetch
             && let Some(host) = &facts.host
         {

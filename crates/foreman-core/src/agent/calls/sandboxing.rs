@@ -157,6 +157,44 @@ impl Sandboxing {
         }
     }
 
+    /// The sandbox an external agent's whole process runs in, whatever the session's level and
+    /// mode: `workspace-write` with the network (it must reach its model), writing its place
+    /// (`workspace`, a task's git directory and branch), its temporary directory and `own` (its
+    /// login and settings, which are not hidden from it), every other hidden path hidden.
+    /// `Err`: this machine cannot confine it (the text says why).
+    pub(crate) fn for_agent(
+        &self,
+        workspace: &Path,
+        own: &[PathBuf],
+    ) -> Result<SandboxPolicy, String> {
+        if let Availability::Unavailable { reason } = availability(SandboxLevel::WorkspaceWrite) {
+            return Err(reason);
+        }
+        let mut policy = SandboxPolicy::new(
+            SandboxLevel::WorkspaceWrite,
+            true,
+            workspace.to_path_buf(),
+            self.temp.clone(),
+        );
+        policy.hidden = self
+            .hidden
+            .iter()
+            .filter(|hidden| {
+                !own.iter()
+                    .any(|o| o.starts_with(hidden) || hidden.starts_with(o))
+            })
+            .cloned()
+            .collect();
+        policy.extra_writable = self.extra_writable.clone();
+        policy.extra_writable.extend(own.iter().cloned());
+        policy.read_only = self.read_only.clone();
+        policy.env = self.env.clone();
+        if let Some(branches) = &self.branches {
+            branches.keep_from(&mut policy);
+        }
+        Ok(policy)
+    }
+
     /// [`Self::for_command`] for a call, with `denied` (what the deny rules keep from
     /// commands, found as it starts) kept from it: hidden when denied for reading, read-only
     /// when denied for writing.

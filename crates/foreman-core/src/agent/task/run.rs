@@ -98,6 +98,8 @@ impl Engine {
         let folder = self.take_folder().await;
         let mut reason = if self.task.cancel.is_cancelled() {
             TaskEndReason::Cancelled
+        } else if self.agent.is_external() {
+            self.run_agent_turn().await
         } else {
             self.run_loop(true).await
         };
@@ -215,6 +217,7 @@ impl Engine {
             .files
             .attach(&input.attach, self.incoming.attach_max_file_bytes);
         let views = attachments.iter().map(Attachment::view).collect();
+        self.agent.keep_prompt(&input.text, &attachments);
         self.record(Message::User {
             text: input.text.clone(),
             attachments,
