@@ -243,6 +243,9 @@ def main():
             continue
         message = json.loads(line)
         method = message.get("method")
+        if method and os.environ.get("SCRIPTED_AGENT_LOG"):
+            with open(os.environ["SCRIPTED_AGENT_LOG"], "a") as f:
+                f.write(json.dumps({"method": method}) + "\n")
         if method is None:
             entry = _waiting.get(message.get("id"))
             if entry:

@@ -420,3 +420,162 @@ async fn the_agent_s_plan_is_the_task_list() {
     assert_eq!(todos[1]["content"], "change");
     assert_eq!(todos[1]["status"], "in_progress");
 }
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// `foreman-cli ARGS…` in `dir`'s environment: (exit code, stdout, stderr).
+fn cli(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(BIN)
+        .args(args)
+        .envs(isolated_env(dir))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[tokio::test]
+async fn a_task_of_an_external_agent_works_in_its_worktree_and_merges_through_the_queue() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("repo");
+    std::fs::create_dir_all(&ws).unwrap();
+    git(&ws, &["init", "-q", "-b", "main"]);
+    std::fs::write(ws.join("notes.txt"), "old notes\n").unwrap();
+    git(&ws, &["add", "-A"]);
+    git(&ws, &["commit", "-q", "-m", "first"]);
+    let out = agent(
+        dir.path(),
+        &ws,
+        &["--approval", "auto-edit", "--worktree", "agent-edit"],
+        "edit notes.txt new notes",
+        never,
+    )
+    .await;
+    assert_eq!(reported(&out, "write"), Some(json!("ok")), "{}", out.stderr);
+    // The person's checkout is untouched; the agent worked in the task's worktree.
+    assert_eq!(
+        std::fs::read_to_string(ws.join("notes.txt")).unwrap(),
+        "old notes\n"
+    );
+    let (code, listed, err) = cli(
+        dir.path(),
+        &[
+            "tasks",
+            "list",
+            "--json",
+            "--workspace",
+            ws.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let task: Value = listed
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|t| t["name"] == "agent-edit")
+        .unwrap();
+    let place = PathBuf::from(task["path"].as_str().unwrap());
+    assert!(!place.starts_with(&ws));
+    assert_eq!(
+        std::fs::read_to_string(place.join("notes.txt")).unwrap(),
+        "new notes\n"
+    );
+    assert_eq!(task["state"], "ready", "{task}");
+
+    // From its worktree, the agent itself cannot write the person's checkout.
+    let target = ws.join("notes.txt");
+    let out = agent(
+        dir.path(),
+        &ws,
+        &["--approval", "yolo", "--worktree", "agent-attack"],
+        &format!("self-write {}", target.display()),
+        never,
+    )
+    .await;
+    let said = reported(&out, "self-write").unwrap();
+    assert!(said.as_str().unwrap().starts_with("error"), "{said}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "old notes\n");
+
+    let (code, stdout, stderr) = cli(
+        dir.path(),
+        &["merge", "agent-edit", "--workspace", ws.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(ws.join("notes.txt")).unwrap(),
+        "new notes\n"
+    );
+}
+
+#[tokio::test]
+async fn a_resumed_session_starts_its_agent_again_and_loads_the_agent_s_own_session() {
+    let (dir, ws) = workspace();
+    // In its place: the only folder the confined agent may write.
+    let log = ws.join("agent-log.jsonl");
+    let first = agent(dir.path(), &ws, &[], "plan", never).await;
+    let session = first
+        .events
+        .iter()
+        .find(|e| e["type"] == "session_started")
+        .unwrap()["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        first
+            .events
+            .iter()
+            .find(|e| e["type"] == "session_started")
+            .unwrap()["model"],
+        "python3"
+    );
+    // Resumed without naming the agent: the session's own comes back and loads its session.
+    let mut cmd = exec_in(dir.path(), &ws);
+    cmd.arg("--json")
+        .args(["--resume", &session])
+        .env("SCRIPTED_AGENT_LOG", &log)
+        .arg("plan");
+    let named = run(cmd, never).await;
+    assert!(
+        named.code != 0,
+        "python3 is not an agent Foreman knows by name"
+    );
+    assert!(named.stderr.contains("--agent-command"), "{}", named.stderr);
+    let mut cmd = exec_in(dir.path(), &ws);
+    cmd.arg("--json")
+        .args(["--resume", &session])
+        .arg("--agent-command")
+        .arg(format!("python3 {AGENT}"))
+        .env("SCRIPTED_AGENT_LOG", &log)
+        .arg("plan");
+    let again = run(cmd, never).await;
+    assert_eq!(ended(&again)["kind"], "final_answer", "{}", again.stderr);
+    let methods: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["method"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned()
+        })
+        .collect();
+    assert!(methods.contains(&"session/load".to_owned()), "{methods:?}");
+    assert!(!methods.contains(&"session/new".to_owned()), "{methods:?}");
+}
