@@ -22,7 +22,7 @@ ifeq ($(CI),true)
 export CARGO_INCREMENTAL ?= 0
 endif
 
-PHONY_EXTRA := bench-engine bench-deps bench-ui mcp-servers py-deps
+PHONY_EXTRA := bench-engine bench-deps bench-ui mcp-servers agents py-deps
 .PHONY: $(PHONY_EXTRA) help run package install-test test test-phases build-cache-restore deps ui-deps e2e-deps ui app lint rust-test mcp-servers local-model ui-test e2e bench fuzz fuzz-smoke bindings clean
 
 help:
@@ -33,6 +33,7 @@ help:
 	@echo "make e2e                   only the end-to-end tests (WebDriver, Xvfb)"
 	@echo "make install-test          make package, install the .deb (root), open the installed app, remove it"
 	@echo "make mcp-servers           install the MCP servers the tests run (target/mcp-servers)"
+	@echo "make agents                install the external agents the tests run (tests/agents)"
 	@echo "make local-model           fetch the real small model the tests run (~/.cache/foreman-tests)"
 	@echo "make bench                 performance ratios, measured side by side"
 	@echo "make fuzz                  short fuzzing runs of the stream parsers"
@@ -111,6 +112,16 @@ $(MCP_STAMP):
 
 mcp-servers: $(MCP_STAMP)
 
+## The real external agents the tests run over ACP (Claude Code's adapter; tests/agents pins them
+## in its lock, optional dependencies and install scripts on: the native binaries come that way).
+AGENTS_STAMP := tests/agents/node_modules/.installed
+
+$(AGENTS_STAMP): tests/agents/package-lock.json
+	$(PHASE) setup/agents npm ci --no-audit --no-fund --prefix tests/agents
+	touch $@
+
+agents: $(AGENTS_STAMP)
+
 ## pytest, for the test that runs a Python suite inside the sandbox (pinned, installed only when
 ## missing; into the interpreter itself, since the tests give commands a HOME of their own).
 PYTEST := 8.4.2
@@ -127,7 +138,7 @@ local-model:
 # Inside a private D-Bus session with an unlocked gnome-keyring, so the keychain tests are real.
 # The local model's own server is tested first (node --test), then the workspace: built first
 # (`--no-run`, so `make test` shows the build's time apart), then run.
-rust-test: ui mcp-servers local-model py-deps
+rust-test: ui mcp-servers agents local-model py-deps
 	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" $(PHASE) "rust-test/local-model server" node --test tests/local-model/server.test.mjs
 	$(PHASE) rust-test/build $(CARGO) test --workspace --no-run
 	FOREMAN_LOCAL_MODEL="$$(tests/local-model/fetch.sh)" $(PHASE) rust-test/run scripts/with-keyring.sh $(CARGO) test --workspace

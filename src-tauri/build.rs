@@ -5,6 +5,7 @@
 /// Every command the UI may call. Each gets an `allow-<command>` / `deny-<command>` permission.
 const COMMANDS: &[&str] = &[
     "list_tasks",
+    "list_agents",
     "task_inbox",
     "task_places",
     "start_task",

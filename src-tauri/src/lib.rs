@@ -4,6 +4,7 @@
 //! carries engine events to the webview. Everything else lives in `foreman-core`.
 
 mod activity;
+mod agents;
 mod bridge;
 mod checkpoint_commands;
 mod clipboard;
@@ -98,6 +99,7 @@ pub fn run() {
         .on_window_event(windows::on_event)
         .invoke_handler(tauri::generate_handler![
             task_commands::list_tasks,
+            agents::list_agents,
             task_commands::task_inbox,
             task_commands::task_places,
             task_commands::start_task,

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use foreman_core::acp::AgentSpec;
 use foreman_core::agent::{Session, SessionConfig, StoredSession};
 use foreman_core::checkpoints::Coverage;
 use foreman_core::conversation::{Transcript, load_transcript, open_session};
@@ -80,7 +81,13 @@ impl<'a> Opening<'a> {
             log::info!("session {id} reattached in window {}", self.window);
             return self.shown(&store, &settings, id.clone(), true, None).await;
         }
-        let (provider, dir) = match provider_for(self.app, &self.workspace, &settings) {
+        // An external agent brings its own model: Foreman's needs no key then.
+        let agent = match &self.resume {
+            Some(id) => crate::agents::of_session(self.app, &store, id).await?,
+            None => None,
+        };
+        let needs_key = agent.is_none();
+        let (provider, dir) = match provider_for(self.app, &self.workspace, &settings, needs_key) {
             Ok(found) => found,
             // A stored session can be read even when no model is set up; it runs once one is.
             Err(problem) => match &self.resume {
@@ -91,7 +98,8 @@ impl<'a> Opening<'a> {
                 _ => return Err(problem),
             },
         };
-        self.start(&store, &settings, provider, dir, channel).await
+        self.start(&store, &settings, (provider, agent), dir, channel)
+            .await
     }
 
     /// The stored session `id` as the window now shows it (`stopped`: why it does not run).
@@ -120,7 +128,7 @@ impl<'a> Opening<'a> {
         &self,
         store: &Store,
         settings: &AppSettings,
-        provider: Arc<dyn Provider>,
+        (provider, agent): (Arc<dyn Provider>, Option<AgentSpec>),
         dir: PathBuf,
         channel: Channel<Vec<Event>>,
     ) -> Result<OpenedSession, CommandError> {
@@ -163,6 +171,7 @@ impl<'a> Opening<'a> {
                 provider_settings.context_window,
             )
             .max_iterations(settings.max_iterations.max(1))
+            .agent(agent)
             .build()
             .await?;
         // The built-ins plus the MCP tools, with the same cards and approvals. A task's
@@ -175,14 +184,21 @@ impl<'a> Opening<'a> {
             .await?;
         hub.wait_settled(crate::mcp::SETTLE).await;
         config.mcp = Some(hub);
+        let (model, provider) = match &config.agent {
+            Some(agent) => (agent.name.clone(), "an external agent (ACP)".to_owned()),
+            None => (
+                provider_settings.model.clone(),
+                provider_settings.preset.label().to_owned(),
+            ),
+        };
         self.spawn(config, settings, running, channel)?;
         self.state.windows().get(self.window).shown_session = Some(session_id.clone());
         Ok(OpenedSession {
             session_id,
             transcript,
             was_running: false,
-            model: provider_settings.model.clone(),
-            provider: provider_settings.preset.label().to_owned(),
+            model,
+            provider,
             stopped: None,
         })
     }
@@ -230,12 +246,13 @@ fn provider_for(
     app: &AppHandle,
     workspace: &str,
     settings: &AppSettings,
+    needs_key: bool,
 ) -> Result<(Arc<dyn Provider>, PathBuf), CommandError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let dir = WorkspaceDir::resolve(workspace, &cwd)?;
     let preset = settings.provider.preset;
     let key = settings::key_for(preset);
-    if settings.provider.requires_key() && !key.is_stored()? {
+    if needs_key && settings.provider.requires_key() && !key.is_stored()? {
         return Err(CommandError::new(format!(
             "No API key for {}. Add it in Settings.",
             preset.label()

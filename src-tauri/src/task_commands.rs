@@ -182,8 +182,9 @@ pub async fn start_task(
     place: TaskPlace,
     name: Option<String>,
     base: Option<String>,
+    agent: Option<String>,
 ) -> Result<TaskSummary, CommandError> {
-    let new = NewTask::in_place(place, name, base);
+    let new = NewTask::in_place(place, name, base).by(agent);
     let id = start(&app, &state, &workspace, new).await?;
     summary_of(&app, &state, &id).await
 }

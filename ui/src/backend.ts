@@ -3,6 +3,7 @@ import { Channel, invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
 import { getCurrentWebview } from "@tauri-apps/api/webview";
 import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
+import type { AgentInfo } from "./protocol/AgentInfo";
 import type { AppSettings } from "./protocol/AppSettings";
 import type { ConnectionTest } from "./protocol/ConnectionTest";
 import type { McpView } from "./protocol/McpView";
@@ -111,10 +112,13 @@ export interface Backend {
   /** Where a new task can work in the folder (a worktree, and from which branches). */
   taskPlaces(workspace: string): Promise<TaskPlaces>;
   /**
-   * Creates a task; the window then opens its session as any other (`openSession(workspace,
-   * task.id)`). At the limit of tasks at once it is `queued`, and that open waits for a slot.
+   * Creates a task, its work done by the external agent `agent` (null: Foreman's own); the window
+   * then opens its session as any other (`openSession(workspace, task.id)`). At the limit of
+   * tasks at once it is `queued`, and that open waits for a slot.
    */
-  startTask(workspace: string, place: TaskPlace, name: string | null, base: string | null): Promise<TaskSummary>;
+  startTask(workspace: string, place: TaskPlace, name: string | null, base: string | null, agent?: string | null): Promise<TaskSummary>;
+  /** The external agents a task can be given (presets, installed or not, and agents.json's). */
+  listAgents(): Promise<AgentInfo[]>;
   /** Puts the task in the merge queue with `message` (null: the drafted one). */
   mergeTask(taskId: string, message: string | null): Promise<void>;
   /** A commit message for the task's change, for the user to edit before merging. */
@@ -207,7 +211,9 @@ export const tauriBackend: Backend = {
   listTasks: (workspace) => invoke<TaskSummary[]>("list_tasks", { workspace }),
   taskInbox: () => invoke<InboxItem[]>("task_inbox"),
   taskPlaces: (workspace) => invoke<TaskPlaces>("task_places", { workspace }),
-  startTask: (workspace, place, name, base) => invoke<TaskSummary>("start_task", { workspace, place, name, base }),
+  startTask: (workspace, place, name, base, agent) =>
+    invoke<TaskSummary>("start_task", { workspace, place, name, base, agent: agent ?? null }),
+  listAgents: () => invoke<AgentInfo[]>("list_agents"),
   mergeTask: (taskId, message) => invoke<void>("merge_task", { taskId, message }),
   draftMergeMessage: (taskId) => invoke<string | null>("draft_merge_message", { taskId }),
   cancelMerge: (taskId) => invoke<void>("cancel_merge", { taskId }),

@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 use foreman_core::acp::AgentSpec;
 use foreman_core::acp::agents_file::{self, AGENTS_FILE};
-use foreman_core::acp::spec::presets;
 
 /// The external agent of an `exec`, when it is not Foreman's own.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Args)]
@@ -116,43 +115,30 @@ pub enum AgentsCommand {
 pub fn command(command: AgentsCommand, config: Option<&Path>) -> Result<(), String> {
     let AgentsCommand::List { json } = command;
     let path = std::env::var_os("PATH");
-    let configured = configured(config)?;
-    for preset in presets(path.as_deref()) {
-        if configured.iter().any(|a| a.name == preset.name) {
+    for agent in agents_file::listing(&configured(config)?, path.as_deref()) {
+        if json {
+            println!(
+                "{}",
+                serde_json::to_string(&agent).map_err(|e| e.to_string())?
+            );
             continue;
         }
-        let found = preset.found.as_ref().map(|p| p.display().to_string());
-        if json {
-            let row = serde_json::json!({
-                "name": preset.name, "command": preset.command, "preset": true,
-                "installed": found.is_some(), "path": found, "install": preset.install,
-            });
-            println!("{row}");
+        let from = if agent.preset {
+            "preset"
         } else {
-            match found {
-                Some(path) => println!("{}  preset, installed: {path}", preset.name),
-                None => println!("{}  preset, not installed: {}", preset.name, preset.install),
-            }
-        }
-    }
-    for agent in configured {
-        let found = foreman_core::acp::spec::find_program(&agent.command, path.as_deref())
-            .map(|p| p.display().to_string());
-        let sandbox = if agent.unsandboxed {
-            "outside the sandbox"
-        } else {
-            "sandboxed"
+            "agents.json"
         };
-        if json {
-            let row = serde_json::json!({
-                "name": agent.name, "command": agent.command, "args": agent.args, "preset": false,
-                "installed": found.is_some(), "path": found, "unsandboxed": agent.unsandboxed,
-            });
-            println!("{row}");
+        let sandbox = if agent.unsandboxed {
+            ", outside the sandbox"
         } else {
-            let state = found.map_or_else(|| "not found".to_owned(), |p| format!("found: {p}"));
-            println!("{}  agents.json, {sandbox}, {state}", agent.name);
-        }
+            ""
+        };
+        let state = match (&agent.path, &agent.install) {
+            (Some(path), _) => format!("installed: {path}"),
+            (None, Some(install)) => format!("not installed: {install}"),
+            (None, None) => format!("`{}` not found", agent.command),
+        };
+        println!("{}  {from}{sandbox}, {state}", agent.name);
     }
     Ok(())
 }

@@ -27,6 +27,7 @@ pub async fn start(
         name: args.worktree.clone().filter(|n| !n.is_empty()),
         base: args.base.clone(),
         prompt: args.prompt.clone(),
+        agent: None,
     };
     let started = tasks.start(folder, new).await.map_err(|e| match e {
         TaskError::BadName(name) if name.contains(' ') => format!(

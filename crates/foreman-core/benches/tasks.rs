@@ -96,6 +96,7 @@ async fn run() -> Result<(Duration, Duration), String> {
                     name: Some(format!("bench-{round}")),
                     base: None,
                     prompt: String::new(),
+                    agent: None,
                 };
                 tasks
                     .start(repo.path(), new)

@@ -7,6 +7,7 @@
 //! can detect gaps and order what it renders. Every type here has generated TypeScript in
 //! `ui/src/protocol/` ([`bindings`]; `make bindings` rewrites them).
 
+pub mod agents;
 pub mod attachment;
 pub mod bindings;
 pub mod call;
@@ -37,6 +38,7 @@ pub mod usage;
 /// (they live with the parser, in `foreman-stream`).
 pub use foreman_stream::{patch, path};
 
+pub use agents::AgentInfo;
 pub use attachment::{AttachInput, AttachmentView, ImageInput};
 pub use call::{
     CallSnapshot, CallState, FilePreview, InvalidTransition, PREVIEW_LINES_SENT, UndoState,
@@ -115,5 +117,6 @@ mod bindings_tests {
         assert_bindings_current::<RuleFileKind>();
         assert_bindings_current::<RuleFilesView>();
         assert_bindings_current::<ConfigArea>();
+        assert_bindings_current::<AgentInfo>();
     }
 }

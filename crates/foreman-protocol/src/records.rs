@@ -22,6 +22,10 @@ pub struct SessionSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub activity: Option<SessionActivity>,
+    /// The external agent that does its work (`None`: Foreman's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub agent: Option<String>,
 }
 
 /// What a running session is doing, for its badge in the sidebar.

@@ -129,6 +129,10 @@ pub struct TaskSummary {
     pub name: String,
     /// The session's title.
     pub title: String,
+    /// The external agent that does its work (`None`: Foreman's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub agent: Option<String>,
     /// The folder the user opened (the repository's checkout).
     pub workspace_path: String,
     pub place: TaskPlace,

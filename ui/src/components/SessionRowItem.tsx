@@ -71,8 +71,14 @@ export function SessionRowItem({ row, current, activity, task, now, onOpen, onRe
               {!task && <ActivityBadge activity={activity} />}
             </span>
             {task && <TaskRowInfo task={task} activity={activity} />}
-            {(when || row.branch) && (
+            {(when || row.branch || s.agent) && (
               <span className="muted session-time">
+                {s.agent && (
+                  <span className="session-agent" data-testid="session-agent" title="The external agent that does this session's work">
+                    {s.agent}
+                  </span>
+                )}
+                {s.agent && (row.branch || when) && " · "}
                 {row.branch && <span className="session-branch-word">{WORDS.branch.one}</span>}
                 {row.branch && when && " · "}
                 {when}

@@ -16,4 +16,8 @@ updated_at: number,
 /**
  * What the session is doing, when it is running in this app (the store does not know).
  */
-activity?: SessionActivity, };
+activity?: SessionActivity, 
+/**
+ * The external agent that does its work (`None`: Foreman's own).
+ */
+agent?: string, };

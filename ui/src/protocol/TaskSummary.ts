@@ -21,6 +21,10 @@ name: string,
  */
 title: string, 
 /**
+ * The external agent that does its work (`None`: Foreman's own).
+ */
+agent?: string, 
+/**
  * The folder the user opened (the repository's checkout).
  */
 workspace_path: string, place: TaskPlace, 

@@ -9,6 +9,7 @@ export type TaskCommands = Pick<
   | "taskInbox"
   | "taskPlaces"
   | "startTask"
+  | "listAgents"
   | "mergeTask"
   | "draftMergeMessage"
   | "cancelMerge"
@@ -54,6 +55,7 @@ export function taskCommands(): TaskCommands {
     taskPlaces: async () => ({ worktree: true, current: "main", branches: ["main"] }),
     startTask: async (workspace, place, name) =>
       sampleTask({ workspace_path: workspace, place, name: name ?? "task-1", state: "running" }),
+    listAgents: async () => [],
     mergeTask: async () => {},
     draftMergeMessage: async () => "",
     cancelMerge: async () => {},

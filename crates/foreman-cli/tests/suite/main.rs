@@ -5,6 +5,7 @@
 
 mod acp_agents;
 mod checkpoints;
+mod claude_code;
 mod command_line;
 mod common;
 mod config_warnings;

@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::spec::AgentSpec;
+use super::spec::{AgentSpec, find_program, presets};
+use crate::protocol::AgentInfo;
 use crate::sandbox::hidden::expand;
 
 /// The file's name in the config folder.
@@ -115,6 +116,32 @@ pub fn find(name: &str, configured: &[AgentSpec], home: Option<&Path>) -> Option
         .or_else(|| AgentSpec::preset(name, home))
 }
 
+/// Every agent a person can choose, as lists show it: the presets (installed or not, and how
+/// to install them) that the file does not replace, then the file's own. `path` is `PATH`.
+pub fn listing(configured: &[AgentSpec], path: Option<&std::ffi::OsStr>) -> Vec<AgentInfo> {
+    let mut list: Vec<AgentInfo> = presets(path)
+        .into_iter()
+        .filter(|p| !configured.iter().any(|a| a.name == p.name))
+        .map(|p| AgentInfo {
+            path: p.found.map(|f| f.display().to_string()),
+            install: Some(p.install),
+            name: p.name,
+            command: p.command,
+            preset: true,
+            unsandboxed: false,
+        })
+        .collect();
+    list.extend(configured.iter().map(|a| AgentInfo {
+        name: a.name.clone(),
+        command: a.command.clone(),
+        preset: false,
+        path: find_program(&a.command, path).map(|f| f.display().to_string()),
+        install: None,
+        unsandboxed: a.unsandboxed,
+    }));
+    list
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,5 +174,20 @@ mod tests {
         let e = read(&path, None).unwrap_err().to_string();
         assert!(e.starts_with(&path.display().to_string()), "{e}");
         assert!(e.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn the_listing_has_the_presets_the_file_leaves_and_the_file_s_agents() {
+        let bin = tempfile::tempdir().unwrap();
+        std::fs::write(bin.path().join("codex-acp"), "").unwrap();
+        let path = std::env::join_paths([bin.path()]).unwrap();
+        let mine = AgentSpec::command("mine", "nowhere-agent".into(), Vec::new());
+        let claude = AgentSpec::command("claude", "my-claude".into(), Vec::new());
+        let list = listing(&[mine, claude], Some(&path));
+        let names: Vec<&str> = list.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["codex", "gemini", "mine", "claude"]);
+        assert!(list[0].path.is_some() && list[0].preset);
+        assert!(list[1].path.is_none() && list[1].install.is_some());
+        assert!(!list[2].preset && list[2].path.is_none());
     }
 }

@@ -167,6 +167,7 @@ impl Store {
                 created_at: now_ms,
                 updated_at: now_ms,
                 activity: None,
+                agent: None,
             },
             undone_since: undone
                 .into_iter()

@@ -4,9 +4,11 @@ use super::db::Store;
 use super::error::StoreError;
 pub use foreman_protocol::records::SessionSummary;
 
-type SessionRow = (String, String, String, i64, i64);
+type SessionRow = (String, String, String, i64, i64, Option<String>);
 
-fn summary((id, workspace_path, title, created_at, updated_at): SessionRow) -> SessionSummary {
+fn summary(
+    (id, workspace_path, title, created_at, updated_at, agent): SessionRow,
+) -> SessionSummary {
     SessionSummary {
         id,
         workspace_path,
@@ -14,6 +16,7 @@ fn summary((id, workspace_path, title, created_at, updated_at): SessionRow) -> S
         created_at,
         updated_at,
         activity: None,
+        agent,
     }
 }
 
@@ -60,6 +63,7 @@ impl Store {
             created_at: now_ms,
             updated_at: now_ms,
             activity: None,
+            agent: None,
         })
     }
 
@@ -69,7 +73,7 @@ impl Store {
         workspace_path: &str,
     ) -> Result<Vec<SessionSummary>, StoreError> {
         let rows: Vec<SessionRow> = sqlx::query_as(
-            "SELECT id, workspace_path, title, created_at, updated_at FROM sessions
+            "SELECT id, workspace_path, title, created_at, updated_at, agent FROM sessions
              WHERE workspace_path = ?1 ORDER BY updated_at DESC, id DESC",
         )
         .bind(workspace_path)
@@ -82,7 +86,8 @@ impl Store {
     /// One session, if it exists.
     pub async fn session(&self, id: &str) -> Result<Option<SessionSummary>, StoreError> {
         let row: Option<SessionRow> = sqlx::query_as(
-            "SELECT id, workspace_path, title, created_at, updated_at FROM sessions WHERE id = ?1",
+            "SELECT id, workspace_path, title, created_at, updated_at, agent FROM sessions \
+             WHERE id = ?1",
         )
         .bind(id)
         .fetch_optional(self.pool())

@@ -25,6 +25,8 @@ pub struct NewTask {
     pub base: Option<String>,
     /// What the task is asked to do (names it when no name is given).
     pub prompt: String,
+    /// The external agent that does its work (`None`: Foreman's own).
+    pub agent: Option<String>,
 }
 
 impl NewTask {
@@ -36,7 +38,14 @@ impl NewTask {
             name: given(name),
             base: given(base),
             prompt: String::new(),
+            agent: None,
         }
+    }
+
+    /// The same task, its work done by the external agent `agent` (`None`: Foreman's own).
+    pub fn by(mut self, agent: Option<String>) -> Self {
+        self.agent = agent.filter(|a| !a.trim().is_empty());
+        self
     }
 }
 
@@ -201,6 +210,11 @@ impl Tasks {
             block => Some(self.free_port(block).await?),
         };
         let session = self.store.create_session(&key, now).await?;
+        if let Some(agent) = &new.agent {
+            self.store
+                .set_session_agent(&session.id, agent, None)
+                .await?;
+        }
         if !new.prompt.trim().is_empty() {
             self.store
                 .rename_session(&session.id, &crate::store::title_from_message(&new.prompt))
@@ -263,6 +277,7 @@ mod tests {
             name: None,
             base: None,
             prompt: prompt.into(),
+            agent: None,
         }
     }
 

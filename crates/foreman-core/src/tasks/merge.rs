@@ -533,6 +533,7 @@ mod tests {
                 name: Some(name.into()),
                 base: None,
                 prompt: String::new(),
+                agent: None,
             };
             let task = tasks.start(repo.path(), new).await.unwrap().task;
             std::fs::write(Path::new(&task.path).join(file), format!("{name}\n")).unwrap();

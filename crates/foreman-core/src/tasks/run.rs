@@ -181,6 +181,7 @@ mod tests {
             name: Some("serve".into()),
             base: None,
             prompt: String::new(),
+            agent: None,
         };
         let task = tasks.start(repo.path(), new).await.unwrap().task;
         // The agent changes its own copy of the command; the checkout's is the one run.

@@ -137,11 +137,11 @@ impl Tasks {
                 queued: queued.contains_key(&row.id),
             };
             let state = state_of(&row, merge.as_ref(), &seen);
-            let title = self
+            let (title, agent) = self
                 .store
                 .session(&row.id)
                 .await?
-                .map(|s| s.title)
+                .map(|s| (s.title, s.agent))
                 .unwrap_or_default();
             let is_worktree = row.place == TaskPlace::Worktree;
             let worktree = match (is_worktree, state) {
@@ -172,6 +172,7 @@ impl Tasks {
                 id: row.id.clone(),
                 name: row.name.clone(),
                 title,
+                agent,
                 workspace_path: row.workspace_path.clone(),
                 place: row.place,
                 path: row.path.clone(),

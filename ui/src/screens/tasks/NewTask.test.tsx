@@ -90,3 +90,28 @@ test("when the folder cannot be read, the folder is offered with the reason", as
   expect(await screen.findByRole("radio", { name: "In this folder" })).toBeChecked();
   expect(screen.getByText(/git is not installed/)).toBeInTheDocument();
 });
+
+test("an external agent can do the task; one that is not installed cannot be chosen", async () => {
+  const agents: [string | null | undefined][] = [];
+  const commands = taskCommands();
+  const backend = {
+    ...commands,
+    listAgents: async () => [
+      { name: "claude", command: "claude-agent-acp", preset: true, path: "/usr/bin/claude-agent-acp", install: "npm i", unsandboxed: false },
+      { name: "codex", command: "codex-acp", preset: true, path: null, install: "npm install -g @agentclientprotocol/codex-acp", unsandboxed: false },
+    ],
+    startTask: async (workspace: string, place: "worktree" | "folder", name: string | null, base: string | null, agent?: string | null) => {
+      agents.push([agent]);
+      return commands.startTask(workspace, place, name, base);
+    },
+  };
+  render(<NewTask backend={backend as unknown as Backend} workspace="/w" onStarted={() => {}} onCancel={() => {}} />);
+  const select = await screen.findByRole("combobox", { name: "Agent" });
+  expect(select).toHaveValue("");
+  await waitFor(() => expect(screen.getByRole("option", { name: "claude" })).toBeEnabled());
+  expect(screen.getByRole("option", { name: "codex (not installed)" })).toBeDisabled();
+  await userEvent.selectOptions(select, "claude");
+  expect(screen.getByTestId("task-agent-note")).toHaveTextContent("claude runs in Foreman's sandbox");
+  await userEvent.click(screen.getByRole("button", { name: "Start task" }));
+  await waitFor(() => expect(agents).toEqual([["claude"]]));
+});

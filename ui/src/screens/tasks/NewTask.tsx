@@ -2,10 +2,13 @@
 // default when the folder is a git repository with a commit: its own copy on a branch of its
 // own, from a base branch, with an optional name) or in this folder (only one task at a time
 // works there; a second waits). Enter starts it with what is chosen; Esc leaves the choice, and
-// a message sent from the composer then starts a plain session in the folder as before.
+// a message sent from the composer then starts a plain session in the folder as before. Who
+// does the work: Foreman's own agent, or an external one (Claude Code, Codex, Gemini CLI, an
+// agent of agents.json) that runs in Foreman's sandbox under the same approvals.
 import { useEffect, useRef, useState } from "react";
 import type { Backend } from "../../backend";
 import { errorMessage } from "../../backend";
+import type { AgentInfo } from "../../protocol/AgentInfo";
 import type { TaskPlace } from "../../protocol/TaskPlace";
 import type { TaskPlaces } from "../../protocol/TaskPlaces";
 import type { TaskSummary } from "../../protocol/TaskSummary";
@@ -19,12 +22,22 @@ interface Props {
 
 /** The base select's value for "where the checkout is now" when it is on no branch. */
 const HERE = "";
+/** The agent select's value for Foreman's own agent. */
+const FOREMAN = "";
+
+/** How an external agent reads in the agent select. */
+function agentLabel(agent: AgentInfo): string {
+  const outside = agent.unsandboxed ? ", outside the sandbox" : "";
+  return agent.path ? `${agent.name}${outside}` : `${agent.name} (not installed)`;
+}
 
 export function NewTask({ backend, workspace, onStarted, onCancel }: Props) {
   const [places, setPlaces] = useState<TaskPlaces | null>(null);
   const [place, setPlace] = useState<TaskPlace>("worktree");
   const [base, setBase] = useState(HERE);
   const [name, setName] = useState("");
+  const [agents, setAgents] = useState<AgentInfo[]>([]);
+  const [agent, setAgent] = useState(FOREMAN);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const startButton = useRef<HTMLButtonElement>(null);
@@ -43,6 +56,10 @@ export function NewTask({ backend, workspace, onStarted, onCancel }: Props) {
         setPlaces({ worktree: false, why_not: errorMessage(e), branches: [] });
         setPlace("folder");
       },
+    );
+    backend.listAgents().then(
+      (list) => live && setAgents(list),
+      () => live && setAgents([]),
     );
     return () => {
       live = false;
@@ -65,7 +82,13 @@ export function NewTask({ backend, workspace, onStarted, onCancel }: Props) {
     setProblem(null);
     try {
       const inWorktree = place === "worktree";
-      const task = await backend.startTask(workspace, place, inWorktree && name.trim() ? name.trim() : null, inWorktree && base ? base : null);
+      const task = await backend.startTask(
+        workspace,
+        place,
+        inWorktree && name.trim() ? name.trim() : null,
+        inWorktree && base ? base : null,
+        agent === FOREMAN ? null : agent,
+      );
       onStarted(task);
     } catch (e) {
       setProblem(errorMessage(e));
@@ -174,6 +197,18 @@ export function NewTask({ backend, workspace, onStarted, onCancel }: Props) {
               </label>
             </div>
           )}
+          <label className="field task-agent">
+            <span>Agent</span>
+            <select aria-label="Agent" data-testid="task-agent" value={agent} onChange={(e) => setAgent(e.target.value)}>
+              <option value={FOREMAN}>Foreman</option>
+              {agents.map((a) => (
+                <option key={a.name} value={a.name} disabled={!a.path} title={a.path ?? a.install ?? `${a.command} was not found`}>
+                  {agentLabel(a)}
+                </option>
+              ))}
+            </select>
+          </label>
+          {agentNote(agents.find((a) => a.name === agent))}
           {problem && (
             <p className="error-text" role="alert">
               {problem}
@@ -190,5 +225,17 @@ export function NewTask({ backend, workspace, onStarted, onCancel }: Props) {
         </form>
       )}
     </section>
+  );
+}
+
+/** What the person should know about the chosen external agent. */
+function agentNote(agent: AgentInfo | undefined) {
+  if (!agent) return null;
+  return (
+    <p className="muted small" data-testid="task-agent-note">
+      {agent.unsandboxed
+        ? `${agent.name} runs with your full rights, outside Foreman's sandbox. Its edits and commands still show here, and its requests still ask.`
+        : `${agent.name} runs in Foreman's sandbox: it writes only where the task works and its own settings. Its edits and commands show here and ask as your approval mode says.`}
+    </p>
   );
 }

@@ -4,7 +4,8 @@
 //! had to what came, so a field that grows is appended to), a diff it sends in the diff view,
 //! its state. A whole-workspace checkpoint is taken when a call is reported and again when it
 //! ends, so the card shows what the call changed (from the checkpoints, whatever the agent
-//! said), and rewind and the session's count of changed files cover it.
+//! said), and rewind and the session's count of changed files cover it; a read or a search
+//! takes none (what it changes, if anything, the next checkpoint has).
 
 use serde_json::{Value, json};
 
@@ -284,8 +285,8 @@ impl Engine {
         }
         if let Some(before) = before {
             self.show_changes(&card, &before).await;
+            self.report_session_changes().await;
         }
-        self.report_session_changes().await;
     }
 
     /// The agent's plan as the session's task list.

@@ -1,0 +1,263 @@
+//! Issue 51 with a real agent: Claude Code through its ACP adapter (`tests/agents`, pinned,
+//! installed by `make agents`), against a scripted Anthropic server of ours
+//! (`tests/agents/fake_anthropic.py`), supervised by `foreman-cli exec --agent claude`. Claude
+//! Code edits files and runs commands itself (it never calls `fs/*` or `terminal/*`), so what
+//! holds it is the permission it asks for, Foreman's sandbox around its process, and the
+//! checkpoints; each test judges by the disk, Foreman's events and what reached the model.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::common::{BIN, Run, exec_in, isolated_env, run};
+use serde_json::{Value, json};
+
+const AGENTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/agents");
+
+/// The scripted server, stopped when dropped.
+struct Fake {
+    child: std::process::Child,
+    port: u16,
+    log: PathBuf,
+}
+
+impl Drop for Fake {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Fake {
+    fn start(dir: &Path, turns: Value) -> Self {
+        let script = dir.join("turns.json");
+        std::fs::write(&script, turns.to_string()).unwrap();
+        let (port_file, log) = (dir.join("port"), dir.join("requests.jsonl"));
+        let mut child = std::process::Command::new("python3")
+            .arg(format!("{AGENTS}/fake_anthropic.py"))
+            .arg("--script")
+            .arg(&script)
+            .arg("--port-file")
+            .arg(&port_file)
+            .arg("--log")
+            .arg(&log)
+            .spawn()
+            .unwrap();
+        for _ in 0..200 {
+            if let Ok(port) = std::fs::read_to_string(&port_file) {
+                return Self {
+                    child,
+                    port: port.trim().parse().unwrap(),
+                    log,
+                };
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("the scripted Anthropic server did not start");
+    }
+
+    /// The main requests Claude Code made (the ones that carry its tools).
+    fn main_requests(&self) -> Vec<Value> {
+        std::fs::read_to_string(&self.log)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .filter(|r| r["kind"] == "main")
+            .collect()
+    }
+}
+
+/// `agents.json` in `dir`'s isolated config folder: the `claude` preset's command and own
+/// folders, pointed at the scripted server.
+fn configure(dir: &Path, port: u16) {
+    let adapter = PathBuf::from(AGENTS).join("node_modules/.bin/claude-agent-acp");
+    assert!(adapter.exists(), "run `make agents` (tests/agents) first");
+    let config = dir.join(".config/dev.foreman.app");
+    std::fs::create_dir_all(&config).unwrap();
+    let agents = json!({"agents": [{
+        "name": "claude",
+        "command": adapter,
+        "ownPaths": ["~/.claude", "~/.claude.json"],
+        "env": {
+            "ANTHROPIC_BASE_URL": format!("http://127.0.0.1:{port}"),
+            "ANTHROPIC_API_KEY": "sk-ant-scripted",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION": "false",
+            "DISABLE_AUTOUPDATER": "1",
+            // The tests run as root, where Claude Code refuses a session without it.
+            "IS_SANDBOX": "1"
+        }
+    }]});
+    std::fs::write(config.join("agents.json"), agents.to_string()).unwrap();
+}
+
+fn workspace() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    std::fs::create_dir_all(&ws).unwrap();
+    std::fs::write(ws.join("notes.txt"), "old notes\n").unwrap();
+    (dir, ws)
+}
+
+async fn claude(dir: &Path, ws: &Path, args: &[&str], answer: impl Fn(&Value) -> Value) -> Run {
+    let mut cmd = exec_in(dir, ws);
+    cmd.args(["--json", "--agent", "claude"])
+        .args(args)
+        .arg("Do the scripted work.");
+    run(cmd, answer).await
+}
+
+fn edit_turns(ws: &Path) -> Value {
+    json!([
+        {"tool": "Edit", "input": {
+            "file_path": ws.join("notes.txt"),
+            "old_string": "old notes",
+            "new_string": "new notes"
+        }},
+        {"text": "Finished."}
+    ])
+}
+
+fn asked(out: &Run) -> Vec<&Value> {
+    out.events
+        .iter()
+        .filter(|e| e["type"] == "approval_requested")
+        .collect()
+}
+
+#[tokio::test]
+async fn claude_code_s_edit_asks_with_its_diff_and_a_rejection_keeps_the_file() {
+    let (dir, ws) = workspace();
+    let fake = Fake::start(dir.path(), edit_turns(&ws));
+    configure(dir.path(), fake.port);
+    let out = claude(
+        dir.path(),
+        &ws,
+        &[],
+        |e| json!({"op": "reject", "call_id": e["call_id"], "feedback": null}),
+    )
+    .await;
+    let asked = asked(&out);
+    assert_eq!(asked.len(), 1, "{}", out.stderr);
+    let diff = asked[0]["preview"]["diff"].to_string();
+    assert!(
+        diff.contains(r#""text":"new""#) && diff.contains("notes.txt"),
+        "{diff}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(ws.join("notes.txt")).unwrap(),
+        "old notes\n"
+    );
+    // Claude Code was told, and its card came while the call was written.
+    let results = fake.main_requests();
+    assert!(
+        results
+            .iter()
+            .any(|r| r["tool_results"].to_string().contains("is_error")),
+        "{results:?}"
+    );
+    assert!(
+        out.events
+            .iter()
+            .any(|e| e["type"] == "tool_call_created" && e["kind"] == "edit")
+    );
+    let end = out
+        .events
+        .iter()
+        .find(|e| e["type"] == "task_ended")
+        .unwrap();
+    assert_eq!(end["reason"]["kind"], "final_answer", "{}", out.stderr);
+}
+
+#[tokio::test]
+async fn claude_code_s_approved_edit_lands_and_a_rewind_undoes_it() {
+    let (dir, ws) = workspace();
+    let fake = Fake::start(dir.path(), edit_turns(&ws));
+    configure(dir.path(), fake.port);
+    let out = claude(
+        dir.path(),
+        &ws,
+        &[],
+        |e| json!({"op": "approve", "call_id": e["call_id"], "preview_hash": e["preview_hash"]}),
+    )
+    .await;
+    assert_eq!(asked(&out).len(), 1, "{}", out.stderr);
+    assert_eq!(
+        std::fs::read_to_string(ws.join("notes.txt")).unwrap(),
+        "new notes\n"
+    );
+    // The card shows what the call changed, measured from the checkpoints.
+    assert!(
+        out.events
+            .iter()
+            .any(|e| e["type"] == "call_changes" && e["changes"].to_string().contains("notes.txt")),
+        "{}",
+        out.stderr
+    );
+    let session = out
+        .events
+        .iter()
+        .find(|e| e["type"] == "session_started")
+        .unwrap()["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let rewound = std::process::Command::new(BIN)
+        .args(["rewind", "--workspace"])
+        .arg(&ws)
+        .args(["--session", &session, "--before-message", "1", "--yes"])
+        .envs(isolated_env(dir.path()))
+        .output()
+        .unwrap();
+    assert!(
+        rewound.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rewound.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(ws.join("notes.txt")).unwrap(),
+        "old notes\n"
+    );
+}
+
+#[tokio::test]
+async fn claude_code_s_own_bash_runs_in_foreman_s_sandbox() {
+    let (dir, ws) = workspace();
+    let home = dir.path().join(".home");
+    std::fs::create_dir_all(home.join(".aws")).unwrap();
+    std::fs::write(home.join(".aws/credentials"), "AWS-SECRET-7730\n").unwrap();
+    let outside = dir.path().join("outside.txt");
+    let command = format!(
+        "echo inside > made.txt; echo x > {}; cat ~/.aws/credentials; echo ran",
+        outside.display()
+    );
+    let fake = Fake::start(
+        dir.path(),
+        json!([
+            {"tool": "Bash", "input": {"command": command, "description": "scripted"}},
+            {"text": "Finished."}
+        ]),
+    );
+    configure(dir.path(), fake.port);
+    let out = claude(
+        dir.path(),
+        &ws,
+        &[],
+        |e| json!({"op": "approve", "call_id": e["call_id"], "preview_hash": e["preview_hash"]}),
+    )
+    .await;
+    // Asked as Foreman asks for a command, then run by Claude Code inside the sandbox.
+    assert_eq!(asked(&out).len(), 1, "{}", out.stderr);
+    assert_eq!(
+        std::fs::read_to_string(ws.join("made.txt")).unwrap(),
+        "inside\n"
+    );
+    assert!(!outside.exists(), "Claude Code wrote outside its place");
+    let sent: String = fake.main_requests().iter().map(Value::to_string).collect();
+    assert!(sent.contains("ran"), "{sent}");
+    assert!(
+        !sent.contains("AWS-SECRET-7730"),
+        "the credentials reached the model"
+    );
+}
