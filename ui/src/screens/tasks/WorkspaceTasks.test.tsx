@@ -111,7 +111,7 @@ test("New task asks where it works; Enter starts it and opens its conversation w
   const chooser = await screen.findByTestId("new-task");
   await waitFor(() => expect(within(chooser).getByRole("button", { name: "Start task" })).toHaveFocus());
   await userEvent.keyboard("{Enter}");
-  await waitFor(() => expect(s.started).toEqual([["/w", "worktree", null, "main"]]));
+  await waitFor(() => expect(s.started).toEqual([["/w", "worktree", null, "main", null]]));
   await waitFor(() => expect(s.opens).toEqual(["t9"]));
   expect(screen.queryByTestId("new-task")).toBeNull();
   const panel = await screen.findByTestId("task-panel");
