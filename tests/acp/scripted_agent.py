@@ -19,7 +19,8 @@ Scenarios:
   garbage                 a line that is not JSON-RPC, then an answer
   flood N                 N message chunks in a burst
   wait-permission         asks for permission and waits for the answer (Stop answers it)
-  calls N                 N read calls reported, each completed at once
+  calls N [GAP_MS]        N read calls reported GAP_MS apart, each completed at once; each
+                          call's input says when it was sent (`sent_at`, Unix seconds)
   plan                    a plan of three entries
 """
 import json
@@ -27,6 +28,7 @@ import os
 import signal
 import sys
 import threading
+import time
 
 _next_id = [1000]
 _waiting = {}
@@ -210,9 +212,11 @@ def scenario(words, cwd):
             _cancelled.wait(5)
             return "cancelled"
     elif name == "calls":
+        gap = float(args[1]) / 1000 if len(args) > 1 else 0
         for i in range(int(args[0])):
-            tool_call(f"read-{i}", f"Read f{i}.txt", "read", {"path": f"f{i}.txt"})
+            tool_call(f"read-{i}", f"Read f{i}.txt", "read", {"path": f"f{i}.txt", "sent_at": time.time()})
             tool_update(f"read-{i}", status="completed")
+            time.sleep(gap)
         say("calls done\n")
     elif name == "plan":
         update({"sessionUpdate": "plan", "entries": [

@@ -263,3 +263,28 @@ export async function screenshot(browser, name) {
   });
   await browser.saveScreenshot(join(SCREENSHOTS, `${name}.png`));
 }
+
+/** Types `text` into the composer once it takes input, and sends it. */
+export async function sendMessage(browser, text) {
+  const composer = await browser.$('[data-testid="composer"]');
+  await composer.waitForEnabled({ timeout: 20000 });
+  await composer.click();
+  await composer.addValue(text);
+  await (await browser.$('[data-testid="send"]')).click();
+}
+
+/** Settings › Provider: stores `key`, points the provider at `url` with `model`, saves, closes. */
+export async function setUpProvider(browser, { key, url, model }) {
+  await (await browser.$('[data-testid="open-settings"]')).click();
+  await (await browser.$('[data-testid="settings"]')).waitForDisplayed({ timeout: 10000 });
+  await (await browser.$('[data-testid="api-key"]')).setValue(key);
+  await (await browser.$('[data-testid="save-key"]')).click();
+  await (await browser.$('[data-testid="key-stored"]')).waitForDisplayed({ timeout: 10000 });
+  await (await browser.$('[data-testid="base-url"]')).setValue(url);
+  await (await browser.$('[data-testid="model"]')).setValue(model);
+  const save = await browser.$('[data-testid="save-settings"]');
+  await save.waitForEnabled({ timeout: 10000 });
+  await save.click();
+  await (await browser.$('[data-testid="close-settings"]')).click();
+  await (await browser.$('[data-testid="composer"]')).waitForDisplayed({ timeout: 10000 });
+}

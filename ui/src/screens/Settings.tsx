@@ -25,6 +25,7 @@ import { AgentSection } from "./settings/AgentSection";
 import { ApprovalsSection } from "./settings/ApprovalsSection";
 import { SandboxSection } from "./settings/SandboxSection";
 import { TasksSection } from "./settings/TasksSection";
+import { ExternalAgentsSection } from "./settings/ExternalAgentsSection";
 import { CheckpointSection } from "./settings/CheckpointSection";
 import { DiagnosticsPanel } from "./settings/DiagnosticsPanel";
 import { HooksSection } from "./settings/HooksSection";
@@ -280,6 +281,7 @@ export function Settings({ backend, view, workspace, sessionId = null, onChange,
         />
         <SandboxSection draft={draft} view={view} hidden={section !== "sandbox"} onDraft={setDraft} />
         <TasksSection draft={draft} hidden={section !== "tasks"} onDraft={setDraft} />
+        {section === "agents" && <ExternalAgentsSection backend={backend} />}
         {workspace && section === "hooks" && <HooksSection backend={backend} workspace={workspace} draft={draft} onDraft={setDraft} />}
         {workspace && section === "instructions" && <InstructionsPanel backend={backend} workspace={workspace} />}
         {section === "checkpoints" && (

@@ -157,6 +157,14 @@ async fn an_approved_edit_is_written_once_through_foreman_and_a_rewind_undoes_it
     );
     // Approved once: the agent's write of exactly what was shown did not ask again.
     assert_eq!(approvals(&out).len(), 1);
+    let finished = out
+        .events
+        .iter()
+        .find(|e| e["type"] == "tool_call_finished" && e["call_id"] == "edit-1")
+        .unwrap();
+    assert_eq!(finished["state"], "succeeded", "{finished}");
+    let errors: Vec<&Value> = out.events.iter().filter(|e| e["type"] == "error").collect();
+    assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(ended(&out)["kind"], "final_answer");
     let session = out
         .events

@@ -1,6 +1,6 @@
 // The section list on the left of Settings: one button a section, the open one marked.
 
-export type SectionId = "provider" | "agent" | "approvals" | "sandbox" | "tasks" | "mcp" | "hooks" | "instructions" | "checkpoints" | "about";
+export type SectionId = "provider" | "agent" | "agents" | "approvals" | "sandbox" | "tasks" | "mcp" | "hooks" | "instructions" | "checkpoints" | "about";
 
 export interface SectionInfo {
   id: SectionId;
@@ -20,6 +20,7 @@ export interface SectionInfo {
 export const SECTIONS: SectionInfo[] = [
   { id: "provider", label: "Provider", detail: "The model provider, model, API key and connection", saved: true },
   { id: "agent", label: "Agent", detail: "Request limits, timeouts and notifications", saved: true },
+  { id: "agents", label: "External agents", detail: "Claude Code, Codex, Gemini CLI and your own ACP agents, which a task can be given" },
   { id: "approvals", label: "Approvals & rules", detail: "The approval mode for new sessions and your allow/ask/deny rules", saved: true },
   { id: "sandbox", label: "Sandbox", detail: "What commands the agent runs may write and reach, and the paths hidden from them", saved: true },
   { id: "tasks", label: "Tasks", detail: "How many tasks run at once, and how the merge queue lands them", saved: true },

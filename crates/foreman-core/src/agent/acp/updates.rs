@@ -32,6 +32,22 @@ pub(crate) fn card_kind(kind: Option<AcpKind>) -> ToolKind {
     }
 }
 
+/// The card's name for an agent's call: what kind of thing it does (its title says on what).
+fn kind_word(kind: Option<AcpKind>) -> &'static str {
+    match kind {
+        Some(AcpKind::Read) => "read",
+        Some(AcpKind::Edit) => "edit",
+        Some(AcpKind::Delete) => "delete",
+        Some(AcpKind::Move) => "move",
+        Some(AcpKind::Search) => "search",
+        Some(AcpKind::Execute) => "run",
+        Some(AcpKind::Think) => "think",
+        Some(AcpKind::Fetch) => "fetch",
+        Some(AcpKind::SwitchMode) => "mode",
+        Some(AcpKind::Other) | None => "tool",
+    }
+}
+
 /// The command an agent's call runs, when its input names one (`command`, a string or words).
 pub(crate) fn command_of(raw: &Value) -> Option<String> {
     match raw.get("command")? {
@@ -154,7 +170,7 @@ impl Engine {
             Some(command) if kind == ToolKind::Execute => ArgsView::Command { command },
             _ => ArgsView::Json,
         };
-        let name = fields.title.clone().unwrap_or_else(|| "tool".into());
+        let name = kind_word(fields.kind).to_owned();
         self.calls
             .create(&mut self.events, &card, &name, kind, view);
         let before = self.checkpoint(Moment::Call(&card)).await;
@@ -247,9 +263,13 @@ impl Engine {
             CallState::Scheduled,
             CallState::Executing,
         ];
-        let Some(now) = self.calls.state(card) else {
+        let Some(mut now) = self.calls.state(card) else {
             return;
         };
+        if now == CallState::AwaitingApproval {
+            // Approved: on from where it was asked.
+            now = CallState::Validating;
+        }
         let (Some(from), Some(target)) = (
             PATH.iter().position(|s| *s == now),
             PATH.iter().position(|s| *s == to),
