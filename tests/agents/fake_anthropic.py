@@ -11,7 +11,8 @@ which carries its tools. The title and suggestion are answered with plain text, 
 turn of the script, a JSON list whose items are {"text": "..."} or {"tool": NAME, "input":
 {...}}; when the script is used up it answers "done". A tool's input is streamed as
 `input_json_delta` fragments of a few bytes, as the real API does. Every request is logged
-as one JSON line: its kind, the tool names it offered, and the tool results it carried.
+as one JSON line: its kind, the tool names it offered, the tool results it carried and the key it
+was sent with.
 """
 import argparse
 import json
@@ -98,6 +99,7 @@ class Handler(BaseHTTPRequestHandler):
                     "tools": [t.get("name") for t in body.get("tools") or []],
                     "tool_results": tool_results(body),
                     "answer": turn,
+                    "api_key": self.headers.get("x-api-key"),
                 }) + "\n")
             stream = list(events(turn, body.get("model", "claude")))
         if not body.get("stream"):

@@ -11,6 +11,7 @@ use foreman_core::agent::{DEFAULT_MAX_ITERATIONS, Session, SessionConfig, Stored
 use foreman_core::conversation::load_transcript;
 use foreman_core::conversation::open_session;
 use foreman_core::mcp::HubSandbox;
+use foreman_core::providers::KeySource;
 use foreman_core::providers::keys::{ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY};
 use foreman_core::providers::{
     AnthropicConfig, AnthropicProvider, EnvKey, HttpSettings, Limits, OpenAiConfig, OpenAiProvider,
@@ -41,6 +42,14 @@ pub struct Keys {
 }
 
 impl Keys {
+    /// The key the environment had in `var`, for an external agent that reads its key from it.
+    fn in_var(&self, var: &str) -> Option<foreman_core::secrets::Secret> {
+        [&self.anthropic, &self.openai, &self.openrouter]
+            .into_iter()
+            .find(|key| key.var() == var)
+            .and_then(|key| key.api_key())
+    }
+
     /// Takes `ANTHROPIC_API_KEY`, `OPENAI_API_KEY` and `OPENROUTER_API_KEY` out of the
     /// environment.
     ///
@@ -138,6 +147,13 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
     let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
     let workspace = WorkspaceDir::resolve(&args.workspace.to_string_lossy(), &cwd)
         .map_err(|e| e.to_string())?;
+    // An external agent gets the key of its variable that the environment had (taken out of
+    // it at start, so no command of a session sees it).
+    let keys_for_agent: Vec<(String, foreman_core::secrets::Secret)> =
+        [ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY]
+            .into_iter()
+            .filter_map(|var| keys.in_var(var).map(|k| (var.to_owned(), k)))
+            .collect();
     let (provider, model) = provider(&args, keys)?;
     let db = match &args.db {
         Some(db) => db.clone(),
@@ -197,7 +213,17 @@ pub async fn run(args: ExecArgs, keys: Keys) -> Result<(), String> {
         &session_id,
         config_dir.as_deref(),
     )
-    .await?;
+    .await?
+    .map(|mut spec| {
+        let key = spec.key_env.as_ref().and_then(|var| {
+            keys_for_agent
+                .iter()
+                .find(|(v, _)| v == var)
+                .map(|(_, k)| k.clone())
+        });
+        spec.key(key);
+        spec
+    });
     let mut config = SessionConfig::builder(provider, model, workspace.path.clone())
         .stored(store.clone(), stored)
         .user_folders(crate::app_config_dir())

@@ -12,6 +12,7 @@ use super::common::{BIN, Run, exec_in, isolated_env, run};
 use serde_json::{Value, json};
 
 const AGENTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/agents");
+const KEY: &str = "sk-ant-scripted-4402";
 
 /// The scripted server, stopped when dropped.
 struct Fake {
@@ -79,9 +80,9 @@ fn configure(dir: &Path, port: u16) {
         "name": "claude",
         "command": adapter,
         "ownPaths": ["~/.claude", "~/.claude.json"],
+        "keyEnv": "ANTHROPIC_API_KEY",
         "env": {
             "ANTHROPIC_BASE_URL": format!("http://127.0.0.1:{port}"),
-            "ANTHROPIC_API_KEY": "sk-ant-scripted",
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
             "CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION": "false",
             "DISABLE_AUTOUPDATER": "1",
@@ -102,7 +103,9 @@ fn workspace() -> (tempfile::TempDir, PathBuf) {
 
 async fn claude(dir: &Path, ws: &Path, args: &[&str], answer: impl Fn(&Value) -> Value) -> Run {
     let mut cmd = exec_in(dir, ws);
-    cmd.args(["--json", "--agent", "claude"])
+    // Taken out of foreman-cli's environment at start, and handed to the agent alone.
+    cmd.env("ANTHROPIC_API_KEY", KEY)
+        .args(["--json", "--agent", "claude"])
         .args(args)
         .arg("Do the scripted work.");
     run(cmd, answer).await

@@ -8,7 +8,8 @@
 //! ```
 //!
 //! `ownPaths` are the agent's own configuration, which it may write from inside the sandbox;
-//! `unsandboxed` runs it with the person's full rights. An agent of the file with a preset's
+//! `unsandboxed` runs it with the person's full rights; `keyEnv` names the variable it reads an
+//! API key from, which a client may hand it (never written to disk). An agent of the file with a preset's
 //! name replaces the preset. A file that cannot be read says why, naming the file.
 
 use std::collections::BTreeMap;
@@ -43,6 +44,9 @@ struct Entry {
     own_paths: Vec<String>,
     #[serde(default)]
     unsandboxed: bool,
+    /// The variable it reads its API key from.
+    #[serde(default)]
+    key_env: Option<String>,
 }
 
 /// Why `agents.json` could not be used; the text names the file.
@@ -100,6 +104,8 @@ pub fn read(path: &Path, home: Option<&Path>) -> Result<Vec<AgentSpec>, AgentsFi
             command: entry.command,
             args: entry.args,
             env: entry.env.into_iter().collect(),
+            key_env: entry.key_env,
+            keys: Vec::new(),
             own_paths,
             unsandboxed: entry.unsandboxed,
         });

@@ -142,6 +142,7 @@ impl AcpConnection {
             .map_err(|e| spawn_error(e.to_string()))?;
         cmd.args(&spec.args)
             .envs(spec.env.iter().map(|(k, v)| (k, v)))
+            .envs(spec.keys.iter().map(|(k, v)| (k, v.expose())))
             .current_dir(cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::secrets::Secret;
+
 /// An agent Foreman starts and talks to over ACP.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AgentSpec {
@@ -14,6 +16,11 @@ pub struct AgentSpec {
     pub args: Vec<String>,
     /// Set in its environment, beside what it inherits.
     pub env: Vec<(String, String)>,
+    /// The variable it reads its API key from (`ANTHROPIC_API_KEY` for Claude Code), for a
+    /// client that hands it one (see [`Self::key`]).
+    pub key_env: Option<String>,
+    /// Keys handed to it in its environment when it starts, never written anywhere.
+    pub keys: Vec<(String, Secret)>,
     /// Its own configuration, writable from inside the sandbox (`~/.claude`); paths under the
     /// home folder that do not exist yet are made when it starts.
     pub own_paths: Vec<PathBuf>,
@@ -28,6 +35,8 @@ struct Preset {
     args: &'static [&'static str],
     /// Under the home folder.
     own: &'static [&'static str],
+    /// The variable it reads its API key from.
+    key_env: &'static str,
     /// How to install it, for a row that says it is missing.
     install: &'static str,
 }
@@ -38,6 +47,7 @@ const PRESETS: &[Preset] = &[
         command: "claude-agent-acp",
         args: &[],
         own: &[".claude", ".claude.json", ".claude.json.backup"],
+        key_env: "ANTHROPIC_API_KEY",
         install: "npm install -g @agentclientprotocol/claude-agent-acp",
     },
     Preset {
@@ -45,6 +55,7 @@ const PRESETS: &[Preset] = &[
         command: "codex-acp",
         args: &[],
         own: &[".codex"],
+        key_env: "OPENAI_API_KEY",
         install: "npm install -g @agentclientprotocol/codex-acp",
     },
     Preset {
@@ -52,6 +63,7 @@ const PRESETS: &[Preset] = &[
         command: "gemini",
         args: &["--acp"],
         own: &[".gemini"],
+        key_env: "GEMINI_API_KEY",
         install: "npm install -g @google/gemini-cli",
     },
 ];
@@ -74,8 +86,18 @@ impl AgentSpec {
             command,
             args,
             env: Vec::new(),
+            key_env: None,
+            keys: Vec::new(),
             own_paths: Vec::new(),
             unsandboxed: false,
+        }
+    }
+
+    /// Hands it `key` in the variable it reads its key from (none: it has no such variable, or
+    /// its own login is used).
+    pub fn key(&mut self, key: Option<Secret>) {
+        if let (Some(var), Some(key)) = (&self.key_env, key) {
+            self.keys.push((var.clone(), key));
         }
     }
 
@@ -87,6 +109,8 @@ impl AgentSpec {
             command: preset.command.to_owned(),
             args: preset.args.iter().map(|a| (*a).to_owned()).collect(),
             env: Vec::new(),
+            key_env: Some(preset.key_env.to_owned()),
+            keys: Vec::new(),
             own_paths: home
                 .map(|home| preset.own.iter().map(|p| home.join(p)).collect())
                 .unwrap_or_default(),

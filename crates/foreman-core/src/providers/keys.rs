@@ -44,6 +44,11 @@ impl EnvKey {
         Self { var, key }
     }
 
+    /// The variable it was read from.
+    pub fn var(&self) -> &str {
+        &self.var
+    }
+
     /// Whether the variable held a key.
     pub fn is_set(&self) -> bool {
         self.key.is_some()
