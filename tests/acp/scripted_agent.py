@@ -236,7 +236,8 @@ def prompt_text(prompt):
 def run_prompt(rid, params, cwd):
     words = prompt_text(params["prompt"]).split()
     stop = scenario(words or ["none"], cwd) or "end_turn"
-    send({"jsonrpc": "2.0", "id": rid, "result": {"stopReason": stop}})
+    usage = {"inputTokens": 12, "outputTokens": 3, "totalTokens": 15}
+    send({"jsonrpc": "2.0", "id": rid, "result": {"stopReason": stop, "usage": usage}})
 
 
 def main():

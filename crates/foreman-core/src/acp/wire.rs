@@ -93,6 +93,23 @@ pub struct SessionMode {
 #[serde(rename_all = "camelCase")]
 pub struct PromptResponse {
     pub stop_reason: StopReason,
+    /// What the turn cost, when the agent says.
+    #[serde(default)]
+    pub usage: Option<TurnUsage>,
+}
+
+/// The tokens of a prompt turn.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnUsage {
+    #[serde(default)]
+    pub input_tokens: u64,
+    #[serde(default)]
+    pub output_tokens: u64,
+    #[serde(default)]
+    pub cached_read_tokens: Option<u64>,
+    #[serde(default)]
+    pub cached_write_tokens: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

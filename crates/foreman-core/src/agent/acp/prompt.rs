@@ -17,7 +17,7 @@ use crate::acp::{AcpError, FromAgent};
 use crate::agent::engine::Engine;
 use crate::agent::task::state::UserInput;
 use crate::protocol::{CallState, EventMsg, TaskEndReason};
-use crate::providers::{Attachment, Message};
+use crate::providers::{Attachment, Message, Usage};
 
 /// How long an agent has to end its turn after `session/cancel`.
 const CANCEL_GRACE: Duration = Duration::from_secs(5);
@@ -157,7 +157,18 @@ impl Engine {
                 answered = &mut answer, if !unanswered => {
                     break match answered {
                         Ok(Ok(value)) => match serde_json::from_value::<PromptResponse>(value) {
-                            Ok(response) => ended(response.stop_reason, said.clone()),
+                            Ok(response) => {
+                                if let Some(used) = response.usage {
+                                    // The status bar counts an agent's tokens as Foreman's own.
+                                    self.report_usage(Usage {
+                                        input: used.input_tokens,
+                                        output: used.output_tokens,
+                                        cache_read: used.cached_read_tokens.unwrap_or(0),
+                                        cache_write: used.cached_write_tokens.unwrap_or(0),
+                                    });
+                                }
+                                ended(response.stop_reason, said.clone())
+                            }
                             Err(e) => TaskEndReason::Error {
                                 message: format!("The agent's answer to the prompt is not what ACP says: {e}"),
                                 retryable: true,
