@@ -429,7 +429,10 @@ async fn the_agent_s_plan_is_the_task_list() {
     assert_eq!(todos[1]["status"], "in_progress");
     // The turn's tokens, as the agent counted them, reach the status bar.
     let usage = out.events.iter().find(|e| e["type"] == "usage").unwrap();
-    assert_eq!((usage["input"].as_u64(), usage["output"].as_u64()), (Some(12), Some(3)));
+    assert_eq!(
+        (usage["input"].as_u64(), usage["output"].as_u64()),
+        (Some(12), Some(3))
+    );
 }
 
 fn git(dir: &Path, args: &[&str]) -> String {

@@ -53,6 +53,8 @@ impl Engine {
             return Err(RpcError::new(RpcError::INTERNAL, "no agent"));
         };
         let card = call.card.clone();
+        self.checkpoint_agent_call(&request.tool_call.tool_call_id)
+            .await;
         let raw = request
             .tool_call
             .raw_input

@@ -57,6 +57,8 @@ pub(crate) struct AgentCall {
     pub(crate) card: String,
     /// The checkpoint taken when the agent reported it (what it changed is measured from).
     pub(crate) before: Option<String>,
+    /// That checkpoint was taken, or is not needed (a read).
+    pub(crate) measured: bool,
     /// Its arguments as last shown.
     pub(crate) raw_input: serde_json::Value,
     pub(crate) ended: bool,

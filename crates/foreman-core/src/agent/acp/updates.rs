@@ -150,8 +150,8 @@ impl Engine {
         }
     }
 
-    /// The card of the agent's call `fields.tool_call_id`, made when it is new; what it is
-    /// known by, and the checkpoint before it.
+    /// The card of the agent's call `fields.tool_call_id`, made when it is new, and what it is
+    /// known by (its checkpoint comes once the card shows it: `checkpoint_agent_call`).
     pub(crate) async fn agent_card(&mut self, fields: &ToolCallFields) -> Option<AgentCall> {
         let SessionAgent::External(external) = &mut self.agent else {
             return None;
@@ -173,10 +173,11 @@ impl Engine {
         let name = kind_word(fields.kind).to_owned();
         self.calls
             .create(&mut self.events, &card, &name, kind, view);
-        let before = self.checkpoint(Moment::Call(&card)).await;
         let call = AgentCall {
             card,
-            before,
+            before: None,
+            // A call that only looks changes nothing to measure.
+            measured: matches!(kind, ToolKind::Read | ToolKind::Search),
             raw_input: Value::Null,
             ended: false,
         };
@@ -186,6 +187,24 @@ impl Engine {
                 .insert(fields.tool_call_id.clone(), call.clone());
         }
         Some(call)
+    }
+
+    /// Takes the checkpoint what the agent's call `id` changes is measured from, once.
+    pub(crate) async fn checkpoint_agent_call(&mut self, id: &str) {
+        let SessionAgent::External(external) = &mut self.agent else {
+            return;
+        };
+        let Some(call) = external.calls.get_mut(id).filter(|c| !c.measured) else {
+            return;
+        };
+        call.measured = true;
+        let card = call.card.clone();
+        let before = self.checkpoint(Moment::Call(&card)).await;
+        if let SessionAgent::External(external) = &mut self.agent
+            && let Some(call) = external.calls.get_mut(id)
+        {
+            call.before = before;
+        }
     }
 
     /// Shows what the agent reported of one of its calls.
@@ -233,6 +252,9 @@ impl Engine {
                 ToolCallContent::Terminal { .. } | ToolCallContent::Other => {}
             }
         }
+        // Once the card shows what it is, and before the agent's change lands (as far as the
+        // agent reports it first).
+        self.checkpoint_agent_call(&fields.tool_call_id).await;
         let output = raw_output_text(fields.raw_output.as_ref());
         let result = match (said.is_empty(), output) {
             (false, _) => said.join("\n"),
