@@ -18,6 +18,7 @@ Scenarios:
   exit CODE               writes to stderr and exits mid-turn
   garbage                 a line that is not JSON-RPC, then an answer
   flood N                 N message chunks in a burst
+  ask-run CMD...          asks for permission to run CMD itself, reporting the answer
   wait-permission         asks for permission and waits for the answer (Stop answers it)
   calls N [GAP_MS]        N read calls reported GAP_MS apart, each completed at once; each
                           call's input says when it was sent (`sent_at`, Unix seconds)
@@ -204,6 +205,12 @@ def scenario(words, cwd):
         for _ in range(int(args[0])):
             say("x")
         say("\nflood done\n")
+    elif name == "ask-run":
+        line = " ".join(args)
+        tool_call("run-1", "Run a command", "execute", {"command": line})
+        answer = permission("run-1", "Run a command", "execute", {"command": line})
+        result("permission", answer)
+        tool_update("run-1", status="completed" if answer in ("allow", "always") else "failed")
     elif name == "wait-permission":
         tool_call("wait-1", "Delete everything", "delete", {"path": "/"})
         answer = permission("wait-1", "Delete everything", "delete", {"path": "/"})

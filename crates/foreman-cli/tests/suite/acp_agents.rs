@@ -333,6 +333,65 @@ async fn a_terminal_asks_in_ask_mode_and_a_rejection_runs_nothing() {
 }
 
 #[tokio::test]
+async fn the_agent_s_own_command_asks_in_auto_mode_and_a_deny_rule_refuses_it_unasked() {
+    let (dir, ws) = workspace();
+    // Its own commands reach the network from its sandbox: "Auto, sandboxed" asks for them.
+    let out = agent(
+        dir.path(),
+        &ws,
+        &["--approval", "auto"],
+        "ask-run make deploy",
+        reject,
+    )
+    .await;
+    assert_eq!(approvals(&out).len(), 1, "{}", out.stderr);
+    assert_eq!(reported(&out, "permission"), Some(json!("reject")));
+    // "Run everything" lets it through unasked.
+    let out = agent(
+        dir.path(),
+        &ws,
+        &["--approval", "yolo"],
+        "ask-run make deploy",
+        never,
+    )
+    .await;
+    assert_eq!(
+        reported(&out, "permission"),
+        Some(json!("allow")),
+        "{}",
+        out.stderr
+    );
+    // A deny rule answers for the person, in any mode.
+    let (code, _, err) = cli(
+        dir.path(),
+        &[
+            "rules",
+            "add",
+            "--workspace",
+            ws.to_str().unwrap(),
+            "--action",
+            "deny",
+            "bash(make deploy)",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let out = agent(
+        dir.path(),
+        &ws,
+        &["--approval", "yolo"],
+        "ask-run make deploy",
+        never,
+    )
+    .await;
+    assert_eq!(
+        reported(&out, "permission"),
+        Some(json!("reject")),
+        "{}",
+        out.stderr
+    );
+}
+
+#[tokio::test]
 async fn killing_its_parents_leaves_the_cli_running() {
     let (dir, ws) = workspace();
     let out = agent(

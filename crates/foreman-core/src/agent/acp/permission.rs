@@ -7,7 +7,9 @@
 //!   `PreToolUse` hooks and the policy: a deny rule answers `reject_once` without asking, an
 //!   allow rule or the mode `allow_once`; protected paths always ask. When it asks, the approval
 //!   bar shows the diff pinned by its hash, exactly as for Foreman's own calls; "Always allow"
-//!   adds Foreman's rule, which answers the agent's next such request.
+//!   adds Foreman's rule, which answers the agent's next such request. The agent's commands
+//!   run in its own sandbox, which reaches the network, so they are decided as unsandboxed
+//!   ones ("Auto, sandboxed" asks; an allow rule or "Run everything" does not).
 //! - Any other call asks, except in "Run everything", pinned to its title and input.
 //!
 //! Reject sends the person's note as their next message. Stop answers `cancelled`, and the
@@ -147,11 +149,11 @@ impl Engine {
                 note: None,
             };
         }
-        let decision = hooked.decide(
-            self.oversight
-                .policy
-                .decide(&prepared.facts, self.oversight.auto_approved),
-        );
+        // The agent runs its own commands, in its own sandbox, which reaches the network (its
+        // model is there): not the sandbox "Auto, sandboxed" lets commands run in unasked.
+        let mut policy = self.oversight.policy.clone();
+        policy.sandboxed_commands = false;
+        let decision = hooked.decide(policy.decide(&prepared.facts, self.oversight.auto_approved));
         match decision {
             Decision::Deny { reason } => Verdict::Reject {
                 text: format!("Refused by the approval policy: {reason}."),
