@@ -11,12 +11,12 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use foreman_core::providers::preset::MIN_CONTEXT_WINDOW;
-use foreman_core::store::RuleAction;
 use foreman_protocol::settings::{max_tokens_problem, thinking_budget_problem};
-use foreman_protocol::{ApprovalMode, ReasoningEffort, RuleScope, SandboxLevel};
+use foreman_protocol::{ApprovalMode, ReasoningEffort, SandboxLevel};
 
 pub use crate::setup_args::{HooksCommand, HooksListArgs, SlashCommand};
 pub use crate::store_args::StoreArgs;
+pub use crate::store_commands::{CheckpointsCommand, RewindArgs, RulesCommand};
 
 /// `foreman-cli`: the Foreman engine without a window.
 #[derive(Debug, Parser)]
@@ -119,67 +119,6 @@ pub struct McpArgs {
     /// Let a confined discovery command reach the network.
     #[arg(long = "allow-network")]
     pub allow_network: bool,
-}
-
-/// `checkpoints list`.
-#[derive(Debug, Subcommand)]
-pub enum CheckpointsCommand {
-    /// List the checkpoints of the workspace, or of one session.
-    List {
-        #[command(flatten)]
-        store: StoreArgs,
-        /// Only this session's checkpoints.
-        #[arg(long, value_name = "ID")]
-        session: Option<String>,
-        /// One JSON line per checkpoint.
-        #[arg(long)]
-        json: bool,
-    },
-}
-
-/// `rewind`.
-#[derive(Debug, Args)]
-pub struct RewindArgs {
-    #[command(flatten)]
-    pub store: StoreArgs,
-    /// The session.
-    #[arg(long, value_name = "ID")]
-    pub session: String,
-    /// The user's message to go back before, counted from 1.
-    #[arg(long = "before-message", value_name = "N", value_parser = message_number)]
-    pub before_message: u32,
-    /// Do not ask for confirmation.
-    #[arg(long)]
-    pub yes: bool,
-}
-
-/// `rules list|add|remove`.
-#[derive(Debug, Subcommand)]
-pub enum RulesCommand {
-    /// List the rules in force in the workspace.
-    List(StoreArgs),
-    /// Add a rule, e.g. `bash(cargo test *)`, and list the rules.
-    Add {
-        #[command(flatten)]
-        store: StoreArgs,
-        /// Whose rule: this workspace's or the user's (every workspace).
-        #[arg(long, value_name = "workspace|user", default_value = "workspace", value_parser = PossibleValuesParser::new(["workspace", "user"]).map(|s: String| if s == "user" { RuleScope::User } else { RuleScope::Workspace }))]
-        scope: RuleScope,
-        /// What the rule does to a matching call.
-        #[arg(long, value_name = "allow|ask|deny", default_value = "allow", value_parser = PossibleValuesParser::new(["allow", "ask", "deny"]).try_map(|s: String| RuleAction::parse(&s).ok_or(format!("unknown action `{s}`"))))]
-        action: RuleAction,
-        /// The rule; several words are joined with spaces.
-        #[arg(value_name = "RULE", required = true)]
-        rule: Vec<String>,
-    },
-    /// Remove a rule by the id `rules list` shows, and list the rules.
-    Remove {
-        #[command(flatten)]
-        store: StoreArgs,
-        /// The rule's id.
-        #[arg(value_name = "ID")]
-        id: i64,
-    },
 }
 
 /// `foreman-cli exec` as typed; [`ExecCli::into_args`] checks it into [`ExecArgs`].
@@ -414,18 +353,11 @@ fn max_tokens(v: &str) -> Result<u32, String> {
     tokens(v, max_tokens_problem)
 }
 
-/// A message number as the user counts it (from 1), stored as the index from 0.
-fn message_number(v: &str) -> Result<u32, String> {
-    v.parse::<u32>()
-        .ok()
-        .filter(|n| *n >= 1)
-        .map(|n| n - 1)
-        .ok_or_else(|| format!("counts from 1, not `{v}`"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use foreman_core::store::RuleAction;
+    use foreman_protocol::RuleScope;
 
     fn parse_exec(list: &[&str]) -> Result<ExecArgs, String> {
         let argv = ["foreman-cli", "exec"].iter().chain(list);

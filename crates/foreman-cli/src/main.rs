@@ -24,6 +24,7 @@ mod setup_args;
 mod slash;
 mod stats;
 mod store_args;
+mod store_commands;
 mod task_args;
 mod task_start;
 mod tasks;

@@ -9,7 +9,7 @@ use crate::protocol::FilePreview;
 use crate::tools::ProposedChange;
 
 /// How long the counts of a live preview may search: they are redrawn every
-/// [`LIVE_PREVIEW_INTERVAL`](crate::agent::task::turn::LIVE_PREVIEW_INTERVAL) on the session's
+/// `LIVE_PREVIEW_INTERVAL` (`task/turn.rs`) on the session's
 /// task while the model writes, so a big rewrite must not hold the stream up (past it the
 /// counts are an upper bound until the final preview).
 pub const LIVE_COUNT_LIMIT: Duration = Duration::from_millis(40);
