@@ -112,7 +112,7 @@ $(MCP_STAMP):
 
 mcp-servers: $(MCP_STAMP)
 
-## The real external agents the tests run over ACP (Claude Code's adapter; tests/agents pins them
+## The real external agents the tests run over ACP (the adapters of Claude Code and Codex; tests/agents pins them
 ## in its lock, optional dependencies and install scripts on: the native binaries come that way).
 AGENTS_STAMP := tests/agents/node_modules/.installed
 

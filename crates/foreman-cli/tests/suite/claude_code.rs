@@ -6,67 +6,16 @@
 //! checkpoints; each test judges by the disk, Foreman's events and what reached the model.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
+use super::common::scripted_model::{AGENTS, ScriptedModel};
 use super::common::{BIN, Run, exec_in, isolated_env, run};
 use serde_json::{Value, json};
 
-const AGENTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/agents");
 const KEY: &str = "sk-ant-scripted-4402";
 
-/// The scripted server, stopped when dropped.
-struct Fake {
-    child: std::process::Child,
-    port: u16,
-    log: PathBuf,
-}
-
-impl Drop for Fake {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Fake {
-    fn start(dir: &Path, turns: Value) -> Self {
-        let script = dir.join("turns.json");
-        std::fs::write(&script, turns.to_string()).unwrap();
-        let (port_file, log) = (dir.join("port"), dir.join("requests.jsonl"));
-        let mut child = std::process::Command::new("python3")
-            .arg(format!("{AGENTS}/fake_anthropic.py"))
-            .arg("--script")
-            .arg(&script)
-            .arg("--port-file")
-            .arg(&port_file)
-            .arg("--log")
-            .arg(&log)
-            .spawn()
-            .unwrap();
-        for _ in 0..200 {
-            if let Ok(port) = std::fs::read_to_string(&port_file) {
-                return Self {
-                    child,
-                    port: port.trim().parse().unwrap(),
-                    log,
-                };
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("the scripted Anthropic server did not start");
-    }
-
-    /// The main requests Claude Code made (the ones that carry its tools).
-    fn main_requests(&self) -> Vec<Value> {
-        std::fs::read_to_string(&self.log)
-            .unwrap_or_default()
-            .lines()
-            .map(|l| serde_json::from_str::<Value>(l).unwrap())
-            .filter(|r| r["kind"] == "main")
-            .collect()
-    }
+/// The scripted Anthropic server of `tests/agents`.
+fn anthropic(dir: &Path, turns: Value) -> ScriptedModel {
+    ScriptedModel::start(dir, "fake_anthropic.py", turns)
 }
 
 /// `agents.json` in `dir`'s isolated config folder: the `claude` preset's command and own
@@ -132,7 +81,7 @@ fn asked(out: &Run) -> Vec<&Value> {
 #[tokio::test]
 async fn claude_code_s_edit_asks_with_its_diff_and_a_rejection_keeps_the_file() {
     let (dir, ws) = workspace();
-    let fake = Fake::start(dir.path(), edit_turns(&ws));
+    let fake = anthropic(dir.path(), edit_turns(&ws));
     configure(dir.path(), fake.port);
     let out = claude(
         dir.path(),
@@ -176,7 +125,7 @@ async fn claude_code_s_edit_asks_with_its_diff_and_a_rejection_keeps_the_file() 
 #[tokio::test]
 async fn claude_code_s_approved_edit_lands_and_a_rewind_undoes_it() {
     let (dir, ws) = workspace();
-    let fake = Fake::start(dir.path(), edit_turns(&ws));
+    let fake = anthropic(dir.path(), edit_turns(&ws));
     configure(dir.path(), fake.port);
     let out = claude(
         dir.path(),
@@ -235,7 +184,7 @@ async fn claude_code_s_own_bash_runs_in_foreman_s_sandbox() {
         "echo inside > made.txt; echo x > {}; cat ~/.aws/credentials; echo ran",
         outside.display()
     );
-    let fake = Fake::start(
+    let fake = anthropic(
         dir.path(),
         json!([
             {"tool": "Bash", "input": {"command": command, "description": "scripted"}},

@@ -6,6 +6,7 @@
 mod acp_agents;
 mod checkpoints;
 mod claude_code;
+mod codex;
 mod command_line;
 mod common;
 mod config_warnings;

@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test binary uses its own part of it
 
 pub mod local_model;
+pub mod scripted_model;
 
 use std::time::Duration;
 

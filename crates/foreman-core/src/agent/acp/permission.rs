@@ -62,7 +62,11 @@ impl Engine {
             .raw_input
             .clone()
             .unwrap_or_else(|| call.raw_input.clone());
-        let verdict = match self.as_foreman_call(&request, &raw) {
+        let content = match request.tool_call.content.as_ref().filter(|c| !c.is_empty()) {
+            Some(content) => content.clone(),
+            None => call.content.clone(),
+        };
+        let verdict = match self.as_foreman_call(&content, &raw) {
             Some(prepared) => self.decide_as_foreman(&card, prepared).await,
             None => self.ask_plainly(&card, &request, &raw).await,
         };
@@ -87,6 +91,7 @@ impl Engine {
                         known.ended = true;
                     }
                     external.rejection_notes.extend(note.clone());
+                    external.rejected_in_turn = true;
                 }
             }
             Verdict::Cancelled => {}
@@ -103,25 +108,27 @@ impl Engine {
         })
     }
 
-    /// The call as Foreman's own tool would make it, when there is one.
-    fn as_foreman_call(&self, request: &RequestPermission, raw: &Value) -> Option<Prepared> {
-        let diff = request
-            .tool_call
-            .content
+    /// The call as Foreman's own tool would make it, when there is one. `content` is what the
+    /// request or, before it, the call reported; a change of several files has no one tool
+    /// (it asks plainly, with every diff on its card).
+    fn as_foreman_call(&self, content: &[ToolCallContent], raw: &Value) -> Option<Prepared> {
+        let diffs: Vec<_> = content
             .iter()
-            .flatten()
-            .find_map(|c| match c {
+            .filter_map(|c| match c {
                 ToolCallContent::Diff {
                     path,
                     old_text,
                     new_text,
                 } => Some((path, old_text, new_text)),
                 _ => None,
-            });
-        let (name, arguments) = match diff {
-            Some((path, old, new)) => {
+            })
+            .collect();
+        let (name, arguments) = match diffs.as_slice() {
+            [] => (BashTool::NAME, json!({"command": command_of(raw)?})),
+            [(path, old, new)] => {
                 let disk = std::fs::read_to_string(path).ok();
-                let content = match (old, disk) {
+                let new: &String = new;
+                let content = match (old.as_ref(), disk) {
                     (None, _) => new.clone(),
                     (Some(old), Some(disk)) if disk == *old => new.clone(),
                     // The diff is of a part of the file: the whole file as it would become.
@@ -133,7 +140,7 @@ impl Engine {
                 let path = self.shown_path(path);
                 (WriteTool::NAME, json!({"path": path, "content": content}))
             }
-            None => (BashTool::NAME, json!({"command": command_of(raw)?})),
+            _ => return None,
         };
         self.tools.set.prepare(name, arguments).ok()
     }

@@ -73,6 +73,27 @@ fn ended(stop: StopReason, text: String) -> TaskEndReason {
 }
 
 impl Engine {
+    /// Why the agent's turn ended. An agent such as Codex ends its turn `cancelled` when the
+    /// person rejects one of its calls (it waits to be told what to do instead): that is the
+    /// end of its answer, not a Stop.
+    fn agent_ended(&self, stop: StopReason, text: String, stopped: bool) -> TaskEndReason {
+        let rejected = match &self.agent {
+            SessionAgent::External(external) => external.rejected_in_turn,
+            SessionAgent::Foreman => false,
+        };
+        match stop {
+            StopReason::Cancelled if rejected && !stopped => TaskEndReason::FinalAnswer {
+                text: match text.trim() {
+                    "" => {
+                        "The agent stopped after the rejection; tell it what to do instead.".into()
+                    }
+                    _ => text,
+                },
+            },
+            stop => ended(stop, text),
+        }
+    }
+
     /// Runs the task on the external agent: the last message the person sent, as a prompt.
     pub(crate) async fn run_agent_turn(&mut self) -> TaskEndReason {
         if let Err(e) = self.start_agent().await {
@@ -100,6 +121,7 @@ impl Engine {
             caps.image,
         );
         let session = external.acp_session.clone().unwrap_or_default();
+        external.rejected_in_turn = false;
         let Some(Live {
             connection,
             incoming,
@@ -167,7 +189,7 @@ impl Engine {
                                         cache_write: used.cached_write_tokens.unwrap_or(0),
                                     });
                                 }
-                                ended(response.stop_reason, said.clone())
+                                self.agent_ended(response.stop_reason, said.clone(), cancelled_at.is_some())
                             }
                             Err(e) => TaskEndReason::Error {
                                 message: format!("The agent's answer to the prompt is not what ACP says: {e}"),

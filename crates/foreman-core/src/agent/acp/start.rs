@@ -2,8 +2,9 @@
 //! that for this agent), `initialize` with the client's capabilities (files and terminals,
 //! which go through Foreman's tools), then its session in the session's place — loaded again
 //! when the agent had one and can load it, so a restarted agent goes on where it was. An agent
-//! that offers an asking mode (`default`) is put in it: Foreman's approval mode decides what
-//! runs without asking, not the agent's.
+//! that offers an asking mode (Claude Code's `default`, Codex's `read-only`, which asks before
+//! each edit) is put in it: Foreman's approval mode decides what runs without asking, not the
+//! agent's (Codex's own default, "Auto review", lets a model of its own approve).
 
 use std::time::Duration;
 
@@ -17,8 +18,10 @@ use crate::agent::engine::Engine;
 
 /// How long an agent has to answer `initialize` and to open its session.
 const START_TIMEOUT: Duration = Duration::from_secs(90);
-/// The mode of an agent that asks before it edits or runs anything.
-const ASKING_MODE: &str = "default";
+/// The modes of agents that ask before they edit or run anything, best first.
+const ASKING_MODES: &[&str] = &["default", "read-only"];
+/// How long an agent has to take its asking mode before the prompt goes anyway.
+const MODE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Why an agent could not be started; the text is what the person reads.
 #[derive(Debug, thiserror::Error)]
@@ -169,7 +172,7 @@ impl Engine {
             }
             _ => None,
         };
-        let session = match loaded {
+        let mut session = match loaded {
             Some(session) => session,
             None => {
                 let rx = connection.request("session/new", json!({"cwd": cwd, "mcpServers": []}));
@@ -185,15 +188,22 @@ impl Engine {
                     })?
             }
         };
-        if let Some(modes) = &session.modes
-            && modes.current_mode_id != ASKING_MODE
-            && modes.available_modes.iter().any(|m| m.id == ASKING_MODE)
+        if let Some(modes) = &mut session.modes
+            && let Some(asking) = ASKING_MODES
+                .iter()
+                .find(|m| modes.available_modes.iter().any(|a| a.id == **m))
+            && modes.current_mode_id != *asking
         {
-            // Not waited for: an agent that refuses keeps its own mode.
-            let _unawaited = connection.request(
+            // Waited for, so the first prompt runs in it; an agent that refuses (or takes too
+            // long) keeps its own mode, and its requests still go through Foreman's policy.
+            let answer = connection.request(
                 "session/set_mode",
-                json!({"sessionId": session.session_id, "modeId": ASKING_MODE}),
+                json!({"sessionId": session.session_id, "modeId": asking}),
             );
+            match tokio::time::timeout(MODE_TIMEOUT, answer).await {
+                Ok(Ok(Ok(_))) => modes.current_mode_id = (*asking).to_owned(),
+                other => tracing::warn!(?other, mode = asking, "the agent kept its own mode"),
+            }
         }
         tracing::info!(
             agent = %agent,

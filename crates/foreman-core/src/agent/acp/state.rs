@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use tokio::sync::mpsc::UnboundedReceiver;
 
-use crate::acp::wire::{AgentCapabilities, SessionModes};
+use crate::acp::wire::{AgentCapabilities, SessionModes, ToolCallContent};
 use crate::acp::{AcpConnection, AgentSpec, FromAgent};
 use crate::providers::Attachment;
 
@@ -41,6 +41,8 @@ pub(crate) struct External {
     pub(crate) prompt: Option<(String, Vec<Attachment>)>,
     /// A note the person gave with a rejection, sent as their next message.
     pub(crate) rejection_notes: Vec<String>,
+    /// One of the agent's calls was rejected in the turn that runs.
+    pub(crate) rejected_in_turn: bool,
 }
 
 /// A started agent and what it sends.
@@ -61,6 +63,9 @@ pub(crate) struct AgentCall {
     pub(crate) measured: bool,
     /// Its arguments as last shown.
     pub(crate) raw_input: serde_json::Value,
+    /// What it said it does (its diffs), as last reported: an agent such as Codex sends the
+    /// diff with the call and asks for permission without it.
+    pub(crate) content: Vec<ToolCallContent>,
     pub(crate) ended: bool,
 }
 
@@ -100,6 +105,7 @@ impl External {
             next_id: 0,
             prompt: None,
             rejection_notes: Vec::new(),
+            rejected_in_turn: false,
         }
     }
 

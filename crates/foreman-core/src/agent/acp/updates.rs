@@ -179,6 +179,7 @@ impl Engine {
             // A call that only looks changes nothing to measure.
             measured: matches!(kind, ToolKind::Read | ToolKind::Search),
             raw_input: Value::Null,
+            content: Vec::new(),
             ended: false,
         };
         if let SessionAgent::External(external) = &mut self.agent {
@@ -235,6 +236,12 @@ impl Engine {
             {
                 known.raw_input = raw.clone();
             }
+        }
+        if let Some(content) = fields.content.as_ref().filter(|c| !c.is_empty())
+            && let SessionAgent::External(external) = &mut self.agent
+            && let Some(known) = external.calls.get_mut(&fields.tool_call_id)
+        {
+            known.content = content.clone();
         }
         let mut said = Vec::new();
         for content in fields.content.iter().flatten() {
