@@ -7,8 +7,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::common::scripted_model::{AGENTS, ScriptedModel};
-use super::common::{BIN, Run, exec_in, isolated_env, run};
+use super::common::scripted_model::{
+    AGENTS, ScriptedModel, agent_workspace, approve, asked, assert_confined, changed_notes,
+    hostile_command, reject, rewind_to_start,
+};
+use super::common::{Run, exec_in, run};
 use serde_json::{Value, json};
 
 const KEY: &str = "sk-ant-scripted-4402";
@@ -42,14 +45,6 @@ fn configure(dir: &Path, port: u16) {
     std::fs::write(config.join("agents.json"), agents.to_string()).unwrap();
 }
 
-fn workspace() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let ws = dir.path().join("ws");
-    std::fs::create_dir_all(&ws).unwrap();
-    std::fs::write(ws.join("notes.txt"), "old notes\n").unwrap();
-    (dir, ws)
-}
-
 async fn claude(dir: &Path, ws: &Path, args: &[&str], answer: impl Fn(&Value) -> Value) -> Run {
     let mut cmd = exec_in(dir, ws);
     // Taken out of foreman-cli's environment at start, and handed to the agent alone.
@@ -71,25 +66,12 @@ fn edit_turns(ws: &Path) -> Value {
     ])
 }
 
-fn asked(out: &Run) -> Vec<&Value> {
-    out.events
-        .iter()
-        .filter(|e| e["type"] == "approval_requested")
-        .collect()
-}
-
 #[tokio::test]
 async fn claude_code_s_edit_asks_with_its_diff_and_a_rejection_keeps_the_file() {
-    let (dir, ws) = workspace();
+    let (dir, ws) = agent_workspace();
     let fake = anthropic(dir.path(), edit_turns(&ws));
     configure(dir.path(), fake.port);
-    let out = claude(
-        dir.path(),
-        &ws,
-        &[],
-        |e| json!({"op": "reject", "call_id": e["call_id"], "feedback": null}),
-    )
-    .await;
+    let out = claude(dir.path(), &ws, &[], reject).await;
     let asked = asked(&out);
     assert_eq!(asked.len(), 1, "{}", out.stderr);
     let diff = asked[0]["preview"]["diff"].to_string();
@@ -124,49 +106,18 @@ async fn claude_code_s_edit_asks_with_its_diff_and_a_rejection_keeps_the_file() 
 
 #[tokio::test]
 async fn claude_code_s_approved_edit_lands_and_a_rewind_undoes_it() {
-    let (dir, ws) = workspace();
+    let (dir, ws) = agent_workspace();
     let fake = anthropic(dir.path(), edit_turns(&ws));
     configure(dir.path(), fake.port);
-    let out = claude(
-        dir.path(),
-        &ws,
-        &[],
-        |e| json!({"op": "approve", "call_id": e["call_id"], "preview_hash": e["preview_hash"]}),
-    )
-    .await;
+    let out = claude(dir.path(), &ws, &[], approve).await;
     assert_eq!(asked(&out).len(), 1, "{}", out.stderr);
     assert_eq!(
         std::fs::read_to_string(ws.join("notes.txt")).unwrap(),
         "new notes\n"
     );
     // The card shows what the call changed, measured from the checkpoints.
-    assert!(
-        out.events
-            .iter()
-            .any(|e| e["type"] == "call_changes" && e["changes"].to_string().contains("notes.txt")),
-        "{}",
-        out.stderr
-    );
-    let session = out
-        .events
-        .iter()
-        .find(|e| e["type"] == "session_started")
-        .unwrap()["session_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let rewound = std::process::Command::new(BIN)
-        .args(["rewind", "--workspace"])
-        .arg(&ws)
-        .args(["--session", &session, "--before-message", "1", "--yes"])
-        .envs(isolated_env(dir.path()))
-        .output()
-        .unwrap();
-    assert!(
-        rewound.status.success(),
-        "{}",
-        String::from_utf8_lossy(&rewound.stderr)
-    );
+    assert!(changed_notes(&out), "{}", out.stderr);
+    rewind_to_start(dir.path(), &ws, &out);
     assert_eq!(
         std::fs::read_to_string(ws.join("notes.txt")).unwrap(),
         "old notes\n"
@@ -175,15 +126,8 @@ async fn claude_code_s_approved_edit_lands_and_a_rewind_undoes_it() {
 
 #[tokio::test]
 async fn claude_code_s_own_bash_runs_in_foreman_s_sandbox() {
-    let (dir, ws) = workspace();
-    let home = dir.path().join(".home");
-    std::fs::create_dir_all(home.join(".aws")).unwrap();
-    std::fs::write(home.join(".aws/credentials"), "AWS-SECRET-7730\n").unwrap();
-    let outside = dir.path().join("outside.txt");
-    let command = format!(
-        "echo inside > made.txt; echo x > {}; cat ~/.aws/credentials; echo ran",
-        outside.display()
-    );
+    let (dir, ws) = agent_workspace();
+    let (command, outside) = hostile_command(dir.path(), "AWS-SECRET-7730");
     let fake = anthropic(
         dir.path(),
         json!([
@@ -192,24 +136,8 @@ async fn claude_code_s_own_bash_runs_in_foreman_s_sandbox() {
         ]),
     );
     configure(dir.path(), fake.port);
-    let out = claude(
-        dir.path(),
-        &ws,
-        &[],
-        |e| json!({"op": "approve", "call_id": e["call_id"], "preview_hash": e["preview_hash"]}),
-    )
-    .await;
+    let out = claude(dir.path(), &ws, &[], approve).await;
     // Asked as Foreman asks for a command, then run by Claude Code inside the sandbox.
     assert_eq!(asked(&out).len(), 1, "{}", out.stderr);
-    assert_eq!(
-        std::fs::read_to_string(ws.join("made.txt")).unwrap(),
-        "inside\n"
-    );
-    assert!(!outside.exists(), "Claude Code wrote outside its place");
-    let sent: String = fake.main_requests().iter().map(Value::to_string).collect();
-    assert!(sent.contains("ran"), "{sent}");
-    assert!(
-        !sent.contains("AWS-SECRET-7730"),
-        "the credentials reached the model"
-    );
+    assert_confined(&ws, &outside, &fake, "AWS-SECRET-7730");
 }

@@ -9,8 +9,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::common::scripted_model::{AGENTS, ScriptedModel};
-use super::common::{BIN, Run, exec_in, isolated_env, run};
+use super::common::scripted_model::{
+    AGENTS, ScriptedModel, agent_workspace, approve, asked, assert_confined, changed_notes,
+    hostile_command, reject, rewind_to_start,
+};
+use super::common::{Run, exec_in, run};
 use serde_json::{Value, json};
 
 const KEY: &str = "sk-openai-scripted-5120";
@@ -51,14 +54,6 @@ fn openai(dir: &Path, turns: Value) -> ScriptedModel {
     ScriptedModel::start(dir, "fake_openai.py", turns)
 }
 
-fn workspace() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let ws = dir.path().join("ws");
-    std::fs::create_dir_all(&ws).unwrap();
-    std::fs::write(ws.join("notes.txt"), "old notes\n").unwrap();
-    (dir, ws)
-}
-
 async fn codex(dir: &Path, ws: &Path, answer: impl Fn(&Value) -> Value) -> Run {
     let mut cmd = exec_in(dir, ws);
     // Taken out of foreman-cli's environment at start, and handed to the agent alone.
@@ -76,28 +71,12 @@ fn patch_turns() -> Value {
     ])
 }
 
-fn asked(out: &Run) -> Vec<&Value> {
-    out.events
-        .iter()
-        .filter(|e| e["type"] == "approval_requested")
-        .collect()
-}
-
-fn approve(e: &Value) -> Value {
-    json!({"op": "approve", "call_id": e["call_id"], "preview_hash": e["preview_hash"]})
-}
-
 #[tokio::test]
 async fn codex_s_patch_asks_with_its_diff_and_a_rejection_keeps_the_file() {
-    let (dir, ws) = workspace();
+    let (dir, ws) = agent_workspace();
     let fake = openai(dir.path(), patch_turns());
     configure(dir.path(), fake.port);
-    let out = codex(
-        dir.path(),
-        &ws,
-        |e| json!({"op": "reject", "call_id": e["call_id"], "feedback": null}),
-    )
-    .await;
+    let out = codex(dir.path(), &ws, reject).await;
     let asked = asked(&out);
     assert_eq!(asked.len(), 1, "{}", out.stderr);
     // Asked as Foreman's own write of the file as it would become, with its diff.
@@ -126,7 +105,7 @@ async fn codex_s_patch_asks_with_its_diff_and_a_rejection_keeps_the_file() {
 
 #[tokio::test]
 async fn codex_s_approved_patch_lands_and_a_rewind_undoes_it() {
-    let (dir, ws) = workspace();
+    let (dir, ws) = agent_workspace();
     let fake = openai(dir.path(), patch_turns());
     configure(dir.path(), fake.port);
     let out = codex(dir.path(), &ws, approve).await;
@@ -135,33 +114,8 @@ async fn codex_s_approved_patch_lands_and_a_rewind_undoes_it() {
         std::fs::read_to_string(ws.join("notes.txt")).unwrap(),
         "new notes\n"
     );
-    assert!(
-        out.events
-            .iter()
-            .any(|e| e["type"] == "call_changes" && e["changes"].to_string().contains("notes.txt")),
-        "{}",
-        out.stderr
-    );
-    let session = out
-        .events
-        .iter()
-        .find(|e| e["type"] == "session_started")
-        .unwrap()["session_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let rewound = std::process::Command::new(BIN)
-        .args(["rewind", "--workspace"])
-        .arg(&ws)
-        .args(["--session", &session, "--before-message", "1", "--yes"])
-        .envs(isolated_env(dir.path()))
-        .output()
-        .unwrap();
-    assert!(
-        rewound.status.success(),
-        "{}",
-        String::from_utf8_lossy(&rewound.stderr)
-    );
+    assert!(changed_notes(&out), "{}", out.stderr);
+    rewind_to_start(dir.path(), &ws, &out);
     assert_eq!(
         std::fs::read_to_string(ws.join("notes.txt")).unwrap(),
         "old notes\n"
@@ -170,15 +124,8 @@ async fn codex_s_approved_patch_lands_and_a_rewind_undoes_it() {
 
 #[tokio::test]
 async fn codex_s_own_command_asks_and_runs_in_foreman_s_sandbox() {
-    let (dir, ws) = workspace();
-    let home = dir.path().join(".home");
-    std::fs::create_dir_all(home.join(".aws")).unwrap();
-    std::fs::write(home.join(".aws/credentials"), "AWS-SECRET-7731\n").unwrap();
-    let outside = dir.path().join("outside.txt");
-    let command = format!(
-        "echo inside > made.txt; echo x > {}; cat ~/.aws/credentials; echo ran",
-        outside.display()
-    );
+    let (dir, ws) = agent_workspace();
+    let (command, outside) = hostile_command(dir.path(), "AWS-SECRET-7731");
     let fake = openai(
         dir.path(),
         json!([
@@ -196,15 +143,5 @@ async fn codex_s_own_command_asks_and_runs_in_foreman_s_sandbox() {
     let asked = asked(&out);
     assert_eq!(asked.len(), 1, "{}", out.stderr);
     assert_eq!(asked[0]["tool"], "bash", "{:?}", asked[0]);
-    assert_eq!(
-        std::fs::read_to_string(ws.join("made.txt")).unwrap(),
-        "inside\n"
-    );
-    assert!(!outside.exists(), "Codex wrote outside its place");
-    let sent: String = fake.main_requests().iter().map(Value::to_string).collect();
-    assert!(sent.contains("ran"), "{sent}");
-    assert!(
-        !sent.contains("AWS-SECRET-7731"),
-        "the credentials reached the model"
-    );
+    assert_confined(&ws, &outside, &fake, "AWS-SECRET-7731");
 }

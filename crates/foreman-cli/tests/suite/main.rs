@@ -20,6 +20,7 @@ mod exec_output_bound;
 mod exec_thinking;
 mod exec_tools;
 mod first_start;
+mod gemini;
 mod hooks;
 mod leftovers;
 mod local_model;

@@ -508,3 +508,46 @@ async fn a_refused_signal_is_on_the_card_and_does_not_ask_to_run_outside() {
             .any(|e| matches!(e.msg, EventMsg::ApprovalRequested { .. }))
     );
 }
+
+#[test]
+fn a_confined_command_has_terminals_of_its_own_and_none_of_the_person_s() {
+    // A terminal of the person's, open while the command runs.
+    let mut master = 0;
+    let mut slave = 0;
+    // SAFETY: openpty writes two descriptors into the integers we pass.
+    let opened = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(opened, 0, "{}", std::io::Error::last_os_error());
+    // SAFETY: `slave` is the descriptor openpty just opened.
+    let name = unsafe { std::ffi::CStr::from_ptr(libc::ttyname(slave)) }
+        .to_string_lossy()
+        .into_owned();
+    for level in [SandboxLevel::WorkspaceWrite, SandboxLevel::ReadOnly] {
+        let ws = workspace();
+        let own = run(
+            ws.path(),
+            level,
+            false,
+            "python3 -c 'import os, pty; m, s = pty.openpty(); print(os.ttyname(s))'",
+        );
+        assert!(
+            own.ok && own.output.starts_with("/dev/pts/"),
+            "{level:?}: {}",
+            own.output
+        );
+        let theirs = run(ws.path(), level, false, &format!("echo injected > {name}"));
+        assert!(!theirs.ok, "{level:?}: {}", theirs.output);
+    }
+    // SAFETY: both descriptors are ours.
+    unsafe {
+        libc::close(master);
+        libc::close(slave);
+    }
+}

@@ -21,7 +21,9 @@ use super::requests::params;
 use super::state::SessionAgent;
 use super::updates::command_of;
 use crate::acp::RpcError;
-use crate::acp::wire::{PermissionKind, PermissionOption, RequestPermission, ToolCallContent};
+use crate::acp::wire::{
+    PermissionKind, PermissionOption, RequestPermission, ToolCallContent, ToolKind as AcpToolKind,
+};
 use crate::agent::calls::approvals::{ApprovalOutcome, rejection_reason};
 use crate::agent::engine::Engine;
 use crate::approval::{Decision, content_hash, preview_hash};
@@ -66,7 +68,13 @@ impl Engine {
             Some(content) => content.clone(),
             None => call.content.clone(),
         };
-        let verdict = match self.as_foreman_call(&content, &raw) {
+        // An agent that sends no input for a command (Gemini CLI) titles its call with it.
+        let command = command_of(&raw).or_else(|| {
+            (request.tool_call.kind == Some(AcpToolKind::Execute))
+                .then(|| request.tool_call.title.clone())
+                .flatten()
+        });
+        let verdict = match self.as_foreman_call(&content, command) {
             Some(prepared) => self.decide_as_foreman(&card, prepared).await,
             None => self.ask_plainly(&card, &request, &raw).await,
         };
@@ -111,7 +119,11 @@ impl Engine {
     /// The call as Foreman's own tool would make it, when there is one. `content` is what the
     /// request or, before it, the call reported; a change of several files has no one tool
     /// (it asks plainly, with every diff on its card).
-    fn as_foreman_call(&self, content: &[ToolCallContent], raw: &Value) -> Option<Prepared> {
+    fn as_foreman_call(
+        &self,
+        content: &[ToolCallContent],
+        command: Option<String>,
+    ) -> Option<Prepared> {
         let diffs: Vec<_> = content
             .iter()
             .filter_map(|c| match c {
@@ -124,7 +136,7 @@ impl Engine {
             })
             .collect();
         let (name, arguments) = match diffs.as_slice() {
-            [] => (BashTool::NAME, json!({"command": command_of(raw)?})),
+            [] => (BashTool::NAME, json!({"command": command?})),
             [(path, old, new)] => {
                 let disk = std::fs::read_to_string(path).ok();
                 let new: &String = new;

@@ -34,7 +34,7 @@ use foreman_protocol::SandboxLevel;
 /// The file-system rights this sandbox knows (Landlock ABI 5: up to `ioctl` on devices).
 const FS_ABI: ABI = ABI::V5;
 
-/// Devices any command may write to.
+/// Devices any command may write to (and its own terminals: [`allow_own_terminals`]).
 const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full", "/dev/tty"];
 
 /// The first Landlock ABI that scopes signals and abstract unix sockets.
@@ -245,7 +245,9 @@ fn network_filter() -> Result<BpfProgram, SandboxError> {
 
 /// In the child: the namespace, then no new privileges, Landlock and the seccomp filter.
 fn apply(p: &Prepared) -> io::Result<()> {
-    p.namespace.enter()?;
+    if p.namespace.enter()? {
+        allow_own_terminals(&p.ruleset)?;
+    }
     drop_capabilities()?;
     // SAFETY: plain system calls on prepared data.
     unsafe {
@@ -258,6 +260,54 @@ fn apply(p: &Prepared) -> io::Result<()> {
     }
     if let Some(filter) = &p.filter {
         seccompiler::apply_filter(filter).map_err(|_| io::Error::last_os_error())?;
+    }
+    Ok(())
+}
+
+/// In the child, once its own `devpts` is mounted: lets it open `/dev/ptmx` and its terminals.
+/// The rules name the new instance's files, which exist only now (Landlock does not look at
+/// the host's `/dev/pts` that the mount covers, nor at a mount point).
+fn allow_own_terminals(ruleset: &OwnedFd) -> io::Result<()> {
+    #[repr(C, packed)]
+    struct PathBeneath {
+        allowed_access: u64,
+        parent_fd: i32,
+    }
+    const RULE_PATH_BENEATH: libc::c_int = 1;
+    const WRITE_FILE: u64 = 1 << 1;
+    const READ_FILE: u64 = 1 << 2;
+    const IOCTL_DEV: u64 = 1 << 15;
+    for path in [c"/dev/pts", c"/dev/ptmx"] {
+        // SAFETY: plain system calls; `path` is a literal, `rule` lives across the calls.
+        unsafe {
+            let fd = libc::open(path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+            if fd < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let mut added = -1;
+            // Without `ioctl` rights where the kernel's Landlock does not know them (before ABI 5).
+            for access in [READ_FILE | WRITE_FILE | IOCTL_DEV, READ_FILE | WRITE_FILE] {
+                let rule = PathBeneath {
+                    allowed_access: access,
+                    parent_fd: fd,
+                };
+                added = libc::syscall(
+                    libc::SYS_landlock_add_rule,
+                    ruleset.as_raw_fd(),
+                    RULE_PATH_BENEATH,
+                    &rule as *const PathBeneath,
+                    0,
+                );
+                if added == 0 {
+                    break;
+                }
+            }
+            let error = io::Error::last_os_error();
+            libc::close(fd);
+            if added != 0 {
+                return Err(error);
+            }
+        }
     }
     Ok(())
 }

@@ -11,7 +11,10 @@
 //!   mounted read-only and `nodev`, so opening it fails with `EACCES` and connecting to it
 //!   with `ECONNREFUSED`; it cannot be removed or renamed over either (`EBUSY`);
 //! - each hidden directory, and `/run/user/UID` (the session bus, the keyring's control socket,
-//!   the Wayland display), is covered by an empty read-only tmpfs of mode 000.
+//!   the Wayland display), is covered by an empty read-only tmpfs of mode 000;
+//! - `/dev/pts` is a new `devpts` instance, its `ptmx` bound over `/dev/ptmx`: the command can
+//!   open terminals of its own (Gemini CLI runs its commands in one) and cannot reach the
+//!   person's. Where that mount fails, `/dev/pts` is covered like a hidden directory.
 //!
 //! A hidden path that holds the workspace or a writable root stays as it is: hiding it would
 //! hide the command's own work. The mounts are locked to the command: it runs without
@@ -128,11 +131,13 @@ impl Namespace {
         })
     }
 
-    /// In the child: a new user and mount namespace, then the mounts.
-    pub(super) fn enter(&self) -> io::Result<()> {
+    /// In the child: a new user and mount namespace, then the mounts. True when the command
+    /// has terminals of its own (its `devpts`).
+    pub(super) fn enter(&self) -> io::Result<bool> {
         let none = std::ptr::null::<libc::c_char>();
         let data = std::ptr::null::<libc::c_void>();
         let covered = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+        let terminals;
         // SAFETY: plain system calls; every pointer is to data owned by `self` or a literal.
         unsafe {
             if libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS) != 0 {
@@ -178,6 +183,20 @@ impl Namespace {
             }
             let tmpfs = c"tmpfs".as_ptr();
             let options = c"mode=000,size=4k".as_ptr().cast::<libc::c_void>();
+            let (devpts, pts) = (c"devpts".as_ptr(), c"/dev/pts".as_ptr());
+            let own = c"newinstance,ptmxmode=0666,mode=0620"
+                .as_ptr()
+                .cast::<libc::c_void>();
+            let pts_flags = libc::MS_NOSUID | libc::MS_NOEXEC;
+            let (ptmx, new) = (c"/dev/ptmx".as_ptr(), c"/dev/pts/ptmx".as_ptr());
+            terminals = libc::mount(devpts, pts, devpts, pts_flags, own) == 0
+                && libc::mount(new, ptmx, none, libc::MS_BIND, data) == 0;
+            if !terminals && libc::mount(tmpfs, pts, tmpfs, covered, options) != 0 {
+                let error = io::Error::last_os_error();
+                if !vanished(&error) {
+                    return Err(error);
+                }
+            }
             for path in &self.covered_dirs {
                 if libc::mount(tmpfs, path.as_ptr(), tmpfs, covered, options) != 0 {
                     let error = io::Error::last_os_error();
@@ -188,7 +207,7 @@ impl Namespace {
                 }
             }
         }
-        Ok(())
+        Ok(terminals)
     }
 }
 
