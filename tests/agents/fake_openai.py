@@ -13,11 +13,11 @@ Codex's `apply_patch`); when the script is used up it answers "done". A request 
 Every request is logged as one JSON line: its path, the tool names it offered, the tool outputs
 it carried and the key it was sent with.
 """
-import argparse
 import json
-import os
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from scripted_http import reply_json, reply_sse, serve
 
 LOCK = threading.Lock()
 STATE = {"turns": [], "log": None, "n": 0}
@@ -123,41 +123,14 @@ class Handler(BaseHTTPRequestHandler):
                 "api_key": auth.removeprefix("Bearer "),
             })
             stream = list(events(turn, body.get("model", "gpt")))
-        self.send_response(200)
-        self.send_header("content-type", "text/event-stream")
-        self.send_header("cache-control", "no-cache")
-        self.send_header("transfer-encoding", "chunked")
-        self.end_headers()
-        for name, data in stream:
-            chunk = f"event: {name}\ndata: {json.dumps(data)}\n\n".encode()
-            self.wfile.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
-            self.wfile.flush()
-        self.wfile.write(b"0\r\n\r\n")
-        self.wfile.flush()
+        reply_sse(self, (f"event: {name}\ndata: {json.dumps(data)}\n\n".encode() for name, data in stream))
 
     def reply_json(self, value):
-        data = json.dumps(value).encode()
-        self.send_response(200)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        reply_json(self, value)
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--script", required=True)
-    parser.add_argument("--port-file", required=True)
-    parser.add_argument("--log", required=True)
-    args = parser.parse_args()
-    with open(args.script) as f:
-        STATE["turns"] = json.load(f)
-    STATE["log"] = args.log
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    with open(args.port_file + ".part", "w") as f:
-        f.write(str(server.server_address[1]))
-    os.replace(args.port_file + ".part", args.port_file)
-    server.serve_forever()
+    serve(Handler, STATE)
 
 
 if __name__ == "__main__":
