@@ -23,6 +23,13 @@ Scenarios:
   calls N [GAP_MS]        N read calls reported GAP_MS apart, each completed at once; each
                           call's input says when it was sent (`sent_at`, Unix seconds)
   plan                    a plan of three entries
+  settings                reports its model and its mode as they are now
+  wait-model VALUE        waits (up to 20 s) for its model to become VALUE, then reports it
+  /greet WORDS            its own command (listed in `available_commands_update`): reports
+                          the prompt's text as it arrived
+
+Its settings are config options (a model, in two groups, and a mode); `session/set_mode` and
+`session/set_config_option` change them.
 """
 import json
 import os
@@ -36,6 +43,23 @@ _waiting = {}
 _lock = threading.Lock()
 _cancelled = threading.Event()
 SESSION = "scripted-session-1"
+_settings = {"model": "small", "mode": "auto"}
+
+
+def config_options():
+    return [
+        {"id": "model", "name": "Model", "category": "model", "type": "select",
+         "currentValue": _settings["model"],
+         "options": [
+             {"group": "fast", "name": "Fast", "options": [
+                 {"value": "small", "name": "Small", "description": "Quick and cheap"}]},
+             {"group": "strong", "name": "Strong", "options": [
+                 {"value": "large", "name": "Large", "description": "Slow and thorough"}]}]},
+        {"id": "mode", "name": "Mode", "category": "mode", "type": "select",
+         "currentValue": _settings["mode"],
+         "options": [{"value": "auto", "name": "Auto"}, {"value": "default", "name": "Ask"}]},
+        {"id": "fast", "name": "Fast mode", "type": "boolean", "currentValue": False},
+    ]
 
 
 def send(message):
@@ -225,6 +249,16 @@ def scenario(words, cwd):
             tool_update(f"read-{i}", status="completed")
             time.sleep(gap)
         say("calls done\n")
+    elif name == "settings":
+        result("model", _settings["model"])
+        result("mode", _settings["mode"])
+    elif name == "wait-model":
+        deadline = time.time() + 20
+        while _settings["model"] != args[0] and time.time() < deadline:
+            time.sleep(0.05)
+        result("model", _settings["model"])
+    elif name == "/greet":
+        result("command", " ".join(words))
     elif name == "plan":
         update({"sessionUpdate": "plan", "entries": [
             {"content": "read", "priority": "high", "status": "completed"},
@@ -278,11 +312,28 @@ def main():
             cwd = params.get("cwd", cwd)
             send({"jsonrpc": "2.0", "id": rid, "result": {
                 "sessionId": SESSION,
-                "modes": {"currentModeId": "auto", "availableModes": [
-                    {"id": "auto", "name": "Auto"}, {"id": "default", "name": "Ask"}]}}})
+                "modes": {"currentModeId": _settings["mode"], "availableModes": [
+                    {"id": "auto", "name": "Auto"}, {"id": "default", "name": "Ask"}]},
+                "configOptions": config_options()}})
+            update({"sessionUpdate": "available_commands_update", "availableCommands": [
+                {"name": "greet", "description": "Greets whoever is named",
+                 "input": {"hint": "name"}}]})
         elif method == "session/set_mode":
+            _settings["mode"] = params["modeId"]
             send({"jsonrpc": "2.0", "id": rid, "result": {}})
             update({"sessionUpdate": "current_mode_update", "currentModeId": params["modeId"]})
+        elif method == "session/set_config_option":
+            known = {o["id"]: o for o in config_options()}
+            option, value = known.get(params.get("configId")), params.get("value")
+            values = [v["value"] for g in (option or {}).get("options", [])
+                      for v in g.get("options", [g])]
+            if option is None or value not in values:
+                send({"jsonrpc": "2.0", "id": rid,
+                      "error": {"code": -32602, "message": f"no value {value}"}})
+            else:
+                _settings[params["configId"]] = value
+                send({"jsonrpc": "2.0", "id": rid,
+                      "result": {"configOptions": config_options()}})
         elif method == "session/prompt":
             _cancelled.clear()
             threading.Thread(target=run_prompt, args=(rid, params, cwd), daemon=True).start()

@@ -25,6 +25,7 @@ pub fn command(command: SlashCommand) -> Result<(), String> {
             SlashKind::BuiltIn => "built-in",
             SlashKind::Command => "command",
             SlashKind::Skill => "skill",
+            SlashKind::Agent => "agent",
         };
         let name = match &entry.argument_hint {
             Some(hint) => format!("/{} {hint}", entry.name),

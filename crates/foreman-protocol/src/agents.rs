@@ -22,3 +22,41 @@ pub struct AgentInfo {
     /// It runs with the person's full rights, outside Foreman's sandbox.
     pub unsandboxed: bool,
 }
+
+/// A setting an external agent offers for its session (ACP's session config options, or its
+/// modes when it offers no options): its model, its own mode, its reasoning level, …, shown
+/// beside the composer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct AgentSetting {
+    /// The agent's id of it (`model`, `mode`).
+    pub id: String,
+    /// What the agent calls it (`Model`).
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub kind: AgentSettingKind,
+    /// The value chosen now.
+    pub current: String,
+    pub choices: Vec<AgentChoice>,
+}
+
+/// What an agent's setting is about, as the agent says (so the window can place it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentSettingKind {
+    /// The agent's own mode: how it asks before it acts (Foreman's approval mode still holds).
+    Mode,
+    Model,
+    /// How hard it thinks (reasoning effort).
+    ThoughtLevel,
+    Other,
+}
+
+/// One value of an agent's setting.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct AgentChoice {
+    pub value: String,
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+}

@@ -7,12 +7,13 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::agents::AgentSetting;
 use crate::attachment::{AttachmentView, ImageInput};
 use crate::call::{CallSnapshot, CallState, FilePreview, UndoState};
 use crate::checkpoint::{RewindPlan, SessionFileChange, WorkspaceChange};
 use crate::config_warning::ConfigArea;
 use crate::decision::CallDecision;
-use crate::hooks::{HookRun, HooksView};
+use crate::hooks::{HookRun, HooksView, SlashEntry};
 use crate::images::CallImages;
 use crate::network::PrivateTarget;
 use crate::op::{ApprovalMode, RuleScope};
@@ -402,6 +403,13 @@ pub enum EventMsg {
     FilesChanged {
         paths: Vec<String>,
         more: u32,
+    },
+    /// What the session's external agent offers now: its settings (model, its own mode, …)
+    /// and its own `/` commands. Sent when the agent starts and each time it changes them,
+    /// and after a `snapshot`.
+    AgentSettings {
+        settings: Vec<AgentSetting>,
+        commands: Vec<SlashEntry>,
     },
     /// The full state (answer to `snapshot`).
     Snapshot {

@@ -159,6 +159,8 @@ pub enum SlashKind {
     Command,
     /// A skill from a `skills/` folder.
     Skill,
+    /// The session's external agent's own command (sent to it as typed).
+    Agent,
 }
 
 /// One entry of the composer's `/` menu.

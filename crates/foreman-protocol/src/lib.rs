@@ -38,7 +38,7 @@ pub mod usage;
 /// (they live with the parser, in `foreman-stream`).
 pub use foreman_stream::{patch, path};
 
-pub use agents::AgentInfo;
+pub use agents::{AgentChoice, AgentInfo, AgentSetting, AgentSettingKind};
 pub use attachment::{AttachInput, AttachmentView, ImageInput};
 pub use call::{
     CallSnapshot, CallState, FilePreview, InvalidTransition, PREVIEW_LINES_SENT, UndoState,
@@ -118,5 +118,8 @@ mod bindings_tests {
         assert_bindings_current::<RuleFilesView>();
         assert_bindings_current::<ConfigArea>();
         assert_bindings_current::<AgentInfo>();
+        assert_bindings_current::<AgentSetting>();
+        assert_bindings_current::<AgentSettingKind>();
+        assert_bindings_current::<AgentChoice>();
     }
 }

@@ -160,6 +160,10 @@ pub enum Op {
     ReloadRules,
     /// Asks for an [`EventMsg::Snapshot`](super::EventMsg::Snapshot) of the full state.
     Snapshot,
+    /// Chooses `value` for the external agent's setting `id` (its model, its own mode, …, as
+    /// [`EventMsg::AgentSettings`](super::EventMsg::AgentSettings) listed them); answered with
+    /// `agent_settings`, or an `error` event when the agent refuses.
+    SetAgentSetting { id: String, value: String },
     /// Ends the session after cancelling any running task.
     Shutdown,
 }

@@ -10,6 +10,7 @@ import {
   useCallback,
   useEffect,
   useImperativeHandle,
+  useMemo,
   useRef,
   useState,
   type ClipboardEvent,
@@ -33,8 +34,11 @@ import {
   slashOptions,
   windowBuiltIn,
   withSlashName,
+  withAgentCommands,
   withWindowBuiltIns,
 } from "./slash";
+
+const NO_COMMANDS: readonly SlashEntry[] = [];
 
 /** Where the `/` menu's entries come from, and who runs the window's built-ins. */
 export interface SlashSource {
@@ -67,6 +71,8 @@ interface Props {
   controls?: ReactNode;
   /** The `/` menu; without it `/` is plain text. */
   slash?: SlashSource;
+  /** The external agent's own commands, first in the `/` menu and sent to it as typed. */
+  agentCommands?: readonly SlashEntry[];
 }
 
 /** What [`Props.focusRef`] gives. */
@@ -115,6 +121,7 @@ export function Composer({
   disabledWhy,
   controls,
   slash,
+  agentCommands,
 }: Props) {
   // The text belongs to the conversation it was written in; another conversation shows its own.
   const [draft, setDraft] = useState(() => ({ key: draftKey, text: loadDraft(draftKey) }));
@@ -185,7 +192,9 @@ export function Composer({
       stale = true;
     };
   }, [slashOpen, loadSlash]);
-  const slashShown = slashOpen ? slashOptions(slashEntries, slashQuery ?? "") : [];
+  const agentOwn = agentCommands ?? NO_COMMANDS;
+  const menuEntries = useMemo(() => withAgentCommands(slashEntries, agentOwn), [slashEntries, agentOwn]);
+  const slashShown = slashOpen ? slashOptions(menuEntries, slashQuery ?? "") : [];
 
   const pickSlash = (entry: SlashEntry) => {
     const next = withSlashName(text, entry.name);
@@ -212,7 +221,7 @@ export function Composer({
   const send = async () => {
     const trimmed = text.trim();
     if ((!trimmed && images.length === 0) || disabled) return;
-    const builtIn = slash && images.length === 0 ? windowBuiltIn(trimmed) : null;
+    const builtIn = slash && images.length === 0 ? windowBuiltIn(trimmed, agentOwn) : null;
     if (builtIn && slash) {
       setText("");
       setSlashQuery(null);
@@ -305,7 +314,7 @@ export function Composer({
   };
 
   const mentions = mentionsIn(text);
-  const hinted = slash ? awaitingArguments(text, slashEntries) : null;
+  const hinted = slash ? awaitingArguments(text, menuEntries) : null;
   const empty = !text.trim() && images.length === 0;
   return (
     <div className="composer" data-testid="composer-area" onDrop={onDrop} onDragOver={(e) => e.preventDefault()}>

@@ -1,5 +1,5 @@
 import type { SlashEntry } from "../protocol/SlashEntry";
-import { awaitingArguments, slashAt, slashOptions, windowBuiltIn, withSlashName, withWindowBuiltIns } from "./slash";
+import { awaitingArguments, slashAt, slashOptions, windowBuiltIn, withAgentCommands, withSlashName, withWindowBuiltIns } from "./slash";
 
 const entries: SlashEntry[] = withWindowBuiltIns([
   { name: "review", kind: "command", description: "Review a pull request", argument_hint: "[pr-number]", source: ".claude/commands/review.md" },
@@ -50,4 +50,18 @@ test("the argument hint shows while only /name is written", () => {
   expect(awaitingArguments("/review ", entries)?.argument_hint).toBe("[pr-number]");
   expect(awaitingArguments("/review 12", entries)).toBeNull();
   expect(awaitingArguments("/changelog ", entries)).toBeNull();
+});
+
+test("the external agent's own commands come first and their names are the agent's", () => {
+  const agent: SlashEntry[] = [
+    { name: "compact", kind: "agent", description: "The agent's own compaction", argument_hint: null, source: null },
+    { name: "init", kind: "agent", description: "Write CLAUDE.md", argument_hint: null, source: null },
+  ];
+  const merged = withAgentCommands(entries, agent);
+  expect(slashOptions(merged, "").slice(0, 3).map((e) => `${e.kind} ${e.name}`)).toEqual(["agent compact", "agent init", "built_in clear"]);
+  expect(merged.filter((e) => e.name === "compact")).toHaveLength(1);
+  // Sent to the agent, not run by the window; a built-in the agent lacks still runs here.
+  expect(windowBuiltIn("/compact", agent)).toBeNull();
+  expect(windowBuiltIn("/clear", agent)).toBe("clear");
+  expect(withAgentCommands(entries, [])).toEqual(entries);
 });

@@ -14,10 +14,15 @@ export const WINDOW_BUILT_INS: readonly SlashEntry[] = [
   { name: "retry", kind: "built_in", description: "Run the model again after a task ended with an error", argument_hint: null, source: null },
 ];
 
-const KIND_ORDER: Record<SlashKind, number> = { built_in: 0, command: 1, skill: 2 };
+const KIND_ORDER: Record<SlashKind, number> = { agent: 0, built_in: 1, command: 2, skill: 3 };
 
 /** The heading of each kind in the menu. */
-export const KIND_HEADINGS: Record<SlashKind, string> = { built_in: "Built-in", command: "Commands", skill: "Skills" };
+export const KIND_HEADINGS: Record<SlashKind, string> = {
+  agent: "The agent's own",
+  built_in: "Built-in",
+  command: "Commands",
+  skill: "Skills",
+};
 
 /**
  * The `/name` being typed, when the message starts with `/` and the caret is still in its first
@@ -32,6 +37,16 @@ export function slashAt(text: string, caret: number): { query: string } | null {
 export function withWindowBuiltIns(entries: readonly SlashEntry[]): SlashEntry[] {
   const named = new Set(entries.filter((e) => e.kind === "built_in").map((e) => e.name));
   return [...WINDOW_BUILT_INS.filter((e) => !named.has(e.name)), ...entries];
+}
+
+/**
+ * The entries with the external agent's own commands first: a name the agent has is the agent's
+ * (its `/compact` is sent to it, not run by the window).
+ */
+export function withAgentCommands(entries: readonly SlashEntry[], agent: readonly SlashEntry[]): SlashEntry[] {
+  if (agent.length === 0) return [...entries];
+  const named = new Set(agent.map((e) => e.name));
+  return [...agent, ...entries.filter((e) => !named.has(e.name))];
 }
 
 /**
@@ -52,11 +67,15 @@ export function withSlashName(text: string, name: string): string {
   return `/${name} ${rest}`;
 }
 
-/** The built-in of the window that `text` (a whole message) runs, if it is one: `/compact`. */
-export function windowBuiltIn(text: string): string | null {
+/**
+ * The built-in of the window that `text` (a whole message) runs, if it is one: `/compact`; not
+ * one of the names in `agentOwn` (the external agent's own commands, sent to it).
+ */
+export function windowBuiltIn(text: string, agentOwn: readonly SlashEntry[] = []): string | null {
   const m = /^\/(\S+)$/.exec(text.trim());
   const name = m?.[1];
-  return name && WINDOW_BUILT_INS.some((e) => e.name === name) ? name : null;
+  if (!name || agentOwn.some((e) => e.name === name)) return null;
+  return WINDOW_BUILT_INS.some((e) => e.name === name) ? name : null;
 }
 
 /** The entry whose arguments are still to be written: the message is `/name ` and no more. */

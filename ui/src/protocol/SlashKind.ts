@@ -3,4 +3,4 @@
 /**
  * What a `/` entry is.
  */
-export type SlashKind = "built_in" | "command" | "skill";
+export type SlashKind = "built_in" | "command" | "skill" | "agent";

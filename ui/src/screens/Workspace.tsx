@@ -16,6 +16,8 @@ import { Sidebar } from "../components/Sidebar";
 import { useSidebarCollapse } from "../components/useSidebarCollapse";
 import { StatusBar } from "../components/StatusBar";
 import { ModePicker } from "../components/ModePicker";
+import { AgentSettingsPicker } from "../components/AgentSettingsPicker";
+import type { AgentSetting } from "../protocol/AgentSetting";
 import { WorkingRow } from "../components/WorkingRow";
 import { QueuedMessages } from "../components/QueuedMessages";
 import { TodoList } from "../components/TodoList";
@@ -220,6 +222,8 @@ export function Workspace({
   // Why Send is off is said once: by the banner over a conversation, under the empty one's setup.
   const blocked = missing ? sendBlocked(settings, missing) : null;
   const empty = state.items.length === 0;
+  // The external agent that does the shown session's work (null: Foreman's own).
+  const agentName = sessions.sessions.find((s) => s.id === current)?.agent ?? null;
 
   return (
     <div className="workspace" data-testid="workspace">
@@ -417,11 +421,21 @@ export function Workspace({
                   ? "This task is queued: it starts when a slot is free"
                   : undefined
             }
-            controls={<ModePicker focusRef={modePicker} mode={state.mode} onMode={(mode) => void op({ op: "set_approval_mode", mode })} />}
+            agentCommands={state.agentCommands}
+            controls={
+              <>
+                <AgentSettingsPicker
+                  agent={agentName}
+                  settings={state.agentSettings}
+                  onChoose={(id, value) => void op({ op: "set_agent_setting", id, value })}
+                />
+                <ModePicker focusRef={modePicker} mode={state.mode} onMode={(mode) => void op({ op: "set_approval_mode", mode })} />
+              </>
+            }
           />
           <StatusBar
-            provider={session.provider}
-            model={session.model}
+            provider={agentName ?? session.provider}
+            model={agentName ? agentModel(state.agentSettings) : session.model}
             usage={state.usage}
             retrying={state.retrying}
             changes={<ChangesButton files={changes} onGoTo={find.goTo} onShowNet={current ? net.show : undefined} />}
@@ -431,4 +445,11 @@ export function Workspace({
       </div>
     </div>
   );
+}
+
+/** The model an external agent says it runs, by its own name for it. */
+function agentModel(settings: readonly AgentSetting[]): string {
+  const model = settings.find((s) => s.kind === "model");
+  const chosen = model?.choices.find((c) => c.value === model.current);
+  return chosen?.name ?? model?.current ?? "its own model";
 }

@@ -41,6 +41,8 @@ export function initialState(mode: ApprovalMode = "ask"): SessionState {
     hookConsent: null,
     workspaceChanges: null,
     title: null,
+    agentSettings: [],
+    agentCommands: [],
   };
 }
 
@@ -567,6 +569,8 @@ export function reduce(state: SessionState, event: Event, now: number): SessionS
       return notice(s, "info", `Rule added for ${event.scope === "user" ? "every workspace" : `this ${event.scope}`}: ${event.rule}`);
     case "approval_mode_changed":
       return { ...s, mode: event.mode };
+    case "agent_settings":
+      return { ...s, agentSettings: event.settings, agentCommands: event.commands };
     case "usage":
       return { ...s, usage: withSummary({ ...s.usage, input: event.input, output: event.output }, event) };
     case "retrying":

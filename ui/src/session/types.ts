@@ -18,6 +18,8 @@ import type { PrivateTarget } from "../protocol/PrivateTarget";
 import type { ToolKind } from "../protocol/ToolKind";
 import type { ToolStats } from "../protocol/ToolStats";
 import type { HookRun } from "../protocol/HookRun";
+import type { AgentSetting } from "../protocol/AgentSetting";
+import type { SlashEntry } from "../protocol/SlashEntry";
 import type { HooksView } from "../protocol/HooksView";
 import type { SessionFileChange } from "../protocol/SessionFileChange";
 
@@ -200,4 +202,8 @@ export interface SessionState {
   workspaceChanges: SessionFileChange[] | null;
   /** The session's name, once its first message gave it (`session_titled`). */
   title: string | null;
+  /** What the session's external agent offers beside the composer: its settings (model, its own mode, …). */
+  agentSettings: AgentSetting[];
+  /** The external agent's own `/` commands. */
+  agentCommands: SlashEntry[];
 }

@@ -96,6 +96,22 @@ async fn claude_code_s_edit_asks_with_its_diff_and_a_rejection_keeps_the_file() 
             .iter()
             .any(|e| e["type"] == "tool_call_created" && e["kind"] == "edit")
     );
+    // Its settings are there for the composer, in the mode that asks; its commands for `/`.
+    let offered: Vec<&serde_json::Value> = out
+        .events
+        .iter()
+        .filter(|e| e["type"] == "agent_settings")
+        .collect();
+    let settings = offered[0]["settings"].as_array().unwrap();
+    let kind = |k: &str| settings.iter().find(|s| s["kind"] == k);
+    assert_eq!(kind("mode").unwrap()["current"], "default");
+    assert!(kind("model").is_some_and(|m| m["choices"].as_array().unwrap().len() > 1));
+    assert!(
+        offered
+            .iter()
+            .any(|e| e["commands"].as_array().is_some_and(|c| !c.is_empty())),
+        "{offered:?}"
+    );
     let end = out
         .events
         .iter()

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
 
 mod acp_agents;
+mod acp_settings;
 mod checkpoints;
 mod claude_code;
 mod codex;

@@ -71,6 +71,89 @@ pub struct NewSessionResponse {
     pub session_id: String,
     #[serde(default)]
     pub modes: Option<SessionModes>,
+    /// Its settings (ACP's session config options), each read on its own
+    /// ([`ConfigOption::read`]) so that one Foreman cannot read does not fail the session.
+    #[serde(default)]
+    pub config_options: Vec<Value>,
+}
+
+/// One of an agent's session config options. Only `select` options are read: a value out of a
+/// list, which may come in groups.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfigOption {
+    #[serde(alias = "configId")]
+    pub id: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub category: Option<String>,
+    #[serde(rename = "type", default)]
+    pub kind: String,
+    #[serde(default)]
+    pub current_value: Value,
+    #[serde(default)]
+    pub options: Vec<Value>,
+}
+
+/// A value of a `select` option (or a group of them).
+#[derive(Debug, Clone, Deserialize)]
+pub struct ConfigValue {
+    #[serde(default)]
+    pub value: Option<String>,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    /// The values of a group.
+    #[serde(default)]
+    pub options: Vec<ConfigValue>,
+}
+
+impl ConfigOption {
+    /// The option in `value`, when it is a `select` Foreman can show.
+    pub fn read(value: &Value) -> Option<Self> {
+        let option: Self = serde_json::from_value(value.clone()).ok()?;
+        (option.kind == "select" && option.current_value.is_string()).then_some(option)
+    }
+
+    /// Its values, groups flattened, in the agent's order.
+    pub fn values(&self) -> Vec<ConfigValue> {
+        fn flatten(values: Vec<ConfigValue>, out: &mut Vec<ConfigValue>) {
+            for value in values {
+                match value.value {
+                    Some(_) => out.push(value),
+                    None => flatten(value.options, out),
+                }
+            }
+        }
+        let mut out = Vec::new();
+        let values = self
+            .options
+            .iter()
+            .filter_map(|v| serde_json::from_value(v.clone()).ok())
+            .collect();
+        flatten(values, &mut out);
+        out
+    }
+}
+
+/// One of the agent's own commands (`available_commands_update`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct AvailableCommand {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub input: Option<CommandInput>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct CommandInput {
+    #[serde(default)]
+    pub hint: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -154,6 +237,15 @@ pub enum SessionUpdate {
     CurrentModeUpdate {
         #[serde(rename = "currentModeId")]
         current_mode_id: String,
+    },
+    /// The whole list of the agent's settings, as it is now.
+    ConfigOptionUpdate {
+        #[serde(rename = "configOptions", default)]
+        config_options: Vec<Value>,
+    },
+    AvailableCommandsUpdate {
+        #[serde(rename = "availableCommands", default)]
+        available_commands: Vec<Value>,
     },
     #[serde(other)]
     Other,
@@ -379,6 +471,30 @@ mod tests {
         let content = fields.content.unwrap();
         assert!(matches!(&content[0], ToolCallContent::Diff { new_text, .. } if new_text == "b"));
         assert!(matches!(content[1], ToolCallContent::Other));
+    }
+
+    #[test]
+    fn a_select_option_reads_with_its_groups_and_other_types_are_left_out() {
+        let option = ConfigOption::read(&json!({
+            "id": "model", "name": "Model", "category": "model", "type": "select",
+            "currentValue": "b",
+            "options": [
+                {"value": "a", "name": "A"},
+                {"group": "more", "name": "More", "options": [{"value": "b", "name": "B"}]}
+            ]
+        }))
+        .unwrap();
+        let values: Vec<_> = option
+            .values()
+            .into_iter()
+            .filter_map(|v| v.value)
+            .collect();
+        assert_eq!(values, ["a", "b"]);
+        assert!(
+            ConfigOption::read(&json!({"id": "fast", "type": "boolean", "currentValue": true}))
+                .is_none()
+        );
+        assert!(ConfigOption::read(&json!({"name": "no id"})).is_none());
     }
 
     #[test]

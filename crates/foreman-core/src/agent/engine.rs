@@ -307,6 +307,13 @@ impl Engine {
         if !self.context.note_due {
             // A resumed session: what it changed, as the files are now.
             self.report_session_changes().await;
+        } else if self.agent.is_external() {
+            // A new session's agent starts now, so its settings and commands are there to
+            // choose from before the first message (a resumed one starts with its next). One
+            // that cannot start is tried again by the first message, which says why.
+            if let Err(error) = self.start_agent().await {
+                tracing::info!(%error, "the session's agent did not start before its first message");
+            }
         }
         while !self.task.shutdown {
             if let Some(input) = self.incoming.queued.pop_front() {

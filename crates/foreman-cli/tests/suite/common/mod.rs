@@ -49,7 +49,15 @@ pub struct Run {
 }
 
 /// Runs the binary, answering each approval request with `answer(event)`.
-pub async fn run(mut cmd: Command, answer: impl Fn(&Value) -> Value) -> Run {
+pub async fn run(cmd: Command, answer: impl Fn(&Value) -> Value) -> Run {
+    run_answering(cmd, |event| {
+        (event["type"] == "approval_requested").then(|| answer(event))
+    })
+    .await
+}
+
+/// Runs the binary, sending the op `answer(event)` gives for any event.
+pub async fn run_answering(mut cmd: Command, answer: impl Fn(&Value) -> Option<Value>) -> Run {
     let mut child = cmd.spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
@@ -58,8 +66,7 @@ pub async fn run(mut cmd: Command, answer: impl Fn(&Value) -> Value) -> Run {
         while let Some(line) = lines.next_line().await.unwrap() {
             let event: Value =
                 serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON: {line}: {e}"));
-            if event["type"] == "approval_requested" {
-                let op = answer(&event);
+            if let Some(op) = answer(&event) {
                 stdin.write_all(format!("{op}\n").as_bytes()).await.unwrap();
                 stdin.flush().await.unwrap();
             }

@@ -9,10 +9,14 @@
 //! | `updates.rs`    | `agent_notification`, `agent_card`, `advance`, `shown_path` |
 //! | `requests.rs`   | `agent_request` (files, terminals) |
 //! | `permission.rs` | `agent_permission` |
+//! | `idle.rs`       | `agent_between_turns` (and `idle_message`) |
+//! | `settings.rs`   | `emit_agent_settings`, `agent_offers`, `set_agent_setting` |
 
+pub(crate) mod idle;
 mod permission;
 mod prompt;
 mod requests;
+mod settings;
 mod start;
 pub(crate) mod state;
 mod updates;

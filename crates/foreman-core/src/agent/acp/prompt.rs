@@ -144,6 +144,17 @@ impl Engine {
         };
         self.events.emit(EventMsg::TurnStarted { iteration: 1 });
         let mut said = String::new();
+        for message in self.take_early() {
+            match message {
+                FromAgent::Notification { method, params } => {
+                    self.agent_notification(&method, params, &mut said).await;
+                }
+                FromAgent::Request { id, method, params } => {
+                    self.agent_request(id, &method, params).await;
+                }
+                FromAgent::Exited(_) => {}
+            }
+        }
         let mut cancelled_at: Option<Instant> = None;
         let mut gone = false;
         // The agent ended before it answered: its stdout's end says how.

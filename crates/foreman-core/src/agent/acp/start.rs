@@ -172,7 +172,7 @@ impl Engine {
             }
             _ => None,
         };
-        let mut session = match loaded {
+        let session = match loaded {
             Some(session) => session,
             None => {
                 let rx = connection.request("session/new", json!({"cwd": cwd, "mcpServers": []}));
@@ -188,7 +188,8 @@ impl Engine {
                     })?
             }
         };
-        if let Some(modes) = &mut session.modes
+        let mut took = None;
+        if let Some(modes) = &session.modes
             && let Some(asking) = ASKING_MODES
                 .iter()
                 .find(|m| modes.available_modes.iter().any(|a| a.id == **m))
@@ -201,7 +202,7 @@ impl Engine {
                 json!({"sessionId": session.session_id, "modeId": asking}),
             );
             match tokio::time::timeout(MODE_TIMEOUT, answer).await {
-                Ok(Ok(Ok(_))) => modes.current_mode_id = (*asking).to_owned(),
+                Ok(Ok(Ok(_))) => took = Some(*asking),
                 other => tracing::warn!(?other, mode = asking, "the agent kept its own mode"),
             }
         }
@@ -223,11 +224,18 @@ impl Engine {
         };
         external.acp_session = Some(session.session_id);
         external.modes = session.modes;
+        external.config_options = session.config_options;
+        if let Some(mode) = took {
+            external.took_mode(mode);
+        }
         external.capabilities = init.agent_capabilities;
         external.live = Some(Live {
             connection,
             incoming: Some(incoming),
         });
+        // What the person chose of its settings before it was started again.
+        self.choose_again().await;
+        self.emit_agent_settings();
         Ok(())
     }
 }

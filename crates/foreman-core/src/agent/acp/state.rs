@@ -9,6 +9,7 @@ use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::acp::wire::{AgentCapabilities, SessionModes, ToolCallContent};
 use crate::acp::{AcpConnection, AgentSpec, FromAgent};
+use crate::protocol::SlashEntry;
 use crate::providers::Attachment;
 
 /// Who answers the person's messages.
@@ -31,6 +32,15 @@ pub(crate) struct External {
     pub(crate) acp_session: Option<String>,
     pub(crate) capabilities: AgentCapabilities,
     pub(crate) modes: Option<SessionModes>,
+    /// Its settings as it last listed them (ACP config options, unread).
+    pub(crate) config_options: Vec<serde_json::Value>,
+    /// Its own `/` commands.
+    pub(crate) commands: Vec<SlashEntry>,
+    /// What it sent between turns that its next turn reads first.
+    pub(crate) early: std::collections::VecDeque<FromAgent>,
+    /// What the person chose of its settings, oldest first: chosen again when the agent is
+    /// started again.
+    pub(crate) chosen: Vec<(String, String)>,
     /// The agent's tool call ids → the cards' call ids.
     pub(crate) calls: HashMap<String, AgentCall>,
     /// The terminals the agent made, by id.
@@ -100,6 +110,10 @@ impl External {
             acp_session: None,
             capabilities: AgentCapabilities::default(),
             modes: None,
+            config_options: Vec::new(),
+            commands: Vec::new(),
+            chosen: Vec::new(),
+            early: std::collections::VecDeque::new(),
             calls: HashMap::new(),
             terminals: HashMap::new(),
             next_id: 0,

@@ -116,8 +116,18 @@ impl Engine {
             tracing::debug!(method, "an agent's notification that Foreman does not read");
             return;
         }
-        let update = match serde_json::from_value::<SessionNotification>(params) {
-            Ok(notification) => notification.update,
+        let (update, ours) = match serde_json::from_value::<SessionNotification>(params) {
+            Ok(notification) => {
+                // Another session's settings (a sub-agent's) are not this one's.
+                let ours = match &self.agent {
+                    SessionAgent::External(external) => {
+                        notification.session_id.is_empty()
+                            || external.acp_session.as_deref() == Some(&notification.session_id)
+                    }
+                    SessionAgent::Foreman => false,
+                };
+                (notification.update, ours)
+            }
             Err(error) => {
                 tracing::warn!(%error, "an agent's update is not what ACP says; skipped");
                 return;
@@ -140,12 +150,19 @@ impl Engine {
             }
             SessionUpdate::Plan { entries } => self.show_agent_plan(&entries).await,
             SessionUpdate::CurrentModeUpdate { current_mode_id } => {
-                if let SessionAgent::External(external) = &mut self.agent
-                    && let Some(modes) = &mut external.modes
-                {
-                    modes.current_mode_id = current_mode_id;
+                if let SessionAgent::External(external) = &mut self.agent {
+                    external.took_mode(&current_mode_id);
                 }
+                self.emit_agent_settings();
             }
+            SessionUpdate::ConfigOptionUpdate { config_options } if ours => {
+                self.agent_offers(Some(config_options), None);
+            }
+            SessionUpdate::AvailableCommandsUpdate { available_commands } if ours => {
+                self.agent_offers(None, Some(available_commands));
+            }
+            SessionUpdate::ConfigOptionUpdate { .. }
+            | SessionUpdate::AvailableCommandsUpdate { .. } => {}
             SessionUpdate::UserMessageChunk { .. } | SessionUpdate::Other => {}
         }
     }

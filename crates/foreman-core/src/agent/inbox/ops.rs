@@ -1,6 +1,7 @@
 //! The ops the engine answers between tasks and while it waits for something else, and the
 //! inbox's other input (the watcher's batches) on the way to the next op.
 
+use crate::agent::acp::idle::idle_message;
 use crate::agent::engine::Engine;
 use crate::agent::inbox::state::{Input, files_changed_event};
 use crate::agent::llm::model_change::ModelChoice;
@@ -11,7 +12,13 @@ impl Engine {
     /// The next op; batches of changes that arrive first are reported on the way.
     pub(crate) async fn next_op(&mut self) -> Op {
         loop {
-            let input = self.inbox.next().await;
+            let input = tokio::select! {
+                input = self.inbox.next() => input,
+                message = idle_message(&mut self.agent) => {
+                    self.agent_between_turns(message).await;
+                    continue;
+                }
+            };
             if let Some(op) = self.take_op(input) {
                 return op;
             }
@@ -130,7 +137,9 @@ impl Engine {
                     None => None,
                 };
                 self.snapshot(hooks_awaiting);
+                self.emit_agent_settings();
             }
+            Op::SetAgentSetting { id, value } => self.set_agent_setting(id, value).await,
             Op::LoadPreview { call_id } => {
                 let preview = self.calls.get(&call_id).and_then(|c| c.preview.clone());
                 match preview {

@@ -5,12 +5,15 @@
 //!   client's own built-ins (`/clear`, `/model`, `/mode`) and a refused command (an unknown name,
 //!   a missing argument) get an `error` event and the message back
 //!   (`queued_messages_returned`); nothing reaches the model. A command or a skill is expanded.
+//!   A command the session's external agent lists as its own, or one Foreman does not know
+//!   in an external agent's session, goes to the agent as typed.
 //! - When the model takes it ([`Engine::take_slash`], after the user's message as typed): a note
 //!   with what it runs follows it in the history (a model note, so a reopened conversation shows
 //!   `/review 42`, not the prompt), with the files its `@path` mentions attach. Its `model` runs
 //!   the rest of the task; its `allowed-tools` limit the tools offered until the task ends
 //!   ([`Engine::end_slash_task`] puts both back). The limit never approves a call.
 
+use crate::agent::acp::state::SessionAgent;
 use crate::agent::engine::Engine;
 use crate::agent::llm::model_change::ModelChoice;
 use crate::agent::task::state::UserInput;
@@ -19,7 +22,7 @@ use crate::protocol::{AttachInput, EventMsg, Op, SlashKind};
 use crate::providers::{Attachment, Message};
 use crate::slash::builtins::BuiltIn;
 use crate::slash::tool_names::ours_from_allowed;
-use crate::slash::{Expanded, expand};
+use crate::slash::{Expanded, SlashError, expand};
 
 /// The system tool every limited task keeps, so it can end.
 const ALWAYS_OFFERED: &str = "attempt_completion";
@@ -32,6 +35,19 @@ impl Engine {
         text: String,
         attach: Vec<AttachInput>,
     ) -> Option<UserInput> {
+        // The external agent's own command goes to it as typed (its name wins over Foreman's).
+        if let SessionAgent::External(external) = &self.agent
+            && let Some(name) = text
+                .strip_prefix('/')
+                .and_then(|t| t.split_whitespace().next())
+            && external.has_command(name)
+        {
+            return Some(UserInput {
+                text,
+                attach,
+                slash: None,
+            });
+        }
         if let Some(builtin) = BuiltIn::parse(&text) {
             match (builtin.op(), self.task.running) {
                 (Some(Op::Compact), false) => Box::pin(self.compact_on_request()).await,
@@ -56,6 +72,9 @@ impl Engine {
         let slash = match &self.tools.slash {
             Some(dirs) => match expand(&text, dirs) {
                 Ok(slash) => slash,
+                // One Foreman does not know may be the external agent's own (it may list its
+                // commands after the message came): it goes to the agent as typed.
+                Err(SlashError::Unknown { .. }) if self.agent.is_external() => None,
                 Err(error) => {
                     self.refuse(error.to_string(), text, &attach);
                     return None;
@@ -98,7 +117,7 @@ impl Engine {
             .attach(&expanded.attach, self.incoming.attach_max_file_bytes);
         let kind = match expanded.kind {
             SlashKind::Skill => "Skill",
-            SlashKind::Command | SlashKind::BuiltIn => "Command",
+            SlashKind::Command | SlashKind::BuiltIn | SlashKind::Agent => "Command",
         };
         let text = slash_note(kind, &expanded.name, &expanded.source, &expanded.text);
         self.record(Message::User { text, attachments }).await;
