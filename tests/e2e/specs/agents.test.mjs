@@ -123,6 +123,10 @@ step("2. an external agent's task: its edit is a card, asks with its diff, and l
   assert.ok(shown.includes("new notes") || (await conversation()).includes("new notes"), `the diff is shown: ${shown}`);
   const count = await $('[data-testid="inbox-count"]');
   await waitFor("the inbox to count the agent's approval", async () => (await count.getText()) === "1");
+  // The agent's own settings beside the composer, as it listed them.
+  const model = await $('[data-testid="agent-settings"] select[data-setting="model"]');
+  await model.waitForDisplayed({ timeout: 30000 });
+  assert.equal(await model.getValue(), "small");
   const place = worktreeOf("agent-edit");
   assert.ok(place, "the task has a worktree");
   assert.equal(readFileSync(join(place, "notes.txt"), "utf8"), "old notes\n", "nothing written before the approval");

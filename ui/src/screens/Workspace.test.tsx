@@ -8,6 +8,13 @@ import { draftKey, saveDraft } from "../session/drafts";
 import { settingsView } from "../test/settingsView";
 import { taskCommands } from "../test/taskBackend";
 
+// The conversation is a chunk of its own, loaded when first drawn; its first load (the module
+// graph transformed cold) can outlast a query's second on a slow machine, which is not what
+// these tests are about.
+beforeAll(async () => {
+  await import("../components/Conversation");
+}, 30_000);
+
 function backend(warnings: string[]): Backend {
   return {
     listSessions: async () => [],
