@@ -8,6 +8,13 @@ import type { StartupView } from "./protocol/StartupView";
 import { settingsView } from "./test/settingsView";
 import { taskCommands } from "./test/taskBackend";
 
+// The conversation is a chunk of its own, loaded when first drawn; its first load (the module
+// graph transformed cold) can outlast a query's second on a slow machine, which is not what
+// these tests are about.
+beforeAll(async () => {
+  await import("./components/Conversation");
+}, 30_000);
+
 /** A backend with the real command shapes, answering from an in-memory list. */
 function backendWith(
   startup: StartupView,
