@@ -695,18 +695,3 @@ test("a reopened session shows a rewind where it was made: the entries after its
   expect(later.rewinds).toEqual([]);
   expect(later.rewound).toBe(false);
 });
-
-test("an external agent's settings and commands are kept as it last listed them", () => {
-  const setting = { id: "model", name: "Model", description: null, kind: "model" as const, current: "a", choices: [{ value: "a", name: "A", description: null }] };
-  const command = { name: "init", kind: "agent" as const, description: "Write CLAUDE.md", argument_hint: null, source: null };
-  const s = reduceAll(
-    initialState(),
-    [
-      ev({ type: "agent_settings", settings: [setting], commands: [] }),
-      ev({ type: "agent_settings", settings: [{ ...setting, current: "b" }], commands: [command] }),
-    ],
-    0,
-  );
-  expect(s.agentSettings.map((x) => x.current)).toEqual(["b"]);
-  expect(s.agentCommands).toEqual([command]);
-});

@@ -40,7 +40,7 @@ async fn agent(
 }
 
 /// What the agent reported for `key` (its `RESULT key value` lines).
-fn reported(run: &Run, key: &str) -> Option<Value> {
+pub(super) fn reported(run: &Run, key: &str) -> Option<Value> {
     let said: String = run
         .events
         .iter()

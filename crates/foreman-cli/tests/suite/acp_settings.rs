@@ -5,6 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::acp_agents::reported;
 use super::common::{Run, exec_in, run_answering};
 use serde_json::{Value, json};
 
@@ -23,19 +24,6 @@ async fn agent(prompt: &str, answer: impl Fn(&Value) -> Option<Value>) -> Run {
         .arg(format!("python3 {AGENT}"))
         .arg(prompt);
     run_answering(cmd, answer).await
-}
-
-fn reported(run: &Run, key: &str) -> Option<Value> {
-    let said: String = run
-        .events
-        .iter()
-        .filter(|e| e["type"] == "text_delta")
-        .filter_map(|e| e["text"].as_str())
-        .collect();
-    said.lines().find_map(|line| {
-        let (k, v) = line.strip_prefix("RESULT ")?.split_once(' ')?;
-        (k == key).then(|| serde_json::from_str(v).unwrap())
-    })
 }
 
 fn setting<'a>(event: &'a Value, id: &str) -> Option<&'a Value> {
